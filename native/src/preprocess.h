@@ -1,0 +1,29 @@
+// One pass from decoded pixels to a model input tensor: bilinear resize into
+// a target rectangle (the letterbox), padding around it, channel order,
+// normalisation, layout (NCHW/NHWC) and element type (float32/float16).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sense {
+
+struct PreprocessSpec {
+  int srcWidth = 0, srcHeight = 0, srcChannels = 3;  // 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA
+  int dstWidth = 0, dstHeight = 0;                    // the tensor's spatial size
+  int rectX = 0, rectY = 0, rectWidth = 0, rectHeight = 0;  // where the image lands in it
+  bool bgr = false;   // channel order of the tensor
+  bool nhwc = false;  // layout of the tensor
+  // Normalisation per RGB channel: value = pixel * mul[c] + add[c].
+  float mul[3] = {1.f / 255.f, 1.f / 255.f, 1.f / 255.f};
+  float add[3] = {0.f, 0.f, 0.f};
+  uint8_t pad[3] = {114, 114, 114};  // RGB pixel value of the letterbox border
+};
+
+// `dst` holds dstWidth*dstHeight*3 elements of float (fp16 == false) or of
+// IEEE half floats stored as uint16_t (fp16 == true).
+void Preprocess(const uint8_t* src, const PreprocessSpec& spec, void* dst, bool fp16);
+
+uint16_t FloatToHalf(float value);
+
+}  // namespace sense
