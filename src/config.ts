@@ -1,0 +1,203 @@
+// The one place configuration is read. Every setting comes from the
+// environment, has a documented default, and is validated at start-up so a
+// typo fails fast with a clear message instead of misbehaving later.
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  modelsDir: string;
+  workers: number;
+  intraOpThreads: number;
+  executionProviders: ExecutionProvider[];
+  adminEmail: string;
+  adminPassword: string | undefined;
+  inferenceApiKey: string | undefined;
+  maxImageBytes: number;
+  maxImagePixels: number;
+  queueSize: number;
+  maxBufferedBytes: number;
+  shutdownTimeoutMs: number;
+  logLevel: LogLevel;
+  jwtSecret: string | undefined;
+  jwtTtlSeconds: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  publicUrl: string;
+  maxModelBytes: number;
+  ingressPort: number | undefined;
+  deviceTokenTtlSeconds: number;
+  deviceEventRate: number;
+  deviceEventBurst: number;
+  maxIngestBodyBytes: number;
+  actionRetryBaseMs: number;
+}
+
+export const EXECUTION_PROVIDERS = ['tensorrt', 'cuda', 'cpu'] as const;
+export type ExecutionProvider = (typeof EXECUTION_PROVIDERS)[number];
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+interface Setting {
+  name: string;
+  default: string;
+  help: string;
+}
+
+const cores = availableParallelism();
+
+/** Every environment variable the server reads, in the order --help prints them. */
+export const SETTINGS: readonly Setting[] = [
+  { name: 'PORT', default: '8080', help: 'HTTP port of the inference and management APIs' },
+  { name: 'HOST', default: '0.0.0.0', help: 'address to listen on' },
+  {
+    name: 'DATABASE_URL',
+    default: '(embedded)',
+    help: 'PostgreSQL URL; without it an embedded PostgreSQL runs in DATA_DIR/postgres',
+  },
+  { name: 'DATA_DIR', default: './data', help: 'embedded database, uploaded models, generated secrets' },
+  { name: 'MODELS_DIR', default: './models', help: 'model directories registered at first start' },
+  { name: 'WORKERS', default: `${cores} (one per core)`, help: 'inference worker threads' },
+  {
+    name: 'INTRA_OP_THREADS',
+    default: '(cores / WORKERS, at least 1)',
+    help: 'ONNX Runtime threads per session, so workers do not fight over cores',
+  },
+  {
+    name: 'EXECUTION_PROVIDERS',
+    default: 'cpu',
+    help: 'ordered list, e.g. tensorrt,cuda,cpu; the first that loads is used and logged',
+  },
+  { name: 'ADMIN_EMAIL', default: 'admin@example.com', help: 'bootstrap admin, created on first start' },
+  { name: 'ADMIN_PASSWORD', default: '(generated, printed once)', help: 'bootstrap admin password' },
+  {
+    name: 'INFERENCE_API_KEY',
+    default: '(generated, printed once)',
+    help: 'accepted as an inference key of the bootstrap organization',
+  },
+  { name: 'MAX_IMAGE_BYTES', default: '10485760', help: 'predict image size limit (10 MB = 10 MiB)' },
+  { name: 'MAX_IMAGE_PIXELS', default: '40000000', help: 'decoded pixel limit (decompression-bomb guard)' },
+  { name: 'QUEUE_SIZE', default: '(WORKERS x 16)', help: 'requests in flight per model version before 503' },
+  {
+    name: 'MAX_BUFFERED_BYTES',
+    default: '268435456',
+    help: 'request bodies held in memory at once across all requests before 503',
+  },
+  { name: 'SHUTDOWN_TIMEOUT_MS', default: '15000', help: 'how long SIGTERM waits for in-flight requests' },
+  { name: 'LOG_LEVEL', default: 'info', help: 'debug | info | warn | error' },
+  {
+    name: 'JWT_SECRET',
+    default: '(generated once into DATA_DIR/jwt-secret)',
+    help: 'HS256 signing secret of user tokens, at least 32 characters',
+  },
+  { name: 'JWT_TTL_SECONDS', default: '2592000 (30 days)', help: 'lifetime of user access tokens' },
+  { name: 'SMTP_URL', default: '(none: email stays in the outbox)', help: 'smtp://user:pass@host:port for outgoing email' },
+  { name: 'MAIL_FROM', default: 'sense@localhost', help: 'sender address of outgoing email' },
+  { name: 'PUBLIC_URL', default: 'http://localhost:PORT', help: 'base URL used in links inside emails' },
+  { name: 'MAX_MODEL_BYTES', default: '536870912', help: 'largest model.onnx accepted by the upload API' },
+  { name: 'INGRESS_PORT', default: '(same as PORT)', help: 'serve the device ingestion API on its own port' },
+  { name: 'DEVICE_TOKEN_TTL_SECONDS', default: '31536000 (1 year)', help: 'lifetime of device tokens from /v1/registration' },
+  { name: 'DEVICE_EVENT_RATE', default: '200', help: 'events per second a device may send (sustained) before 429' },
+  { name: 'DEVICE_EVENT_BURST', default: '2000', help: 'events a device may send at once above its rate' },
+  { name: 'MAX_INGEST_BODY_BYTES', default: '4194304', help: 'largest ingestion request body (a batch)' },
+  { name: 'ACTION_RETRY_BASE_MS', default: '1000', help: 'first retry delay of a failed rule action (doubles each time)' },
+];
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(name: string, raw: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function optional(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+/** A separate ingestion port, or undefined when it is the main port. */
+function ingressPort(env: Env): number | undefined {
+  if (optional(env, 'INGRESS_PORT') === undefined) return undefined;
+  const port = integer(env, 'INGRESS_PORT', 0, 0, 65535);
+  return port === integer(env, 'PORT', 8080, 0, 65535) && port !== 0 ? undefined : port;
+}
+
+function jwtSecret(env: Env): string | undefined {
+  const secret = optional(env, 'JWT_SECRET');
+  if (secret !== undefined && secret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
+  return secret;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const workers = integer(env, 'WORKERS', cores, 1, 256);
+  const providers = (optional(env, 'EXECUTION_PROVIDERS') ?? 'cpu')
+    .split(',')
+    .map((p) => p.trim().toLowerCase())
+    .filter((p) => p !== '')
+    .map((p) => oneOf('EXECUTION_PROVIDERS', p, EXECUTION_PROVIDERS));
+  // CPU is always the last resort, so a GPU host with a broken driver still serves.
+  if (!providers.includes('cpu')) providers.push('cpu');
+
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: optional(env, 'HOST') ?? '0.0.0.0',
+    databaseUrl: optional(env, 'DATABASE_URL'),
+    dataDir: resolve(optional(env, 'DATA_DIR') ?? './data'),
+    modelsDir: resolve(optional(env, 'MODELS_DIR') ?? './models'),
+    workers,
+    intraOpThreads: integer(env, 'INTRA_OP_THREADS', Math.max(1, Math.floor(cores / workers)), 1, 256),
+    executionProviders: [...new Set(providers)],
+    adminEmail: (optional(env, 'ADMIN_EMAIL') ?? 'admin@example.com').toLowerCase(),
+    adminPassword: optional(env, 'ADMIN_PASSWORD'),
+    inferenceApiKey: optional(env, 'INFERENCE_API_KEY'),
+    maxImageBytes: integer(env, 'MAX_IMAGE_BYTES', 10 * 1024 * 1024, 1),
+    maxImagePixels: integer(env, 'MAX_IMAGE_PIXELS', 40_000_000, 1),
+    queueSize: integer(env, 'QUEUE_SIZE', workers * 16, 1),
+    maxBufferedBytes: integer(env, 'MAX_BUFFERED_BYTES', 256 * 1024 * 1024, 1024 * 1024),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 0),
+    logLevel: oneOf('LOG_LEVEL', optional(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
+    jwtSecret: jwtSecret(env),
+    jwtTtlSeconds: integer(env, 'JWT_TTL_SECONDS', 30 * 24 * 3600, 60),
+    smtpUrl: optional(env, 'SMTP_URL'),
+    mailFrom: optional(env, 'MAIL_FROM') ?? 'sense@localhost',
+    publicUrl: (optional(env, 'PUBLIC_URL') ?? `http://localhost:${optional(env, 'PORT') ?? '8080'}`).replace(/\/+$/, ''),
+    maxModelBytes: integer(env, 'MAX_MODEL_BYTES', 512 * 1024 * 1024, 1024),
+    ingressPort: ingressPort(env),
+    deviceTokenTtlSeconds: integer(env, 'DEVICE_TOKEN_TTL_SECONDS', 365 * 24 * 3600, 60),
+    deviceEventRate: integer(env, 'DEVICE_EVENT_RATE', 200, 1),
+    deviceEventBurst: integer(env, 'DEVICE_EVENT_BURST', 2000, 1),
+    maxIngestBodyBytes: integer(env, 'MAX_INGEST_BODY_BYTES', 4 * 1024 * 1024, 1024),
+    actionRetryBaseMs: integer(env, 'ACTION_RETRY_BASE_MS', 1000, 10),
+  };
+}
+
+export function helpText(): string {
+  const width = Math.max(...SETTINGS.map((s) => s.name.length));
+  const lines = SETTINGS.map((s) => `  ${s.name.padEnd(width)}  ${s.help} [default: ${s.default}]`);
+  return [
+    'Usage: npm start            (or: node --import tsx src/main.ts)',
+    '',
+    'Object-detection inference server with a device-data platform.',
+    'Configuration is read from the environment:',
+    '',
+    ...lines,
+    '',
+  ].join('\n');
+}

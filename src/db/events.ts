@@ -1,0 +1,184 @@
+// Queries of ingested device events: search with keyset paging, and metrics
+// aggregated per time bucket in a time zone. Every query is scoped to one
+// organization. Payload paths are bound as text[] parameters (`#>`), never
+// written into the SQL; the payload is read as text and parsed here, since
+// the connection's camelCase transform would rename its keys.
+import type { Fragment } from 'postgres';
+import type { Queryable } from './database.js';
+
+export type DatePath = 'serverReceivedAt' | 'clientSentAt';
+
+export interface EventRow {
+  id: string;
+  organizationId: string;
+  channelId: string;
+  deviceId: string;
+  serverReceivedAt: Date;
+  clientSentAt: Date | null;
+  payload: unknown;
+}
+
+/** `payload #> path = value`, path as its segments */
+export interface PayloadEquals {
+  path: string[];
+  value: string | number | boolean | null;
+}
+
+export interface EventScope {
+  organizationId: string;
+  channelId?: string | undefined;
+  deviceId?: string | undefined;
+  datePath: DatePath;
+  /** inclusive */
+  from?: Date | undefined;
+  /** inclusive */
+  to?: Date | undefined;
+  filter: PayloadEquals[];
+}
+
+export interface EventSearch extends EventScope {
+  limit: number;
+  order: 'asc' | 'desc';
+  /** the events after this one in the order (keyset paging) */
+  sinceId?: string | undefined;
+}
+
+const dateColumn = (sql: Queryable, datePath: DatePath) => (datePath === 'clientSentAt' ? sql`e.client_sent_at` : sql`e.server_received_at`);
+
+const and = (sql: Queryable, parts: Fragment[]): Fragment => parts.reduce((acc, part) => sql`${acc} AND ${part}`);
+
+/** organization, channel, device */
+function scopeWhere(sql: Queryable, s: EventScope): Fragment {
+  const parts = [sql`e.organization_id = ${s.organizationId}`];
+  if (s.channelId) parts.push(sql`e.channel_id = ${s.channelId}`);
+  if (s.deviceId) parts.push(sql`e.device_id = ${s.deviceId}`);
+  return and(sql, parts);
+}
+
+/** date range and payload filter */
+function filterWhere(sql: Queryable, s: EventScope): Fragment {
+  const date = dateColumn(sql, s.datePath);
+  const parts = [sql`TRUE`];
+  if (s.from) parts.push(sql`${date} >= ${s.from}`);
+  if (s.to) parts.push(sql`${date} <= ${s.to}`);
+  for (const f of s.filter) parts.push(sql`e.payload #> ${f.path}::text[] = ${JSON.stringify(f.value)}::text::jsonb`);
+  return and(sql, parts);
+}
+
+export async function eventExists(sql: Queryable, organizationId: string, id: string): Promise<boolean> {
+  return (await sql`SELECT 1 FROM events WHERE organization_id = ${organizationId} AND id = ${id}`).length > 0;
+}
+
+/** Events in the scope (total) and those also matching the range and filter (filteredTotal). */
+export async function countEvents(sql: Queryable, s: EventScope): Promise<{ total: number; filteredTotal: number }> {
+  const [row] = await sql<[{ total: number; filteredTotal: number }]>`
+    SELECT count(*)::int AS total, (count(*) FILTER (WHERE ${filterWhere(sql, s)}))::int AS filtered_total
+    FROM events e WHERE ${scopeWhere(sql, s)}`;
+  return row;
+}
+
+/** Ordered by serverReceivedAt, then id; after `sinceId` in that order when given. */
+export async function searchEvents(sql: Queryable, s: EventSearch): Promise<EventRow[]> {
+  const where = [scopeWhere(sql, s), filterWhere(sql, s)];
+  const desc = s.order === 'desc';
+  if (s.sinceId) {
+    const cursor = sql`(SELECT c.server_received_at, c.id FROM events c WHERE c.organization_id = ${s.organizationId} AND c.id = ${s.sinceId})`;
+    where.push(desc ? sql`(e.server_received_at, e.id) < ${cursor}` : sql`(e.server_received_at, e.id) > ${cursor}`);
+  }
+  const rows = await sql<Array<Omit<EventRow, 'payload'> & { payload: string }>>`
+    SELECT e.id, e.organization_id, e.channel_id, e.device_id, e.server_received_at, e.client_sent_at, e.payload::text AS payload
+    FROM events e WHERE ${and(sql, where)}
+    ORDER BY ${desc ? sql`e.server_received_at DESC, e.id DESC` : sql`e.server_received_at ASC, e.id ASC`}
+    LIMIT ${s.limit}`;
+  return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as unknown }));
+}
+
+export type MetricOperation = 'avg' | 'min' | 'max' | 'sum' | 'count';
+
+export interface MetricQuery extends EventScope {
+  timezone: string;
+  /** the numeric payload value aggregated; absent: events are counted */
+  metricPath?: string[] | undefined;
+  operation: MetricOperation;
+}
+
+export interface MetricBucket {
+  value: number | null;
+  count: number;
+  ts: Date | null;
+}
+
+/** The extracted value: the number at the path, NULL when absent or not a number. */
+function metricValue(sql: Queryable, path: string[] | undefined): Fragment {
+  if (!path) return sql`NULL::float8`;
+  return sql`CASE WHEN jsonb_typeof(e.payload #> ${path}::text[]) = 'number' THEN (e.payload #>> ${path}::text[])::float8 END`;
+}
+
+function aggregate(sql: Queryable, q: MetricQuery): { value: Fragment; count: Fragment } {
+  const count = q.metricPath ? sql`count(x.v)::int` : sql`count(*)::int`;
+  const value = {
+    avg: sql`avg(x.v)`,
+    min: sql`min(x.v)`,
+    max: sql`max(x.v)`,
+    sum: sql`sum(x.v)`,
+    count,
+  }[q.operation];
+  return { value, count };
+}
+
+/** The events of the query with their date and value, as a subquery `x(d, v)`. */
+function metricRows(sql: Queryable, q: MetricQuery): Fragment {
+  const date = dateColumn(sql, q.datePath);
+  return sql`(
+    SELECT ${date} AS d, ${metricValue(sql, q.metricPath)} AS v FROM events e
+    WHERE ${scopeWhere(sql, q)} AND ${filterWhere(sql, q)} AND ${date} IS NOT NULL
+  ) x`;
+}
+
+/** The first and last date of the query's events; undefined without events. */
+export async function metricBounds(sql: Queryable, q: MetricQuery): Promise<{ from: Date; to: Date } | undefined> {
+  const [row] = await sql<[{ from: Date | null; to: Date | null }]>`SELECT min(x.d) AS from, max(x.d) AS to FROM ${metricRows(sql, q)}`;
+  return row.from && row.to ? { from: row.from, to: row.to } : undefined;
+}
+
+/** One bucket over the whole query. */
+export async function metricTotal(sql: Queryable, q: MetricQuery): Promise<{ value: number | null; count: number }> {
+  const { value, count } = aggregate(sql, q);
+  const [row] = await sql<[{ value: number | null; count: number }]>`SELECT ${value} AS value, ${count} AS count FROM ${metricRows(sql, q)}`;
+  return { value: row.value === null ? null : Number(row.value), count: row.count };
+}
+
+/**
+ * Buckets of `unit` ('hour' | 'day') of local time in q.timezone, from the
+ * bucket holding `from` to the one holding `to`, empty ones included (value
+ * null, count 0). A bucket's ts is the instant its local start falls on;
+ * local times that do not exist (a DST gap) are skipped.
+ */
+export async function metricBuckets(sql: Queryable, q: MetricQuery & { from: Date; to: Date }, unit: 'hour' | 'day'): Promise<MetricBucket[]> {
+  const { value, count } = aggregate(sql, q);
+  const step = unit === 'hour' ? '1 hour' : '1 day';
+  const rows = await sql<Array<{ ts: Date; value: number | null; count: number }>>`
+    WITH series AS (
+      SELECT g AS local_start
+      FROM generate_series(date_trunc(${unit}, ${q.from}::timestamptz AT TIME ZONE ${q.timezone}),
+                           ${q.to}::timestamptz AT TIME ZONE ${q.timezone}, ${step}::interval) g
+      WHERE (g AT TIME ZONE ${q.timezone}) AT TIME ZONE ${q.timezone} = g
+    ), buckets AS (
+      SELECT date_trunc(${unit}, x.d AT TIME ZONE ${q.timezone}) AS local_start, ${value} AS value, ${count} AS count
+      FROM ${metricRows(sql, q)} GROUP BY 1
+    )
+    SELECT s.local_start AT TIME ZONE ${q.timezone} AS ts, b.value, coalesce(b.count, 0)::int AS count
+    FROM series s LEFT JOIN buckets b ON b.local_start = s.local_start
+    ORDER BY s.local_start`;
+  return rows.map((r) => ({ ts: r.ts, value: q.operation === 'count' ? r.count : r.value === null ? null : Number(r.value), count: r.count }));
+}
+
+// Small reads of other areas' tables, to answer for a channel or device outside the organization.
+
+export async function channelOfOrganization(sql: Queryable, organizationId: string, id: string): Promise<boolean> {
+  return (await sql`SELECT 1 FROM channels WHERE organization_id = ${organizationId} AND id = ${id}`).length > 0;
+}
+
+export async function deviceOfOrganization(sql: Queryable, organizationId: string, id: string): Promise<boolean> {
+  return (await sql`SELECT 1 FROM devices WHERE organization_id = ${organizationId} AND id = ${id}`).length > 0;
+}

@@ -1,0 +1,131 @@
+// Queries of models and model versions.
+import type { Queryable } from './database.js';
+import type { ModelConfig } from '../inference/model-config.js';
+
+export type VersionStatus = 'Initializing' | 'Active' | 'Failed';
+
+export interface ModelRow {
+  id: string;
+  organizationId: string;
+  name: string;
+  description: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ModelVersionRow {
+  id: string;
+  modelId: string;
+  organizationId: string;
+  version: number;
+  directory: string;
+  config: ModelConfig;
+  public: boolean;
+  status: VersionStatus;
+  statusReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export async function listAllModelVersions(sql: Queryable): Promise<ModelVersionRow[]> {
+  return sql<ModelVersionRow[]>`SELECT * FROM model_versions ORDER BY created_at, id`;
+}
+
+export async function insertModel(
+  sql: Queryable,
+  model: Pick<ModelRow, 'id' | 'organizationId' | 'name' | 'description'>,
+): Promise<ModelRow> {
+  const [row] = await sql<ModelRow[]>`INSERT INTO models ${sql(model)} RETURNING *`;
+  return row!;
+}
+
+/** Inserts the next version number of its model. */
+export async function insertModelVersion(
+  sql: Queryable,
+  version: Pick<ModelVersionRow, 'id' | 'modelId' | 'organizationId' | 'directory' | 'config' | 'public'>,
+): Promise<ModelVersionRow> {
+  const [row] = await sql<ModelVersionRow[]>`
+    INSERT INTO model_versions (id, model_id, organization_id, version, directory, config, public)
+    VALUES (
+      ${version.id}, ${version.modelId}, ${version.organizationId},
+      (SELECT coalesce(max(version), 0) + 1 FROM model_versions WHERE model_id = ${version.modelId}),
+      ${version.directory}, ${sql.json(version.config as never)}, ${version.public}
+    )
+    RETURNING *`;
+  return row!;
+}
+
+export async function setModelVersionStatus(
+  sql: Queryable,
+  id: string,
+  status: VersionStatus,
+  reason: string | null,
+): Promise<void> {
+  await sql`UPDATE model_versions SET status = ${status}, status_reason = ${reason}, updated_at = now() WHERE id = ${id}`;
+}
+
+export async function findModelVersion(sql: Queryable, id: string): Promise<ModelVersionRow | undefined> {
+  const [row] = await sql<ModelVersionRow[]>`SELECT * FROM model_versions WHERE id = ${id}`;
+  return row;
+}
+
+export async function findModelByName(sql: Queryable, organizationId: string, name: string): Promise<ModelRow | undefined> {
+  const [row] = await sql<ModelRow[]>`
+    SELECT * FROM models WHERE organization_id = ${organizationId} AND name = ${name} ORDER BY created_at LIMIT 1`;
+  return row;
+}
+
+export async function listModelVersionsWithModel(
+  sql: Queryable,
+): Promise<Array<ModelVersionRow & { modelName: string }>> {
+  return sql`
+    SELECT v.*, m.name AS model_name FROM model_versions v JOIN models m ON m.id = v.model_id
+    ORDER BY v.created_at, v.id`;
+}
+
+export interface ModelWithCount extends ModelRow {
+  versionCount: number;
+}
+
+export async function listModels(sql: Queryable, organizationId: string): Promise<ModelWithCount[]> {
+  return sql<ModelWithCount[]>`
+    SELECT m.*, (SELECT count(*)::int FROM model_versions v WHERE v.model_id = m.id) AS version_count
+    FROM models m WHERE m.organization_id = ${organizationId} ORDER BY m.created_at, m.id`;
+}
+
+export async function findModel(sql: Queryable, organizationId: string, id: string): Promise<ModelRow | undefined> {
+  const [row] = await sql<ModelRow[]>`SELECT * FROM models WHERE organization_id = ${organizationId} AND id = ${id}`;
+  return row;
+}
+
+export async function updateModel(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+  changes: Partial<Pick<ModelRow, 'name' | 'description'>>,
+): Promise<ModelRow | undefined> {
+  const [row] = await sql<ModelRow[]>`
+    UPDATE models SET ${sql(changes as Record<string, unknown>)}, updated_at = now()
+    WHERE organization_id = ${organizationId} AND id = ${id} RETURNING *`;
+  return row;
+}
+
+export async function deleteModel(sql: Queryable, organizationId: string, id: string): Promise<boolean> {
+  return (await sql`DELETE FROM models WHERE organization_id = ${organizationId} AND id = ${id}`).count > 0;
+}
+
+export async function listVersionsOfModel(sql: Queryable, organizationId: string, modelId: string): Promise<ModelVersionRow[]> {
+  return sql<ModelVersionRow[]>`
+    SELECT * FROM model_versions WHERE organization_id = ${organizationId} AND model_id = ${modelId} ORDER BY version`;
+}
+
+/** A version the organization may see: its own, or a public one. */
+export async function findVisibleVersion(sql: Queryable, organizationId: string, id: string): Promise<ModelVersionRow | undefined> {
+  const [row] = await sql<ModelVersionRow[]>`
+    SELECT * FROM model_versions WHERE id = ${id} AND (organization_id = ${organizationId} OR public)`;
+  return row;
+}
+
+export async function deleteModelVersion(sql: Queryable, organizationId: string, id: string): Promise<boolean> {
+  return (await sql`DELETE FROM model_versions WHERE organization_id = ${organizationId} AND id = ${id}`).count > 0;
+}

@@ -1,0 +1,148 @@
+// Queries of rules. Every query is scoped to one organization.
+//
+// The jsonb columns are read as text and parsed here: the connection's
+// camelCase transform would otherwise rename keys inside them (webhook
+// header names, properties, condition values), and it throws on a key that
+// ends in "_".
+import type { Condition } from '../platform/rules/model.js';
+import type { Queryable } from './database.js';
+
+export interface RuleRow {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  name: string;
+  description: string;
+  type: string;
+  enabled: boolean;
+  generator: string;
+  /** the Gen B JSON form: [root] or [] */
+  conditionsObject: unknown[];
+  conditions: string;
+  /** the parsed condition tree (null: no conditions, or a row written without it) */
+  conditionTree: Condition | null;
+  /** stored actions, secrets included */
+  actions: Array<Record<string, unknown>>;
+  properties: Record<string, unknown>;
+  throttleInSeconds: number;
+  channelIds: string[];
+  gatewayIds: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type RuleFields = Omit<RuleRow, 'id' | 'organizationId' | 'createdAt' | 'updatedAt'>;
+
+interface RawRuleRow extends Omit<RuleRow, 'conditionsObject' | 'conditionTree' | 'actions' | 'properties'> {
+  conditionsObject: string | null;
+  conditionTree: string | null;
+  actions: string;
+  properties: string;
+}
+
+const columns = (sql: Queryable) => sql`
+  id, organization_id, project_id, name, description, type, enabled, generator,
+  conditions_object::text AS conditions_object, conditions, condition_tree::text AS condition_tree,
+  actions::text AS actions, properties::text AS properties, throttle_in_seconds, channel_ids, gateway_ids,
+  created_at, updated_at`;
+
+const toRule = (row: RawRuleRow): RuleRow => ({
+  ...row,
+  conditionsObject: row.conditionsObject === null ? [] : (JSON.parse(row.conditionsObject) as unknown[]),
+  conditionTree: row.conditionTree === null ? null : (JSON.parse(row.conditionTree) as Condition | null),
+  actions: JSON.parse(row.actions) as Array<Record<string, unknown>>,
+  properties: JSON.parse(row.properties) as Record<string, unknown>,
+});
+
+/** The column values of the fields, jsonb ones wrapped so that arrays are not sent as PostgreSQL arrays. */
+function values(sql: Queryable, fields: Partial<RuleFields>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    out[key] =
+      key === 'conditionsObject' || key === 'conditionTree' || key === 'actions' || key === 'properties'
+        ? sql.json(value as never)
+        : value;
+  }
+  return out;
+}
+
+export async function insertRule(sql: Queryable, rule: RuleFields & { id: string; organizationId: string }): Promise<RuleRow> {
+  const [row] = await sql<RawRuleRow[]>`INSERT INTO rules ${sql(values(sql, rule))} RETURNING ${columns(sql)}`;
+  return toRule(row!);
+}
+
+export async function findRule(sql: Queryable, organizationId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<RuleRow | undefined> {
+  const [row] = options.forUpdate
+    ? await sql<RawRuleRow[]>`SELECT ${columns(sql)} FROM rules WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE`
+    : await sql<RawRuleRow[]>`SELECT ${columns(sql)} FROM rules WHERE organization_id = ${organizationId} AND id = ${id}`;
+  return row && toRule(row);
+}
+
+/** Rules of the organization, oldest first; of one project when projectId is given. */
+export async function listRules(sql: Queryable, organizationId: string, projectId?: string): Promise<RuleRow[]> {
+  const rows = projectId
+    ? await sql<RawRuleRow[]>`
+        SELECT ${columns(sql)} FROM rules WHERE organization_id = ${organizationId} AND project_id = ${projectId} ORDER BY created_at, id`
+    : await sql<RawRuleRow[]>`SELECT ${columns(sql)} FROM rules WHERE organization_id = ${organizationId} ORDER BY created_at, id`;
+  return rows.map(toRule);
+}
+
+export async function updateRule(sql: Queryable, organizationId: string, id: string, changes: Partial<RuleFields>): Promise<RuleRow | undefined> {
+  const set = values(sql, changes);
+  const [row] = Object.keys(set).length
+    ? await sql<RawRuleRow[]>`
+        UPDATE rules SET ${sql(set)}, updated_at = now() WHERE organization_id = ${organizationId} AND id = ${id} RETURNING ${columns(sql)}`
+    : await sql<RawRuleRow[]>`
+        UPDATE rules SET updated_at = now() WHERE organization_id = ${organizationId} AND id = ${id} RETURNING ${columns(sql)}`;
+  return row && toRule(row);
+}
+
+export async function deleteRule(sql: Queryable, organizationId: string, id: string): Promise<boolean> {
+  return (await sql`DELETE FROM rules WHERE organization_id = ${organizationId} AND id = ${id}`).count > 0;
+}
+
+export interface EnabledRuleRow extends RuleRow {
+  /** the channels attached to the rule's project */
+  projectChannelIds: string[];
+}
+
+/** The enabled rules of an organization, with the channels of their projects. */
+export async function listEnabledRules(sql: Queryable, organizationId: string): Promise<EnabledRuleRow[]> {
+  const rows = await sql<Array<RawRuleRow & { projectChannelIds: string[] }>>`
+    SELECT ${columns(sql)},
+      ARRAY(SELECT pc.channel_id FROM project_channels pc WHERE pc.project_id = rules.project_id ORDER BY pc.channel_id) AS project_channel_ids
+    FROM rules WHERE organization_id = ${organizationId} AND enabled ORDER BY created_at, id`;
+  return rows.map((row) => ({ ...toRule(row), projectChannelIds: row.projectChannelIds }));
+}
+
+// Small reads of other areas' tables, to check references stay inside the organization.
+
+export async function projectExists(sql: Queryable, organizationId: string, projectId: string): Promise<boolean> {
+  return (await sql`SELECT 1 FROM projects WHERE organization_id = ${organizationId} AND id = ${projectId}`).length > 0;
+}
+
+const TABLES = {
+  channels: (sql: Queryable) => sql`channels`,
+  gateways: (sql: Queryable) => sql`gateways`,
+  devices: (sql: Queryable) => sql`devices`,
+  landmarks: (sql: Queryable) => sql`landmarks`,
+} as const;
+
+/** Of `ids`, those that exist in `table` for the organization (landmarks: of the project, when given). */
+export async function existingIds(
+  sql: Queryable,
+  table: keyof typeof TABLES,
+  organizationId: string,
+  ids: readonly string[],
+  projectId?: string,
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows =
+    table === 'landmarks' && projectId
+      ? await sql<{ id: string }[]>`
+          SELECT id FROM landmarks WHERE organization_id = ${organizationId} AND project_id = ${projectId} AND id = ANY(${ids as string[]})`
+      : await sql<{ id: string }[]>`
+          SELECT id FROM ${TABLES[table](sql)} WHERE organization_id = ${organizationId} AND id = ANY(${ids as string[]})`;
+  return new Set(rows.map((r) => r.id));
+}
