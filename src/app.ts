@@ -1,0 +1,149 @@
+// Composition root: wires configuration, database, platform, inference and
+// HTTP together, and takes them apart again in reverse order on shutdown.
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { endpointRoutes, type Endpoint } from './http/api.js';
+import { buildOpenApi } from './http/openapi.js';
+import { healthRoutes } from './http/routes/health.js';
+import { ingestRoutes } from './http/routes/ingest.js';
+import { DeviceReadModel } from './ingest/device-reads.js';
+import { EventWriter } from './ingest/event-writer.js';
+import { RulesEngine } from './ingest/rules-engine.js';
+import { ActionRunner, outboxSms } from './ingest/actions.js';
+import { IngestService } from './ingest/service.js';
+import { managementEndpoints } from './http/routes/v2/index.js';
+import { predictRoute } from './http/routes/predict.js';
+import { addFallback, addRoute, BodyBudget, InFlight, loadUws, type HttpContext, type Route, type Uws } from './http/server.js';
+import { InferencePool } from './inference/pool.js';
+import { InferenceService } from './inference/service.js';
+import { log, setLogLevel } from './log.js';
+import { createServerMetrics } from './observability/metrics.js';
+import { AccountService } from './platform/accounts.js';
+import { createAuthenticator } from './platform/auth/authenticator.js';
+import { TokenService } from './platform/auth/tokens.js';
+import { bootstrap } from './platform/bootstrap.js';
+import { OutboxSender, smtpTransport } from './platform/outbox.js';
+import { InferenceKeyCache } from './platform/inference-keys.js';
+
+export interface RunningServer {
+  port: number;
+  inference: InferenceService;
+  database: Database;
+  /** Stops accepting, drains in-flight requests, then closes workers and the database. */
+  stop(): Promise<void>;
+}
+
+interface Listener {
+  name: string;
+  port: number;
+  routes: Route[];
+}
+
+/** One uWS app on one port; resolves with its listen socket. */
+async function listen(uws: Uws, config: Config, listener: Listener, ctx: HttpContext): Promise<unknown> {
+  const app = uws.App();
+  for (const route of listener.routes) addRoute(app, route, ctx);
+  addFallback(app, ctx);
+  const socket = await new Promise<unknown>((resolve, reject) =>
+    app.listen(config.host, listener.port, (s) => (s ? resolve(s) : reject(new Error(`cannot listen on ${config.host}:${listener.port}`)))),
+  );
+  const port = uws.us_socket_local_port(socket as never);
+  log.info(listener.name, { host: config.host, port, workers: config.workers, providers: config.executionProviders.join(',') });
+  return socket;
+}
+
+export async function startServer(config: Config): Promise<RunningServer> {
+  setLogLevel(config.logLevel);
+  const uws = loadUws(); // before anything else: no point starting without it
+  const cleanups: Array<() => Promise<void>> = [];
+  const cleanup = async () => {
+    for (const fn of cleanups.reverse()) await fn().catch((error) => log.error('shutdown step failed', { error }));
+  };
+
+  try {
+    const database = await openDatabase(config);
+    cleanups.push(() => database.close());
+    await bootstrap(database.sql, config);
+
+    const keys = new InferenceKeyCache(database.sql);
+    await keys.start();
+    cleanups.push(() => keys.stop());
+
+    const metrics = createServerMetrics();
+    const pool = new InferencePool(config.workers, {
+      providers: config.executionProviders,
+      intraOpThreads: config.intraOpThreads,
+      maxImageBytes: config.maxImageBytes,
+      maxImagePixels: config.maxImagePixels,
+    });
+    cleanups.push(() => pool.close());
+    const inference = new InferenceService(database.sql, pool, { queueSize: config.queueSize }, metrics);
+    await inference.start();
+    cleanups.push(() => inference.stop());
+
+    const tokens = await TokenService.create(config.jwtSecret, config.dataDir, config.jwtTtlSeconds);
+    const accounts = new AccountService(database.sql, tokens, { publicUrl: config.publicUrl });
+    if (config.smtpUrl) {
+      const sender = new OutboxSender(database.sql, smtpTransport(config.smtpUrl, config.mailFrom));
+      await sender.start();
+      cleanups.push(() => sender.stop());
+    }
+    const endpoints: Endpoint[] = managementEndpoints({ sql: database.sql, config, accounts, inference, inferenceKeys: keys });
+    const authenticator = createAuthenticator(database.sql, tokens);
+    const openApi = JSON.stringify(buildOpenApi(endpoints));
+
+    const rulesEngine = new RulesEngine(database.sql);
+    await rulesEngine.start();
+    cleanups.push(() => rulesEngine.stop());
+    const actions = new ActionRunner(database.sql, outboxSms, { pollMs: 5_000, concurrency: 8, baseBackoffMs: config.actionRetryBaseMs });
+    await actions.start();
+    cleanups.push(() => actions.stop());
+    const writer = new EventWriter(database.sql, rulesEngine);
+    cleanups.push(() => writer.stop());
+    const ingest = new IngestService(database.sql, tokens, writer, config);
+    await ingest.start();
+    cleanups.push(() => ingest.stop());
+    const ingestion = ingestRoutes({ ingest, reads: new DeviceReadModel(database.sql), maxBodyBytes: config.maxIngestBodyBytes });
+
+    const inFlight = new InFlight();
+    const health = healthRoutes({ sql: database.sql, inference, registry: metrics.registry });
+    const main: Route[] = [
+      ...health,
+      predictRoute({ inference, keys, budget: new BodyBudget(config.maxBufferedBytes), maxImageBytes: config.maxImageBytes }),
+      ...endpoints.flatMap((endpoint) => endpointRoutes(endpoint, authenticator)),
+      { method: 'get', path: '/openapi.json', handler: (_req, reply) => reply.send(200, openApi) },
+    ];
+    // The ingestion API shares the main port unless INGRESS_PORT gives it its own.
+    const listeners: Listener[] =
+      config.ingressPort === undefined
+        ? [{ name: 'listening', port: config.port, routes: [...main, ...ingestion] }]
+        : [
+            { name: 'listening', port: config.port, routes: main },
+            { name: 'ingestion listening', port: config.ingressPort, routes: [...ingestion, ...health] },
+          ];
+    const listenSockets: unknown[] = [];
+    for (const listener of listeners) {
+      listenSockets.push(await listen(uws, config, listener, { metrics, inFlight }));
+    }
+    const port = uws.us_socket_local_port(listenSockets[0] as never);
+
+    return {
+      port,
+      inference,
+      database,
+      stop: async () => {
+        inFlight.draining = true;
+        for (const socket of listenSockets) uws.us_listen_socket_close(socket as never);
+        log.info('shutting down: draining in-flight requests', { inFlight: inFlight.size });
+        if (!(await inFlight.idle(config.shutdownTimeoutMs))) {
+          log.warn('shutdown timeout reached with requests still in flight', { inFlight: inFlight.size });
+        }
+        await cleanup();
+        log.info('shutdown complete');
+      },
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}

@@ -1,0 +1,198 @@
+// Management and ingestion endpoints are declared with their schemas, like
+// Fastify routes: method, path, zod schemas for params, query and body, the
+// authentication they need and the action they perform. One adapter turns a
+// declaration into a uWS route: it reads and validates the body, checks the
+// token and the caller's role, runs the handler and writes the envelope. The
+// same declarations produce /openapi.json, so the document cannot drift.
+import type { z, ZodType } from 'zod';
+import type { Role } from '../db/accounts.js';
+import { ApiError } from '../errors.js';
+import { describeIssues } from '../inference/model-config.js';
+import { authorize, type Action } from '../platform/permissions.js';
+import { BodyTooLargeError, openBodyStream, readBody, type BodyStream, type Reply, type Request, type Route } from './server.js';
+
+/** Who is calling: from a verified access token and the caller's membership. */
+export interface Caller {
+  userId: string;
+  /** set for 'organization' endpoints; the token's organization otherwise, if any */
+  organizationId: string;
+  role: Role;
+}
+
+export interface UserCaller {
+  userId: string;
+  organizationId: string | undefined;
+}
+
+/** none: public; user: any valid access token; organization: a token bound to an organization the caller belongs to. */
+export type AuthLevel = 'none' | 'user' | 'organization';
+
+export interface ApiResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  contentType?: string;
+}
+
+export const respond = {
+  /** a resource: {data} */
+  data: (data: unknown, status = 200): ApiResponse => ({ status, body: { data } }),
+  /** a list: {data, meta} */
+  list: (data: unknown[], meta: Record<string, unknown>): ApiResponse => ({ status: 200, body: { data, meta } }),
+  noContent: (): ApiResponse => ({ status: 204 }),
+  /** a body without envelope, e.g. login's {"token"} */
+  bare: (body: unknown, status = 200): ApiResponse => ({ status, body }),
+};
+
+type Infer<T> = T extends ZodType ? z.infer<T> : undefined;
+
+export interface HandlerContext<P, Q, B, C> {
+  params: P;
+  query: Q;
+  body: B;
+  caller: C;
+  request: Request;
+  /** for `upload` endpoints: the body, read chunk by chunk once the handler starts it */
+  upload: BodyStream | undefined;
+}
+
+type CallerFor<A extends AuthLevel> = A extends 'organization' ? Caller : A extends 'user' ? UserCaller : undefined;
+
+export interface EndpointResponseDoc {
+  description: string;
+  schema?: ZodType;
+}
+
+export interface EndpointDefinition<
+  A extends AuthLevel,
+  P extends ZodType | undefined,
+  Q extends ZodType | undefined,
+  B extends ZodType | undefined,
+> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'del';
+  path: string;
+  summary: string;
+  tag: string;
+  auth: A;
+  /** checked against the caller's role before the handler runs */
+  action?: A extends 'organization' ? Action : never;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** bytes; default 1 MiB */
+  bodyLimit?: number;
+  /** the body is streamed to the handler (ctx.upload) instead of parsed as JSON */
+  upload?: boolean;
+  /** OpenAPI request body for upload endpoints */
+  uploadDoc?: Record<string, unknown>;
+  responses?: Record<number, EndpointResponseDoc>;
+  /** Gen A / older spellings of the same operation, served by the same handler */
+  aliases?: Array<{ method: EndpointDefinition<A, P, Q, B>['method']; path: string }>;
+  handler(ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>, CallerFor<A>>): Promise<ApiResponse>;
+}
+
+/** A declared endpoint with its types erased, as the router and the OpenAPI generator see it. */
+export type Endpoint = EndpointDefinition<AuthLevel, ZodType | undefined, ZodType | undefined, ZodType | undefined>;
+
+export function defineEndpoint<
+  A extends AuthLevel,
+  P extends ZodType | undefined = undefined,
+  Q extends ZodType | undefined = undefined,
+  B extends ZodType | undefined = undefined,
+>(definition: EndpointDefinition<A, P, Q, B>): Endpoint {
+  return definition as unknown as Endpoint;
+}
+
+/** Resolves the caller of a request; implemented by the platform (tokens + memberships). */
+export interface Authenticator {
+  user(authorization: string | undefined): Promise<UserCaller>;
+  member(user: UserCaller): Promise<Caller>;
+}
+
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+function validate<T>(schema: ZodType | undefined, value: unknown, what: string): T {
+  if (!schema) return undefined as T;
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ApiError(400, `invalid ${what}`, describeIssues(result.error));
+  return result.data as T;
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  if (bytes.byteLength === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  } catch (error) {
+    throw new ApiError(400, 'invalid JSON body', (error as Error).message);
+  }
+}
+
+function send(reply: Reply, response: ApiResponse): void {
+  if (response.body === undefined) {
+    reply.send(response.status, '', response.contentType ?? 'application/json', response.headers);
+  } else if (typeof response.body === 'string' || response.body instanceof Uint8Array) {
+    reply.send(response.status, response.body, response.contentType ?? 'application/json', response.headers);
+  } else {
+    reply.send(response.status, JSON.stringify(response.body), response.contentType ?? 'application/json', response.headers);
+  }
+}
+
+const tooLarge = (limit: number) => new ApiError(413, 'request body too large', `the limit is ${limit} bytes`);
+
+/** Turns a declaration (and its aliases) into uWS routes. */
+export function endpointRoutes(endpoint: Endpoint, auth: Authenticator): Route[] {
+  const handler = (req: Request, reply: Reply) => {
+    // uWS needs the body handler attached synchronously, before any await.
+    const limit = endpoint.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    const upload = endpoint.upload ? openBodyStream(req, reply, limit) : undefined;
+    const body =
+      endpoint.body && endpoint.method !== 'get' && !upload ? readBody(req, reply, limit) : Promise.resolve(new Uint8Array(0));
+    const run = async () => {
+      let raw: Uint8Array;
+      try {
+        raw = await body;
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) {
+          throw tooLarge(limit);
+        }
+        throw error;
+      }
+      let caller: UserCaller | Caller | undefined;
+      if (endpoint.auth !== 'none') {
+        const user = await auth.user(req.headers.authorization);
+        caller = user;
+        if (endpoint.auth === 'organization') {
+          const member = await auth.member(user);
+          if (endpoint.action) authorize(member.role, endpoint.action);
+          caller = member;
+        }
+      }
+      const params = validate(endpoint.params, req.params, 'path parameter');
+      const query = validate(endpoint.query, Object.fromEntries(req.query), 'query parameter');
+      const parsedBody = endpoint.body ? validate(endpoint.body, parseJson(raw) ?? {}, 'request body') : undefined;
+      try {
+        return await endpoint.handler({ params, query, body: parsedBody, caller: caller as never, request: req, upload });
+      } catch (error) {
+        throw error instanceof BodyTooLargeError ? tooLarge(limit) : error;
+      }
+    };
+    return run().then(
+      (response) => {
+        upload?.discard();
+        send(reply, response);
+      },
+      (error: unknown) => {
+        // An upload refused before or while it was read: drop the rest of it, so
+        // the socket is not left paused and the client can read the answer.
+        upload?.discard();
+        throw error;
+      },
+    );
+  };
+  return [endpoint, ...(endpoint.aliases ?? [])].map((r) => ({
+    method: r.method,
+    path: r.path,
+    name: endpoint.path,
+    handler,
+  }));
+}

@@ -1,0 +1,53 @@
+// Liveness, readiness and Prometheus metrics.
+import type { Sql } from 'postgres';
+import { ApiError } from '../../errors.js';
+import type { InferenceService } from '../../inference/service.js';
+import type { Registry } from '../../observability/metrics.js';
+import type { Reply, Route } from '../server.js';
+
+export const API_VERSION = '2.0.0';
+
+async function databaseAnswers(sql: Sql, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([sql`SELECT 1`.then(() => true, () => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function healthRoutes(deps: { sql: Sql; inference: InferenceService; registry: Registry }): Route[] {
+  const version = (_req: unknown, reply: Reply) => reply.json(200, { name: 'sense-inference-server', version: API_VERSION });
+  return [
+    // The original API's root answered its version (GET "" in sense-api.openapi.json).
+    { method: 'get', path: '/', handler: version },
+    { method: 'get', path: '/v2', handler: version },
+    {
+      method: 'get',
+      path: '/v2/health/live',
+      handler: (_req, reply) => reply.json(200, { status: 'ok' }),
+    },
+    {
+      method: 'get',
+      path: '/v2/health/ready',
+      async handler(_req, reply) {
+        const database = await databaseAnswers(deps.sql, 2000);
+        const model = deps.inference.hasActiveVersion();
+        if (database && model) {
+          reply.json(200, { status: 'ready', database: 'ok', activeModelVersion: true });
+          return;
+        }
+        const problems = [database ? '' : 'database does not answer', model ? '' : 'no model version is Active yet'];
+        throw new ApiError(503, 'not ready', problems.filter(Boolean).join('; '), { 'Retry-After': '1' });
+      },
+    },
+    {
+      method: 'get',
+      path: '/metrics',
+      handler: (_req, reply) => reply.send(200, deps.registry.render(), 'text/plain; version=0.0.4; charset=utf-8'),
+    },
+  ];
+}

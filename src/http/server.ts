@@ -1,0 +1,386 @@
+// The HTTP front end on uWebSockets.js: route registration with a request
+// snapshot, a Reply that is safe to use after the client went away, body
+// reading with an early size limit and a global memory budget, metrics, and
+// draining on shutdown. Route handlers stay thin and call domain code.
+import { STATUS_CODES } from 'node:http';
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+import type * as UwsTypes from 'uWebSockets.js';
+import { ApiError } from '../errors.js';
+import { log } from '../log.js';
+import type { ServerMetrics } from '../observability/metrics.js';
+
+export type Uws = typeof UwsTypes;
+export type HttpResponse = UwsTypes.HttpResponse;
+export type TemplatedApp = UwsTypes.TemplatedApp;
+
+/**
+ * Loads uWebSockets.js and refuses to go on if its native binding did not
+ * load: the package would otherwise fall back silently to a slow JS shim.
+ */
+export function loadUws(): Uws {
+  const uws = createRequire(import.meta.url)('uWebSockets.js') as Uws & { getParts?: unknown };
+  if (typeof uws.getParts !== 'function' || !/\[native code\]/.test(String(uws.App))) {
+    throw new Error('uWebSockets.js native binding did not load (fallback JS implementation detected); refusing to start');
+  }
+  return uws;
+}
+
+const STATUS_LINES = new Map<number, string>(
+  Object.entries(STATUS_CODES).map(([code, text]) => [Number(code), `${code} ${text}`]),
+);
+
+/** Everything a handler may read from the request, copied while uWS allows it. */
+export interface Request {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  params: Record<string, string>;
+  headers: Record<string, string>;
+  /** the HttpResponse, for reading the body; see readBody */
+  raw: HttpResponse;
+}
+
+/**
+ * After answering "too large", the rest of a body is read and discarded so
+ * the client, still sending, can read the answer (closing at once makes most
+ * clients fail with EPIPE instead). Past this many bytes the connection is
+ * closed instead.
+ */
+const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
+
+export class BodyTooLargeError extends Error {
+  constructor(
+    /** the declared Content-Length, or the bytes seen when the limit was crossed */
+    readonly bytes: number,
+    /** whether to close the connection rather than discard the rest of the body */
+    readonly closeConnection: boolean,
+  ) {
+    super(`request body of ${bytes} bytes is over the limit`);
+  }
+}
+
+/** Request bodies held in memory across all requests at once. */
+export class BodyBudget {
+  private used = 0;
+  constructor(readonly limit: number) {}
+  tryReserve(bytes: number): boolean {
+    if (this.used + bytes > this.limit) return false;
+    this.used += bytes;
+    return true;
+  }
+  release(bytes: number): void {
+    this.used -= bytes;
+  }
+  get inUse(): number {
+    return this.used;
+  }
+}
+
+/** Counts requests in progress so shutdown can wait for them. */
+export class InFlight {
+  private count = 0;
+  private waiters: Array<() => void> = [];
+  draining = false;
+  start(): void {
+    this.count++;
+  }
+  end(): void {
+    this.count--;
+    if (this.count === 0) for (const w of this.waiters.splice(0)) w();
+  }
+  get size(): number {
+    return this.count;
+  }
+  /** Resolves true when nothing is in flight, false when the timeout hit first. */
+  idle(timeoutMs: number): Promise<boolean> {
+    if (this.count === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+}
+
+export class Reply {
+  aborted = false;
+  finished = false;
+  private onAbortHandlers: Array<() => void> = [];
+  private readonly startedAt = performance.now();
+
+  constructor(
+    private readonly res: HttpResponse,
+    private readonly route: string,
+    private readonly method: string,
+    private readonly metrics: ServerMetrics,
+    private readonly inFlight: InFlight,
+  ) {
+    inFlight.start();
+    res.onAborted(() => {
+      this.aborted = true;
+      for (const handler of this.onAbortHandlers.splice(0)) handler();
+      this.complete(499);
+    });
+  }
+
+  /** Runs when the client disconnects before the response was written. */
+  onAbort(handler: () => void): void {
+    if (this.aborted) handler();
+    else this.onAbortHandlers.push(handler);
+  }
+
+  send(
+    status: number,
+    body: string | Uint8Array,
+    contentType = 'application/json',
+    headers?: Readonly<Record<string, string>>,
+    closeConnection = false,
+  ): void {
+    if (this.finished || this.aborted) return;
+    this.onAbortHandlers = [];
+    this.res.cork(() => {
+      this.res.writeStatus(STATUS_LINES.get(status) ?? String(status));
+      if (body.length > 0 || status !== 204) this.res.writeHeader('Content-Type', contentType);
+      if (headers) for (const [name, value] of Object.entries(headers)) this.res.writeHeader(name, value);
+      if (status === 204) this.res.endWithoutBody(0, closeConnection);
+      else this.res.end(body, closeConnection);
+    });
+    this.complete(status);
+  }
+
+  json(status: number, value: unknown, headers?: Readonly<Record<string, string>>): void {
+    this.send(status, JSON.stringify(value), 'application/json', headers);
+  }
+
+  /** Answers any thrown value: ApiErrors as themselves, anything else as a logged 500. */
+  error(error: unknown, closeConnection = false): void {
+    const apiError =
+      error instanceof ApiError
+        ? error
+        : new ApiError(500, 'internal server error', 'an unexpected error occurred; it has been logged');
+    if (!(error instanceof ApiError)) log.error('unhandled error', { route: this.route, error: error as Error, stack: (error as Error)?.stack });
+    this.send(apiError.status, JSON.stringify(apiError.toBody()), 'application/json', apiError.headers, closeConnection);
+  }
+
+  private complete(status: number): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.metrics.httpRequests.inc({ route: this.route, method: this.method, status: String(status) });
+    this.metrics.httpDuration.observe({ route: this.route }, (performance.now() - this.startedAt) / 1000);
+    this.inFlight.end();
+  }
+}
+
+/**
+ * Reads the whole request body, counting bytes as they arrive. Past `limit`
+ * it stops buffering at once and rejects with BodyTooLargeError (a declared
+ * Content-Length over the limit rejects before any byte is read); later
+ * chunks are dropped unread. Must be called synchronously inside the route
+ * handler, as uWS requires.
+ */
+export function readBody(req: Request, reply: Reply, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+    if (declared !== undefined && declared > limit) {
+      reject(new BodyTooLargeError(declared, declared > MAX_DISCARD_BYTES));
+      req.raw.onData(() => {}); // discard
+      return;
+    }
+    // With a declared length the body lands in one exactly-sized, unshared
+    // ArrayBuffer that can later be transferred to a worker without a copy.
+    let buffer = new Uint8Array(new ArrayBuffer(declared ?? Math.min(limit, 64 * 1024)));
+    let received = 0;
+    let settled = false;
+    reply.onAbort(() => {
+      settled = true;
+      reject(new Error('client disconnected'));
+    });
+    req.raw.onData((chunk, isLast) => {
+      if (settled) return;
+      const size = chunk.byteLength;
+      if (received + size > limit) {
+        settled = true;
+        const bytes = declared ?? received + size;
+        reject(new BodyTooLargeError(bytes, declared !== undefined && declared - received > MAX_DISCARD_BYTES));
+        return;
+      }
+      if (received + size > buffer.byteLength) {
+        const grown = new Uint8Array(new ArrayBuffer(Math.min(limit, Math.max(buffer.byteLength * 2, received + size))));
+        grown.set(buffer.subarray(0, received));
+        buffer = grown;
+      }
+      // uWS reuses the chunk's memory after this callback returns: copy now.
+      buffer.set(new Uint8Array(chunk), received);
+      received += size;
+      if (isLast) {
+        settled = true;
+        resolve(received === buffer.byteLength ? buffer : buffer.slice(0, received));
+      }
+    });
+  });
+}
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'del' | 'options';
+
+export interface Route {
+  method: Method;
+  /** uWS pattern, e.g. /v1/models/:modelVersionId/predict */
+  path: string;
+  /** metrics label; defaults to the pattern */
+  name?: string;
+  handler: (req: Request, reply: Reply) => void | Promise<void>;
+}
+
+export interface HttpContext {
+  metrics: ServerMetrics;
+  inFlight: InFlight;
+}
+
+function snapshot(req: UwsTypes.HttpRequest, res: HttpResponse, paramNames: string[]): Request {
+  const headers: Record<string, string> = {};
+  req.forEach((key, value) => {
+    headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
+  });
+  const params: Record<string, string> = {};
+  paramNames.forEach((name, i) => {
+    params[name] = decodeURIComponent(req.getParameter(i) ?? '');
+  });
+  return {
+    method: req.getCaseSensitiveMethod(),
+    path: req.getUrl(),
+    query: new URLSearchParams(req.getQuery() ?? ''),
+    params,
+    headers,
+    raw: res,
+  };
+}
+
+export function addRoute(app: TemplatedApp, route: Route, ctx: HttpContext): void {
+  const paramNames = route.path
+    .split('/')
+    .filter((s) => s.startsWith(':'))
+    .map((s) => s.slice(1));
+  const name = route.name ?? route.path;
+  const method = route.method === 'del' ? 'DELETE' : route.method.toUpperCase();
+  app[route.method](route.path, (res, uwsReq) => {
+    const reply = new Reply(res, name, method, ctx.metrics, ctx.inFlight);
+    let req: Request;
+    try {
+      req = snapshot(uwsReq, res, paramNames);
+    } catch {
+      reply.error(new ApiError(400, 'malformed request', 'invalid percent-encoding in the path'));
+      return;
+    }
+    if (ctx.inFlight.draining) {
+      reply.error(new ApiError(503, 'server is shutting down', 'retry on another instance', { 'Retry-After': '1' }), true);
+      return;
+    }
+    try {
+      const result = route.handler(req, reply);
+      if (result) result.catch((error: unknown) => reply.error(error));
+    } catch (error) {
+      reply.error(error);
+    }
+  });
+}
+
+/** Unknown paths answer 404 in the error shape instead of uWS's empty default. */
+export function addFallback(app: TemplatedApp, ctx: HttpContext): void {
+  app.any('/*', (res, req) => {
+    const reply = new Reply(res, 'unmatched', req.getCaseSensitiveMethod(), ctx.metrics, ctx.inFlight);
+    reply.error(new ApiError(404, 'route not found', `no route for ${req.getCaseSensitiveMethod()} ${req.getUrl()}`));
+  });
+}
+
+export interface BodyStream {
+  /** Starts reading; resolves with the byte count once the last chunk was consumed. */
+  start(onChunk: (chunk: Buffer) => void | Promise<void>): Promise<number>;
+  /** Drops whatever was not consumed (call before answering early, e.g. on an auth error). */
+  discard(): void;
+}
+
+/**
+ * A request body read chunk by chunk, for bodies too large to hold (model
+ * uploads). The socket is paused until start() (so the caller can
+ * authenticate first) and whenever onChunk is busy (backpressure down to
+ * TCP). Past `limit` bytes it rejects with BodyTooLargeError. Must be
+ * opened synchronously inside the route handler.
+ */
+export function openBodyStream(req: Request, reply: Reply, limit: number): BodyStream {
+  const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+  const queue: Array<{ chunk: Buffer; last: boolean }> = [];
+  let consumer: ((chunk: Buffer) => void | Promise<void>) | undefined;
+  let received = 0;
+  let busy = false;
+  let settled = false;
+  let resolveDone!: (n: number) => void;
+  let rejectDone!: (e: Error) => void;
+  const done = new Promise<number>((resolve, reject) => {
+    resolveDone = resolve;
+    rejectDone = reject;
+  });
+  done.catch(() => {}); // observed through start()
+  const fail = (error: Error) => {
+    if (settled) return;
+    settled = true;
+    rejectDone(error);
+    // Keep reading (and dropping) the rest, so the client can read the answer.
+    if (!reply.aborted && !reply.finished) req.raw.resume();
+  };
+  reply.onAbort(() => fail(new Error('client disconnected')));
+
+  const pump = async () => {
+    if (busy || !consumer) return;
+    busy = true;
+    try {
+      while (queue.length && !settled) {
+        const { chunk, last } = queue.shift()!;
+        if (chunk.length) await consumer(chunk);
+        if (last) {
+          settled = true;
+          resolveDone(received);
+        }
+      }
+    } catch (error) {
+      fail(error as Error);
+    } finally {
+      busy = false;
+    }
+    if (!settled && !reply.aborted && !reply.finished) req.raw.resume();
+  };
+
+  if (declared !== undefined && declared > limit) {
+    fail(new BodyTooLargeError(declared, declared > MAX_DISCARD_BYTES));
+    req.raw.onData(() => {});
+  } else {
+    req.raw.onData((chunk, isLast) => {
+      if (settled) return;
+      received += chunk.byteLength;
+      if (received > limit) {
+        fail(new BodyTooLargeError(declared ?? received, declared !== undefined && declared - received > MAX_DISCARD_BYTES));
+        return;
+      }
+      queue.push({ chunk: Buffer.from(chunk.slice(0)), last: isLast }); // uWS reuses chunk memory
+      if (busy || !consumer) req.raw.pause();
+      void pump();
+    });
+    req.raw.pause();
+  }
+
+  return {
+    start(onChunk) {
+      consumer = onChunk;
+      if (!settled) {
+        req.raw.resume();
+        void pump();
+      }
+      return done;
+    },
+    discard() {
+      fail(new Error('body discarded'));
+    },
+  };
+}

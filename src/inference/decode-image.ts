@@ -1,0 +1,110 @@
+// From image bytes to pixels sized for the model. sharp decodes JPEG, PNG,
+// GIF (first frame), TIFF (first page) and WebP and shrinks while it decodes
+// (JPEG DCT scaling) straight to the size the image will occupy in the model
+// input; the native addon decodes BMP, which libvips cannot read, at full
+// size and leaves the resize to the preprocessing pass.
+import sharp, { type Metadata } from 'sharp';
+import { sniffImageFormat, type ImageFormat } from './image-format.js';
+import { placeImage, type Placement } from './letterbox.js';
+import { native } from './native.js';
+import { predictErrors } from './predict-errors.js';
+
+// Workers already run one request each in parallel; libvips threads on top
+// of that would only fight over the same cores.
+sharp.concurrency(1);
+sharp.cache(false);
+
+export interface RawPixels {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  channels: number;
+}
+
+export interface DecodedImage {
+  format: ImageFormat;
+  /** size of the image as displayed (EXIF orientation applied) */
+  width: number;
+  height: number;
+  /** pixels to preprocess; already at placement size unless decoded natively */
+  pixels: RawPixels;
+  placement: Placement;
+}
+
+export interface DecodeTarget {
+  width: number;
+  height: number;
+  resize: 'letterbox' | 'stretch';
+  /** letterbox colour, used to flatten transparent images */
+  padValue: number;
+}
+
+function checkPixels(width: number, height: number, maxPixels: number): void {
+  if (width * height > maxPixels) {
+    throw predictErrors.unreadableImage(`${width}x${height} pixels exceeds the limit of ${maxPixels} pixels`);
+  }
+}
+
+/** libvips messages carry a trailing newline and sometimes several lines; keep the first. */
+function cleanMessage(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n').find((line) => line.trim() !== '') ?? 'decoding failed').trim();
+}
+
+export async function decodeImage(bytes: Uint8Array, target: DecodeTarget, maxPixels: number): Promise<DecodedImage> {
+  const format = sniffImageFormat(bytes);
+  if (!format) throw predictErrors.unknownFormat();
+
+  if (format === 'bmp') {
+    let bmp;
+    try {
+      bmp = native.decodeBmp(bytes, maxPixels);
+    } catch (error) {
+      throw predictErrors.unreadableImage(`bmp: ${cleanMessage(error)}`);
+    }
+    return {
+      format,
+      width: bmp.width,
+      height: bmp.height,
+      pixels: { data: bmp.data, width: bmp.width, height: bmp.height, channels: 3 },
+      placement: placeImage(bmp.width, bmp.height, target.width, target.height, target.resize),
+    };
+  }
+
+  const options = { limitInputPixels: maxPixels, failOn: 'error' as const, sequentialRead: true };
+  let metadata: Metadata;
+  try {
+    // Reading the header allocates nothing: no pixel limit here, so a bomb
+    // gets the explicit message below rather than libvips' generic one.
+    metadata = await sharp(bytes, { ...options, limitInputPixels: false }).metadata();
+  } catch (error) {
+    throw predictErrors.unreadableImage(`${format}: ${cleanMessage(error)}`);
+  }
+  // The byte signature decides the format; a decoder that sees something else
+  // (e.g. a TIFF-wrapped camera raw) is not what the client claimed to send.
+  const decoderFormat = metadata.format;
+  if (decoderFormat !== format) throw predictErrors.unknownFormat();
+  const { width, height } = metadata.autoOrient ?? metadata;
+  if (!width || !height) throw predictErrors.unreadableImage(`${format}: missing dimensions`);
+  checkPixels(width, height, maxPixels);
+
+  const placement = placeImage(width, height, target.width, target.height, target.resize);
+  const pad = target.padValue;
+  try {
+    const { data, info } = await sharp(bytes, options)
+      .autoOrient()
+      .resize(placement.rectWidth, placement.rectHeight, { fit: 'fill', kernel: 'linear' })
+      .flatten({ background: { r: pad, g: pad, b: pad } })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return {
+      format,
+      width,
+      height,
+      pixels: { data, width: info.width, height: info.height, channels: info.channels },
+      placement,
+    };
+  } catch (error) {
+    throw predictErrors.unreadableImage(`${format}: ${cleanMessage(error)}`);
+  }
+}

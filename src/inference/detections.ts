@@ -1,0 +1,90 @@
+// From decoded candidates to the predict response: boxes mapped back onto
+// the original image (letterbox undone, 0-1, x first), class-wise NMS, the
+// detection cap, and the JSON grouped by label.
+import type { Placement } from './letterbox.js';
+import { normalizeX, normalizeY } from './letterbox.js';
+import type { Candidate } from './outputs/index.js';
+
+/** Candidates kept for NMS at most, best first (as Ultralytics' max_nms). */
+const MAX_NMS_CANDIDATES = 30_000;
+
+export interface Detection {
+  classId: number;
+  score: number;
+  /** 0-1 fractions of the original image */
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+function iou(a: Detection, b: Detection): number {
+  const w = Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1);
+  const h = Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1);
+  if (w <= 0 || h <= 0) return 0;
+  const intersection = w * h;
+  const union = (a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - intersection;
+  return union > 0 ? intersection / union : 0;
+}
+
+/**
+ * Maps candidates onto the original image and keeps the best `maxDetections`.
+ * IoU is unchanged by the (axis-aligned) mapping, so NMS runs on mapped boxes.
+ * Models that remove duplicates themselves (nmsFree) skip NMS.
+ */
+export function selectDetections(
+  candidates: Candidate[],
+  placement: Placement,
+  options: { iou: number; maxDetections: number; nms: boolean },
+): Detection[] {
+  const mapped: Detection[] = [];
+  for (const c of candidates) {
+    const d: Detection = {
+      classId: c.classId,
+      score: c.score,
+      x1: normalizeX(placement, Math.min(c.x1, c.x2)),
+      y1: normalizeY(placement, Math.min(c.y1, c.y2)),
+      x2: normalizeX(placement, Math.max(c.x1, c.x2)),
+      y2: normalizeY(placement, Math.max(c.y1, c.y2)),
+    };
+    if (d.x2 > d.x1 && d.y2 > d.y1) mapped.push(d); // boxes wholly in the padding vanish
+  }
+  mapped.sort((a, b) => b.score - a.score);
+  if (!options.nms) return mapped.slice(0, options.maxDetections);
+
+  const pool = mapped.length > MAX_NMS_CANDIDATES ? mapped.slice(0, MAX_NMS_CANDIDATES) : mapped;
+  const kept: Detection[] = [];
+  outer: for (const d of pool) {
+    for (const k of kept) {
+      if (k.classId === d.classId && iou(k, d) > options.iou) continue outer;
+    }
+    kept.push(d);
+    if (kept.length >= options.maxDetections) break;
+  }
+  return kept;
+}
+
+const round = (v: number) => Math.round(v * 1e6) / 1e6;
+
+export interface RectangleDetection {
+  type: 'rectangle';
+  data: { min: [number, number]; max: [number, number] };
+  score: number;
+  children: Record<string, never>;
+}
+
+/** The response body: label -> detections, labels in order of their best score. */
+export function groupByLabel(detections: Detection[], labels: readonly string[]): Record<string, RectangleDetection[]> {
+  // No prototype: a label may be any string, "__proto__" included.
+  const result: Record<string, RectangleDetection[]> = Object.create(null);
+  for (const d of detections) {
+    const label = labels[d.classId] ?? String(d.classId);
+    (result[label] ??= []).push({
+      type: 'rectangle',
+      data: { min: [round(d.x1), round(d.y1)], max: [round(d.x2), round(d.y2)] },
+      score: round(d.score),
+      children: {},
+    });
+  }
+  return result;
+}

@@ -1,0 +1,92 @@
+// model.json: what the server needs to know about a model directory beyond
+// the ONNX file itself: labels, how to prepare the input tensor, how to read
+// the outputs and the default thresholds. Validated when a version is
+// registered and again when it loads, so a bad file fails with its reason.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+export const OUTPUT_FORMATS = ['yolov8', 'yolov5', 'end2end', 'ssd', 'detr'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+const triple = z.tuple([z.number(), z.number(), z.number()]);
+
+export const modelConfigSchema = z
+  .object({
+    name: z.string().min(1).max(128),
+    description: z.string().max(2000).default(''),
+    labels: z.array(z.string().min(1).max(128)).min(1).max(10_000),
+    input: z
+      .object({
+        /** Input tensor name; the model's first input when omitted. */
+        name: z.string().min(1).optional(),
+        width: z.number().int().min(8).max(8192),
+        height: z.number().int().min(8).max(8192),
+        layout: z.enum(['NCHW', 'NHWC']).default('NCHW'),
+        dtype: z.enum(['float32', 'float16']).default('float32'),
+        /** letterbox keeps the aspect ratio and pads; stretch fills the input. */
+        resize: z.enum(['letterbox', 'stretch']).default('letterbox'),
+        color: z.enum(['RGB', 'BGR']).default('RGB'),
+        /** value = (pixel / scale - mean) / std, per channel in RGB order. */
+        scale: z.number().positive().default(255),
+        mean: triple.default([0, 0, 0]),
+        std: triple.refine((s) => s.every((v) => v !== 0), 'std must not contain 0').default([1, 1, 1]),
+        padValue: z.number().int().min(0).max(255).default(114),
+      })
+      .strict(),
+    output: z
+      .object({
+        /** Detected from the model's outputs when omitted. */
+        format: z.enum(OUTPUT_FORMATS).optional(),
+      })
+      .strict()
+      .default({}),
+    defaults: z
+      .object({
+        threshold: z.number().min(0).max(1).default(0.25),
+        iou: z.number().min(0).max(1).default(0.45),
+        maxDetections: z.number().int().min(1).max(10_000).default(100),
+      })
+      .strict()
+      .default({ threshold: 0.25, iou: 0.45, maxDetections: 100 }),
+  })
+  .strict();
+
+export type ModelConfig = z.infer<typeof modelConfigSchema>;
+
+export class ModelConfigError extends Error {}
+
+/** Turns zod issues into one line naming each offending field. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.length ? issue.path.join('.') : '(root)';
+      return `${path}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+export function parseModelConfig(value: unknown): ModelConfig {
+  const result = modelConfigSchema.safeParse(value);
+  if (!result.success) throw new ModelConfigError(`model.json: ${describeIssues(result.error)}`);
+  return result.data;
+}
+
+export const MODEL_FILE = 'model.onnx';
+export const CONFIG_FILE = 'model.json';
+
+export async function readModelConfig(directory: string): Promise<ModelConfig> {
+  let text: string;
+  try {
+    text = await readFile(join(directory, CONFIG_FILE), 'utf8');
+  } catch (error) {
+    throw new ModelConfigError(`cannot read ${CONFIG_FILE} in ${directory}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ModelConfigError(`${CONFIG_FILE} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseModelConfig(json);
+}

@@ -1,0 +1,132 @@
+// Picks the decoder for a model from its output names and shapes (or from
+// model.json's output.format) and checks, at load time, that model.json and
+// the real model agree. A contradiction fails the version with a reason that
+// names both sides.
+import type { ModelConfig, OutputFormat } from '../model-config.js';
+import { DetrDecoder } from './detr.js';
+import { EndToEndDecoder } from './end2end.js';
+import { SsdDecoder } from './ssd.js';
+import type { OutputDecoder, OutputInfo } from './types.js';
+import { describeShape, OutputShapeError, staticDim } from './types.js';
+import { YoloV5Decoder, YoloV8Decoder } from './yolo.js';
+
+export { OutputShapeError } from './types.js';
+export type { Candidate, OutputDecoder, OutputInfo, TensorLike } from './types.js';
+
+const lastDim = (o: OutputInfo) => staticDim(o.shape, -1);
+const isInteger = (o: OutputInfo) => /int/.test(o.type);
+
+function single(outputs: readonly OutputInfo[], format: OutputFormat): OutputInfo {
+  if (outputs.length !== 1) {
+    throw new OutputShapeError(`format ${format} expects one output, the model has ${outputs.length}`);
+  }
+  return outputs[0]!;
+}
+
+/** Guesses the convention; undefined when the outputs fit none unambiguously. */
+export function detectOutputFormat(outputs: readonly OutputInfo[], classes: number): OutputFormat | undefined {
+  if (outputs.length === 3) return 'ssd';
+  if (outputs.length === 2) return 'detr';
+  if (outputs.length !== 1) return undefined;
+  const shape = outputs[0]!.shape;
+  if (shape.length !== 3 && shape.length !== 2) return undefined;
+  const rows = staticDim(shape, -2);
+  const cols = staticDim(shape, -1);
+  if (rows === 4 + classes && cols !== 4 + classes) return 'yolov8';
+  if (cols === 5 + classes && cols === 6) {
+    // One class: [1, N, 6] is YOLOv5 with objectness or an end-to-end export.
+    // End-to-end exports keep a few hundred boxes; dense heads have thousands.
+    return rows !== undefined && rows <= 1000 ? 'end2end' : 'yolov5';
+  }
+  if (cols === 5 + classes) return 'yolov5';
+  if (cols === 6) return 'end2end';
+  if (cols === 4 + classes) return 'yolov8';
+  return undefined;
+}
+
+function expectDims(output: OutputInfo, expected: Array<number | undefined>, what: string): void {
+  const shape = output.shape;
+  const dims = shape.length > expected.length && staticDim(shape, 0) === 1 ? shape.slice(1) : shape;
+  const tail = dims.slice(-expected.length);
+  const ok =
+    dims.length === expected.length &&
+    expected.every((want, i) => want === undefined || staticDim(tail, i) === undefined || staticDim(tail, i) === want);
+  if (!ok) {
+    const wanted = `[${expected.map((d) => d ?? 'N').join(', ')}]`;
+    throw new OutputShapeError(`${what}: output "${output.name}" has shape ${describeShape(shape)}, expected ${wanted}`);
+  }
+}
+
+function findByName(outputs: readonly OutputInfo[], pattern: RegExp): OutputInfo | undefined {
+  return outputs.find((o) => pattern.test(o.name));
+}
+
+function ssdDecoder(outputs: readonly OutputInfo[], classes: number): SsdDecoder {
+  if (outputs.length !== 3) throw new OutputShapeError(`format ssd expects 3 outputs (boxes, scores, labels), the model has ${outputs.length}`);
+  const boxes = findByName(outputs, /box/i) ?? outputs.find((o) => lastDim(o) === 4);
+  const rest = outputs.filter((o) => o !== boxes);
+  const labels = findByName(rest, /label|class/i) ?? rest.find(isInteger);
+  const scores = findByName(rest, /score|conf/i) ?? rest.find((o) => o !== labels);
+  if (!boxes || !labels || !scores || new Set([boxes, labels, scores]).size !== 3) {
+    throw new OutputShapeError(`format ssd: cannot tell boxes, scores and labels apart in outputs ${outputs.map((o) => o.name).join(', ')}`);
+  }
+  expectDims(boxes, [undefined, 4], 'format ssd');
+  return new SsdDecoder({ boxes: boxes.name, scores: scores.name, labels: labels.name }, classes);
+}
+
+function detrDecoder(outputs: readonly OutputInfo[], classes: number, width: number, height: number): DetrDecoder {
+  if (outputs.length !== 2) throw new OutputShapeError(`format detr expects 2 outputs (logits, boxes), the model has ${outputs.length}`);
+  const boxes = findByName(outputs, /box/i) ?? outputs.find((o) => lastDim(o) === 4);
+  const logits = outputs.find((o) => o !== boxes);
+  if (!boxes || !logits) throw new OutputShapeError('format detr: cannot tell logits and boxes apart');
+  expectDims(boxes, [undefined, 4], 'format detr');
+  const width_ = lastDim(logits);
+  if (width_ !== undefined && width_ !== classes && width_ !== classes + 1) {
+    throw new OutputShapeError(
+      `model.json lists ${classes} labels but logits output "${logits.name}" has shape ${describeShape(logits.shape)} (${width_} classes)`,
+    );
+  }
+  return new DetrDecoder({ logits: logits.name, boxes: boxes.name }, classes, width, height);
+}
+
+export function createOutputDecoder(config: ModelConfig, outputs: readonly OutputInfo[]): OutputDecoder {
+  const classes = config.labels.length;
+  const format = config.output.format ?? detectOutputFormat(outputs, classes);
+  const shapes = outputs.map((o) => `"${o.name}" ${describeShape(o.shape)}`).join(', ');
+  if (!format) {
+    if (outputs.length === 1) {
+      throw new OutputShapeError(
+        `model.json lists ${classes} labels but output ${shapes} fits no convention with ${classes} classes ` +
+          `(yolov8 [1, ${4 + classes}, N], yolov5 [1, N, ${5 + classes}], end2end [1, K, 6]); fix the labels or set output.format in model.json`,
+      );
+    }
+    throw new OutputShapeError(`cannot tell the output convention of outputs ${shapes}; set output.format in model.json`);
+  }
+  switch (format) {
+    case 'yolov8': {
+      const o = single(outputs, format);
+      const rows = staticDim(o.shape, -2);
+      const cols = staticDim(o.shape, -1);
+      if (rows !== 4 + classes && cols !== 4 + classes && (rows !== undefined || cols !== undefined)) {
+        throw new OutputShapeError(
+          `model.json lists ${classes} labels (format yolov8 expects [1, ${4 + classes}, N]) but output "${o.name}" has shape ${describeShape(o.shape)}`,
+        );
+      }
+      return new YoloV8Decoder(o.name, classes);
+    }
+    case 'yolov5': {
+      const o = single(outputs, format);
+      expectDims(o, [undefined, 5 + classes], `model.json lists ${classes} labels (format yolov5)`);
+      return new YoloV5Decoder(o.name, classes);
+    }
+    case 'end2end': {
+      const o = single(outputs, format);
+      expectDims(o, [undefined, 6], 'format end2end');
+      return new EndToEndDecoder(o.name, classes);
+    }
+    case 'ssd':
+      return ssdDecoder(outputs, classes);
+    case 'detr':
+      return detrDecoder(outputs, classes, config.input.width, config.input.height);
+  }
+}

@@ -1,0 +1,77 @@
+// Shared vocabulary of the output decoders: what a model output looks like
+// (shape only at load time, data at run time) and what decoders produce.
+import type { OutputFormat } from '../model-config.js';
+
+/** Output metadata from the session: dims may be symbolic (strings) or -1. */
+export interface OutputInfo {
+  name: string;
+  shape: ReadonlyArray<number | string>;
+  type: string;
+}
+
+/** The part of an ONNX Runtime tensor the decoders read. */
+export interface TensorLike {
+  dims: readonly number[];
+  type: string;
+  data: unknown;
+}
+
+/** A box in input-tensor pixels (x1, y1, x2, y2) with its best class. */
+export interface Candidate {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  score: number;
+  classId: number;
+}
+
+export interface OutputDecoder {
+  readonly format: OutputFormat;
+  /** true when the model already removed duplicate boxes (NMS inside, or NMS-free by design) */
+  readonly nmsFree: boolean;
+  decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number): Candidate[];
+}
+
+export class OutputShapeError extends Error {}
+
+export function describeShape(shape: ReadonlyArray<number | string>): string {
+  return `[${shape.map((d) => (typeof d === 'number' && d >= 0 ? d : 'N')).join(', ')}]`;
+}
+
+/** A static dimension, or undefined for symbolic/dynamic ones. */
+export function staticDim(shape: ReadonlyArray<number | string>, index: number): number | undefined {
+  const d = shape[index < 0 ? shape.length + index : index];
+  return typeof d === 'number' && d >= 0 ? d : undefined;
+}
+
+function halfToFloat(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exponent = (h >> 10) & 0x1f;
+  const fraction = h & 0x3ff;
+  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
+  if (exponent === 0x1f) return fraction ? NaN : sign * Infinity;
+  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
+}
+
+/** Tensor data as numbers: float16 expanded, int64 narrowed. */
+export function numbers(tensor: TensorLike): ArrayLike<number> {
+  const data = tensor.data;
+  if (tensor.type === 'float16' && data instanceof Uint16Array) return Float32Array.from(data, halfToFloat);
+  if (data instanceof BigInt64Array || data instanceof BigUint64Array) return Float64Array.from(data, Number);
+  if (ArrayBuffer.isView(data)) return data as unknown as ArrayLike<number>;
+  throw new OutputShapeError(`output of type ${tensor.type} is not numeric`);
+}
+
+export function requireOutput(outputs: Readonly<Record<string, TensorLike>>, name: string): TensorLike {
+  const tensor = outputs[name];
+  if (!tensor) throw new OutputShapeError(`the model produced no output named "${name}"`);
+  return tensor;
+}
+
+/** Drops leading batch axes of size 1 so [1, N, 4] and [N, 4] read alike. */
+export function withoutBatch(dims: readonly number[], rank: number): readonly number[] {
+  let d = dims;
+  while (d.length > rank && d[0] === 1) d = d.slice(1);
+  return d;
+}

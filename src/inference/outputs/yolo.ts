@@ -1,0 +1,113 @@
+// Ultralytics-style dense outputs: one row or column per anchor point with a
+// centre-form box in input pixels followed by class scores.
+//   YOLOv8/YOLO11: [1, 4+C, N] (channels first; [1, N, 4+C] also read), no objectness
+//   YOLOv5/YOLOv7: [1, N, 5+C], objectness then class scores; score = obj * cls
+import type { Candidate, OutputDecoder, TensorLike } from './types.js';
+import { numbers, OutputShapeError, requireOutput, withoutBatch } from './types.js';
+
+function centreBox(cx: number, cy: number, w: number, h: number, score: number, classId: number): Candidate {
+  return { x1: cx - w / 2, y1: cy - h / 2, x2: cx + w / 2, y2: cy + h / 2, score, classId };
+}
+
+export class YoloV8Decoder implements OutputDecoder {
+  readonly format = 'yolov8' as const;
+  readonly nmsFree = false;
+  // Reused between runs: best score and class per anchor.
+  private best = new Float32Array(0);
+  private bestClass = new Int32Array(0);
+
+  constructor(
+    private readonly output: string,
+    private readonly classes: number,
+  ) {}
+
+  decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number): Candidate[] {
+    const tensor = requireOutput(outputs, this.output);
+    const dims = withoutBatch(tensor.dims, 2);
+    const rows = 4 + this.classes;
+    if (dims.length !== 2 || (dims[0] !== rows && dims[1] !== rows)) {
+      throw new OutputShapeError(`yolov8 output "${this.output}" has shape [${tensor.dims}], expected [1, ${rows}, N]`);
+    }
+    const data = numbers(tensor);
+    const channelsFirst = dims[0] === rows;
+    const n = channelsFirst ? dims[1]! : dims[0]!;
+    // Strides let one loop read both layouts: value(i, r) = data[i*anchorStride + r*rowStride].
+    const anchorStride = channelsFirst ? 1 : rows;
+    const rowStride = channelsFirst ? n : 1;
+
+    if (this.best.length < n) {
+      this.best = new Float32Array(n);
+      this.bestClass = new Int32Array(n);
+    }
+    const best = this.best.fill(-Infinity, 0, n);
+    const bestClass = this.bestClass;
+    for (let c = 0; c < this.classes; c++) {
+      const row = (4 + c) * rowStride;
+      for (let i = 0; i < n; i++) {
+        const s = data[i * anchorStride + row]!;
+        if (s > best[i]!) {
+          best[i] = s;
+          bestClass[i] = c;
+        }
+      }
+    }
+    const candidates: Candidate[] = [];
+    for (let i = 0; i < n; i++) {
+      const score = best[i]!;
+      if (!(score >= threshold)) continue;
+      const base = i * anchorStride;
+      candidates.push(
+        centreBox(
+          data[base]!,
+          data[base + rowStride]!,
+          data[base + 2 * rowStride]!,
+          data[base + 3 * rowStride]!,
+          score,
+          bestClass[i]!,
+        ),
+      );
+    }
+    return candidates;
+  }
+}
+
+export class YoloV5Decoder implements OutputDecoder {
+  readonly format = 'yolov5' as const;
+  readonly nmsFree = false;
+
+  constructor(
+    private readonly output: string,
+    private readonly classes: number,
+  ) {}
+
+  decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number): Candidate[] {
+    const tensor = requireOutput(outputs, this.output);
+    const dims = withoutBatch(tensor.dims, 2);
+    const cols = 5 + this.classes;
+    if (dims.length !== 2 || dims[1] !== cols) {
+      throw new OutputShapeError(`yolov5 output "${this.output}" has shape [${tensor.dims}], expected [1, N, ${cols}]`);
+    }
+    const data = numbers(tensor);
+    const n = dims[0]!;
+    const candidates: Candidate[] = [];
+    for (let i = 0; i < n; i++) {
+      const base = i * cols;
+      const objectness = data[base + 4]!;
+      if (!(objectness >= threshold)) continue; // score = obj * cls <= obj
+      let bestScore = -Infinity;
+      let bestClass = 0;
+      for (let c = 0; c < this.classes; c++) {
+        const s = data[base + 5 + c]!;
+        if (s > bestScore) {
+          bestScore = s;
+          bestClass = c;
+        }
+      }
+      const score = objectness * bestScore;
+      if (score >= threshold) {
+        candidates.push(centreBox(data[base]!, data[base + 1]!, data[base + 2]!, data[base + 3]!, score, bestClass));
+      }
+    }
+    return candidates;
+  }
+}
