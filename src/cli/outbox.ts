@@ -1,0 +1,43 @@
+// npm run outbox -- [list] | show <id>
+// Reads the email outbox: what the server sent (with SMTP_URL) or would
+// send. Verification, invitation and reset links are in the bodies: this is
+// an operator's tool, the only place those tokens appear in clear.
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { openDatabase } from '../db/database.js';
+import { findOutboxEmail, listOutboxEmails } from '../db/outbox.js';
+import { setLogLevel } from '../log.js';
+
+async function main(): Promise<number> {
+  const { positionals, values } = parseArgs({ allowPositionals: true, options: { limit: { type: 'string', default: '20' } } });
+  const [command = 'list', id] = positionals;
+  if (!['list', 'show'].includes(command) || (command === 'show' && !id)) {
+    process.stdout.write('Usage: npm run outbox -- [list [--limit N]] | show <id>\n');
+    return 2;
+  }
+  setLogLevel('warn');
+  const database = await openDatabase(loadConfig());
+  try {
+    if (command === 'show') {
+      const email = await findOutboxEmail(database.sql, id!);
+      if (!email) throw new Error(`no email ${id}`);
+      process.stdout.write(`To: ${email.toAddress}\nSubject: ${email.subject}\nQueued: ${email.createdAt.toISOString()}\n` +
+        `Sent: ${email.sentAt?.toISOString() ?? 'no'}${email.lastError ? ` (last error: ${email.lastError})` : ''}\n\n${email.body}`);
+      return 0;
+    }
+    for (const e of await listOutboxEmails(database.sql, Number(values.limit))) {
+      process.stdout.write(`${e.id}  ${e.createdAt.toISOString()}  ${e.sentAt ? 'sent  ' : 'queued'}  ${e.kind.padEnd(15)} ${e.toAddress}  ${e.subject}\n`);
+    }
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exit(1);
+  },
+);

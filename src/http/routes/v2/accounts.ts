@@ -1,0 +1,234 @@
+// /v2 accounts, users and organizations (api-notes.md §1.1, §1.3).
+import type { Sql } from 'postgres';
+import { z } from 'zod';
+import {
+  deleteOrganization,
+  findMembershipRole,
+  listMembers,
+  listUserOrganizations,
+  renameOrganization,
+  updateUser,
+} from '../../../db/accounts.js';
+import { ApiError } from '../../../errors.js';
+import { presentUser, type AccountService } from '../../../platform/accounts.js';
+import { authorize, ROLES } from '../../../platform/permissions.js';
+import { defineEndpoint, respond, type Endpoint } from '../../api.js';
+import { id } from './common.js';
+
+const email = z.string().trim().toLowerCase().max(254).pipe(z.email());
+const password = z.string().min(8, 'must be at least 8 characters').max(200);
+const name = z.string().trim().min(1).max(64);
+const locale = z.object({ timezone: z.string().max(64).optional() }).catchall(z.unknown());
+const tokenBody = z.object({ token: z.string().min(1).max(512) }).strict();
+const tokenResponse = z.object({ token: z.string() });
+
+const organization = (o: { id: string; name: string; createdAt: Date; updatedAt: Date; role?: string }) => ({
+  id: o.id,
+  name: o.name,
+  ...(o.role ? { permissions: { admin: o.role === 'admin' }, role: o.role } : {}),
+  createdAt: o.createdAt,
+  updatedAt: o.updatedAt,
+});
+
+export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[] {
+  return [
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/signup',
+      tag: 'accounts',
+      summary: 'sign up: creates a user, an organization they administer, and sends a verification email',
+      auth: 'none',
+      body: z.object({ email, password, name, organizationName: z.string().trim().min(1).max(128), locale: locale.optional() }).strict(),
+      responses: { 204: { description: 'verification email queued' }, 409: { description: 'the user already exists' } },
+      async handler({ body }) {
+        await accounts.signup(body);
+        return respond.noContent();
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/verify-email',
+      tag: 'accounts',
+      summary: 'verify an email address with the token sent to it; returns an access token',
+      auth: 'none',
+      body: tokenBody,
+      responses: { 200: { description: 'verified', schema: tokenResponse } },
+      async handler({ body }) {
+        return respond.bare({ token: await accounts.verifyEmail(body.token) });
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/login',
+      tag: 'accounts',
+      summary: 'log in with email and password; returns {"token": "<JWT>"}',
+      auth: 'none',
+      body: z.object({ email, password: z.string().min(1).max(200), organizationId: id.optional() }).strict(),
+      responses: {
+        200: { description: 'an access token', schema: tokenResponse },
+        401: { description: 'Invalid authorization credentials' },
+        403: { description: 'you need to verify your email' },
+        429: { description: 'too many failed logins (Retry-After)' },
+      },
+      async handler({ body }) {
+        return respond.bare({ token: await accounts.login(body.email, body.password, body.organizationId) });
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/request-password',
+      tag: 'accounts',
+      summary: 'send a password reset email (answers 204 whether or not the address exists)',
+      auth: 'none',
+      body: z.object({ email }).strict(),
+      async handler({ body }) {
+        await accounts.requestPassword(body.email);
+        return respond.noContent();
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/set-password',
+      tag: 'accounts',
+      summary: 'set a new password with a reset token',
+      auth: 'none',
+      body: z.object({ token: z.string().min(1).max(512), password }).strict(),
+      responses: { 200: { description: 'password set', schema: z.object({ data: tokenResponse }) } },
+      async handler({ body }) {
+        return respond.data({ token: await accounts.setPassword(body.token, body.password) });
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/set-organization',
+      tag: 'accounts',
+      summary: 'switch organization: a new access token bound to another of your organizations',
+      auth: 'user',
+      body: z.object({ organizationId: id }).strict(),
+      aliases: [{ method: 'post', path: '/v2/setOrganization' }],
+      async handler({ body, caller }) {
+        return respond.bare({ token: await accounts.setOrganization(caller.userId, body.organizationId) });
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/accept-invite',
+      tag: 'accounts',
+      summary: 'accept an invitation: joins the organization (creating the account if needed)',
+      auth: 'none',
+      body: z.object({ token: z.string().min(1).max(512), name, password, locale: locale.optional() }).strict(),
+      async handler({ body }) {
+        return respond.bare({ token: await accounts.acceptInvite(body) });
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/users/invite',
+      tag: 'users',
+      summary: 'invite people by email into the organization of the token',
+      auth: 'organization',
+      action: 'users:invite',
+      body: z.object({ emails: z.array(email).min(1).max(100), role: z.enum(ROLES as ['admin', 'project_manager', 'member']).default('member') }).strict(),
+      aliases: [{ method: 'post', path: '/v2/invite' }],
+      async handler({ body, caller }) {
+        await accounts.invite(caller.organizationId, caller.userId, body.emails, body.role);
+        return respond.noContent();
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/users',
+      tag: 'users',
+      summary: 'list the members of the organization',
+      auth: 'organization',
+      action: 'users:read',
+      async handler({ caller }) {
+        const members = await listMembers(sql, caller.organizationId);
+        return respond.list(members.map((m) => presentUser(m, m.role)), { count: members.length });
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/users/me',
+      tag: 'users',
+      summary: 'the authenticated user',
+      auth: 'user',
+      async handler({ caller }) {
+        const user = await accounts.user(caller.userId);
+        const role = caller.organizationId ? await findMembershipRole(sql, caller.organizationId, caller.userId) : undefined;
+        return respond.data(presentUser(user, role));
+      },
+    }),
+    defineEndpoint({
+      method: 'patch',
+      path: '/v2/users/me',
+      tag: 'users',
+      summary: 'update your name or locale',
+      auth: 'user',
+      body: z.object({ name: name.optional(), locale: locale.optional() }).strict(),
+      aliases: [{ method: 'put', path: '/v2/users/me' }],
+      async handler({ caller, body }) {
+        await accounts.user(caller.userId);
+        const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+        const user = Object.keys(changes).length ? await updateUser(sql, caller.userId, changes) : await accounts.user(caller.userId);
+        return respond.data(presentUser(user!));
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/organizations',
+      tag: 'organizations',
+      summary: 'the organizations you belong to',
+      auth: 'user',
+      async handler({ caller }) {
+        const orgs = await listUserOrganizations(sql, caller.userId);
+        return respond.list(orgs.map(organization), { count: orgs.length });
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/organizations',
+      tag: 'organizations',
+      summary: 'create an organization; you become its admin',
+      auth: 'user',
+      body: z.object({ name: z.string().trim().min(1).max(128) }).strict(),
+      async handler({ caller, body }) {
+        return respond.data(organization({ ...(await accounts.createOrganization(caller.userId, body.name)), role: 'admin' }));
+      },
+    }),
+    defineEndpoint({
+      method: 'patch',
+      path: '/v2/organizations/:organization',
+      tag: 'organizations',
+      summary: 'rename an organization (admins)',
+      auth: 'user',
+      params: z.object({ organization: id }),
+      body: z.object({ name: z.string().trim().min(1).max(128) }).strict(),
+      async handler({ caller, params, body }) {
+        await requireRole(sql, params.organization, caller.userId, 'organization:update');
+        return respond.data(organization((await renameOrganization(sql, params.organization, body.name))!));
+      },
+    }),
+    defineEndpoint({
+      method: 'del',
+      path: '/v2/organizations/:organization',
+      tag: 'organizations',
+      summary: 'delete an organization and everything in it (admins)',
+      auth: 'user',
+      params: z.object({ organization: id }),
+      async handler({ caller, params }) {
+        await requireRole(sql, params.organization, caller.userId, 'organization:delete');
+        await deleteOrganization(sql, params.organization);
+        return respond.noContent();
+      },
+    }),
+  ];
+}
+
+/** Organization routes name their organization in the path: the caller's role there decides. */
+async function requireRole(sql: Sql, organizationId: string, userId: string, action: 'organization:update' | 'organization:delete') {
+  const role = await findMembershipRole(sql, organizationId, userId);
+  if (!role) throw new ApiError(404, 'organization not found');
+  authorize(role, action);
+}
+

@@ -1,0 +1,218 @@
+// /v2 channels and their API keys (api-notes.md §1.4). Gen B flat routes,
+// with the Gen A spellings (`apiKeys`, PUT {enabled}) as aliases.
+import { z } from 'zod';
+import { deleteChannel, deleteChannelKey, findChannel, listChannelKeys, listChannels, setChannelKeyEnabled, type ChannelType } from '../../../db/channels.js';
+import type { Queryable } from '../../../db/database.js';
+import { ApiError } from '../../../errors.js';
+import { createChannelKey, presentChannelKey, presentNewChannelKey } from '../../../platform/channel-keys.js';
+import { changeChannel, createChannel, presentChannel } from '../../../platform/channels.js';
+import { defineEndpoint, respond, type Endpoint } from '../../api.js';
+import { id } from './common.js';
+import type { PlatformDeps } from './index.js';
+
+/** Gen B spells types in lower case; Gen A wrote "Android" and "iOS". Stored in lower case. */
+const channelType = z
+  .enum(['android', 'ios', 'gateway', 'iot', 'Android', 'iOS', 'IoT', 'Gateway'])
+  .transform((t) => t.toLowerCase() as ChannelType);
+const name = z.string().trim().min(1).max(128);
+/** Push-notification settings set up for the channel: stored and returned as given. */
+const credentials = z.union([z.string().max(16_384), z.record(z.string(), z.unknown())]).nullable();
+const method = z.string().max(64).nullable();
+
+const channelFields = {
+  name,
+  type: channelType,
+  schemaId: id.nullable().optional(),
+  projectIds: z.array(id).max(1000).optional(),
+  credentials: credentials.optional(),
+  method: method.optional(),
+  enabled: z.boolean().optional(),
+};
+
+/** Gen B PATCH bodies may carry the whole object back: its read-only fields are accepted and ignored. */
+const readOnly = {
+  id: z.string().optional(),
+  organizationId: z.string().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+};
+
+const channelParams = z.object({ channel: id });
+const keyParams = z.object({ channel: id, apiKey: id });
+
+const channelResponse = 'the channel: {id, organizationId, schemaId, name, type, method, credentials, projectIds, enabled, createdAt, updatedAt}';
+
+async function requireChannel(sql: Queryable, organizationId: string, channelId: string) {
+  const channel = await findChannel(sql, organizationId, channelId);
+  if (!channel) throw new ApiError(404, 'channel not found');
+  return channel;
+}
+
+export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
+  const { sql } = deps;
+
+  const setKeyEnabled = async (organizationId: string, channelId: string, keyId: string, enabled: boolean) => {
+    await requireChannel(sql, organizationId, channelId);
+    const key = await setChannelKeyEnabled(sql, organizationId, channelId, keyId, enabled);
+    if (!key) throw new ApiError(404, 'API key not found');
+    return respond.data(presentChannelKey(key));
+  };
+
+  return [
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/channels',
+      tag: 'channels',
+      summary: 'list the channels of the organization',
+      auth: 'organization',
+      action: 'channels:read',
+      async handler({ caller }) {
+        const channels = await listChannels(sql, caller.organizationId);
+        return respond.list(channels.map(presentChannel), { count: channels.length });
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/channels',
+      tag: 'channels',
+      summary: 'create a channel; the response carries its first API key (`apiKeys[0].apiKey`, shown only this once)',
+      auth: 'organization',
+      action: 'channels:write',
+      body: z.object(channelFields).strict(),
+      responses: {
+        200: { description: `${channelResponse}, plus apiKeys: [{id, apiKey, prefix, enabled, createdAt, updatedAt}]` },
+        400: { description: 'invalid body; "bad schemaId" or "bad projectIds" when they name no schema or project of the organization' },
+      },
+      async handler({ caller, body }) {
+        return respond.data(await createChannel(sql, caller.organizationId, body));
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/channels/:channel',
+      tag: 'channels',
+      summary: 'get a channel',
+      auth: 'organization',
+      action: 'channels:read',
+      params: channelParams,
+      responses: { 200: { description: channelResponse } },
+      async handler({ caller, params }) {
+        return respond.data(presentChannel(await requireChannel(sql, caller.organizationId, params.channel)));
+      },
+    }),
+    defineEndpoint({
+      method: 'patch',
+      path: '/v2/channels/:channel',
+      tag: 'channels',
+      summary: 'update a channel; `projectIds` replaces its projects; `enabled: false` stops its keys from authenticating',
+      auth: 'organization',
+      action: 'channels:write',
+      params: channelParams,
+      body: z.object({ ...channelFields, name: name.optional(), type: channelType.optional(), ...readOnly }).strict(),
+      responses: { 200: { description: channelResponse }, 400: { description: 'invalid body, "bad schemaId" or "bad projectIds"' } },
+      async handler({ caller, params, body }) {
+        const { id: _id, organizationId: _org, createdAt: _created, updatedAt: _updated, ...update } = body;
+        const channel = await changeChannel(sql, caller.organizationId, params.channel, update);
+        return respond.data(presentChannel(channel));
+      },
+    }),
+    defineEndpoint({
+      method: 'del',
+      path: '/v2/channels/:channel',
+      tag: 'channels',
+      summary: 'delete a channel, its API keys and its devices',
+      auth: 'organization',
+      action: 'channels:write',
+      params: channelParams,
+      responses: { 204: { description: 'deleted' } },
+      async handler({ caller, params }) {
+        if (!(await deleteChannel(sql, caller.organizationId, params.channel))) throw new ApiError(404, 'channel not found');
+        return respond.noContent();
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/channels/:channel/api-keys',
+      tag: 'channels',
+      summary: 'list the API keys of a channel (never the keys themselves: {id, prefix, enabled, createdAt, updatedAt})',
+      auth: 'organization',
+      action: 'channelKeys:read',
+      params: channelParams,
+      aliases: [{ method: 'get', path: '/v2/channels/:channel/apiKeys' }],
+      async handler({ caller, params }) {
+        await requireChannel(sql, caller.organizationId, params.channel);
+        const keys = await listChannelKeys(sql, caller.organizationId, params.channel);
+        return respond.list(keys.map(presentChannelKey), { count: keys.length });
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/channels/:channel/api-keys',
+      tag: 'channels',
+      summary: 'create an API key for a channel; the response is the only place the key (`apiKey`) appears',
+      auth: 'organization',
+      action: 'channelKeys:write',
+      params: channelParams,
+      aliases: [{ method: 'post', path: '/v2/channels/:channel/apiKeys' }],
+      responses: { 200: { description: 'the key: {id, apiKey, prefix, enabled, createdAt, updatedAt}' } },
+      async handler({ caller, params }) {
+        await requireChannel(sql, caller.organizationId, params.channel);
+        const { row, apiKey } = await createChannelKey(sql, caller.organizationId, params.channel);
+        return respond.data(presentNewChannelKey(row, apiKey));
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/channels/:channel/api-keys/:apiKey/enable',
+      tag: 'channels',
+      summary: 'enable an API key',
+      auth: 'organization',
+      action: 'channelKeys:write',
+      params: keyParams,
+      async handler({ caller, params }) {
+        return setKeyEnabled(caller.organizationId, params.channel, params.apiKey, true);
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/channels/:channel/api-keys/:apiKey/disable',
+      tag: 'channels',
+      summary: 'disable an API key: devices can no longer register with it',
+      auth: 'organization',
+      action: 'channelKeys:write',
+      params: keyParams,
+      async handler({ caller, params }) {
+        return setKeyEnabled(caller.organizationId, params.channel, params.apiKey, false);
+      },
+    }),
+    defineEndpoint({
+      method: 'put',
+      path: '/v2/channels/:channel/apiKeys/:apiKey',
+      tag: 'channels',
+      summary: 'enable or disable an API key (Gen A spelling of the enable/disable routes)',
+      auth: 'organization',
+      action: 'channelKeys:write',
+      params: keyParams,
+      body: z.object({ enabled: z.boolean() }).strict(),
+      async handler({ caller, params, body }) {
+        return setKeyEnabled(caller.organizationId, params.channel, params.apiKey, body.enabled);
+      },
+    }),
+    defineEndpoint({
+      method: 'del',
+      path: '/v2/channels/:channel/api-keys/:apiKey',
+      tag: 'channels',
+      summary: 'delete an API key',
+      auth: 'organization',
+      action: 'channelKeys:write',
+      params: keyParams,
+      aliases: [{ method: 'del', path: '/v2/channels/:channel/apiKeys/:apiKey' }],
+      responses: { 204: { description: 'deleted' } },
+      async handler({ caller, params }) {
+        await requireChannel(sql, caller.organizationId, params.channel);
+        if (!(await deleteChannelKey(sql, caller.organizationId, params.channel, params.apiKey))) throw new ApiError(404, 'API key not found');
+        return respond.noContent();
+      },
+    }),
+  ];
+}

@@ -1,0 +1,201 @@
+// /v2 events endpoints (api-notes §1.10): search the organization's ingested
+// events, and metrics over them per time bucket.
+//
+// A channelId or deviceId that is not the caller's organization's is
+// answered 401 "you dont have access to this channel" / "… device", as the
+// original API did; nothing of another organization is ever read, since
+// every query is scoped to the caller's organization anyway.
+import { z } from 'zod';
+import {
+  channelOfOrganization,
+  countEvents,
+  deviceOfOrganization,
+  eventExists,
+  metricBounds,
+  metricBuckets,
+  metricTotal,
+  searchEvents,
+  type EventScope,
+  type MetricQuery,
+} from '../../../db/events.js';
+import type { Queryable } from '../../../db/database.js';
+import { ApiError } from '../../../errors.js';
+import { isValidTimezone } from '../../../platform/rules/inputs.js';
+import { defineEndpoint, respond, type Endpoint } from '../../api.js';
+import { id } from './common.js';
+import type { PlatformDeps } from './index.js';
+
+const MAX_BUCKETS = 1000;
+const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/** epoch milliseconds, or an ISO 8601 string (UTC when it names no zone) */
+const instant = z
+  .union([z.number(), z.string().trim().max(40)])
+  .transform((v, ctx) => {
+    let ms = NaN;
+    if (typeof v === 'number') ms = v;
+    else if (/^\d{1,16}$/.test(v)) ms = Number(v);
+    else if (ISO.test(v)) ms = Date.parse(/T.*(Z|[+-]\d{2}:\d{2})$/.test(v) || !v.includes('T') ? v : `${v}Z`);
+    if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) {
+      ctx.addIssue({ code: 'custom', message: 'must be epoch milliseconds or an ISO 8601 date' });
+      return z.NEVER;
+    }
+    return new Date(ms);
+  });
+
+/** a path into the payload: `data.tempF`, `powers.0.batteryLevel` */
+const payloadPath = z
+  .string()
+  .trim()
+  .min(1)
+  .max(256)
+  .transform((s) => s.split('.'))
+  .refine((segments) => segments.length <= 16 && segments.every((s) => s.length > 0 && s.length <= 64), 'must be dot-separated keys, like data.tempF');
+
+const filter = z
+  .record(z.string().max(256), z.union([z.string().max(1024), z.number(), z.boolean(), z.null()]))
+  .default({})
+  .describe('payload equality tests: {"data.kind": "alarm"} keeps events whose payload has that value at that path')
+  .transform((f, ctx) => {
+    const entries = Object.entries(f);
+    if (entries.length > 10) ctx.addIssue({ code: 'custom', message: 'at most 10 filters' });
+    return entries.map(([key, value]) => {
+      const parsed = payloadPath.safeParse(key);
+      if (!parsed.success) ctx.addIssue({ code: 'custom', message: `"${key}": must be dot-separated keys, like data.tempF`, path: [key] });
+      return { path: parsed.success ? parsed.data : [], value };
+    });
+  });
+
+const datePath = z.enum(['serverReceivedAt', 'clientSentAt']).default('serverReceivedAt');
+
+const searchBody = z
+  .object({
+    deviceId: id.optional(),
+    channelId: id.optional(),
+    datePath,
+    from: instant.optional(),
+    to: instant.optional(),
+    limit: z.number().int().min(1).max(1000).default(100),
+    sinceId: id.optional().describe('the last event of the previous page: the events after it in the sort order'),
+    sort: z
+      .object({ field: z.enum(['serverReceivedAt']).default('serverReceivedAt'), order: z.enum(['asc', 'desc']).default('desc') })
+      .strict()
+      .default({ field: 'serverReceivedAt', order: 'desc' }),
+    filter,
+  })
+  .strict();
+
+const metricsBody = z
+  .object({
+    channelId: id,
+    timezone: z.string().trim().min(1).max(64).refine(isValidTimezone, 'must be an IANA time zone, like Europe/Paris'),
+    from: instant.optional(),
+    to: instant.optional(),
+    interval: z.union([z.enum(['1h', '1d']), z.literal(false)]).default('1d'),
+    metricPath: payloadPath.optional(),
+    datePath,
+    operation: z.enum(['avg', 'min', 'max', 'sum', 'count']).default('avg'),
+    filter,
+  })
+  .strict()
+  .refine((b) => b.operation === 'count' || b.metricPath !== undefined, { message: 'required unless operation is count', path: ['metricPath'] })
+  .refine((b) => !b.from || !b.to || b.from <= b.to, { message: 'must not be after to', path: ['from'] });
+
+async function checkScope(sql: Queryable, organizationId: string, channelId: string | undefined, deviceId: string | undefined): Promise<void> {
+  if (channelId && !(await channelOfOrganization(sql, organizationId, channelId))) {
+    throw new ApiError(401, 'you dont have access to this channel', `no channel ${channelId} in the organization of the token`);
+  }
+  if (deviceId && !(await deviceOfOrganization(sql, organizationId, deviceId))) {
+    throw new ApiError(401, 'you dont have access to this device', `no device ${deviceId} in the organization of the token`);
+  }
+}
+
+/** PostgreSQL's own refusal of a time zone Intl knows: a 400, not a 500. */
+async function inTimezone<T>(timezone: string, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (error) {
+    if ((error as { code?: string }).code === '22023') throw new ApiError(400, 'invalid request body', `timezone: "${timezone}" is not known to the database`);
+    throw error;
+  }
+}
+
+export function eventsEndpoints(deps: PlatformDeps): Endpoint[] {
+  const { sql } = deps;
+  return [
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/events',
+      tag: 'events',
+      summary: 'search the events of the organization (of a channel or device), newest first by default, paged with sinceId',
+      auth: 'organization',
+      action: 'events:read',
+      body: searchBody,
+      responses: {
+        200: { description: '{data: events, meta: {filteredTotal, total}}' },
+        401: { description: 'you dont have access to this channel (or device)' },
+      },
+      async handler({ caller, body }) {
+        const organizationId = caller.organizationId;
+        await checkScope(sql, organizationId, body.channelId, body.deviceId);
+        if (body.sinceId && !(await eventExists(sql, organizationId, body.sinceId))) {
+          throw new ApiError(400, 'invalid request body', `sinceId: no event ${body.sinceId} in this organization`);
+        }
+        const scope: EventScope = { organizationId, channelId: body.channelId, deviceId: body.deviceId, datePath: body.datePath, from: body.from, to: body.to, filter: body.filter };
+        const [rows, totals] = await Promise.all([
+          searchEvents(sql, { ...scope, limit: body.limit, order: body.sort.order, sinceId: body.sinceId }),
+          countEvents(sql, scope),
+        ]);
+        return respond.list(rows, totals);
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/events/metrics',
+      tag: 'events',
+      summary: "aggregate a numeric payload value (avg, min, max, sum, count) per hour or day of a channel's events, in a time zone",
+      auth: 'organization',
+      action: 'events:read',
+      body: metricsBody,
+      responses: {
+        200: { description: '{data: [{value, count, ts}], meta: {filteredTotal, total, …}}' },
+        401: { description: 'you dont have access to this channel' },
+      },
+      async handler({ caller, body }) {
+        await checkScope(sql, caller.organizationId, body.channelId, undefined);
+        const q: MetricQuery = {
+          organizationId: caller.organizationId,
+          channelId: body.channelId,
+          datePath: body.datePath,
+          from: body.from,
+          to: body.to,
+          filter: body.filter,
+          timezone: body.timezone,
+          metricPath: body.metricPath,
+          operation: body.operation,
+        };
+        const meta = { ...(await countEvents(sql, q)), interval: body.interval, timezone: body.timezone, operation: body.operation };
+        return inTimezone(body.timezone, async () => {
+          if (body.interval === false) {
+            const total = await metricTotal(sql, q);
+            return respond.list([{ ...total, ts: body.from ?? null }], meta);
+          }
+          let from = body.from;
+          let to = body.to;
+          if (!from || !to) {
+            const bounds = await metricBounds(sql, q);
+            if (!bounds && !from) return respond.list([], meta);
+            from ??= bounds!.from;
+            to ??= bounds && bounds.to > from ? bounds.to : from;
+          }
+          const unit = body.interval === '1h' ? 'hour' : 'day';
+          const buckets = Math.ceil((to.getTime() - from.getTime()) / (unit === 'hour' ? 3_600_000 : 86_400_000)) + 1;
+          if (buckets > MAX_BUCKETS) {
+            throw new ApiError(400, 'invalid request body', `interval: from..to holds about ${buckets} buckets of ${body.interval}; the most is ${MAX_BUCKETS}`);
+          }
+          return respond.list(await metricBuckets(sql, { ...q, from, to }, unit), meta);
+        });
+      },
+    }),
+  ];
+}

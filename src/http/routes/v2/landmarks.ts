@@ -1,0 +1,362 @@
+// /v2 landmarks (geofences; api-notes.md §1.8). Gen B flat routes, plus the
+// Gen A routes nested under projects. A landmark's shape may be sent in the
+// Gen A/B "model" spelling or the Gen C "shape" spelling (Elasticsearch
+// geo_shape, [lon, lat]); it is stored once (platform/geometry.ts) and
+// returned in both.
+import { z } from 'zod';
+import { newId } from '../../../ids.js';
+import {
+  deleteLandmark,
+  findLandmark,
+  insertLandmark,
+  LANDMARK_SORT_FIELDS,
+  listProjectLandmarks,
+  projectInOrganization,
+  searchLandmarks,
+  updateLandmark,
+  type LandmarkFilter,
+  type LandmarkRow,
+} from '../../../db/landmarks.js';
+import type { Queryable } from '../../../db/database.js';
+import { ApiError, notFound } from '../../../errors.js';
+import { contains, modelInput, sameShape, shapeInput, SHAPE_TYPES, toGeoShape, toModel, type Shape } from '../../../platform/geometry.js';
+import { defineEndpoint, respond, type Endpoint } from '../../api.js';
+import { id, searchBody, tags } from './common.js';
+import type { PlatformDeps } from './index.js';
+
+/** The public view of a landmark: its shape in both spellings. */
+export function presentLandmark(l: LandmarkRow) {
+  return {
+    id: l.id,
+    name: l.name,
+    address: l.address,
+    type: 'geometry' as const,
+    projectId: l.projectId,
+    organizationId: l.organizationId,
+    tags: l.tags,
+    attributes: l.attributes,
+    model: toModel(l.shape),
+    shape: toGeoShape(l.shape),
+    createdAt: l.createdAt,
+    updatedAt: l.updatedAt,
+  };
+}
+
+const latLonDoc = z.object({ lat: z.number(), lon: z.number() });
+const landmarkSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  address: z.string().nullable(),
+  type: z.literal('geometry'),
+  projectId: z.string(),
+  organizationId: z.string(),
+  tags: z.array(z.string()),
+  attributes: z.record(z.string(), z.unknown()),
+  model: z
+    .union([
+      z.object({ type: z.literal('circle'), geometry: z.object({ center: latLonDoc, radius: z.number().describe('metres') }) }),
+      z.object({ type: z.literal('rectangle'), geometry: z.object({ nw: latLonDoc, se: latLonDoc }) }),
+      z.object({ type: z.literal('polygon'), geometry: z.object({ points: z.array(latLonDoc) }) }),
+    ])
+    .describe('Gen A/B spelling'),
+  shape: z
+    .union([
+      z.object({ type: z.literal('circle'), radius: z.number().describe('metres'), coordinates: z.tuple([z.number(), z.number()]).describe('[lon, lat]') }),
+      z.object({ type: z.literal('envelope'), coordinates: z.tuple([z.tuple([z.number(), z.number()]), z.tuple([z.number(), z.number()])]).describe('[[minLon, maxLat], [maxLon, minLat]]') }),
+      z.object({ type: z.literal('polygon'), coordinates: z.array(z.array(z.tuple([z.number(), z.number()]))).describe('one closed ring of [lon, lat]') }),
+    ])
+    .describe('Gen C spelling (Elasticsearch geo_shape)'),
+  createdAt: z.string().describe('ISO 8601'),
+  updatedAt: z.string().describe('ISO 8601'),
+});
+const one = z.object({ data: landmarkSchema });
+
+const name = z.string().trim().min(1).max(128);
+const address = z.string().trim().max(512);
+const attributes = z.record(z.string(), z.unknown());
+
+/** Fields common to create and update; model and shape spell the same thing (give one; both must then agree). */
+const landmarkFields = {
+  name,
+  address: address.nullable().optional(),
+  type: z.literal('geometry').optional().describe('always "geometry"'),
+  tags: tags.optional(),
+  attributes: attributes.optional(),
+  model: modelInput.optional().describe('Gen A/B: {type: circle|rectangle|polygon, geometry}'),
+  shape: shapeInput.optional().describe('Gen C: Elasticsearch geo_shape circle|envelope|polygon, [lon, lat] order'),
+};
+
+function oneShape(b: { model?: Shape; shape?: Shape }, ctx: z.RefinementCtx, required: boolean): void {
+  if (required && !b.model && !b.shape) {
+    ctx.addIssue({ code: 'custom', path: ['model'], message: 'a landmark needs a shape: give model (Gen A/B) or shape (Gen C)' });
+  }
+  if (b.model && b.shape && !sameShape(b.model, b.shape)) {
+    ctx.addIssue({ code: 'custom', path: ['shape'], message: 'model and shape describe different shapes; give only one' });
+  }
+}
+
+const createBody = z
+  .object({ projectId: id, ...landmarkFields })
+  .strict()
+  .superRefine((b, ctx) => oneShape(b, ctx, true));
+
+const nestedCreateBody = z
+  .object({ projectId: id.optional().describe('the project of the path, if given'), ...landmarkFields })
+  .strict()
+  .superRefine((b, ctx) => oneShape(b, ctx, true));
+
+const updateBody = z
+  .object({
+    projectId: id.optional().describe('move the landmark to another project of the organization'),
+    ...landmarkFields,
+    name: name.optional(),
+    // read-only fields a client may send back unchanged
+    id: id.optional().describe('read-only: must be the id of the path'),
+    organizationId: id.optional().describe('read-only: must be the organization of the token'),
+    createdAt: z.string().optional().describe('read-only: ignored'),
+    updatedAt: z.string().optional().describe('read-only: ignored'),
+  })
+  .strict()
+  .superRefine((b, ctx) => oneShape(b, ctx, false));
+
+const landmarkFilter = z
+  .object({
+    name: z.string().max(128).optional().describe('substring of the name, case-insensitive'),
+    tags: tags.optional().describe('the landmark has at least one of these tags'),
+    type: z.enum(SHAPE_TYPES).optional().describe('the shape type'),
+    ids: z.array(id).max(1000).optional().describe('one of these landmark ids'),
+    contains: z
+      .object({ lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180) })
+      .strict()
+      .optional()
+      .describe('the landmark contains this point'),
+  })
+  .strict()
+  .describe('every key optional; all given keys must match');
+
+const projectParam = z.object({ project: id });
+const landmarkParam = z.object({ landmark: id });
+const projectLandmarkParams = z.object({ project: id, landmark: id });
+
+const projectNotFound = () => notFound('project not found');
+const landmarkNotFound = () => notFound('landmark not found');
+
+async function requireProject(sql: Queryable, organizationId: string, projectId: string, as: 'body' | 'path'): Promise<void> {
+  if (await projectInOrganization(sql, organizationId, projectId)) return;
+  if (as === 'path') throw projectNotFound();
+  throw new ApiError(400, 'invalid request body', 'projectId: no such project in this organization');
+}
+
+export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
+  type Create = z.infer<typeof nestedCreateBody>;
+  const create = async (organizationId: string, projectId: string, body: Create) =>
+    presentLandmark(
+      await insertLandmark(sql, {
+        id: newId(),
+        organizationId,
+        projectId,
+        name: body.name,
+        address: body.address ?? null,
+        tags: body.tags ? [...new Set(body.tags)] : [],
+        attributes: body.attributes ?? {},
+        shape: (body.model ?? body.shape)!,
+      }),
+    );
+
+  return [
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/landmarks',
+      tag: 'landmarks',
+      summary: 'create a landmark in a project of the organization; the shape as model (Gen A/B) or shape (Gen C)',
+      auth: 'organization',
+      action: 'landmarks:write',
+      body: createBody,
+      responses: { 200: { description: 'the landmark, its shape in both spellings', schema: one } },
+      async handler({ body, caller }) {
+        await requireProject(sql, caller.organizationId, body.projectId, 'body');
+        return respond.data(await create(caller.organizationId, body.projectId, body));
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/landmarks/:landmark',
+      tag: 'landmarks',
+      summary: 'a landmark',
+      auth: 'organization',
+      action: 'landmarks:read',
+      params: landmarkParam,
+      responses: { 200: { description: 'the landmark', schema: one }, 404: { description: 'landmark not found' } },
+      async handler({ params, caller }) {
+        const landmark = await findLandmark(sql, caller.organizationId, params.landmark);
+        if (!landmark) throw landmarkNotFound();
+        return respond.data(presentLandmark(landmark));
+      },
+    }),
+    defineEndpoint({
+      method: 'patch',
+      path: '/v2/landmarks/:landmark',
+      tag: 'landmarks',
+      summary:
+        'update a landmark: given fields are replaced (address: null clears it), a new shape as model or shape; a landmark as GET returns it may be sent back (read-only fields must be unchanged)',
+      auth: 'organization',
+      action: 'landmarks:write',
+      params: landmarkParam,
+      body: updateBody,
+      responses: { 200: { description: 'the landmark', schema: one }, 404: { description: 'landmark not found' } },
+      async handler({ params, body, caller }) {
+        if (body.id !== undefined && body.id !== params.landmark) throw new ApiError(400, 'invalid request body', 'id: cannot be changed');
+        if (body.organizationId !== undefined && body.organizationId !== caller.organizationId) {
+          throw new ApiError(400, 'invalid request body', 'organizationId: cannot be changed');
+        }
+        if (body.projectId !== undefined) await requireProject(sql, caller.organizationId, body.projectId, 'body');
+        const landmark = await updateLandmark(sql, caller.organizationId, params.landmark, {
+          projectId: body.projectId,
+          name: body.name,
+          address: body.address,
+          tags: body.tags && [...new Set(body.tags)],
+          attributes: body.attributes,
+          shape: body.model ?? body.shape,
+        });
+        if (!landmark) throw landmarkNotFound();
+        return respond.data(presentLandmark(landmark));
+      },
+    }),
+    defineEndpoint({
+      method: 'del',
+      path: '/v2/landmarks/:landmark',
+      tag: 'landmarks',
+      summary: 'delete a landmark',
+      auth: 'organization',
+      action: 'landmarks:write',
+      params: landmarkParam,
+      responses: { 204: { description: 'deleted' }, 404: { description: 'landmark not found' } },
+      async handler({ params, caller }) {
+        if (!(await deleteLandmark(sql, caller.organizationId, params.landmark))) throw landmarkNotFound();
+        return respond.noContent();
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/landmarks/search',
+      tag: 'landmarks',
+      summary:
+        'search the landmarks of the organization; projectId narrows the scope (meta.total), name and filter narrow further (meta.filteredTotal)',
+      auth: 'organization',
+      action: 'landmarks:read',
+      body: searchBody(LANDMARK_SORT_FIELDS, {
+        projectId: id.optional().describe('landmarks of this project'),
+        name: z.string().max(128).optional().describe('substring of the name, case-insensitive (Gen A)'),
+        filter: landmarkFilter.default({}),
+      }),
+      responses: {
+        200: {
+          description: 'a page of landmarks',
+          schema: z.object({ data: z.array(landmarkSchema), meta: z.object({ filteredTotal: z.number().int(), total: z.number().int() }) }),
+        },
+      },
+      async handler({ body, caller }) {
+        const b = body as typeof body & { projectId?: string; name?: string; filter: z.infer<typeof landmarkFilter> };
+        const search = { projectId: b.projectId, name: b.name, filter: b.filter as LandmarkFilter, sort: b.sort };
+        const point = b.filter.contains;
+        if (!point) {
+          const result = await searchLandmarks(sql, caller.organizationId, { ...search, page: { limit: b.limit, offset: b.offset } });
+          return respond.list(result.rows.map(presentLandmark), { filteredTotal: result.filteredTotal, total: result.total });
+        }
+        // A point: the database narrows by bounding box, the exact test is done here, then the page is cut.
+        const result = await searchLandmarks(sql, caller.organizationId, search);
+        const rows = result.rows.filter((l) => contains(l.shape, point.lat, point.lon));
+        return respond.list(rows.slice(b.offset, b.offset + b.limit).map(presentLandmark), { filteredTotal: rows.length, total: result.total });
+      },
+    }),
+
+    // Gen A: landmarks nested under their project (201 on create, 204 on delete).
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/projects/:project/landmarks',
+      tag: 'landmarks',
+      summary: 'Gen A: create a landmark in the project',
+      auth: 'organization',
+      action: 'landmarks:write',
+      params: projectParam,
+      body: nestedCreateBody,
+      responses: { 201: { description: 'the landmark', schema: one }, 404: { description: 'project not found' } },
+      async handler({ params, body, caller }) {
+        await requireProject(sql, caller.organizationId, params.project, 'path');
+        if (body.projectId !== undefined && body.projectId !== params.project) {
+          throw new ApiError(400, 'invalid request body', 'projectId: differs from the project of the path');
+        }
+        return respond.data(await create(caller.organizationId, params.project, body), 201);
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/projects/:project/landmarks',
+      tag: 'landmarks',
+      summary: 'Gen A: the landmarks of the project, `count` at a time by id; meta.nextIndex / nextHRef give the next page',
+      auth: 'organization',
+      action: 'landmarks:read',
+      params: projectParam,
+      query: z
+        .object({
+          index: id.optional().describe('start after this landmark id (meta.nextIndex of the previous page)'),
+          count: z.coerce.number().int().min(1).max(1000).default(50),
+          sortBy: z.literal('id').default('id'),
+          sortAsc: z.enum(['true', 'false']).default('false'),
+        })
+        .strict(),
+      responses: {
+        200: {
+          description: 'a page of landmarks',
+          schema: z.object({
+            data: z.array(landmarkSchema),
+            meta: z.object({ count: z.number().int(), nextIndex: z.string().optional(), nextHRef: z.string().optional() }),
+          }),
+        },
+        404: { description: 'project not found' },
+      },
+      async handler({ params, query, caller }) {
+        await requireProject(sql, caller.organizationId, params.project, 'path');
+        const ascending = query.sortAsc === 'true';
+        const rows = await listProjectLandmarks(sql, caller.organizationId, params.project, { index: query.index, count: query.count + 1, ascending });
+        const page = rows.slice(0, query.count);
+        const meta: Record<string, unknown> = { count: page.length };
+        if (rows.length > query.count) {
+          const next = page[page.length - 1]!.id;
+          meta.nextIndex = next;
+          meta.nextHRef = `index=${next}&count=${query.count}&sortBy=id&sortAsc=${ascending}`;
+        }
+        return respond.list(page.map(presentLandmark), meta);
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/projects/:project/landmarks/:landmark',
+      tag: 'landmarks',
+      summary: 'Gen A: a landmark of the project',
+      auth: 'organization',
+      action: 'landmarks:read',
+      params: projectLandmarkParams,
+      responses: { 200: { description: 'the landmark', schema: one }, 404: { description: 'project or landmark not found' } },
+      async handler({ params, caller }) {
+        const landmark = await findLandmark(sql, caller.organizationId, params.landmark, params.project);
+        if (!landmark) throw landmarkNotFound();
+        return respond.data(presentLandmark(landmark));
+      },
+    }),
+    defineEndpoint({
+      method: 'del',
+      path: '/v2/projects/:project/landmarks/:landmark',
+      tag: 'landmarks',
+      summary: 'Gen A: delete a landmark of the project',
+      auth: 'organization',
+      action: 'landmarks:write',
+      params: projectLandmarkParams,
+      responses: { 204: { description: 'deleted' }, 404: { description: 'project or landmark not found' } },
+      async handler({ params, caller }) {
+        if (!(await deleteLandmark(sql, caller.organizationId, params.landmark, params.project))) throw landmarkNotFound();
+        return respond.noContent();
+      },
+    }),
+  ];
+}

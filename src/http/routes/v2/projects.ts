@@ -1,0 +1,159 @@
+// /v2 projects (api-notes.md §1.7): Gen B flat routes, plus Gen A's channel
+// attach / detach / list routes and its `channelIDs` spelling.
+import { z } from 'zod';
+import { listChannels } from '../../../db/channels.js';
+import type { Queryable } from '../../../db/database.js';
+import { deleteProject, findProject, listProjects } from '../../../db/projects.js';
+import { ApiError } from '../../../errors.js';
+import { presentChannel } from '../../../platform/channels.js';
+import { attachProjectChannel, changeProject, createProject, detachProjectChannel, presentProject } from '../../../platform/projects.js';
+import { defineEndpoint, respond, type Endpoint } from '../../api.js';
+import { id } from './common.js';
+import type { PlatformDeps } from './index.js';
+
+const name = z.string().trim().min(1).max(128);
+const channelIds = z.array(id).max(1000).optional();
+
+const readOnly = {
+  id: z.string().optional(),
+  organizationId: z.string().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+};
+
+/** `channelIds` (Gen B) and `channelIDs` (Gen A) may both be given: their union. */
+const mergeChannelIds = (body: { channelIds?: string[] | undefined; channelIDs?: string[] | undefined }) =>
+  body.channelIds || body.channelIDs ? [...(body.channelIds ?? []), ...(body.channelIDs ?? [])] : undefined;
+
+const projectParams = z.object({ project: id });
+const projectChannelParams = z.object({ project: id, channel: id });
+
+const projectResponse = 'the project: {id, name, organizationId, channelIds, enabled, createdAt, updatedAt}';
+
+async function requireProject(sql: Queryable, organizationId: string, projectId: string) {
+  const project = await findProject(sql, organizationId, projectId);
+  if (!project) throw new ApiError(404, 'project not found');
+  return project;
+}
+
+export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
+  const { sql } = deps;
+  return [
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/projects',
+      tag: 'projects',
+      summary: 'list the projects of the organization',
+      auth: 'organization',
+      action: 'projects:read',
+      async handler({ caller }) {
+        const projects = await listProjects(sql, caller.organizationId);
+        return respond.list(projects.map(presentProject), { count: projects.length });
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/projects',
+      tag: 'projects',
+      summary: 'create a project with its channels (`channelIds`, or Gen A `channelIDs`)',
+      auth: 'organization',
+      action: 'projects:write',
+      body: z.object({ name, channelIds, channelIDs: channelIds, enabled: z.boolean().optional() }).strict(),
+      responses: { 200: { description: projectResponse }, 400: { description: 'invalid body, or "bad channelIds": not channels of the organization' } },
+      async handler({ caller, body }) {
+        const project = await createProject(sql, caller.organizationId, { name: body.name, enabled: body.enabled, channelIds: mergeChannelIds(body) });
+        return respond.data(presentProject(project));
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/projects/:project',
+      tag: 'projects',
+      summary: 'get a project',
+      auth: 'organization',
+      action: 'projects:read',
+      params: projectParams,
+      responses: { 200: { description: projectResponse } },
+      async handler({ caller, params }) {
+        return respond.data(presentProject(await requireProject(sql, caller.organizationId, params.project)));
+      },
+    }),
+    defineEndpoint({
+      method: 'patch',
+      path: '/v2/projects/:project',
+      tag: 'projects',
+      summary: 'update a project; `channelIds` replaces its channels',
+      auth: 'organization',
+      action: 'projects:write',
+      params: projectParams,
+      body: z.object({ name: name.optional(), channelIds, channelIDs: channelIds, enabled: z.boolean().optional(), ...readOnly }).strict(),
+      aliases: [{ method: 'put', path: '/v2/projects/:project' }],
+      responses: { 200: { description: projectResponse }, 400: { description: 'invalid body, or "bad channelIds"' } },
+      async handler({ caller, params, body }) {
+        const project = await changeProject(sql, caller.organizationId, params.project, {
+          name: body.name,
+          enabled: body.enabled,
+          channelIds: mergeChannelIds(body),
+        });
+        return respond.data(presentProject(project));
+      },
+    }),
+    defineEndpoint({
+      method: 'del',
+      path: '/v2/projects/:project',
+      tag: 'projects',
+      summary: 'delete a project with its rules and landmarks; its channels are detached, not deleted',
+      auth: 'organization',
+      action: 'projects:write',
+      params: projectParams,
+      responses: { 204: { description: 'deleted' } },
+      async handler({ caller, params }) {
+        if (!(await deleteProject(sql, caller.organizationId, params.project))) throw new ApiError(404, 'project not found');
+        return respond.noContent();
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/projects/:project/channels',
+      tag: 'projects',
+      summary: 'list the channels attached to a project (Gen A)',
+      auth: 'organization',
+      action: 'projects:read',
+      params: projectParams,
+      async handler({ caller, params }) {
+        const project = await requireProject(sql, caller.organizationId, params.project);
+        const attached = new Set(project.channelIds);
+        const channels = (await listChannels(sql, caller.organizationId)).filter((c) => attached.has(c.id));
+        return respond.list(channels.map(presentChannel), { count: channels.length });
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/projects/:project/channels/:channel',
+      tag: 'projects',
+      summary: 'attach a channel to a project (Gen A); answers 201 with the project',
+      auth: 'organization',
+      action: 'projects:write',
+      params: projectChannelParams,
+      responses: { 201: { description: projectResponse } },
+      async handler({ caller, params }) {
+        const project = await attachProjectChannel(sql, caller.organizationId, params.project, params.channel);
+        return respond.data(presentProject(project), 201);
+      },
+    }),
+    defineEndpoint({
+      method: 'del',
+      path: '/v2/projects/:project/channels/:channel',
+      tag: 'projects',
+      summary: 'detach a channel from a project (Gen A)',
+      auth: 'organization',
+      action: 'projects:write',
+      params: projectChannelParams,
+      responses: { 204: { description: 'detached' }, 404: { description: 'no such project, or the channel is not attached to it' } },
+      async handler({ caller, params }) {
+        await detachProjectChannel(sql, caller.organizationId, params.project, params.channel);
+        return respond.noContent();
+      },
+    }),
+  ];
+}

@@ -1,0 +1,214 @@
+// /v2 rules endpoints (api-notes §1.9, §3): the Gen B flat routes, the Gen A
+// routes nested under projects, and validate-conditions.
+//
+// Conditions come in any accepted form (conditionsObject, logicalCondition,
+// or only the `conditions` string); the server derives the other forms.
+// A projectId in a body that is not the caller's organization's is answered
+// 401 "you dont have access to this project" (as the original API did); a
+// project or rule in the path that is not the organization's is a 404.
+import { z } from 'zod';
+import { ApiError } from '../../../errors.js';
+import { actionsSchema } from '../../../platform/rules/actions.js';
+import { LIMITS } from '../../../platform/rules/model.js';
+import {
+  changeRule,
+  createRule,
+  getRule,
+  presentRule,
+  removeRule,
+  rulesOf,
+  validateConditions,
+} from '../../../platform/rules/service.js';
+import { defineEndpoint, respond, type Endpoint } from '../../api.js';
+import { id, idParam } from './common.js';
+import type { PlatformDeps } from './index.js';
+
+const properties = z
+  .object({ timezone: z.string().max(64).nullish().describe('IANA time zone of schedule conditions; UTC by default') })
+  .catchall(z.unknown())
+  .refine((p) => {
+    try {
+      return JSON.stringify(p).length <= 16_384;
+    } catch {
+      return false; // nested too deeply to serialise
+    }
+  }, 'must be at most 16 KiB of JSON');
+
+const conditionForms = {
+  conditionsObject: z
+    .unknown()
+    .optional()
+    .describe('Gen B conditions: a node or an array of nodes ({type: "and"|"or"|"not", items} or a leaf: enterLandmark, exitLandmark, insideLandmark, outsideLandmark, matchAttribute, schedule; SDK: landmark, attribute); null or [] for none'),
+  conditions: z
+    .string()
+    .max(LIMITS.expressionLength)
+    .optional()
+    .describe('the expression string; used when no object form is given ("advanced" rules), derived otherwise'),
+  logicalCondition: z.unknown().optional().describe('Gen A conditions: {"and"|"or"|"not": [...]} and predicates by type'),
+};
+
+const ruleFields = {
+  name: z.string().trim().min(1).max(128),
+  description: z.string().max(2000).optional(),
+  type: z.enum(['cloud', 'edge']).optional(),
+  enabled: z.boolean().optional(),
+  generator: z.string().trim().min(1).max(64).optional(),
+  ...conditionForms,
+  actions: actionsSchema.optional(),
+  properties: properties.optional(),
+  throttleInSeconds: z.number().int().min(0).max(31_536_000).optional(),
+  channelIds: z.array(id).max(100).optional(),
+  gatewayIds: z.array(id).max(100).optional(),
+  /** present in every response and always empty; accepted so that a rule read can be sent back */
+  conditionsAndActions: z.array(z.unknown()).max(0, 'is always empty').optional(),
+};
+
+const createBody = z.object({ projectId: id, ...ruleFields }).strict();
+const nestedCreateBody = z.object(ruleFields).strict();
+const patchBody = z
+  .object({ projectId: id.optional(), ...ruleFields, name: ruleFields.name.optional() })
+  .strict();
+const validateBody = z
+  .object({ ...conditionForms, projectId: id.optional(), properties: properties.optional() })
+  .strict();
+const projectRuleParams = z.object({ project: id, rule: id });
+
+export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
+  const { sql } = deps;
+  return [
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/rules',
+      tag: 'rules',
+      summary: 'list the rules of the organization (of one project with ?projectId=)',
+      auth: 'organization',
+      action: 'rules:read',
+      query: z.object({ projectId: id.optional() }).strict(),
+      async handler({ caller, query }) {
+        const rules = await rulesOf(sql, caller.organizationId, query.projectId);
+        return respond.list(rules.map(presentRule), { count: rules.length });
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/rules',
+      tag: 'rules',
+      summary: 'create a rule in a project; conditions in any accepted form, the others derived',
+      auth: 'organization',
+      action: 'rules:write',
+      body: createBody,
+      responses: { 200: { description: 'the rule' }, 401: { description: 'you dont have access to this project' } },
+      async handler({ caller, body }) {
+        return respond.data(presentRule(await createRule(sql, caller.organizationId, body, 'body')));
+      },
+    }),
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/rules/validate-conditions',
+      tag: 'rules',
+      summary: 'check conditions without saving: {valid, conditions, conditionsObject}, or 400 with the reason',
+      auth: 'organization',
+      action: 'rules:read',
+      body: validateBody,
+      async handler({ caller, body }) {
+        return respond.data(await validateConditions(sql, caller.organizationId, body));
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/rules/:rule',
+      tag: 'rules',
+      summary: 'a rule',
+      auth: 'organization',
+      action: 'rules:read',
+      params: idParam('rule'),
+      async handler({ caller, params }) {
+        return respond.data(presentRule(await getRule(sql, caller.organizationId, params.rule)));
+      },
+    }),
+    defineEndpoint({
+      method: 'patch',
+      path: '/v2/rules/:rule',
+      tag: 'rules',
+      summary: 'change a rule; fields not given keep their value, conditions given in any form replace the old ones',
+      auth: 'organization',
+      action: 'rules:write',
+      params: idParam('rule'),
+      body: patchBody,
+      async handler({ caller, params, body }) {
+        return respond.data(presentRule(await changeRule(sql, caller.organizationId, params.rule, body)));
+      },
+    }),
+    defineEndpoint({
+      method: 'del',
+      path: '/v2/rules/:rule',
+      tag: 'rules',
+      summary: 'delete a rule',
+      auth: 'organization',
+      action: 'rules:write',
+      params: idParam('rule'),
+      responses: { 204: { description: 'deleted' } },
+      async handler({ caller, params }) {
+        await removeRule(sql, caller.organizationId, params.rule);
+        return respond.noContent();
+      },
+    }),
+    // Gen A: rules nested under their project.
+    defineEndpoint({
+      method: 'post',
+      path: '/v2/projects/:project/rules',
+      tag: 'rules',
+      summary: 'create a rule in the project (Gen A: 201)',
+      auth: 'organization',
+      action: 'rules:write',
+      params: idParam('project'),
+      body: nestedCreateBody,
+      responses: { 201: { description: 'the rule' } },
+      async handler({ caller, params, body }) {
+        const rule = await createRule(sql, caller.organizationId, { ...body, projectId: params.project }, 'path');
+        return respond.data(presentRule(rule), 201);
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/projects/:project/rules',
+      tag: 'rules',
+      summary: 'list the rules of a project (Gen A)',
+      auth: 'organization',
+      action: 'rules:read',
+      params: idParam('project'),
+      async handler({ caller, params }) {
+        const rules = await rulesOf(sql, caller.organizationId, params.project);
+        return respond.list(rules.map(presentRule), { count: rules.length });
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/projects/:project/rules/:rule',
+      tag: 'rules',
+      summary: 'a rule of a project (Gen A)',
+      auth: 'organization',
+      action: 'rules:read',
+      params: projectRuleParams,
+      async handler({ caller, params }) {
+        const rule = await getRule(sql, caller.organizationId, params.rule);
+        if (rule.projectId !== params.project) throw new ApiError(404, 'rule not found');
+        return respond.data(presentRule(rule));
+      },
+    }),
+    defineEndpoint({
+      method: 'del',
+      path: '/v2/projects/:project/rules/:rule',
+      tag: 'rules',
+      summary: 'delete a rule of a project (Gen A: 204)',
+      auth: 'organization',
+      action: 'rules:write',
+      params: projectRuleParams,
+      responses: { 204: { description: 'deleted' } },
+      async handler({ caller, params }) {
+        await removeRule(sql, caller.organizationId, params.rule, params.project);
+        return respond.noContent();
+      },
+    }),
+  ];
+}

@@ -1,0 +1,245 @@
+// Accounts: signup and email verification, login (with throttling), password
+// reset, invitations, organizations and their members. Every email is
+// written to the outbox in the transaction that causes it. Tokens sent by
+// email are single-use, expire, and are stored only as SHA-256 digests.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Sql } from 'postgres';
+import { newId } from '../ids.js';
+import {
+  clearLoginFailures,
+  consumeAccountToken,
+  findAccountToken,
+  findLoginThrottle,
+  findMembershipRole,
+  findOrganization,
+  findUser,
+  findUserByEmail,
+  insertAccountToken,
+  insertMembership,
+  insertOrganization,
+  insertUser,
+  listUserOrganizations,
+  recordLoginFailure,
+  updateUser,
+  type AccountTokenKind,
+  type Role,
+  type UserRow,
+} from '../db/accounts.js';
+import type { Queryable } from '../db/database.js';
+import { ApiError } from '../errors.js';
+import type { TokenService } from './auth/tokens.js';
+import { enqueueEmail } from './outbox.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+
+const HOUR = 3600_000;
+const TOKEN_LIFETIME: Record<AccountTokenKind, number> = { verify: 48 * HOUR, reset: 1 * HOUR, invite: 7 * 24 * HOUR };
+
+/** Failed logins: each one waits a little longer; past LOCK_AFTER the account is locked for LOCK_SECONDS. */
+export const LOGIN_THROTTLE = { windowSeconds: 15 * 60, lockAfter: 5, lockSeconds: 60, delayMsPerFailure: 200 };
+
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The public view of a user, as the API returns it. */
+export function presentUser(user: UserRow, role?: Role) {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    verifiedEmail: user.verifiedEmail,
+    inviteOutstanding: false,
+    locale: user.locale,
+    ...(role ? { role, permissions: { admin: role === 'admin' } } : {}),
+    createdAt: user.createdAt,
+    updatedAt: user.updatedAt,
+  };
+}
+
+export interface AccountSettings {
+  publicUrl: string;
+}
+
+export class AccountService {
+  constructor(
+    private readonly sql: Sql,
+    private readonly tokens: TokenService,
+    private readonly settings: AccountSettings,
+  ) {}
+
+  private async issueToken(
+    tx: Queryable,
+    kind: AccountTokenKind,
+    fields: { email: string; userId?: string; organizationId?: string; role?: Role; createdBy?: string },
+  ): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    await insertAccountToken(tx, {
+      id: newId(),
+      kind,
+      tokenHash: digest(token),
+      expiresAt: new Date(Date.now() + TOKEN_LIFETIME[kind]),
+      ...fields,
+    });
+    return token;
+  }
+
+  private link(path: string, token: string): string {
+    return `${this.settings.publicUrl}${path}?token=${token}`;
+  }
+
+  async signup(input: { email: string; password: string; name: string; organizationName: string; locale?: Record<string, unknown> }): Promise<void> {
+    const email = input.email.toLowerCase();
+    await this.sql.begin(async (tx) => {
+      if (await findUserByEmail(tx, email)) throw new ApiError(409, 'user already exists', `an account for ${email} exists`);
+      const user = await insertUser(tx, { id: newId(), email, name: input.name, passwordHash: await hashPassword(input.password), verifiedEmail: false });
+      if (input.locale) await updateUser(tx, user.id, { locale: input.locale });
+      const org = await insertOrganization(tx, { id: newId(), name: input.organizationName });
+      await insertMembership(tx, org.id, user.id, 'admin');
+      const token = await this.issueToken(tx, 'verify', { email, userId: user.id });
+      await enqueueEmail(tx, {
+        kind: 'verify-email',
+        to: email,
+        organizationId: org.id,
+        subject: 'Verify your email address',
+        body: `Welcome, ${input.name}.\n\nConfirm your address: ${this.link('/verify-email', token)}\n\nOr POST {"token": "${token}"} to /v2/verify-email.\nThe link expires in 48 hours.\n`,
+      });
+    });
+  }
+
+  /** Marks the address verified and signs the user in. */
+  async verifyEmail(token: string): Promise<string> {
+    return this.sql.begin(async (tx) => {
+      const row = await consumeAccountToken(tx, 'verify', digest(token));
+      if (!row?.userId) throw new ApiError(401, 'invalid token', 'the verification token is unknown, used or expired');
+      await updateUser(tx, row.userId, { verifiedEmail: true });
+      const [first] = await listUserOrganizations(tx, row.userId);
+      return this.tokens.issue(row.userId, first?.id);
+    });
+  }
+
+  /** Checks the password with throttling; returns an access token. */
+  async login(emailInput: string, password: string, organizationId?: string): Promise<string> {
+    const email = emailInput.toLowerCase();
+    const throttle = await findLoginThrottle(this.sql, email);
+    const now = Date.now();
+    if (throttle?.lockedUntil && throttle.lockedUntil.getTime() > now) {
+      const retryAfter = Math.ceil((throttle.lockedUntil.getTime() - now) / 1000);
+      throw new ApiError(429, 'too many failed logins', `try again in ${retryAfter} s`, { 'Retry-After': String(retryAfter) });
+    }
+    const user = await findUserByEmail(this.sql, email);
+    if (!user || !(await verifyPassword(password, user.passwordHash))) {
+      const { windowSeconds, lockAfter, lockSeconds, delayMsPerFailure } = LOGIN_THROTTLE;
+      const row = await recordLoginFailure(this.sql, email, windowSeconds, lockAfter, lockSeconds);
+      // Slow down guessing: each failure in the window answers a little later.
+      await new Promise((r) => setTimeout(r, Math.min(row.failures, lockAfter) * delayMsPerFailure));
+      throw new ApiError(401, 'Invalid authorization credentials', 'wrong email or password');
+    }
+    await clearLoginFailures(this.sql, email);
+    if (!user.verifiedEmail) throw new ApiError(403, 'you need to verify your email', 'follow the link in the verification email first');
+    return this.tokens.issue(user.id, await this.organizationFor(user.id, organizationId));
+  }
+
+  /** The organization a token should carry: the requested one (if a member) or the user's first. */
+  private async organizationFor(userId: string, requested?: string): Promise<string | undefined> {
+    if (requested) {
+      if (!(await findMembershipRole(this.sql, requested, userId))) {
+        throw new ApiError(403, 'forbidden', 'you have no access to this organization');
+      }
+      return requested;
+    }
+    return (await listUserOrganizations(this.sql, userId))[0]?.id;
+  }
+
+  async setOrganization(userId: string, organizationId: string): Promise<string> {
+    return this.tokens.issue(userId, await this.organizationFor(userId, organizationId));
+  }
+
+  /** Always succeeds from the caller's point of view: no way to probe which addresses exist. */
+  async requestPassword(emailInput: string): Promise<void> {
+    const email = emailInput.toLowerCase();
+    await this.sql.begin(async (tx) => {
+      const user = await findUserByEmail(tx, email);
+      if (!user) return;
+      const token = await this.issueToken(tx, 'reset', { email, userId: user.id });
+      await enqueueEmail(tx, {
+        kind: 'reset-password',
+        to: email,
+        subject: 'Reset your password',
+        body: `Set a new password: ${this.link('/set-password', token)}\n\nOr POST {"token": "${token}", "password": "..."} to /v2/set-password.\nThe link expires in one hour. If you did not ask for it, ignore this email.\n`,
+      });
+    });
+  }
+
+  async setPassword(token: string, password: string): Promise<string> {
+    return this.sql.begin(async (tx) => {
+      const row = await consumeAccountToken(tx, 'reset', digest(token));
+      if (!row?.userId) throw new ApiError(401, 'invalid token', 'the reset token is unknown, used or expired');
+      const user = await updateUser(tx, row.userId, { passwordHash: await hashPassword(password), verifiedEmail: true });
+      if (!user) throw new ApiError(409, 'user does not exist', 'the account of this token was deleted');
+      await clearLoginFailures(tx, user.email);
+      const [first] = await listUserOrganizations(tx, user.id);
+      return this.tokens.issue(user.id, first?.id);
+    });
+  }
+
+  async invite(organizationId: string, invitedBy: string, emails: string[], role: Role): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const org = await findOrganization(tx, organizationId);
+      if (!org) throw new ApiError(404, 'organization not found');
+      for (const raw of new Set(emails.map((e) => e.toLowerCase()))) {
+        const token = await this.issueToken(tx, 'invite', { email: raw, organizationId, role, createdBy: invitedBy });
+        await enqueueEmail(tx, {
+          kind: 'invitation',
+          to: raw,
+          organizationId,
+          subject: `You are invited to ${org.name}`,
+          body: `You are invited to join ${org.name} as ${role.replace('_', ' ')}.\n\nAccept: ${this.link('/accept-invite', token)}\n\nOr POST {"token": "${token}", "name": "...", "password": "..."} to /v2/accept-invite.\nThe invitation expires in 7 days.\n`,
+        });
+      }
+    });
+  }
+
+  /** Joins the inviting organization, creating the account if the address has none. */
+  async acceptInvite(input: { token: string; name: string; password: string; locale?: Record<string, unknown> }): Promise<string> {
+    return this.sql.begin(async (tx) => {
+      const existing = await findAccountToken(tx, digest(input.token));
+      if (existing?.kind === 'invite' && existing.revokedAt) throw new ApiError(401, 'invite revoked', 'this invitation was revoked');
+      const invite = await consumeAccountToken(tx, 'invite', digest(input.token));
+      if (!invite) throw new ApiError(401, 'invalid token', 'the invitation is unknown, used or expired');
+      if (!invite.organizationId || !(await findOrganization(tx, invite.organizationId))) {
+        throw new ApiError(400, 'organization not found', 'the inviting organization no longer exists');
+      }
+      let user = await findUserByEmail(tx, invite.email);
+      if (user) {
+        if (!(await verifyPassword(input.password, user.passwordHash))) {
+          throw new ApiError(401, 'Invalid authorization credentials', 'this address has an account: give its password');
+        }
+      } else {
+        user = await insertUser(tx, {
+          id: newId(),
+          email: invite.email,
+          name: input.name,
+          passwordHash: await hashPassword(input.password),
+          verifiedEmail: true, // they received the invitation at this address
+        });
+        if (input.locale) await updateUser(tx, user.id, { locale: input.locale });
+      }
+      if (!(await findMembershipRole(tx, invite.organizationId, user.id))) {
+        await insertMembership(tx, invite.organizationId, user.id, invite.role ?? 'member');
+      }
+      return this.tokens.issue(user.id, invite.organizationId);
+    });
+  }
+
+  async createOrganization(userId: string, name: string) {
+    return this.sql.begin(async (tx) => {
+      const org = await insertOrganization(tx, { id: newId(), name });
+      await insertMembership(tx, org.id, userId, 'admin');
+      return org;
+    });
+  }
+
+  async user(userId: string): Promise<UserRow> {
+    const user = await findUser(this.sql, userId);
+    if (!user) throw new ApiError(401, 'invalid token', 'the user of this token no longer exists');
+    return user;
+  }
+}

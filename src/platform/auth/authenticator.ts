@@ -1,0 +1,32 @@
+// Resolves the caller of a management request: the bearer access token, then
+// the caller's role in the token's organization (looked up on every request,
+// so removing a member takes effect at once).
+import type { Queryable } from '../../db/database.js';
+import { findMembershipRole } from '../../db/accounts.js';
+import { ApiError } from '../../errors.js';
+import type { Authenticator, Caller, UserCaller } from '../../http/api.js';
+import type { TokenService } from './tokens.js';
+
+export function bearer(header: string | undefined): string | undefined {
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+export function createAuthenticator(sql: Queryable, tokens: TokenService): Authenticator {
+  return {
+    async user(authorization) {
+      if (!authorization) throw new ApiError(401, 'authentication required', 'missing Authorization header');
+      const token = bearer(authorization);
+      if (!token) throw new ApiError(401, 'authentication required', 'the Authorization header must be "Bearer <token>"');
+      return tokens.verify(token);
+    },
+    async member(user: UserCaller): Promise<Caller> {
+      if (!user.organizationId) {
+        throw new ApiError(403, 'organization required', 'this token is not bound to an organization; call POST /v2/set-organization');
+      }
+      const role = await findMembershipRole(sql, user.organizationId, user.userId);
+      if (!role) throw new ApiError(403, 'forbidden', 'you have no access to this organization');
+      return { userId: user.userId, organizationId: user.organizationId, role };
+    },
+  };
+}

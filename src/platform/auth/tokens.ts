@@ -1,0 +1,108 @@
+// The server's JWTs (HS256, jose). User access tokens carry the claims of
+// the original API (Gen B): sub (user id), organizationId, type "access",
+// iat, exp. Device tokens (from /v1/registration) carry sub (device id),
+// organizationId, channelId, type "device". Verification pins the algorithm,
+// so tokens signed otherwise (or unsigned) are refused, and checks the type,
+// so one kind cannot be replayed as another.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { ApiError } from '../../errors.js';
+
+export interface AccessClaims {
+  userId: string;
+  organizationId: string | undefined;
+}
+
+export interface DeviceClaims {
+  deviceId: string;
+  organizationId: string;
+  channelId: string;
+}
+
+/** Verified device tokens are remembered (until they expire) so a busy device costs one HMAC, not one per event. */
+const DEVICE_CACHE_LIMIT = 100_000;
+
+export class TokenService {
+  private readonly deviceCache = new Map<string, { claims: DeviceClaims; expiresAt: number }>();
+
+  private constructor(
+    private readonly key: Uint8Array,
+    readonly ttlSeconds: number,
+  ) {}
+
+  /** From JWT_SECRET, or a secret generated once into DATA_DIR/jwt-secret. */
+  static async create(secret: string | undefined, dataDir: string, ttlSeconds: number): Promise<TokenService> {
+    if (!secret) {
+      const file = join(dataDir, 'jwt-secret');
+      if (existsSync(file)) {
+        secret = (await readFile(file, 'utf8')).trim();
+      } else {
+        await mkdir(dataDir, { recursive: true });
+        secret = randomBytes(48).toString('base64url');
+        await writeFile(file, secret + '\n', { mode: 0o600 });
+      }
+    }
+    return new TokenService(new TextEncoder().encode(secret), ttlSeconds);
+  }
+
+  async issue(userId: string, organizationId: string | undefined): Promise<string> {
+    const claims: Record<string, string> = { type: 'access' };
+    if (organizationId) claims.organizationId = organizationId;
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: 'user' })
+      .setSubject(userId)
+      .setIssuedAt()
+      .setExpirationTime(`${this.ttlSeconds}s`)
+      .sign(this.key);
+  }
+
+  /** The claims of a valid access token; a 401 ApiError otherwise. */
+  async verify(token: string): Promise<AccessClaims> {
+    const payload = await this.verifyType(token, 'access');
+    const organizationId = typeof payload.organizationId === 'string' ? payload.organizationId : undefined;
+    return { userId: payload.sub!, organizationId };
+  }
+
+  async issueDevice(claims: DeviceClaims, ttlSeconds: number): Promise<string> {
+    return new SignJWT({ type: 'device', organizationId: claims.organizationId, channelId: claims.channelId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: 'device' })
+      .setSubject(claims.deviceId)
+      .setIssuedAt()
+      .setExpirationTime(`${ttlSeconds}s`)
+      .sign(this.key);
+  }
+
+  async verifyDevice(token: string): Promise<DeviceClaims> {
+    const cached = this.deviceCache.get(token);
+    if (cached && cached.expiresAt > Date.now()) return cached.claims;
+    const payload = await this.verifyType(token, 'device');
+    if (typeof payload.organizationId !== 'string' || typeof payload.channelId !== 'string') {
+      throw new ApiError(401, 'invalid token', 'device token without organization or channel');
+    }
+    const claims = { deviceId: payload.sub!, organizationId: payload.organizationId, channelId: payload.channelId };
+    if (this.deviceCache.size >= DEVICE_CACHE_LIMIT) this.deviceCache.clear();
+    this.deviceCache.set(token, { claims, expiresAt: (payload.exp ?? 0) * 1000 });
+    return claims;
+  }
+
+  /** Forgets cached device tokens (e.g. after a device was deleted). */
+  forgetDevices(): void {
+    this.deviceCache.clear();
+  }
+
+  private async verifyType(token: string, type: string) {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      if (payload.type !== type) throw new ApiError(401, 'invalid token', `not ${type === 'access' ? 'an access' : `a ${type}`} token`);
+      if (typeof payload.sub !== 'string' || payload.sub === '') throw new ApiError(401, 'invalid token', 'token has no subject');
+      return payload;
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      if (error instanceof joseErrors.JWTExpired) throw new ApiError(401, 'invalid token', 'token has expired');
+      throw new ApiError(401, 'invalid token', (error as Error).message);
+    }
+  }
+}

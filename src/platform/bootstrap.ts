@@ -1,0 +1,120 @@
+// First start on an empty database: one organization, its admin, an
+// inference API key and every model directory of MODELS_DIR as a model
+// version. Generated secrets are printed once, to stdout, and never logged.
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Sql } from 'postgres';
+import type { Queryable } from '../db/database.js';
+import { newId } from '../ids.js';
+import type { Config } from '../config.js';
+import { countOrganizations, bootstrapOrganization, insertMembership, insertOrganization, insertUser } from '../db/accounts.js';
+import { findKeyByDigest, insertInferenceKey } from '../db/inference-keys.js';
+import { insertModel, insertModelVersion } from '../db/model-versions.js';
+import { log } from '../log.js';
+import { CONFIG_FILE, MODEL_FILE, readModelConfig } from '../inference/model-config.js';
+import { digestApiKey, displayPrefix, generateApiKey } from './inference-keys.js';
+import { generatePassword, hashPassword } from './passwords.js';
+
+/** The bundled demo model's version id, the same on every installation. */
+export const DEMO_MODEL_VERSION_ID = '01JDEM0DETECT0R00000000001';
+export const DEMO_MODEL_DIRECTORY = 'demo';
+
+type Print = (text: string) => void;
+
+async function modelDirectories(modelsDir: string): Promise<string[]> {
+  if (!existsSync(modelsDir)) return [];
+  // existsSync follows symbolic links, so linked model directories count too.
+  return (await readdir(modelsDir))
+    .filter((name) => existsSync(join(modelsDir, name, MODEL_FILE)) && existsSync(join(modelsDir, name, CONFIG_FILE)))
+    .sort();
+}
+
+async function registerBundledModels(tx: Queryable, organizationId: string, modelsDir: string): Promise<void> {
+  for (const name of await modelDirectories(modelsDir)) {
+    const directory = join(modelsDir, name);
+    let config;
+    try {
+      config = await readModelConfig(directory);
+    } catch (error) {
+      log.warn('skipping model directory', { directory, reason: (error as Error).message });
+      continue;
+    }
+    const model = await insertModel(tx, { id: newId(), organizationId, name: config.name, description: config.description });
+    const isDemo = name === DEMO_MODEL_DIRECTORY;
+    const version = await insertModelVersion(tx, {
+      id: isDemo ? DEMO_MODEL_VERSION_ID : newId(),
+      modelId: model.id,
+      organizationId,
+      directory,
+      config,
+      // The demo answers every organization's key, like the original
+      // platform's public pretrained models.
+      public: isDemo,
+    });
+    log.info('registered model version', { id: version.id, name: config.name, directory });
+  }
+}
+
+export async function bootstrap(sql: Sql, config: Config, print: Print = (t) => process.stdout.write(t)): Promise<void> {
+  const secrets: string[] = [];
+  await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${0x5e45f})`;
+    if ((await countOrganizations(tx)) === 0) await createFirstOrganization(tx, config, secrets);
+    if (config.inferenceApiKey) await acceptConfiguredKey(tx, config.inferenceApiKey);
+  });
+  if (secrets.length) {
+    print(
+      ['', '=== First start: credentials (shown once, not stored in clear anywhere) ===', ...secrets, `demo model version: ${DEMO_MODEL_VERSION_ID}`, ''].join(
+        '\n',
+      ) + '\n',
+    );
+  }
+}
+
+async function createFirstOrganization(tx: Queryable, config: Config, secrets: string[]): Promise<void> {
+  const org = await insertOrganization(tx, { id: newId(), name: 'Default organization' });
+  const password = config.adminPassword ?? generatePassword();
+  const admin = await insertUser(tx, {
+    id: newId(),
+    email: config.adminEmail,
+    name: 'Administrator',
+    passwordHash: await hashPassword(password),
+    verifiedEmail: true,
+  });
+  await insertMembership(tx, org.id, admin.id, 'admin');
+  log.info('bootstrap: created organization and admin', { organizationId: org.id, email: admin.email });
+  if (!config.adminPassword) secrets.push(`admin login:        ${admin.email} / ${password}`);
+
+  await registerBundledModels(tx, org.id, config.modelsDir);
+
+  if (!config.inferenceApiKey) {
+    const key = generateApiKey();
+    await insertInferenceKey(tx, {
+      id: newId(),
+      organizationId: org.id,
+      name: 'bootstrap key',
+      keyHash: digestApiKey(key),
+      keyPrefix: displayPrefix(key),
+      createdBy: admin.id,
+    });
+    secrets.push(`inference API key:  ${key}`);
+  }
+}
+
+/** INFERENCE_API_KEY is accepted as a key of the bootstrap organization on every start. */
+async function acceptConfiguredKey(sql: Queryable, key: string): Promise<void> {
+  const digest = digestApiKey(key);
+  if (await findKeyByDigest(sql, digest)) return;
+  const org = await bootstrapOrganization(sql);
+  if (!org) return;
+  await insertInferenceKey(sql, {
+    id: newId(),
+    organizationId: org.id,
+    name: 'INFERENCE_API_KEY',
+    keyHash: digest,
+    keyPrefix: displayPrefix(key),
+    createdBy: null,
+  });
+  log.info('accepted INFERENCE_API_KEY as an inference key', { organizationId: org.id });
+}

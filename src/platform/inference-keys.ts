@@ -1,0 +1,66 @@
+// Inference API keys: generation, digests, and the in-memory set the predict
+// route authenticates against synchronously, before reading any body byte.
+// The set is reloaded on every change (PostgreSQL NOTIFY, so all servers on
+// one database agree within milliseconds) and every 30 s as a safety net.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Sql } from 'postgres';
+import { listEnabledKeyDigests } from '../db/inference-keys.js';
+import { log } from '../log.js';
+
+const KEY_PREFIX = 'sk_';
+
+/** A new key: 256 random bits, URL-safe, with a prefix that makes it recognisable in a leak scan. */
+export function generateApiKey(): string {
+  return KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+export function digestApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** The first characters of a key, shown in lists so a user can tell keys apart. */
+export function displayPrefix(key: string): string {
+  return key.slice(0, KEY_PREFIX.length + 4);
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+export class InferenceKeyCache {
+  private organizationByDigest = new Map<string, string>();
+  private timer: NodeJS.Timeout | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+
+  constructor(private readonly sql: Sql) {}
+
+  async start(): Promise<void> {
+    await this.reload();
+    const { unlisten } = await this.sql.listen('inference_api_keys', () => void this.reload());
+    this.unlisten = unlisten;
+    this.timer = setInterval(() => void this.reload(), 30_000);
+    this.timer.unref();
+  }
+
+  async reload(): Promise<void> {
+    try {
+      const rows = await listEnabledKeyDigests(this.sql);
+      this.organizationByDigest = new Map(rows.map((r) => [r.keyHash, r.organizationId]));
+    } catch (error) {
+      log.warn('could not reload inference API keys; keeping the previous set', { error: error as Error });
+    }
+  }
+
+  /** The organization of an enabled key, or undefined. Synchronous: no I/O. */
+  authenticate(key: string | undefined): string | undefined {
+    return key ? this.organizationByDigest.get(digestApiKey(key)) : undefined;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.unlisten?.().catch(() => {});
+  }
+}

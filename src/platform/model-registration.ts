@@ -1,0 +1,50 @@
+// Adding a model version from a directory: validate model.json against the
+// ONNX file (a real session, the same checks a worker makes), copy the files
+// into DATA_DIR so the version cannot change under the server, and insert it.
+// Shared by the CLI and, later, the upload API.
+import { cp, mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { newId } from '../ids.js';
+import type { Queryable } from '../db/database.js';
+import { findModelByName, insertModel, insertModelVersion, type ModelVersionRow } from '../db/model-versions.js';
+import { CONFIG_FILE, MODEL_FILE, readModelConfig, type ModelConfig } from '../inference/model-config.js';
+import { ModelRunner } from '../inference/model-runner.js';
+
+/** Loads the model once on the CPU, with a warm-up run, and releases it. Throws the reason it cannot serve. */
+export async function validateModelDirectory(directory: string): Promise<ModelConfig> {
+  const config = await readModelConfig(directory);
+  const runner = await ModelRunner.load(directory, config, { providers: ['cpu'], intraOpThreads: 1 });
+  await runner.release();
+  return config;
+}
+
+export interface RegisterOptions {
+  organizationId: string;
+  sourceDir: string;
+  dataDir: string;
+  public?: boolean;
+}
+
+export async function registerModelDirectory(sql: Queryable, options: RegisterOptions): Promise<ModelVersionRow> {
+  const config = await validateModelDirectory(options.sourceDir);
+  const id = newId();
+  const directory = join(options.dataDir, 'models', id);
+  await mkdir(directory, { recursive: true });
+  try {
+    for (const file of [MODEL_FILE, CONFIG_FILE]) await cp(join(options.sourceDir, file), join(directory, file));
+    const model =
+      (await findModelByName(sql, options.organizationId, config.name)) ??
+      (await insertModel(sql, { id: newId(), organizationId: options.organizationId, name: config.name, description: config.description }));
+    return await insertModelVersion(sql, {
+      id,
+      modelId: model.id,
+      organizationId: options.organizationId,
+      directory,
+      config,
+      public: options.public ?? false,
+    });
+  } catch (error) {
+    await rm(directory, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,96 @@
+// Receiving a model version upload: a multipart body with the ONNX file and
+// model.json, streamed part by part to a staging directory in DATA_DIR
+// (never held in memory), then moved into place under the version's id.
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { newId } from '../ids.js';
+import { ApiError } from '../errors.js';
+import { MultipartStream, type PartHeaders, type PartSink } from '../http/multipart-stream.js';
+import { multipartBoundary, MultipartError } from '../http/multipart.js';
+import type { BodyStream } from '../http/server.js';
+import { CONFIG_FILE, MODEL_FILE, parseModelConfig, ModelConfigError, type ModelConfig } from '../inference/model-config.js';
+
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** Which file a part is: by field name (model / config) or by file name. */
+function fileFor(part: PartHeaders): typeof MODEL_FILE | typeof CONFIG_FILE | undefined {
+  if (part.name === 'model' || part.name === MODEL_FILE || part.filename === MODEL_FILE) return MODEL_FILE;
+  if (part.name === 'config' || part.name === CONFIG_FILE || part.filename === CONFIG_FILE) return CONFIG_FILE;
+  return undefined;
+}
+
+function fileSink(path: string, limit: number, what: string): PartSink {
+  const stream: WriteStream = createWriteStream(path, { flags: 'wx' });
+  let written = 0;
+  let failure: Error | undefined;
+  stream.on('error', (error) => (failure = error));
+  return {
+    async write(bytes) {
+      if (failure) throw failure;
+      written += bytes.length;
+      if (written > limit) throw new ApiError(413, 'request body too large', `${what} is over ${limit} bytes`);
+      if (!stream.write(bytes)) await new Promise<void>((resolve) => stream.once('drain', resolve));
+    },
+    async end() {
+      await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      if (failure) throw failure;
+    },
+  };
+}
+
+export interface ReceivedModel {
+  stagingDir: string;
+  config: ModelConfig;
+}
+
+/**
+ * Streams the upload into DATA_DIR/models/.staging-<ulid>/ and checks that
+ * both files came and model.json is valid. Throws an ApiError (400/413) for
+ * a bad upload, after removing the staging directory.
+ */
+export async function receiveModelUpload(
+  body: BodyStream,
+  contentType: string,
+  dataDir: string,
+  maxModelBytes: number,
+): Promise<ReceivedModel> {
+  const boundary = multipartBoundary(contentType);
+  if (!boundary) throw new ApiError(400, 'could not parse multipart form', "request Content-Type isn't multipart/form-data");
+  const stagingDir = join(dataDir, 'models', `.staging-${newId()}`);
+  await mkdir(stagingDir, { recursive: true });
+  const seen = new Set<string>();
+  try {
+    const multipart = new MultipartStream(boundary, (part) => {
+      const file = fileFor(part);
+      if (!file) throw new ApiError(400, 'invalid upload', `unexpected part "${part.name}": send "model" (model.onnx) and "config" (model.json)`);
+      if (seen.has(file)) throw new ApiError(400, 'invalid upload', `${file} was sent twice`);
+      seen.add(file);
+      return fileSink(join(stagingDir, file), file === MODEL_FILE ? maxModelBytes : MAX_CONFIG_BYTES, file);
+    });
+    await body.start((chunk) => multipart.push(chunk));
+    multipart.finish();
+    for (const file of [MODEL_FILE, CONFIG_FILE]) {
+      if (!seen.has(file)) throw new ApiError(400, 'invalid upload', `${file} is missing: send "model" (model.onnx) and "config" (model.json)`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(await readFile(join(stagingDir, CONFIG_FILE), 'utf8'));
+    } catch (error) {
+      throw new ApiError(400, 'invalid model.json', (error as Error).message);
+    }
+    return { stagingDir, config: parseModelConfig(json) };
+  } catch (error) {
+    await rm(stagingDir, { recursive: true, force: true });
+    if (error instanceof MultipartError) throw new ApiError(400, 'could not parse multipart form', error.message);
+    if (error instanceof ModelConfigError) throw new ApiError(400, 'invalid model.json', error.message);
+    throw error;
+  }
+}
+
+/** Moves a received upload to its final directory, DATA_DIR/models/<versionId>. */
+export async function placeModelUpload(received: ReceivedModel, dataDir: string, versionId: string): Promise<string> {
+  const directory = join(dataDir, 'models', versionId);
+  await rename(received.stagingDir, directory);
+  return directory;
+}

@@ -1,0 +1,94 @@
+// Outgoing email goes through an outbox table, written in the same
+// transaction as the change that causes it (signup, invitation, password
+// reset), so nothing is sent for a change that rolled back and nothing is
+// lost when the process stops. With SMTP_URL set, a sender delivers it with
+// retries; otherwise an operator reads it with `npm run outbox`.
+import nodemailer from 'nodemailer';
+import type { Sql } from 'postgres';
+import { newId } from '../ids.js';
+import type { Queryable } from '../db/database.js';
+import { claimDueEmails, insertOutboxEmail, markEmailFailed, markEmailSent, type OutboxEmailRow } from '../db/outbox.js';
+import { log } from '../log.js';
+
+export interface Email {
+  kind: string;
+  to: string;
+  subject: string;
+  body: string;
+  organizationId?: string | null;
+}
+
+export async function enqueueEmail(sql: Queryable, email: Email): Promise<string> {
+  const id = newId();
+  await insertOutboxEmail(sql, {
+    id,
+    kind: email.kind,
+    toAddress: email.to,
+    subject: email.subject,
+    body: email.body,
+    organizationId: email.organizationId ?? null,
+  });
+  return id;
+}
+
+/** Where delivered email goes; SMTP in production. */
+export interface MailTransport {
+  send(email: OutboxEmailRow): Promise<void>;
+}
+
+export function smtpTransport(url: string, from: string): MailTransport {
+  const transport = nodemailer.createTransport(url);
+  return {
+    async send(email) {
+      await transport.sendMail({ from, to: email.toAddress, subject: email.subject, text: email.body });
+    },
+  };
+}
+
+export class OutboxSender {
+  private timer: NodeJS.Timeout | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly transport: MailTransport,
+  ) {}
+
+  async start(): Promise<void> {
+    const { unlisten } = await this.sql.listen('outbox_emails', () => this.kick());
+    this.unlisten = unlisten;
+    this.timer = setInterval(() => this.kick(), 30_000);
+    this.timer.unref();
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.stopped) return;
+    this.running = this.running.then(() => this.drain()).catch((error) => log.warn('outbox sender error', { error: error as Error }));
+  }
+
+  private async drain(): Promise<void> {
+    for (let batch = await claimDueEmails(this.sql, 20); batch.length > 0; batch = await claimDueEmails(this.sql, 20)) {
+      for (const email of batch) {
+        try {
+          await this.transport.send(email);
+          await markEmailSent(this.sql, email.id);
+          log.info('email sent', { id: email.id, kind: email.kind });
+        } catch (error) {
+          const retryIn = Math.min(3600, 30 * 2 ** (email.attempts - 1));
+          await markEmailFailed(this.sql, email.id, (error as Error).message, retryIn);
+          log.warn('email delivery failed; will retry', { id: email.id, kind: email.kind, retryInSeconds: retryIn, error: error as Error });
+        }
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.unlisten?.().catch(() => {});
+    await this.running;
+  }
+}

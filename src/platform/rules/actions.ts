@@ -1,0 +1,254 @@
+// Rule actions (api-notes §3.1, §3.3): validated by type, normalised, and
+// given an id on save. Secrets (a webhook's basic-auth password and HMAC
+// secret) are stored but never returned: responses show "********" in their
+// place, and sending "********" back for an action with the same id keeps the
+// stored value, so a client can PATCH what it read.
+import { z } from 'zod';
+import { newId } from '../../ids.js';
+import { ApiError } from '../../errors.js';
+
+export const SECRET_MASK = '********';
+export const TRIGGERING_DEVICE = 'triggering device';
+export const MAX_ACTIONS = 20;
+
+const ULID = /^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/;
+const ulidString = z.string().regex(ULID, 'must be a ULID').transform((s) => s.toUpperCase());
+const text = (max: number) => z.string().trim().min(1).max(max);
+const optionalText = (max: number) => z.string().max(max).optional();
+const tag = z.string().trim().min(1).max(64);
+const tags = z.array(tag).min(1, 'must name at least one tag').max(100);
+
+const recipients = z
+  .object({
+    emails: z.array(z.string().trim().toLowerCase().max(254).pipe(z.email())).max(100).optional(),
+    telephoneNumbers: z
+      .array(z.string().trim().regex(/^\+?[0-9][0-9 ().-]{1,30}$/, 'must be a telephone number'))
+      .max(100)
+      .optional(),
+    deviceIds: z.array(ulidString).max(100).optional(),
+    /** Gen B/SDK: true; Gen A: ["triggering device"] */
+    reflect: z
+      .union([z.boolean(), z.array(z.literal(TRIGGERING_DEVICE)).max(1)])
+      .optional()
+      .transform((r) => (Array.isArray(r) ? r.length > 0 : r)),
+  })
+  .strict();
+
+const common = { id: ulidString.optional() };
+
+const push = z
+  .object({
+    ...common,
+    type: z.literal('push'),
+    subject: text(256),
+    message: text(4096),
+    title: optionalText(256),
+    url: optionalText(2048),
+    submitUrl: optionalText(2048),
+    hint: optionalText(1024),
+    address: optionalText(1024),
+    landmarkId: ulidString.optional(),
+    addressTitle: optionalText(256),
+    multipleChoice: z.boolean().optional(),
+    actions: z
+      .array(z.object({ text: text(256), message: optionalText(4096), type: optionalText(64) }).strict())
+      .max(20)
+      .optional(),
+    options: z
+      .array(z.object({ text: text(256), value: z.union([z.string().max(1024), z.number(), z.boolean()]) }).strict())
+      .max(50)
+      .optional(),
+    recipients: recipients.optional(),
+  })
+  .strict();
+
+const email = z
+  .object({
+    ...common,
+    type: z.literal('email'),
+    subject: text(998),
+    message: text(65_536).optional(),
+    /** actions.md spells the text `body` */
+    body: text(65_536).optional(),
+    recipients: recipients.extend({ emails: recipients.shape.emails.unwrap().min(1, 'must name at least one address') }).strict(),
+  })
+  .strict()
+  .refine((a) => a.message !== undefined || a.body !== undefined, { message: 'give the text as message (or body)', path: ['message'] })
+  .refine((a) => a.message === undefined || a.body === undefined, { message: 'give message or body, not both', path: ['body'] });
+
+const sms = z
+  .object({
+    ...common,
+    type: z.literal('sms'),
+    message: text(1600),
+    recipients,
+  })
+  .strict()
+  .refine((a) => (a.recipients.telephoneNumbers?.length ?? 0) > 0 || a.recipients.reflect === true, {
+    message: 'must name at least one telephone number (or reflect to the triggering device)',
+    path: ['recipients', 'telephoneNumbers'],
+  });
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
+const FORBIDDEN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+const headerValue = z.string().max(4096).regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
+const headers = z
+  .union([
+    z.record(z.string(), headerValue),
+    // the doc's example form: [{"header": "Content-Type", "value": "text/json"}]
+    z.array(z.object({ header: z.string(), value: headerValue }).strict()).max(50),
+  ])
+  .transform((h, ctx) => {
+    const entries = Array.isArray(h) ? h.map((e) => [e.header, e.value] as const) : Object.entries(h);
+    if (entries.length > 50) ctx.addIssue({ code: 'custom', message: 'at most 50 headers' });
+    for (const [name] of entries) {
+      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', message: `"${name}" is not a header name` });
+      else if (FORBIDDEN_HEADERS.has(name.toLowerCase())) ctx.addIssue({ code: 'custom', message: `the ${name} header is set by the server` });
+    }
+    return Object.fromEntries(entries) as Record<string, string>;
+  });
+
+const webhook = z
+  .object({
+    ...common,
+    type: z.literal('webhook'),
+    method: z
+      .string()
+      .transform((m) => m.toUpperCase())
+      .pipe(z.enum(['POST', 'PUT', 'PATCH', 'DELETE', 'GET'])),
+    url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048),
+    headers: headers.optional(),
+    /** a JSON body may be given as JSON; it is sent as its text */
+    body: z
+      .union([z.string().max(65_536), z.record(z.string(), z.unknown()), z.array(z.unknown())])
+      .optional()
+      .transform((b, ctx) => {
+        if (b === undefined || typeof b === 'string') return b;
+        let text: string | undefined;
+        try {
+          text = JSON.stringify(b);
+        } catch {
+          // nested too deeply to serialise
+        }
+        if (text === undefined || text.length > 65_536) {
+          ctx.addIssue({ code: 'custom', message: 'must be at most 64 KiB of JSON' });
+          return z.NEVER;
+        }
+        return text;
+      }),
+    username: optionalText(256),
+    password: z.string().min(1).max(256).optional(),
+    timeoutMs: z.number().int().min(100).max(30_000).optional(),
+    retries: z.number().int().min(0).max(10).optional(),
+    /** signs the body: an HMAC-SHA256 signature header on each request */
+    secret: z.union([z.literal(SECRET_MASK), z.string().min(16, 'must be at least 16 characters').max(256)]).optional(),
+  })
+  .strict();
+
+const deviceIds = z
+  .union([z.literal(TRIGGERING_DEVICE), z.array(z.union([z.literal(TRIGGERING_DEVICE), ulidString])).min(1).max(100)])
+  .transform((d) => [...new Set(typeof d === 'string' ? [d] : d)]);
+
+const deviceTags = (type: 'update device state add tags' | 'update device state remove tags') =>
+  z.object({ ...common, type: z.literal(type), deviceIds, tags }).strict();
+const landmarkTags = (type: 'update landmark state add tags' | 'update landmark state remove tags') =>
+  z
+    .object({
+      ...common,
+      type: z.literal(type),
+      landmarkIds: z
+        .array(ulidString)
+        .min(1)
+        .max(100)
+        .transform((ids) => [...new Set(ids)]),
+      tags,
+    })
+    .strict();
+
+export const ACTION_TYPES = [
+  'push',
+  'email',
+  'sms',
+  'webhook',
+  'update device state add tags',
+  'update device state remove tags',
+  'update landmark state add tags',
+  'update landmark state remove tags',
+] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+
+export const actionSchema = z.discriminatedUnion('type', [
+  push,
+  email,
+  sms,
+  webhook,
+  deviceTags('update device state add tags'),
+  deviceTags('update device state remove tags'),
+  landmarkTags('update landmark state add tags'),
+  landmarkTags('update landmark state remove tags'),
+]);
+
+export const actionsSchema = z.array(actionSchema).max(MAX_ACTIONS);
+
+export type ActionInput = z.output<typeof actionSchema>;
+/** An action as stored (secrets included) and as the rules engine reads it. */
+export type RuleAction = ActionInput & { id: string };
+export type WebhookAction = Extract<RuleAction, { type: 'webhook' }>;
+
+/**
+ * Gives each action an id (keeping the id of an action the rule already has)
+ * and resolves masked secrets against the previous actions of the rule.
+ */
+export function prepareActions(input: readonly ActionInput[], previous: readonly Record<string, unknown>[] = []): RuleAction[] {
+  const before = new Map(previous.filter((a) => typeof a.id === 'string').map((a) => [a.id as string, a]));
+  const seen = new Set<string>();
+  return input.map((action, i) => {
+    const old = action.id !== undefined && !seen.has(action.id) ? before.get(action.id) : undefined;
+    const id = old ? action.id! : newId();
+    seen.add(id);
+    const out = { ...action, id } as RuleAction;
+    if (out.type === 'email' && out.body !== undefined) {
+      out.message = out.body;
+      delete out.body;
+    }
+    if (out.type === 'webhook') {
+      for (const key of ['password', 'secret'] as const) {
+        if (out[key] !== SECRET_MASK) continue;
+        const kept = old?.type === 'webhook' ? old[key] : undefined;
+        if (typeof kept !== 'string') {
+          throw new ApiError(400, 'invalid request body', `actions.${i}.${key}: "${SECRET_MASK}" stands for the stored value of this action; send the value itself`);
+        }
+        out[key] = kept;
+      }
+    }
+    return out;
+  });
+}
+
+/** Actions as the API returns them: secrets masked. */
+export function presentActions(actions: readonly Record<string, unknown>[]): Array<Record<string, unknown>> {
+  return actions.map((a) => {
+    if (a.type !== 'webhook') return a;
+    const out = { ...a };
+    if (out.password !== undefined) out.password = SECRET_MASK;
+    if (out.secret !== undefined) out.secret = SECRET_MASK;
+    return out;
+  });
+}
+
+/** Devices and landmarks the actions name (not "triggering device"), to check they are the organization's. */
+export function actionReferences(actions: readonly RuleAction[]): { deviceIds: string[]; landmarkIds: string[] } {
+  const deviceIds = new Set<string>();
+  const landmarkIds = new Set<string>();
+  for (const a of actions) {
+    if (a.type === 'update device state add tags' || a.type === 'update device state remove tags') {
+      for (const d of a.deviceIds) if (d !== TRIGGERING_DEVICE) deviceIds.add(d);
+    } else if (a.type === 'update landmark state add tags' || a.type === 'update landmark state remove tags') {
+      for (const l of a.landmarkIds) landmarkIds.add(l);
+    } else if (a.type === 'push' && a.landmarkId) {
+      landmarkIds.add(a.landmarkId);
+    }
+    if ('recipients' in a && a.recipients?.deviceIds) for (const d of a.recipients.deviceIds) deviceIds.add(d);
+  }
+  return { deviceIds: [...deviceIds], landmarkIds: [...landmarkIds] };
+}

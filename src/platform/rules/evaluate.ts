@@ -1,0 +1,99 @@
+// What a condition tree means, as pure functions the rules engine can use:
+// the engine supplies what needs state (landmark geometry and the device's
+// previous position, the event's values); schedules and comparisons are
+// decided here, once, for every input form.
+import type { AttributeOperator, Condition, LandmarkTrigger, Literal, ScheduleCondition } from './model.js';
+import { isLandmark, triggerOf } from './model.js';
+
+export interface EvaluationContext {
+  /** when the event happened (the engine picks serverReceivedAt or clientSentAt) */
+  time: Date;
+  /** the rule's time zone (LoadedRule.timezone) */
+  timezone: string;
+  /** the event's channel */
+  channelId: string;
+  /** the value at an attribute path such as `event.data.tempF`; undefined when absent */
+  value(path: string): unknown;
+  /** enter/exit: crossed since the device's previous position; inside/outside: now inside any / outside all */
+  landmark(trigger: LandmarkTrigger, ids: readonly string[], attribute: string): boolean;
+}
+
+export function evaluateCondition(c: Condition, ctx: EvaluationContext): boolean {
+  switch (c.type) {
+    case 'and':
+      return c.items.every((i) => evaluateCondition(i, ctx));
+    case 'or':
+      return c.items.some((i) => evaluateCondition(i, ctx));
+    case 'not':
+      return !evaluateCondition(c.item, ctx);
+    case 'schedule':
+      return scheduleHolds(c, ctx.time, ctx.timezone);
+    case 'matchAttribute':
+      if (c.channelId !== undefined && c.channelId !== ctx.channelId) return false;
+      return compareValues(c.operator, ctx.value(c.attribute), c.value);
+    default:
+      if (!isLandmark(c)) return false;
+      if (c.channelId !== undefined && c.channelId !== ctx.channelId) return false;
+      return ctx.landmark(triggerOf(c.type), c.ids, c.attribute);
+  }
+}
+
+/**
+ * `==`/`!=`: same type and value (a numeric string is not a number);
+ * ordering: both numbers, or both strings (code-unit order); `contains`: a
+ * string containing the value's text, or an array with an element equal to it.
+ * A missing value matches only `!=`.
+ */
+export function compareValues(op: AttributeOperator, actual: unknown, expected: Literal): boolean {
+  switch (op) {
+    case '==':
+      return actual === expected;
+    case '!=':
+      return actual !== expected;
+    case 'contains':
+      if (typeof actual === 'string') return actual.includes(String(expected));
+      return Array.isArray(actual) && actual.some((e) => e === expected);
+    default: {
+      const comparable = (typeof actual === 'number' && typeof expected === 'number') || (typeof actual === 'string' && typeof expected === 'string');
+      if (!comparable) return false;
+      const a = actual as number | string;
+      const b = expected as number | string;
+      return op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b;
+    }
+  }
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
+
+/** Week day (0 = Sunday) and seconds after midnight of an instant in a time zone. */
+export function localTime(time: Date, timezone: string): { weekDay: number; secondsOfDay: number } {
+  let f = formatters.get(timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', weekday: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    formatters.set(timezone, f);
+  }
+  const parts = Object.fromEntries(f.formatToParts(time).map((p) => [p.type, p.value]));
+  return {
+    weekDay: WEEKDAYS[parts.weekday!] ?? 0,
+    secondsOfDay: Number(parts.hour) * 3600 + Number(parts.minute) * 60 + Number(parts.second),
+  };
+}
+
+/** Every present part holds; bounds inclusive; a time-of-day window with from > to spans midnight. */
+export function scheduleHolds(s: ScheduleCondition, time: Date, timezone: string): boolean {
+  const ms = time.getTime();
+  if (s.date?.from !== undefined && ms < s.date.from) return false;
+  if (s.date?.to !== undefined && ms > s.date.to) return false;
+  if (!s.weekDays && !s.timeOfDay) return true;
+  const local = localTime(time, timezone);
+  if (s.weekDays && !s.weekDays.includes(local.weekDay)) return false;
+  const t = s.timeOfDay;
+  if (t) {
+    const from = t.from ?? 0;
+    const to = t.to ?? 86_400;
+    const inside = from <= to ? local.secondsOfDay >= from && local.secondsOfDay <= to : local.secondsOfDay >= from || local.secondsOfDay <= to;
+    if (!inside) return false;
+  }
+  return true;
+}

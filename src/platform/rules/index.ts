@@ -1,0 +1,25 @@
+// Rules: the condition model, its input forms and expression string, action
+// validation, the rule service, and what the rules engine needs to evaluate
+// events (loadEnabledRules + the tree types + evaluate helpers).
+export type {
+  AndCondition,
+  AttributeCondition,
+  AttributeOperator,
+  Condition,
+  LandmarkCondition,
+  LandmarkConditionType,
+  LandmarkTrigger,
+  LeafCondition,
+  Literal,
+  NotCondition,
+  OrCondition,
+  ScheduleCondition,
+} from './model.js';
+export { conditionChannelIds, isLandmark, landmarkIds, normalize, triggerOf } from './model.js';
+export { generateExpression, parseExpression } from './expression.js';
+export { conditionsObjectOf, parseConditionsObject, parseLogicalCondition, toConditionsObject } from './inputs.js';
+export { ConditionError, CONVERSION_FAILED, ExpressionSyntaxError } from './errors.js';
+export type { RuleAction, WebhookAction, ActionType } from './actions.js';
+export { SECRET_MASK, TRIGGERING_DEVICE } from './actions.js';
+export { compareValues, evaluateCondition, localTime, scheduleHolds, type EvaluationContext } from './evaluate.js';
+export { loadEnabledRules, type LoadedRule } from './service.js';

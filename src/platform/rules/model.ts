@@ -1,0 +1,233 @@
+// The one condition model of rules: a tree that every accepted input form
+// (Gen B conditionsObject and its SDK spelling, Gen A logicalCondition, the
+// `conditions` expression string) is parsed into, and that the expression
+// string and the stored Gen B JSON are generated from. The rules engine
+// evaluates this tree; it never parses strings per event.
+//
+// Canonical form (see normalize): every parser returns normalised trees, and
+// for a normalised tree t, parseExpression(generateExpression(t)) deep-equals t.
+
+/** Which side of a landmark boundary a leaf asks about. */
+export type LandmarkTrigger = 'enter' | 'exit' | 'inside' | 'outside';
+export type LandmarkConditionType = 'enterLandmark' | 'exitLandmark' | 'insideLandmark' | 'outsideLandmark';
+
+export const LANDMARK_TYPES: Readonly<Record<LandmarkTrigger, LandmarkConditionType>> = {
+  enter: 'enterLandmark',
+  exit: 'exitLandmark',
+  inside: 'insideLandmark',
+  outside: 'outsideLandmark',
+};
+
+export const COMPARISON_OPERATORS = ['==', '!=', '<', '<=', '>', '>='] as const;
+export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
+export type AttributeOperator = ComparisonOperator | 'contains';
+export const ATTRIBUTE_OPERATORS: readonly AttributeOperator[] = [...COMPARISON_OPERATORS, 'contains'];
+
+export type Literal = string | number | boolean;
+
+/** All items hold; with no items: always true. */
+export interface AndCondition {
+  type: 'and';
+  items: Condition[];
+}
+
+/** Any item holds; with no items: always false. */
+export interface OrCondition {
+  type: 'or';
+  items: Condition[];
+}
+
+export interface NotCondition {
+  type: 'not';
+  item: Condition;
+}
+
+/**
+ * enter/exit: the device crossed into / out of any of the landmarks since its
+ * previous location; inside/outside: its current location is inside any /
+ * outside all of them.
+ */
+export interface LandmarkCondition {
+  type: LandmarkConditionType;
+  /** landmark ids of the rule's project; at least one */
+  ids: string[];
+  /** where the event's position is read, `event.location.position` by default */
+  attribute: string;
+  /** only events of this channel match */
+  channelId?: string;
+}
+
+/**
+ * `attribute` is a path into the event, `event.<segment>(.<segment>)*`
+ * (segments are identifiers or array indexes). `contains`: the value at the
+ * path is a string containing `value` or an array with an element equal to it.
+ */
+export interface AttributeCondition {
+  type: 'matchAttribute';
+  attribute: string;
+  operator: AttributeOperator;
+  value: Literal;
+  channelId?: string;
+}
+
+/**
+ * When the event happened, in the rule's timezone (`properties.timezone`,
+ * UTC by default). Every present part must hold; bounds are inclusive.
+ */
+export interface ScheduleCondition {
+  type: 'schedule';
+  /** epoch milliseconds */
+  date?: { from?: number; to?: number };
+  /** 0 = Sunday … 6 = Saturday; sorted, distinct, non-empty */
+  weekDays?: number[];
+  /** seconds after local midnight, 0–86400; from > to: a window across midnight */
+  timeOfDay?: { from?: number; to?: number };
+}
+
+export type LeafCondition = LandmarkCondition | AttributeCondition | ScheduleCondition;
+export type Condition = AndCondition | OrCondition | NotCondition | LeafCondition;
+
+export const DEFAULT_POSITION_ATTRIBUTE = 'event.location.position';
+export const SECONDS_PER_DAY = 86_400;
+
+/** Bounds that keep parsing, storing and evaluating a rule cheap. */
+export const LIMITS = {
+  depth: 32,
+  nodes: 500,
+  idsPerLeaf: 100,
+  stringLength: 1024,
+  expressionLength: 16_384,
+} as const;
+
+/** `event.a.b`, `event.powers.0.batteryLevel` */
+export const ATTRIBUTE_PATH = /^event(\.([A-Za-z_$][A-Za-z0-9_$]*|\d+))+$/;
+export const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+export const TRUE: AndCondition = { type: 'and', items: [] };
+export const FALSE: OrCondition = { type: 'or', items: [] };
+
+export function isLandmark(c: Condition): c is LandmarkCondition {
+  return c.type === 'enterLandmark' || c.type === 'exitLandmark' || c.type === 'insideLandmark' || c.type === 'outsideLandmark';
+}
+
+export function triggerOf(type: LandmarkConditionType): LandmarkTrigger {
+  return type.slice(0, -'Landmark'.length) as LandmarkTrigger;
+}
+
+/** `event.channelId == '<string>'` with no channel of its own: what a channel-scoped leaf expands to. */
+function isChannelTest(c: Condition): c is AttributeCondition & { value: string } {
+  return c.type === 'matchAttribute' && c.attribute === 'event.channelId' && c.operator === '==' && typeof c.value === 'string' && c.channelId === undefined;
+}
+
+function takesChannel(c: Condition): c is LandmarkCondition | AttributeCondition {
+  return (isLandmark(c) || c.type === 'matchAttribute') && c.channelId === undefined;
+}
+
+/**
+ * The canonical form of a tree:
+ * - an and/or of one item is that item;
+ * - in an and, `event.channelId == 'c'` directly followed by a landmark or
+ *   attribute leaf without a channel becomes that leaf with channelId c (the
+ *   same meaning: the expression of a channel-scoped leaf is exactly that);
+ * - landmark ids distinct, in first-seen order; week days sorted, distinct;
+ *   empty schedule parts dropped, and a schedule with none is `true`;
+ * - -0 is 0.
+ */
+export function normalize(c: Condition): Condition {
+  switch (c.type) {
+    case 'and':
+    case 'or': {
+      let items = c.items.map(normalize);
+      if (c.type === 'and') items = foldChannels(items);
+      return items.length === 1 ? items[0]! : { type: c.type, items };
+    }
+    case 'not':
+      return { type: 'not', item: normalize(c.item) };
+    case 'matchAttribute': {
+      const out: AttributeCondition = { type: 'matchAttribute', attribute: c.attribute, operator: c.operator, value: Object.is(c.value, -0) ? 0 : c.value };
+      if (c.channelId !== undefined) out.channelId = c.channelId;
+      return out;
+    }
+    case 'schedule':
+      return normalizeSchedule(c);
+    default: {
+      const out: LandmarkCondition = { type: c.type, ids: [...new Set(c.ids)], attribute: c.attribute };
+      if (c.channelId !== undefined) out.channelId = c.channelId;
+      return out;
+    }
+  }
+}
+
+function foldChannels(items: Condition[]): Condition[] {
+  const out: Condition[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const next = items[i + 1];
+    if (isChannelTest(item) && next && takesChannel(next)) {
+      out.push({ ...next, channelId: item.value });
+      i++;
+    } else {
+      out.push(item);
+    }
+  }
+  return out;
+}
+
+function normalizeSchedule(c: ScheduleCondition): Condition {
+  const out: ScheduleCondition = { type: 'schedule' };
+  if (c.date && (c.date.from !== undefined || c.date.to !== undefined)) {
+    out.date = {};
+    if (c.date.from !== undefined) out.date.from = c.date.from;
+    if (c.date.to !== undefined) out.date.to = c.date.to;
+  }
+  if (c.weekDays && c.weekDays.length) out.weekDays = [...new Set(c.weekDays)].sort((a, b) => a - b);
+  if (c.timeOfDay && (c.timeOfDay.from !== undefined || c.timeOfDay.to !== undefined)) {
+    out.timeOfDay = {};
+    if (c.timeOfDay.from !== undefined) out.timeOfDay.from = c.timeOfDay.from;
+    if (c.timeOfDay.to !== undefined) out.timeOfDay.to = c.timeOfDay.to;
+  }
+  return out.date || out.weekDays || out.timeOfDay ? out : { type: 'and', items: [] };
+}
+
+/** Every landmark id the tree refers to, distinct. */
+export function landmarkIds(c: Condition | null): string[] {
+  const ids = new Set<string>();
+  const walk = (n: Condition) => {
+    if (n.type === 'and' || n.type === 'or') n.items.forEach(walk);
+    else if (n.type === 'not') walk(n.item);
+    else if (isLandmark(n)) n.ids.forEach((id) => ids.add(id));
+  };
+  if (c) walk(c);
+  return [...ids];
+}
+
+/** Every channel id the tree's leaves are scoped to, distinct. */
+export function conditionChannelIds(c: Condition | null): string[] {
+  const ids = new Set<string>();
+  const walk = (n: Condition) => {
+    if (n.type === 'and' || n.type === 'or') n.items.forEach(walk);
+    else if (n.type === 'not') walk(n.item);
+    else if (n.type !== 'schedule' && n.channelId !== undefined) ids.add(n.channelId);
+  };
+  if (c) walk(c);
+  return [...ids];
+}
+
+/** Depth (a leaf is 1) and node count. */
+export function measure(c: Condition): { depth: number; nodes: number } {
+  if (c.type === 'and' || c.type === 'or') {
+    let depth = 0;
+    let nodes = 1;
+    for (const item of c.items) {
+      const m = measure(item);
+      depth = Math.max(depth, m.depth);
+      nodes += m.nodes;
+    }
+    return { depth: depth + 1, nodes };
+  }
+  if (c.type === 'not') {
+    const m = measure(c.item);
+    return { depth: m.depth + 1, nodes: m.nodes + 1 };
+  }
+  return { depth: 1, nodes: 1 };
+}

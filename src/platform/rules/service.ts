@@ -1,0 +1,327 @@
+// Rules (api-notes §1.9, §3): create, change, read and delete, every
+// reference checked against the caller's organization; and the read the
+// rules engine uses, loadEnabledRules.
+import type { Sql } from 'postgres';
+import { newId } from '../../ids.js';
+import type { Queryable } from '../../db/database.js';
+import {
+  deleteRule,
+  existingIds,
+  findRule,
+  insertRule,
+  listEnabledRules,
+  listRules,
+  projectExists,
+  updateRule,
+  type RuleFields,
+  type RuleRow,
+} from '../../db/rules.js';
+import { ApiError } from '../../errors.js';
+import { actionReferences, prepareActions, presentActions, type ActionInput, type RuleAction } from './actions.js';
+import { ConditionError } from './errors.js';
+import { generateExpression, parseExpression } from './expression.js';
+import { conditionsObjectOf, isValidTimezone, parseConditionsObject, parseLogicalCondition, type ParsedConditions } from './inputs.js';
+import { landmarkIds, type Condition } from './model.js';
+
+export interface RuleInput {
+  projectId?: string | undefined;
+  name?: string | undefined;
+  description?: string | undefined;
+  type?: 'cloud' | 'edge' | undefined;
+  enabled?: boolean | undefined;
+  generator?: string | undefined;
+  /** Gen B (or SDK) form */
+  conditionsObject?: unknown;
+  /** the expression string ("advanced" rules); ignored when an object form is given too */
+  conditions?: string | undefined;
+  /** Gen A form */
+  logicalCondition?: unknown;
+  actions?: ActionInput[] | undefined;
+  properties?: Record<string, unknown> | undefined;
+  throttleInSeconds?: number | undefined;
+  channelIds?: string[] | undefined;
+  gatewayIds?: string[] | undefined;
+}
+
+/** How a project outside the organization is answered: the body's projectId (documented 401) or the path's (404). */
+export type ProjectReference = 'body' | 'path';
+
+const noProjectAccess = (ref: ProjectReference) =>
+  ref === 'body' ? new ApiError(401, 'you dont have access to this project', 'no such project in the organization of the token') : new ApiError(404, 'project not found');
+
+/** The public view of a rule: the Gen B shape of api-notes §3.2. */
+export function presentRule(row: RuleRow) {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    organizationId: row.organizationId,
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    enabled: row.enabled,
+    generator: row.generator,
+    conditionsObject: row.conditionsObject,
+    conditions: row.conditions,
+    actions: presentActions(row.actions),
+    properties: row.properties,
+    throttleInSeconds: row.throttleInSeconds,
+    channelIds: row.channelIds,
+    gatewayIds: row.gatewayIds,
+    conditionsAndActions: [],
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+function converting<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (error) {
+    throw error instanceof ConditionError ? error.toApiError() : error;
+  }
+}
+
+/**
+ * The conditions a body gives, parsed; undefined when it gives none. An object
+ * form (conditionsObject or logicalCondition) wins over a `conditions` string
+ * sent with it: that string is derived, and regenerated.
+ */
+export function parseConditionsInput(input: Pick<RuleInput, 'conditionsObject' | 'conditions' | 'logicalCondition'>): ParsedConditions | undefined {
+  return converting(() => {
+    if (input.conditionsObject !== undefined && input.logicalCondition !== undefined) {
+      throw new ConditionError('logicalCondition', 'give conditionsObject or logicalCondition, not both');
+    }
+    if (input.conditionsObject !== undefined) return parseConditionsObject(input.conditionsObject);
+    if (input.logicalCondition !== undefined) return parseLogicalCondition(input.logicalCondition);
+    if (input.conditions !== undefined) return { tree: parseExpression(input.conditions) };
+    return undefined;
+  });
+}
+
+/** properties with the timezone the conditions name, refusing two different ones. */
+function withTimezone(properties: Record<string, unknown>, parsed: ParsedConditions | undefined): Record<string, unknown> {
+  const tz = properties.timezone;
+  if (tz !== undefined && tz !== null && (typeof tz !== 'string' || !isValidTimezone(tz))) {
+    throw new ApiError(400, 'invalid request body', `properties.timezone: unknown time zone ${JSON.stringify(tz)}`);
+  }
+  if (!parsed?.timezone) return properties;
+  if (typeof tz === 'string' && tz !== parsed.timezone) {
+    throw new ApiError(400, 'invalid request body', `properties.timezone: "${tz}" differs from the time zone "${parsed.timezone}" named in the conditions`);
+  }
+  return { ...properties, timezone: parsed.timezone };
+}
+
+async function checkIds(
+  sql: Queryable,
+  table: 'channels' | 'gateways' | 'devices' | 'landmarks',
+  organizationId: string,
+  ids: readonly string[],
+  field: string,
+  projectId?: string,
+): Promise<void> {
+  const found = await existingIds(sql, table, organizationId, ids, projectId);
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length === 0) return;
+  const scope = projectId ? `project ${projectId}` : 'this organization';
+  const noun = table.slice(0, -1);
+  throw new ApiError(400, `bad ${field}`, `${field}: no ${noun} ${missing.join(', ')} in ${scope}`);
+}
+
+/** Checks every reference of a rule against the organization (and its project, for condition landmarks). */
+async function checkReferences(sql: Queryable, organizationId: string, projectId: string, fields: Pick<RuleFields, 'conditionTree' | 'actions' | 'channelIds' | 'gatewayIds'>) {
+  await checkIds(sql, 'landmarks', organizationId, landmarkIds(fields.conditionTree), 'landmark ids', projectId);
+  await checkIds(sql, 'channels', organizationId, fields.channelIds, 'channelIds');
+  await checkIds(sql, 'gateways', organizationId, fields.gatewayIds, 'gatewayIds');
+  const refs = actionReferences(fields.actions as RuleAction[]);
+  await checkIds(sql, 'devices', organizationId, refs.deviceIds, 'action deviceIds');
+  await checkIds(sql, 'landmarks', organizationId, refs.landmarkIds, 'action landmarkIds');
+}
+
+const unique = (ids: readonly string[]) => [...new Set(ids)];
+
+function conditionFields(tree: Condition | null): Pick<RuleFields, 'conditionTree' | 'conditionsObject' | 'conditions'> {
+  return { conditionTree: tree, conditionsObject: conditionsObjectOf(tree), conditions: generateExpression(tree) };
+}
+
+export async function createRule(sql: Sql, organizationId: string, input: RuleInput & { projectId: string; name: string }, ref: ProjectReference): Promise<RuleRow> {
+  const parsed = parseConditionsInput(input);
+  const properties = withTimezone(input.properties ?? {}, parsed);
+  const fields: RuleFields = {
+    projectId: input.projectId,
+    name: input.name,
+    description: input.description ?? '',
+    type: input.type ?? 'cloud',
+    enabled: input.enabled ?? true,
+    generator: input.generator ?? 'custom',
+    ...conditionFields(parsed?.tree ?? null),
+    actions: prepareActions(input.actions ?? []),
+    properties,
+    throttleInSeconds: input.throttleInSeconds ?? 0,
+    channelIds: unique(input.channelIds ?? []),
+    gatewayIds: unique(input.gatewayIds ?? []),
+  };
+  return sql.begin(async (tx) => {
+    if (!(await projectExists(tx, organizationId, input.projectId))) throw noProjectAccess(ref);
+    await checkReferences(tx, organizationId, input.projectId, fields);
+    return insertRule(tx, { id: newId(), organizationId, ...fields });
+  });
+}
+
+/** A partial update: fields not given keep their value; conditions given in any form replace the tree. */
+export async function changeRule(sql: Sql, organizationId: string, id: string, input: RuleInput): Promise<RuleRow> {
+  const parsed = parseConditionsInput(input);
+  return sql.begin(async (tx) => {
+    const current = await findRule(tx, organizationId, id, { forUpdate: true });
+    if (!current) throw new ApiError(404, 'rule not found');
+    const projectId = input.projectId ?? current.projectId;
+    if (projectId !== current.projectId && !(await projectExists(tx, organizationId, projectId))) throw noProjectAccess('body');
+    const tree = parsed ? parsed.tree : converting(() => currentTree(current));
+    const changes: Partial<RuleFields> = {
+      projectId,
+      name: input.name,
+      description: input.description,
+      type: input.type,
+      enabled: input.enabled,
+      generator: input.generator,
+      ...(parsed ? conditionFields(tree) : {}),
+      actions: input.actions ? prepareActions(input.actions, current.actions) : undefined,
+      properties: input.properties !== undefined || parsed?.timezone ? withTimezone(input.properties ?? current.properties, parsed) : undefined,
+      throttleInSeconds: input.throttleInSeconds,
+      channelIds: input.channelIds && unique(input.channelIds),
+      gatewayIds: input.gatewayIds && unique(input.gatewayIds),
+    };
+    await checkReferences(tx, organizationId, projectId, {
+      conditionTree: tree,
+      actions: changes.actions ?? current.actions,
+      channelIds: changes.channelIds ?? current.channelIds,
+      gatewayIds: changes.gatewayIds ?? current.gatewayIds,
+    });
+    return (await updateRule(tx, organizationId, id, changes))!;
+  });
+}
+
+export async function getRule(sql: Queryable, organizationId: string, id: string): Promise<RuleRow> {
+  const rule = await findRule(sql, organizationId, id);
+  if (!rule) throw new ApiError(404, 'rule not found');
+  return rule;
+}
+
+/** Rules of the organization; of one project when given (404 when that project is not the organization's). */
+export async function rulesOf(sql: Queryable, organizationId: string, projectId?: string): Promise<RuleRow[]> {
+  if (projectId && !(await projectExists(sql, organizationId, projectId))) throw new ApiError(404, 'project not found');
+  return listRules(sql, organizationId, projectId);
+}
+
+export async function removeRule(sql: Queryable, organizationId: string, id: string, projectId?: string): Promise<void> {
+  if (projectId) {
+    const rule = await findRule(sql, organizationId, id);
+    if (!rule || rule.projectId !== projectId) throw new ApiError(404, 'rule not found');
+  }
+  if (!(await deleteRule(sql, organizationId, id))) throw new ApiError(404, 'rule not found');
+}
+
+export interface ValidateInput {
+  conditions?: string | undefined;
+  conditionsObject?: unknown;
+  logicalCondition?: unknown;
+  projectId?: string | undefined;
+  properties?: Record<string, unknown> | undefined;
+}
+
+/**
+ * Checks conditions without saving them: the tree in both derived forms.
+ * With projectId, landmark ids are checked against that project too. When an
+ * object form and a string are both given, both must be valid and `matches`
+ * says whether they mean the same tree.
+ */
+export async function validateConditions(sql: Queryable, organizationId: string, input: ValidateInput) {
+  const parsed = parseConditionsInput(input);
+  if (!parsed) throw new ApiError(400, 'invalid request body', '(root): give conditions, conditionsObject or logicalCondition');
+  const properties = withTimezone(input.properties ?? {}, parsed);
+  const objectGiven = input.conditionsObject !== undefined || input.logicalCondition !== undefined;
+  const fromString = objectGiven && input.conditions !== undefined ? converting(() => parseExpression(input.conditions!)) : undefined;
+  if (input.projectId) {
+    if (!(await projectExists(sql, organizationId, input.projectId))) throw noProjectAccess('body');
+    await checkIds(sql, 'landmarks', organizationId, landmarkIds(parsed.tree), 'landmark ids', input.projectId);
+  }
+  return {
+    valid: true,
+    conditions: generateExpression(parsed.tree),
+    conditionsObject: conditionsObjectOf(parsed.tree),
+    ...(typeof properties.timezone === 'string' ? { timezone: properties.timezone } : {}),
+    ...(fromString !== undefined ? { matches: JSON.stringify(fromString) === JSON.stringify(parsed.tree) } : {}),
+  };
+}
+
+/** The tree of a stored rule; rows written without one (by hand, or before the column) are parsed once here. */
+function currentTree(row: RuleRow): Condition | null {
+  if (row.conditionTree) return row.conditionTree;
+  if (row.conditionsObject.length > 0) return parseConditionsObject(row.conditionsObject).tree;
+  return row.conditions.trim() ? parseExpression(row.conditions) : null;
+}
+
+// ---------------------------------------------------------------- for the rules engine
+
+/** An enabled rule, ready to evaluate: the parsed condition tree, actions with their secrets. */
+export interface LoadedRule {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  name: string;
+  /** 'cloud' rules run on ingested events; 'edge' rules run on devices and gateways */
+  type: string;
+  /** null: the rule has no conditions, and never fires */
+  condition: Condition | null;
+  /** IANA zone schedules are read in (properties.timezone, UTC by default) */
+  timezone: string;
+  actions: RuleAction[];
+  throttleInSeconds: number;
+  /** the rule sees events of these channels, and of its project's channels */
+  channelIds: string[];
+  projectChannelIds: string[];
+  gatewayIds: string[];
+  properties: Record<string, unknown>;
+  updatedAt: Date;
+}
+
+/**
+ * Every enabled rule of an organization with its condition tree, for the
+ * rules engine: no string is parsed per event. A stored rule whose
+ * conditions cannot be read (written by hand) is left out rather than failing
+ * the organization's other rules; `onInvalid` hears about it.
+ */
+export async function loadEnabledRules(
+  sql: Queryable,
+  organizationId: string,
+  onInvalid: (ruleId: string, error: Error) => void = () => {},
+): Promise<LoadedRule[]> {
+  const rows = await listEnabledRules(sql, organizationId);
+  const out: LoadedRule[] = [];
+  for (const row of rows) {
+    let condition: Condition | null;
+    try {
+      condition = currentTree(row);
+    } catch (error) {
+      onInvalid(row.id, error as Error);
+      continue;
+    }
+    const tz = row.properties.timezone;
+    out.push({
+      id: row.id,
+      organizationId: row.organizationId,
+      projectId: row.projectId,
+      name: row.name,
+      type: row.type,
+      condition,
+      timezone: typeof tz === 'string' && isValidTimezone(tz) ? tz : 'UTC',
+      actions: row.actions as RuleAction[],
+      throttleInSeconds: row.throttleInSeconds,
+      channelIds: row.channelIds,
+      projectChannelIds: row.projectChannelIds,
+      gatewayIds: row.gatewayIds,
+      properties: row.properties,
+      updatedAt: row.updatedAt,
+    });
+  }
+  return out;
+}

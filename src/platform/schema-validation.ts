@@ -1,0 +1,155 @@
+// IoT payload schemas (api-notes.md §1.5): a tree of named, typed fields that
+// describes a JSON payload from its root, e.g. [{id: "data", type: "object",
+// fields: [{id: "tempF", type: "float"}]}] for {"data": {"tempF": 72.5}}.
+//
+// `schemaFields` validates a schema definition (the body of POST /v2/schemas);
+// `validatePayload` checks an ingested payload against a stored schema and
+// names the first offending path, e.g. `data.tempF: expected float, got string`.
+//
+// Matching rules: a declared field must have its declared type when present;
+// absent and null fields are accepted (devices omit readings they do not
+// have), and keys the schema does not declare are accepted (the original
+// platform took "any kind of data"). An object field without nested fields
+// accepts any object. `isArray` fields are arrays whose every element has the
+// declared type.
+import { z } from 'zod';
+import { FIELD_TYPES, type FieldType, type SchemaField } from '../db/schemas.js';
+
+export { FIELD_TYPES, type FieldType, type SchemaField } from '../db/schemas.js';
+
+/** Limits of a schema definition. */
+export const SCHEMA_LIMITS = { maxDepth: 10, maxFields: 1000, maxFieldsPerLevel: 200 } as const;
+
+const fieldType = z
+  // "int" is the spelling of the original docs' prose; their examples use "integer".
+  .enum([...FIELD_TYPES, 'int'])
+  .transform((t): FieldType => (t === 'int' ? 'integer' : t));
+
+const fieldObject = z
+  .object({
+    id: z
+      .string()
+      .min(1)
+      .max(128)
+      .regex(/^[^.[\]]+$/, 'must not contain ".", "[" or "]"'),
+    type: fieldType,
+    isArray: z.boolean().optional(),
+    get fields() {
+      return z.array(fieldObject).max(SCHEMA_LIMITS.maxFieldsPerLevel).optional();
+    },
+  })
+  .strict()
+  // named, so that generated JSON Schema refers to it as #/$defs/SchemaField
+  .meta({ id: 'SchemaField' });
+
+type FieldInput = z.output<typeof fieldObject>;
+
+/** Structural rules zod cannot state field by field: nesting only under objects, unique ids per level, depth and size. */
+function checkTree(fields: readonly FieldInput[], ctx: z.RefinementCtx): void {
+  let total = 0;
+  const walk = (level: readonly FieldInput[], path: (string | number)[], depth: number) => {
+    const seen = new Set<string>();
+    level.forEach((field, i) => {
+      total++;
+      if (seen.has(field.id)) ctx.addIssue({ code: 'custom', path: [...path, i, 'id'], message: `duplicate field id "${field.id}"` });
+      seen.add(field.id);
+      if (!field.fields) return;
+      if (field.type !== 'object') {
+        ctx.addIssue({ code: 'custom', path: [...path, i, 'fields'], message: 'only fields of type object may have nested fields' });
+        return;
+      }
+      if (depth >= SCHEMA_LIMITS.maxDepth) {
+        ctx.addIssue({ code: 'custom', path: [...path, i, 'fields'], message: `fields nest at most ${SCHEMA_LIMITS.maxDepth} levels deep` });
+        return;
+      }
+      walk(field.fields, [...path, i, 'fields'], depth + 1);
+    });
+  };
+  walk(fields, [], 1);
+  if (total > SCHEMA_LIMITS.maxFields) ctx.addIssue({ code: 'custom', path: [], message: `a schema has at most ${SCHEMA_LIMITS.maxFields} fields` });
+}
+
+/** The `fields` of a schema definition, validated recursively. */
+export const schemaFields = z
+  .array(fieldObject)
+  .min(1)
+  .max(SCHEMA_LIMITS.maxFieldsPerLevel)
+  .superRefine(checkTree)
+  .transform((fields) => fields as SchemaField[]);
+
+/** The JSON type of a value, in the vocabulary of the error messages. */
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'float';
+  return typeof value;
+}
+
+const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function matchesScalar(type: Exclude<FieldType, 'object'>, value: unknown): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'float':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return typeof value === 'number' && Number.isSafeInteger(value);
+    case 'timestamp': // Unix time in milliseconds, as everywhere in the ingestion API
+      return typeof value === 'number' && Number.isSafeInteger(value);
+    case 'datetime':
+      return typeof value === 'string' && ISO_DATETIME.test(value) && !Number.isNaN(Date.parse(value));
+  }
+}
+
+const join = (path: string, id: string) => (path ? `${path}.${id}` : id);
+
+/** Every violation of `payload` against `fields`, up to `limit`; empty when the payload matches. */
+export function payloadViolations(fields: readonly SchemaField[], payload: unknown, limit = 10): string[] {
+  const out: string[] = [];
+  const report = (path: string, expected: string, value: unknown) => {
+    if (out.length < limit) out.push(`${path || '(root)'}: expected ${expected}, got ${describe(value)}`);
+  };
+  const checkValue = (field: SchemaField, value: unknown, path: string) => {
+    if (field.type === 'object') {
+      if (!isPlainObject(value)) return report(path, 'object', value);
+      if (field.fields) checkObject(field.fields, value, path);
+    } else if (!matchesScalar(field.type, value)) {
+      report(path, field.type, value);
+    }
+  };
+  const checkObject = (level: readonly SchemaField[], object: Record<string, unknown>, path: string) => {
+    for (const field of level) {
+      if (out.length >= limit) return;
+      const value = Object.hasOwn(object, field.id) ? object[field.id] : undefined;
+      if (value === undefined || value === null) continue;
+      const fieldPath = join(path, field.id);
+      if (!field.isArray) {
+        checkValue(field, value, fieldPath);
+      } else if (!Array.isArray(value)) {
+        report(fieldPath, `array of ${field.type}`, value);
+      } else {
+        value.forEach((element, i) => checkValue(field, element, `${fieldPath}[${i}]`));
+      }
+    }
+  };
+  if (!isPlainObject(payload)) report('', 'object', payload);
+  else checkObject(fields, payload, '');
+  return out;
+}
+
+type StoredSchema = readonly SchemaField[] | { fields: readonly SchemaField[] };
+
+/**
+ * Checks an ingested payload against a stored schema (a SchemaRow, or its
+ * `fields`). Returns the first violation (`data.tempF: expected float, got
+ * string`), or undefined when the payload matches.
+ */
+export function validatePayload(schema: StoredSchema, payload: unknown): string | undefined {
+  const fields = Array.isArray(schema) ? (schema as readonly SchemaField[]) : (schema as { fields: readonly SchemaField[] }).fields;
+  return payloadViolations(fields, payload, 1)[0];
+}
