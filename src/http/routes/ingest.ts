@@ -1,0 +1,145 @@
+// The device ingestion API (/v1, api-notes.md §2): registration, mobile and
+// IoT events, and what devices read back. JSON or protobuf both ways.
+import { ApiError } from '../../errors.js';
+import {
+  decodeEvent,
+  decodeEventBatch,
+  decodeIotPayload,
+  decodeRegistration,
+  encode,
+  ingress,
+  requestFormat,
+  responseFormat,
+} from '../../ingest/codec.js';
+import type { DeviceReadModel } from '../../ingest/device-reads.js';
+import type { IngestService } from '../../ingest/service.js';
+import { BodyTooLargeError, readBody, type Reply, type Request, type Route } from '../server.js';
+
+export interface IngestRouteDeps {
+  ingest: IngestService;
+  reads: DeviceReadModel;
+  maxBodyBytes: number;
+}
+
+type Handler = (req: Request, body: Uint8Array, reply: Reply) => Promise<void>;
+
+export function ingestRoutes({ ingest, reads, maxBodyBytes }: IngestRouteDeps): Route[] {
+  /** Reads the body (attached synchronously, as uWS needs), then runs `handler`. */
+  const withBody =
+    (handler: Handler): Route['handler'] =>
+    (req, reply) => {
+      const body = readBody(req, reply, maxBodyBytes);
+      return (async () => {
+        let bytes: Uint8Array;
+        try {
+          bytes = await body;
+        } catch (error) {
+          if (error instanceof BodyTooLargeError) {
+            reply.error(new ApiError(413, 'request body too large', `the limit is ${maxBodyBytes} bytes`), error.closeConnection);
+            return;
+          }
+          throw error;
+        }
+        await handler(req, bytes, reply);
+      })();
+    };
+  const idempotencyKey = (req: Request) => req.headers['idempotency-key']?.slice(0, 256) || undefined;
+  const formats = (req: Request) => ({
+    request: requestFormat(req.headers['content-type']),
+    response: responseFormat(req.headers.accept, req.headers['content-type']),
+  });
+  const sendEncoded = (reply: Reply, encoded: { body: string | Uint8Array; contentType: string }) =>
+    reply.send(200, encoded.body, encoded.contentType);
+
+  return [
+    {
+      method: 'post',
+      path: '/v1/registration',
+      handler: withBody(async (req, body, reply) => {
+        const f = formats(req);
+        const result = await ingest.register(decodeRegistration(body, f.request));
+        sendEncoded(reply, encode(ingress.RegistrationResponse, result, f.response));
+      }),
+    },
+    {
+      method: 'post',
+      path: '/v1/mobile/events',
+      handler: withBody(async (req, body, reply) => {
+        const device = await ingest.authenticate(req.headers.authorization);
+        await ingest.submitMobile(device, [decodeEvent(body, formats(req).request)], idempotencyKey(req));
+        reply.send(204, '');
+      }),
+    },
+    {
+      method: 'post',
+      path: '/v1/mobile/events/batch',
+      handler: withBody(async (req, body, reply) => {
+        const device = await ingest.authenticate(req.headers.authorization);
+        await ingest.submitMobile(device, decodeEventBatch(body, formats(req).request), idempotencyKey(req));
+        reply.send(204, '');
+      }),
+    },
+    {
+      method: 'post',
+      path: '/v1/iot/events',
+      handler: withBody(async (req, body, reply) => {
+        const device = await ingest.authenticate(req.headers.authorization);
+        await ingest.submitIot(device, decodeIotPayload(body), idempotencyKey(req));
+        reply.send(204, '');
+      }),
+    },
+    {
+      method: 'get',
+      path: '/v1/mobile/configuration',
+      async handler(req, reply) {
+        const device = await ingest.authenticate(req.headers.authorization);
+        const config = await reads.configuration(device);
+        const f = formats(req);
+        if (f.response === 'json') {
+          // The documented JSON spelling (sensors, eventTTL), plus the protobuf names.
+          reply.json(200, { ...config, sensors: config.useSensors, eventTTL: config.eventTtl });
+        } else {
+          sendEncoded(reply, encode(ingress.Configuration, { ...config }, 'protobuf'));
+        }
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/mobile/ibeacons',
+      async handler(req, reply) {
+        const device = await ingest.authenticate(req.headers.authorization);
+        const count = Number(req.query.get('count') ?? 100);
+        if (!Number.isInteger(count) || count < 1 || count > 1000) throw new ApiError(400, 'invalid query parameter', 'count: must be an integer between 1 and 1000');
+        const beacons = await reads.ibeacons(device, count);
+        const f = formats(req);
+        if (f.response === 'json') reply.json(200, { ibeacons: beacons });
+        else sendEncoded(reply, encode(ingress.IBeaconsResponse, { uuids: [...new Set(beacons.map((b) => b.uuid))] }, 'protobuf'));
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/mobile/notifications',
+      async handler(req, reply) {
+        const device = await ingest.authenticate(req.headers.authorization);
+        const number = (name: string) => {
+          const raw = req.query.get(name);
+          if (raw === null || raw === '') return undefined;
+          const value = Number(raw);
+          if (!Number.isFinite(value) || value < 0) throw new ApiError(400, 'invalid query parameter', `${name}: must be a non-negative number`);
+          return value;
+        };
+        const result = await reads.notifications(device, { startTime: number('startTime'), endTime: number('endTime'), limit: Math.min(number('limit') ?? 100, 1000) });
+        sendEncoded(reply, encode(ingress.NotificationResponse, result as never, formats(req).response));
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/mobile/rules',
+      async handler(req, reply) {
+        const device = await ingest.authenticate(req.headers.authorization);
+        const rules = await reads.rules(device, req.query.get('ruleType') ?? undefined);
+        sendEncoded(reply, encode(ingress.RulesResponse, { rules } as never, formats(req).response));
+      },
+    },
+  ];
+}

@@ -1,0 +1,266 @@
+// Runs fired actions from the durable queue (action_jobs), after the events
+// that fired them were acknowledged. Jobs are claimed with SKIP LOCKED (so
+// several servers share the work) and retried with exponential backoff; a
+// job is only marked done after its effect, so a crash repeats an action
+// rather than losing it (webhook receivers get an idempotency key).
+//
+//   webhook  a real HTTP request: method, url, headers, templated body, basic
+//            auth, timeout, retries, HMAC-SHA256 signature; every attempt is
+//            written to the delivery log (action_deliveries)
+//   push     a notification the device reads from GET /v1/mobile/notifications
+//   email    the email outbox (sent with SMTP_URL, see platform/outbox.ts)
+//   sms      the SMS outbox, through a sender interface
+//   tags     add or remove tags on devices or landmarks
+import { createHmac } from 'node:crypto';
+import type { Sql, TransactionSql } from 'postgres';
+import { newId } from '../ids.js';
+import { log } from '../log.js';
+import { enqueueEmail } from '../platform/outbox.js';
+
+export interface ActionJobRow {
+  id: string;
+  organizationId: string;
+  ruleId: string | null;
+  actionId: string;
+  deviceId: string | null;
+  eventId: string | null;
+  type: string;
+  action: Record<string, any>;
+  context: Record<string, any>;
+  attempts: number;
+}
+
+/** Where SMS go; the default keeps them in the outbox table for an operator or a gateway to send. */
+export interface SmsSender {
+  send(tx: TransactionSql, organizationId: string, to: string, body: string): Promise<void>;
+}
+
+export const outboxSms: SmsSender = {
+  async send(tx, organizationId, to, body) {
+    await tx`INSERT INTO outbox_sms (id, organization_id, to_number, body) VALUES (${newId()}, ${organizationId}, ${to}, ${body})`;
+  },
+};
+
+/** A retryable failure: the job is tried again later (network errors, timeouts, 5xx, 429). */
+class RetryableError extends Error {}
+
+const MAX_ATTEMPTS_DEFAULT = 5;
+const LEASE_SECONDS = 60;
+
+/**
+ * Replaces {{path}} with values from the context: `{{device.id}}`,
+ * `{{event.payload.attributes.plan}}`, `{{landmarks.entered.0}}`; the
+ * original platform's Go-template spelling `{{.Device.ID}}` works too (paths
+ * are matched case-insensitively). Missing values become empty text.
+ */
+export function renderTemplate(template: string, context: Record<string, unknown>): string {
+  return template.replace(/\{\{\s*\.?([A-Za-z0-9_.]+)\s*\}\}/g, (_match, path: string) => {
+    let value: unknown = context;
+    for (const part of path.split('.')) {
+      if (value === null || typeof value !== 'object') return '';
+      const object = value as Record<string, unknown>;
+      const key = part in object ? part : Object.keys(object).find((k) => k.toLowerCase() === part.toLowerCase() || (part.toLowerCase() === 'landmark' && k === 'landmarks'));
+      value = key === undefined ? undefined : object[key];
+    }
+    if (value === undefined || value === null) return '';
+    return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  });
+}
+
+export function signature(secret: string, timestamp: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
+export class ActionRunner {
+  private timer: NodeJS.Timeout | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private again = false;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly sms: SmsSender = outboxSms,
+    private readonly options = { pollMs: 5_000, concurrency: 8, baseBackoffMs: 1_000 },
+  ) {}
+
+  async start(): Promise<void> {
+    const { unlisten } = await this.sql.listen('action_jobs', () => this.kick());
+    this.unlisten = unlisten;
+    this.timer = setInterval(() => this.kick(), this.options.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  kick(): void {
+    if (this.stopped) return;
+    this.again = true;
+    this.running = this.running.then(async () => {
+      while (this.again && !this.stopped) {
+        this.again = false;
+        try {
+          while ((await this.runDue()) > 0 && !this.stopped) this.again = false;
+        } catch (error) {
+          log.warn('action runner error', { error: error as Error });
+        }
+      }
+    });
+  }
+
+  /** Claims and runs the jobs due now; returns how many. */
+  private async runDue(): Promise<number> {
+    const jobs = await this.sql<ActionJobRow[]>`
+      UPDATE action_jobs SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS})
+      WHERE id IN (
+        SELECT id FROM action_jobs WHERE status = 'pending' AND next_attempt_at <= now()
+        ORDER BY next_attempt_at, id LIMIT ${this.options.concurrency} FOR UPDATE SKIP LOCKED
+      ) RETURNING id, organization_id, rule_id, action_id, device_id, event_id, type, action, context, attempts`;
+    await Promise.all(jobs.map((job) => this.run(job)));
+    return jobs.length;
+  }
+
+  private async run(job: ActionJobRow): Promise<void> {
+    const maxAttempts = job.type === 'webhook' ? (job.action.retries ?? MAX_ATTEMPTS_DEFAULT - 1) + 1 : MAX_ATTEMPTS_DEFAULT;
+    try {
+      if (job.type === 'webhook') {
+        await this.webhook(job, maxAttempts);
+      } else {
+        await this.sql.begin((tx) => this.local(tx, job));
+      }
+      await this.sql`UPDATE action_jobs SET status = 'succeeded', finished_at = now(), last_error = NULL WHERE id = ${job.id}`;
+    } catch (error) {
+      const message = (error as Error).message;
+      if (error instanceof RetryableError && job.attempts < maxAttempts) {
+        const delayMs = this.options.baseBackoffMs * 2 ** (job.attempts - 1);
+        await this.sql`
+          UPDATE action_jobs SET last_error = ${message}, next_attempt_at = now() + make_interval(secs => ${delayMs / 1000}) WHERE id = ${job.id}`;
+        setTimeout(() => this.kick(), delayMs + 10).unref();
+      } else {
+        await this.sql`UPDATE action_jobs SET status = 'failed', finished_at = now(), last_error = ${message} WHERE id = ${job.id}`;
+        log.warn('action failed', { job: job.id, type: job.type, rule: job.ruleId, error: message });
+      }
+    }
+  }
+
+  private async webhook(job: ActionJobRow, maxAttempts: number): Promise<void> {
+    const a = job.action;
+    const method = String(a.method ?? 'POST').toUpperCase();
+    const url = renderTemplate(String(a.url), job.context);
+    const body = method === 'GET' ? undefined : renderTemplate(a.body ?? JSON.stringify({ rule: job.context.rule, device: job.context.device, event: job.context.event, landmarks: job.context.landmarks }), job.context);
+    const headers: Record<string, string> = { 'user-agent': 'sense-rules/1', 'idempotency-key': job.id };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    for (const [name, value] of Object.entries((a.headers ?? {}) as Record<string, string>)) headers[name.toLowerCase()] = renderTemplate(value, job.context);
+    if (a.username !== undefined || a.password !== undefined) {
+      headers.authorization = `Basic ${Buffer.from(`${a.username ?? ''}:${a.password ?? ''}`).toString('base64')}`;
+    }
+    if (a.secret) {
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      headers['x-sense-timestamp'] = timestamp;
+      headers['x-sense-signature'] = signature(a.secret, timestamp, body ?? '');
+    }
+    const started = new Date();
+    let status: number | undefined;
+    let responseText: string | undefined;
+    let error: string | undefined;
+    let outcome: 'success' | 'retry' | 'failure';
+    try {
+      const response = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(a.timeoutMs ?? 10_000), redirect: 'manual' });
+      status = response.status;
+      responseText = (await response.text()).slice(0, 2048);
+      outcome = status >= 200 && status < 300 ? 'success' : status >= 500 || status === 429 || status === 408 ? 'retry' : 'failure';
+      if (outcome !== 'success') error = `HTTP ${status}`;
+    } catch (e) {
+      outcome = 'retry';
+      const cause = (e as Error & { cause?: Error }).cause;
+      error = (e as Error).name === 'TimeoutError' ? `timed out after ${a.timeoutMs ?? 10_000} ms` : (cause?.message ?? (e as Error).message);
+    }
+    if (outcome === 'retry' && job.attempts >= maxAttempts) outcome = 'failure';
+    const { authorization: _secret, ...loggedHeaders } = headers;
+    await this.sql`
+      INSERT INTO action_deliveries (id, job_id, organization_id, attempt, started_at, duration_ms, outcome, status_code, error, request, response)
+      VALUES (${newId()}, ${job.id}, ${job.organizationId}, ${job.attempts}, ${started}, ${Date.now() - started.getTime()}, ${outcome},
+              ${status ?? null}, ${error ?? null}, ${this.sql.json({ method, url, headers: loggedHeaders })}, ${responseText ?? null})`;
+    if (outcome === 'retry') throw new RetryableError(error);
+    if (outcome === 'failure') throw new Error(error);
+  }
+
+  /** Actions whose effect is a database change, made in one transaction with their bookkeeping. */
+  private async local(tx: TransactionSql, job: ActionJobRow): Promise<void> {
+    const a = job.action;
+    const context = job.context;
+    const deviceTargets = (ids: string[] | undefined, reflect?: boolean) => {
+      const set = new Set((ids ?? []).filter((id) => id !== 'triggering device'));
+      if ((ids ?? []).includes('triggering device') || reflect) if (job.deviceId) set.add(job.deviceId);
+      return [...set];
+    };
+    switch (job.type) {
+      case 'push': {
+        const targets = a.recipients ? deviceTargets(a.recipients.deviceIds, a.recipients.reflect) : job.deviceId ? [job.deviceId] : [];
+        const payload = {
+          ...Object.fromEntries(Object.entries(a).filter(([k]) => !['id', 'type', 'recipients'].includes(k))),
+          // The SDKs' notification type for a plain message.
+          type: 'push-information',
+          subject: renderTemplate(a.subject ?? '', context),
+          message: renderTemplate(a.message ?? '', context),
+          landmarkId: a.landmarkId ?? context.landmarks?.entered?.[0],
+        };
+        for (const deviceId of targets) {
+          await tx`
+            INSERT INTO notifications (id, organization_id, device_id, rule_id, action_id, payload)
+            SELECT ${newId()}, ${job.organizationId}, id, ${job.ruleId}, ${job.actionId}, ${tx.json(payload)}
+            FROM devices WHERE id = ${deviceId} AND organization_id = ${job.organizationId}`;
+        }
+        return;
+      }
+      case 'email':
+        for (const to of a.recipients?.emails ?? []) {
+          await enqueueEmail(tx, {
+            kind: 'rule-action',
+            to,
+            organizationId: job.organizationId,
+            subject: renderTemplate(a.subject, context),
+            body: renderTemplate(a.message ?? a.body ?? '', context),
+          });
+        }
+        return;
+      case 'sms': {
+        const numbers = [...(a.recipients?.telephoneNumbers ?? [])];
+        if (a.recipients?.reflect && job.deviceId) {
+          const [alias] = await tx<{ value: string }[]>`
+            SELECT value FROM device_aliases WHERE device_id = ${job.deviceId} AND type = 'tel' LIMIT 1`;
+          if (alias) numbers.push(alias.value);
+        }
+        for (const to of numbers) await this.sms.send(tx, job.organizationId, to, renderTemplate(a.message, context));
+        return;
+      }
+      case 'update device state add tags':
+      case 'update device state remove tags': {
+        const ids = deviceTargets(a.deviceIds);
+        const add = job.type.endsWith('add tags');
+        await tx`
+          UPDATE devices SET tags = ${add ? tx`ARRAY(SELECT DISTINCT unnest(tags || ${a.tags}::text[]))` : tx`ARRAY(SELECT unnest(tags) EXCEPT SELECT unnest(${a.tags}::text[]))`},
+            updated_at = now()
+          WHERE organization_id = ${job.organizationId} AND id = ANY(${ids})`;
+        return;
+      }
+      case 'update landmark state add tags':
+      case 'update landmark state remove tags': {
+        const add = job.type.endsWith('add tags');
+        await tx`
+          UPDATE landmarks SET tags = ${add ? tx`ARRAY(SELECT DISTINCT unnest(tags || ${a.tags}::text[]))` : tx`ARRAY(SELECT unnest(tags) EXCEPT SELECT unnest(${a.tags}::text[]))`},
+            updated_at = now()
+          WHERE organization_id = ${job.organizationId} AND id = ANY(${a.landmarkIds})`;
+        return;
+      }
+      default:
+        throw new Error(`unknown action type ${job.type}`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.unlisten?.().catch(() => {});
+    await this.running;
+  }
+}

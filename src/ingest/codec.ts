@@ -1,0 +1,217 @@
+// The ingestion API's two encodings. Requests and answers are JSON unless
+// the client says protobuf (Content-Type / Accept: application/protobuf or
+// application/x-protobuf), as the original SDKs do. JSON accepts both
+// spellings the original documentation and protobuf used (batteryLevel /
+// batteryLife, configuration / configurations, eventTTL / eventTtl, sensors
+// / useSensors, snake_case / camelCase); events are stored in one canonical
+// form: the protobuf field names.
+import { z } from 'zod';
+import { ApiError } from '../errors.js';
+import { describeIssues } from '../inference/model-config.js';
+import { ingress } from './proto/ingress.js';
+
+export type WireFormat = 'json' | 'protobuf';
+
+const PROTOBUF_TYPES = new Set(['application/protobuf', 'application/x-protobuf', 'application/vnd.google.protobuf']);
+
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';', 1)[0]!.trim().toLowerCase();
+}
+
+export function requestFormat(contentType: string | undefined): WireFormat {
+  return PROTOBUF_TYPES.has(mediaType(contentType)) ? 'protobuf' : 'json';
+}
+
+export function responseFormat(accept: string | undefined, contentType: string | undefined): WireFormat {
+  if (accept) {
+    for (const part of accept.split(',')) if (PROTOBUF_TYPES.has(mediaType(part))) return 'protobuf';
+    return 'json';
+  }
+  // No Accept: answer in the request's encoding.
+  return requestFormat(contentType);
+}
+
+export const contentTypeOf = (format: WireFormat) => (format === 'protobuf' ? 'application/protobuf' : 'application/json');
+
+// ---- JSON input: lenient about spelling, strict about types ---------------
+
+/** int64 values: JSON numbers, or strings of digits (proto3 JSON writes int64 as strings). */
+const int64 = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]);
+const num = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/).transform(Number)]);
+const str = z.string().max(1024);
+
+/** Renames the alternative spellings of keys before validation. */
+function renamed<T extends z.ZodType>(aliases: Record<string, string>, schema: T) {
+  return z.preprocess((value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+    for (const [from, to] of Object.entries(aliases)) {
+      if (from in out && !(to in out)) out[to] = out[from];
+      delete out[from];
+    }
+    return out;
+  }, schema);
+}
+
+const list = <T extends z.ZodType>(item: T) => z.array(item).max(1000);
+
+const location = z.object({
+  timestamp: int64.optional(),
+  latitude: num.pipe(z.number().min(-90).max(90)),
+  longitude: num.pipe(z.number().min(-180).max(180)),
+  velocity: num.optional(),
+  course: num.optional(),
+  accuracy: num.optional(),
+});
+const wifi = z.object({ timestamp: int64.optional(), mac: str.optional(), ssid: str.optional(), rssi: int64.optional() });
+const ibeacon = z.object({
+  timestamp: int64.optional(),
+  uuid: str.optional(),
+  rssi: int64.optional(),
+  major: int64.optional(),
+  minor: int64.optional(),
+  proximity: str.optional(),
+  accuracy: num.optional(),
+});
+const power = renamed({ batteryLevel: 'batteryLife' }, z.object({ timestamp: int64.optional(), charging: z.boolean().optional(), batteryLife: int64.optional() }));
+const activity = z.object({ timestamp: int64.optional(), type: str.optional(), confidenceLevel: str.optional(), confidencePercentage: num.optional() });
+const configuration = renamed(
+  { eventTTL: 'eventTtl', sensors: 'useSensors', max_storage: 'maxStorage' },
+  z.object({
+    uuid: str.optional(),
+    enabled: z.boolean().optional(),
+    cadence: int64.optional(),
+    useSensors: z.array(str).max(100).optional(),
+    eventTtl: int64.optional(),
+    maxStorage: int64.optional(),
+  }),
+);
+const property = renamed(
+  { os_version: 'osVersion', software_version: 'softwareVersion' },
+  z.object({
+    timestamp: int64.optional(),
+    manufacturer: str.optional(),
+    model: str.optional(),
+    os: str.optional(),
+    osVersion: str.optional(),
+    softwareVersion: str.optional(),
+    type: str.optional(),
+    sensors: z.array(str).max(100).optional(),
+    name: str.optional(),
+  }),
+);
+const push = z.object({ timestamp: int64.optional(), token: str.optional(), type: str.optional() });
+const eventError = renamed(
+  { error_code: 'errorCode', error_message: 'errorMessage' },
+  z.object({ errorCode: int64.optional(), errorMessage: str.optional() }),
+);
+
+export const eventSchema = renamed(
+  { configuration: 'configurations', errors: 'error' },
+  z.object({
+    timestamp: int64.optional(),
+    locations: list(location).optional(),
+    wifis: list(wifi).optional(),
+    ibeacons: list(ibeacon).optional(),
+    powers: list(power).optional(),
+    activities: list(activity).optional(),
+    configurations: configuration.optional(),
+    properties: property.optional(),
+    push: push.optional(),
+    attributes: z.record(z.string().max(256), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
+    error: list(eventError).optional(),
+  }),
+);
+
+/** The canonical stored form of a mobile event (protobuf field names). */
+export type MobileEvent = z.infer<typeof eventSchema>;
+
+const batchSchema = z.object({ events: z.array(eventSchema).min(1).max(1000) });
+
+const registrationSchema = renamed(
+  { api_key: 'apiKey' },
+  z.object({
+    apiKey: z.string().min(1).max(256),
+    properties: property.optional(),
+    aliases: z.record(z.string().min(1).max(64), z.union([z.string(), z.number()]).transform(String)).optional(),
+  }),
+);
+
+export type Registration = z.infer<typeof registrationSchema>;
+
+// ---- decoding ---------------------------------------------------------------
+
+function parseJson(body: Uint8Array): unknown {
+  try {
+    return JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+  } catch (error) {
+    throw new ApiError(400, 'invalid JSON body', (error as Error).message);
+  }
+}
+
+function validated<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ApiError(400, 'invalid request body', describeIssues(result.error));
+  return result.data;
+}
+
+interface ProtoType<M> {
+  decode(reader: Uint8Array): M;
+  toObject(message: M, options: { longs: NumberConstructor; defaults: boolean; arrays: boolean }): Record<string, unknown>;
+}
+
+/** protobuf bytes → plain object with numbers for int64, then the same validation as JSON. */
+function fromProtobuf<M>(type: ProtoType<M>, body: Uint8Array, what: string): Record<string, unknown> {
+  let message: M;
+  try {
+    message = type.decode(body);
+  } catch (error) {
+    throw new ApiError(400, 'invalid protobuf body', `${what}: ${(error as Error).message}`);
+  }
+  return type.toObject(message, { longs: Number, defaults: false, arrays: false });
+}
+
+export function decodeEvent(body: Uint8Array, format: WireFormat): MobileEvent {
+  const value = format === 'protobuf' ? fromProtobuf(ingress.Event, body, 'Event') : parseJson(body);
+  return validated(eventSchema, value);
+}
+
+export function decodeEventBatch(body: Uint8Array, format: WireFormat): MobileEvent[] {
+  const value = format === 'protobuf' ? fromProtobuf(ingress.MobileEvents, body, 'MobileEvents') : parseJson(body);
+  // A bare JSON array is accepted as a batch too.
+  return validated(batchSchema, Array.isArray(value) ? { events: value } : value).events;
+}
+
+export function decodeRegistration(body: Uint8Array, format: WireFormat): Registration {
+  const value = format === 'protobuf' ? fromProtobuf(ingress.RegistrationRequest, body, 'RegistrationRequest') : parseJson(body);
+  return validated(registrationSchema, value);
+}
+
+/** IoT payloads are free-form JSON objects (checked later against the channel's schema). */
+export function decodeIotPayload(body: Uint8Array): Record<string, unknown> {
+  const value = parseJson(body);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError(400, 'invalid request body', 'an IoT event must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}
+
+// ---- encoding ---------------------------------------------------------------
+
+interface EncodableType<M> {
+  fromObject(object: Record<string, unknown>): M;
+  encode(message: M): { finish(): Uint8Array };
+}
+
+export interface Encoded {
+  body: string | Uint8Array;
+  contentType: string;
+}
+
+/** JSON as given, or the protobuf message built from the same object. */
+export function encode<M>(type: EncodableType<M>, value: Record<string, unknown>, format: WireFormat): Encoded {
+  if (format === 'json') return { body: JSON.stringify(value), contentType: contentTypeOf('json') };
+  return { body: type.encode(type.fromObject(value)).finish(), contentType: contentTypeOf('protobuf') };
+}
+
+export { ingress };

@@ -1,0 +1,380 @@
+// The rules engine, run inside each group commit (see event-writer.ts): for
+// every new event, the enabled cloud rules of the projects that include its
+// channel are evaluated against the event and the device's state (which
+// landmarks it was inside). Fired actions are queued in the same commit,
+// device state and throttles are saved in it, so an acknowledged event has
+// fired its rules exactly once, crash or not.
+//
+// Per organization, rules (parsed trees) and a spatial index of landmarks
+// are kept in memory and reloaded when PostgreSQL notifies a change; device
+// state is read from the database once per batch (locked), so several
+// servers can share devices.
+import type { Sql, TransactionSql } from 'postgres';
+import { newId } from '../ids.js';
+import { listLandmarkShapes } from '../db/landmarks.js';
+import { log } from '../log.js';
+import type { Shape } from '../platform/geometry.js';
+import { LandmarkIndex } from '../platform/landmark-index.js';
+import { evaluateCondition, landmarkIds, loadEnabledRules, type Condition, type EvaluationContext, type LoadedRule } from '../platform/rules/index.js';
+import { eventLocation, saveDeviceStates, type LastLocation } from './device-state.js';
+import type { EventProcessor, IncomingEvent } from './event-writer.js';
+
+
+export interface ChannelRules {
+  /** rules that may hold whatever landmarks the device is near: always evaluated */
+  always: LoadedRule[];
+  /** rules that can only hold when the device is (or was) inside one of their landmarks, by landmark */
+  byLandmark: Map<string, LoadedRule[]>;
+}
+
+export interface OrganizationRules {
+  /** enabled cloud rules that see a channel's events */
+  byChannel: Map<string, ChannelRules>;
+  landmarks: LandmarkIndex<{ id: string }>;
+  /** the landmarks any rule refers to: only these are tracked in device state */
+  watched: Set<string>;
+  loadedAt: number;
+}
+
+export interface ActionJob {
+  id: string;
+  organizationId: string;
+  ruleId: string;
+  actionId: string;
+  deviceId: string;
+  eventId: string;
+  type: string;
+  action: Record<string, unknown>;
+  context: Record<string, unknown>;
+}
+
+/** A Set per landmark-id list of a condition tree, made once (the trees live as long as the rule set). */
+const idSets = new WeakMap<readonly string[], Set<string>>();
+function idSet(ids: readonly string[]): Set<string> {
+  let set = idSets.get(ids);
+  if (!set) idSets.set(ids, (set = new Set(ids)));
+  return set;
+}
+
+const NO_RULES: readonly LoadedRule[] = [];
+
+/** The rules that may hold for this event: the unindexed ones, then those of the landmarks around the device (each once). */
+function candidates(channel: ChannelRules | undefined, before: ReadonlySet<string>, after: ReadonlySet<string>): readonly LoadedRule[] {
+  if (!channel) return NO_RULES;
+  if (before.size === 0 && after.size === 0) return channel.always;
+  let picked: Set<LoadedRule> | undefined;
+  for (const ids of [before, after]) {
+    for (const id of ids) {
+      const rules = channel.byLandmark.get(id);
+      if (!rules) continue;
+      picked ??= new Set(channel.always);
+      for (const rule of rules) picked.add(rule);
+    }
+  }
+  return picked ? [...picked] : channel.always;
+}
+
+function some(set: ReadonlySet<string>, test: (id: string) => boolean): boolean {
+  for (const id of set) if (test(id)) return true;
+  return false;
+}
+
+/** Safety net under NOTIFY: rules and landmarks are reloaded at least this often. */
+const MAX_CACHE_AGE_MS = 60_000;
+
+/** The value at a path like `event.data.tempF`, `event.locations.0.latitude` or `event.channelId`. */
+export function valueAt(event: IncomingEvent, path: string): unknown {
+  const parts = path.split('.');
+  let i = parts[0] === 'event' ? 1 : 0;
+  if (parts[i] === 'payload') i++;
+  const first = parts[i];
+  let value: unknown = event.payload;
+  if (first !== undefined && !(first in event.payload)) {
+    // Envelope fields, when the payload has none of that name.
+    const envelope = envelopeField(event, first);
+    if (envelope !== undefined) return i + 1 === parts.length ? envelope : undefined;
+  }
+  for (; i < parts.length; i++) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[parts[i]!];
+  }
+  return value;
+}
+
+function envelopeField(event: IncomingEvent, name: string): unknown {
+  switch (name) {
+    case 'id':
+      return event.id;
+    case 'channelId':
+      return event.channelId;
+    case 'deviceId':
+      return event.deviceId;
+    case 'organizationId':
+      return event.organizationId;
+    case 'source':
+      return event.source;
+    case 'serverReceivedAt':
+      return event.serverReceivedAt.getTime();
+    default:
+      return undefined;
+  }
+}
+
+export interface EngineDevice {
+  id: string;
+  name: string | null;
+  model: string | null;
+  type: string | null;
+  tags: string[];
+  properties: Record<string, unknown>;
+  attributes: Record<string, unknown>;
+  state: { inside?: string[]; lastLocation?: LastLocation; configuration?: unknown };
+}
+
+export interface BatchOutcome {
+  /** per device: last-seen time and the state to merge */
+  patches: Map<string, { seenAt: Date; patch: Record<string, unknown> }>;
+  /** per rule and device: when it last fired */
+  fired: Map<string, { ruleId: string; deviceId: string; at: Date }>;
+  jobs: ActionJob[];
+}
+
+/**
+ * Evaluates events in order against their organizations' rules, updating
+ * `devices` (state) and `throttles` in place. No I/O: the engine loads what
+ * it needs before and saves the outcome after, inside the commit.
+ */
+export function evaluateBatch(
+  events: IncomingEvent[],
+  organizations: ReadonlyMap<string, OrganizationRules>,
+  devices: ReadonlyMap<string, EngineDevice>,
+  throttles: Map<string, number>,
+  stats = { evaluated: 0, fired: 0, throttled: 0 },
+): BatchOutcome {
+  const fired = new Map<string, { ruleId: string; deviceId: string; at: Date }>();
+  const jobs: ActionJob[] = [];
+  const patches = new Map<string, { seenAt: Date; patch: Record<string, unknown> }>();
+
+  for (const event of events) {
+    const device = devices.get(event.deviceId);
+    const organization = organizations.get(event.organizationId);
+    if (!device || !organization) continue; // deleted meanwhile: the event is kept, nothing to evaluate
+    const channel = organization.byChannel.get(event.channelId);
+    const location = eventLocation(event);
+    const before = new Set(device.state.inside ?? []);
+    let after = before;
+    if (location) {
+      after = new Set();
+      organization.landmarks.forEachContaining(location.latitude, location.longitude, (l) => after.add(l.id));
+      device.state.inside = [...after];
+      device.state.lastLocation = location;
+    }
+    const patch = patches.get(device.id) ?? { seenAt: event.serverReceivedAt, patch: {} };
+    patch.seenAt = event.serverReceivedAt;
+    if (location) Object.assign(patch.patch, { inside: device.state.inside, lastLocation: location });
+    patches.set(device.id, patch);
+
+    const time = event.clientSentAt ?? event.serverReceivedAt;
+    const knowsLocation = device.state.lastLocation !== undefined;
+    // One context per event (rules only change its time zone); attribute
+    // values are looked up once per path however many rules ask.
+    const values = new Map<string, unknown>();
+    const evaluation: EvaluationContext = {
+      time,
+      timezone: 'UTC',
+      channelId: event.channelId,
+      value: (path) => {
+        if (values.has(path)) return values.get(path);
+        const value = valueAt(event, path);
+        values.set(path, value);
+        return value;
+      },
+        // The sets around the device (inside before and after) hold a few
+        // landmarks; a rule may name thousands: walk the small side.
+        landmark: (trigger, ids) => {
+          const named = idSet(ids);
+          switch (trigger) {
+            case 'enter':
+              return location !== undefined && some(after, (id) => named.has(id) && !before.has(id));
+            case 'exit':
+              return location !== undefined && some(before, (id) => named.has(id) && !after.has(id));
+            case 'inside':
+              return some(after, (id) => named.has(id));
+            case 'outside':
+              return knowsLocation && !some(after, (id) => named.has(id));
+          }
+        },
+    };
+    for (const rule of candidates(channel, before, after)) {
+      stats.evaluated++;
+      evaluation.timezone = rule.timezone;
+      if (!evaluateCondition(rule.condition!, evaluation)) continue;
+      const key = `${rule.id}:${device.id}`;
+      const last = throttles.get(key);
+      if (rule.throttleInSeconds > 0 && last !== undefined && time.getTime() - last < rule.throttleInSeconds * 1000) {
+        stats.throttled++;
+        continue;
+      }
+      throttles.set(key, time.getTime());
+      fired.set(key, { ruleId: rule.id, deviceId: device.id, at: time });
+      stats.fired++;
+      if (rule.actions.length === 0) continue;
+      const context = {
+        rule: { id: rule.id, name: rule.name, projectId: rule.projectId },
+        device: { id: device.id, name: device.name, model: device.model, type: device.type, tags: device.tags, properties: device.properties, attributes: device.attributes, location: device.state.lastLocation ?? null },
+        event: { id: event.id, channelId: event.channelId, serverReceivedAt: event.serverReceivedAt.toISOString(), clientSentAt: event.clientSentAt?.toISOString() ?? null, payload: event.payload },
+        landmarks: { entered: [...after].filter((id) => !before.has(id)), exited: [...before].filter((id) => !after.has(id)), inside: [...after] },
+      };
+      for (const action of rule.actions) {
+        jobs.push({
+          id: newId(),
+          organizationId: event.organizationId,
+          ruleId: rule.id,
+          actionId: action.id,
+          deviceId: device.id,
+          eventId: event.id,
+          type: action.type,
+          action: action as unknown as Record<string, unknown>,
+          context,
+        });
+      }
+    }
+  }
+  return { patches, fired, jobs };
+}
+
+/**
+ * Landmarks one of which the device must be inside (now or before the
+ * event) for the condition to hold, or undefined when it may hold anyway.
+ * enter/exit/inside need one of their own; `and` needs what its most
+ * selective item needs; `or` needs what all its items need.
+ */
+export function necessaryLandmarks(c: Condition): Set<string> | undefined {
+  switch (c.type) {
+    case 'enterLandmark':
+    case 'exitLandmark':
+    case 'insideLandmark':
+      return new Set(c.ids);
+    case 'and': {
+      let best: Set<string> | undefined;
+      for (const item of c.items) {
+        const need = necessaryLandmarks(item);
+        if (need && (!best || need.size < best.size)) best = need;
+      }
+      return best;
+    }
+    case 'or': {
+      if (c.items.length === 0) return new Set();
+      const union = new Set<string>();
+      for (const item of c.items) {
+        const need = necessaryLandmarks(item);
+        if (!need) return undefined;
+        for (const id of need) union.add(id);
+      }
+      return union;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Builds an organization's rule set: rules by channel (indexed by landmark) and the index of the landmarks they watch. */
+export function organizationRules(rules: LoadedRule[], landmarks: Array<{ id: string; shape: Shape }>): OrganizationRules {
+  const byChannel = new Map<string, ChannelRules>();
+  const watched = new Set<string>();
+  for (const rule of rules) {
+    if (rule.type !== 'cloud' || rule.condition === null) continue;
+    const need = necessaryLandmarks(rule.condition);
+    for (const channelId of new Set([...rule.channelIds, ...rule.projectChannelIds])) {
+      let channel = byChannel.get(channelId);
+      if (!channel) byChannel.set(channelId, (channel = { always: [], byLandmark: new Map() }));
+      if (!need) channel.always.push(rule);
+      else for (const id of need) channel.byLandmark.set(id, [...(channel.byLandmark.get(id) ?? []), rule]);
+    }
+    for (const id of landmarkIds(rule.condition)) watched.add(id);
+  }
+  const index = LandmarkIndex.of(landmarks.filter((l) => watched.has(l.id)).map((l) => ({ item: { id: l.id }, shape: l.shape })));
+  return { byChannel, landmarks: index, watched, loadedAt: Date.now() };
+}
+
+export class RulesEngine implements EventProcessor {
+  private readonly organizations = new Map<string, Promise<OrganizationRules>>();
+  private unlisten: Array<() => Promise<void>> = [];
+  readonly stats = { evaluated: 0, fired: 0, throttled: 0 };
+
+  constructor(private readonly sql: Sql) {}
+
+  async start(): Promise<void> {
+    const forget = (organizationId: string) => this.organizations.delete(organizationId);
+    for (const channel of ['rules', 'landmarks']) {
+      const { unlisten } = await this.sql.listen(channel, forget);
+      this.unlisten.push(unlisten);
+    }
+  }
+
+  async stop(): Promise<void> {
+    for (const unlisten of this.unlisten) await unlisten().catch(() => {});
+  }
+
+  private rulesOf(organizationId: string): Promise<OrganizationRules> {
+    const cached = this.organizations.get(organizationId);
+    if (cached) return cached.then((o) => (Date.now() - o.loadedAt > MAX_CACHE_AGE_MS ? this.load(organizationId) : o));
+    return this.load(organizationId);
+  }
+
+  private load(organizationId: string): Promise<OrganizationRules> {
+    const loading = (async () => {
+      const rules = await loadEnabledRules(this.sql, organizationId, (id, error) => log.warn('rule skipped: unreadable conditions', { id, error }));
+      const needsLandmarks = rules.some((r) => r.condition !== null && landmarkIds(r.condition).length > 0);
+      return organizationRules(rules, needsLandmarks ? await listLandmarkShapes(this.sql, organizationId) : []);
+    })();
+    this.organizations.set(organizationId, loading);
+    loading.catch(() => this.organizations.delete(organizationId));
+    return loading;
+  }
+
+  async process(tx: TransactionSql, batch: IncomingEvent[], stored: Promise<Set<string>>): Promise<void> {
+    const deviceIds = [...new Set(batch.map((e) => e.deviceId))];
+    // Sent at once, pipelined behind the events' INSERT. Devices are locked:
+    // a concurrent batch of another server for the same device waits, so
+    // enter/exit see one order.
+    const [deviceRows, throttleRows, fresh] = await Promise.all([
+      tx<EngineDevice[]>`
+        SELECT id, name, model, type, tags, properties, attributes, state FROM devices
+        WHERE id = ANY(${deviceIds}) ORDER BY id FOR UPDATE`,
+      tx<{ ruleId: string; deviceId: string; lastFiredAt: Date }[]>`
+        SELECT rule_id, device_id, last_fired_at FROM rule_throttle WHERE device_id = ANY(${deviceIds})`,
+      stored,
+    ]);
+    const events = fresh.size === batch.length ? batch : batch.filter((e) => fresh.has(e.id));
+    if (events.length === 0) return;
+    const devices = new Map(deviceRows.map((d) => [d.id, d]));
+    const throttles = new Map(throttleRows.map((t) => [`${t.ruleId}:${t.deviceId}`, t.lastFiredAt.getTime()]));
+    const organizations = new Map<string, OrganizationRules>();
+    for (const organizationId of new Set(events.map((e) => e.organizationId))) {
+      organizations.set(organizationId, await this.rulesOf(organizationId));
+    }
+    const { patches, fired, jobs } = evaluateBatch(events, organizations, devices, throttles, this.stats);
+
+    const writes: Array<Promise<unknown>> = [saveDeviceStates(tx, patches)];
+    if (fired.size) {
+      const rows = [...fired.values()];
+      writes.push(tx`
+        INSERT INTO rule_throttle (rule_id, device_id, last_fired_at)
+        SELECT * FROM unnest(${rows.map((r) => r.ruleId)}::text[], ${rows.map((r) => r.deviceId)}::text[], ${rows.map((r) => r.at.toISOString())}::timestamptz[])
+        ON CONFLICT (rule_id, device_id) DO UPDATE SET last_fired_at = EXCLUDED.last_fired_at`);
+    }
+    if (jobs.length) {
+      writes.push(tx`
+        INSERT INTO action_jobs (id, organization_id, rule_id, action_id, device_id, event_id, type, action, context)
+        SELECT id, org, rule, action_id, device, event, type, action::jsonb, context::jsonb FROM unnest(
+          ${jobs.map((j) => j.id)}::text[], ${jobs.map((j) => j.organizationId)}::text[], ${jobs.map((j) => j.ruleId)}::text[],
+          ${jobs.map((j) => j.actionId)}::text[], ${jobs.map((j) => j.deviceId)}::text[], ${jobs.map((j) => j.eventId)}::text[],
+          ${jobs.map((j) => j.type)}::text[], ${jobs.map((j) => JSON.stringify(j.action))}::text[], ${jobs.map((j) => JSON.stringify(j.context))}::text[]
+        ) AS u(id, org, rule, action_id, device, event, type, action, context)`);
+      writes.push(tx`SELECT pg_notify('action_jobs', ${String(jobs.length)})`);
+    }
+    // Pipelined too: one round trip for all the writes.
+    await Promise.all(writes);
+  }
+}

@@ -1,0 +1,187 @@
+// The device ingestion API's domain: registration with a channel API key,
+// device authentication, rate limits, idempotency and the hand-off of
+// events to the group-commit writer; plus what devices read back
+// (configuration, beacons, notifications, edge rules).
+import { createHash } from 'node:crypto';
+import type { Sql } from 'postgres';
+import { newId } from '../ids.js';
+import { findDevice, registerDevice } from '../db/devices.js';
+import { findSchema } from '../db/schemas.js';
+import { ApiError } from '../errors.js';
+import type { DeviceClaims, TokenService } from '../platform/auth/tokens.js';
+import { bearer } from '../platform/auth/authenticator.js';
+import { authenticateChannelKey } from '../platform/channel-keys.js';
+import { validatePayload } from '../platform/schema-validation.js';
+import type { MobileEvent, Registration } from './codec.js';
+import type { EventWriter, IncomingEvent } from './event-writer.js';
+import { RateLimiter } from './rate-limit.js';
+
+export interface IngestSettings {
+  deviceTokenTtlSeconds: number;
+  deviceEventRate: number;
+  deviceEventBurst: number;
+}
+
+/** How long a device's existence (and an IoT channel's schema) is trusted before checking again. */
+const RECHECK_MS = 30_000;
+
+function digest(...parts: string[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\u0000');
+  return hash.digest('base64url');
+}
+
+/**
+ * JSON for digests: fractional numbers at float32 precision, since the
+ * protobuf fields are 32-bit floats, so a retry sent in the other encoding
+ * maps to the same key.
+ */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Math.fround(v) : v));
+}
+
+export class IngestService {
+  private readonly limiter: RateLimiter;
+  private readonly knownDevices = new Map<string, number>();
+  private readonly channelSchemas = new Map<string, { schemaId: string | null; fields: unknown; checkedAt: number }>();
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly tokens: TokenService,
+    private readonly writer: EventWriter,
+    private readonly settings: IngestSettings,
+  ) {
+    this.limiter = new RateLimiter(settings.deviceEventRate, settings.deviceEventBurst);
+  }
+
+  private unlisten: (() => Promise<void>) | undefined;
+
+  /** Follows device deletions (from any server) so their tokens stop working at once. */
+  async start(): Promise<void> {
+    const { unlisten } = await this.sql.listen('devices_deleted', (deviceId) => {
+      this.knownDevices.set(deviceId, -Infinity);
+      this.tokens.forgetDevices();
+    });
+    this.unlisten = unlisten;
+  }
+
+  async stop(): Promise<void> {
+    await this.unlisten?.().catch(() => {});
+  }
+
+  async register(request: Registration): Promise<{ token: string; deviceId: string; organizationId: string }> {
+    const channel = await authenticateChannelKey(this.sql, request.apiKey);
+    if (!channel) throw new ApiError(401, 'Failed to register with given API KEY', 'the API key is unknown or disabled, or its channel is disabled');
+    const properties = request.properties ?? {};
+    const device = await registerDevice(this.sql, {
+      organizationId: channel.organizationId,
+      channelId: channel.channelId,
+      properties,
+      sensors: properties.sensors ?? [],
+      aliases: request.aliases ?? {},
+    });
+    const token = await this.tokens.issueDevice(
+      { deviceId: device.id, organizationId: channel.organizationId, channelId: channel.channelId },
+      this.settings.deviceTokenTtlSeconds,
+    );
+    this.knownDevices.set(device.id, Date.now());
+    return { token, deviceId: device.id, organizationId: channel.organizationId };
+  }
+
+  /** The device of an Authorization header, with or without "Bearer " (SDKs send both). */
+  async authenticate(authorization: string | undefined): Promise<DeviceClaims> {
+    const token = bearer(authorization) ?? authorization?.trim();
+    if (!token) throw new ApiError(401, 'authentication required', 'missing Authorization header with the device token');
+    const claims = await this.tokens.verifyDevice(token);
+    const checkedAt = this.knownDevices.get(claims.deviceId);
+    // -Infinity marks a device deleted while this server knew it.
+    if (checkedAt === undefined || Date.now() - checkedAt > RECHECK_MS) {
+      if (!(await findDevice(this.sql, claims.organizationId, claims.deviceId))) {
+        this.knownDevices.delete(claims.deviceId);
+        throw new ApiError(401, 'invalid token', 'the device of this token is not registered (deleted?): register again');
+      }
+      if (this.knownDevices.size > 500_000) this.knownDevices.clear();
+      this.knownDevices.set(claims.deviceId, Date.now());
+    }
+    return claims;
+  }
+
+  private admit(device: DeviceClaims, count: number): void {
+    const wait = this.limiter.take(device.deviceId, count);
+    if (wait > 0) {
+      throw new ApiError(429, 'too many events', `this device is over ${this.settings.deviceEventRate} events/s`, {
+        'Retry-After': String(wait),
+      });
+    }
+  }
+
+  /** Stores mobile events (one request = one or a batch); resolves once committed. */
+  async submitMobile(device: DeviceClaims, events: MobileEvent[], idempotencyKey: string | undefined): Promise<void> {
+    this.admit(device, events.length);
+    const now = new Date();
+    const incoming = events.map((event, index): IncomingEvent => {
+      const timestamp = typeof event.timestamp === 'number' ? event.timestamp : undefined;
+      const id = newId(); // monotonic: events sort in arrival order
+      return {
+        id,
+        organizationId: device.organizationId,
+        channelId: device.channelId,
+        deviceId: device.deviceId,
+        source: 'mobile',
+        serverReceivedAt: now,
+        clientSentAt: timestamp === undefined ? null : new Date(timestamp),
+        payload: event as Record<string, unknown>,
+        dedupKey: this.dedupKey(id, device, idempotencyKey, index, timestamp, event),
+      };
+    });
+    await this.writer.write(incoming);
+  }
+
+  /** Stores an IoT event after checking it against its channel's schema (400 naming the path). */
+  async submitIot(device: DeviceClaims, payload: Record<string, unknown>, idempotencyKey: string | undefined): Promise<void> {
+    this.admit(device, 1);
+    const schema = await this.schemaOf(device);
+    if (schema) {
+      const violation = validatePayload(schema as never, payload);
+      if (violation) throw new ApiError(400, 'payload does not match the schema for this channel', violation);
+    }
+    const clientTime = [payload.timestamp, payload.timestamp_iso8601].find((v) => v !== undefined);
+    const parsed = typeof clientTime === 'number' ? new Date(clientTime) : typeof clientTime === 'string' ? new Date(clientTime) : undefined;
+    const clientSentAt = parsed && !Number.isNaN(parsed.getTime()) ? parsed : null;
+    const id = newId();
+    await this.writer.write([
+      {
+        id,
+        organizationId: device.organizationId,
+        channelId: device.channelId,
+        deviceId: device.deviceId,
+        source: 'iot',
+        serverReceivedAt: new Date(),
+        clientSentAt,
+        payload,
+        dedupKey: this.dedupKey(id, device, idempotencyKey, 0, clientSentAt?.getTime(), payload),
+      },
+    ]);
+  }
+
+  /**
+   * A retry must map to the same key: the client's Idempotency-Key, or the
+   * device, client timestamp and payload. Without either there is nothing
+   * that identifies a retry, so the event is always new.
+   */
+  private dedupKey(eventId: string, device: DeviceClaims, idempotencyKey: string | undefined, index: number, timestamp: number | undefined, payload: unknown): string {
+    if (idempotencyKey) return `k:${digest(idempotencyKey, String(index))}`;
+    if (timestamp !== undefined) return `p:${digest(device.deviceId, String(timestamp), canonicalJson(payload))}`;
+    return `u:${eventId}`;
+  }
+
+  private async schemaOf(device: DeviceClaims): Promise<unknown> {
+    const cached = this.channelSchemas.get(device.channelId);
+    if (cached && Date.now() - cached.checkedAt < RECHECK_MS) return cached.schemaId ? cached.fields : undefined;
+    const [channel] = await this.sql<{ schemaId: string | null }[]>`
+      SELECT schema_id FROM channels WHERE id = ${device.channelId} AND organization_id = ${device.organizationId}`;
+    const schema = channel?.schemaId ? await findSchema(this.sql, device.organizationId, channel.schemaId) : undefined;
+    this.channelSchemas.set(device.channelId, { schemaId: schema?.id ?? null, fields: schema, checkedAt: Date.now() });
+    return schema;
+  }
+}
