@@ -1,0 +1,95 @@
+"""Exports a train.py checkpoint to ONNX (models/demo/model.onnx) and writes models/demo/model.json.
+
+    /usr/bin/python3 scripts/demo-model/export.py --ckpt /tmp/demo-model/run/best.pt --out models/demo \
+        [--verify-dir /tmp/demo-model/verify --eval /tmp/demo-model/eval]
+
+ONNX: opset 13, input "images" float32 [1,3,320,320] (letterboxed RGB / 255), one output "output0"
+float32 [1, 4+C, 2100] in the Ultralytics YOLOv8 layout: rows 0-3 = centre x, centre y, width,
+height in input-tensor pixels, rows 4.. = per-class sigmoid scores. No NMS inside.
+
+With --verify-dir it also writes a few letterboxed inputs and PyTorch's outputs for them
+(input_K.bin / torch_K.bin, raw little-endian float32) so that verify-onnx.ts can check
+onnxruntime-node against PyTorch.
+"""
+import argparse
+import json
+import os
+import re
+import sys
+
+import numpy as np
+import onnx
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import train as T  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ckpt", required=True)
+    ap.add_argument("--out", required=True, help="model directory (model.onnx + model.json)")
+    ap.add_argument("--verify-dir", help="write reference inputs/outputs for verify-onnx.ts here")
+    ap.add_argument("--eval", help="evaluation set to take the reference inputs from")
+    ap.add_argument("--threshold", type=float, default=0.35)
+    ap.add_argument("--iou", type=float, default=0.5)
+    args = ap.parse_args()
+    torch.set_num_threads(2)
+
+    ck = torch.load(args.ckpt, map_location="cpu")
+    net = T.Net(**ck["config"])
+    net.load_state_dict(ck["model"])
+    model = T.Exported(net).eval()
+    os.makedirs(args.out, exist_ok=True)
+    path = os.path.join(args.out, "model.onnx")
+    dummy = torch.rand(1, 3, T.INPUT_H, T.INPUT_W)
+    with torch.no_grad():
+        torch.onnx.export(model, dummy, path, opset_version=13, input_names=["images"], output_names=["output0"],
+                          do_constant_folding=True)
+    m = onnx.load(path)
+    onnx.checker.check_model(m, full_check=True)
+    dims = lambda v: [d.dim_value for d in v.type.tensor_type.shape.dim]  # noqa: E731
+    print("inputs:", [(i.name, dims(i)) for i in m.graph.input])
+    print("outputs:", [(o.name, dims(o)) for o in m.graph.output])
+    print("opset:", [(o.domain, o.version) for o in m.opset_import])
+    print(f"size: {os.path.getsize(path) / 1e6:.2f} MB, nodes: {len(m.graph.node)}")
+    assert [i.name for i in m.graph.input] == ["images"] and [o.name for o in m.graph.output] == ["output0"]
+    assert dims(m.graph.output[0]) == [1, 4 + T.NC, sum((T.INPUT_W // s) * (T.INPUT_H // s) for s in T.STRIDES)]
+
+    cfg = {
+        "name": "demo",
+        "description": (f"Demo detector for {T.NC} synthetic shapes ({', '.join(T.LABELS)}); a ~"
+                        f"{sum(p.numel() for p in net.parameters()) / 1e6:.1f}M-parameter YOLOv8-style network trained "
+                        "from scratch on CPU on scenes from scripts/demo-model/scenes.ts"),
+        "labels": list(ck.get("labels", T.LABELS)),
+        "input": {"name": "images", "width": T.INPUT_W, "height": T.INPUT_H, "layout": "NCHW", "dtype": "float32",
+                  "resize": "letterbox", "color": "RGB", "scale": 255, "mean": [0, 0, 0], "std": [1, 1, 1],
+                  "padValue": T.PAD_VALUE},
+        "output": {"format": "yolov8"},
+        "defaults": {"threshold": args.threshold, "iou": args.iou, "maxDetections": 100},
+    }
+    text = json.dumps(cfg, indent=2)
+    # keep arrays of plain values on one line
+    text = re.sub(r"\[\s*([^\[\]{}]*?)\s*\]", lambda m: "[" + re.sub(r",\s+", ", ", m.group(1)) + "]", text)
+    assert json.loads(text) == cfg
+    with open(os.path.join(args.out, "model.json"), "w") as f:
+        f.write(text + "\n")
+    print("wrote", path, "and model.json")
+
+    if args.verify_dir:
+        os.makedirs(args.verify_dir, exist_ok=True)
+        if args.eval:
+            imgs, meta, gts = T.load_eval_set(args.eval, limit=3)
+            xs = [torch.from_numpy(im).permute(2, 0, 1)[None].float() / 255.0 for im in imgs]
+        else:
+            xs = [torch.rand(1, 3, T.INPUT_H, T.INPUT_W) for _ in range(3)]
+        for k, x in enumerate(xs):
+            with torch.no_grad():
+                y = model(x)
+            x.numpy().astype("<f4").tofile(os.path.join(args.verify_dir, f"input_{k}.bin"))
+            y.numpy().astype("<f4").tofile(os.path.join(args.verify_dir, f"torch_{k}.bin"))
+        print(f"wrote {len(xs)} reference pairs to {args.verify_dir}")
+
+
+if __name__ == "__main__":
+    main()
