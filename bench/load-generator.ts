@@ -1,0 +1,148 @@
+// A closed-loop HTTP/1.1 load generator: N keep-alive connections, each
+// sending one prebuilt request and waiting for the whole response before the
+// next (like wrk). Raw sockets and a minimal response parser keep its own
+// cost low; the harness measures its ceiling on a trivial endpoint and
+// reports it next to the results.
+import { connect, type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+
+export interface LoadOptions {
+  host: string;
+  port: number;
+  /** the complete request, headers and body; or one per connection (used round-robin) */
+  request: Buffer | Buffer[];
+  connections: number;
+  durationMs: number;
+  /** requests in this first period are not counted */
+  warmupMs?: number;
+}
+
+export interface LoadResult {
+  connections: number;
+  seconds: number;
+  requests: number;
+  rps: number;
+  errors: number;
+  statuses: Record<string, number>;
+  /** successful responses over the whole run, warm-up included */
+  succeededTotal: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** Builds a request with the given body; Content-Length always set. */
+export function buildRequest(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer = Buffer.alloc(0),
+): Buffer {
+  const lines = [`${method} ${path} HTTP/1.1`, 'Host: localhost', `Content-Length: ${body.length}`];
+  for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
+  return Buffer.concat([Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'latin1'), body]);
+}
+
+/** Parses responses as they arrive; calls onResponse(status) for each complete one. */
+class ResponseReader {
+  private buffer: Buffer = Buffer.alloc(0);
+  private need = -1; // body bytes still expected, -1 while reading headers
+  private status = 0;
+
+  constructor(private readonly onResponse: (status: number) => void) {}
+
+  push(chunk: Buffer): void {
+    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+    for (;;) {
+      if (this.need < 0) {
+        const end = this.buffer.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = this.buffer.toString('latin1', 0, end);
+        this.status = Number(head.slice(9, 12));
+        const match = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+        this.need = match ? Number(match[1]) : 0;
+        this.buffer = this.buffer.subarray(end + 4);
+      }
+      if (this.buffer.length < this.need) return;
+      this.buffer = this.buffer.subarray(this.need);
+      this.need = -1;
+      this.onResponse(this.status);
+    }
+  }
+}
+
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const warmupMs = options.warmupMs ?? 0;
+  const start = performance.now();
+  const measureFrom = start + warmupMs;
+  const end = measureFrom + options.durationMs;
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let errors = 0;
+  let succeededTotal = 0;
+  const sockets: Socket[] = [];
+  const requests = Array.isArray(options.request) ? options.request : [options.request];
+
+  await Promise.all(
+    Array.from({ length: options.connections }, (_, index) =>
+      new Promise<void>((resolve) => {
+        const request = requests[index % requests.length]!;
+        let sentAt = 0;
+        let closed = false;
+        const socket = connect({ host: options.host, port: options.port, noDelay: true });
+        sockets.push(socket);
+        const send = () => {
+          if (performance.now() >= end) {
+            socket.end();
+            return;
+          }
+          sentAt = performance.now();
+          socket.write(request);
+        };
+        const reader = new ResponseReader((status) => {
+          const now = performance.now();
+          if (status < 400) succeededTotal++;
+          if (sentAt >= measureFrom && now <= end) {
+            latencies.push(now - sentAt);
+            statuses[status] = (statuses[status] ?? 0) + 1;
+            if (status >= 400) errors++;
+          }
+          send();
+        });
+        socket.on('connect', send);
+        socket.on('data', (chunk) => reader.push(chunk));
+        const finish = () => {
+          if (closed) return;
+          closed = true;
+          resolve();
+        };
+        socket.on('error', () => {
+          if (performance.now() < end) errors++;
+          finish();
+        });
+        socket.on('close', finish);
+      }),
+    ),
+  );
+  const seconds = options.durationMs / 1000;
+  const sorted = Float64Array.from(latencies).sort();
+  return {
+    connections: options.connections,
+    seconds,
+    requests: latencies.length,
+    rps: latencies.length / seconds,
+    errors,
+    statuses,
+    succeededTotal,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted.length ? sorted[sorted.length - 1]! : NaN,
+  };
+}
