@@ -1,0 +1,89 @@
+// A small client for the management API in tests, and ways to get tokens
+// for a second, unrelated organization (for isolation tests).
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import type { TestServer } from './server.js';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export class Api {
+  constructor(
+    readonly baseUrl: string,
+    readonly token?: string,
+  ) {}
+
+  withToken(token: string): Api {
+    return new Api(this.baseUrl, token);
+  }
+
+  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+    const h: Record<string, string> = { ...headers };
+    if (this.token) h.authorization = `Bearer ${this.token}`;
+    let payload: string | undefined;
+    if (body !== undefined) {
+      h['content-type'] ??= 'application/json';
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    const res = await fetch(`${this.baseUrl}${path}`, { method, headers: h, body: payload });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T };
+  }
+
+  get<T = any>(path: string) {
+    return this.request<T>('GET', path);
+  }
+  post<T = any>(path: string, body?: unknown) {
+    return this.request<T>('POST', path, body ?? {});
+  }
+  patch<T = any>(path: string, body: unknown) {
+    return this.request<T>('PATCH', path, body);
+  }
+  delete<T = any>(path: string) {
+    return this.request<T>('DELETE', path);
+  }
+
+  async login(email: string, password: string): Promise<Api> {
+    const res = await this.post<{ token: string }>('/v2/login', { email, password });
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return this.withToken(res.body.token);
+  }
+}
+
+/** The server's database (embedded: found through its data directory). */
+export async function serverSql(server: TestServer, databaseUrl?: string): Promise<postgres.Sql> {
+  if (databaseUrl) return postgres(databaseUrl, { max: 2, onnotice: () => {}, transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } } });
+  const password = (await readFile(join(server.dataDir, 'postgres-password'), 'utf8')).trim();
+  const port = Number((await readFile(join(server.dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[3]);
+  return postgres({ host: '127.0.0.1', port, user: 'postgres', password, database: 'sense', max: 2, onnotice: () => {}, transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } } });
+}
+
+/** The one-time token inside the newest outbox email to `to` (as an operator would read it). */
+export async function tokenFromOutbox(sql: postgres.Sql, to: string): Promise<string> {
+  const [row] = await sql<{ body: string }[]>`SELECT body FROM outbox_emails WHERE to_address = ${to} ORDER BY created_at DESC, id DESC LIMIT 1`;
+  const match = row && /"token": "([^"]+)"/.exec(row.body);
+  if (!match) throw new Error(`no token email for ${to}`);
+  return match[1]!;
+}
+
+export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
+
+/** Signs up a new user with their own organization and returns an API client logged into it. */
+export async function signUpTenant(api: Api, sql: postgres.Sql, email: string, organizationName = `${email} org`): Promise<Api> {
+  const password = 'tenant-password-1';
+  const signup = await api.post('/v2/signup', { email, password, name: email.split('@')[0], organizationName });
+  if (signup.status !== 204) throw new Error(`signup failed: ${signup.status} ${JSON.stringify(signup.body)}`);
+  const verified = await api.post<{ token: string }>('/v2/verify-email', { token: await tokenFromOutbox(sql, email) });
+  if (verified.status !== 200) throw new Error(`verify failed: ${verified.status}`);
+  return api.login(email, password);
+}

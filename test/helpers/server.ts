@@ -1,0 +1,142 @@
+// Starts the real server as a child process (the same command users run),
+// on a free port, with its own data directory and database: the embedded
+// PostgreSQL by default, or a fresh database on the server named by
+// TEST_DATABASE_URL.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import postgres from 'postgres';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface TestServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  process: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** SIGTERM and wait for exit; resolves with the exit code */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Waits until a line matching `pattern` appears on stderr. */
+  waitForLog(pattern: RegExp, timeoutMs?: number): Promise<string>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  modelsDir?: string;
+  /** reuse a data directory (restart tests); a fresh temporary one otherwise */
+  dataDir?: string;
+  databaseUrl?: string;
+  timeoutMs?: number;
+}
+
+/** A fresh database on TEST_DATABASE_URL's server, or undefined for the embedded default. */
+export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) return undefined;
+  const name = `sense_test_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const sql = postgres(base, { max: 1, onnotice: () => {} });
+      await sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await sql.end();
+    },
+  };
+}
+
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'sense-test-')));
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    MODELS_DIR: options.modelsDir ?? join(ROOT, 'models'),
+    WORKERS: '2',
+    LOG_LEVEL: 'info',
+    ...options.env,
+  };
+  delete env.DATABASE_URL;
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const listeners: Array<() => void> = [];
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => {
+    err += d;
+    for (const l of listeners) l();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+
+  const waitForLog = (pattern: RegExp, timeoutMs = options.timeoutMs ?? 60_000) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(err);
+        if (match) {
+          resolve(match[0]);
+          return true;
+        }
+        return false;
+      };
+      if (check()) return;
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; stderr:\n${err}`)), timeoutMs);
+      const listener = () => {
+        if (check()) {
+          clearTimeout(timer);
+          listeners.splice(listeners.indexOf(listener), 1);
+        }
+      };
+      listeners.push(listener);
+      void exited.then((code) => {
+        if (!check()) {
+          clearTimeout(timer);
+          reject(new Error(`server exited with ${code} before ${pattern}; stderr:\n${err}`));
+        }
+      });
+    });
+
+  const line = await waitForLog(/listening host=\S+ port=(\d+)/).catch((error: Error) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
+  const port = Number(/port=(\d+)/.exec(line)![1]);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    process: child,
+    stdout: () => out,
+    stderr: () => err,
+    waitForLog,
+    stop: async (signal: NodeJS.Signals = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+/** Polls until `check` returns a truthy value. */
+export async function waitFor<T>(check: () => Promise<T | undefined | false>, timeoutMs = 60_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,261 @@
+// The device ingestion API end to end: registration with a channel key,
+// events in JSON and protobuf (single and batch), idempotency, bad input,
+// tokens, rate limits, IoT schemas, and what devices read back.
+import type postgres from 'postgres';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingress } from '../src/ingest/proto/ingress.js';
+import { Api, signUpTenant } from './helpers/api.js';
+import { waitFor, type TestServer } from './helpers/server.js';
+import { startPlatform, stopPlatform, type Platform } from './helpers/platform.js';
+import { ProtoWriter } from './helpers/protobuf.js';
+
+const SECRET = 'ingest-test-secret-ingest-test-secret-12';
+let server: TestServer;
+let sql: postgres.Sql;
+let admin: Api;
+let anon: Api;
+let channelKey: string;
+let channelId: string;
+let database: Platform['database'];
+
+beforeAll(async () => {
+  ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: SECRET, DEVICE_EVENT_RATE: '5', DEVICE_EVENT_BURST: '400', MAX_INGEST_BODY_BYTES: '65536' }));
+  const channel = (await admin.post('/v2/channels', { name: 'phones', type: 'android' })).body.data;
+  channelId = channel.id;
+  channelKey = channel.apiKeys[0].apiKey;
+});
+
+afterAll(() => stopPlatform({ sql, server, database }));
+
+async function send(path: string, body: Uint8Array | string | object, headers: Record<string, string> = {}) {
+  const isBinary = body instanceof Uint8Array;
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': isBinary ? 'application/protobuf' : 'application/json', ...headers },
+    body: isBinary ? body : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const type = res.headers.get('content-type') ?? '';
+  return { status: res.status, type, bytes, json: type.includes('json') && bytes.length ? JSON.parse(Buffer.from(bytes).toString()) : undefined };
+}
+
+async function register(properties: object = { model: 'Pixel 8', os: 'Android', sensors: ['location'] }, aliases: object = {}) {
+  const res = await send('/v1/registration', { apiKey: channelKey, properties, aliases });
+  expect(res.status).toBe(200);
+  return res.json as { token: string; deviceId: string; organizationId: string };
+}
+
+async function storedEvents(deviceId: string) {
+  return sql<{ payload: any; clientSentAt: Date | null; source: string }[]>`
+    SELECT payload, client_sent_at, source FROM events WHERE device_id = ${deviceId} ORDER BY server_received_at, id`;
+}
+
+describe('registration', () => {
+  it('registers with a channel key in JSON and answers {token, deviceId, organizationId}', async () => {
+    const device = await register({ manufacturer: 'Google', model: 'Pixel 8', os: 'Android', osVersion: '15', sensors: ['location', 'wifi'] }, { phone_number: '+1 555 0100' });
+    expect(device.token.split('.')).toHaveLength(3);
+    const [row] = await sql`SELECT model, sensors, channel_id FROM devices WHERE id = ${device.deviceId}`;
+    expect(row).toMatchObject({ model: 'Pixel 8', sensors: ['location', 'wifi'], channelId });
+    const lookup = await admin.post('/v2/devices/alias-lookup', { type: 'phone_number', value: '+1 555 0100' });
+    expect(lookup.body.data).toBe(device.deviceId);
+  });
+
+  it('registers in protobuf both ways', async () => {
+    const body = ingress.RegistrationRequest.encode({ apiKey: channelKey, properties: { model: 'iPhone X', type: 'iOS' }, aliases: { tel: '5550101' } }).finish();
+    const res = await send('/v1/registration', body, { accept: 'application/protobuf' });
+    expect(res.status).toBe(200);
+    expect(res.type).toBe('application/protobuf');
+    const answer = ingress.RegistrationResponse.decode(res.bytes);
+    expect(answer.deviceId).toMatch(/^[0-9A-Z]{26}$/);
+    expect(answer.organizationId).toBe((await sql`SELECT organization_id FROM channels WHERE id = ${channelId}`)[0]!.organizationId);
+  });
+
+  it('refuses unknown and disabled keys with 401, malformed bodies with 400', async () => {
+    expect((await send('/v1/registration', { apiKey: 'sk_nope' })).json).toMatchObject({ status: 401, message: 'Failed to register with given API KEY' });
+    expect((await send('/v1/registration', { properties: {} })).json).toMatchObject({ status: 400, error: expect.stringContaining('apiKey') });
+    expect((await send('/v1/registration', '{"apiKey": ')).json).toMatchObject({ status: 400, message: 'invalid JSON body' });
+    expect((await send('/v1/registration', new Uint8Array([0x0a, 0xff, 0xff]))).json).toMatchObject({ status: 400, message: 'invalid protobuf body' });
+    const keyId = (await admin.get(`/v2/channels/${channelId}/api-keys`)).body.data[0].id;
+    await admin.post(`/v2/channels/${channelId}/api-keys/${keyId}/disable`);
+    expect((await send('/v1/registration', { apiKey: channelKey })).status).toBe(401);
+    await admin.post(`/v2/channels/${channelId}/api-keys/${keyId}/enable`);
+    expect((await send('/v1/registration', { apiKey: channelKey })).status).toBe(200);
+  });
+});
+
+describe('mobile events', () => {
+  it('stores a JSON event in canonical form, accepting both documented spellings', async () => {
+    const device = await register();
+    const event = {
+      timestamp: 1_700_000_000_000,
+      locations: [{ timestamp: 1_700_000_000_000, latitude: 43.0956, longitude: -77.5658, velocity: 12.2, course: 77.9, accuracy: 10.4 }],
+      wifis: [{ timestamp: 1, mac: 'FF:FF:FF:FF:FF:FF', ssid: 'Lab', rssi: -20 }],
+      ibeacons: [{ timestamp: 1, uuid: '123e4567-e89b-12d3-a456-426655440000', rssi: -20, major: 123, minor: 124, proximity: 'near', accuracy: 10 }],
+      powers: [{ timestamp: 1, charging: false, batteryLevel: 91 }],
+      activities: [{ timestamp: 1, type: 'walking', confidenceLevel: 'low', confidencePercentage: 62 }],
+      configuration: { enabled: true, cadence: 60000, sensors: ['location'], eventTTL: 6000000, maxStorage: 6000000 },
+      properties: { timestamp: 1, manufacturer: 'Apple', model: 'iPhone X', os: 'iOS', osVersion: '11.0.0', softwareVersion: 'ReachSDK-v1.2.3', type: 'iOS', sensors: ['location'] },
+      attributes: { plan: 'gold' },
+    };
+    expect((await send('/v1/mobile/events', event, { authorization: `Bearer ${device.token}` })).status).toBe(204);
+    const [stored] = await storedEvents(device.deviceId);
+    expect(stored!.payload).toMatchObject({
+      powers: [{ batteryLife: 91, charging: false }],
+      configurations: { useSensors: ['location'], eventTtl: 6000000, cadence: 60000 },
+      attributes: { plan: 'gold' },
+    });
+    expect(stored!.clientSentAt!.getTime()).toBe(1_700_000_000_000);
+    const [state] = await sql`SELECT state, last_seen_at FROM devices WHERE id = ${device.deviceId}`;
+    expect(state!.state.lastLocation).toMatchObject({ latitude: 43.0956, longitude: -77.5658 });
+  });
+
+  it('decodes a protobuf Event built field by field from the documented field numbers', async () => {
+    const device = await register();
+    const location = new ProtoWriter().int64(1, 1_700_000_123_000).float(2, 48.5).float(3, 2.25).float(6, 5).finish();
+    const power = new ProtoWriter().int64(1, 7).bool(2, true).int64(3, 55).finish();
+    const config = new ProtoWriter().bool(2, true).int64(3, 30000).string(4, 'location').string(4, 'wifi').int64(5, 42).finish();
+    const attribute = new ProtoWriter().string(1, 'tier').string(2, 'silver').finish();
+    const event = new ProtoWriter()
+      .int64(1, 1_700_000_123_000)
+      .bytes(2, location)
+      .bytes(5, power)
+      .bytes(7, config)
+      .bytes(10, attribute)
+      .bytes(11, new ProtoWriter().int32(1, 3).string(2, 'no permission').finish())
+      .finish();
+    expect((await send('/v1/mobile/events', event, { authorization: device.token })).status).toBe(204);
+    const [stored] = await storedEvents(device.deviceId);
+    expect(stored!.payload).toEqual({
+      timestamp: 1_700_000_123_000,
+      locations: [{ timestamp: 1_700_000_123_000, latitude: 48.5, longitude: 2.25, accuracy: 5 }],
+      powers: [{ timestamp: 7, charging: true, batteryLife: 55 }],
+      configurations: { enabled: true, cadence: 30000, useSensors: ['location', 'wifi'], eventTtl: 42 },
+      attributes: { tier: 'silver' },
+      error: [{ errorCode: 3, errorMessage: 'no permission' }],
+    });
+  });
+
+  it('stores a protobuf batch, and the same batch in JSON, each event once', async () => {
+    const device = await register();
+    const events = Array.from({ length: 50 }, (_, i) => ({ timestamp: 1_700_000_000_000 + i, locations: [{ latitude: 10 + i / 100, longitude: 20 }] }));
+    const proto = ingress.MobileEvents.encode({ events }).finish();
+    expect((await send('/v1/mobile/events/batch', proto, { authorization: `Bearer ${device.token}` })).status).toBe(204);
+    // A retry of the whole batch, now in JSON: nothing new is stored.
+    expect((await send('/v1/mobile/events/batch', { events }, { authorization: `Bearer ${device.token}` })).status).toBe(204);
+    const stored = await storedEvents(device.deviceId);
+    expect(stored).toHaveLength(50);
+    expect(stored.map((e) => e.payload.timestamp)).toEqual(events.map((e) => e.timestamp));
+  });
+
+  it('stores a retry with the same Idempotency-Key once, and events without timestamp each time', async () => {
+    const device = await register();
+    const auth = { authorization: device.token };
+    for (let i = 0; i < 3; i++) await send('/v1/mobile/events', { attributes: { n: 'x' } }, { ...auth, 'idempotency-key': 'retry-1' });
+    await send('/v1/mobile/events', { attributes: { n: 'x' } }, auth);
+    await send('/v1/mobile/events', { attributes: { n: 'x' } }, auth);
+    expect(await storedEvents(device.deviceId)).toHaveLength(3);
+  });
+
+  it('answers bad input with 400, oversized bodies with 413, and bad tokens with 401', async () => {
+    const device = await register();
+    const auth = { authorization: `Bearer ${device.token}` };
+    expect((await send('/v1/mobile/events', '{"timestamp": ', auth)).json).toMatchObject({ status: 400, message: 'invalid JSON body' });
+    expect((await send('/v1/mobile/events', { locations: [{ latitude: 'north', longitude: 1 }] }, auth)).json).toMatchObject({
+      status: 400,
+      error: expect.stringContaining('locations.0.latitude'),
+    });
+    expect((await send('/v1/mobile/events', new Uint8Array([0x12, 0x05, 0x01]), auth)).json).toMatchObject({ status: 400, message: 'invalid protobuf body' });
+    expect((await send('/v1/mobile/events/batch', { events: [] }, auth)).status).toBe(400);
+    expect((await send('/v1/mobile/events', { attributes: { big: 'x'.repeat(70_000) } }, auth)).status).toBe(413);
+    expect((await send('/v1/mobile/events', {}, {})).json).toMatchObject({ status: 401, message: 'authentication required' });
+    expect((await send('/v1/mobile/events', {}, { authorization: 'Bearer not.a.token' })).status).toBe(401);
+    const key = new TextEncoder().encode(SECRET);
+    const expired = await new SignJWT({ type: 'device', organizationId: device.organizationId, channelId }).setProtectedHeader({ alg: 'HS256' }).setSubject(device.deviceId).setIssuedAt(1).setExpirationTime(2).sign(key);
+    expect((await send('/v1/mobile/events', {}, { authorization: expired })).json).toMatchObject({ status: 401, error: 'token has expired' });
+    const accessToken = admin.token!;
+    expect((await send('/v1/mobile/events', {}, { authorization: accessToken })).json).toMatchObject({ status: 401, error: 'not a device token' });
+    expect(await storedEvents(device.deviceId)).toHaveLength(0);
+  });
+
+  it('answers 429 with Retry-After when a device is over its rate', async () => {
+    const device = await register();
+    const batch = { events: Array.from({ length: 300 }, (_, i) => ({ timestamp: i + 1 })) };
+    expect((await send('/v1/mobile/events/batch', batch, { authorization: device.token })).status).toBe(204);
+    const res = await fetch(`${server.url}/v1/mobile/events/batch`, { method: 'POST', headers: { authorization: device.token, 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('refuses a deleted device', async () => {
+    const device = await register();
+    expect((await admin.delete(`/v2/devices/${device.deviceId}`)).status).toBe(204);
+    // Deletion reaches every server through NOTIFY within moments.
+    await waitFor(async () => (await send('/v1/mobile/events', {}, { authorization: device.token })).status === 401, 5000, '401');
+    expect((await send('/v1/mobile/events', {}, { authorization: device.token })).json).toMatchObject({
+      status: 401,
+      error: expect.stringContaining('not registered'),
+    });
+  });
+});
+
+describe('reads', () => {
+  it('answers configuration in JSON (documented spelling) and protobuf', async () => {
+    const device = await register();
+    const json = await fetch(`${server.url}/v1/mobile/configuration`, { headers: { authorization: device.token } });
+    expect(await json.json()).toMatchObject({ enabled: true, cadence: 60000, sensors: ['location', 'wifi', 'beacon', 'power', 'activity'], eventTTL: 6000000 });
+    const proto = await fetch(`${server.url}/v1/mobile/configuration`, { headers: { authorization: device.token, accept: 'application/x-protobuf' } });
+    const config = ingress.Configuration.decode(new Uint8Array(await proto.arrayBuffer()));
+    expect(config.enabled).toBe(true);
+    expect(Number(config.cadence)).toBe(60000);
+  });
+
+  it('lists notifications and edge rules (empty at first), and beacons', async () => {
+    const device = await register();
+    const notes = await fetch(`${server.url}/v1/mobile/notifications?limit=10`, { headers: { authorization: device.token } });
+    expect(await notes.json()).toEqual({ notifications: [], hasMoreData: false });
+    const rules = await fetch(`${server.url}/v1/mobile/rules?ruleType=mobile-edge`, { headers: { authorization: device.token, accept: 'application/protobuf' } });
+    expect(ingress.RulesResponse.decode(new Uint8Array(await rules.arrayBuffer())).rules).toEqual([]);
+    const beacons = await fetch(`${server.url}/v1/mobile/ibeacons?count=5`, { headers: { authorization: device.token } });
+    expect(await beacons.json()).toEqual({ ibeacons: [] });
+    expect((await fetch(`${server.url}/v1/mobile/ibeacons?count=0`, { headers: { authorization: device.token } })).status).toBe(400);
+  });
+});
+
+describe('IoT events', () => {
+  it('validates against the channel schema and names the offending path', async () => {
+    const schema = (await admin.post('/v2/schemas', { name: 'thermo', format: 'json', fields: [{ id: 'data', type: 'object', fields: [{ id: 'tempF', type: 'float' }] }] })).body.data;
+    const iot = (await admin.post('/v2/channels', { name: 'sensors', type: 'gateway', schemaId: schema.id })).body.data;
+    const res = await send('/v1/registration', { apiKey: iot.apiKeys[0].apiKey, properties: { type: 'wrlinux', sensors: ['temperature'] } });
+    const device = res.json as { token: string; deviceId: string };
+    expect((await send('/v1/iot/events', { data: { tempF: 72.5, humidity: 23 } }, { authorization: device.token })).status).toBe(204);
+    const bad = await send('/v1/iot/events', { data: { tempF: 'warm' } }, { authorization: device.token });
+    expect(bad.json).toMatchObject({ status: 400, message: 'payload does not match the schema for this channel', error: expect.stringContaining('data.tempF') });
+    expect((await send('/v1/iot/events', '[1,2]', { authorization: device.token })).status).toBe(400);
+    const stored = await storedEvents(device.deviceId);
+    expect(stored).toEqual([expect.objectContaining({ source: 'iot', payload: { data: { tempF: 72.5, humidity: 23 } } })]);
+  });
+});
+
+describe('isolation', () => {
+  it('keeps events of one organization out of another', async () => {
+    const device = await register();
+    await send('/v1/mobile/events', { timestamp: 5 }, { authorization: device.token });
+    const other = await signUpTenant(anon, sql, 'ingest-other@example.com');
+    const search = await other.post('/v2/events', {});
+    expect(search.body.data).toEqual([]);
+    expect((await other.post('/v2/events', { deviceId: device.deviceId })).status).toBeGreaterThanOrEqual(400);
+    expect((await admin.post('/v2/events', { deviceId: device.deviceId })).body.data).toHaveLength(1);
+  });
+
+  it('deletes the events of a deleted organization', async () => {
+    const org = (await admin.post('/v2/organizations', { name: 'short-lived' })).body.data;
+    const inOrg = admin.withToken((await admin.post('/v2/set-organization', { organizationId: org.id })).body.token);
+    const channel = (await inOrg.post('/v2/channels', { name: 'c', type: 'ios' })).body.data;
+    const device = (await send('/v1/registration', { apiKey: channel.apiKeys[0].apiKey })).json as { token: string; deviceId: string };
+    expect((await send('/v1/mobile/events', { timestamp: 9 }, { authorization: device.token })).status).toBe(204);
+    expect(await storedEvents(device.deviceId)).toHaveLength(1);
+    expect((await inOrg.delete(`/v2/organizations/${org.id}`)).status).toBe(204);
+    expect(await storedEvents(device.deviceId)).toHaveLength(0);
+  });
+});

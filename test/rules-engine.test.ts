@@ -1,0 +1,267 @@
+// Rules on ingested events, end to end: a device walks into a landmark in a
+// protobuf batch, the event is stored once, the rule fires once, a local
+// webhook receiver gets the signed request; every condition type and every
+// action type, throttling, schedules in a time zone, retries after failures.
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type postgres from 'postgres';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ingress } from '../src/ingest/proto/ingress.js';
+import type { Api } from './helpers/api.js';
+import { startPlatform, stopPlatform, type Platform } from './helpers/platform.js';
+import { waitFor, type TestServer } from './helpers/server.js';
+
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+let server: TestServer;
+let sql: postgres.Sql;
+let admin: Api;
+let database: Platform['database'];
+let receiver: Server;
+let receiverUrl: string;
+const received: Received[] = [];
+/** statuses the receiver answers with, in order; 200 once exhausted */
+let script: number[] = [];
+let channel: { id: string; key: string };
+let project: string;
+
+const PARK = { lat: 48.8566, lon: 2.3522 }; // a 200 m circle around this point
+const FAR = { lat: 48.87, lon: 2.3522 }; // ~1.5 km north
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      res.statusCode = script.shift() ?? 200;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
+  ({ database, server, sql, admin } = await startPlatform({ ACTION_RETRY_BASE_MS: '50' }));
+  const created = (await admin.post('/v2/channels', { name: 'phones', type: 'android' })).body.data;
+  channel = { id: created.id, key: created.apiKeys[0].apiKey };
+  project = (await admin.post('/v2/projects', { name: 'city', channelIds: [channel.id] })).body.data.id;
+});
+
+afterAll(async () => {
+  await stopPlatform({ sql, server, database });
+  receiver?.close();
+});
+
+beforeEach(async () => {
+  received.length = 0;
+  script = [];
+  await sql`DELETE FROM rules`;
+});
+
+async function landmark(name: string, center = PARK, radius = 200): Promise<string> {
+  const res = await admin.post('/v2/landmarks', { projectId: project, name, model: { type: 'circle', geometry: { center, radius } } });
+  expect(res.status).toBe(200);
+  return res.body.data.id;
+}
+
+async function rule(body: Record<string, unknown>): Promise<string> {
+  const res = await admin.post('/v2/rules', { projectId: project, name: 'r', ...body });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.id;
+}
+
+async function register(): Promise<{ token: string; deviceId: string }> {
+  const res = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.key, aliases: { tel: '+15550123' } }) });
+  return (await res.json()) as { token: string; deviceId: string };
+}
+
+let clock = 1_800_000_000_000;
+function at(point: { lat: number; lon: number }, extra: Record<string, unknown> = {}) {
+  clock += 60_000;
+  return { timestamp: clock, locations: [{ timestamp: clock, latitude: point.lat, longitude: point.lon }], ...extra };
+}
+
+async function sendBatch(token: string, events: object[]): Promise<number> {
+  const res = await fetch(`${server.url}/v1/mobile/events/batch`, {
+    method: 'POST',
+    headers: { authorization: token, 'content-type': 'application/protobuf' },
+    body: ingress.MobileEvents.encode(ingress.MobileEvents.fromObject({ events })).finish(),
+  });
+  return res.status;
+}
+
+async function sendJson(token: string, event: object): Promise<void> {
+  const res = await fetch(`${server.url}/v1/mobile/events`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: JSON.stringify(event) });
+  expect(res.status).toBe(204);
+}
+
+const jobsOf = (ruleId: string) => sql<{ status: string; attempts: number; type: string }[]>`SELECT status, attempts, type FROM action_jobs WHERE rule_id = ${ruleId}`;
+const settled = (ruleId: string, count: number) =>
+  waitFor(async () => {
+    const jobs = await jobsOf(ruleId);
+    return jobs.length === count && jobs.every((j) => j.status !== 'pending') ? jobs : undefined;
+  }, 15_000, `${count} settled jobs`);
+
+describe('a device walking into a landmark', () => {
+  it('stores the batch once, fires once, and the webhook receiver gets the signed request', async () => {
+    const park = await landmark('park');
+    const secret = 'a-signing-secret-of-some-length';
+    const ruleId = await rule({
+      conditionsObject: [{ type: 'and', items: [{ type: 'enterLandmark', ids: [park], attribute: 'event.location.position' }] }],
+      actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/hook/{{device.id}}`, headers: { 'X-Landmark': '{{landmarks.entered.0}}' }, secret, body: '{"device": "{{device.id}}", "battery": {{event.payload.powers.0.batteryLife}}}' }],
+    });
+    const device = await register();
+    const walk = [at(FAR), at(FAR), at(PARK, { powers: [{ batteryLife: 77 }] }), at(PARK), at(PARK)];
+    expect(await sendBatch(device.token, walk)).toBe(204);
+    expect(await sendBatch(device.token, walk)).toBe(204); // a retry of the whole batch
+    expect(await settled(ruleId, 1)).toEqual([{ status: 'succeeded', attempts: 1, type: 'webhook' }]);
+
+    const stored = await sql`SELECT count(*)::int AS n FROM events WHERE device_id = ${device.deviceId}`;
+    expect(stored[0]!.n).toBe(5);
+    expect(received).toHaveLength(1);
+    const hook = received[0]!;
+    expect(hook.url).toBe(`/hook/${device.deviceId}`);
+    expect(hook.headers['x-landmark']).toBe(park);
+    expect(JSON.parse(hook.body)).toEqual({ device: device.deviceId, battery: 77 });
+    const expected = `sha256=${createHmac('sha256', secret).update(`${hook.headers['x-sense-timestamp']}.${hook.body}`).digest('hex')}`;
+    expect(hook.headers['x-sense-signature']).toBe(expected);
+
+    const search = await admin.post('/v2/events', { deviceId: device.deviceId, sort: { field: 'serverReceivedAt', order: 'asc' } });
+    expect(search.body.data.map((e: { payload: { timestamp: number } }) => e.payload.timestamp)).toEqual(walk.map((e) => e.timestamp));
+    const log = await admin.get(`/v2/rules/${ruleId}/deliveries`);
+    expect(log.body.data[0]).toMatchObject({ status: 'succeeded', deliveries: [{ attempt: 1, outcome: 'success', statusCode: 200 }] });
+    expect(JSON.stringify(log.body)).not.toContain(secret);
+  });
+
+  it('fires exit when leaving, inside/outside on every matching event', async () => {
+    const park = await landmark('park2');
+    const exitRule = await rule({ conditionsObject: [{ type: 'exitLandmark', ids: [park] }], actions: [{ type: 'push', subject: 'bye', message: 'left {{landmarks.exited.0}}' }] });
+    const insideRule = await rule({ conditionsObject: [{ type: 'insideLandmark', ids: [park] }], actions: [{ type: 'push', subject: 'in', message: 'in' }] });
+    const outsideRule = await rule({ conditionsObject: [{ type: 'outsideLandmark', ids: [park] }], actions: [{ type: 'push', subject: 'out', message: 'out' }] });
+    const device = await register();
+    expect(await sendBatch(device.token, [at(PARK), at(PARK), at(FAR), at(FAR), at(PARK)])).toBe(204);
+    expect(await settled(exitRule, 1)).toHaveLength(1);
+    expect(await settled(insideRule, 3)).toHaveLength(3);
+    expect(await settled(outsideRule, 2)).toHaveLength(2);
+    const notes = (await (await fetch(`${server.url}/v1/mobile/notifications`, { headers: { authorization: device.token } })).json()) as any;
+    expect(notes.notifications.find((n: { subject: string }) => n.subject === 'bye')).toMatchObject({ message: `left ${park}`, deviceId: device.deviceId });
+  });
+});
+
+describe('conditions', () => {
+  it('matches attributes with each operator', async () => {
+    const cases: Array<[string, unknown, string]> = [
+      ['==', 'gold', 'plan'],
+      ['!=', 'bronze', 'plan'],
+      ['<', 50, 'battery'],
+      ['<=', 40, 'battery'],
+      ['>', 10, 'battery'],
+      ['>=', 40, 'battery'],
+      ['contains', 'ol', 'plan'],
+    ];
+    const ids: string[] = [];
+    for (const [operator, value, field] of cases) {
+      const attribute = field === 'plan' ? 'event.attributes.plan' : 'event.powers.0.batteryLife';
+      ids.push(await rule({ conditionsObject: [{ type: 'matchAttribute', attribute, operator, value }], actions: [{ type: 'update device state add tags', deviceIds: 'triggering device', tags: [operator] }] }));
+    }
+    const never = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.powers.0.batteryLife', operator: '>', value: 40 }], actions: [{ type: 'push', subject: 'x', message: 'x' }] });
+    const device = await register();
+    await sendJson(device.token, { timestamp: 1, attributes: { plan: 'gold' }, powers: [{ batteryLevel: 40 }] });
+    for (const id of ids) await settled(id, 1);
+    const [row] = await sql`SELECT tags FROM devices WHERE id = ${device.deviceId}`;
+    expect([...row!.tags].sort()).toEqual(['!=', '<', '<=', '==', '>', '>=', 'contains'].sort());
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await jobsOf(never)).toEqual([]);
+  });
+
+  it('evaluates and/or trees and schedules in the rule time zone across DST', async () => {
+    // Weekdays, 09:00-17:00 in New York. 2026-03-09 is the Monday after the DST change (UTC-4).
+    const schedule = { type: 'schedule', weekDays: [1, 2, 3, 4, 5], timeOfDay: { from: 9 * 3600, to: 17 * 3600 } };
+    const ruleId = await rule({
+      properties: { timezone: 'America/New_York' },
+      conditionsObject: [{ type: 'and', items: [schedule, { type: 'or', items: [{ type: 'matchAttribute', attribute: 'event.attributes.kind', operator: '==', value: 'a' }, { type: 'matchAttribute', attribute: 'event.attributes.kind', operator: '==', value: 'b' }] }] }],
+      actions: [{ type: 'update device state add tags', deviceIds: ['triggering device'], tags: ['hit'] }],
+    });
+    const device = await register();
+    const cases: Array<[string, string, boolean]> = [
+      ['2026-03-09T13:30:00Z', 'a', true], // 09:30 EDT Monday
+      ['2026-03-09T12:30:00Z', 'a', false], // 08:30 EDT: before opening (would be 07:30 EST)
+      ['2026-03-06T14:30:00Z', 'b', true], // 09:30 EST Friday, before the change
+      ['2026-03-09T13:30:00Z', 'c', false], // neither a nor b
+      ['2026-03-08T15:00:00Z', 'a', false], // Sunday
+    ];
+    for (const [time, kind] of cases) await sendJson(device.token, { timestamp: Date.parse(time), attributes: { kind } });
+    await settled(ruleId, cases.filter((c) => c[2]).length);
+  });
+});
+
+// Mobile event attributes are strings (a protobuf map<string, string>), so rules compare them as strings.
+describe('actions', () => {
+  it('retries a failing webhook with backoff, logging every attempt, then succeeds', async () => {
+    script = [500, 503];
+    const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'yes' }], actions: [{ type: 'webhook', method: 'PUT', url: `${receiverUrl}/retry`, username: 'u', password: 'p', retries: 3 }] });
+    const device = await register();
+    await sendJson(device.token, { timestamp: 2, attributes: { go: 'yes' } });
+    expect(await settled(ruleId, 1)).toEqual([{ status: 'succeeded', attempts: 3, type: 'webhook' }]);
+    expect(received.map((r) => r.method)).toEqual(['PUT', 'PUT', 'PUT']);
+    expect(received[0]!.headers.authorization).toBe(`Basic ${Buffer.from('u:p').toString('base64')}`);
+    expect(new Set(received.map((r) => r.headers['idempotency-key'])).size).toBe(1);
+    const log = await admin.get(`/v2/rules/${ruleId}/deliveries`);
+    expect(log.body.data[0].deliveries.map((d: { outcome: string; statusCode: number }) => [d.outcome, d.statusCode])).toEqual([
+      ['retry', 500],
+      ['retry', 503],
+      ['success', 200],
+    ]);
+    expect(JSON.stringify(log.body)).not.toContain('Basic');
+  });
+
+  it('gives up after the retries, and does not retry a 4xx', async () => {
+    script = [400];
+    const bad = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'no' }], actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/bad`, retries: 3 }] });
+    const device = await register();
+    await sendJson(device.token, { timestamp: 3, attributes: { go: 'no' } });
+    expect(await settled(bad, 1)).toEqual([{ status: 'failed', attempts: 1, type: 'webhook' }]);
+    script = [500, 500, 500];
+    const down = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'down' }], actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/down`, retries: 2 }] });
+    await sendJson(device.token, { timestamp: 4, attributes: { go: 'down' } });
+    expect(await settled(down, 1)).toEqual([{ status: 'failed', attempts: 3, type: 'webhook' }]);
+  });
+
+  it('throttles a rule per device', async () => {
+    const ruleId = await rule({ throttleInSeconds: 3600, conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.t', operator: '==', value: '1' }], actions: [{ type: 'push', subject: 's', message: 'm' }] });
+    const a = await register();
+    const b = await register();
+    for (let i = 0; i < 3; i++) {
+      await sendJson(a.token, { timestamp: 10 + i, attributes: { t: 1 } });
+      await sendJson(b.token, { timestamp: 10 + i, attributes: { t: 1 } });
+    }
+    expect(await settled(ruleId, 2)).toHaveLength(2);
+  });
+
+  it('queues email and SMS, and tags landmarks', async () => {
+    const park = await landmark('tagged');
+    const ruleId = await rule({
+      conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.notify', operator: '==', value: 'true' }],
+      actions: [
+        { type: 'email', subject: 'Device {{device.id}}', message: 'kind {{event.payload.attributes.notify}}', recipients: { emails: ['ops@example.com'] } },
+        { type: 'sms', message: 'alert from {{.Device.ID}}', recipients: { telephoneNumbers: ['+15550999'], reflect: true } },
+        { type: 'update landmark state add tags', landmarkIds: [park], tags: ['busy'] },
+      ],
+    });
+    const device = await register();
+    await sendJson(device.token, { timestamp: 20, attributes: { notify: 'true' } });
+    expect((await settled(ruleId, 3)).every((j) => j.status === 'succeeded')).toBe(true);
+    const [email] = await sql`SELECT subject, body FROM outbox_emails WHERE to_address = 'ops@example.com'`;
+    expect(email).toEqual({ subject: `Device ${device.deviceId}`, body: 'kind true' });
+    const sms = await sql`SELECT to_number, body FROM outbox_sms ORDER BY to_number`;
+    expect(sms).toEqual([
+      { toNumber: '+15550123', body: `alert from ${device.deviceId}` },
+      { toNumber: '+15550999', body: `alert from ${device.deviceId}` },
+    ]);
+    expect((await admin.get(`/v2/landmarks/${park}`)).body.data.tags).toEqual(['busy']);
+  });
+});
