@@ -20,12 +20,20 @@ export interface LoadOptions {
 export interface LoadResult {
   connections: number;
   seconds: number;
+  /** successful (< 400) responses in the measured window */
   requests: number;
+  /**
+   * successful responses per second: a request shed with 503 or refused is
+   * not served work, so it counts as an error, never as throughput
+   */
   rps: number;
+  /** responses >= 400 and broken connections in the measured window */
   errors: number;
+  /** every response in the measured window by status */
   statuses: Record<string, number>;
   /** successful responses over the whole run, warm-up included */
   succeededTotal: number;
+  /** latency percentiles of the successful responses */
   p50: number;
   p90: number;
   p99: number;
@@ -109,9 +117,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
           const now = performance.now();
           if (status < 400) succeededTotal++;
           if (sentAt >= measureFrom && now <= end) {
-            latencies.push(now - sentAt);
             statuses[status] = (statuses[status] ?? 0) + 1;
             if (status >= 400) errors++;
+            else latencies.push(now - sentAt);
           }
           send();
         });

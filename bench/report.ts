@@ -24,6 +24,8 @@ export interface LevelResult {
   p99: Stat;
   cpuCores: Stat;
   errors: number;
+  /** failed responses over all repetitions by status ("503": shed by the bounded queue) */
+  errorStatuses: Record<string, number>;
 }
 
 export interface StageCosts {
@@ -69,6 +71,8 @@ export function markdown(report: Report): string {
     `Figures are medians of ${report.generator_ceiling.rps.runs.length > 0 ? 'several' : ''} repetitions with (min–max). ` +
       `The load generator's own ceiling, on \`${report.generator_ceiling.endpoint}\` with ${report.generator_ceiling.connections} connections: ` +
       `**${range(report.generator_ceiling.rps, 0)} req/s**.`,
+    'req/s counts successful responses only and the latency percentiles are theirs; ' +
+      'failed responses are in the errors column by status (503: shed by the bounded queue, with Retry-After).',
     '',
   ];
   for (const name of report.workloads) {
@@ -91,13 +95,20 @@ export function markdown(report: Report): string {
     for (const [system, levels] of [['server', report.server[name]!], ['baseline', report.baseline[name]!]] as const) {
       for (const l of levels) {
         lines.push(
-          `| ${system} | ${l.concurrency} | ${range(l.rps)} | ${f(l.p50.median)} | ${f(l.p90.median)} | ${range(l.p99)} | ${f(l.cpuCores.median, 2)} | ${l.errors} |`,
+          `| ${system} | ${l.concurrency} | ${range(l.rps)} | ${f(l.p50.median)} | ${f(l.p90.median)} | ${range(l.p99)} | ${f(l.cpuCores.median, 2)} | ${errorCell(l)} |`,
         );
       }
     }
     lines.push('');
   }
   return lines.join('\n');
+}
+
+function errorCell(level: LevelResult): string {
+  const statuses = Object.entries(level.errorStatuses ?? {});
+  if (level.errors === 0) return '0';
+  const detail = statuses.map(([status, n]) => `${status}×${n}`).join(', ');
+  return detail ? `${level.errors} (${detail})` : String(level.errors);
 }
 
 /** Latency (p50 solid, p99 dashed) against throughput, one colour per system and workload. */

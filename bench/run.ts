@@ -67,17 +67,32 @@ const KEY = 'bench-key';
 
 const say = (text: string) => process.stderr.write(`[bench] ${text}\n`);
 
-async function modelDirectory(model: string): Promise<string> {
+const DEBIAN_PYTHON = '/usr/bin/python3';
+
+function exportYolov8n(dir: string): void {
+  try {
+    execFileSync(DEBIAN_PYTHON, ['-c', 'import torch'], { stdio: 'ignore' });
+  } catch {
+    throw new Error(
+      `the YOLOv8n-sized benchmark model is exported on first use by scripts/export-yolov8n.py, which needs PyTorch ` +
+        `for ${DEBIAN_PYTHON}: apt-get install python3-torch (or run with --model demo)`,
+    );
+  }
+  say('exporting the YOLOv8n-sized benchmark model (first use) ...');
+  execFileSync(DEBIAN_PYTHON, [join(ROOT, 'scripts', 'export-yolov8n.py'), dir], { stdio: 'inherit' });
+}
+
+/** Resolves (and exports on first use) every model before anything is measured, so a missing one fails at once. */
+function modelDirectory(model: string): string {
   if (model === 'demo') return join(ROOT, 'models', 'demo');
   if (model === 'yolov8n') {
     const dir = join(CACHE, 'yolov8n');
-    if (!existsSync(join(dir, 'model.onnx'))) {
-      say('exporting the YOLOv8n-sized benchmark model (first use) ...');
-      execFileSync('/usr/bin/python3', [join(ROOT, 'scripts', 'export-yolov8n.py'), dir], { stdio: 'inherit' });
-    }
+    if (!existsSync(join(dir, 'model.onnx'))) exportYolov8n(dir);
     return dir;
   }
-  return resolve(model);
+  const dir = resolve(model);
+  if (!existsSync(join(dir, 'model.onnx'))) throw new Error(`no model.onnx in ${dir}`);
+  return dir;
 }
 
 /** CPU seconds used so far by a process and all its threads. */
@@ -103,6 +118,10 @@ function summarize(concurrency: number, runs: Array<LoadResult & { cpuCores: num
     p99: stat(runs.map((r) => r.p99)),
     cpuCores: stat(runs.map((r) => r.cpuCores)),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    errorStatuses: runs.reduce<Record<string, number>>((sum, r) => {
+      for (const [status, n] of Object.entries(r.statuses)) if (Number(status) >= 400) sum[status] = (sum[status] ?? 0) + n;
+      return sum;
+    }, {}),
   };
 }
 
@@ -215,9 +234,8 @@ async function main(): Promise<void> {
   };
 
   const images = await Promise.all(imageSpecs.map((spec) => benchImage(spec, CACHE)));
-  for (const model of models) {
-    const modelDir = await modelDirectory(model);
-    if (!existsSync(join(modelDir, 'model.onnx'))) throw new Error(`no model.onnx in ${modelDir}`);
+  const modelDirs = new Map(models.map((model) => [model, modelDirectory(model)]));
+  for (const [model, modelDir] of modelDirs) {
 
     const server = await startInferenceServer(modelDir);
     try {

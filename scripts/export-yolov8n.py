@@ -9,7 +9,7 @@ not depend on them. The output follows the Ultralytics convention the server
 decodes: [1, 4 + 80, 8400], centre x/y, width, height in input pixels, then
 80 sigmoid class scores.
 
-Run with Debian's python3 (python3-torch, python3-onnx):
+Run with Debian's python3 (apt-get install python3-torch):
     /usr/bin/python3 scripts/export-yolov8n.py OUT_DIR [--size 640]
 It writes OUT_DIR/model.onnx and OUT_DIR/model.json.
 """
