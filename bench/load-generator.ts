@@ -1,8 +1,12 @@
-// A closed-loop HTTP/1.1 load generator: N keep-alive connections, each
-// sending one prebuilt request and waiting for the whole response before the
-// next (like wrk). Raw sockets and a minimal response parser keep its own
-// cost low; the harness measures its ceiling on a trivial endpoint and
-// reports it next to the results.
+// An HTTP/1.1 load generator: N keep-alive connections, each sending one
+// prebuilt request and waiting for the whole response before the next.
+// Closed loop by default (like wrk): as fast as the server answers, which
+// measures capacity. With `rate`, each connection follows a fixed schedule
+// instead (like wrk2) and latency is counted from the time a request was
+// *due*, not sent, so a server that falls behind the offered load shows it
+// in its percentiles (no coordinated omission). Raw sockets and a minimal
+// response parser keep its own cost low; the harness measures its ceiling on
+// a trivial endpoint and reports it next to the results.
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
@@ -15,6 +19,8 @@ export interface LoadOptions {
   durationMs: number;
   /** requests in this first period are not counted */
   warmupMs?: number;
+  /** offered load in requests/s over all connections; closed loop when absent */
+  rate?: number;
 }
 
 export interface LoadResult {
@@ -105,13 +111,27 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         let closed = false;
         const socket = connect({ host: options.host, port: options.port, noDelay: true });
         sockets.push(socket);
-        const send = () => {
+        // Paced connections start spread over one interval, then send every `interval` ms.
+        const interval = options.rate ? (options.connections / options.rate) * 1000 : 0;
+        let due = start + (interval * index) / options.connections;
+        const write = () => {
           if (performance.now() >= end) {
             socket.end();
             return;
           }
-          sentAt = performance.now();
           socket.write(request);
+        };
+        const send = () => {
+          if (!interval) {
+            sentAt = performance.now();
+            write();
+            return;
+          }
+          sentAt = due; // latency counts from when the request was due
+          due += interval;
+          const wait = sentAt - performance.now();
+          if (wait > 0) setTimeout(write, wait);
+          else write();
         };
         const reader = new ResponseReader((status) => {
           const now = performance.now();

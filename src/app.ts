@@ -17,7 +17,7 @@ import { addFallback, addRoute, BodyBudget, InFlight, loadUws, type HttpContext,
 import { InferencePool } from './inference/pool.js';
 import { InferenceService } from './inference/service.js';
 import { log, setLogLevel } from './log.js';
-import { createServerMetrics } from './observability/metrics.js';
+import { createServerMetrics, Gauge } from './observability/metrics.js';
 import { AccountService } from './platform/accounts.js';
 import { createAuthenticator } from './platform/auth/authenticator.js';
 import { TokenService } from './platform/auth/tokens.js';
@@ -100,6 +100,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
     cleanups.push(() => actions.stop());
     const writer = new EventWriter(database.sql, rulesEngine);
     cleanups.push(() => writer.stop());
+    // Group-commit health: events per transaction is commits ÷ events.
+    metrics.registry.register(
+      new Gauge('ingest_commits_total', 'transactions committed by the event writer', [], () => [{ value: writer.stats.commits }], 'counter'),
+    );
+    metrics.registry.register(
+      new Gauge('ingest_events_total', 'events committed by the event writer (retries of stored events included)', [], () => [{ value: writer.stats.events }], 'counter'),
+    );
+    metrics.registry.register(new Gauge('ingest_backlog_events', 'events waiting for a commit', [], () => [{ value: writer.backlog }]));
     const ingest = new IngestService(database.sql, tokens, writer, config);
     await ingest.start();
     cleanups.push(() => ingest.stop());

@@ -158,9 +158,8 @@ const mobileEvent: JsonSchema = {
 };
 const accepted = {
   204: { description: 'committed' },
-  400: errorResponse('malformed body, wrong types (the field is named)'),
+  400: errorResponse('malformed body, wrong types (the field is named), or a body over MAX_INGEST_BODY_BYTES'),
   401: errorResponse('missing, forged or expired device token'),
-  413: errorResponse('body over MAX_INGEST_BODY_BYTES'),
   429: errorResponse('over the device rate (Retry-After)'),
 };
 

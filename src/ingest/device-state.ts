@@ -1,6 +1,6 @@
 // Device state kept with the device row and updated in the same commit as
 // the events: when it was last seen and its last known location.
-import type { TransactionSql } from 'postgres';
+import type { Sql } from 'postgres';
 import type { IncomingEvent } from './event-writer.js';
 
 export interface LastLocation {
@@ -27,11 +27,11 @@ export function eventLocation(event: IncomingEvent): LastLocation | undefined {
 }
 
 /** Writes each device's state patch (merged into `state`) and last-seen time, in one statement. */
-export async function saveDeviceStates(tx: TransactionSql, patches: Map<string, { seenAt: Date; patch: Record<string, unknown> }>): Promise<void> {
-  if (patches.size === 0) return;
+export function saveDeviceStates(tx: Sql, patches: Map<string, { seenAt: Date; patch: Record<string, unknown> }>): Promise<unknown> {
+  if (patches.size === 0) return Promise.resolve();
   const ids = [...patches.keys()];
   const values = [...patches.values()];
-  await tx`
+  return tx`
     UPDATE devices d SET last_seen_at = u.seen_at, state = d.state || u.patch::jsonb
     FROM unnest(${ids}::text[], ${values.map((v) => v.seenAt.toISOString())}::timestamptz[], ${values.map((v) => JSON.stringify(v.patch))}::text[])
       AS u(id, seen_at, patch)

@@ -1,11 +1,20 @@
 // Group commit of ingested events. Requests hand their events to the writer
-// and wait; the writer commits everything that arrived within a few
-// milliseconds in ONE transaction (one multi-row insert), together with what
-// the events change: device state, rule throttles, fired actions. A request
-// is acknowledged only after that commit, so nothing acknowledged is lost,
-// and the cost of a commit (an fsync) is shared by every event in it.
+// and wait; the writer commits what is waiting in ONE transaction (one
+// multi-row insert), together with what the events change: device state,
+// rule throttles, fired actions. A request is acknowledged only after that
+// commit, so nothing acknowledged is lost, and the fixed cost of a
+// transaction (its round trips, statements and WAL flush) is shared by
+// every event in it.
+//
+// The batch size adapts to the load without a timer: an idle writer commits
+// at once (after the current I/O turn, so requests parsed together commit
+// together); while a transaction is in flight, what arrives waits and forms
+// the next batch the moment it ends, unless enough is waiting to open
+// another transaction beside it (up to maxConcurrent, devices never
+// overlapping). Under light load an event waits for one commit; under heavy
+// load batches grow and the cost per event falls.
 import { performance } from 'node:perf_hooks';
-import type { Sql, TransactionSql } from 'postgres';
+import type { ReservedSql, Sql } from 'postgres';
 import { log } from '../log.js';
 
 export interface IncomingEvent {
@@ -24,23 +33,28 @@ export interface IncomingEvent {
 export interface EventProcessor {
   /**
    * Called inside the transaction with the batch, in arrival order, while
-   * its INSERT is still running (so the processor can send its own queries
-   * at once: they are pipelined on the connection). `stored` resolves to the
-   * ids that were new; retries of stored events are left out.
+   * its INSERT is still running (so the processor can send its reads at
+   * once: they are pipelined on the connection). `stored` resolves to the
+   * ids that were new; retries of stored events are left out. Resolves to
+   * the writes it has sent and not awaited: COMMIT follows them at once, in
+   * the same round trip, and the writer checks each one's result.
    */
-  process(tx: TransactionSql, events: IncomingEvent[], stored: Promise<Set<string>>): Promise<void>;
+  process(tx: Sql, events: IncomingEvent[], stored: Promise<Set<string>>): Promise<Array<Promise<unknown>>>;
 }
 
 export interface WriterOptions {
   /** events per transaction at most */
   maxBatch: number;
-  /** how long the first event of a batch waits for company */
-  maxDelayMs: number;
   /**
    * transactions in flight at once; their devices never overlap, so each
    * device's events still commit in order
    */
   maxConcurrent: number;
+  /**
+   * events waiting that justify another transaction while one is in flight;
+   * fewer wait for it to end, so that they share one commit
+   */
+  parallelBacklog: number;
 }
 
 interface Pending {
@@ -60,7 +74,7 @@ export interface WriterStats {
 export class EventWriter {
   private queue: Pending[] = [];
   private queuedEvents = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private scheduled = false;
   private readonly flushing = new Set<Promise<void>>();
   /** devices with events in a transaction in flight */
   private readonly busy = new Set<string>();
@@ -70,7 +84,10 @@ export class EventWriter {
   constructor(
     private readonly sql: Sql,
     private readonly processor: EventProcessor,
-    private readonly options: WriterOptions = { maxBatch: 2000, maxDelayMs: 2, maxConcurrent: 4 },
+    // Measured with `npm run bench -- ingest`: a second transaction as soon as
+    // a handful of events wait beat one-at-a-time (single events: their
+    // devices stop waiting out a whole commit) and did not cost batches.
+    private readonly options: WriterOptions = { maxBatch: 2000, maxConcurrent: 4, parallelBacklog: 16 },
   ) {}
 
   /** Resolves once the events are committed (retries of stored events count as committed). */
@@ -79,8 +96,8 @@ export class EventWriter {
     return new Promise((resolve, reject) => {
       this.queue.push({ events, devices: new Set(events.map((e) => e.deviceId)), resolve, reject });
       this.queuedEvents += events.length;
-      if (this.queuedEvents >= this.options.maxBatch) this.kick();
-      else this.timer ??= setTimeout(() => this.kick(), this.options.maxDelayMs);
+      if (this.flushing.size === 0 || this.queuedEvents >= this.options.parallelBacklog) this.schedule();
+      // else: the transaction in flight kicks the writer when it ends
     });
   }
 
@@ -88,10 +105,19 @@ export class EventWriter {
     return this.queuedEvents;
   }
 
+  /** Kicks after the current I/O turn, so that requests read in it join one batch. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.kick();
+    });
+  }
+
   private kick(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
     while (this.flushing.size < this.options.maxConcurrent && this.queue.length) {
+      if (this.flushing.size > 0 && this.queuedEvents < this.options.parallelBacklog) return;
       const batch = this.takeBatch();
       if (batch.length === 0) return; // everything queued waits for a device in flight
       const flush: Promise<void> = this.flush(batch).finally(() => {
@@ -133,37 +159,66 @@ export class EventWriter {
     const devices = new Set(events.map((e) => e.deviceId));
     for (const d of devices) this.busy.add(d);
     const started = performance.now();
+    let connection: ReservedSql | undefined;
     try {
-      await this.sql.begin(async (tx) => {
-        const stored = tx<{ id: string }[]>`
-          INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, client_sent_at, payload, dedup_key)
-          SELECT id, org, channel, device, source, received, sent, payload::jsonb, dedup FROM unnest(
-            ${events.map((e) => e.id)}::text[],
-            ${events.map((e) => e.organizationId)}::text[],
-            ${events.map((e) => e.channelId)}::text[],
-            ${events.map((e) => e.deviceId)}::text[],
-            ${events.map((e) => e.source)}::text[],
-            ${events.map((e) => e.serverReceivedAt.toISOString())}::timestamptz[],
-            ${events.map((e) => e.clientSentAt?.toISOString() ?? null)}::timestamptz[],
-            ${events.map((e) => JSON.stringify(e.payload))}::text[],
-            ${events.map((e) => e.dedupKey)}::text[]
-          ) AS u(id, org, channel, device, source, received, sent, payload, dedup)
-          ON CONFLICT (device_id, dedup_key) DO NOTHING
-          RETURNING id`.then((rows) => new Set(rows.map((r) => r.id)));
-        // The processor's reads go out now, pipelined behind the INSERT.
-        await Promise.all([stored, this.processor.process(tx, events, stored)]);
-        this.stats.duplicates += events.length - (await stored).size;
-      });
+      connection = await this.sql.reserve();
+      const fresh = await this.commit(connection, events);
+      this.stats.duplicates += events.length - fresh;
       this.stats.commits++;
       this.stats.events += events.length;
       this.stats.lastCommitMs = performance.now() - started;
-      if (process.env.DEBUG_WRITER) log.debug('flush', { events: events.length, ms: Math.round(this.stats.lastCommitMs * 10) / 10, inFlight: this.flushing.size, queued: this.queuedEvents });
       for (const p of batch) p.resolve();
     } catch (error) {
       log.error('event commit failed', { events: events.length, error: error as Error });
       for (const p of batch) p.reject(error as Error);
     } finally {
+      connection?.release();
       for (const d of devices) this.busy.delete(d);
+    }
+  }
+
+  /**
+   * One transaction in two round trips. BEGIN, the INSERT and the
+   * processor's reads go out together; once the processor has evaluated,
+   * its writes and COMMIT go out together. PostgreSQL answers COMMIT in a
+   * transaction where a statement failed with a silent rollback, so every
+   * statement's own result is awaited: the batch counts as committed only if
+   * all of them succeeded. Resolves to the number of events that were new.
+   */
+  private async commit(c: ReservedSql, events: IncomingEvent[]): Promise<number> {
+    const statements: Array<Promise<unknown>> = [];
+    // Each result is awaited below; until then a failure must not count as unhandled.
+    const issue = <T>(statement: Promise<T>): Promise<T> => {
+      statements.push(statement);
+      statement.catch(() => {});
+      return statement;
+    };
+    try {
+      issue(c`BEGIN`);
+      const stored = issue(c<{ id: string }[]>`
+        INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, client_sent_at, payload, dedup_key)
+        SELECT id, org, channel, device, source, received, sent, payload::jsonb, dedup FROM unnest(
+          ${events.map((e) => e.id)}::text[],
+          ${events.map((e) => e.organizationId)}::text[],
+          ${events.map((e) => e.channelId)}::text[],
+          ${events.map((e) => e.deviceId)}::text[],
+          ${events.map((e) => e.source)}::text[],
+          ${events.map((e) => e.serverReceivedAt.toISOString())}::timestamptz[],
+          ${events.map((e) => e.clientSentAt?.toISOString() ?? null)}::timestamptz[],
+          ${events.map((e) => JSON.stringify(e.payload))}::text[],
+          ${events.map((e) => e.dedupKey)}::text[]
+        ) AS u(id, org, channel, device, source, received, sent, payload, dedup)
+        ON CONFLICT (device_id, dedup_key) DO NOTHING
+        RETURNING id`.then((rows) => new Set(rows.map((r) => r.id))));
+      const writes = await this.processor.process(c, events, stored);
+      for (const write of writes) issue(write);
+      issue(c`COMMIT`);
+      await Promise.all(statements);
+      return (await stored).size;
+    } catch (error) {
+      // Ends the transaction if COMMIT was never sent; harmless after it.
+      await c`ROLLBACK`.catch(() => {});
+      throw error;
     }
   }
 

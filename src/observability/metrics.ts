@@ -49,18 +49,19 @@ export class Counter extends Base {
   }
 }
 
-/** A gauge whose value is read when scraped. */
+/** A value read when scraped: a gauge, or a counter kept by someone else (type 'counter'). */
 export class Gauge extends Base {
   constructor(
     name: string,
     help: string,
     labelNames: readonly string[],
     private readonly collect: () => Array<{ labels?: Labels; value: number }>,
+    private readonly type: 'gauge' | 'counter' = 'gauge',
   ) {
     super(name, help, labelNames);
   }
   render(): string {
-    let out = this.header('gauge');
+    let out = this.header(this.type);
     for (const { labels = {}, value } of this.collect()) {
       out += `${this.name}${renderLabels(this.labelNames, this.labelNames.map((n) => labels[n] ?? ''))} ${value}\n`;
     }

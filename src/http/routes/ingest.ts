@@ -35,7 +35,9 @@ export function ingestRoutes({ ingest, reads, maxBodyBytes }: IngestRouteDeps): 
           bytes = await body;
         } catch (error) {
           if (error instanceof BodyTooLargeError) {
-            reply.error(new ApiError(413, 'request body too large', `the limit is ${maxBodyBytes} bytes`), error.closeConnection);
+            // A 400 like every other malformed ingestion request (the ingestion
+            // contract has one bad-input status), the detail naming the limit.
+            reply.error(new ApiError(400, 'request body too large', `${error.bytes} bytes is over the limit of ${maxBodyBytes} bytes (MAX_INGEST_BODY_BYTES)`), error.closeConnection);
             return;
           }
           throw error;
