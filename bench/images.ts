@@ -21,7 +21,14 @@ export interface BenchImage {
   bytes: Buffer;
 }
 
-async function sourcePhoto(cacheDir: string): Promise<Buffer> {
+/** One fetch however many images are made from the photo at once. */
+let photo: Promise<Buffer> | undefined;
+function sourcePhoto(cacheDir: string): Promise<Buffer> {
+  photo ??= fetchSourcePhoto(cacheDir);
+  return photo;
+}
+
+async function fetchSourcePhoto(cacheDir: string): Promise<Buffer> {
   const path = join(cacheDir, 'samples.jpg');
   if (!existsSync(path)) {
     await mkdir(cacheDir, { recursive: true });

@@ -136,7 +136,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         const reader = new ResponseReader((status) => {
           const now = performance.now();
           if (status < 400) succeededTotal++;
-          if (sentAt >= measureFrom && now <= end) {
+          // Throughput is what completes inside the window, whenever it was
+          // sent: counting only requests sent inside it would drop the last
+          // latency's worth of the window and undercount a loaded server.
+          if (now >= measureFrom && now <= end) {
             statuses[status] = (statuses[status] ?? 0) + 1;
             if (status >= 400) errors++;
             else latencies.push(now - sentAt);
