@@ -35,8 +35,24 @@ const { values } = parseArgs({
     'single-rate': { type: 'string', default: '10000' },
     'batch-rate': { type: 'string', default: '20000' },
     quick: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h' },
   },
 });
+if (values.help) {
+  process.stdout.write(`Usage: npm run bench -- ingest [options]
+
+  --devices <n>        concurrent devices, one keep-alive connection each (default: 32)
+  --batch <n>          events per batch request (default: 50)
+  --duration <s>       measured seconds per figure (default: 10; --quick: 3)
+  --warmup <s>         unmeasured seconds before each figure (default: 1)
+  --reps <n>           repetitions; figures are medians (default: 3; --quick: 1)
+  --single-rate <n>    events/s offered in the paced runs of single events (default: 10000)
+  --batch-rate <n>     events/s offered in the paced runs of batches (default: 20000)
+  --scenarios <list>   a subset of: protobuf batch, json single, json batch, protobuf single
+  --quick              a smoke run; its report (like a subset's) is kept apart from latest-ingest
+`);
+  process.exit(0);
+}
 const devices = Number(values.devices);
 const batchSize = Number(values.batch);
 const durationMs = Number(values.duration ?? (values.quick ? 3 : 10)) * 1000;
