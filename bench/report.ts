@@ -88,7 +88,7 @@ export function markdown(report: Report): string {
     if (stages) {
       lines.push(
         `- server time per image in a worker: decode ${f(stages.decodeMs, 2)} ms, preprocess ${f(stages.preprocessMs, 2)} ms, ` +
-          `inference ${f(stages.inferenceMs, 2)} ms, postprocess ${f(stages.postprocessMs, 2)} ms`,
+          `inference ${f(stages.inferenceMs, 2)} ms, postprocess ${f(stages.postprocessMs, 2)} ms; ${largestStage(stages)}`,
       );
     }
     lines.push('', '| system | clients | req/s | p50 ms | p90 ms | p99 ms | CPU cores | errors |', '|---|---|---|---|---|---|---|---|');
@@ -102,6 +102,14 @@ export function markdown(report: Report): string {
     lines.push('');
   }
   return lines.join('\n');
+}
+
+/** Where a worker's time goes: the stage to attack first. */
+function largestStage(stages: StageCosts): string {
+  const entries = Object.entries(stages).map(([key, ms]) => [key.replace(/Ms$/, ''), ms] as const);
+  const total = entries.reduce((sum, [, ms]) => sum + ms, 0);
+  const [name, ms] = entries.reduce((a, b) => (b[1] > a[1] ? b : a));
+  return `largest cost: **${name}** (${f((100 * ms) / total, 0)}% of the worker's time)`;
 }
 
 function errorCell(level: LevelResult): string {
