@@ -12,9 +12,10 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function connect(url: string, max = 10): Sql {
+export function connect(url: string, max = 10, socketPath?: string): Sql {
   return postgres(url, {
     max,
+    ...(socketPath ? { path: socketPath } : {}),
     onnotice: () => {},
     // int8 columns (counters, sequence ids) come back as JS numbers; they stay far below 2^53.
     types: {
@@ -30,7 +31,7 @@ export function connect(url: string, max = 10): Sql {
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
   const embedded = config.databaseUrl ? undefined : await startEmbeddedDatabase(config.dataDir);
   const url = config.databaseUrl ?? embedded!.url;
-  const sql = connect(url);
+  const sql = connect(url, 10, embedded?.socketPath);
   try {
     await sql`SELECT 1`;
     await migrate(sql);
