@@ -8,6 +8,7 @@ import { buildConstantModel } from './fixtures/onnx-models.js';
 import { Api, signUpTenant } from './helpers/api.js';
 import { makeImage } from './helpers/images.js';
 import { predict } from './helpers/predict.js';
+import { exchangeOnOneSocket } from './helpers/raw-http.js';
 import { waitFor, type TestServer } from './helpers/server.js';
 import { inviteMember, startPlatform, stopPlatform, type Platform } from './helpers/platform.js';
 
@@ -138,6 +139,35 @@ describe('model versions', () => {
     expect((await admin.get(`/v2/models/${model.id}`)).body.data.versions).toEqual([]);
     const staging = await sql`SELECT count(*)::int AS n FROM model_versions WHERE model_id = ${model.id}`;
     expect(staging[0]!.n).toBe(0);
+  });
+
+  it('keeps the connection usable after an upload, for the next request on the same socket', async () => {
+    // A body that arrives in several chunks while the server is still writing
+    // the earlier ones: the socket is paused for backpressure, and must be
+    // read again once the upload is consumed, or the next request on this
+    // keep-alive connection is never answered.
+    const model = (await admin.post('/v2/models', { name: 'keep-alive' })).body.data;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const form = new FormData();
+      form.append('model', new Blob([new Uint8Array(4 * 1024 * 1024).fill(7)]), 'model.onnx');
+      form.append('config', new Blob([JSON.stringify(fixtureConfig('keep-alive'))]), 'model.json');
+      const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+      const body = Buffer.from(await encoded.arrayBuffer());
+      const { port } = new URL(server.url);
+      const answers = await exchangeOnOneSocket(Number(port), [
+        Buffer.concat([
+          Buffer.from(
+            `POST /v2/models/${model.id}/versions HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${admin.token}\r\n` +
+              `Content-Type: ${encoded.headers.get('content-type')}\r\nContent-Length: ${body.length}\r\n\r\n`,
+          ),
+          body,
+        ]),
+        Buffer.from(`GET /v2/models/${model.id} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${admin.token}\r\n\r\n`),
+      ]);
+      expect(answers[0]).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answers[1]).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answers[1]).toContain('"keep-alive"');
+    }
   });
 
   it('lists, renames and deletes models within the organization', async () => {

@@ -349,7 +349,9 @@ export function openBodyStream(req: Request, reply: Reply, limit: number): BodyS
     } finally {
       busy = false;
     }
-    if (!settled && !reply.aborted && !reply.finished) req.raw.resume();
+    // Also once the last chunk is consumed: the socket may have been paused
+    // while it waited, and a kept-alive connection's next request must be read.
+    if (!reply.aborted && !reply.finished) req.raw.resume();
   };
 
   if (declared !== undefined && declared > limit) {
