@@ -69,11 +69,14 @@ describe('SIGKILL durability', () => {
       expect(lost).toEqual([]);
       // Every stored event fired its rule; the queued actions run after the
       // restart. Jobs the killed server had claimed are retried once their
-      // 60 s lease (longer than the slowest webhook) has run out.
+      // 60 s lease (longer than the slowest webhook) has run out, and a job
+      // that had run just before the kill must not run a second time.
       await waitFor(async () => {
-        const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM notifications WHERE device_id = ${registration.deviceId}`;
-        return row!.n === stored.size;
-      }, 120_000, 'one notification per stored event');
+        const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM action_jobs WHERE device_id = ${registration.deviceId} AND status <> 'succeeded'`;
+        return row!.n === 0;
+      }, 150_000, 'every queued action to run');
+      const [notified] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM notifications WHERE device_id = ${registration.deviceId}`;
+      expect(notified!.n).toBe(stored.size);
     } finally {
       await sql.end();
       await second.stop();

@@ -124,10 +124,19 @@ export class ActionRunner {
     try {
       if (job.type === 'webhook') {
         await this.webhook(job, maxAttempts);
+        await this.sql`UPDATE action_jobs SET status = 'succeeded', finished_at = now(), last_error = NULL WHERE id = ${job.id}`;
       } else {
-        await this.sql.begin((tx) => this.local(tx, job));
+        // The effect and the job's completion commit together, so a crash in
+        // between cannot repeat it; the row lock and the status check keep a
+        // job whose lease ran out (and that another runner claimed) from
+        // running twice.
+        await this.sql.begin(async (tx) => {
+          const [claimed] = await tx`
+            UPDATE action_jobs SET status = 'succeeded', finished_at = now(), last_error = NULL
+            WHERE id = ${job.id} AND status = 'pending' RETURNING id`;
+          if (claimed) await this.local(tx, job);
+        });
       }
-      await this.sql`UPDATE action_jobs SET status = 'succeeded', finished_at = now(), last_error = NULL WHERE id = ${job.id}`;
     } catch (error) {
       const message = (error as Error).message;
       if (error instanceof RetryableError && job.attempts < maxAttempts) {
