@@ -107,6 +107,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
     metrics.registry.register(
       new Gauge('ingest_events_total', 'events committed by the event writer (retries of stored events included)', [], () => [{ value: writer.stats.events }], 'counter'),
     );
+    metrics.registry.register(
+      new Gauge(
+        'ingest_retried_batches_total',
+        'batches evaluated from memory that PostgreSQL found stale (device changed, event retried) and were committed again the locked way',
+        [],
+        () => [{ value: writer.stats.retried }],
+        'counter',
+      ),
+    );
     metrics.registry.register(new Gauge('ingest_backlog_events', 'events waiting for a commit', [], () => [{ value: writer.backlog }]));
     const ingest = new IngestService(database.sql, tokens, writer, config);
     await ingest.start();

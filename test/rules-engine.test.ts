@@ -3,13 +3,15 @@
 // webhook receiver gets the signed request; every condition type and every
 // action type, throttling, schedules in a time zone, retries after failures.
 import { createHmac } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ingress } from '../src/ingest/proto/ingress.js';
-import type { Api } from './helpers/api.js';
+import { ADMIN, serverDatabaseUrl, type Api } from './helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from './helpers/platform.js';
-import { waitFor, type TestServer } from './helpers/server.js';
+import { removeDir, startServer, waitFor, type TestServer } from './helpers/server.js';
 
 interface Received {
   method: string;
@@ -85,8 +87,8 @@ function at(point: { lat: number; lon: number }, extra: Record<string, unknown> 
   return { timestamp: clock, locations: [{ timestamp: clock, latitude: point.lat, longitude: point.lon }], ...extra };
 }
 
-async function sendBatch(token: string, events: object[]): Promise<number> {
-  const res = await fetch(`${server.url}/v1/mobile/events/batch`, {
+async function sendBatch(token: string, events: object[], to: TestServer = server): Promise<number> {
+  const res = await fetch(`${to.url}/v1/mobile/events/batch`, {
     method: 'POST',
     headers: { authorization: token, 'content-type': 'application/protobuf' },
     body: ingress.MobileEvents.encode(ingress.MobileEvents.fromObject({ events })).finish(),
@@ -94,9 +96,9 @@ async function sendBatch(token: string, events: object[]): Promise<number> {
   return res.status;
 }
 
-async function sendJson(token: string, event: object): Promise<void> {
-  const res = await fetch(`${server.url}/v1/mobile/events`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: JSON.stringify(event) });
-  expect(res.status).toBe(204);
+async function sendJson(token: string, event: object, to: TestServer = server): Promise<void> {
+  const res = await fetch(`${to.url}/v1/mobile/events`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: JSON.stringify(event) });
+  expect(res.status, res.status === 204 ? '' : to.stderr().slice(-2000)).toBe(204);
 }
 
 const jobsOf = (ruleId: string) => sql<{ status: string; attempts: number; type: string }[]>`SELECT status, attempts, type FROM action_jobs WHERE rule_id = ${ruleId}`;
@@ -263,5 +265,70 @@ describe('actions', () => {
       { toNumber: '+15550999', body: `alert from ${device.deviceId}` },
     ]);
     expect((await admin.get(`/v2/landmarks/${park}`)).body.data.tags).toEqual(['busy']);
+  });
+});
+
+// The engine evaluates a batch from what it remembers of its devices and
+// commits it in one round trip; PostgreSQL checks that nothing it assumed
+// has changed (device row version, event not stored before), and a batch
+// that fails the check is committed again the locked way.
+describe('devices remembered between batches', () => {
+  const retried = async (to: TestServer = server) =>
+    Number(/^ingest_retried_batches_total (\d+)$/m.exec(await (await fetch(`${to.url}/metrics`)).text())?.[1]);
+  const notifications = async (token: string) =>
+    ((await (await fetch(`${server.url}/v1/mobile/notifications`, { headers: { authorization: token } })).json()) as { notifications: Array<{ message: string }> }).notifications.map((n) => n.message);
+
+  it('sees a device changed through the management API since its last event', async () => {
+    const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.ping', operator: '==', value: '1' }], actions: [{ type: 'push', subject: 's', message: 'hello {{device.name}}' }] });
+    const device = await register();
+    expect((await admin.patch(`/v2/devices/${device.deviceId}`, { name: 'first' })).status).toBe(200);
+    await sendJson(device.token, { timestamp: 1, attributes: { ping: 1 } });
+    await settled(ruleId, 1);
+    const before = await retried();
+    expect((await admin.patch(`/v2/devices/${device.deviceId}`, { name: 'second' })).status).toBe(200);
+    await sendJson(device.token, { timestamp: 2, attributes: { ping: 1 } });
+    await settled(ruleId, 2);
+    expect((await notifications(device.token)).sort()).toEqual(['hello first', 'hello second']);
+    expect(await retried()).toBe(before + 1);
+  });
+
+  it('stores a retried event of a known device once and fires for it once', async () => {
+    const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.n', operator: '>=', value: '0' }], actions: [{ type: 'push', subject: 's', message: 'n={{event.payload.attributes.n}}' }] });
+    const device = await register();
+    await sendJson(device.token, { timestamp: 100, attributes: { n: 1 } });
+    const before = await retried();
+    await sendJson(device.token, { timestamp: 100, attributes: { n: 1 } }); // the same event again
+    await sendJson(device.token, { timestamp: 101, attributes: { n: 2 } });
+    expect(await settled(ruleId, 2)).toHaveLength(2);
+    expect((await notifications(device.token)).sort()).toEqual(['n=1', 'n=2']);
+    const stored = await sql`SELECT count(*)::int AS n FROM events WHERE device_id = ${device.deviceId}`;
+    expect(stored[0]!.n).toBe(2);
+    expect(await retried()).toBe(before + 1);
+  });
+
+  it('keeps one state per device when two servers share the database', async () => {
+    const park = await landmark('shared', PARK);
+    const enter = await rule({ conditionsObject: [{ type: 'enterLandmark', ids: [park] }], actions: [{ type: 'push', subject: 'in', message: 'in' }] });
+    const exit = await rule({ conditionsObject: [{ type: 'exitLandmark', ids: [park] }], actions: [{ type: 'push', subject: 'out', message: 'out' }] });
+    const other = await startServer({
+      modelsDir: '/nonexistent',
+      databaseUrl: await serverDatabaseUrl(server, database?.url),
+      // device tokens are signed with the first server's secret
+      env: { ADMIN_PASSWORD: ADMIN.password, JWT_SECRET: (await readFile(join(server.dataDir, 'jwt-secret'), 'utf8')).trim() },
+    });
+    try {
+      const device = await register();
+      // Alternating servers: each one's memory of the device is stale every other event.
+      const walk: Array<[{ lat: number; lon: number }, TestServer]> = [
+        [FAR, server], [PARK, other], [PARK, server], [FAR, other], [FAR, server], [PARK, other], [PARK, server],
+      ];
+      for (const [point, to] of walk) expect(await sendBatch(device.token, [at(point)], to)).toBe(204);
+      expect(await settled(enter, 2)).toHaveLength(2);
+      expect(await settled(exit, 1)).toHaveLength(1);
+      expect((await retried()) + (await retried(other))).toBeGreaterThan(0);
+    } finally {
+      await other.stop();
+      await removeDir(other.dataDir);
+    }
   });
 });

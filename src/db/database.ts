@@ -31,7 +31,8 @@ export function connect(url: string, max = 10, socketPath?: string): Sql {
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
   const embedded = config.databaseUrl ? undefined : await startEmbeddedDatabase(config.dataDir);
   const url = config.databaseUrl ?? embedded!.url;
-  const sql = connect(url, 10, embedded?.socketPath);
+  // The ingestion writer keeps up to 4 of these for its transactions (event-writer.ts).
+  const sql = connect(url, 14, embedded?.socketPath);
   try {
     await sql`SELECT 1`;
     await migrate(sql);

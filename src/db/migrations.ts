@@ -4,6 +4,7 @@ import { migration003 } from './migrations/003-channels.js';
 import { migration004 } from './migrations/004-devices.js';
 import { migration005 } from './migrations/005-rules.js';
 import { migration006 } from './migrations/006-ingest.js';
+import { migration007 } from './migrations/007-ingest-fast-path.js';
 
 export interface Migration {
   version: number;
@@ -310,4 +311,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration004,
   migration005,
   migration006,
+  migration007,
 ];

@@ -14,7 +14,7 @@
 // overlapping). Under light load an event waits for one commit; under heavy
 // load batches grow and the cost per event falls.
 import { performance } from 'node:perf_hooks';
-import type { ReservedSql, Sql } from 'postgres';
+import type { PendingQuery, ReservedSql, Sql } from 'postgres';
 import { log } from '../log.js';
 
 export interface IncomingEvent {
@@ -29,17 +29,43 @@ export interface IncomingEvent {
   dedupKey: string;
 }
 
-/** What happens inside the commit after the events are stored (rules, device state). */
+/** What a processor adds to a batch's transaction. */
+export interface ProcessorWork {
+  /** statements sent and not awaited: COMMIT follows them at once, and the writer checks each one's result */
+  writes: Array<Promise<unknown>>;
+  /** called once the transaction has committed */
+  committed(): void;
+}
+
+/** A batch the processor evaluated from memory, before the transaction. */
+export interface AheadWork {
+  /**
+   * The batch's one statement (one statement is one transaction: no BEGIN,
+   * no COMMIT): `insert`, the events' INSERT … RETURNING, as a part of it,
+   * the processor's writes as the others. It must fail with SQLSTATE 40001
+   * unless the INSERT stored all `count` events (none is a retry) and what
+   * the evaluation assumed still holds in the database.
+   */
+  statement(tx: Sql, insert: PendingQuery<Array<{ id: string }>>, count: number): { run: Promise<unknown>; committed(): void };
+  /** the statement failed: drop what the evaluation changed in memory */
+  forget(): void;
+}
+
+/** What happens inside the commit besides storing the events (rules, device state). */
 export interface EventProcessor {
+  /**
+   * The batch evaluated from what the processor holds in memory, assuming
+   * every event is new; undefined when it must read the database first.
+   * The writer then commits the batch in one statement, one round trip.
+   */
+  evaluateAhead(events: IncomingEvent[]): Promise<AheadWork | undefined>;
   /**
    * Called inside the transaction with the batch, in arrival order, while
    * its INSERT is still running (so the processor can send its reads at
    * once: they are pipelined on the connection). `stored` resolves to the
-   * ids that were new; retries of stored events are left out. Resolves to
-   * the writes it has sent and not awaited: COMMIT follows them at once, in
-   * the same round trip, and the writer checks each one's result.
+   * ids that were new; retries of stored events are left out.
    */
-  process(tx: Sql, events: IncomingEvent[], stored: Promise<Set<string>>): Promise<Array<Promise<unknown>>>;
+  process(tx: Sql, events: IncomingEvent[], stored: Promise<Set<string>>): Promise<ProcessorWork>;
 }
 
 export interface WriterOptions {
@@ -68,7 +94,34 @@ export interface WriterStats {
   commits: number;
   events: number;
   duplicates: number;
+  /** batches evaluated from memory whose assumptions failed, committed again the locked way */
+  retried: number;
   lastCommitMs: number;
+}
+
+const SERIALIZATION_FAILURE = '40001';
+
+/**
+ * The multi-row INSERT of a batch. Retries of stored events are left out;
+ * it returns the ids that were new. Not run here: a statement of its own,
+ * or a part of the processor's one statement.
+ */
+function insertEvents(c: Sql, events: IncomingEvent[]): PendingQuery<Array<{ id: string }>> {
+  return c<Array<{ id: string }>>`
+    INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, client_sent_at, payload, dedup_key)
+    SELECT id, org, channel, device, source, received, sent, payload::jsonb, dedup FROM unnest(
+      ${events.map((e) => e.id)}::text[],
+      ${events.map((e) => e.organizationId)}::text[],
+      ${events.map((e) => e.channelId)}::text[],
+      ${events.map((e) => e.deviceId)}::text[],
+      ${events.map((e) => e.source)}::text[],
+      ${events.map((e) => e.serverReceivedAt.toISOString())}::timestamptz[],
+      ${events.map((e) => e.clientSentAt?.toISOString() ?? null)}::timestamptz[],
+      ${events.map((e) => JSON.stringify(e.payload))}::text[],
+      ${events.map((e) => e.dedupKey)}::text[]
+    ) AS u(id, org, channel, device, source, received, sent, payload, dedup)
+    ON CONFLICT (device_id, dedup_key) DO NOTHING
+    RETURNING id`;
 }
 
 export class EventWriter {
@@ -79,7 +132,13 @@ export class EventWriter {
   /** devices with events in a transaction in flight */
   private readonly busy = new Set<string>();
   private stopped = false;
-  readonly stats: WriterStats = { commits: 0, events: 0, duplicates: 0, lastCommitMs: 0 };
+  /**
+   * Connections kept between transactions (at most maxConcurrent): taking
+   * one from the pool costs a turn of the event loop on every commit. One
+   * whose transaction failed goes back to the pool instead, in case it broke.
+   */
+  private readonly idle: ReservedSql[] = [];
+  readonly stats: WriterStats = { commits: 0, events: 0, duplicates: 0, retried: 0, lastCommitMs: 0 };
 
   constructor(
     private readonly sql: Sql,
@@ -161,13 +220,15 @@ export class EventWriter {
     const started = performance.now();
     let connection: ReservedSql | undefined;
     try {
-      connection = await this.sql.reserve();
+      connection = this.idle.pop() ?? (await this.sql.reserve());
       const fresh = await this.commit(connection, events);
       this.stats.duplicates += events.length - fresh;
       this.stats.commits++;
       this.stats.events += events.length;
       this.stats.lastCommitMs = performance.now() - started;
       for (const p of batch) p.resolve();
+      this.idle.push(connection);
+      connection = undefined;
     } catch (error) {
       log.error('event commit failed', { events: events.length, error: error as Error });
       for (const p of batch) p.reject(error as Error);
@@ -178,14 +239,47 @@ export class EventWriter {
   }
 
   /**
-   * One transaction in two round trips. BEGIN, the INSERT and the
-   * processor's reads go out together; once the processor has evaluated,
-   * its writes and COMMIT go out together. PostgreSQL answers COMMIT in a
-   * transaction where a statement failed with a silent rollback, so every
-   * statement's own result is awaited: the batch counts as committed only if
-   * all of them succeeded. Resolves to the number of events that were new.
+   * Commits the batch; resolves to the number of events that were new.
+   * The common batch (devices this server knows, no retried event) is one
+   * statement, one round trip: the processor evaluates it from memory and
+   * writes its outcome in the same statement as the INSERT, every
+   * assumption checked by PostgreSQL (SQLSTATE 40001 when one fails). Any
+   * other batch, or one whose assumptions failed, goes the locked way in
+   * two round trips: BEGIN, the INSERT and the processor's reads (devices
+   * locked) together, then its writes and COMMIT together.
    */
   private async commit(c: ReservedSql, events: IncomingEvent[]): Promise<number> {
+    const ahead = await this.processor.evaluateAhead(events);
+    if (ahead) {
+      try {
+        const { run, committed } = ahead.statement(c, insertEvents(c, events), events.length);
+        await run;
+        committed();
+        return events.length;
+      } catch (error) {
+        ahead.forget();
+        if ((error as { code?: string }).code !== SERIALIZATION_FAILURE) throw error;
+        this.stats.retried++;
+      }
+    }
+    let stored!: Promise<Set<string>>;
+    await this.transaction(c, (issue) => {
+      stored = issue(insertEvents(c, events)).then((rows) => new Set(rows.map((r) => r.id)));
+      return this.processor.process(c, events, stored);
+    });
+    return (await stored).size;
+  }
+
+  /**
+   * BEGIN, the body's statements, COMMIT. PostgreSQL answers COMMIT in a
+   * transaction where a statement failed with a silent rollback, so every
+   * statement's own result is awaited: the transaction counts as committed
+   * only if all of them succeeded.
+   */
+  private async transaction(
+    c: ReservedSql,
+    body: (issue: <T>(statement: Promise<T>) => Promise<T>) => ProcessorWork | Promise<ProcessorWork>,
+  ): Promise<void> {
     const statements: Array<Promise<unknown>> = [];
     // Each result is awaited below; until then a failure must not count as unhandled.
     const issue = <T>(statement: Promise<T>): Promise<T> => {
@@ -195,26 +289,14 @@ export class EventWriter {
     };
     try {
       issue(c`BEGIN`);
-      const stored = issue(c<{ id: string }[]>`
-        INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, client_sent_at, payload, dedup_key)
-        SELECT id, org, channel, device, source, received, sent, payload::jsonb, dedup FROM unnest(
-          ${events.map((e) => e.id)}::text[],
-          ${events.map((e) => e.organizationId)}::text[],
-          ${events.map((e) => e.channelId)}::text[],
-          ${events.map((e) => e.deviceId)}::text[],
-          ${events.map((e) => e.source)}::text[],
-          ${events.map((e) => e.serverReceivedAt.toISOString())}::timestamptz[],
-          ${events.map((e) => e.clientSentAt?.toISOString() ?? null)}::timestamptz[],
-          ${events.map((e) => JSON.stringify(e.payload))}::text[],
-          ${events.map((e) => e.dedupKey)}::text[]
-        ) AS u(id, org, channel, device, source, received, sent, payload, dedup)
-        ON CONFLICT (device_id, dedup_key) DO NOTHING
-        RETURNING id`.then((rows) => new Set(rows.map((r) => r.id))));
-      const writes = await this.processor.process(c, events, stored);
-      for (const write of writes) issue(write);
+      const work = await body(issue);
+      for (const write of work.writes) issue(write);
       issue(c`COMMIT`);
-      await Promise.all(statements);
-      return (await stored).size;
+      // The first failure in statement order is the cause; the ones after
+      // it only say that the transaction was aborted.
+      const failed = (await Promise.allSettled(statements)).find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      work.committed();
     } catch (error) {
       // Ends the transaction if COMMIT was never sent; harmless after it.
       await c`ROLLBACK`.catch(() => {});
@@ -229,5 +311,6 @@ export class EventWriter {
       this.kick();
       await Promise.all(this.flushing);
     }
+    for (const connection of this.idle.splice(0)) connection.release();
   }
 }

@@ -9,16 +9,16 @@
 // are kept in memory and reloaded when PostgreSQL notifies a change; device
 // state is read from the database once per batch (locked), so several
 // servers can share devices.
-import type { Sql } from 'postgres';
+import type { PendingQuery, Row, Sql } from 'postgres';
 import { newId } from '../ids.js';
 import { listLandmarkShapes } from '../db/landmarks.js';
 import { log } from '../log.js';
 import type { Shape } from '../platform/geometry.js';
 import { LandmarkIndex } from '../platform/landmark-index.js';
 import { evaluateCondition, landmarkIds, loadEnabledRules, type Condition, type EvaluationContext, type LoadedRule } from '../platform/rules/index.js';
-import { eventLocation, saveDeviceStates, type LastLocation } from './device-state.js';
-import type { EventProcessor, IncomingEvent } from './event-writer.js';
-
+import { eventLocation, saveDeviceStates, updateDeviceStates, type LastLocation } from './device-state.js';
+import type { AheadWork, EventProcessor, IncomingEvent, ProcessorWork } from './event-writer.js';
+import { KnownDevices, type KnownDevice } from './known-devices.js';
 
 export interface ChannelRules {
   /** rules that may hold whatever landmarks the device is near: always evaluated */
@@ -297,9 +297,72 @@ export function organizationRules(rules: LoadedRule[], landmarks: Array<{ id: st
   return { byChannel, landmarks: index, watched, loadedAt: Date.now() };
 }
 
+/** The upsert of when rules last fired per device; not run here. */
+function upsertThrottles(tx: Sql, fired: BatchOutcome['fired']): PendingQuery<Row[]> {
+  const rows = [...fired.values()];
+  return tx`
+    INSERT INTO rule_throttle (rule_id, device_id, last_fired_at)
+    SELECT * FROM unnest(${rows.map((r) => r.ruleId)}::text[], ${rows.map((r) => r.deviceId)}::text[], ${rows.map((r) => r.at.toISOString())}::timestamptz[])
+    ON CONFLICT (rule_id, device_id) DO UPDATE SET last_fired_at = EXCLUDED.last_fired_at`;
+}
+
+/** The insert of fired actions into the durable queue; not run here. */
+function insertJobs(tx: Sql, jobs: ActionJob[]): PendingQuery<Row[]> {
+  return tx`
+    INSERT INTO action_jobs (id, organization_id, rule_id, action_id, device_id, event_id, type, action, context)
+    SELECT id, org, rule, action_id, device, event, type, action::jsonb, context::jsonb FROM unnest(
+      ${jobs.map((j) => j.id)}::text[], ${jobs.map((j) => j.organizationId)}::text[], ${jobs.map((j) => j.ruleId)}::text[],
+      ${jobs.map((j) => j.actionId)}::text[], ${jobs.map((j) => j.deviceId)}::text[], ${jobs.map((j) => j.eventId)}::text[],
+      ${jobs.map((j) => j.type)}::text[], ${jobs.map((j) => JSON.stringify(j.action))}::text[], ${jobs.map((j) => JSON.stringify(j.context))}::text[]
+    ) AS u(id, org, rule, action_id, device, event, type, action, context)`;
+}
+
+/** Fired throttles and queued actions (with the wake-up of the action runners) as statements of their own. */
+function writeFired(tx: Sql, fired: BatchOutcome['fired'], jobs: ActionJob[]): Array<Promise<unknown>> {
+  const writes: Array<Promise<unknown>> = [];
+  if (fired.size) writes.push(upsertThrottles(tx, fired));
+  if (jobs.length) writes.push(insertJobs(tx, jobs), tx`SELECT pg_notify('action_jobs', ${String(jobs.length)})`);
+  return writes;
+}
+
+/**
+ * A whole batch in one statement, the parts as data-modifying CTEs (all of
+ * them run, in one snapshot, atomically). The final row checks that every
+ * event was new and every device still at its remembered version.
+ */
+function oneStatement(
+  tx: Sql,
+  insert: PendingQuery<Array<{ id: string }>>,
+  count: number,
+  outcome: BatchOutcome,
+  expected: ReadonlyMap<string, string>,
+): PendingQuery<[{ ids: string[] | null; versions: string[] | null }]> {
+  const parts = [tx`stored AS (${insert})`, tx`, updated AS (${updateDeviceStates(tx, outcome.patches, expected)})`];
+  if (outcome.fired.size) parts.push(tx`, throttled AS (${upsertThrottles(tx, outcome.fired)})`);
+  if (outcome.jobs.length) parts.push(tx`, queued AS (${insertJobs(tx, outcome.jobs)})`);
+  return tx`
+    WITH ${parts}
+    SELECT
+      ingest_expect((SELECT count(*) FROM stored) = ${count}, 'an event of the batch was stored before') AS new_events,
+      ingest_expect((SELECT count(*) FROM updated) = ${outcome.patches.size}, 'a device changed since this server read it') AS same_devices,
+      ${outcome.jobs.length ? tx`pg_notify('action_jobs', ${String(outcome.jobs.length)})` : tx`NULL`} AS notified,
+      (SELECT array_agg(id) FROM updated) AS ids,
+      (SELECT array_agg(version) FROM updated) AS versions`;
+}
+
+type Stats = RulesEngine['stats'];
+
+function addStats(into: Stats, from: Stats): void {
+  into.evaluated += from.evaluated;
+  into.fired += from.fired;
+  into.throttled += from.throttled;
+}
+
 export class RulesEngine implements EventProcessor {
   private readonly organizations = new Map<string, Promise<OrganizationRules>>();
   private unlisten: Array<() => Promise<void>> = [];
+  /** devices as this server last committed them: see known-devices.ts */
+  private readonly known = new KnownDevices();
   readonly stats = { evaluated: 0, fired: 0, throttled: 0 };
 
   constructor(private readonly sql: Sql) {}
@@ -333,48 +396,90 @@ export class RulesEngine implements EventProcessor {
     return loading;
   }
 
-  async process(tx: Sql, batch: IncomingEvent[], stored: Promise<Set<string>>): Promise<Array<Promise<unknown>>> {
+  private async organizationsOf(events: IncomingEvent[]): Promise<Map<string, OrganizationRules>> {
+    const organizations = new Map<string, OrganizationRules>();
+    for (const organizationId of new Set(events.map((e) => e.organizationId))) {
+      organizations.set(organizationId, await this.rulesOf(organizationId));
+    }
+    return organizations;
+  }
+
+  async evaluateAhead(batch: IncomingEvent[]): Promise<AheadWork | undefined> {
+    const deviceIds = new Set(batch.map((e) => e.deviceId));
+    const entries: KnownDevice[] = [];
+    for (const id of deviceIds) {
+      const entry = this.known.get(id);
+      if (!entry) return undefined;
+      entries.push(entry);
+    }
+    const organizations = await this.organizationsOf(batch);
+    const devices = new Map(entries.map((e) => [e.device.id, e.device]));
+    const throttles = new Map<string, number>();
+    for (const entry of entries) for (const [key, at] of entry.throttles) throttles.set(key, at);
+    const expected = new Map(entries.map((e) => [e.device.id, e.version]));
+    const stats = { evaluated: 0, fired: 0, throttled: 0 };
+    // Evaluated on the remembered objects themselves: forget() drops them if the commit fails.
+    const outcome = evaluateBatch(batch, organizations, devices, throttles, stats);
+    return {
+      statement: (tx, insert, count) => {
+        let versions = new Map<string, string>();
+        const run = oneStatement(tx, insert, count, outcome, expected).then(([r]) => {
+          versions = new Map((r.ids ?? []).map((id, i) => [id, r.versions![i]!]));
+        });
+        return {
+          run,
+          committed: () => {
+            addStats(this.stats, stats);
+            for (const entry of entries) {
+              entry.version = versions.get(entry.device.id) ?? entry.version;
+              this.known.set(entry.device.id, entry);
+            }
+            for (const f of outcome.fired.values()) this.known.get(f.deviceId)?.throttles.set(`${f.ruleId}:${f.deviceId}`, f.at.getTime());
+          },
+        };
+      },
+      forget: () => this.known.forget(deviceIds),
+    };
+  }
+
+  async process(tx: Sql, batch: IncomingEvent[], stored: Promise<Set<string>>): Promise<ProcessorWork> {
     const deviceIds = [...new Set(batch.map((e) => e.deviceId))];
     // Sent at once, pipelined behind the events' INSERT. Devices are locked:
     // a concurrent batch of another server for the same device waits, so
     // enter/exit see one order.
     const [deviceRows, throttleRows, fresh] = await Promise.all([
-      tx<EngineDevice[]>`
-        SELECT id, name, model, type, tags, properties, attributes, state FROM devices
+      tx<Array<EngineDevice & { version: string }>>`
+        SELECT id, name, model, type, tags, properties, attributes, state, xmin::text AS version FROM devices
         WHERE id = ANY(${deviceIds}) ORDER BY id FOR UPDATE`,
       tx<{ ruleId: string; deviceId: string; lastFiredAt: Date }[]>`
         SELECT rule_id, device_id, last_fired_at FROM rule_throttle WHERE device_id = ANY(${deviceIds})`,
       stored,
     ]);
-    const events = fresh.size === batch.length ? batch : batch.filter((e) => fresh.has(e.id));
-    if (events.length === 0) return [];
-    const devices = new Map(deviceRows.map((d) => [d.id, d]));
-    const throttles = new Map(throttleRows.map((t) => [`${t.ruleId}:${t.deviceId}`, t.lastFiredAt.getTime()]));
-    const organizations = new Map<string, OrganizationRules>();
-    for (const organizationId of new Set(events.map((e) => e.organizationId))) {
-      organizations.set(organizationId, await this.rulesOf(organizationId));
+    const entries = new Map<string, KnownDevice>();
+    for (const { version, ...device } of deviceRows) entries.set(device.id, { device, version, throttles: new Map() });
+    const throttles = new Map<string, number>();
+    for (const t of throttleRows) {
+      const key = `${t.ruleId}:${t.deviceId}`;
+      throttles.set(key, t.lastFiredAt.getTime());
+      entries.get(t.deviceId)?.throttles.set(key, t.lastFiredAt.getTime());
     }
-    const { patches, fired, jobs } = evaluateBatch(events, organizations, devices, throttles, this.stats);
+    const remember = (versions: Map<string, string>) => {
+      for (const [id, entry] of entries) {
+        entry.version = versions.get(id) ?? entry.version;
+        this.known.set(id, entry);
+      }
+    };
 
-    const writes: Array<Promise<unknown>> = [saveDeviceStates(tx, patches)];
-    if (fired.size) {
-      const rows = [...fired.values()];
-      writes.push(tx`
-        INSERT INTO rule_throttle (rule_id, device_id, last_fired_at)
-        SELECT * FROM unnest(${rows.map((r) => r.ruleId)}::text[], ${rows.map((r) => r.deviceId)}::text[], ${rows.map((r) => r.at.toISOString())}::timestamptz[])
-        ON CONFLICT (rule_id, device_id) DO UPDATE SET last_fired_at = EXCLUDED.last_fired_at`);
-    }
-    if (jobs.length) {
-      writes.push(tx`
-        INSERT INTO action_jobs (id, organization_id, rule_id, action_id, device_id, event_id, type, action, context)
-        SELECT id, org, rule, action_id, device, event, type, action::jsonb, context::jsonb FROM unnest(
-          ${jobs.map((j) => j.id)}::text[], ${jobs.map((j) => j.organizationId)}::text[], ${jobs.map((j) => j.ruleId)}::text[],
-          ${jobs.map((j) => j.actionId)}::text[], ${jobs.map((j) => j.deviceId)}::text[], ${jobs.map((j) => j.eventId)}::text[],
-          ${jobs.map((j) => j.type)}::text[], ${jobs.map((j) => JSON.stringify(j.action))}::text[], ${jobs.map((j) => JSON.stringify(j.context))}::text[]
-        ) AS u(id, org, rule, action_id, device, event, type, action, context)`);
-      writes.push(tx`SELECT pg_notify('action_jobs', ${String(jobs.length)})`);
-    }
+    const events = fresh.size === batch.length ? batch : batch.filter((e) => fresh.has(e.id));
+    if (events.length === 0) return { writes: [], committed: () => remember(new Map()) };
+    const organizations = await this.organizationsOf(events);
+    const devices = new Map([...entries.values()].map((e) => [e.device.id, e.device]));
+    const { patches, fired, jobs } = evaluateBatch(events, organizations, devices, throttles, this.stats);
+    for (const f of fired.values()) entries.get(f.deviceId)?.throttles.set(`${f.ruleId}:${f.deviceId}`, f.at.getTime());
+
+    let versions = new Map<string, string>();
+    const writes = [saveDeviceStates(tx, patches).then((v) => (versions = v)), ...writeFired(tx, fired, jobs)];
     // Not awaited: the writer sends COMMIT right behind them (one round trip).
-    return writes;
+    return { writes, committed: () => remember(versions) };
   }
 }

@@ -61,11 +61,16 @@ export class Api {
 }
 
 /** The server's database (embedded: found through its data directory). */
-export async function serverSql(server: TestServer, databaseUrl?: string): Promise<postgres.Sql> {
-  if (databaseUrl) return postgres(databaseUrl, { max: 2, onnotice: () => {}, transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } } });
+/** The URL of the server's database: `databaseUrl` when it has one, else its embedded cluster's. */
+export async function serverDatabaseUrl(server: TestServer, databaseUrl?: string): Promise<string> {
+  if (databaseUrl) return databaseUrl;
   const password = (await readFile(join(server.dataDir, 'postgres-password'), 'utf8')).trim();
   const port = Number((await readFile(join(server.dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[3]);
-  return postgres({ host: '127.0.0.1', port, user: 'postgres', password, database: 'sense', max: 2, onnotice: () => {}, transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } } });
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/sense`;
+}
+
+export async function serverSql(server: TestServer, databaseUrl?: string): Promise<postgres.Sql> {
+  return postgres(await serverDatabaseUrl(server, databaseUrl), { max: 2, onnotice: () => {}, transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } } });
 }
 
 /** The one-time token inside the newest outbox email to `to` (as an operator would read it). */
