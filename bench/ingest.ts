@@ -20,6 +20,7 @@ import { ingress } from '../src/ingest/proto/ingress.js';
 import { ADMIN, Api, serverSql } from '../test/helpers/api.js';
 import { ROOT, startServer } from '../test/helpers/server.js';
 import { buildRequest, runLoad, type LoadResult } from './load-generator.js';
+import { sampleCpu } from './process-cpu.js';
 import { stat, type Stat } from './report.js';
 import { measureRuleEvaluation } from './rule-evaluation.js';
 
@@ -72,8 +73,17 @@ interface Paced {
   errors: number;
 }
 
+/** CPU µs per committed event over a closed-loop run (warm-up included), where /proc is readable. */
+interface CpuPerEvent {
+  /** the server's own process: HTTP, decoding, rules, the writer */
+  server: Stat;
+  /** the PostgreSQL processes it started */
+  database: Stat;
+}
+
 interface ScenarioResult {
   eventsPerSecond: Stat;
+  cpuPerEvent?: CpuPerEvent;
   /** events per transaction of the group commit */
   eventsPerCommit: Stat;
   requestsPerSecond: Stat;
@@ -168,22 +178,31 @@ async function main(): Promise<void> {
       const requests = registered.map(({ token }) =>
         buildRequest('POST', scenario.path, { Authorization: `Bearer ${token}`, 'Content-Type': scenario.encoding === 'json' ? 'application/json' : 'application/protobuf' }, payload),
       );
-      const runs: Array<LoadResult & { eventsPerCommit: number }> = [];
+      const runs: Array<LoadResult & { eventsPerCommit: number; cpu: { server: number; database: number } | undefined }> = [];
       const pacedRuns: typeof runs = [];
       const offered = scenario.eventsPerRequest === 1 ? singleRate : batchRate;
       let acknowledged = 0;
       const measure = async (rate?: number) => {
         const commitsBefore = await writerCounters();
+        const cpuBefore = sampleCpu(server.process.pid!);
         const run = await runLoad({ host: '127.0.0.1', port: server.port, request: requests, connections: devices, durationMs, warmupMs, rate });
         await new Promise((resolve) => setTimeout(resolve, 200));
         acknowledged += run.succeededTotal * scenario.eventsPerRequest;
+        const cpuAfter = sampleCpu(server.process.pid!);
         const commitsAfter = await writerCounters();
-        return { ...run, eventsPerCommit: (commitsAfter.events - commitsBefore.events) / (commitsAfter.commits - commitsBefore.commits) };
+        const events = commitsAfter.events - commitsBefore.events;
+        const perEvent = (seconds: number) => (seconds * 1e6) / events;
+        return {
+          ...run,
+          eventsPerCommit: events / (commitsAfter.commits - commitsBefore.commits),
+          cpu: cpuBefore && cpuAfter ? { server: perEvent(cpuAfter.server - cpuBefore.server), database: perEvent(cpuAfter.database - cpuBefore.database) } : undefined,
+        };
       };
       for (let r = 0; r < reps; r++) {
         const run = await measure();
         runs.push(run);
-        say(`${scenario.name}: closed loop ${(run.rps * scenario.eventsPerRequest).toFixed(0)} events/s, p99 ${run.p99.toFixed(1)} ms, errors ${run.errors}, ${run.eventsPerCommit.toFixed(1)} events/commit`);
+        const cpu = run.cpu ? `, CPU µs/event: server ${run.cpu.server.toFixed(1)}, PostgreSQL ${run.cpu.database.toFixed(1)}` : '';
+        say(`${scenario.name}: closed loop ${(run.rps * scenario.eventsPerRequest).toFixed(0)} events/s, p99 ${run.p99.toFixed(1)} ms, errors ${run.errors}, ${run.eventsPerCommit.toFixed(1)} events/commit${cpu}`);
         const paced = await measure(offered / scenario.eventsPerRequest);
         pacedRuns.push(paced);
         say(`${scenario.name}: paced at ${offered} events/s: ${(paced.rps * scenario.eventsPerRequest).toFixed(0)} events/s, p99 ${paced.p99.toFixed(1)} ms, errors ${paced.errors}, ${paced.eventsPerCommit.toFixed(1)} events/commit`);
@@ -192,6 +211,9 @@ async function main(): Promise<void> {
         eventsPerSecond: stat(runs.map((r) => r.rps * scenario.eventsPerRequest)),
         requestsPerSecond: stat(runs.map((r) => r.rps)),
         eventsPerCommit: stat(runs.map((r) => r.eventsPerCommit)),
+        cpuPerEvent: runs.every((r) => r.cpu)
+          ? { server: stat(runs.map((r) => r.cpu!.server)), database: stat(runs.map((r) => r.cpu!.database)) }
+          : undefined,
         p50: stat(runs.map((r) => r.p50)),
         p99: stat(runs.map((r) => r.p99)),
         errors: runs.reduce((n, r) => n + r.errors, 0),
@@ -243,11 +265,14 @@ async function main(): Promise<void> {
     '',
     '**Capacity** (closed loop: each device sends again as soon as it is answered; latency includes the queueing of a saturated server):',
     '',
-    '| scenario | durable events/s | requests/s | events per transaction | p50 ack ms | p99 ack ms | errors |',
-    '|---|---|---|---|---|---|---|',
+    '| scenario | durable events/s | requests/s | events per transaction | p50 ack ms | p99 ack ms | errors | server CPU µs/event | PostgreSQL CPU µs/event |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...Object.entries(results).map(
-      ([name, r]) => `| ${name} | ${f(r.eventsPerSecond)} | ${f(r.requestsPerSecond)} | ${r.eventsPerCommit.median.toFixed(1)} | ${r.p50.median.toFixed(1)} | ${f(r.p99, 1)} | ${r.errors} |`,
+      ([name, r]) =>
+        `| ${name} | ${f(r.eventsPerSecond)} | ${f(r.requestsPerSecond)} | ${r.eventsPerCommit.median.toFixed(1)} | ${r.p50.median.toFixed(1)} | ${f(r.p99, 1)} | ${r.errors} | ${r.cpuPerEvent ? f(r.cpuPerEvent.server, 1) : '–'} | ${r.cpuPerEvent ? f(r.cpuPerEvent.database, 1) : '–'} |`,
     ),
+    '',
+    'CPU µs per event: user + system time over the run (warm-up included) per committed event, of the server process and of the PostgreSQL processes it started (from /proc): where the time per event goes.',
     '',
     `**At a target load** (the same ${devices} devices on a fixed schedule; latency from when each request was due, so falling behind shows):`,
     '',
