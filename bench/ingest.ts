@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ingress } from '../src/ingest/proto/ingress.js';
 import { ADMIN, Api, serverSql } from '../test/helpers/api.js';
-import { ROOT, startServer } from '../test/helpers/server.js';
+import { removeDir, ROOT, startServer } from '../test/helpers/server.js';
 import { buildRequest, runLoad, type LoadResult } from './load-generator.js';
 import { sampleCpu } from './process-cpu.js';
 import { stat, type Stat } from './report.js';
@@ -236,6 +236,8 @@ async function main(): Promise<void> {
   } finally {
     await sql.end();
     await server.stop();
+    // Gigabytes of events after a full run: not something to leave in the temp directory.
+    await removeDir(server.dataDir);
   }
 
   say('rule evaluation over 10,000 landmarks, in process ...');
