@@ -1,6 +1,7 @@
-// The ingestion writer's one-round-trip transactions (src/ingest/event-writer.ts):
-// they are sent whole, COMMIT included, before any result is back, so what
-// they assume must be checked by PostgreSQL itself.
+// The ingestion writer's one-statement batches (src/ingest/event-writer.ts):
+// a batch evaluated from memory is written by one statement, its own
+// transaction, built before any of its results are known, so what the
+// evaluation assumed must be checked by PostgreSQL itself.
 import type { Migration } from '../migrations.js';
 
 export const migration007: Migration = {
@@ -8,8 +9,8 @@ export const migration007: Migration = {
   name: 'ingestion: assertion for one-round-trip group commits',
   sql: `
     -- Raises serialization_failure (SQLSTATE 40001, "retry the transaction")
-    -- unless ok. The transaction is aborted, its COMMIT becomes a rollback,
-    -- and the writer retries the batch the locked way.
+    -- unless ok. The statement and all it wrote are rolled back, and the
+    -- writer retries the batch the locked way.
     CREATE FUNCTION ingest_expect(ok boolean, message text) RETURNS boolean LANGUAGE plpgsql AS $$
     BEGIN
       IF NOT ok THEN
