@@ -6,9 +6,10 @@
 // fired its rules exactly once, crash or not.
 //
 // Per organization, rules (parsed trees) and a spatial index of landmarks
-// are kept in memory and reloaded when PostgreSQL notifies a change; device
-// state is read from the database once per batch (locked), so several
-// servers can share devices.
+// are kept in memory and reloaded when PostgreSQL notifies a change. Device
+// state is remembered from the last commit (known-devices.ts) and trusted
+// only as far as PostgreSQL confirms it; otherwise it is read once per batch
+// (locked), so several servers can share devices.
 import type { PendingQuery, Row, Sql } from 'postgres';
 import { newId } from '../ids.js';
 import { listLandmarkShapes } from '../db/landmarks.js';
@@ -209,7 +210,7 @@ export function evaluateBatch(
       stats.evaluated++;
       evaluation.timezone = rule.timezone;
       if (!evaluateCondition(rule.condition!, evaluation)) continue;
-      const key = `${rule.id}:${device.id}`;
+      const key = throttleKey(rule.id, device.id);
       const last = throttles.get(key);
       if (rule.throttleInSeconds > 0 && last !== undefined && time.getTime() - last < rule.throttleInSeconds * 1000) {
         stats.throttled++;
@@ -295,6 +296,11 @@ export function organizationRules(rules: LoadedRule[], landmarks: Array<{ id: st
   }
   const index = LandmarkIndex.of(landmarks.filter((l) => watched.has(l.id)).map((l) => ({ item: { id: l.id }, shape: l.shape })));
   return { byChannel, landmarks: index, watched, loadedAt: Date.now() };
+}
+
+/** How throttles (when a rule last fired for a device) are keyed in memory. */
+function throttleKey(ruleId: string, deviceId: string): string {
+  return `${ruleId}:${deviceId}`;
 }
 
 /** The upsert of when rules last fired per device; not run here. */
@@ -404,19 +410,31 @@ export class RulesEngine implements EventProcessor {
     return organizations;
   }
 
+  /**
+   * What a committed batch leaves in memory: each device at the row version
+   * it was written (or read) at, with the rules that fired for it.
+   */
+  private remember(entries: ReadonlyMap<string, KnownDevice>, versions: ReadonlyMap<string, string>, fired: BatchOutcome['fired']): void {
+    for (const [key, f] of fired) entries.get(f.deviceId)?.throttles.set(key, f.at.getTime());
+    for (const [id, entry] of entries) {
+      entry.version = versions.get(id) ?? entry.version;
+      this.known.set(id, entry);
+    }
+  }
+
   async evaluateAhead(batch: IncomingEvent[]): Promise<AheadWork | undefined> {
     const deviceIds = new Set(batch.map((e) => e.deviceId));
-    const entries: KnownDevice[] = [];
+    const entries = new Map<string, KnownDevice>();
     for (const id of deviceIds) {
       const entry = this.known.get(id);
       if (!entry) return undefined;
-      entries.push(entry);
+      entries.set(id, entry);
     }
     const organizations = await this.organizationsOf(batch);
-    const devices = new Map(entries.map((e) => [e.device.id, e.device]));
+    const devices = new Map([...entries].map(([id, e]) => [id, e.device]));
     const throttles = new Map<string, number>();
-    for (const entry of entries) for (const [key, at] of entry.throttles) throttles.set(key, at);
-    const expected = new Map(entries.map((e) => [e.device.id, e.version]));
+    for (const entry of entries.values()) for (const [key, at] of entry.throttles) throttles.set(key, at);
+    const expected = new Map([...entries].map(([id, e]) => [id, e.version]));
     const stats = { evaluated: 0, fired: 0, throttled: 0 };
     // Evaluated on the remembered objects themselves: forget() drops them if the commit fails.
     const outcome = evaluateBatch(batch, organizations, devices, throttles, stats);
@@ -430,11 +448,7 @@ export class RulesEngine implements EventProcessor {
           run,
           committed: () => {
             addStats(this.stats, stats);
-            for (const entry of entries) {
-              entry.version = versions.get(entry.device.id) ?? entry.version;
-              this.known.set(entry.device.id, entry);
-            }
-            for (const f of outcome.fired.values()) this.known.get(f.deviceId)?.throttles.set(`${f.ruleId}:${f.deviceId}`, f.at.getTime());
+            this.remember(entries, versions, outcome.fired);
           },
         };
       },
@@ -459,27 +473,20 @@ export class RulesEngine implements EventProcessor {
     for (const { version, ...device } of deviceRows) entries.set(device.id, { device, version, throttles: new Map() });
     const throttles = new Map<string, number>();
     for (const t of throttleRows) {
-      const key = `${t.ruleId}:${t.deviceId}`;
+      const key = throttleKey(t.ruleId, t.deviceId);
       throttles.set(key, t.lastFiredAt.getTime());
       entries.get(t.deviceId)?.throttles.set(key, t.lastFiredAt.getTime());
     }
-    const remember = (versions: Map<string, string>) => {
-      for (const [id, entry] of entries) {
-        entry.version = versions.get(id) ?? entry.version;
-        this.known.set(id, entry);
-      }
-    };
 
     const events = fresh.size === batch.length ? batch : batch.filter((e) => fresh.has(e.id));
-    if (events.length === 0) return { writes: [], committed: () => remember(new Map()) };
+    if (events.length === 0) return { writes: [], committed: () => this.remember(entries, new Map(), new Map()) };
     const organizations = await this.organizationsOf(events);
     const devices = new Map([...entries.values()].map((e) => [e.device.id, e.device]));
     const { patches, fired, jobs } = evaluateBatch(events, organizations, devices, throttles, this.stats);
-    for (const f of fired.values()) entries.get(f.deviceId)?.throttles.set(`${f.ruleId}:${f.deviceId}`, f.at.getTime());
 
     let versions = new Map<string, string>();
     const writes = [saveDeviceStates(tx, patches).then((v) => (versions = v)), ...writeFired(tx, fired, jobs)];
     // Not awaited: the writer sends COMMIT right behind them (one round trip).
-    return { writes, committed: () => remember(versions) };
+    return { writes, committed: () => this.remember(entries, versions, fired) };
   }
 }

@@ -60,7 +60,6 @@ export class Api {
   }
 }
 
-/** The server's database (embedded: found through its data directory). */
 /** The URL of the server's database: `databaseUrl` when it has one, else its embedded cluster's. */
 export async function serverDatabaseUrl(server: TestServer, databaseUrl?: string): Promise<string> {
   if (databaseUrl) return databaseUrl;
@@ -69,6 +68,7 @@ export async function serverDatabaseUrl(server: TestServer, databaseUrl?: string
   return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/sense`;
 }
 
+/** A client of the server's database (embedded: found through its data directory). */
 export async function serverSql(server: TestServer, databaseUrl?: string): Promise<postgres.Sql> {
   return postgres(await serverDatabaseUrl(server, databaseUrl), { max: 2, onnotice: () => {}, transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } } });
 }
