@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { describeIssues } from '../inference/model-config.js';
+import { canonicalEvent } from './canonical-event.js';
 import { ingress } from './proto/ingress.js';
 
 export type WireFormat = 'json' | 'protobuf';
@@ -126,7 +127,10 @@ export const eventSchema = renamed(
 /** The canonical stored form of a mobile event (protobuf field names). */
 export type MobileEvent = z.infer<typeof eventSchema>;
 
-const batchSchema = z.object({ events: z.array(eventSchema).min(1).max(1000) });
+/** Events in one batch request at most. */
+const MAX_BATCH_EVENTS = 1000;
+
+const batchSchema = z.object({ events: z.array(eventSchema).min(1).max(MAX_BATCH_EVENTS) });
 
 const registrationSchema = renamed(
   { api_key: 'apiKey' },
@@ -171,15 +175,31 @@ function fromProtobuf<M>(type: ProtoType<M>, body: Uint8Array, what: string): Re
   return type.toObject(message, { longs: Number, defaults: false, arrays: false });
 }
 
+/** Events already in canonical form skip zod (canonical-event.ts); zod decides the rest. */
+function canonicalEvents(value: unknown): MobileEvent[] | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const keys = Object.keys(value);
+  const events = (value as { events?: unknown }).events;
+  if (keys.length !== 1 || !Array.isArray(events) || events.length === 0 || events.length > MAX_BATCH_EVENTS) return undefined;
+  const out: MobileEvent[] = [];
+  for (const event of events) {
+    const canonical = canonicalEvent(event);
+    if (!canonical) return undefined;
+    out.push(canonical as MobileEvent);
+  }
+  return out;
+}
+
 export function decodeEvent(body: Uint8Array, format: WireFormat): MobileEvent {
   const value = format === 'protobuf' ? fromProtobuf(ingress.Event, body, 'Event') : parseJson(body);
-  return validated(eventSchema, value);
+  return (canonicalEvent(value) as MobileEvent | undefined) ?? validated(eventSchema, value);
 }
 
 export function decodeEventBatch(body: Uint8Array, format: WireFormat): MobileEvent[] {
   const value = format === 'protobuf' ? fromProtobuf(ingress.MobileEvents, body, 'MobileEvents') : parseJson(body);
   // A bare JSON array is accepted as a batch too.
-  return validated(batchSchema, Array.isArray(value) ? { events: value } : value).events;
+  const batch = Array.isArray(value) ? { events: value } : value;
+  return canonicalEvents(batch) ?? validated(batchSchema, batch).events;
 }
 
 export function decodeRegistration(body: Uint8Array, format: WireFormat): Registration {
