@@ -110,6 +110,21 @@ describe('mobile events', () => {
     expect(state!.state.lastLocation).toMatchObject({ latitude: 43.0956, longitude: -77.5658 });
   });
 
+  it('stores values with quotes, backslashes, braces and NULL exactly as sent', async () => {
+    // The writer sends its arrays as PostgreSQL array literals it builds itself (db/array-literal.ts).
+    const device = await register();
+    const awkward = { quote: 'say "hi"', backslash: 'C:\\dir\\', braces: '{a,b}', comma: 'a, b', null: 'NULL', empty: '', unicode: 'é€😀', newline: 'a\nb' };
+    for (let i = 0; i < 3; i++) {
+      const event = { timestamp: 1_700_000_000_000 + i, locations: [{ latitude: 10 + i, longitude: 20 }], attributes: awkward };
+      expect((await send('/v1/mobile/events', event, { authorization: device.token, 'idempotency-key': `"k\\${i}"` })).status).toBe(204);
+    }
+    const stored = await storedEvents(device.deviceId);
+    expect(stored.map((e) => e.payload.attributes)).toEqual([awkward, awkward, awkward]);
+    expect(stored.map((e) => e.clientSentAt!.getTime())).toEqual([1_700_000_000_000, 1_700_000_000_001, 1_700_000_000_002]);
+    const [row] = await sql`SELECT state FROM devices WHERE id = ${device.deviceId}`;
+    expect(row!.state.lastLocation).toMatchObject({ latitude: 12, longitude: 20 });
+  });
+
   it('decodes a protobuf Event built field by field from the documented field numbers', async () => {
     const device = await register();
     const location = new ProtoWriter().int64(1, 1_700_000_123_000).float(2, 48.5).float(3, 2.25).float(6, 5).finish();

@@ -15,6 +15,7 @@
 // load batches grow and the cost per event falls.
 import { performance } from 'node:perf_hooks';
 import type { PendingQuery, ReservedSql, Sql } from 'postgres';
+import { arrayLiteral } from '../db/array-literal.js';
 import { log } from '../log.js';
 
 export interface IncomingEvent {
@@ -110,15 +111,15 @@ function insertEvents(c: Sql, events: IncomingEvent[]): PendingQuery<Array<{ id:
   return c<Array<{ id: string }>>`
     INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, client_sent_at, payload, dedup_key)
     SELECT id, org, channel, device, source, received, sent, payload::jsonb, dedup FROM unnest(
-      ${events.map((e) => e.id)}::text[],
-      ${events.map((e) => e.organizationId)}::text[],
-      ${events.map((e) => e.channelId)}::text[],
-      ${events.map((e) => e.deviceId)}::text[],
-      ${events.map((e) => e.source)}::text[],
-      ${events.map((e) => e.serverReceivedAt.toISOString())}::timestamptz[],
-      ${events.map((e) => e.clientSentAt?.toISOString() ?? null)}::timestamptz[],
-      ${events.map((e) => JSON.stringify(e.payload))}::text[],
-      ${events.map((e) => e.dedupKey)}::text[]
+      ${arrayLiteral(events.map((e) => e.id))}::text::text[],
+      ${arrayLiteral(events.map((e) => e.organizationId))}::text::text[],
+      ${arrayLiteral(events.map((e) => e.channelId))}::text::text[],
+      ${arrayLiteral(events.map((e) => e.deviceId))}::text::text[],
+      ${arrayLiteral(events.map((e) => e.source))}::text::text[],
+      ${arrayLiteral(events.map((e) => e.serverReceivedAt.toISOString()))}::text::timestamptz[],
+      ${arrayLiteral(events.map((e) => e.clientSentAt?.toISOString() ?? null))}::text::timestamptz[],
+      ${arrayLiteral(events.map((e) => JSON.stringify(e.payload)))}::text::text[],
+      ${arrayLiteral(events.map((e) => e.dedupKey))}::text::text[]
     ) AS u(id, org, channel, device, source, received, sent, payload, dedup)
     ON CONFLICT (device_id, dedup_key) DO NOTHING
     RETURNING id`;
