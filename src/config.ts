@@ -192,7 +192,7 @@ export function helpText(): string {
   const width = Math.max(...SETTINGS.map((s) => s.name.length));
   const lines = SETTINGS.map((s) => `  ${s.name.padEnd(width)}  ${s.help} [default: ${s.default}]`);
   return [
-    'Usage: npm start            (or: node --import tsx src/main.ts)',
+    'Usage: npm start            (or: node --max-semi-space-size=64 --import tsx src/main.ts)',
     '',
     'Object-detection inference server with a device-data platform.',
     'Configuration is read from the environment:',

@@ -4,12 +4,24 @@
 // TEST_DATABASE_URL.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import postgres from 'postgres';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * The node command line of `npm start` (package.json), so that tests and
+ * benchmarks run the server exactly as users do, V8 flags included.
+ */
+function startCommand(): string[] {
+  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const [program, ...args] = start.trim().split(/\s+/);
+  if (program !== 'node') throw new Error(`package.json's start script should run node: ${start}`);
+  return args;
+}
 
 export interface TestServer {
   url: string;
@@ -68,7 +80,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   delete env.DATABASE_URL;
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
 
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, startCommand(), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const listeners: Array<() => void> = [];
