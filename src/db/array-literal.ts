@@ -1,4 +1,5 @@
-// Array parameters of the ingestion hot path, sent as PostgreSQL array
+// Array parameters of the ingestion writer's statements (events, device
+// states, rule throttles, action jobs), sent as PostgreSQL array
 // literals built here and cast in SQL (`${arrayLiteral(xs)}::text::text[]`):
 // the parameter is plain text to the driver. postgres.js would otherwise
 // serialise each element itself, escaping every string with two regular

@@ -11,6 +11,7 @@
 // only as far as PostgreSQL confirms it; otherwise it is read once per batch
 // (locked), so several servers can share devices.
 import type { PendingQuery, Row, Sql } from 'postgres';
+import { arrayLiteral } from '../db/array-literal.js';
 import { newId } from '../ids.js';
 import { listLandmarkShapes } from '../db/landmarks.js';
 import { log } from '../log.js';
@@ -308,7 +309,10 @@ function upsertThrottles(tx: Sql, fired: BatchOutcome['fired']): PendingQuery<Ro
   const rows = [...fired.values()];
   return tx`
     INSERT INTO rule_throttle (rule_id, device_id, last_fired_at)
-    SELECT * FROM unnest(${rows.map((r) => r.ruleId)}::text[], ${rows.map((r) => r.deviceId)}::text[], ${rows.map((r) => r.at.toISOString())}::timestamptz[])
+    SELECT * FROM unnest(
+      ${arrayLiteral(rows.map((r) => r.ruleId))}::text::text[], ${arrayLiteral(rows.map((r) => r.deviceId))}::text::text[],
+      ${arrayLiteral(rows.map((r) => r.at.toISOString()))}::text::timestamptz[]
+    )
     ON CONFLICT (rule_id, device_id) DO UPDATE SET last_fired_at = EXCLUDED.last_fired_at`;
 }
 
@@ -317,9 +321,11 @@ function insertJobs(tx: Sql, jobs: ActionJob[]): PendingQuery<Row[]> {
   return tx`
     INSERT INTO action_jobs (id, organization_id, rule_id, action_id, device_id, event_id, type, action, context)
     SELECT id, org, rule, action_id, device, event, type, action::jsonb, context::jsonb FROM unnest(
-      ${jobs.map((j) => j.id)}::text[], ${jobs.map((j) => j.organizationId)}::text[], ${jobs.map((j) => j.ruleId)}::text[],
-      ${jobs.map((j) => j.actionId)}::text[], ${jobs.map((j) => j.deviceId)}::text[], ${jobs.map((j) => j.eventId)}::text[],
-      ${jobs.map((j) => j.type)}::text[], ${jobs.map((j) => JSON.stringify(j.action))}::text[], ${jobs.map((j) => JSON.stringify(j.context))}::text[]
+      ${arrayLiteral(jobs.map((j) => j.id))}::text::text[], ${arrayLiteral(jobs.map((j) => j.organizationId))}::text::text[],
+      ${arrayLiteral(jobs.map((j) => j.ruleId))}::text::text[], ${arrayLiteral(jobs.map((j) => j.actionId))}::text::text[],
+      ${arrayLiteral(jobs.map((j) => j.deviceId))}::text::text[], ${arrayLiteral(jobs.map((j) => j.eventId))}::text::text[],
+      ${arrayLiteral(jobs.map((j) => j.type))}::text::text[], ${arrayLiteral(jobs.map((j) => JSON.stringify(j.action)))}::text::text[],
+      ${arrayLiteral(jobs.map((j) => JSON.stringify(j.context)))}::text::text[]
     ) AS u(id, org, rule, action_id, device, event, type, action, context)`;
 }
 
