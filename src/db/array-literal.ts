@@ -6,6 +6,14 @@
 // expressions and re-parsing every timestamp string into a Date to format
 // it again: about a seventh of the writer's CPU time in a CPU profile of
 // single events committed in groups of 16.
+//
+// JSON values (event payloads, state patches) are full of quotes, which an
+// array literal must escape and PostgreSQL unescape again: they go as one
+// JSON array instead (jsonElements), joined to the other columns by position.
+// Measured on 16-event INSERTs against a local PostgreSQL, medians of 10
+// interleaved rounds: 8 µs less client CPU and 7.5 µs less server CPU per
+// event; on 300-event INSERTs, 7 µs less client CPU.
+import type { PendingQuery, Row, Sql } from 'postgres';
 
 const NEEDS_ESCAPE = /["\\]/;
 const ESCAPED = /["\\]/g;
@@ -20,4 +28,13 @@ export function arrayLiteral(values: ReadonlyArray<string | null>): string {
     else out += '"' + (NEEDS_ESCAPE.test(value) ? value.replace(ESCAPED, '\\$&') : value) + '"';
   }
   return out + '}';
+}
+
+/**
+ * `jsonb_array_elements(…) WITH ORDINALITY AS j(value, n)`: the values as
+ * rows numbered from 1, to join (`USING (n)`) with
+ * `unnest(…) WITH ORDINALITY AS u(…, n)` over the other columns.
+ */
+export function jsonElements(tx: Sql, values: readonly unknown[]): PendingQuery<Row[]> {
+  return tx`jsonb_array_elements(${JSON.stringify(values)}::text::jsonb) WITH ORDINALITY AS j(value, n)`;
 }

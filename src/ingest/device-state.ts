@@ -1,7 +1,7 @@
 // Device state kept with the device row and updated in the same commit as
 // the events: when it was last seen and its last known location.
 import type { PendingQuery, Sql } from 'postgres';
-import { arrayLiteral } from '../db/array-literal.js';
+import { arrayLiteral, jsonElements } from '../db/array-literal.js';
 import type { IncomingEvent } from './event-writer.js';
 
 export interface LastLocation {
@@ -40,11 +40,12 @@ export function updateDeviceStates(tx: Sql, patches: DevicePatches, expected?: R
   const ids = [...patches.keys()];
   const values = [...patches.values()];
   return tx<Array<{ id: string; version: string }>>`
-    UPDATE devices d SET last_seen_at = u.seen_at, state = d.state || u.patch::jsonb
+    UPDATE devices d SET last_seen_at = u.seen_at, state = d.state || j.value
     FROM unnest(
       ${arrayLiteral(ids)}::text::text[], ${arrayLiteral(values.map((v) => v.seenAt.toISOString()))}::text::timestamptz[],
-      ${arrayLiteral(values.map((v) => JSON.stringify(v.patch)))}::text::text[], ${arrayLiteral(ids.map((id) => expected?.get(id) ?? null))}::text::text[]
-    ) AS u(id, seen_at, patch, version)
+      ${arrayLiteral(ids.map((id) => expected?.get(id) ?? null))}::text::text[]
+    ) WITH ORDINALITY AS u(id, seen_at, version, n)
+    JOIN ${jsonElements(tx, values.map((v) => v.patch))} USING (n)
     WHERE d.id = u.id AND (u.version IS NULL OR d.xmin = u.version::xid)
     RETURNING d.id, d.xmin::text AS version`;
 }

@@ -15,7 +15,7 @@
 // load batches grow and the cost per event falls.
 import { performance } from 'node:perf_hooks';
 import type { PendingQuery, ReservedSql, Sql } from 'postgres';
-import { arrayLiteral } from '../db/array-literal.js';
+import { arrayLiteral, jsonElements } from '../db/array-literal.js';
 import { log } from '../log.js';
 
 export interface IncomingEvent {
@@ -110,7 +110,7 @@ const SERIALIZATION_FAILURE = '40001';
 function insertEvents(c: Sql, events: IncomingEvent[]): PendingQuery<Array<{ id: string }>> {
   return c<Array<{ id: string }>>`
     INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, client_sent_at, payload, dedup_key)
-    SELECT id, org, channel, device, source, received, sent, payload::jsonb, dedup FROM unnest(
+    SELECT id, org, channel, device, source, received, sent, j.value, dedup FROM unnest(
       ${arrayLiteral(events.map((e) => e.id))}::text::text[],
       ${arrayLiteral(events.map((e) => e.organizationId))}::text::text[],
       ${arrayLiteral(events.map((e) => e.channelId))}::text::text[],
@@ -118,9 +118,9 @@ function insertEvents(c: Sql, events: IncomingEvent[]): PendingQuery<Array<{ id:
       ${arrayLiteral(events.map((e) => e.source))}::text::text[],
       ${arrayLiteral(events.map((e) => e.serverReceivedAt.toISOString()))}::text::timestamptz[],
       ${arrayLiteral(events.map((e) => e.clientSentAt?.toISOString() ?? null))}::text::timestamptz[],
-      ${arrayLiteral(events.map((e) => JSON.stringify(e.payload)))}::text::text[],
       ${arrayLiteral(events.map((e) => e.dedupKey))}::text::text[]
-    ) AS u(id, org, channel, device, source, received, sent, payload, dedup)
+    ) WITH ORDINALITY AS u(id, org, channel, device, source, received, sent, dedup, n)
+    JOIN ${jsonElements(c, events.map((e) => e.payload))} USING (n)
     ON CONFLICT (device_id, dedup_key) DO NOTHING
     RETURNING id`;
 }

@@ -11,7 +11,7 @@
 // only as far as PostgreSQL confirms it; otherwise it is read once per batch
 // (locked), so several servers can share devices.
 import type { PendingQuery, Row, Sql } from 'postgres';
-import { arrayLiteral } from '../db/array-literal.js';
+import { arrayLiteral, jsonElements } from '../db/array-literal.js';
 import { newId } from '../ids.js';
 import { listLandmarkShapes } from '../db/landmarks.js';
 import { log } from '../log.js';
@@ -320,13 +320,13 @@ function upsertThrottles(tx: Sql, fired: BatchOutcome['fired']): PendingQuery<Ro
 function insertJobs(tx: Sql, jobs: ActionJob[]): PendingQuery<Row[]> {
   return tx`
     INSERT INTO action_jobs (id, organization_id, rule_id, action_id, device_id, event_id, type, action, context)
-    SELECT id, org, rule, action_id, device, event, type, action::jsonb, context::jsonb FROM unnest(
+    SELECT id, org, rule, action_id, device, event, type, j.value->'action', j.value->'context' FROM unnest(
       ${arrayLiteral(jobs.map((j) => j.id))}::text::text[], ${arrayLiteral(jobs.map((j) => j.organizationId))}::text::text[],
       ${arrayLiteral(jobs.map((j) => j.ruleId))}::text::text[], ${arrayLiteral(jobs.map((j) => j.actionId))}::text::text[],
       ${arrayLiteral(jobs.map((j) => j.deviceId))}::text::text[], ${arrayLiteral(jobs.map((j) => j.eventId))}::text::text[],
-      ${arrayLiteral(jobs.map((j) => j.type))}::text::text[], ${arrayLiteral(jobs.map((j) => JSON.stringify(j.action)))}::text::text[],
-      ${arrayLiteral(jobs.map((j) => JSON.stringify(j.context)))}::text::text[]
-    ) AS u(id, org, rule, action_id, device, event, type, action, context)`;
+      ${arrayLiteral(jobs.map((j) => j.type))}::text::text[]
+    ) WITH ORDINALITY AS u(id, org, rule, action_id, device, event, type, n)
+    JOIN ${jsonElements(tx, jobs.map((j) => ({ action: j.action, context: j.context })))} USING (n)`;
 }
 
 /** Fired throttles and queued actions (with the wake-up of the action runners) as statements of their own. */
