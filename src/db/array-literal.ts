@@ -7,7 +7,7 @@
 // it again: about a seventh of the writer's CPU time in a CPU profile of
 // single events committed in groups of 16.
 //
-// JSON values (event payloads, state patches) are full of quotes, which an
+// JSON values (event payloads, state patches, queued actions) are full of quotes, which an
 // array literal must escape and PostgreSQL unescape again: they go as one
 // JSON array instead (jsonElements), joined to the other columns by position.
 // Measured on 16-event INSERTs against a local PostgreSQL, medians of 10

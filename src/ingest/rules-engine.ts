@@ -326,7 +326,7 @@ function insertJobs(tx: Sql, jobs: ActionJob[]): PendingQuery<Row[]> {
       ${arrayLiteral(jobs.map((j) => j.deviceId))}::text::text[], ${arrayLiteral(jobs.map((j) => j.eventId))}::text::text[],
       ${arrayLiteral(jobs.map((j) => j.type))}::text::text[]
     ) WITH ORDINALITY AS u(id, org, rule, action_id, device, event, type, n)
-    JOIN ${jsonElements(tx, jobs.map((j) => ({ action: j.action, context: j.context })))} USING (n)`;
+    JOIN ${jsonElements(tx, jobs.map((job) => ({ action: job.action, context: job.context })))} USING (n)`;
 }
 
 /** Fired throttles and queued actions (with the wake-up of the action runners) as statements of their own. */
