@@ -14,7 +14,7 @@
 // overlapping). Under light load an event waits for one commit; under heavy
 // load batches grow and the cost per event falls.
 import { performance } from 'node:perf_hooks';
-import type { PendingQuery, ReservedSql, Sql } from 'postgres';
+import type { PendingQuery, ReservedSql, Row, Sql } from 'postgres';
 import { arrayLiteral, jsonElements } from '../db/array-literal.js';
 import { log } from '../log.js';
 
@@ -42,12 +42,13 @@ export interface ProcessorWork {
 export interface AheadWork {
   /**
    * The batch's one statement (one statement is one transaction: no BEGIN,
-   * no COMMIT): `insert`, the events' INSERT … RETURNING, as a part of it,
-   * the processor's writes as the others. It must fail with SQLSTATE 40001
-   * unless the INSERT stored all `count` events (none is a retry) and what
-   * the evaluation assumed still holds in the database.
+   * no COMMIT): `insert`, the events' INSERT, as a part of it, the
+   * processor's writes as the others. The INSERT fails (SQLSTATE 23505)
+   * if an event is a retry of a stored one; the statement must fail with
+   * SQLSTATE 40001 unless what the evaluation assumed still holds in the
+   * database.
    */
-  statement(tx: Sql, insert: PendingQuery<Array<{ id: string }>>, count: number): { run: Promise<unknown>; committed(): void };
+  statement(tx: Sql, insert: PendingQuery<Row[]>): { run: Promise<unknown>; committed(): void };
   /** the statement failed: drop what the evaluation changed in memory */
   forget(): void;
 }
@@ -101,14 +102,11 @@ export interface WriterStats {
 }
 
 const SERIALIZATION_FAILURE = '40001';
+const UNIQUE_VIOLATION = '23505';
 
-/**
- * The multi-row INSERT of a batch. Retries of stored events are left out;
- * it returns the ids that were new. Not run here: a statement of its own,
- * or a part of the processor's one statement.
- */
-function insertEvents(c: Sql, events: IncomingEvent[]): PendingQuery<Array<{ id: string }>> {
-  return c<Array<{ id: string }>>`
+/** The multi-row INSERT of a batch; not run here. */
+function insertEvents<T extends readonly Row[]>(c: Sql, events: IncomingEvent[], conflict: PendingQuery<Row[]>): PendingQuery<T> {
+  return c<T>`
     INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, client_sent_at, payload, dedup_key)
     SELECT id, org, channel, device, source, received, sent, j.value, dedup FROM unnest(
       ${arrayLiteral(events.map((e) => e.id))}::text::text[],
@@ -121,9 +119,25 @@ function insertEvents(c: Sql, events: IncomingEvent[]): PendingQuery<Array<{ id:
       ${arrayLiteral(events.map((e) => e.dedupKey))}::text::text[]
     ) WITH ORDINALITY AS u(id, org, channel, device, source, received, sent, dedup, n)
     JOIN ${jsonElements(c, events.map((e) => e.payload))} USING (n)
-    ON CONFLICT (device_id, dedup_key) DO NOTHING
-    RETURNING id`;
+    ${conflict}`;
 }
+
+/**
+ * Stores the batch's new events, leaves out retries of stored ones, and
+ * returns the ids that were new.
+ */
+const insertNewEvents = (c: Sql, events: IncomingEvent[]) =>
+  insertEvents<Array<{ id: string }>>(c, events, c`ON CONFLICT (device_id, dedup_key) DO NOTHING RETURNING id`);
+
+/**
+ * Stores the batch, failing with 23505 if any event is a retry. Cheaper
+ * than skipping retries: an arbiter index makes every row a speculative
+ * insertion (a check of the unique index first, then a second WAL record
+ * to confirm it): 50 µs less PostgreSQL CPU per 16-event statement,
+ * 200 µs per 64 (alternating the two forms against the embedded
+ * PostgreSQL, medians of 8 rounds of 400 statements).
+ */
+const insertAllEvents = (c: Sql, events: IncomingEvent[]) => insertEvents<Row[]>(c, events, c``);
 
 export class EventWriter {
   private queue: Pending[] = [];
@@ -244,28 +258,30 @@ export class EventWriter {
    * The common batch (devices this server knows, no retried event) is one
    * statement, one round trip: the processor evaluates it from memory and
    * writes its outcome in the same statement as the INSERT, every
-   * assumption checked by PostgreSQL (SQLSTATE 40001 when one fails). Any
-   * other batch, or one whose assumptions failed, goes the locked way in
-   * two round trips: BEGIN, the INSERT and the processor's reads (devices
-   * locked) together, then its writes and COMMIT together.
+   * assumption checked by PostgreSQL (SQLSTATE 23505 for a retried event,
+   * 40001 when another assumption fails). Any other batch, or one whose
+   * assumptions failed, goes the locked way in two round trips: BEGIN, the
+   * INSERT and the processor's reads (devices locked) together, then its
+   * writes and COMMIT together.
    */
   private async commit(c: ReservedSql, events: IncomingEvent[]): Promise<number> {
     const ahead = await this.processor.evaluateAhead(events);
     if (ahead) {
       try {
-        const { run, committed } = ahead.statement(c, insertEvents(c, events), events.length);
+        const { run, committed } = ahead.statement(c, insertAllEvents(c, events));
         await run;
         committed();
         return events.length;
       } catch (error) {
         ahead.forget();
-        if ((error as { code?: string }).code !== SERIALIZATION_FAILURE) throw error;
+        const code = (error as { code?: string }).code;
+        if (code !== SERIALIZATION_FAILURE && code !== UNIQUE_VIOLATION) throw error;
         this.stats.retried++;
       }
     }
     let stored!: Promise<Set<string>>;
     await this.transaction(c, (issue) => {
-      stored = issue(insertEvents(c, events)).then((rows) => new Set(rows.map((r) => r.id)));
+      stored = issue(insertNewEvents(c, events)).then((rows) => new Set(rows.map((r) => r.id)));
       return this.processor.process(c, events, stored);
     });
     return (await stored).size;
