@@ -95,7 +95,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const rulesEngine = new RulesEngine(database.sql);
     await rulesEngine.start();
     cleanups.push(() => rulesEngine.stop());
-    const actions = new ActionRunner(database.sql, outboxSms, { pollMs: 5_000, concurrency: 8, baseBackoffMs: config.actionRetryBaseMs });
+    const actions = new ActionRunner(database.sql, outboxSms, {
+      pollMs: 5_000,
+      concurrency: 8,
+      baseBackoffMs: config.actionRetryBaseMs,
+      onDevicesChanged: (ids) => rulesEngine.forgetDevices(ids),
+    });
     await actions.start();
     cleanups.push(() => actions.stop());
     const writer = new EventWriter(database.sql, rulesEngine);

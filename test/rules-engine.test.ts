@@ -292,6 +292,19 @@ describe('devices remembered between batches', () => {
     expect(await retried()).toBe(before + 1);
   });
 
+  it("reads a device again after this server's action tagged it, without a failed batch", async () => {
+    const tag = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.tagme', operator: '==', value: '1' }], actions: [{ type: 'update device state add tags', deviceIds: 'triggering device', tags: ['tagged'] }] });
+    const show = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.show', operator: '==', value: '1' }], actions: [{ type: 'push', subject: 's', message: 'tags {{device.tags}}' }] });
+    const device = await register();
+    await sendJson(device.token, { timestamp: 1, attributes: { tagme: 1 } });
+    await settled(tag, 1);
+    const before = await retried();
+    await sendJson(device.token, { timestamp: 2, attributes: { show: 1 } });
+    await settled(show, 1);
+    expect(await notifications(device.token)).toEqual(['tags ["tagged"]']);
+    expect(await retried()).toBe(before);
+  });
+
   it('stores a retried event of a known device once and fires for it once', async () => {
     const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.n', operator: '>=', value: '0' }], actions: [{ type: 'push', subject: 's', message: 'n={{event.payload.attributes.n}}' }] });
     const device = await register();

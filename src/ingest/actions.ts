@@ -71,6 +71,21 @@ export function signature(secret: string, timestamp: string, body: string): stri
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
+export interface ActionRunnerOptions {
+  /** how often due jobs are looked for besides the NOTIFY wake-ups */
+  pollMs: number;
+  /** jobs run at once */
+  concurrency: number;
+  /** the first retry's delay; it doubles with each attempt */
+  baseBackoffMs: number;
+  /**
+   * Devices an action is changing (tags), called before its transaction
+   * commits: the ingestion writer forgets what it remembers of them, so
+   * their next batch reads them again instead of failing its version check.
+   */
+  onDevicesChanged?: (deviceIds: string[]) => void;
+}
+
 export class ActionRunner {
   private timer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
@@ -81,7 +96,7 @@ export class ActionRunner {
   constructor(
     private readonly sql: Sql,
     private readonly sms: SmsSender = outboxSms,
-    private readonly options = { pollMs: 5_000, concurrency: 8, baseBackoffMs: 1_000 },
+    private readonly options: ActionRunnerOptions = { pollMs: 5_000, concurrency: 8, baseBackoffMs: 1_000 },
   ) {}
 
   async start(): Promise<void> {
@@ -246,10 +261,11 @@ export class ActionRunner {
       case 'update device state remove tags': {
         const ids = deviceTargets(a.deviceIds);
         const add = job.type.endsWith('add tags');
-        await tx`
+        const changed = await tx<{ id: string }[]>`
           UPDATE devices SET tags = ${add ? tx`ARRAY(SELECT DISTINCT unnest(tags || ${a.tags}::text[]))` : tx`ARRAY(SELECT unnest(tags) EXCEPT SELECT unnest(${a.tags}::text[]))`},
             updated_at = now()
-          WHERE organization_id = ${job.organizationId} AND id = ANY(${ids})`;
+          WHERE organization_id = ${job.organizationId} AND id = ANY(${ids}) RETURNING id`;
+        if (changed.length) this.options.onDevicesChanged?.(changed.map((d) => d.id));
         return;
       }
       case 'update landmark state add tags':

@@ -8,8 +8,11 @@
 // optimistic-concurrency token) and when each rule last fired for it. It is
 // trusted only as far as PostgreSQL confirms it: the batch's device update
 // matches on that version, so a device changed meanwhile (by the management
-// API, an action adding tags, another server) fails the transaction and the
-// batch is retried the locked way, which refreshes the entry.
+// API, another server) fails the transaction and the batch is retried the
+// locked way, which refreshes the entry. This server's own actions that tag
+// devices forget the entries instead (ActionRunnerOptions.onDevicesChanged):
+// a rule firing for every device of a fleet would otherwise fail a whole
+// batch per device, and each failed statement is work thrown away.
 import type { EngineDevice } from './rules-engine.js';
 
 export interface KnownDevice {

@@ -427,6 +427,11 @@ export class RulesEngine implements EventProcessor {
     }
   }
 
+  /** Devices changed elsewhere: their next batch reads them again. */
+  forgetDevices(deviceIds: Iterable<string>): void {
+    this.known.forget(deviceIds);
+  }
+
   async evaluateAhead(batch: IncomingEvent[]): Promise<AheadWork | undefined> {
     const deviceIds = new Set(batch.map((e) => e.deviceId));
     const entries = new Map<string, KnownDevice>();
