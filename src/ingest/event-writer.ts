@@ -104,8 +104,8 @@ export interface WriterStats {
 const SERIALIZATION_FAILURE = '40001';
 const UNIQUE_VIOLATION = '23505';
 
-/** The multi-row INSERT of a batch; not run here. */
-function insertEvents<T extends readonly Row[]>(c: Sql, events: IncomingEvent[], conflict: PendingQuery<Row[]>): PendingQuery<T> {
+/** The multi-row INSERT of a batch, `tail` (ON CONFLICT, RETURNING) after its SELECT; not run here. */
+function insertEvents<T extends readonly Row[]>(c: Sql, events: IncomingEvent[], tail: PendingQuery<Row[]>): PendingQuery<T> {
   return c<T>`
     INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, client_sent_at, payload, dedup_key)
     SELECT id, org, channel, device, source, received, sent, j.value, dedup FROM unnest(
@@ -119,7 +119,7 @@ function insertEvents<T extends readonly Row[]>(c: Sql, events: IncomingEvent[],
       ${arrayLiteral(events.map((e) => e.dedupKey))}::text::text[]
     ) WITH ORDINALITY AS u(id, org, channel, device, source, received, sent, dedup, n)
     JOIN ${jsonElements(c, events.map((e) => e.payload))} USING (n)
-    ${conflict}`;
+    ${tail}`;
 }
 
 /**
