@@ -80,8 +80,9 @@ export interface ActionRunnerOptions {
   baseBackoffMs: number;
   /**
    * Devices an action is changing (tags), called before its transaction
-   * commits: the ingestion writer forgets what it remembers of them, so
-   * their next batch reads them again instead of failing its version check.
+   * commits: the rules engine forgets what it remembers of them, so their
+   * next ingested batch reads them again instead of failing its version
+   * check.
    */
   onDevicesChanged?: (deviceIds: string[]) => void;
 }
