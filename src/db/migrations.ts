@@ -5,6 +5,7 @@ import { migration004 } from './migrations/004-devices.js';
 import { migration005 } from './migrations/005-rules.js';
 import { migration006 } from './migrations/006-ingest.js';
 import { migration007 } from './migrations/007-ingest-fast-path.js';
+import { migration008 } from './migrations/008-events-time-indexes.js';
 
 export interface Migration {
   version: number;
@@ -312,4 +313,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration005,
   migration006,
   migration007,
+  migration008,
 ];
