@@ -44,3 +44,14 @@ export interface SerializedApiError {
 
 export const badRequest = (message: string, detail?: string) => new ApiError(400, message, detail);
 export const notFound = (message: string) => new ApiError(404, message);
+
+/**
+ * A path into a request body as error details name it (`events.1.ssid`).
+ * A segment holding characters that do not print (controls, unpaired
+ * surrogates) is written with JSON's escapes.
+ */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.map((segment) => (UNPRINTABLE.test(String(segment)) ? JSON.stringify(String(segment)).slice(1, -1) : String(segment))).join('.');
+}
+
+const UNPRINTABLE = /[\u0000-\u001f\p{Cs}]/u;

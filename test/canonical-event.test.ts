@@ -56,6 +56,8 @@ function generator(rand: () => number) {
     switch (kind) {
       case 'int64':
         return pick([0, 1, -7, 1_700_000_000_000, Number.MAX_SAFE_INTEGER]);
+      case 'time':
+        return pick([0, 1_700_000_000_000, 253_402_300_799_999, 253_402_300_800_000, -1]);
       case 'number':
         return pick([0, 2.5, -3.75, 1e-7, 12345.678]);
       case 'latitude':
@@ -63,13 +65,15 @@ function generator(rand: () => number) {
       case 'longitude':
         return pick([-180, 2.3522, 180, -73.98]);
       case 'string':
+        // Now and then text PostgreSQL cannot store (U+0000, unpaired surrogates).
+        if (rand() < 0.03) return pick(['a\u0000b', '\ud800', 'x\udc00']);
         return pick(['', 'abc', 'é€😀', 'a'.repeat(1024), '__proto__']);
       case 'boolean':
         return pick([true, false]);
       case 'strings':
         return Array.from({ length: Math.floor(rand() * 3) }, () => pick(['gps', 'wifi', 'x'.repeat(1024)]));
       default: {
-        const entries = Array.from({ length: Math.floor(rand() * 4) }, () => [pick(['app', 'k', 'zone', 'k'.repeat(256), 'k'.repeat(257)]), pick<unknown>(['v', 3, 2.5, false, null, {}])]);
+        const entries = Array.from({ length: Math.floor(rand() * 4) }, () => [rand() < 0.03 ? 'k\u0000' : pick(['app', 'k', 'zone', 'k'.repeat(256), 'k'.repeat(257)]), rand() < 0.03 ? '\ud83d' : pick<unknown>(['v', 3, 2.5, false, null, {}])]);
         return Object.fromEntries(entries);
       }
     }

@@ -197,6 +197,53 @@ describe('mobile events', () => {
     expect(await storedEvents(device.deviceId)).toHaveLength(0);
   });
 
+  it('refuses an event time outside the years 1970-9999 with 400, and commits the events beside it', async () => {
+    const device = await register();
+    const auth = { authorization: device.token };
+    // Each is a valid int64 and would have been a time neither JavaScript
+    // nor PostgreSQL can write, failing the whole group commit it joined.
+    const beyond = [8_640_000_000_000_001, 253_402_300_800_000, -1];
+    const answers = await Promise.all([
+      ...beyond.map((timestamp) => send('/v1/mobile/events', { timestamp }, auth)),
+      send('/v1/mobile/events', { timestamp: '99999999999999999999' }, auth),
+      send('/v1/mobile/events', new ProtoWriter().int64(1, 2 ** 62).finish(), auth),
+      send('/v1/mobile/events/batch', { events: [{ timestamp: 1_700_000_000_000 }, { timestamp: 8_640_000_000_000_001 }] }, auth),
+      send('/v1/mobile/events', { timestamp: 253_402_300_799_999, attributes: { n: 'last millisecond of 9999' } }, auth),
+      send('/v1/mobile/events', { timestamp: 0, attributes: { n: 'epoch' } }, auth),
+    ]);
+    for (const refused of answers.slice(0, 6)) {
+      expect(refused.json).toMatchObject({ status: 400, message: 'invalid request body', error: expect.stringMatching(/^(events\.1\.)?timestamp: /) });
+    }
+    expect(answers.slice(6).map((a) => a.status)).toEqual([204, 204]);
+    const stored = await storedEvents(device.deviceId);
+    expect(stored.map((e) => e.clientSentAt?.toISOString()).sort()).toEqual(['1970-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']);
+  });
+
+  it('refuses text PostgreSQL cannot store (U+0000, unpaired surrogates) with 400 naming it, and commits the events beside it', async () => {
+    const device = await register();
+    const auth = { authorization: device.token };
+    const nul = new ProtoWriter().bytes(10, new ProtoWriter().string(1, 'k').string(2, 'a\u0000b').finish()).finish();
+    const answers = await Promise.all([
+      send('/v1/mobile/events', '{"attributes": {"k": "a\\u0000b"}}', auth),
+      send('/v1/mobile/events', '{"attributes": {"k\\u0000": "b"}}', auth),
+      send('/v1/mobile/events', '{"properties": {"model": "\\ud800"}}', auth),
+      send('/v1/mobile/events/batch', '{"events": [{}, {"wifis": [{"ssid": "\\udc00x"}]}]}', auth),
+      send('/v1/mobile/events', nul, auth),
+      send('/v1/registration', '{"apiKey": "' + channelKey + '", "aliases": {"imei": "1\\u0000"}}'),
+      send('/v1/mobile/events', { attributes: { n: 'fine', emoji: '😀' } }, auth),
+    ]);
+    expect(answers.slice(0, 6).map((a) => [a.status, a.json?.error])).toEqual([
+      [400, 'attributes.k: must not contain U+0000 or an unpaired surrogate'],
+      [400, 'attributes.k\\u0000: must not contain U+0000 or an unpaired surrogate'],
+      [400, 'properties.model: must not contain U+0000 or an unpaired surrogate'],
+      [400, 'events.1.wifis.0.ssid: must not contain U+0000 or an unpaired surrogate'],
+      [400, 'attributes.k: must not contain U+0000 or an unpaired surrogate'],
+      [400, 'aliases.imei: must not contain U+0000 or an unpaired surrogate'],
+    ]);
+    expect(answers[6]!.status).toBe(204);
+    expect((await storedEvents(device.deviceId)).map((e) => e.payload)).toEqual([{ attributes: { n: 'fine', emoji: '😀' } }]);
+  });
+
   it('answers 429 with Retry-After when a device is over its rate', async () => {
     const device = await register();
     const batch = { events: Array.from({ length: 300 }, (_, i) => ({ timestamp: i + 1 })) };
@@ -253,6 +300,42 @@ describe('IoT events', () => {
     expect((await send('/v1/iot/events', '[1,2]', { authorization: device.token })).status).toBe(400);
     const stored = await storedEvents(device.deviceId);
     expect(stored).toEqual([expect.objectContaining({ source: 'iot', payload: { data: { tempF: 72.5, humidity: 23 } } })]);
+  });
+
+  it('refuses an IoT payload PostgreSQL could not store, naming where, and commits the events beside it', async () => {
+    const iot = (await admin.post('/v2/channels', { name: 'probes', type: 'iot' })).body.data;
+    const device = (await send('/v1/registration', { apiKey: iot.apiKeys[0].apiKey, properties: { type: 'probe' } })).json as { token: string; deviceId: string };
+    const auth = { authorization: device.token };
+    const nested = (levels: number) => '{"a": ' + '['.repeat(levels - 1) + ']'.repeat(levels - 1) + '}';
+    const answers = await Promise.all([
+      send('/v1/iot/events', nested(5000), auth),
+      send('/v1/iot/events', nested(65), auth),
+      send('/v1/iot/events', '{"data": [{"label": "a\\u0000"}]}', auth),
+      send('/v1/iot/events', nested(64), auth),
+      send('/v1/iot/events', { data: { label: 'fine' } }, auth),
+    ]);
+    expect(answers.map((a) => [a.status, a.json?.error])).toEqual([
+      [400, `a${'.0'.repeat(63)}: nested deeper than 64 levels`],
+      [400, `a${'.0'.repeat(63)}: nested deeper than 64 levels`],
+      [400, 'data.0.label: must not contain U+0000 or an unpaired surrogate'],
+      [204, undefined],
+      [204, undefined],
+    ]);
+    expect(await storedEvents(device.deviceId)).toHaveLength(2);
+  });
+
+  it('stores an IoT event whose own time is outside the years 1970-9999 without a client time', async () => {
+    const iot = (await admin.post('/v2/channels', { name: 'meters', type: 'iot' })).body.data;
+    const device = (await send('/v1/registration', { apiKey: iot.apiKeys[0].apiKey, properties: { type: 'meter' } })).json as { token: string; deviceId: string };
+    const payloads = [{ timestamp: 8_640_000_000_000_000, kwh: 1 }, { timestamp_iso8601: '+275760-09-13T00:00:00.000Z', kwh: 2 }, { timestamp: 1_700_000_000_000, kwh: 3 }];
+    const statuses = await Promise.all(payloads.map(async (p) => (await send('/v1/iot/events', p, { authorization: device.token })).status));
+    expect(statuses).toEqual([204, 204, 204]);
+    const stored = await storedEvents(device.deviceId);
+    expect(stored.map((e) => [e.payload.kwh, e.clientSentAt?.toISOString() ?? null]).sort()).toEqual([
+      [1, null],
+      [2, null],
+      [3, '2023-11-14T22:13:20.000Z'],
+    ]);
   });
 });
 

@@ -183,6 +183,16 @@ describe('channels', () => {
     expect(badProject.status).toBe(400);
     expect(badProject.body.message).toBe('bad projectIds');
     expect((await admin.patch(`/v2/channels/${ulid()}`, { name: '' })).body.error).toContain('name:');
+    // Text PostgreSQL cannot store: refused with its path, never a 500 or a silently altered name.
+    expect((await admin.post('/v2/channels', { name: 'a\u0000b', type: 'ios' })).body).toEqual({
+      status: 400,
+      message: 'invalid request body',
+      error: 'name: must not contain U+0000 or an unpaired surrogate',
+    });
+    expect((await admin.post('/v2/channels', { name: 'x', type: 'ios', credentials: { ['k\ud800']: 1 } })).body.error).toBe(
+      'credentials.k\\ud800: must not contain U+0000 or an unpaired surrogate',
+    );
+    expect((await admin.get('/v2/channels?name=%00')).body).toMatchObject({ status: 400, message: 'invalid query parameter' });
   });
 
   it('updates a channel: fields, projects, and the read-only fields of a Gen B body are ignored', async () => {

@@ -7,6 +7,7 @@
 import type { z, ZodType } from 'zod';
 import type { Role } from '../db/accounts.js';
 import { ApiError } from '../errors.js';
+import { whyUnstorable } from '../db/storable.js';
 import { describeIssues } from '../inference/model-config.js';
 import { authorize, type Action } from '../platform/permissions.js';
 import { BodyTooLargeError, openBodyStream, readBody, type BodyStream, type Reply, type Request, type Route } from './server.js';
@@ -118,6 +119,17 @@ function validate<T>(schema: ZodType | undefined, value: unknown, what: string):
   return result.data as T;
 }
 
+/**
+ * Refuses what PostgreSQL cannot store (db/storable.ts) anywhere in a
+ * request's parameters or body, naming where: stored, it would fail the
+ * statement (a 500) or be altered on the way.
+ */
+function storable<T>(value: T, what: string): T {
+  const why = whyUnstorable(value);
+  if (why !== undefined) throw new ApiError(400, `invalid ${what}`, why);
+  return value;
+}
+
 function parseJson(bytes: Uint8Array): unknown {
   if (bytes.byteLength === 0) return undefined;
   try {
@@ -167,9 +179,9 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticator): Route[]
           caller = member;
         }
       }
-      const params = validate(endpoint.params, req.params, 'path parameter');
-      const query = validate(endpoint.query, Object.fromEntries(req.query), 'query parameter');
-      const parsedBody = endpoint.body ? validate(endpoint.body, parseJson(raw) ?? {}, 'request body') : undefined;
+      const params = validate(endpoint.params, storable(req.params, 'path parameter'), 'path parameter');
+      const query = validate(endpoint.query, storable(Object.fromEntries(req.query), 'query parameter'), 'query parameter');
+      const parsedBody = endpoint.body ? validate(endpoint.body, storable(parseJson(raw) ?? {}, 'request body'), 'request body') : undefined;
       try {
         return await endpoint.handler({ params, query, body: parsedBody, caller: caller as never, request: req, upload });
       } catch (error) {

@@ -9,10 +9,12 @@
 // The contract, checked by test/canonical-event.test.ts: for any input,
 // canonicalEvent returns either undefined or exactly what zod would return,
 // keys in zod's order (idempotency digests are computed over it).
+import { isStorableText } from '../db/storable.js';
 
 /** Every field is optional but a location's latitude and longitude. */
 type Kind =
   | 'int64'
+  | 'time'
   | 'number'
   | 'latitude'
   | 'longitude'
@@ -34,6 +36,15 @@ const MAX_STRING = 1024;
 const MAX_LIST = 1000;
 const MAX_STRINGS = 100;
 const MAX_ATTRIBUTE_KEY = 256;
+
+/**
+ * The latest client time an event may carry, in milliseconds since 1970:
+ * the last millisecond of the year 9999. Both JavaScript and PostgreSQL
+ * write every time from 1970 up to it; past it, or before 1970, one of them
+ * cannot (a year of six digits, or before the year 1), and the group commit
+ * the event joined would fail for every request in it.
+ */
+export const MAX_CLIENT_TIME_MS = 253_402_300_799_999;
 
 const location: Shape = { timestamp: 'int64', latitude: 'latitude', longitude: 'longitude', velocity: 'number', course: 'number', accuracy: 'number' };
 const wifi: Shape = { timestamp: 'int64', mac: 'string', ssid: 'string', rssi: 'int64' };
@@ -57,7 +68,7 @@ const eventError: Shape = { errorCode: 'int64', errorMessage: 'string' };
 
 /** The mobile event, as codec.ts's eventSchema after its renames. */
 export const EVENT_SHAPE: Shape = {
-  timestamp: 'int64',
+  timestamp: 'time',
   locations: { list: location },
   wifis: { list: wifi },
   ibeacons: { list: ibeacon },
@@ -79,7 +90,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function strings(value: unknown): string[] | typeof DECLINE {
   if (!Array.isArray(value) || value.length > MAX_STRINGS) return DECLINE;
-  for (const item of value) if (typeof item !== 'string' || item.length > MAX_STRING) return DECLINE;
+  for (const item of value) if (typeof item !== 'string' || item.length > MAX_STRING || !isStorableText(item)) return DECLINE;
   return value.slice();
 }
 
@@ -89,8 +100,11 @@ function attributes(value: unknown): Record<string, string> | typeof DECLINE {
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
     const v = value[key];
-    if (key.length > MAX_ATTRIBUTE_KEY || key === '__proto__') return DECLINE;
-    if (typeof v === 'string') out[key] = v;
+    if (key.length > MAX_ATTRIBUTE_KEY || key === '__proto__' || !isStorableText(key)) return DECLINE;
+    if (typeof v === 'string') {
+      if (!isStorableText(v)) return DECLINE;
+      out[key] = v;
+    }
     else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') out[key] = String(v);
     else return DECLINE;
   }
@@ -101,6 +115,8 @@ function field(kind: Kind, value: unknown): unknown {
   switch (kind) {
     case 'int64':
       return Number.isSafeInteger(value) ? value : DECLINE;
+    case 'time':
+      return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= MAX_CLIENT_TIME_MS ? value : DECLINE;
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? value : DECLINE;
     case 'latitude':
@@ -108,7 +124,7 @@ function field(kind: Kind, value: unknown): unknown {
     case 'longitude':
       return typeof value === 'number' && value >= -180 && value <= 180 ? value : DECLINE;
     case 'string':
-      return typeof value === 'string' && value.length <= MAX_STRING ? value : DECLINE;
+      return typeof value === 'string' && value.length <= MAX_STRING && isStorableText(value) ? value : DECLINE;
     case 'boolean':
       return typeof value === 'boolean' ? value : DECLINE;
     case 'strings':

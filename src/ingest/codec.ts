@@ -8,8 +8,9 @@
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { describeIssues } from '../inference/model-config.js';
-import { canonicalEvent } from './canonical-event.js';
+import { canonicalEvent, MAX_CLIENT_TIME_MS } from './canonical-event.js';
 import { ingress } from './proto/ingress.js';
+import { isStorableText, UNSTORABLE_TEXT, whyUnstorable } from '../db/storable.js';
 
 export type WireFormat = 'json' | 'protobuf';
 
@@ -36,10 +37,17 @@ export const contentTypeOf = (format: WireFormat) => (format === 'protobuf' ? 'a
 
 // ---- JSON input: lenient about spelling, strict about types ---------------
 
-/** int64 values: JSON numbers, or strings of digits (proto3 JSON writes int64 as strings). */
-const int64 = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]);
+/**
+ * int64 values: JSON numbers, or strings of digits (proto3 JSON writes int64
+ * as strings); either way a safe integer, which a JavaScript number holds exactly.
+ */
+const int64 = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number).pipe(z.number().int())]);
+/** The event's own time: milliseconds since 1970, up to the end of the year 9999. */
+const clientTime = int64.pipe(z.number().min(0, { error: 'must be a time in milliseconds since 1970' }).max(MAX_CLIENT_TIME_MS, { error: 'must be a time before the year 10000, in milliseconds since 1970' }));
 const num = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/).transform(Number)]);
-const str = z.string().max(1024);
+/** A string PostgreSQL can store (db/storable.ts). */
+const storable = z.string().refine(isStorableText, { error: UNSTORABLE_TEXT });
+const str = storable.max(1024);
 
 /** Renames the alternative spellings of keys before validation. */
 function renamed<T extends z.ZodType>(aliases: Record<string, string>, schema: T) {
@@ -110,7 +118,7 @@ const eventError = renamed(
 export const eventSchema = renamed(
   { configuration: 'configurations', errors: 'error' },
   z.object({
-    timestamp: int64.optional(),
+    timestamp: clientTime.optional(),
     locations: list(location).optional(),
     wifis: list(wifi).optional(),
     ibeacons: list(ibeacon).optional(),
@@ -119,7 +127,7 @@ export const eventSchema = renamed(
     configurations: configuration.optional(),
     properties: property.optional(),
     push: push.optional(),
-    attributes: z.record(z.string().max(256), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
+    attributes: z.record(storable.max(256), z.union([storable, z.number(), z.boolean()]).transform(String)).optional(),
     error: list(eventError).optional(),
   }),
 );
@@ -137,7 +145,7 @@ const registrationSchema = renamed(
   z.object({
     apiKey: z.string().min(1).max(256),
     properties: property.optional(),
-    aliases: z.record(z.string().min(1).max(64), z.union([z.string(), z.number()]).transform(String)).optional(),
+    aliases: z.record(storable.min(1).max(64), z.union([storable, z.number()]).transform(String)).optional(),
   }),
 );
 
@@ -213,6 +221,8 @@ export function decodeIotPayload(body: Uint8Array): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ApiError(400, 'invalid request body', 'an IoT event must be a JSON object');
   }
+  const unstorable = whyUnstorable(value);
+  if (unstorable !== undefined) throw new ApiError(400, 'invalid request body', unstorable);
   return value as Record<string, unknown>;
 }
 
