@@ -16,6 +16,7 @@
 import { performance } from 'node:perf_hooks';
 import type { PendingQuery, ReservedSql, Row, Sql } from 'postgres';
 import { arrayLiteral, jsonElements } from '../db/array-literal.js';
+import { ApiError } from '../errors.js';
 import { log } from '../log.js';
 
 export interface IncomingEvent {
@@ -103,6 +104,16 @@ export interface WriterStats {
 
 const SERIALIZATION_FAILURE = '40001';
 const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Whether PostgreSQL refused a value it was given (SQLSTATE class 22, data
+ * exception, or 54, program limit exceeded, such as a value nested too
+ * deeply): a request's data, not the batch, the connection or the server.
+ */
+function isRefusedValue(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('54'));
+}
 
 /** The multi-row INSERT of a batch, `tail` (ON CONFLICT, RETURNING) after its SELECT; not run here. */
 function insertEvents<T extends readonly Row[]>(c: Sql, events: IncomingEvent[], tail: PendingQuery<Row[]>): PendingQuery<T> {
@@ -228,10 +239,20 @@ export class EventWriter {
     return batch;
   }
 
+  /** Commits a batch taken from the queue; its devices are busy until it is done. */
   private async flush(batch: Pending[]): Promise<void> {
-    const events = batch.flatMap((p) => p.events);
-    const devices = new Set(events.map((e) => e.deviceId));
+    const devices = new Set(batch.flatMap((p) => [...p.devices]));
     for (const d of devices) this.busy.add(d);
+    try {
+      await this.commitRequests(batch);
+    } finally {
+      for (const d of devices) this.busy.delete(d);
+    }
+  }
+
+  /** Commits the requests together and answers each one. */
+  private async commitRequests(batch: Pending[]): Promise<void> {
+    const events = batch.flatMap((p) => p.events);
     const started = performance.now();
     let connection: ReservedSql | undefined;
     try {
@@ -243,13 +264,23 @@ export class EventWriter {
       this.stats.lastCommitMs = performance.now() - started;
       for (const p of batch) p.resolve();
       this.idle.push(connection);
-      connection = undefined;
     } catch (error) {
-      log.error('event commit failed', { events: events.length, error: error as Error });
-      for (const p of batch) p.reject(error as Error);
-    } finally {
       connection?.release();
-      for (const d of devices) this.busy.delete(d);
+      if (isRefusedValue(error) && batch.length > 1) {
+        // The decoders refuse what PostgreSQL cannot store; should a value
+        // get past them, it must fail its own request only, not every one
+        // batched with it. The halves commit apart, in order (a device's
+        // requests keep their order), down to the request that fails
+        // alone: about 2·log2(requests) more commits, only on this path.
+        log.warn('a value PostgreSQL refused split a batch', { requests: batch.length, error: error as Error });
+        const middle = Math.ceil(batch.length / 2);
+        await this.commitRequests(batch.slice(0, middle));
+        await this.commitRequests(batch.slice(middle));
+        return;
+      }
+      log.error('event commit failed', { events: events.length, error: error as Error });
+      const answer = isRefusedValue(error) ? new ApiError(400, 'event refused by the database', (error as Error).message) : (error as Error);
+      for (const p of batch) p.reject(answer);
     }
   }
 
