@@ -144,6 +144,11 @@ describe('POST /v2/events', () => {
     expect(limit.body.error).toContain('limit:');
     const from = await admin.post('/v2/events', { from: 'yesterday' });
     expect(from.body.error).toBe('from: must be epoch milliseconds or an ISO 8601 date');
+    // A JavaScript date PostgreSQL cannot read (a six-digit year) was a 500.
+    const ancient = await admin.post('/v2/events', { to: -8_640_000_000_000_000 });
+    expect(ancient.body).toEqual({ status: 400, message: 'invalid request body', error: 'to: must be a time in the years 0000 to 9999' });
+    expect((await admin.post('/v2/events', { from: 253_402_300_800_000 })).status).toBe(400);
+    expect((await admin.post('/v2/events', { to: 253_402_300_799_999 })).status).toBe(200);
     const extra = await admin.post('/v2/events', { page: 2 });
     expect(extra.body.error).toContain('Unrecognized key: "page"');
     const sort = await admin.post('/v2/events', { sort: { field: 'payload', order: 'asc' } });

@@ -7,7 +7,13 @@
 //    carries NUL as a byte.
 //  - JSON nesting: PostgreSQL parses jsonb recursively and gives up (stack
 //    depth limit) between 3,000 and 5,000 levels.
+//  - Times: JavaScript writes a Date past the year 9999 or before the year 0
+//    with a six-digit year, which PostgreSQL does not read.
 import { formatPath } from '../errors.js';
+
+/** The first and last milliseconds of the four-digit years (0000-9999), which both write and read. */
+export const EARLIEST_TIME_MS = -62_167_219_200_000;
+export const LATEST_TIME_MS = 253_402_300_799_999;
 
 const UNSTORABLE = /[\u0000\p{Cs}]/u; // with /u, \p{Cs} matches only unpaired surrogates
 

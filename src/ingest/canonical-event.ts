@@ -9,7 +9,7 @@
 // The contract, checked by test/canonical-event.test.ts: for any input,
 // canonicalEvent returns either undefined or exactly what zod would return,
 // keys in zod's order (idempotency digests are computed over it).
-import { isStorableText } from '../db/storable.js';
+import { isStorableText, LATEST_TIME_MS } from '../db/storable.js';
 
 /** Every field is optional but a location's latitude and longitude. */
 type Kind =
@@ -38,13 +38,12 @@ const MAX_STRINGS = 100;
 const MAX_ATTRIBUTE_KEY = 256;
 
 /**
- * The latest client time an event may carry, in milliseconds since 1970:
- * the last millisecond of the year 9999. Both JavaScript and PostgreSQL
- * write every time from 1970 up to it; past it, or before 1970, one of them
- * cannot (a year of six digits, or before the year 1), and the group commit
- * the event joined would fail for every request in it.
+ * The latest client time an event may carry, in milliseconds since 1970
+ * (which is the earliest): the end of the year 9999. A later one could not
+ * be stored (db/storable.ts), and the group commit the event joined would
+ * fail for every request in it.
  */
-export const MAX_CLIENT_TIME_MS = 253_402_300_799_999;
+export const MAX_CLIENT_TIME_MS = LATEST_TIME_MS;
 
 const location: Shape = { timestamp: 'int64', latitude: 'latitude', longitude: 'longitude', velocity: 'number', course: 'number', accuracy: 'number' };
 const wifi: Shape = { timestamp: 'int64', mac: 'string', ssid: 'string', rssi: 'int64' };

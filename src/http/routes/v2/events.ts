@@ -19,6 +19,7 @@ import {
   type MetricQuery,
 } from '../../../db/events.js';
 import type { Queryable } from '../../../db/database.js';
+import { EARLIEST_TIME_MS, LATEST_TIME_MS } from '../../../db/storable.js';
 import { ApiError } from '../../../errors.js';
 import { isValidTimezone } from '../../../platform/rules/inputs.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
@@ -36,8 +37,12 @@ const instant = z
     if (typeof v === 'number') ms = v;
     else if (/^\d{1,16}$/.test(v)) ms = Number(v);
     else if (ISO.test(v)) ms = Date.parse(/T.*(Z|[+-]\d{2}:\d{2})$/.test(v) || !v.includes('T') ? v : `${v}Z`);
-    if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) {
+    if (!Number.isFinite(ms)) {
       ctx.addIssue({ code: 'custom', message: 'must be epoch milliseconds or an ISO 8601 date' });
+      return z.NEVER;
+    }
+    if (ms < EARLIEST_TIME_MS || ms > LATEST_TIME_MS) {
+      ctx.addIssue({ code: 'custom', message: 'must be a time in the years 0000 to 9999' });
       return z.NEVER;
     }
     return new Date(ms);
