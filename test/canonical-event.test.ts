@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { ApiError } from '../src/errors.js';
 import { canonicalEvent, EVENT_SHAPE, isRequired, type Shape } from '../src/ingest/canonical-event.js';
 import { decodeEvent, decodeEventBatch, eventSchema, ingress } from '../src/ingest/codec.js';
+import { random } from './helpers/random.js';
 
 /** The object schema inside zod's wrappers (preprocess pipes, optional, arrays). */
 function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
@@ -35,16 +36,6 @@ function expectSameKeys(shape: Shape, schema: z.ZodType, path: string): void {
     if (typeof kind === 'object') expectSameKeys('object' in kind ? kind.object : kind.list, zodShape![key]!, `${path}.${key}`);
     else if (kind !== 'attributes' && kind !== 'strings') expect(objectShape(zodShape![key]!), `${path}.${key} is a scalar`).toBeUndefined();
   }
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Values near the edges of what the schema accepts, and some it rejects. */

@@ -5,6 +5,7 @@
 // the group commit of every request batched with them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, stopPlatform, type Platform } from './helpers/platform.js';
+import { random } from './helpers/random.js';
 
 let platform: Platform;
 let ids: { channel: string; project: string; landmark: string; channelKey: string };
@@ -18,16 +19,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => stopPlatform(platform));
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const EDGE_VALUES: unknown[] = [
   null, 0, -0, -1, 1.5, 91, -181, 1e308, -1e308, 2 ** 63, Number.MAX_SAFE_INTEGER + 2, 8.64e15, -8.64e15, 253_402_300_800_000,
