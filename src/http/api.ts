@@ -6,8 +6,8 @@
 // same declarations produce /openapi.json, so the document cannot drift.
 import type { z, ZodType } from 'zod';
 import type { Role } from '../db/accounts.js';
-import { ApiError } from '../errors.js';
 import { whyUnstorable } from '../db/storable.js';
+import { ApiError } from '../errors.js';
 import { describeIssues } from '../inference/model-config.js';
 import { authorize, type Action } from '../platform/permissions.js';
 import { BodyTooLargeError, openBodyStream, readBody, type BodyStream, type Reply, type Request, type Route } from './server.js';

@@ -103,8 +103,7 @@ function attributes(value: unknown): Record<string, string> | typeof DECLINE {
     if (typeof v === 'string') {
       if (!isStorableText(v)) return DECLINE;
       out[key] = v;
-    }
-    else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') out[key] = String(v);
+    } else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') out[key] = String(v);
     else return DECLINE;
   }
   return out;

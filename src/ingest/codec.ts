@@ -6,11 +6,11 @@
 // / useSensors, snake_case / camelCase); events are stored in one canonical
 // form: the protobuf field names.
 import { z } from 'zod';
+import { isStorableText, UNSTORABLE_TEXT, whyUnstorable } from '../db/storable.js';
 import { ApiError } from '../errors.js';
 import { describeIssues } from '../inference/model-config.js';
 import { canonicalEvent, MAX_CLIENT_TIME_MS } from './canonical-event.js';
 import { ingress } from './proto/ingress.js';
-import { isStorableText, UNSTORABLE_TEXT, whyUnstorable } from '../db/storable.js';
 
 export type WireFormat = 'json' | 'protobuf';
 
