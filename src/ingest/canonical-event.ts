@@ -37,14 +37,6 @@ const MAX_LIST = 1000;
 const MAX_STRINGS = 100;
 const MAX_ATTRIBUTE_KEY = 256;
 
-/**
- * The latest client time an event may carry, in milliseconds since 1970
- * (which is the earliest): the end of the year 9999. A later one could not
- * be stored (db/storable.ts), and the group commit the event joined would
- * fail for every request in it.
- */
-export const MAX_CLIENT_TIME_MS = LATEST_TIME_MS;
-
 const location: Shape = { timestamp: 'int64', latitude: 'latitude', longitude: 'longitude', velocity: 'number', course: 'number', accuracy: 'number' };
 const wifi: Shape = { timestamp: 'int64', mac: 'string', ssid: 'string', rssi: 'int64' };
 const ibeacon: Shape = { timestamp: 'int64', uuid: 'string', rssi: 'int64', major: 'int64', minor: 'int64', proximity: 'string', accuracy: 'number' };
@@ -113,8 +105,8 @@ function field(kind: Kind, value: unknown): unknown {
   switch (kind) {
     case 'int64':
       return Number.isSafeInteger(value) ? value : DECLINE;
-    case 'time':
-      return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= MAX_CLIENT_TIME_MS ? value : DECLINE;
+    case 'time': // milliseconds since 1970, up to the last storable time (db/storable.ts)
+      return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= LATEST_TIME_MS ? value : DECLINE;
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? value : DECLINE;
     case 'latitude':

@@ -6,10 +6,10 @@
 // / useSensors, snake_case / camelCase); events are stored in one canonical
 // form: the protobuf field names.
 import { z } from 'zod';
-import { isStorableText, UNSTORABLE_TEXT, whyUnstorable } from '../db/storable.js';
+import { isStorableText, LATEST_TIME_MS, UNSTORABLE_TEXT, whyUnstorable } from '../db/storable.js';
 import { ApiError } from '../errors.js';
 import { describeIssues } from '../inference/model-config.js';
-import { canonicalEvent, MAX_CLIENT_TIME_MS } from './canonical-event.js';
+import { canonicalEvent } from './canonical-event.js';
 import { ingress } from './proto/ingress.js';
 
 export type WireFormat = 'json' | 'protobuf';
@@ -43,7 +43,7 @@ export const contentTypeOf = (format: WireFormat) => (format === 'protobuf' ? 'a
  */
 const int64 = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number).pipe(z.number().int())]);
 /** The event's own time: milliseconds since 1970, up to the end of the year 9999. */
-const clientTime = int64.pipe(z.number().min(0, { error: 'must be a time in milliseconds since 1970' }).max(MAX_CLIENT_TIME_MS, { error: 'must be a time before the year 10000, in milliseconds since 1970' }));
+const clientTime = int64.pipe(z.number().min(0, { error: 'must be a time in milliseconds since 1970' }).max(LATEST_TIME_MS, { error: 'must be a time before the year 10000, in milliseconds since 1970' }));
 const num = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/).transform(Number)]);
 /** A string PostgreSQL can store (db/storable.ts). */
 const storable = z.string().refine(isStorableText, { error: UNSTORABLE_TEXT });

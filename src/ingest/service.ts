@@ -7,12 +7,12 @@ import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
 import { findDevice, registerDevice } from '../db/devices.js';
 import { findSchema } from '../db/schemas.js';
+import { LATEST_TIME_MS } from '../db/storable.js';
 import { ApiError } from '../errors.js';
 import type { DeviceClaims, TokenService } from '../platform/auth/tokens.js';
 import { bearer } from '../platform/auth/authenticator.js';
 import { authenticateChannelKey } from '../platform/channel-keys.js';
 import { validatePayload } from '../platform/schema-validation.js';
-import { MAX_CLIENT_TIME_MS } from './canonical-event.js';
 import type { MobileEvent, Registration } from './codec.js';
 import type { EventWriter, IncomingEvent } from './event-writer.js';
 import { RateLimiter } from './rate-limit.js';
@@ -148,10 +148,10 @@ export class IngestService {
     }
     const clientTime = [payload.timestamp, payload.timestamp_iso8601].find((v) => v !== undefined);
     const parsed = typeof clientTime === 'number' ? new Date(clientTime) : typeof clientTime === 'string' ? new Date(clientTime) : undefined;
-    // A time that is not one, or outside 1970-9999 (MAX_CLIENT_TIME_MS), is
+    // A time that is not one, or outside 1970-9999 (LATEST_TIME_MS), is
     // payload like any other field: the event is stored without a client time.
     const ms = parsed?.getTime() ?? NaN;
-    const clientSentAt = ms >= 0 && ms <= MAX_CLIENT_TIME_MS ? parsed! : null;
+    const clientSentAt = ms >= 0 && ms <= LATEST_TIME_MS ? parsed! : null;
     const id = newId();
     await this.writer.write([
       {
