@@ -69,3 +69,15 @@ it('fails only the request whose value PostgreSQL refused, and commits the ones 
   const [state] = await sql<{ lastSeenAt: Date | null }[]>`SELECT last_seen_at FROM devices WHERE id = ${c}`;
   expect(state!.lastSeenAt).toBeInstanceOf(Date);
 });
+
+it('samples 30 values per events column for statistics, none of the payload (migration 009)', async () => {
+  const columns = await sql<{ attname: string; target: number | null }[]>`
+    SELECT attname, attstattarget::int AS target FROM pg_attribute
+    WHERE attrelid = 'events'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`;
+  expect(columns.length).toBeGreaterThan(8);
+  // A column added later without a target would bring back the full sample.
+  for (const { attname, target } of columns) expect([attname, target]).toEqual([attname, attname === 'payload' ? 0 : 30]);
+  await sql`ANALYZE events`;
+  const stats = await sql<{ attname: string }[]>`SELECT attname FROM pg_stats WHERE tablename = 'events'`;
+  expect(stats.map((s) => s.attname)).not.toContain('payload');
+});

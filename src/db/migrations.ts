@@ -6,6 +6,7 @@ import { migration005 } from './migrations/005-rules.js';
 import { migration006 } from './migrations/006-ingest.js';
 import { migration007 } from './migrations/007-ingest-fast-path.js';
 import { migration008 } from './migrations/008-events-time-indexes.js';
+import { migration009 } from './migrations/009-events-statistics.js';
 
 export interface Migration {
   version: number;
@@ -314,4 +315,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration006,
   migration007,
   migration008,
+  migration009,
 ];
