@@ -5,8 +5,8 @@
 // commits waited for CPU meanwhile: 5-13 ms instead of ~1.5, so 32 devices
 // paced at 10,000 events/s fell behind by 100-250 ms. Reproduced by a manual
 // ANALYZE (autovacuum's cost delay) in the middle of 10 s paced runs of
-// single JSON events over 2 million events, 3 runs each: p99 38-162 ms with
-// the default, 12-22 ms with 30 (ANALYZE 0.3 s), 11-29 ms with 10.
+// single JSON events over 2 million events: p99 38-162 ms with the default
+// (6 runs), 12-22 ms with 30 (3 runs, ANALYZE 0.3 s), 11-29 ms with 10 (6).
 //
 // 30 keeps 30 most common values and 30 histogram buckets per column: the
 // searches need selectivities by organization, channel, device and time
