@@ -5,7 +5,7 @@
 import { Piscina } from 'piscina';
 import { performance } from 'node:perf_hooks';
 import type { ExecutionProvider } from '../src/config.js';
-import { InferencePool } from '../src/inference/pool.js';
+import { InferenceEngine } from '../src/inference/engine.js';
 import { readModelConfig } from '../src/inference/model-config.js';
 import type { ModelLimitTask } from './model-limit-worker.js';
 
@@ -14,6 +14,9 @@ export interface LimitOptions {
   workers: number;
   intraOpThreads: number;
   provider: ExecutionProvider;
+  /** instances of the version in the engine (undefined: the server's default) */
+  instances?: number;
+  maxBatchSize: number;
   warmupMs: number;
   durationMs: number;
 }
@@ -45,41 +48,52 @@ export function multipartBody(image: Buffer, boundary = 'bench-boundary-7d2f'): 
   return { body: Buffer.concat([head, image, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-export async function measurePipelineLimit(options: LimitOptions & { image: Buffer }): Promise<number> {
-  const pool = new InferencePool(options.workers, {
-    providers: [options.provider],
-    intraOpThreads: options.intraOpThreads,
+/** The server's engine in process, as the server would configure it. */
+export function benchEngine(options: LimitOptions): InferenceEngine {
+  return new InferenceEngine({
+    instances: { kind: options.provider === 'cpu' ? 'cpu' : 'gpu', count: options.instances, gpuDevices: [0], intraOpThreads: undefined },
+    batching: { maxBatchSize: options.maxBatchSize, maxQueueDelayMs: 2 },
+    executionProviders: [options.provider],
+    pipelineWorkers: options.workers,
     maxImageBytes: 10 * 1024 * 1024,
     maxImagePixels: 40_000_000,
+    cache: { maxLoaded: 1, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, concurrentLoads: 1 },
   });
+}
+
+export interface PipelineLimit {
+  imagesPerSecond: number;
+  meanBatchSize: number;
+}
+
+export async function measurePipelineLimit(options: LimitOptions & { image: Buffer }): Promise<PipelineLimit> {
+  const engine = benchEngine(options);
   try {
-    const ref = { versionId: 'bench', directory: options.modelDir };
-    await pool.load(ref);
     const config = await readModelConfig(options.modelDir);
+    const model = await engine.acquire({ id: 'bench', directory: options.modelDir, config });
     const { body, contentType } = multipartBody(options.image);
     const start = performance.now();
     const measureFrom = start + options.warmupMs;
     const end = measureFrom + options.durationMs;
     let count = 0;
-    // Two tasks per worker in flight keep every worker busy, as a loaded server's queue does.
+    let batched = 0;
+    // Enough requests in flight to keep every worker and instance busy, as a loaded server's queue does.
     const loop = async () => {
       while (performance.now() < end) {
         const copy = new Uint8Array(new ArrayBuffer(body.length));
         copy.set(body);
-        const outcome = await pool.predict({
-          ...ref,
-          body: copy.buffer,
-          contentType,
-          options: { ...config.defaults },
-        });
-        if (!outcome.ok) throw new Error(`pipeline failed: ${outcome.error.message} ${outcome.error.detail ?? ''}`);
+        const { timings } = await engine.predict(model, copy.buffer, contentType, { ...config.defaults });
         const done = performance.now();
-        if (done >= measureFrom && done <= end) count++;
+        if (done >= measureFrom && done <= end) {
+          count++;
+          batched += timings.batchSize;
+        }
       }
     };
-    await Promise.all(Array.from({ length: options.workers * 2 }, loop));
-    return count / (options.durationMs / 1000);
+    await Promise.all(Array.from({ length: options.workers * 2 + 2 * options.maxBatchSize }, loop));
+    engine.release(model);
+    return { imagesPerSecond: count / (options.durationMs / 1000), meanBatchSize: count ? batched / count : NaN };
   } finally {
-    await pool.close();
+    await engine.close();
   }
 }

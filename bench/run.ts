@@ -263,12 +263,12 @@ async function main(): Promise<void> {
 
     for (const image of images) {
       const name = `${model}/${image.name}`;
-      const limits = { modelDir, workers, intraOpThreads, provider: ep, warmupMs, durationMs };
+      const limits = { modelDir, workers, intraOpThreads, provider: ep, maxBatchSize: 8, warmupMs, durationMs };
       const modelRuns: number[] = [];
       const pipelineRuns: number[] = [];
       for (let rep = 0; rep < reps; rep++) {
         modelRuns.push(await measureModelLimit(limits));
-        pipelineRuns.push(await measurePipelineLimit({ ...limits, image: image.bytes }));
+        pipelineRuns.push((await measurePipelineLimit({ ...limits, image: image.bytes })).imagesPerSecond);
         say(`${name} rep ${rep + 1}: model limit ${modelRuns.at(-1)!.toFixed(1)}/s, pipeline limit ${pipelineRuns.at(-1)!.toFixed(1)}/s`);
       }
       report.model_limit[name] = stat(modelRuns);

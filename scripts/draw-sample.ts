@@ -8,17 +8,30 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { readModelConfig } from '../src/inference/model-config.js';
-import { ModelRunner } from '../src/inference/model-runner.js';
+import { InferenceEngine } from '../src/inference/engine.js';
 import { EVAL_SEED_START, makeScene, renderScene } from './demo-model/scenes.js';
 
 const { values } = parseArgs({ options: { seed: { type: 'string', default: String(EVAL_SEED_START + 123) }, out: { type: 'string', default: 'docs/demo-sample.png' } } });
 const directory = join(import.meta.dirname, '..', 'models', 'demo');
 const config = await readModelConfig(directory);
-const runner = await ModelRunner.load(directory, config, { providers: ['cpu'], intraOpThreads: 2 });
+const engine = new InferenceEngine({
+  instances: { kind: 'cpu', count: 1, gpuDevices: [0], intraOpThreads: 2 },
+  batching: { maxBatchSize: 1, maxQueueDelayMs: 0 },
+  executionProviders: ['cpu'],
+  pipelineWorkers: 1,
+  maxImageBytes: 10 * 1024 * 1024,
+  maxImagePixels: 40_000_000,
+  cache: { maxLoaded: 1, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, concurrentLoads: 1 },
+});
 const scene = makeScene(Number(values.seed));
 const image = await renderScene(scene, 'jpeg');
-const result = await runner.predict(image, { ...config.defaults }, 40_000_000);
-await runner.release();
+const model = await engine.acquire({ id: 'demo', directory, config });
+const json = Buffer.from(JSON.stringify({ image: image.toString('base64') }));
+const body = new Uint8Array(json.byteLength);
+body.set(json);
+const result = await engine.predict(model, body.buffer, 'application/json', { ...config.defaults });
+engine.release(model);
+await engine.close();
 
 const detections = JSON.parse(result.json) as Record<string, Array<{ data: { min: [number, number]; max: [number, number] }; score: number }>>;
 const colours = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#bfef45', '#fabed4', '#469990'];

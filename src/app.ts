@@ -14,7 +14,7 @@ import { IngestService } from './ingest/service.js';
 import { managementEndpoints } from './http/routes/v2/index.js';
 import { predictRoute } from './http/routes/predict.js';
 import { addFallback, addRoute, BodyBudget, InFlight, loadUws, type HttpContext, type Route, type Uws } from './http/server.js';
-import { InferencePool } from './inference/pool.js';
+import { engineSettings, InferenceEngine } from './inference/engine.js';
 import { InferenceService } from './inference/service.js';
 import { log, setLogLevel } from './log.js';
 import { createServerMetrics, Gauge } from './observability/metrics.js';
@@ -48,7 +48,13 @@ async function listen(uws: Uws, config: Config, listener: Listener, ctx: HttpCon
     app.listen(config.host, listener.port, (s) => (s ? resolve(s) : reject(new Error(`cannot listen on ${config.host}:${listener.port}`)))),
   );
   const port = uws.us_socket_local_port(socket as never);
-  log.info(listener.name, { host: config.host, port, workers: config.workers, providers: config.executionProviders.join(',') });
+  log.info(listener.name, {
+    host: config.host,
+    port,
+    workers: config.workers,
+    instances: config.instances.kind,
+    providers: config.executionProviders.join(','),
+  });
   return socket;
 }
 
@@ -70,14 +76,17 @@ export async function startServer(config: Config): Promise<RunningServer> {
     cleanups.push(() => keys.stop());
 
     const metrics = createServerMetrics();
-    const pool = new InferencePool(config.workers, {
-      providers: config.executionProviders,
-      intraOpThreads: config.intraOpThreads,
-      maxImageBytes: config.maxImageBytes,
-      maxImagePixels: config.maxImagePixels,
-    });
-    cleanups.push(() => pool.close());
-    const inference = new InferenceService(database.sql, pool, { queueSize: config.queueSize }, metrics);
+    const engine = new InferenceEngine(engineSettings(config), (versionId) => ({
+      batch: (size) => metrics.inferenceBatchSize.observe({ model_version: versionId }, size),
+      queued: (ms) => metrics.inferenceQueueDelay.observe({ model_version: versionId }, ms / 1000),
+    }));
+    cleanups.push(() => engine.close());
+    const inference = new InferenceService(database.sql, engine, {
+      queueSize: config.queueSize,
+      waitingRoom: config.queueWaitingRoom,
+      holdMs: config.queueHoldMs,
+      loading: config.modelLoading,
+    }, metrics);
     await inference.start();
     cleanups.push(() => inference.stop());
 

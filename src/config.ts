@@ -11,7 +11,11 @@ export interface Config {
   dataDir: string;
   modelsDir: string;
   workers: number;
-  intraOpThreads: number;
+  instances: InstanceDefaults;
+  batching: BatchingDefaults;
+  maxLoadedVersions: number;
+  modelMemoryBudgetBytes: number;
+  modelLoading: 'eager' | 'lazy';
   executionProviders: ExecutionProvider[];
   adminEmail: string;
   adminPassword: string | undefined;
@@ -19,6 +23,8 @@ export interface Config {
   maxImageBytes: number;
   maxImagePixels: number;
   queueSize: number;
+  queueWaitingRoom: number;
+  queueHoldMs: number;
   maxBufferedBytes: number;
   shutdownTimeoutMs: number;
   logLevel: LogLevel;
@@ -38,6 +44,24 @@ export interface Config {
 
 export const EXECUTION_PROVIDERS = ['tensorrt', 'cuda', 'cpu'] as const;
 export type ExecutionProvider = (typeof EXECUTION_PROVIDERS)[number];
+export type InstanceKind = 'cpu' | 'gpu';
+
+/** Server-wide defaults of a version's backend instances (model.json may override each). */
+export interface InstanceDefaults {
+  kind: InstanceKind;
+  /** instances per version; undefined: the kind's own default (see defaultInstanceCount) */
+  count: number | undefined;
+  /** GPU device ids, one instance each by default */
+  gpuDevices: number[];
+  /** ONNX Runtime threads per CPU session; undefined: cores / instances */
+  intraOpThreads: number | undefined;
+}
+
+export interface BatchingDefaults {
+  maxBatchSize: number;
+  maxQueueDelayMs: number;
+}
+
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -60,16 +84,44 @@ export const SETTINGS: readonly Setting[] = [
   },
   { name: 'DATA_DIR', default: './data', help: 'embedded database, uploaded models, generated secrets' },
   { name: 'MODELS_DIR', default: './models', help: 'model directories registered at first start' },
-  { name: 'WORKERS', default: `${cores} (one per core)`, help: 'inference worker threads' },
-  {
-    name: 'INTRA_OP_THREADS',
-    default: '(cores / WORKERS, at least 1)',
-    help: 'ONNX Runtime threads per session, so workers do not fight over cores',
-  },
+  { name: 'WORKERS', default: `${cores} (one per core)`, help: 'preprocessing worker threads (decode, letterbox, output decoding, NMS)' },
   {
     name: 'EXECUTION_PROVIDERS',
     default: 'cpu',
-    help: 'ordered list, e.g. tensorrt,cuda,cpu; the first that loads is used and logged',
+    help: 'ordered list for GPU instances, e.g. tensorrt,cuda,cpu; the first that loads is used and logged',
+  },
+  {
+    name: 'INSTANCE_KIND',
+    default: '(gpu when EXECUTION_PROVIDERS names cuda or tensorrt, else cpu)',
+    help: 'cpu | gpu: where a version\'s ONNX Runtime sessions run unless its model.json says',
+  },
+  {
+    name: 'INSTANCE_COUNT',
+    default: '(cpu: 1; gpu: one per GPU_DEVICES entry)',
+    help: 'ONNX Runtime sessions per model version, each in its own thread',
+  },
+  { name: 'GPU_DEVICES', default: '0', help: 'comma list of GPU device ids that GPU instances use' },
+  {
+    name: 'INTRA_OP_THREADS',
+    default: '(cores / CPU instances, at least 1)',
+    help: 'ONNX Runtime threads per CPU session',
+  },
+  { name: 'MAX_BATCH_SIZE', default: '8', help: 'largest batch the dynamic batcher forms (models with a batch axis)' },
+  {
+    name: 'MAX_QUEUE_DELAY_MS',
+    default: '2',
+    help: 'longest a request waits for others to join its batch while an instance is idle',
+  },
+  { name: 'MAX_LOADED_VERSIONS', default: '16', help: 'model versions kept loaded; the least recently used are unloaded past it' },
+  {
+    name: 'MODEL_MEMORY_BUDGET_MB',
+    default: '4096',
+    help: 'model.onnx bytes x instances kept loaded; the least recently used are unloaded past it',
+  },
+  {
+    name: 'MODEL_LOADING',
+    default: 'eager',
+    help: 'eager: load every version at start; lazy: versions already Active load on first use',
   },
   { name: 'ADMIN_EMAIL', default: 'admin@example.com', help: 'bootstrap admin, created on first start' },
   { name: 'ADMIN_PASSWORD', default: '(generated, printed once)', help: 'bootstrap admin password' },
@@ -80,7 +132,13 @@ export const SETTINGS: readonly Setting[] = [
   },
   { name: 'MAX_IMAGE_BYTES', default: '10485760', help: 'predict image size limit (10 MB = 10 MiB)' },
   { name: 'MAX_IMAGE_PIXELS', default: '40000000', help: 'decoded pixel limit (decompression-bomb guard)' },
-  { name: 'QUEUE_SIZE', default: '(WORKERS x 16)', help: 'requests in flight per model version before 503' },
+  { name: 'QUEUE_SIZE', default: '(WORKERS x 16)', help: 'requests in flight per model version' },
+  {
+    name: 'QUEUE_WAITING_ROOM',
+    default: '(QUEUE_SIZE x 4)',
+    help: 'requests per model version held unread while the queue is full, before 503',
+  },
+  { name: 'QUEUE_HOLD_MS', default: '1000', help: 'how long a held request waits for a queue place before 503' },
   {
     name: 'MAX_BUFFERED_BYTES',
     default: '268435456',
@@ -139,6 +197,20 @@ function ingressPort(env: Env): number | undefined {
   return port === integer(env, 'PORT', 8080, 0, 65535) && port !== 0 ? undefined : port;
 }
 
+function integerList(env: Env, name: string, fallback: number[], min: number, max: number): number[] {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  const values = raw.split(',').map((part) => Number(part.trim()));
+  if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < min || v > max)) {
+    throw new ConfigError(`${name} must be a comma list of integers between ${min} and ${max}, got "${raw}"`);
+  }
+  return [...new Set(values)];
+}
+
+function optionalInteger(env: Env, name: string, min: number, max: number): number | undefined {
+  return optional(env, name) === undefined ? undefined : integer(env, name, 0, min, max);
+}
+
 function jwtSecret(env: Env): string | undefined {
   const secret = optional(env, 'JWT_SECRET');
   if (secret !== undefined && secret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
@@ -155,6 +227,8 @@ export function loadConfig(env: Env = process.env): Config {
   // CPU is always the last resort, so a GPU host with a broken driver still serves.
   if (!providers.includes('cpu')) providers.push('cpu');
 
+  const gpuProvider = providers.some((p) => p !== 'cpu');
+  const queueSize = integer(env, 'QUEUE_SIZE', workers * 16, 1);
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: optional(env, 'HOST') ?? '0.0.0.0',
@@ -162,14 +236,28 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: resolve(optional(env, 'DATA_DIR') ?? './data'),
     modelsDir: resolve(optional(env, 'MODELS_DIR') ?? './models'),
     workers,
-    intraOpThreads: integer(env, 'INTRA_OP_THREADS', Math.max(1, Math.floor(cores / workers)), 1, 256),
+    instances: {
+      kind: oneOf('INSTANCE_KIND', optional(env, 'INSTANCE_KIND') ?? (gpuProvider ? 'gpu' : 'cpu'), ['cpu', 'gpu'] as const),
+      count: optionalInteger(env, 'INSTANCE_COUNT', 1, 64),
+      gpuDevices: integerList(env, 'GPU_DEVICES', [0], 0, 63),
+      intraOpThreads: optionalInteger(env, 'INTRA_OP_THREADS', 1, 256),
+    },
+    batching: {
+      maxBatchSize: integer(env, 'MAX_BATCH_SIZE', 8, 1, 256),
+      maxQueueDelayMs: integer(env, 'MAX_QUEUE_DELAY_MS', 2, 0, 1000),
+    },
+    maxLoadedVersions: integer(env, 'MAX_LOADED_VERSIONS', 16, 1, 10_000),
+    modelMemoryBudgetBytes: integer(env, 'MODEL_MEMORY_BUDGET_MB', 4096, 1, 1024 * 1024) * 1024 * 1024,
+    modelLoading: oneOf('MODEL_LOADING', optional(env, 'MODEL_LOADING') ?? 'eager', ['eager', 'lazy'] as const),
     executionProviders: [...new Set(providers)],
     adminEmail: (optional(env, 'ADMIN_EMAIL') ?? 'admin@example.com').toLowerCase(),
     adminPassword: optional(env, 'ADMIN_PASSWORD'),
     inferenceApiKey: optional(env, 'INFERENCE_API_KEY'),
     maxImageBytes: integer(env, 'MAX_IMAGE_BYTES', 10 * 1024 * 1024, 1),
     maxImagePixels: integer(env, 'MAX_IMAGE_PIXELS', 40_000_000, 1),
-    queueSize: integer(env, 'QUEUE_SIZE', workers * 16, 1),
+    queueSize,
+    queueWaitingRoom: integer(env, 'QUEUE_WAITING_ROOM', queueSize * 4, 0),
+    queueHoldMs: integer(env, 'QUEUE_HOLD_MS', 1000, 0, 60_000),
     maxBufferedBytes: integer(env, 'MAX_BUFFERED_BYTES', 256 * 1024 * 1024, 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 0),
     logLevel: oneOf('LOG_LEVEL', optional(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),

@@ -42,6 +42,35 @@ export const modelConfigSchema = z
       })
       .strict()
       .default({}),
+    /**
+     * Backend instances of this version, each one ONNX Runtime session in its
+     * own thread. Omitted fields take the server-wide defaults
+     * (INSTANCE_KIND, INSTANCE_COUNT, GPU_DEVICES).
+     */
+    instances: z
+      .object({
+        kind: z.enum(['cpu', 'gpu']).optional(),
+        count: z.number().int().min(1).max(64).optional(),
+        /** GPU device ids, used round-robin by the instances (kind gpu only) */
+        devices: z.array(z.number().int().min(0).max(63)).min(1).max(64).optional(),
+      })
+      .strict()
+      .default({}),
+    /**
+     * The dynamic batcher in front of the instances. Used only when the
+     * model's batch axis is dynamic or fixed above 1; a batch-1 model runs
+     * one request at a time whatever is set here. Omitted fields take the
+     * server-wide defaults (MAX_BATCH_SIZE, MAX_QUEUE_DELAY_MS).
+     */
+    batching: z
+      .object({
+        maxBatchSize: z.number().int().min(1).max(256).optional(),
+        maxQueueDelayMs: z.number().min(0).max(1000).optional(),
+        /** batch sizes to prefer when more requests wait than one of them */
+        preferredBatchSizes: z.array(z.number().int().min(1).max(256)).max(16).optional(),
+      })
+      .strict()
+      .default({}),
     defaults: z
       .object({
         threshold: z.number().min(0).max(1).default(0.25),

@@ -1,8 +1,13 @@
 // Optional query parameters of predict: threshold, iou, max_detections.
 // Out-of-range or malformed values are the client's mistake: 400.
 import type { ModelConfig } from './model-config.js';
-import type { PredictOptions } from './model-runner.js';
 import { predictErrors } from './predict-errors.js';
+
+export interface PredictOptions {
+  threshold: number;
+  iou: number;
+  maxDetections: number;
+}
 
 const MAX_DETECTIONS_LIMIT = 1000;
 

@@ -1,7 +1,8 @@
-// The scheduler between the HTTP front end and the worker pool: which model
-// versions exist and in which state, admission (404 / not ready / queue
-// full), and the hand-off of a request body to a worker. Kept free of HTTP
-// and of SQL details so front ends and backends stay apart (as in Triton).
+// The scheduler's front: which model versions exist and in which state,
+// admission (404 / not ready / queue full with Retry-After from the
+// measured drain rate), and the hand-off of a request to the engine. Kept
+// free of HTTP and of SQL details so front ends and backends stay apart (as
+// in Triton). Loading, batching and instances are the engine's.
 import { performance } from 'node:perf_hooks';
 import type { Sql } from 'postgres';
 import {
@@ -11,32 +12,56 @@ import {
   type ModelVersionRow,
   type VersionStatus,
 } from '../db/model-versions.js';
-import { ApiError } from '../errors.js';
 import { log } from '../log.js';
 import { Gauge, type ServerMetrics } from '../observability/metrics.js';
-import type { ModelConfig } from './model-config.js';
-import type { PredictOptions } from './model-runner.js';
-import type { InferencePool } from './pool.js';
+import { DrainRate } from './drain-rate.js';
+import type { InferenceEngine, ModelRef } from './engine.js';
+import { parseModelConfig, type ModelConfig } from './model-config.js';
 import { predictErrors } from './predict-errors.js';
+import type { PredictOptions } from './predict-options.js';
 
-export interface DeployedVersion {
-  readonly id: string;
+export interface DeployedVersion extends ModelRef {
   readonly modelId: string;
   readonly organizationId: string;
   readonly public: boolean;
-  readonly directory: string;
   readonly config: ModelConfig;
   status: VersionStatus;
   reason: string | null;
   provider: string | null;
-  /** requests handed to the pool and not finished */
+  /** requests holding a queue place: reading their body, waiting for a load, queued or running */
   inFlight: number;
+  /** requests held unread until a queue place frees (the waiting room) */
+  readonly waiting: Waiter[];
+  readonly drain: DrainRate;
   /** resolves when the version leaves Initializing */
   ready: Promise<void>;
 }
 
+interface Waiter {
+  enter: () => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * A request's place in its version's queue. Admitted at once (`wait` null)
+ * or held in the waiting room, body unread, until a place frees (`wait`
+ * resolves) or the hold time passes (`wait` rejects with 503).
+ */
+export interface QueueTicket {
+  wait: Promise<void> | null;
+  /** gives the place (or the wait) back; call exactly once, when the request ends */
+  release(): void;
+}
+
 export interface InferenceServiceOptions {
+  /** requests in flight per version */
   queueSize: number;
+  /** requests per version held unread beyond the queue, before 503 */
+  waitingRoom: number;
+  /** how long a held request waits for a queue place before 503 */
+  holdMs: number;
+  /** lazy: versions already Active in the database load on their first request */
+  loading: 'eager' | 'lazy';
 }
 
 export class InferenceService {
@@ -44,24 +69,37 @@ export class InferenceService {
 
   constructor(
     private readonly sql: Sql,
-    private readonly pool: InferencePool,
+    private readonly engine: InferenceEngine,
     private readonly options: InferenceServiceOptions,
     private readonly metrics: ServerMetrics,
   ) {
-    metrics.registry.register(
-      new Gauge('inference_queue_depth', 'predict requests in flight per model version (queued or running)', ['model_version'], () =>
-        [...this.versions.values()].map((v) => ({ labels: { model_version: v.id }, value: v.inFlight })),
-      ),
-    );
-    metrics.registry.register(
-      new Gauge('inference_pool_queue', 'tasks waiting for a free worker thread', [], () => [{ value: pool.queued }]),
-    );
-    metrics.registry.register(
+    const registry = metrics.registry;
+    const perVersion = (value: (v: DeployedVersion) => number) => () =>
+      [...this.versions.values()].map((v) => ({ labels: { model_version: v.id }, value: value(v) }));
+    registry.register(new Gauge('inference_queue_depth', 'predict requests in flight per model version (queued or running)', ['model_version'], perVersion((v) => v.inFlight)));
+    registry.register(new Gauge('inference_pool_queue', 'tasks waiting for a free pipeline worker', [], () => [{ value: engine.pipeline.queued }]));
+    registry.register(
       new Gauge('model_versions', 'model versions by deployment status', ['status'], () =>
         (['Initializing', 'Active', 'Failed'] as const).map((status) => ({
           labels: { status },
           value: [...this.versions.values()].filter((v) => v.status === status).length,
         })),
+      ),
+    );
+    registry.register(new Gauge('model_versions_loaded', 'model versions with sessions loaded now', [], () => [{ value: engine.models.loadedCount }]));
+    registry.register(
+      new Gauge('model_version_evictions_total', 'loaded versions unloaded as least recently used', [], () => [{ value: engine.models.evictions }], 'counter'),
+    );
+    registry.register(
+      new Gauge(
+        'inference_instance_busy_seconds_total',
+        'time each loaded instance spent running batches (resets when its version is unloaded)',
+        ['model_version', 'instance'],
+        () =>
+          engine.models.loaded().flatMap((m) =>
+            m.instances.map((i) => ({ labels: { model_version: m.versionId, instance: i.name }, value: i.busyMs / 1000 })),
+          ),
+        'counter',
       ),
     );
   }
@@ -76,7 +114,9 @@ export class InferenceService {
   async start(): Promise<void> {
     const { unlisten } = await this.sql.listen('model_versions', (payload) => void this.onChange(payload));
     this.unlisten = unlisten;
-    for (const row of await listAllModelVersions(this.sql)) if (!this.versions.has(row.id)) this.deploy(row);
+    for (const row of await listAllModelVersions(this.sql)) {
+      if (!this.versions.has(row.id)) this.deploy(row, { validated: this.options.loading === 'lazy' && row.status === 'Active' });
+    }
   }
 
   async stop(): Promise<void> {
@@ -98,42 +138,60 @@ export class InferenceService {
     }
   }
 
-  /** Registers a version as Initializing and loads it on every worker in the background (once). */
-  deploy(row: ModelVersionRow): DeployedVersion {
+  /**
+   * Registers a version. Unless it is known to load (`validated`: Active in
+   * the database, in lazy mode), it is Initializing while a first load and
+   * warm-up prove it can serve, then Active or Failed with the reason. The
+   * load then stays in the engine's cache like any other.
+   */
+  deploy(row: ModelVersionRow, { validated = false } = {}): DeployedVersion {
     const existing = this.versions.get(row.id);
     if (existing) return existing;
+    let config: ModelConfig = row.config;
+    let reason: string | null = null;
+    try {
+      config = parseModelConfig(row.config); // fills defaults added since the row was written
+    } catch (error) {
+      reason = (error as Error).message;
+    }
     const version: DeployedVersion = {
       id: row.id,
       modelId: row.modelId,
       organizationId: row.organizationId,
       public: row.public,
       directory: row.directory,
-      config: row.config,
-      status: 'Initializing',
-      reason: null,
+      config,
+      status: reason ? 'Failed' : validated ? 'Active' : 'Initializing',
+      reason,
       provider: null,
       inFlight: 0,
+      waiting: [],
+      drain: new DrainRate(),
       ready: Promise.resolve(),
     };
     this.versions.set(version.id, version);
-    version.ready = this.load(version);
+    if (version.status === 'Initializing') version.ready = this.validate(version);
+    else if (reason) void this.persistStatus(version);
     return version;
   }
 
-  private async load(version: DeployedVersion): Promise<void> {
+  private async validate(version: DeployedVersion): Promise<void> {
     const started = performance.now();
     await this.persistStatus(version);
     try {
-      const { provider, providerFailures } = await this.pool.load({ versionId: version.id, directory: version.directory });
+      const model = await this.engine.acquire(version);
+      this.engine.release(model);
       if (this.versions.get(version.id) !== version) return; // undeployed meanwhile
-      for (const failure of providerFailures) log.warn('execution provider unavailable, falling back', { id: version.id, reason: failure });
+      if (model.info.batchingNote) log.warn(model.info.batchingNote, { id: version.id });
+      for (const failure of model.info.providerFailures) log.warn('execution provider unavailable, falling back', { id: version.id, reason: failure });
       version.status = 'Active';
-      version.provider = provider;
+      version.provider = model.info.provider;
       log.info('model version active', {
         id: version.id,
         name: version.config.name,
-        provider,
-        workers: this.pool.workers,
+        provider: model.info.provider,
+        instances: model.instances.map((i) => i.name).join(','),
+        maxBatchSize: model.batcher.policy.maxBatchSize,
         loadMs: Math.round(performance.now() - started),
       });
     } catch (error) {
@@ -152,13 +210,13 @@ export class InferenceService {
     }
   }
 
-  /** Removes a version from the scheduler and unloads it from every worker. */
+  /** Removes a version from the scheduler and unloads it once its requests finish. */
   async undeploy(id: string): Promise<void> {
     const version = this.versions.get(id);
     if (!version) return;
     this.versions.delete(id);
     await version.ready;
-    await this.pool.unload({ versionId: id, directory: version.directory });
+    await this.engine.models.remove(id);
   }
 
   get(id: string): DeployedVersion | undefined {
@@ -177,45 +235,106 @@ export class InferenceService {
   }
 
   /**
-   * Everything that can be decided before the body is read: the version
-   * exists for this organization, is Active, and its queue has room.
+   * What can be decided about the version before the body is read: it
+   * exists for this organization and is Active.
    */
   admit(id: string, organizationId: string): DeployedVersion {
     const version = this.visible(id, organizationId);
     if (!version) throw predictErrors.versionNotFound();
     if (version.status === 'Initializing') throw predictErrors.initializing(id);
     if (version.status === 'Failed') throw predictErrors.loadFailed(id, version.reason ?? 'unknown reason');
-    if (version.inFlight >= this.options.queueSize) throw predictErrors.overloaded(id, 1);
     return version;
   }
 
-  /** Runs one prediction; `body` is transferred to the worker and unusable afterwards. */
+  /**
+   * A place in the version's queue, or in its waiting room when the queue
+   * is full; 503 with Retry-After (from the measured drain rate) when both
+   * are. A held request costs no body memory and no CPU: under overload,
+   * clients that retry at once wait their turn instead of being refused.
+   */
+  enqueue(version: DeployedVersion): QueueTicket {
+    if (version.inFlight < this.options.queueSize) {
+      version.inFlight++;
+      return this.ticket(version, null);
+    }
+    if (version.waiting.length >= this.options.waitingRoom) throw this.overloaded(version);
+    let waiter!: Waiter;
+    const wait = new Promise<void>((resolve, reject) => {
+      waiter = {
+        enter: resolve,
+        timer: setTimeout(() => {
+          version.waiting.splice(version.waiting.indexOf(waiter), 1);
+          reject(this.overloaded(version));
+        }, this.options.holdMs),
+      };
+    });
+    version.waiting.push(waiter);
+    wait.catch(() => {}); // the caller may stop listening (client gone); the ticket still settles
+    return this.ticket(version, wait, waiter);
+  }
+
+  private overloaded(version: DeployedVersion) {
+    return predictErrors.overloaded(version.id, version.drain.retryAfterSeconds(version.inFlight + version.waiting.length));
+  }
+
+  private ticket(version: DeployedVersion, wait: Promise<void> | null, waiter?: Waiter): QueueTicket {
+    let holding = wait === null;
+    let released = false;
+    void wait?.then(() => (holding = true), () => {});
+    return {
+      wait,
+      release: () => {
+        if (released) return;
+        released = true;
+        if (holding) return this.leave(version);
+        const index = waiter ? version.waiting.indexOf(waiter) : -1;
+        if (index >= 0) {
+          clearTimeout(waiter!.timer);
+          version.waiting.splice(index, 1);
+        }
+      },
+    };
+  }
+
+  /** A request left the queue: its place goes to the first held request, if any. */
+  private leave(version: DeployedVersion): void {
+    version.drain.completed();
+    const next = version.waiting.shift();
+    if (!next) {
+      version.inFlight--;
+      return;
+    }
+    clearTimeout(next.timer);
+    next.enter();
+  }
+
+  /**
+   * Runs one prediction for a request holding a queue place; `body` is
+   * transferred to a worker and unusable afterwards.
+   */
   async predict(version: DeployedVersion, body: Uint8Array, contentType: string, options: PredictOptions): Promise<string> {
-    if (version.inFlight >= this.options.queueSize) throw predictErrors.overloaded(version.id, 1);
     // Transfer needs the whole ArrayBuffer; readBody hands out exactly-sized ones.
     const buffer =
       body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
         ? (body.buffer as ArrayBuffer)
-        : body.slice().buffer;
-    version.inFlight++;
+        : (body.slice().buffer as ArrayBuffer);
+    let model;
     try {
-      const outcome = await this.pool.predict({
-        versionId: version.id,
-        directory: version.directory,
-        body: buffer,
-        contentType,
-        options,
-      });
-      if (!outcome.ok) throw ApiError.fromJSON(outcome.error);
+      model = await this.engine.acquire(version);
+    } catch (error) {
+      throw predictErrors.loadFailed(version.id, (error as Error).message);
+    }
+    try {
+      const { json, timings: t } = await this.engine.predict(model, buffer, contentType, options);
       const labels = { model_version: version.id };
-      const t = outcome.timings;
-      this.metrics.inferenceDuration.observe({ ...labels, stage: 'decode' }, t.decodeMs / 1000);
-      this.metrics.inferenceDuration.observe({ ...labels, stage: 'preprocess' }, t.preprocessMs / 1000);
-      this.metrics.inferenceDuration.observe({ ...labels, stage: 'inference' }, t.inferenceMs / 1000);
-      this.metrics.inferenceDuration.observe({ ...labels, stage: 'postprocess' }, t.postprocessMs / 1000);
-      return outcome.json;
+      const stage = this.metrics.inferenceDuration;
+      stage.observe({ ...labels, stage: 'decode' }, t.decodeMs / 1000);
+      stage.observe({ ...labels, stage: 'preprocess' }, t.preprocessMs / 1000);
+      stage.observe({ ...labels, stage: 'inference' }, t.inferenceMs / 1000);
+      stage.observe({ ...labels, stage: 'postprocess' }, t.postprocessMs / 1000);
+      return json;
     } finally {
-      version.inFlight--;
+      this.engine.release(model);
     }
   }
 }

@@ -135,6 +135,17 @@ export function createServerMetrics(registry = new Registry()) {
         LATENCY_BUCKETS,
       ),
     ),
+    inferenceBatchSize: registry.register(
+      new Histogram('inference_batch_size', 'requests per model run, by model version', ['model_version'], [1, 2, 4, 8, 16, 32, 64, 128, 256]),
+    ),
+    inferenceQueueDelay: registry.register(
+      new Histogram(
+        'inference_queue_delay_seconds',
+        'time a ready input tensor waited in the batcher before its run, by model version',
+        ['model_version'],
+        [0.0001, 0.00025, 0.0005, ...LATENCY_BUCKETS],
+      ),
+    ),
   };
 }
 

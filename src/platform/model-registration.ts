@@ -8,13 +8,13 @@ import { newId } from '../ids.js';
 import type { Queryable } from '../db/database.js';
 import { findModelByName, insertModel, insertModelVersion, type ModelVersionRow } from '../db/model-versions.js';
 import { CONFIG_FILE, MODEL_FILE, readModelConfig, type ModelConfig } from '../inference/model-config.js';
-import { ModelRunner } from '../inference/model-runner.js';
+import { ModelBackend } from '../inference/backend.js';
 
 /** Loads the model once on the CPU, with a warm-up run, and releases it. Throws the reason it cannot serve. */
 export async function validateModelDirectory(directory: string): Promise<ModelConfig> {
   const config = await readModelConfig(directory);
-  const runner = await ModelRunner.load(directory, config, { providers: ['cpu'], intraOpThreads: 1 });
-  await runner.release();
+  const backend = await ModelBackend.load(directory, config, { providers: ['cpu'], deviceId: 0, intraOpThreads: 1, maxBatchSize: 1 });
+  await backend.release();
   return config;
 }
 

@@ -1,0 +1,137 @@
+// The dynamic batcher of one loaded version (Triton's dynamic_batching):
+// requests whose input tensors are ready wait here, and whenever an instance
+// is idle it gets the next batch. Under load, batches form by themselves
+// while every instance is busy. When an instance is idle, a request is held
+// back only while others are still being preprocessed and only up to
+// maxQueueDelayMs, so a lone request never waits for company that is not
+// coming.
+import { performance } from 'node:perf_hooks';
+import type { ModelInstance } from './instance.js';
+import type { ImageOutputs } from './postprocess.js';
+
+export interface BatchPolicy {
+  /** the most requests in one run (1: every request runs alone) */
+  maxBatchSize: number;
+  maxQueueDelayMs: number;
+  /** when more wait than one of these, the largest such size is taken */
+  preferredBatchSizes: readonly number[];
+}
+
+export interface BatchedOutputs {
+  /** this request's outputs, split from its batch */
+  outputs: ImageOutputs;
+  /** from queued to sent to an instance */
+  queueMs: number;
+  /** the batch's run time on its instance */
+  runMs: number;
+  batchSize: number;
+}
+
+export interface BatchObserver {
+  batch(size: number): void;
+  queued(ms: number): void;
+}
+
+interface Waiting {
+  slot: SharedArrayBuffer;
+  since: number;
+  resolve: (result: BatchedOutputs) => void;
+  reject: (error: Error) => void;
+}
+
+export class NoInstanceError extends Error {}
+
+export class DynamicBatcher {
+  private readonly queue: Waiting[] = [];
+  private readonly idle: ModelInstance[];
+  private timer: NodeJS.Timeout | undefined;
+  /** requests being preprocessed: they will join the queue soon */
+  private incoming = 0;
+
+  constructor(
+    private readonly instances: readonly ModelInstance[],
+    readonly policy: BatchPolicy,
+    private readonly observer: BatchObserver,
+  ) {
+    this.idle = [...instances];
+  }
+
+  /** A request started preprocessing; the batcher may wait for it. */
+  expect(): void {
+    this.incoming++;
+  }
+
+  /** A request expected by expect() will not be submitted (its preprocessing failed). */
+  abandon(): void {
+    this.incoming--;
+    this.dispatch();
+  }
+
+  /** Queues a request whose input tensor is in `slot` (a request announced by expect()). */
+  submit(slot: SharedArrayBuffer): Promise<BatchedOutputs> {
+    this.incoming--;
+    return new Promise((resolve, reject) => {
+      this.queue.push({ slot, since: performance.now(), resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  get healthy(): boolean {
+    return this.instances.some((i) => i.alive);
+  }
+
+  private dispatch(): void {
+    while (this.idle.length > 0 && this.queue.length > 0) {
+      const { maxBatchSize, maxQueueDelayMs } = this.policy;
+      let size = Math.min(this.queue.length, maxBatchSize);
+      if (size < maxBatchSize && this.incoming > 0) {
+        const waited = performance.now() - this.queue[0]!.since;
+        if (waited < maxQueueDelayMs) {
+          this.schedule(maxQueueDelayMs - waited);
+          return;
+        }
+      }
+      size = this.preferred(size);
+      const instance = this.idle.shift()!;
+      if (!instance.alive) continue;
+      this.run(instance, this.queue.splice(0, size));
+    }
+    if (!this.healthy) this.failAll(new NoInstanceError('no instance of this model version is running'));
+  }
+
+  /** The largest preferred size that fits, else everything that fits. */
+  private preferred(size: number): number {
+    let best = 0;
+    for (const p of this.policy.preferredBatchSizes) if (p <= size && p > best) best = p;
+    return best || size;
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.dispatch();
+    }, Math.max(0, Math.ceil(ms)));
+  }
+
+  private run(instance: ModelInstance, batch: Waiting[]): void {
+    const sent = performance.now();
+    this.observer.batch(batch.length);
+    for (const item of batch) this.observer.queued(sent - item.since);
+    instance.run(batch.map((item) => item.slot)).then(
+      ({ outputs, runMs }) => {
+        batch.forEach((item, i) => item.resolve({ outputs: outputs[i]!, queueMs: sent - item.since, runMs, batchSize: batch.length }));
+      },
+      (error: Error) => {
+        for (const item of batch) item.reject(error);
+      },
+    ).finally(() => {
+      if (instance.alive) this.idle.push(instance);
+      this.dispatch();
+    });
+  }
+
+  private failAll(error: Error): void {
+    for (const item of this.queue.splice(0)) item.reject(error);
+  }
+}

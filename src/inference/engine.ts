@@ -1,0 +1,145 @@
+// The inference core without HTTP or a database, shaped like Triton: a
+// request's body goes to a pipeline worker (decode, letterbox, normalise)
+// that writes its input tensor into a shared-memory slot; the version's
+// dynamic batcher hands ready tensors to an idle instance (one ONNX Runtime
+// session per thread) in batches; each image's outputs come back split from
+// its batch and a pipeline worker decodes them into the response JSON.
+// The service (service.ts) adds versions, states and admission on top; the
+// bench drives this class directly for the in-process pipeline limit.
+import type { Config } from '../config.js';
+import { ApiError } from '../errors.js';
+import type { BatchObserver } from './batcher.js';
+import { LoadedModel, type ServingDefaults } from './loaded-model.js';
+import { ModelCache, type CacheLimits } from './model-cache.js';
+import type { ModelConfig } from './model-config.js';
+import { PipelinePool } from './pipeline-pool.js';
+import type { PipelineSettings } from './pipeline-worker.js';
+import { predictErrors } from './predict-errors.js';
+import type { PredictOptions } from './predict-options.js';
+
+export interface EngineSettings extends ServingDefaults, PipelineSettings {
+  cache: CacheLimits;
+}
+
+/** The engine's settings out of the server's configuration. */
+export function engineSettings(config: Config): EngineSettings {
+  return {
+    instances: config.instances,
+    batching: config.batching,
+    executionProviders: config.executionProviders,
+    pipelineWorkers: config.workers,
+    maxImageBytes: config.maxImageBytes,
+    maxImagePixels: config.maxImagePixels,
+    cache: { maxLoaded: config.maxLoadedVersions, memoryBudgetBytes: config.modelMemoryBudgetBytes, concurrentLoads: 2 },
+  };
+}
+
+/** A version as the engine sees it: where its files are and what model.json says. */
+export interface ModelRef {
+  id: string;
+  directory: string;
+  config: ModelConfig;
+}
+
+export interface StageTimings {
+  decodeMs: number;
+  preprocessMs: number;
+  queueMs: number;
+  inferenceMs: number;
+  postprocessMs: number;
+  batchSize: number;
+}
+
+export interface Prediction {
+  /** the response body, serialised in a worker so the main thread only writes it */
+  json: string;
+  timings: StageTimings;
+}
+
+export class InferenceEngine {
+  readonly pipeline: PipelinePool;
+  readonly models: ModelCache;
+  private loads = 0;
+
+  constructor(
+    private readonly settings: EngineSettings,
+    private readonly observer: (versionId: string) => BatchObserver = () => ({ batch() {}, queued() {} }),
+  ) {
+    this.pipeline = new PipelinePool(settings.pipelineWorkers, settings);
+    this.models = new ModelCache(settings.cache);
+  }
+
+  /** The version loaded (loading it if needed) and pinned: pass it to predict(), then release(). */
+  acquire(ref: ModelRef): Promise<LoadedModel> {
+    return this.models.acquire(ref.id, () =>
+      LoadedModel.load(ref.id, `${ref.id}#${++this.loads}`, ref.directory, ref.config, this.settings, this.observer(ref.id)),
+    );
+  }
+
+  release(model: LoadedModel): void {
+    this.models.release(model.versionId, model);
+  }
+
+  /**
+   * One prediction on a pinned load. `body` is transferred to a worker and
+   * unusable afterwards. Throws ApiError for the client's mistakes and for
+   * failed runs.
+   */
+  async predict(model: LoadedModel, body: ArrayBuffer, contentType: string, options: PredictOptions): Promise<Prediction> {
+    const slot = await model.slots.acquire();
+    let released = false;
+    const releaseSlot = () => {
+      if (!released) model.slots.release(slot);
+      released = true;
+    };
+    try {
+      model.batcher.expect();
+      const pre = await this.pipeline
+        .preprocess({ versionId: model.versionId, body, contentType, input: model.config.input, slot })
+        .catch((error: Error) => ({ ok: false as const, error: this.failed(model, error).toJSON() }));
+      if (!pre.ok) {
+        model.batcher.abandon();
+        throw ApiError.fromJSON(pre.error);
+      }
+      let batched;
+      try {
+        batched = await model.batcher.submit(slot);
+      } catch (error) {
+        throw this.failed(model, error as Error);
+      }
+      releaseSlot();
+      const post = await this.pipeline.postprocess({
+        versionId: model.versionId,
+        loadKey: model.loadKey,
+        config: model.config,
+        outputInfo: model.info.outputs,
+        outputs: batched.outputs,
+        placement: pre.placement,
+        options,
+      });
+      if (!post.ok) throw ApiError.fromJSON(post.error);
+      return {
+        json: post.json,
+        timings: {
+          decodeMs: pre.decodeMs,
+          preprocessMs: pre.preprocessMs,
+          queueMs: batched.queueMs,
+          inferenceMs: batched.runMs,
+          postprocessMs: post.postprocessMs,
+          batchSize: batched.batchSize,
+        },
+      };
+    } finally {
+      releaseSlot();
+    }
+  }
+
+  private failed(model: LoadedModel, error: Error): ApiError {
+    return predictErrors.inferenceFailed(model.versionId, error.message);
+  }
+
+  async close(): Promise<void> {
+    await this.models.close();
+    await this.pipeline.close();
+  }
+}

@@ -1,0 +1,108 @@
+// The scheduler's handle on one instance thread: starts it (the thread loads
+// its session and warms up), sends it batches and keeps its busy time. A
+// thread that dies fails its batch and marks the instance dead, so the
+// batcher stops using it.
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { BackendInfo, BatchResult } from './backend.js';
+import type { InstanceReply, InstanceRequest, InstanceWorkerData } from './instance-worker.js';
+
+const WORKER_FILE = new URL(`./instance-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+
+export class InstanceLoadError extends Error {}
+
+export class ModelInstance {
+  /** milliseconds spent running batches, for the busy-time metric */
+  busyMs = 0;
+  alive = true;
+  private nextId = 0;
+  private readonly pending = new Map<number, { resolve: (r: BatchResult) => void; reject: (e: Error) => void }>();
+  private closed: (() => void) | undefined;
+
+  private constructor(
+    /** e.g. "cpu:0" or "gpu:1" (kind and device or ordinal) */
+    readonly name: string,
+    readonly info: BackendInfo,
+    private readonly worker: Worker,
+  ) {
+    worker.on('message', (reply: InstanceReply) => this.onReply(reply));
+    worker.on('error', (error) => this.fail(error));
+    worker.on('exit', (code) => this.fail(new Error(`instance thread exited with code ${code}`)));
+  }
+
+  /** Starts a thread and resolves once its session is loaded and warmed up. */
+  static start(name: string, data: InstanceWorkerData): Promise<ModelInstance> {
+    // Development runs TypeScript: tsx's loader is registered in the thread
+    // before the entry is imported. A build runs plain JS.
+    const typescript = WORKER_FILE.pathname.endsWith('.ts');
+    const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_FILE.href)}); })`;
+    const worker = new Worker(typescript ? bootstrap : WORKER_FILE, {
+      eval: typescript,
+      workerData: data,
+      // ONNX Runtime allocates outside the JS heap; keep V8's small.
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+    });
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number) => reject(new InstanceLoadError(`instance thread exited with code ${code} while loading`));
+      const onError = (error: Error) => reject(new InstanceLoadError(`instance thread failed while loading: ${error.message}`));
+      worker.once('exit', onExit);
+      worker.once('error', onError);
+      worker.once('message', (reply: InstanceReply) => {
+        worker.off('exit', onExit);
+        worker.off('error', onError);
+        if (reply.op === 'ready') {
+          resolve(new ModelInstance(name, reply.info, worker));
+        } else {
+          void worker.terminate();
+          reject(new InstanceLoadError(reply.op === 'failed' ? reply.reason : `unexpected ${reply.op} while loading`));
+        }
+      });
+    });
+  }
+
+  /** Runs one batch: `slots` hold the images' input tensors. */
+  run(slots: SharedArrayBuffer[]): Promise<BatchResult> {
+    if (!this.alive) return Promise.reject(new Error(`instance ${this.name} is not running`));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ op: 'run', id, slots } satisfies InstanceRequest);
+    });
+  }
+
+  private onReply(reply: InstanceReply): void {
+    if (reply.op === 'closed') {
+      this.closed?.();
+      return;
+    }
+    if (reply.op !== 'done' && reply.op !== 'error') return;
+    const waiter = this.pending.get(reply.id);
+    this.pending.delete(reply.id);
+    if (reply.op === 'done') {
+      this.busyMs += reply.runMs;
+      waiter?.resolve({ outputs: reply.outputs, runMs: reply.runMs });
+    } else {
+      waiter?.reject(new Error(reply.message));
+    }
+  }
+
+  private fail(error: Error): void {
+    this.alive = false;
+    for (const waiter of this.pending.values()) waiter.reject(error);
+    this.pending.clear();
+    this.closed?.();
+  }
+
+  /** Releases the session and ends the thread (after the batch it is running). */
+  async close(): Promise<void> {
+    if (!this.alive) return;
+    await new Promise<void>((resolve) => {
+      this.closed = resolve;
+      this.worker.postMessage({ op: 'close' } satisfies InstanceRequest);
+      setTimeout(resolve, 10_000).unref();
+    });
+    this.alive = false;
+    await this.worker.terminate();
+  }
+}

@@ -1,0 +1,126 @@
+// One model version loaded for serving: its instances (each an ONNX Runtime
+// session in its own thread), the dynamic batcher in front of them and the
+// shared-memory slots its requests' input tensors are written into. How many
+// instances of which kind, and how batches form, come from model.json with
+// the server's defaults underneath.
+import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { BatchingDefaults, ExecutionProvider, InstanceDefaults, InstanceKind } from '../config.js';
+import type { BackendInfo } from './backend.js';
+import { DynamicBatcher, type BatchObserver, type BatchPolicy } from './batcher.js';
+import { ModelInstance } from './instance.js';
+import { MODEL_FILE, type ModelConfig } from './model-config.js';
+import { bytesPerElement, inputElements } from './preprocess.js';
+import { SlotPool } from './tensor-slots.js';
+
+export interface ServingDefaults {
+  instances: InstanceDefaults;
+  batching: BatchingDefaults;
+  /** ordered execution providers of GPU instances */
+  executionProviders: readonly ExecutionProvider[];
+  /** pipeline workers: requests that can be preprocessing at once */
+  pipelineWorkers: number;
+}
+
+export interface InstancePlan {
+  kind: InstanceKind;
+  /** one entry per instance: its GPU device (0 for CPU instances) */
+  devices: number[];
+  providers: ExecutionProvider[];
+  intraOpThreads: number;
+}
+
+/** model.json's `instances` over the server-wide defaults. */
+export function planInstances(config: ModelConfig, defaults: ServingDefaults): InstancePlan {
+  const wanted = config.instances ?? {};
+  const kind = wanted.kind ?? defaults.instances.kind;
+  const gpus = wanted.devices ?? defaults.instances.gpuDevices;
+  // GPU: one instance per device (a second session on one device only
+  // competes for it). CPU: one session using every core measured fastest
+  // here (bench/results/batching.md).
+  const count = wanted.count ?? defaults.instances.count ?? (kind === 'gpu' ? gpus.length : 1);
+  const devices = Array.from({ length: count }, (_, i) => (kind === 'gpu' ? gpus[i % gpus.length]! : 0));
+  const providers: ExecutionProvider[] = kind === 'cpu' ? ['cpu'] : [...defaults.executionProviders];
+  if (!providers.includes('cpu')) providers.push('cpu');
+  const cpuInstances = kind === 'cpu' ? count : 1;
+  const intraOpThreads = defaults.instances.intraOpThreads ?? Math.max(1, Math.floor(availableParallelism() / cpuInstances));
+  return { kind, devices, providers, intraOpThreads };
+}
+
+export function batchPolicy(config: ModelConfig, defaults: ServingDefaults, info: BackendInfo): BatchPolicy {
+  const wanted = config.batching ?? {};
+  return {
+    maxBatchSize: info.maxBatchSize,
+    maxQueueDelayMs: wanted.maxQueueDelayMs ?? defaults.batching.maxQueueDelayMs,
+    preferredBatchSizes: (wanted.preferredBatchSizes ?? []).filter((size) => size <= info.maxBatchSize),
+  };
+}
+
+export class LoadedModel {
+  private constructor(
+    readonly versionId: string,
+    /** distinguishes this load from a later reload of the same version */
+    readonly loadKey: string,
+    readonly config: ModelConfig,
+    readonly info: BackendInfo,
+    readonly instances: readonly ModelInstance[],
+    readonly batcher: DynamicBatcher,
+    readonly slots: SlotPool,
+    /** what this load counts against the memory budget: model file x instances, plus its slots */
+    readonly memoryBytes: number,
+  ) {}
+
+  static async load(
+    versionId: string,
+    loadKey: string,
+    directory: string,
+    config: ModelConfig,
+    defaults: ServingDefaults,
+    observer: BatchObserver,
+  ): Promise<LoadedModel> {
+    const plan = planInstances(config, defaults);
+    const maxBatchSize = config.batching?.maxBatchSize ?? defaults.batching.maxBatchSize;
+    const started = await Promise.allSettled(
+      plan.devices.map((deviceId, i) =>
+        ModelInstance.start(plan.kind === 'gpu' ? `gpu${deviceId}:${i}` : `cpu:${i}`, {
+          directory,
+          config,
+          options: { providers: plan.providers, deviceId, intraOpThreads: plan.intraOpThreads, maxBatchSize },
+        }),
+      ),
+    );
+    const instances = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const failure = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failure) {
+      await Promise.all(instances.map((i) => i.close()));
+      throw failure.reason as Error;
+    }
+    const info = instances[0]!.info;
+    const policy = batchPolicy(config, defaults, info);
+    const slotBytes = inputElements(config.input) * bytesPerElement(config.input);
+    // Enough slots for every pipeline worker to be writing one while each
+    // instance runs a batch and the next batch waits.
+    const slotCount = defaults.pipelineWorkers + 2 * policy.maxBatchSize * instances.length;
+    const modelBytes = (await stat(join(directory, MODEL_FILE))).size;
+    return new LoadedModel(
+      versionId,
+      loadKey,
+      config,
+      info,
+      instances,
+      new DynamicBatcher(instances, policy, observer),
+      new SlotPool(slotBytes, slotCount),
+      modelBytes * instances.length + slotBytes * slotCount,
+    );
+  }
+
+  /** false once every instance thread has died: the load must be replaced */
+  get healthy(): boolean {
+    return this.batcher.healthy;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.instances.map((i) => i.close()));
+  }
+}
