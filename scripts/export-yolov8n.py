@@ -6,8 +6,9 @@ The network follows Ultralytics YOLOv8n layer for layer (width 0.25, depth
 about 3.2 M parameters and 8.7 GFLOPs at 640x640, so it costs what a real
 YOLOv8n costs. Weights are random (nothing can be downloaded here); speed does
 not depend on them. The output follows the Ultralytics convention the server
-decodes: [1, 4 + 80, 8400], centre x/y, width, height in input pixels, then
-80 sigmoid class scores.
+decodes: [batch, 4 + 80, 8400], centre x/y, width, height in input pixels, then
+80 sigmoid class scores. The batch axis is dynamic (input "images" is
+[batch, 3, size, size]), so the server can run several images per call.
 
 Run with Debian's python3 (apt-get install python3-torch):
     /usr/bin/python3 scripts/export-yolov8n.py OUT_DIR [--size 640]
@@ -16,6 +17,7 @@ It writes OUT_DIR/model.onnx and OUT_DIR/model.json.
 import argparse
 import json
 import os
+import warnings
 
 import torch
 import torch.nn as nn
@@ -53,7 +55,7 @@ class C2f(nn.Module):
         self.m = nn.ModuleList(Bottleneck(self.c, shortcut) for _ in range(n))
 
     def forward(self, x):
-        y = list(self.cv1(x).chunk(2, 1))
+        y = list(self.cv1(x).split((self.c, self.c), 1))  # not chunk(): see Detect.forward (same values)
         y.extend(m(y[-1]) for m in self.m)
         return self.cv2(torch.cat(y, 1))
 
@@ -86,19 +88,22 @@ class Detect(nn.Module):
     def forward(self, feats):
         boxes, scores, anchors, strides = [], [], [], []
         for i, x in enumerate(feats):
-            b, _, h, w = x.shape
-            boxes.append(self.cv2[i](x).view(b, 4 * self.reg_max, -1))
-            scores.append(self.cv3[i](x).view(b, self.nc, -1))
+            # The ONNX export has a dynamic batch axis. h and w are fixed by the input size: plain ints
+            # keep the anchor grid a constant. The batch size stays traced (x.shape[0], not -1), which
+            # lets torch's shape inference keep output0's static dims [batch, 84, 8400].
+            h, w = int(x.shape[2]), int(x.shape[3])
+            boxes.append(self.cv2[i](x).view(x.shape[0], 4 * self.reg_max, h * w))
+            scores.append(self.cv3[i](x).view(x.shape[0], self.nc, h * w))
             sy, sx = torch.meshgrid(torch.arange(h, dtype=torch.float32) + 0.5, torch.arange(w, dtype=torch.float32) + 0.5, indexing='ij')
             anchors.append(torch.stack((sx, sy), 0).view(2, -1))
             strides.append(torch.full((1, h * w), float(self.strides[i])))
         box = torch.cat(boxes, 2)
         anchor = torch.cat(anchors, 1).unsqueeze(0)
         stride = torch.cat(strides, 1).unsqueeze(0)
-        b, _, n = box.shape
+        n = anchor.shape[2]
         # DFL: expected distance from a softmax over reg_max bins, per side.
-        dist = (box.view(b, 4, self.reg_max, n).softmax(2) * self.bins).sum(2)
-        lt, rb = dist.chunk(2, 1)
+        dist = (box.view(box.shape[0], 4, self.reg_max, n).softmax(2) * self.bins).sum(2)
+        lt, rb = dist[:, :2], dist[:, 2:]  # not chunk(): with a dynamic batch it exports as Shape-driven Slices
         x1y1, x2y2 = anchor - lt, anchor + rb
         xywh = torch.cat(((x1y1 + x2y2) / 2, x2y2 - x1y1), 1) * stride
         return torch.cat((xywh, torch.cat(scores, 2).sigmoid()), 1)
@@ -160,8 +165,10 @@ def main():
     dummy = torch.zeros(1, 3, args.size, args.size)
     with torch.no_grad():
         out = model(dummy)
+    warnings.filterwarnings('ignore', category=torch.jit.TracerWarning)  # the int() of h and w above, on purpose
     torch.onnx.export(model, dummy, os.path.join(args.out, 'model.onnx'), opset_version=13,
-                      input_names=['images'], output_names=['output0'])
+                      input_names=['images'], output_names=['output0'],
+                      dynamic_axes={'images': {0: 'batch'}, 'output0': {0: 'batch'}})
     config = {
         'name': 'yolov8n-bench',
         'description': f'YOLOv8n-sized network with random weights for benchmarks ({params / 1e6:.2f} M parameters)',

@@ -5,7 +5,7 @@ import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureConfig, fixtureSpec } from './fixtures/predict-models.js';
 import { buildConstantModel } from './fixtures/onnx-models.js';
-import { Api, signUpTenant } from './helpers/api.js';
+import { Api, signUpTenant, uploadModelVersion } from './helpers/api.js';
 import { makeImage } from './helpers/images.js';
 import { predict } from './helpers/predict.js';
 import { exchangeOnOneSocket } from './helpers/raw-http.js';
@@ -28,13 +28,7 @@ beforeAll(async () => {
 
 afterAll(() => stopPlatform({ sql, server, database }));
 
-async function upload(api: Api, modelId: string, parts: { model?: Uint8Array; config?: unknown }) {
-  const form = new FormData();
-  if (parts.model) form.append('model', new Blob([parts.model]), 'model.onnx');
-  if (parts.config !== undefined) form.append('config', new Blob([typeof parts.config === 'string' ? parts.config : JSON.stringify(parts.config)]), 'model.json');
-  const res = await fetch(`${server.url}/v2/models/${modelId}/versions`, { method: 'POST', headers: { authorization: `Bearer ${api.token}` }, body: form });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const upload = (api: Api, modelId: string, parts: { model?: Uint8Array; config?: unknown }) => uploadModelVersion(server.url, api, modelId, parts);
 
 describe('inference API keys', () => {
   it('creates a key shown once, lists prefixes only, and predict follows enable/disable/delete', async () => {

@@ -3,9 +3,10 @@
     /usr/bin/python3 scripts/demo-model/export.py --ckpt /tmp/demo-model/run/best.pt --out models/demo \
         [--verify-dir /tmp/demo-model/verify --eval /tmp/demo-model/eval]
 
-ONNX: opset 13, input "images" float32 [1,3,320,320] (letterboxed RGB / 255), one output "output0"
-float32 [1, 4+C, 2100] in the Ultralytics YOLOv8 layout: rows 0-3 = centre x, centre y, width,
-height in input-tensor pixels, rows 4.. = per-class sigmoid scores. No NMS inside.
+ONNX: opset 13, input "images" float32 [batch,3,320,320] (letterboxed RGB / 255), one output "output0"
+float32 [batch, 4+C, 2100] in the Ultralytics YOLOv8 layout: rows 0-3 = centre x, centre y, width,
+height in input-tensor pixels, rows 4.. = per-class sigmoid scores. No NMS inside. The batch axis is
+dynamic so that the server can run several images per call.
 
 With --verify-dir it also writes a few letterboxed inputs and PyTorch's outputs for them
 (input_K.bin / torch_K.bin, raw little-endian float32) so that verify-onnx.ts can check
@@ -45,16 +46,23 @@ def main():
     dummy = torch.rand(1, 3, T.INPUT_H, T.INPUT_W)
     with torch.no_grad():
         torch.onnx.export(model, dummy, path, opset_version=13, input_names=["images"], output_names=["output0"],
-                          do_constant_folding=True)
+                          do_constant_folding=True, dynamic_axes={"images": {0: "batch"}, "output0": {0: "batch"}})
     m = onnx.load(path)
+    # With a dynamic batch axis torch's shape inference loses the static dims of output0 (C2f's chunk()
+    # exports as Shape-driven Slices), so declare them: they are fixed by the network.
+    n_anchors = sum((T.INPUT_W // s) * (T.INPUT_H // s) for s in T.STRIDES)
+    for d, v in zip(m.graph.output[0].type.tensor_type.shape.dim[1:], [4 + T.NC, n_anchors]):
+        d.dim_value = v
+    onnx.save(m, path)
     onnx.checker.check_model(m, full_check=True)
-    dims = lambda v: [d.dim_value for d in v.type.tensor_type.shape.dim]  # noqa: E731
+    dims = lambda v: [d.dim_param or d.dim_value for d in v.type.tensor_type.shape.dim]  # noqa: E731
     print("inputs:", [(i.name, dims(i)) for i in m.graph.input])
     print("outputs:", [(o.name, dims(o)) for o in m.graph.output])
     print("opset:", [(o.domain, o.version) for o in m.opset_import])
     print(f"size: {os.path.getsize(path) / 1e6:.2f} MB, nodes: {len(m.graph.node)}")
     assert [i.name for i in m.graph.input] == ["images"] and [o.name for o in m.graph.output] == ["output0"]
-    assert dims(m.graph.output[0]) == [1, 4 + T.NC, sum((T.INPUT_W // s) * (T.INPUT_H // s) for s in T.STRIDES)]
+    assert dims(m.graph.input[0]) == ["batch", 3, T.INPUT_H, T.INPUT_W]
+    assert dims(m.graph.output[0]) == ["batch", 4 + T.NC, n_anchors]
 
     cfg = {
         "name": "demo",

@@ -34,8 +34,8 @@ function floats(path: string): Float32Array {
   return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 }
 
-async function run(input: Float32Array): Promise<{ data: Float32Array; dims: readonly number[] }> {
-  const out = await session.run({ [config.input.name]: new ort.Tensor('float32', input, [1, 3, H, W]) });
+async function run(input: Float32Array, batch = 1): Promise<{ data: Float32Array; dims: readonly number[] }> {
+  const out = await session.run({ [config.input.name]: new ort.Tensor('float32', input, [batch, 3, H, W]) });
   const t = out['output0'];
   if (!t) throw new Error('no output0');
   return { data: t.data as Float32Array, dims: t.dims };
@@ -60,6 +60,20 @@ if (values.ref) {
     worst = Math.max(worst, maxBox);
     console.log(`${f}: dims [${dims.join(',')}], max |onnx - torch| boxes ${maxBox.toExponential(2)} px, scores ${maxScore.toExponential(2)}`);
     if (maxBox > 1e-2 || maxScore > 1e-4) throw new Error('ONNX output differs from PyTorch');
+  }
+  // The batch axis is dynamic: all inputs in one call must give what each gives alone.
+  if (inputs.length > 1) {
+    const ref = values.ref;
+    const singles: Float32Array[] = [];
+    for (const f of inputs) singles.push((await run(floats(join(ref, f)))).data);
+    const batch = new Float32Array(inputs.length * 3 * H * W);
+    inputs.forEach((f, i) => batch.set(floats(join(ref, f)), i * 3 * H * W));
+    const { data, dims } = await run(batch, inputs.length);
+    const per = data.length / inputs.length;
+    let maxDiff = 0;
+    singles.forEach((one, i) => one.forEach((v, k) => (maxDiff = Math.max(maxDiff, Math.abs((data[i * per + k] ?? NaN) - v)))));
+    console.log(`batch of ${inputs.length}: dims [${dims.join(',')}], max |batched - alone| ${maxDiff.toExponential(2)}`);
+    if (!(maxDiff <= 1e-4)) throw new Error('batched output differs from single-image output');
   }
 }
 

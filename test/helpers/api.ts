@@ -92,3 +92,12 @@ export async function signUpTenant(api: Api, sql: postgres.Sql, email: string, o
   if (verified.status !== 200) throw new Error(`verify failed: ${verified.status}`);
   return api.login(email, password);
 }
+
+/** Uploads model.onnx and/or model.json as a new version of a model (multipart, as the console would). */
+export async function uploadModelVersion(serverUrl: string, api: Api, modelId: string, parts: { model?: Uint8Array; config?: unknown }) {
+  const form = new FormData();
+  if (parts.model) form.append('model', new Blob([parts.model]), 'model.onnx');
+  if (parts.config !== undefined) form.append('config', new Blob([typeof parts.config === 'string' ? parts.config : JSON.stringify(parts.config)]), 'model.json');
+  const res = await fetch(`${serverUrl}/v2/models/${modelId}/versions`, { method: 'POST', headers: { authorization: `Bearer ${api.token}` }, body: form });
+  return { status: res.status, body: (await res.json()) as any };
+}

@@ -46,7 +46,9 @@ export function detectOutputFormat(outputs: readonly OutputInfo[], classes: numb
 
 function expectDims(output: OutputInfo, expected: Array<number | undefined>, what: string): void {
   const shape = output.shape;
-  const dims = shape.length > expected.length && staticDim(shape, 0) === 1 ? shape.slice(1) : shape;
+  // A leading batch axis, of size 1 or dynamic, is not part of the convention's shape.
+  const batchAxis = staticDim(shape, 0) === 1 || staticDim(shape, 0) === undefined;
+  const dims = shape.length > expected.length && batchAxis ? shape.slice(1) : shape;
   const tail = dims.slice(-expected.length);
   const ok =
     dims.length === expected.length &&
