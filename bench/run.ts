@@ -6,16 +6,16 @@
 //   4. baseline       express + multer + sharp + ORT on the main thread
 // Every figure is the median of --reps repetitions, with min and max.
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { EXECUTION_PROVIDERS, type ExecutionProvider } from '../src/config.js';
 import { ROOT, startServer, waitFor, type TestServer } from '../test/helpers/server.js';
 import { benchImage, type BenchImage } from './images.js';
 import { measureModelLimit, measurePipelineLimit, multipartBody } from './limits.js';
 import { buildRequest, runLoad, type LoadResult } from './load-generator.js';
+import { modelDirectory } from './models.js';
 import { stat, writeReport, type LevelResult, type Report, type StageCosts } from './report.js';
 
 const HELP = `Usage: npm run bench [-- options]        (npm run bench -- ingest --help: the ingestion benchmark)
@@ -66,34 +66,6 @@ const CACHE = join(ROOT, 'bench', '.cache');
 const KEY = 'bench-key';
 
 const say = (text: string) => process.stderr.write(`[bench] ${text}\n`);
-
-const DEBIAN_PYTHON = '/usr/bin/python3';
-
-function exportYolov8n(dir: string): void {
-  try {
-    execFileSync(DEBIAN_PYTHON, ['-c', 'import torch'], { stdio: 'ignore' });
-  } catch {
-    throw new Error(
-      `the YOLOv8n-sized benchmark model is exported on first use by scripts/export-yolov8n.py, which needs PyTorch ` +
-        `for ${DEBIAN_PYTHON}: apt-get install python3-torch (or run with --model demo)`,
-    );
-  }
-  say('exporting the YOLOv8n-sized benchmark model (first use) ...');
-  execFileSync(DEBIAN_PYTHON, [join(ROOT, 'scripts', 'export-yolov8n.py'), dir], { stdio: 'inherit' });
-}
-
-/** Resolves (and exports on first use) every model before anything is measured, so a missing one fails at once. */
-function modelDirectory(model: string): string {
-  if (model === 'demo') return join(ROOT, 'models', 'demo');
-  if (model === 'yolov8n') {
-    const dir = join(CACHE, 'yolov8n');
-    if (!existsSync(join(dir, 'model.onnx'))) exportYolov8n(dir);
-    return dir;
-  }
-  const dir = resolve(model);
-  if (!existsSync(join(dir, 'model.onnx'))) throw new Error(`no model.onnx in ${dir}`);
-  return dir;
-}
 
 /** CPU seconds used so far by a process and all its threads. */
 async function cpuSeconds(pid: number): Promise<number> {

@@ -97,7 +97,7 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: 'INSTANCE_COUNT',
-    default: '(cpu: 1; gpu: one per GPU_DEVICES entry)',
+    default: '(cpu: one per core, at most 4; gpu: one per GPU_DEVICES entry)',
     help: 'ONNX Runtime sessions per model version, each in its own thread',
   },
   { name: 'GPU_DEVICES', default: '0', help: 'comma list of GPU device ids that GPU instances use' },
@@ -138,7 +138,7 @@ export const SETTINGS: readonly Setting[] = [
     default: '(QUEUE_SIZE x 4)',
     help: 'requests per model version held unread while the queue is full, before 503',
   },
-  { name: 'QUEUE_HOLD_MS', default: '1000', help: 'how long a held request waits for a queue place before 503' },
+  { name: 'QUEUE_HOLD_MS', default: '5000', help: 'how long a held request waits for a queue place before 503' },
   {
     name: 'MAX_BUFFERED_BYTES',
     default: '268435456',
@@ -257,7 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxImagePixels: integer(env, 'MAX_IMAGE_PIXELS', 40_000_000, 1),
     queueSize,
     queueWaitingRoom: integer(env, 'QUEUE_WAITING_ROOM', queueSize * 4, 0),
-    queueHoldMs: integer(env, 'QUEUE_HOLD_MS', 1000, 0, 60_000),
+    queueHoldMs: integer(env, 'QUEUE_HOLD_MS', 5000, 0, 60_000),
     maxBufferedBytes: integer(env, 'MAX_BUFFERED_BYTES', 256 * 1024 * 1024, 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 0),
     logLevel: oneOf('LOG_LEVEL', optional(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),

@@ -37,14 +37,17 @@ export function planInstances(config: ModelConfig, defaults: ServingDefaults): I
   const kind = wanted.kind ?? defaults.instances.kind;
   const gpus = wanted.devices ?? defaults.instances.gpuDevices;
   // GPU: one instance per device (a second session on one device only
-  // competes for it). CPU: one session using every core measured fastest
-  // here (bench/results/batching.md).
-  const count = wanted.count ?? defaults.instances.count ?? (kind === 'gpu' ? gpus.length : 1);
+  // competes for it). CPU: single-threaded sessions, one per core up to 4,
+  // measured faster here than one session using every core, which leaves
+  // its thread pool fighting the pipeline workers' decodes
+  // (bench/results/batching.md).
+  const cores = availableParallelism();
+  const count = wanted.count ?? defaults.instances.count ?? (kind === 'gpu' ? gpus.length : Math.min(cores, 4));
   const devices = Array.from({ length: count }, (_, i) => (kind === 'gpu' ? gpus[i % gpus.length]! : 0));
   const providers: ExecutionProvider[] = kind === 'cpu' ? ['cpu'] : [...defaults.executionProviders];
   if (!providers.includes('cpu')) providers.push('cpu');
   const cpuInstances = kind === 'cpu' ? count : 1;
-  const intraOpThreads = defaults.instances.intraOpThreads ?? Math.max(1, Math.floor(availableParallelism() / cpuInstances));
+  const intraOpThreads = defaults.instances.intraOpThreads ?? Math.max(1, Math.floor(cores / cpuInstances));
   return { kind, devices, providers, intraOpThreads };
 }
 
