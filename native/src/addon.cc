@@ -6,7 +6,22 @@
 #include <string>
 
 #include "bmp.h"
+#include "jpeg.h"
 #include "preprocess.h"
+
+
+// The first byte of a typed array's view. Napi::TypedArray::ArrayBuffer()
+// fails on a SharedArrayBuffer (the tensor slots pipeline workers write
+// into), so ask Node-API for the view's own data pointer instead.
+static void* TypedArrayData(Napi::Env env, const Napi::TypedArray& array) {
+  napi_typedarray_type type;
+  size_t length;
+  void* data = nullptr;
+  napi_value buffer;
+  size_t offset;
+  NAPI_THROW_IF_FAILED(env, napi_get_typedarray_info(env, array, &type, &length, &data, &buffer, &offset), nullptr);
+  return data;
+}
 
 namespace {
 
@@ -45,6 +60,60 @@ Napi::Value DecodeBmp(const Napi::CallbackInfo& info) {
   result.Set("width", bmp.width);
   result.Set("height", bmp.height);
   result.Set("channels", 3);
+  result.Set("data", out);
+  return result;
+}
+
+// decodeJpeg(bytes: Uint8Array, maxPixels: number, boxWidth: number, boxHeight: number, letterbox: boolean)
+//   -> { width, height, pixelsWidth, pixelsHeight, channels: 3, data: Buffer } | null
+// RGB pixels of the image's rectangle in a boxWidth x boxHeight input
+// (pixelsWidth x pixelsHeight): DCT scaling (1, 1/2, 1/4, 1/8) to the
+// smallest size covering it, a triangle-filter reduce for the rest, EXIF
+// orientation applied; width/height are the full displayed size. null: not
+// decoded here (no libturbojpeg, CMYK, ICC profile, 12-bit, an image to
+// enlarge): use sharp. Throws on an unreadable file, a libjpeg warning, or
+// over maxPixels (checked before any pixel is decoded).
+Napi::Value DecodeJpeg(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (ThrowIf(env, info.Length() < 5 || !info[0].IsTypedArray() || !info[1].IsNumber() || !info[2].IsNumber() ||
+                       !info[3].IsNumber() || !info[4].IsBoolean(),
+              "decodeJpeg(bytes: Uint8Array, maxPixels: number, boxWidth: number, boxHeight: number, letterbox: boolean)")) {
+    return env.Undefined();
+  }
+  Napi::TypedArray array = info[0].As<Napi::TypedArray>();
+  sense::JpegTarget target;
+  target.boxWidth = info[2].As<Napi::Number>().Int32Value();
+  target.boxHeight = info[3].As<Napi::Number>().Int32Value();
+  target.letterbox = info[4].As<Napi::Boolean>().Value();
+  if (ThrowIf(env, array.TypedArrayType() != napi_uint8_array, "bytes must be a Uint8Array") ||
+      ThrowIf(env, target.boxWidth <= 0 || target.boxHeight <= 0, "invalid box dimensions")) {
+    return env.Undefined();
+  }
+  const uint8_t* bytes = static_cast<const uint8_t*>(TypedArrayData(env, array));
+  if (env.IsExceptionPending()) return env.Undefined();
+  const size_t size = array.ByteLength();
+  const double maxPixels = info[1].As<Napi::Number>().DoubleValue();
+
+  sense::JpegImage image;
+  std::string err;
+  const sense::JpegStatus status = sense::ReadJpegHeader(bytes, size, maxPixels, target, &image, &err);
+  if (status == sense::JpegStatus::kDeclined) return env.Null();
+  if (status == sense::JpegStatus::kFailed) {
+    Napi::Error::New(env, err).ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  Napi::Buffer<uint8_t> out = Napi::Buffer<uint8_t>::New(
+      env, static_cast<size_t>(image.pixelsWidth) * image.pixelsHeight * image.channels);
+  if (!sense::DecodeJpegPixels(bytes, size, image, out.Data(), &err)) {
+    Napi::Error::New(env, err).ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  Napi::Object result = Napi::Object::New(env);
+  result.Set("width", image.width);
+  result.Set("height", image.height);
+  result.Set("pixelsWidth", image.pixelsWidth);
+  result.Set("pixelsHeight", image.pixelsHeight);
+  result.Set("channels", image.channels);
   result.Set("data", out);
   return result;
 }
@@ -118,14 +187,17 @@ Napi::Value Preprocess(const Napi::CallbackInfo& info) {
               "the image rectangle must lie inside the destination")) {
     return env.Undefined();
   }
-  const uint8_t* src = static_cast<const uint8_t*>(srcArray.ArrayBuffer().Data()) + srcArray.ByteOffset();
-  void* dst = static_cast<uint8_t*>(dstArray.ArrayBuffer().Data()) + dstArray.ByteOffset();
+  const uint8_t* src = static_cast<const uint8_t*>(TypedArrayData(env, srcArray));
+  void* dst = static_cast<uint8_t*>(TypedArrayData(env, dstArray));
   sense::Preprocess(src, s, dst, fp16);
   return env.Undefined();
 }
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("decodeBmp", Napi::Function::New(env, DecodeBmp, "decodeBmp"));
+  exports.Set("decodeJpeg", Napi::Function::New(env, DecodeJpeg, "decodeJpeg"));
+  // Whether decodeJpeg can decode at all (built with turbojpeg.h, libturbojpeg opened).
+  exports.Set("hasJpegDecoder", Napi::Boolean::New(env, sense::JpegAvailable()));
   exports.Set("preprocess", Napi::Function::New(env, Preprocess, "preprocess"));
   return exports;
 }

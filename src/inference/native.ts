@@ -25,8 +25,34 @@ export interface DecodedBmp {
   data: Buffer;
 }
 
+export interface DecodedJpeg {
+  /** size of the image as displayed (EXIF orientation applied), full resolution */
+  width: number;
+  height: number;
+  /** size of `data`: the image's rectangle in the model input (placeImage) */
+  pixelsWidth: number;
+  pixelsHeight: number;
+  /** RGB, greyscale JPEGs included (as sharp returns them) */
+  channels: 3;
+  data: Buffer;
+}
+
 interface NativeAddon {
   decodeBmp(bytes: Uint8Array, maxPixels: number): DecodedBmp;
+  /**
+   * Decodes a JPEG with libturbojpeg straight to the rectangle it occupies in
+   * a boxWidth x boxHeight model input (letterboxed or stretched): DCT
+   * scaling to the smallest size that covers it, a linear (triangle) reduce
+   * for the rest, EXIF orientation applied. null when it leaves the file to
+   * sharp: no libturbojpeg (build or machine), CMYK, an embedded ICC profile, 12-bit
+   * samples, an image smaller than its rectangle. Throws on corrupt data
+   * (libjpeg warnings included) and, before decoding anything, when
+   * width*height exceeds maxPixels. Optional so that an addon built before
+   * it existed still loads.
+   */
+  decodeJpeg?(bytes: Uint8Array, maxPixels: number, boxWidth: number, boxHeight: number, letterbox: boolean): DecodedJpeg | null;
+  /** whether decodeJpeg can decode at all (built with turbojpeg.h, libturbojpeg.so.0 found at run time) */
+  hasJpegDecoder?: boolean;
   preprocess(
     src: Uint8Array,
     srcWidth: number,
