@@ -52,7 +52,7 @@ export function multipartBody(image: Buffer, boundary = 'bench-boundary-7d2f'): 
 export function benchEngine(options: LimitOptions): InferenceEngine {
   return new InferenceEngine({
     instances: { kind: options.provider === 'cpu' ? 'cpu' : 'gpu', count: options.instances, gpuDevices: [0], intraOpThreads: undefined },
-    batching: { maxBatchSize: options.maxBatchSize, maxQueueDelayMs: 2 },
+    batching: { maxBatchSize: options.maxBatchSize, maxQueueDelayMs: 2, runTimeoutMs: 60_000 },
     executionProviders: [options.provider],
     pipelineWorkers: options.workers,
     maxImageBytes: 10 * 1024 * 1024,

@@ -60,6 +60,8 @@ export interface InstanceDefaults {
 export interface BatchingDefaults {
   maxBatchSize: number;
   maxQueueDelayMs: number;
+  /** a batch still running after this long has its instance thread stopped */
+  runTimeoutMs: number;
 }
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -111,6 +113,11 @@ export const SETTINGS: readonly Setting[] = [
     name: 'MAX_QUEUE_DELAY_MS',
     default: '2',
     help: 'longest a request waits for others to join its batch while an instance is idle',
+  },
+  {
+    name: 'INFERENCE_TIMEOUT_MS',
+    default: '30000',
+    help: 'longest one model run may take; past it the instance thread is stopped and its requests answered 500',
   },
   { name: 'MAX_LOADED_VERSIONS', default: '16', help: 'model versions kept loaded; the least recently used are unloaded past it' },
   {
@@ -245,6 +252,7 @@ export function loadConfig(env: Env = process.env): Config {
     batching: {
       maxBatchSize: integer(env, 'MAX_BATCH_SIZE', 8, 1, 256),
       maxQueueDelayMs: integer(env, 'MAX_QUEUE_DELAY_MS', 2, 0, 1000),
+      runTimeoutMs: integer(env, 'INFERENCE_TIMEOUT_MS', 30_000, 10, 3_600_000),
     },
     maxLoadedVersions: integer(env, 'MAX_LOADED_VERSIONS', 16, 1, 10_000),
     modelMemoryBudgetBytes: integer(env, 'MODEL_MEMORY_BUDGET_MB', 4096, 1, 1024 * 1024) * 1024 * 1024,

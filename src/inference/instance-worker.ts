@@ -39,13 +39,16 @@ async function main(): Promise<void> {
     return;
   }
   port.postMessage({ op: 'ready', info: backend.info } satisfies InstanceReply);
+  // The batch running now: a close waits for it, since releasing a session
+  // under a run (or ending the thread) takes the whole process down.
+  let running: Promise<unknown> = Promise.resolve();
   port.on('message', (message: InstanceRequest) => {
     if (message.op === 'close') {
-      void backend.release().finally(() => port.postMessage({ op: 'closed' } satisfies InstanceReply));
+      void running.then(() => backend.release()).finally(() => port.postMessage({ op: 'closed' } satisfies InstanceReply));
       return;
     }
     const { id, slots } = message;
-    backend.run(slots.map((slot) => tensorView(config.input, slot))).then(
+    running = backend.run(slots.map((slot) => tensorView(config.input, slot))).then(
       ({ outputs, runMs }) => port.postMessage({ op: 'done', id, outputs, runMs } satisfies InstanceReply, transferables(outputs)),
       (error: Error) => port.postMessage({ op: 'error', id, message: error.message } satisfies InstanceReply),
     );

@@ -12,27 +12,36 @@ const WORKER_FILE = new URL(`./instance-worker${extname(fileURLToPath(import.met
 
 export class InstanceLoadError extends Error {}
 
+/** how long closing waits for the batch in flight to end */
+const CLOSE_WAIT_MS = 10_000;
+
 export class ModelInstance {
   /** milliseconds spent running batches, for the busy-time metric */
   busyMs = 0;
   alive = true;
+  private exited = false;
   private nextId = 0;
   private readonly pending = new Map<number, { resolve: (r: BatchResult) => void; reject: (e: Error) => void }>();
   private closed: (() => void) | undefined;
 
   private constructor(
-    /** e.g. "cpu:0" or "gpu:1" (kind and device or ordinal) */
+    /** e.g. "cpu:0" or "gpu0:1" (kind, device and ordinal) */
     readonly name: string,
     readonly info: BackendInfo,
     private readonly worker: Worker,
+    private readonly runTimeoutMs: number,
   ) {
     worker.on('message', (reply: InstanceReply) => this.onReply(reply));
     worker.on('error', (error) => this.fail(error));
-    worker.on('exit', (code) => this.fail(new Error(`instance thread exited with code ${code}`)));
+    worker.on('exit', (code) => {
+      this.exited = true;
+      this.fail(new Error(`instance thread exited with code ${code}`));
+      this.closed?.();
+    });
   }
 
   /** Starts a thread and resolves once its session is loaded and warmed up. */
-  static start(name: string, data: InstanceWorkerData): Promise<ModelInstance> {
+  static start(name: string, data: InstanceWorkerData, runTimeoutMs: number): Promise<ModelInstance> {
     // Development runs TypeScript: tsx's loader is registered in the thread
     // before the entry is imported. A build runs plain JS.
     const typescript = WORKER_FILE.pathname.endsWith('.ts');
@@ -52,7 +61,7 @@ export class ModelInstance {
         worker.off('exit', onExit);
         worker.off('error', onError);
         if (reply.op === 'ready') {
-          resolve(new ModelInstance(name, reply.info, worker));
+          resolve(new ModelInstance(name, reply.info, worker, runTimeoutMs));
         } else {
           void worker.terminate();
           reject(new InstanceLoadError(reply.op === 'failed' ? reply.reason : `unexpected ${reply.op} while loading`));
@@ -66,7 +75,19 @@ export class ModelInstance {
     if (!this.alive) return Promise.reject(new Error(`instance ${this.name} is not running`));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      // ONNX Runtime cannot interrupt a run, and ending the thread under one
+      // aborts the process: past the limit the requests are answered, the
+      // instance is retired (its load replaced), and its thread ends once the
+      // run does.
+      const timer = setTimeout(() => {
+        this.fail(new Error(`the run took longer than ${this.runTimeoutMs} ms (INFERENCE_TIMEOUT_MS); its instance was stopped`));
+        void this.close();
+      }, this.runTimeoutMs);
+      const done = <T>(settle: (value: T) => void) => (value: T) => {
+        clearTimeout(timer);
+        settle(value);
+      };
+      this.pending.set(id, { resolve: done(resolve), reject: done(reject) });
       this.worker.postMessage({ op: 'run', id, slots } satisfies InstanceRequest);
     });
   }
@@ -91,18 +112,25 @@ export class ModelInstance {
     this.alive = false;
     for (const waiter of this.pending.values()) waiter.reject(error);
     this.pending.clear();
-    this.closed?.();
   }
 
-  /** Releases the session and ends the thread (after the batch it is running). */
-  async close(): Promise<void> {
-    if (!this.alive) return;
-    await new Promise<void>((resolve) => {
-      this.closed = resolve;
-      this.worker.postMessage({ op: 'close' } satisfies InstanceRequest);
-      setTimeout(resolve, 10_000).unref();
-    });
+  private closing: Promise<void> | undefined;
+
+  /** Releases the session and ends the thread, after the batch it is running. */
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    if (this.exited) return;
     this.alive = false;
-    await this.worker.terminate();
+    const released = await new Promise<boolean>((resolve) => {
+      this.closed = () => resolve(true);
+      this.worker.postMessage({ op: 'close' } satisfies InstanceRequest);
+      // A run that never ends keeps its thread; shutting down does not wait for it.
+      setTimeout(() => resolve(false), CLOSE_WAIT_MS).unref();
+    });
+    if (released && !this.exited) await this.worker.terminate();
   }
 }

@@ -90,7 +90,7 @@ export class LoadedModel {
           directory,
           config,
           options: { providers: plan.providers, deviceId, intraOpThreads: plan.intraOpThreads, maxBatchSize },
-        }),
+        }, defaults.batching.runTimeoutMs),
       ),
     );
     const instances = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
@@ -118,9 +118,9 @@ export class LoadedModel {
     );
   }
 
-  /** false once every instance thread has died: the load must be replaced */
+  /** false once an instance thread has died (crashed, or stopped past INFERENCE_TIMEOUT_MS): the load is replaced */
   get healthy(): boolean {
-    return this.batcher.healthy;
+    return this.instances.every((i) => i.alive);
   }
 
   async close(): Promise<void> {
