@@ -175,6 +175,18 @@ export class Reply {
 }
 
 /**
+ * The body size the client announced, if it did. Anything but a decimal
+ * count of bytes (e.g. "-1", "1e3", "12, 12") is the client's mistake: 400,
+ * before a byte is read or allocated.
+ */
+export function declaredLength(req: Request): number | undefined {
+  const raw = req.headers['content-length'];
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(raw.trim())) throw new ApiError(400, 'malformed request', `invalid Content-Length: ${JSON.stringify(raw.slice(0, 32))}`);
+  return Number(raw.trim());
+}
+
+/**
  * Reads the whole request body, counting bytes as they arrive. Past `limit`
  * it stops buffering at once and rejects with BodyTooLargeError (a declared
  * Content-Length over the limit rejects before any byte is read); later
@@ -183,7 +195,7 @@ export class Reply {
  */
 export function readBody(req: Request, reply: Reply, limit: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+    const declared = declaredLength(req);
     if (declared !== undefined && declared > limit) {
       reject(new BodyTooLargeError(declared, declared > MAX_DISCARD_BYTES));
       req.raw.onData(() => {}); // discard
@@ -310,7 +322,7 @@ export interface BodyStream {
  * opened synchronously inside the route handler.
  */
 export function openBodyStream(req: Request, reply: Reply, limit: number): BodyStream {
-  const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+  const declared = declaredLength(req);
   const queue: Array<{ chunk: Buffer; last: boolean }> = [];
   let consumer: ((chunk: Buffer) => void | Promise<void>) | undefined;
   let received = 0;

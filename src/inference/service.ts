@@ -330,7 +330,8 @@ export class InferenceService {
       const stage = this.metrics.inferenceDuration;
       stage.observe({ ...labels, stage: 'decode' }, t.decodeMs / 1000);
       stage.observe({ ...labels, stage: 'preprocess' }, t.preprocessMs / 1000);
-      stage.observe({ ...labels, stage: 'inference' }, t.inferenceMs / 1000);
+      // This image's share of its batch's run: the cost per image, comparable batched or not.
+      stage.observe({ ...labels, stage: 'inference' }, t.inferenceMs / t.batchSize / 1000);
       stage.observe({ ...labels, stage: 'postprocess' }, t.postprocessMs / 1000);
       return json;
     } finally {

@@ -130,7 +130,7 @@ export function createServerMetrics(registry = new Registry()) {
     inferenceDuration: registry.register(
       new Histogram(
         'inference_stage_duration_seconds',
-        'time per pipeline stage inside a worker, by model version (decode, preprocess, inference, postprocess)',
+        'time per image and pipeline stage, by model version (decode, preprocess, inference: its share of the batch run, postprocess)',
         ['model_version', 'stage'],
         LATENCY_BUCKETS,
       ),

@@ -7,7 +7,7 @@ import { parsePredictOptions } from '../../inference/predict-options.js';
 import { predictErrors } from '../../inference/predict-errors.js';
 import { predictBodyKind, predictBodyLimit } from '../../inference/request-body.js';
 import { bearerToken, type InferenceKeyCache } from '../../platform/inference-keys.js';
-import { BodyTooLargeError, readBody, type BodyBudget, type Request, type Route } from '../server.js';
+import { BodyTooLargeError, declaredLength, readBody, type BodyBudget, type Request, type Route } from '../server.js';
 
 export interface PredictRouteDeps {
   inference: InferenceService;
@@ -29,8 +29,7 @@ function check(deps: PredictRouteDeps, req: Request) {
   if (!kind) throw predictErrors.notMultipart();
   const options = parsePredictOptions(req.query, version.config.defaults);
   const limit = predictBodyLimit(kind, deps.maxImageBytes);
-  const declared = Number(req.headers['content-length'] ?? limit);
-  const reserve = Math.min(Number.isFinite(declared) ? declared : limit, limit);
+  const reserve = Math.min(declaredLength(req) ?? limit, limit);
   return { version, contentType, kind, options, limit, reserve };
 }
 
@@ -89,7 +88,6 @@ export function predictRoute(deps: PredictRouteDeps): Route {
               return;
             }
             reserved = true;
-            if (gone) return;
             req.raw.resume();
           }
           const bytes = await body;
