@@ -140,7 +140,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const health = healthRoutes({ sql: database.sql, inference, registry: metrics.registry });
     const main: Route[] = [
       ...health,
-      predictRoute({ inference, keys, budget: new BodyBudget(config.maxBufferedBytes), maxImageBytes: config.maxImageBytes }),
+      predictRoute({
+        inference,
+        keys,
+        budget: new BodyBudget(config.maxBufferedBytes),
+        maxImageBytes: config.maxImageBytes,
+        holdMs: config.queueHoldMs,
+      }),
       ...endpoints.flatMap((endpoint) => endpointRoutes(endpoint, authenticator)),
       { method: 'get', path: '/openapi.json', handler: (_req, reply) => reply.send(200, openApi) },
     ];

@@ -63,14 +63,41 @@ export class BodyTooLargeError extends Error {
 /** Request bodies held in memory across all requests at once. */
 export class BodyBudget {
   private used = 0;
+  private readonly waiting: Array<{ bytes: number; grant: (ok: boolean) => void }> = [];
   constructor(readonly limit: number) {}
   tryReserve(bytes: number): boolean {
-    if (this.used + bytes > this.limit) return false;
+    if (this.waiting.length > 0 || this.used + bytes > this.limit) return false;
     this.used += bytes;
     return true;
   }
+  /**
+   * Reserves `bytes` now or, first come first served, as soon as others
+   * release enough; false if that has not happened within `holdMs`.
+   */
+  reserve(bytes: number, holdMs: number): Promise<boolean> {
+    if (this.tryReserve(bytes)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = {
+        bytes,
+        grant: (ok: boolean) => {
+          clearTimeout(timer);
+          resolve(ok);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        resolve(false);
+      }, holdMs);
+      this.waiting.push(waiter);
+    });
+  }
   release(bytes: number): void {
     this.used -= bytes;
+    while (this.waiting.length > 0 && this.used + this.waiting[0]!.bytes <= this.limit) {
+      const next = this.waiting.shift()!;
+      this.used += next.bytes;
+      next.grant(true);
+    }
   }
   get inUse(): number {
     return this.used;

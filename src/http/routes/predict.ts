@@ -2,7 +2,8 @@
 // that can fail without the body fails before a byte of it is buffered:
 // authentication, the version's state, the content type, query parameters,
 // the queue and the memory budget.
-import type { InferenceService } from '../../inference/service.js';
+import type { ApiError } from '../../errors.js';
+import type { InferenceService, QueueTicket } from '../../inference/service.js';
 import { parsePredictOptions } from '../../inference/predict-options.js';
 import { predictErrors } from '../../inference/predict-errors.js';
 import { predictBodyKind, predictBodyLimit } from '../../inference/request-body.js';
@@ -14,6 +15,8 @@ export interface PredictRouteDeps {
   keys: InferenceKeyCache;
   budget: BodyBudget;
   maxImageBytes: number;
+  /** how long a request waits for body memory before 503 (QUEUE_HOLD_MS) */
+  holdMs: number;
 }
 
 /** Refused bodies up to this size are read and dropped, keeping the connection open. */
@@ -40,54 +43,44 @@ export function predictRoute(deps: PredictRouteDeps): Route {
     name: '/v1/models/:modelVersionId/predict',
     handler(req, reply) {
       const { version, contentType, kind, options, limit, reserve } = check(deps, req);
-      const ticket = deps.inference.enqueue(version);
-      let reserved = false;
-      let body: Promise<Uint8Array>;
+      const large = reserve > SMALL_BODY_BYTES;
+      let ticket: QueueTicket;
       try {
-        if (!ticket.wait) {
-          if (!deps.budget.tryReserve(reserve)) throw predictErrors.memoryBusy(1);
-          reserved = true;
-        }
-        body = readBody(req, reply, limit);
+        ticket = deps.inference.enqueue(version);
       } catch (error) {
-        ticket.release();
-        throw error;
+        // Shed before a byte is read: a large body is not read only to be dropped.
+        reply.error(error, large);
+        return;
       }
+      const body = readBody(req, reply, limit);
       body.catch(() => {}); // awaited below, unless the request ends before
-      // A held request's body stays in the client's socket until its turn.
       let gone = false;
-      if (ticket.wait) {
-        req.raw.pause();
-        reply.onAbort(() => {
-          gone = true;
-          ticket.release();
-        });
-      }
+      reply.onAbort(() => {
+        gone = true;
+        ticket.release();
+      });
+      let reserved = ticket.wait === null && deps.budget.tryReserve(reserve);
+      // A request that must wait (for a queue place or body memory) leaves its
+      // body in the client's socket until its turn: no memory, no CPU.
+      if (!reserved) req.raw.pause();
 
       return (async () => {
         try {
-          if (ticket.wait) {
-            try {
-              await ticket.wait;
-            } catch (error) {
-              if (gone) return;
-              if (reserve > SMALL_BODY_BYTES) {
-                // Still unread: close rather than read a large body only to drop it.
-                reply.error(error, true);
+          if (!reserved) {
+            const refusal = await waitForTurn(deps, ticket, reserve);
+            reserved = refusal === undefined;
+            if (gone) return;
+            if (refusal) {
+              if (large) {
+                reply.error(refusal, true);
                 return;
               }
               // A small body is cheaper to read than a new connection; the connection stays.
               req.raw.resume();
               await body.catch(() => undefined);
-              reply.error(error);
+              reply.error(refusal);
               return;
             }
-            if (gone) return;
-            if (!deps.budget.tryReserve(reserve)) {
-              reply.error(predictErrors.memoryBusy(1), true);
-              return;
-            }
-            reserved = true;
             req.raw.resume();
           }
           const bytes = await body;
@@ -104,4 +97,14 @@ export function predictRoute(deps: PredictRouteDeps): Route {
       })();
     },
   };
+}
+
+/** Waits for a queue place, then for body memory; the 503 to answer if either does not come in time. */
+async function waitForTurn(deps: PredictRouteDeps, ticket: QueueTicket, reserve: number): Promise<ApiError | undefined> {
+  try {
+    await ticket.wait;
+  } catch (error) {
+    return error as ApiError;
+  }
+  return (await deps.budget.reserve(reserve, deps.holdMs)) ? undefined : predictErrors.memoryBusy(1);
 }

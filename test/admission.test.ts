@@ -1,0 +1,55 @@
+// Admission when request bodies would exceed MAX_BUFFERED_BYTES: a request
+// waits, body unread, until memory frees (no 503 for a short squeeze), and is
+// answered 503 "too many request bodies" only after QUEUE_HOLD_MS.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePredictModels } from './fixtures/predict-models.js';
+import { encodeBmp } from './helpers/images.js';
+import { predict } from './helpers/predict.js';
+import { removeDir, startServer, waitFor, type TestServer } from './helpers/server.js';
+
+let server: TestServer;
+let modelsDir: string;
+const ids: Record<string, string> = {};
+const KIB = 1024;
+
+beforeAll(async () => {
+  modelsDir = await makePredictModels();
+  server = await startServer({ modelsDir, env: { INFERENCE_API_KEY: 'test-key', MAX_BUFFERED_BYTES: String(1024 * KIB), QUEUE_HOLD_MS: '600' } });
+  for (const m of server.stderr().matchAll(/registered model version id=(\w+) name=(\w+)/g)) ids[m[2]!] = m[1]!;
+  await waitFor(async () => /model_versions\{status="Initializing"\} 0/.test(await (await fetch(`${server.url}/metrics`)).text()), 120_000);
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await removeDir(server?.dataDir);
+  await removeDir(modelsDir);
+});
+
+/** An uncompressed BMP of about `bytes` bytes: its body is what the budget counts. */
+const bmpOf = (bytes: number) => {
+  const side = Math.floor(Math.sqrt(bytes / 3));
+  return encodeBmp(randomBytes(side * side * 3), side, side);
+};
+
+describe('the request-body memory budget', () => {
+  it('holds requests until memory frees instead of refusing them', async () => {
+    // 700 KiB each against 1 MiB: one body in memory at a time, the rest wait their turn.
+    const image = bmpOf(700 * KIB);
+    const results = await Promise.all(Array.from({ length: 5 }, () => predict(server.url, ids.fixture!, image)));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  it('answers 503 with Retry-After after QUEUE_HOLD_MS, keeping the connection for a small body', async () => {
+    // The slow model holds ~1000 KiB of budget for about 2 s; a 50 KiB request cannot fit meanwhile.
+    const slow = predict(server.url, ids.slow!, bmpOf(1000 * KIB));
+    await new Promise((r) => setTimeout(r, 300));
+    const refused = await predict(server.url, ids.fixture!, bmpOf(50 * KIB));
+    expect(refused.status).toBe(503);
+    expect(refused.body).toEqual({ status: 503, message: 'server is busy', error: 'too many request bodies are being received at once' });
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect((await slow).status).toBe(200);
+    // Memory is back: the same request now passes.
+    expect((await predict(server.url, ids.fixture!, bmpOf(50 * KIB))).status).toBe(200);
+  });
+});
