@@ -6,25 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePredictModels } from './fixtures/predict-models.js';
 import { encodeBmp } from './helpers/images.js';
 import { predict } from './helpers/predict.js';
-import { removeDir, startServer, waitFor, type TestServer } from './helpers/server.js';
+import { startWithModels, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
-let modelsDir: string;
-const ids: Record<string, string> = {};
+let ids: Record<string, string>;
+let stop: () => Promise<void>;
 const KIB = 1024;
 
 beforeAll(async () => {
-  modelsDir = await makePredictModels();
-  server = await startServer({ modelsDir, env: { INFERENCE_API_KEY: 'test-key', MAX_BUFFERED_BYTES: String(1024 * KIB), QUEUE_HOLD_MS: '600' } });
-  for (const m of server.stderr().matchAll(/registered model version id=(\w+) name=(\w+)/g)) ids[m[2]!] = m[1]!;
-  await waitFor(async () => /model_versions\{status="Initializing"\} 0/.test(await (await fetch(`${server.url}/metrics`)).text()), 120_000);
+  ({ server, ids, stop } = await startWithModels(makePredictModels, { MAX_BUFFERED_BYTES: String(1024 * KIB), QUEUE_HOLD_MS: '600' }));
 }, 180_000);
 
-afterAll(async () => {
-  await server?.stop();
-  await removeDir(server?.dataDir);
-  await removeDir(modelsDir);
-});
+afterAll(() => stop?.());
 
 /** An uncompressed BMP of about `bytes` bytes: its body is what the budget counts. */
 const bmpOf = (bytes: number) => {

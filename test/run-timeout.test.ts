@@ -5,25 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePredictModels } from './fixtures/predict-models.js';
 import { makeImage } from './helpers/images.js';
 import { predict } from './helpers/predict.js';
-import { removeDir, startServer, waitFor, type TestServer } from './helpers/server.js';
+import { startWithModels, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
-let modelsDir: string;
-const ids: Record<string, string> = {};
+let ids: Record<string, string>;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  modelsDir = await makePredictModels();
   // The slow fixture runs for about 2 s; the fixture demo in a few ms.
-  server = await startServer({ modelsDir, env: { INFERENCE_API_KEY: 'test-key', INFERENCE_TIMEOUT_MS: '300' } });
-  for (const m of server.stderr().matchAll(/registered model version id=(\w+) name=(\w+)/g)) ids[m[2]!] = m[1]!;
-  await waitFor(async () => /model_versions\{status="Initializing"\} 0/.test(await (await fetch(`${server.url}/metrics`)).text()), 120_000);
+  ({ server, ids, stop } = await startWithModels(makePredictModels, { INFERENCE_TIMEOUT_MS: '300' }));
 }, 180_000);
 
-afterAll(async () => {
-  await server?.stop();
-  await removeDir(server?.dataDir);
-  await removeDir(modelsDir);
-});
+afterAll(() => stop?.());
 
 describe('INFERENCE_TIMEOUT_MS', () => {
   it('answers 500 naming the limit, again after the reload, while other versions answer', async () => {

@@ -152,3 +152,29 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false>, ti
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Version ids by model name, from the server's registration log lines. */
+export function registeredVersions(server: TestServer): Record<string, string> {
+  const ids: Record<string, string> = {};
+  for (const m of server.stderr().matchAll(/registered model version id=(\w+) name=(\w+)/g)) ids[m[2]!] = m[1]!;
+  return ids;
+}
+
+/**
+ * A server over a fresh models directory (made by `makeModels`), started
+ * once every version has left Initializing; stop() removes everything.
+ */
+export async function startWithModels(makeModels: () => Promise<string>, env: Record<string, string>) {
+  const modelsDir = await makeModels();
+  const server = await startServer({ modelsDir, env: { INFERENCE_API_KEY: 'test-key', ...env } });
+  await waitFor(async () => /model_versions\{status="Initializing"\} 0/.test(await (await fetch(`${server.url}/metrics`)).text()), 120_000);
+  return {
+    server,
+    ids: registeredVersions(server),
+    stop: async () => {
+      await server.stop();
+      await removeDir(server.dataDir);
+      await removeDir(modelsDir);
+    },
+  };
+}
