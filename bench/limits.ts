@@ -1,7 +1,8 @@
 // The two in-process ceilings the server is compared with:
 // - model limit: ONNX Runtime run() on prepared tensors, W threads;
 // - pipeline limit: the server's own worker pipeline (decode, preprocess,
-//   inference, output decoding, NMS) through its worker pool, no HTTP.
+//   inference, output decoding, NMS) through its engine (pipeline workers,
+//   batcher, instances), no HTTP.
 import { Piscina } from 'piscina';
 import { performance } from 'node:perf_hooks';
 import type { ExecutionProvider } from '../src/config.js';

@@ -1,6 +1,6 @@
 // node --import tsx scripts/draw-sample.ts [--seed N] [--out docs/demo-sample.png]
 // Renders a held-out scene of the demo generator, runs the demo model on it
-// through the server's own pipeline (ModelRunner: decode, native
+// through the server's own engine (InferenceEngine: decode, native
 // preprocessing, ONNX Runtime, NMS) and draws the detections over it, with
 // the ground truth dashed, for the README.
 import { writeFile } from 'node:fs/promises';
