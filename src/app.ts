@@ -39,13 +39,23 @@ interface Listener {
   routes: Route[];
 }
 
+/** uWS's LIBUS_LISTEN_EXCLUSIVE_PORT */
+const EXCLUSIVE_PORT = 1;
+
 /** One uWS app on one port; resolves with its listen socket. */
 async function listen(uws: Uws, config: Config, listener: Listener, ctx: HttpContext): Promise<unknown> {
   const app = uws.App();
   for (const route of listener.routes) addRoute(app, route, ctx);
   addFallback(app, ctx);
+  // Exclusive: without it uWS sets SO_REUSEPORT, and a second server started
+  // on a port in use would silently share (split) its traffic.
+  const listenExclusive = app.listen as unknown as (host: string, port: number, options: number, cb: (socket: unknown) => void) => void;
   const socket = await new Promise<unknown>((resolve, reject) =>
-    app.listen(config.host, listener.port, (s) => (s ? resolve(s) : reject(new Error(`cannot listen on ${config.host}:${listener.port}`)))),
+    listenExclusive.call(app, config.host, listener.port, EXCLUSIVE_PORT, (s) =>
+      s
+        ? resolve(s)
+        : reject(new Error(`cannot listen on ${config.host}:${listener.port}: the port is in use (another server?) or not permitted`)),
+    ),
   );
   const port = uws.us_socket_local_port(socket as never);
   log.info(listener.name, {

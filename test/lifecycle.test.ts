@@ -83,3 +83,18 @@ describe('server lifecycle', () => {
     }
   });
 });
+
+describe('the listening port', () => {
+  it('is not shared: a second server on a port in use refuses to start, saying why', async () => {
+    const first = await startServer({ modelsDir });
+    try {
+      const second = startServer({ modelsDir, env: { PORT: String(first.port) } });
+      await expect(second).rejects.toThrow(/server exited with 1 before .*cannot listen on 127\.0\.0\.1:\d+: the port is in use/s);
+      // The first one still has the port to itself and answers.
+      expect((await fetch(`${first.url}/v2/health/live`)).status).toBe(200);
+    } finally {
+      await first.stop();
+      await removeDir(first.dataDir);
+    }
+  }, 120_000);
+});
