@@ -88,7 +88,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const metrics = createServerMetrics();
     const engine = new InferenceEngine(engineSettings(config), (versionId) => ({
       batch: (size) => metrics.inferenceBatchSize.observe({ model_version: versionId }, size),
-      queued: (ms) => metrics.inferenceQueueDelay.observe({ model_version: versionId }, ms / 1000),
     }));
     cleanups.push(() => engine.close());
     const inference = new InferenceService(database.sql, engine, {

@@ -29,7 +29,6 @@ export interface BatchedOutputs {
 
 export interface BatchObserver {
   batch(size: number): void;
-  queued(ms: number): void;
 }
 
 interface Waiting {
@@ -117,7 +116,6 @@ export class DynamicBatcher {
   private run(instance: ModelInstance, batch: Waiting[]): void {
     const sent = performance.now();
     this.observer.batch(batch.length);
-    for (const item of batch) this.observer.queued(sent - item.since);
     instance.run(batch.map((item) => item.slot)).then(
       ({ outputs, runMs }) => {
         batch.forEach((item, i) => item.resolve({ outputs: outputs[i]!, queueMs: sent - item.since, runMs, batchSize: batch.length }));

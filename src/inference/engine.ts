@@ -63,7 +63,7 @@ export class InferenceEngine {
 
   constructor(
     private readonly settings: EngineSettings,
-    private readonly observer: (versionId: string) => BatchObserver = () => ({ batch() {}, queued() {} }),
+    private readonly observer: (versionId: string) => BatchObserver = () => ({ batch() {} }),
   ) {
     this.pipeline = new PipelinePool(settings.pipelineWorkers, settings);
     this.models = new ModelCache(settings.cache);

@@ -333,6 +333,7 @@ export class InferenceService {
       // This image's share of its batch's run: the cost per image, comparable batched or not.
       stage.observe({ ...labels, stage: 'inference' }, t.inferenceMs / t.batchSize / 1000);
       stage.observe({ ...labels, stage: 'postprocess' }, t.postprocessMs / 1000);
+      this.metrics.inferenceQueueDelay.observe(labels, t.queueMs / 1000);
       return json;
     } finally {
       this.engine.release(model);
