@@ -169,7 +169,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
           ];
     const listenSockets: unknown[] = [];
     for (const listener of listeners) {
-      listenSockets.push(await listen(uws, config, listener, { metrics, inFlight }));
+      listenSockets.push(await listen(uws, config, listener, { metrics, inFlight, trustedProxies: config.trustedProxies }));
     }
     const port = uws.us_socket_local_port(listenSockets[0] as never);
 

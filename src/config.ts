@@ -26,6 +26,7 @@ export interface Config {
   queueWaitingRoom: number;
   queueHoldMs: number;
   maxBufferedBytes: number;
+  trustedProxies: number;
   shutdownTimeoutMs: number;
   logLevel: LogLevel;
   jwtSecret: string | undefined;
@@ -151,6 +152,11 @@ export const SETTINGS: readonly Setting[] = [
     default: '268435456',
     help: 'request bodies held in memory at once across all requests before 503',
   },
+  {
+    name: 'TRUST_PROXY',
+    default: '0',
+    help: 'reverse proxies in front of the server; the client address is read from their X-Forwarded-For entries',
+  },
   { name: 'SHUTDOWN_TIMEOUT_MS', default: '15000', help: 'how long SIGTERM waits for in-flight requests' },
   { name: 'LOG_LEVEL', default: 'info', help: 'debug | info | warn | error' },
   {
@@ -267,6 +273,7 @@ export function loadConfig(env: Env = process.env): Config {
     queueWaitingRoom: integer(env, 'QUEUE_WAITING_ROOM', queueSize * 4, 0),
     queueHoldMs: integer(env, 'QUEUE_HOLD_MS', 5000, 0, 60_000),
     maxBufferedBytes: integer(env, 'MAX_BUFFERED_BYTES', 256 * 1024 * 1024, 1024 * 1024),
+    trustedProxies: integer(env, 'TRUST_PROXY', 0, 0, 16),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 0),
     logLevel: oneOf('LOG_LEVEL', optional(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
     jwtSecret: jwtSecret(env),

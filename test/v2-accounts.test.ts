@@ -14,7 +14,7 @@ let admin: Api;
 let database: Platform['database'];
 
 beforeAll(async () => {
-  ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
+  ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234', TRUST_PROXY: '1' }));
 });
 
 afterAll(() => stopPlatform({ sql, server, database }));
@@ -66,6 +66,45 @@ describe('signup and login', () => {
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(locked.body).toMatchObject({ status: 429, message: 'too many failed logins' });
+  });
+});
+
+describe('login throttling under concurrency', () => {
+  const from = (address: string) => ({ 'X-Forwarded-For': `203.0.113.99, ${address}` });
+  const count = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+
+  it('checks at most lockAfter passwords of one account however many guesses arrive at once', async () => {
+    await signUpTenant(anon, sql, 'guessed@example.com');
+    const guesses = Array.from({ length: 20 }, (_, i) =>
+      anon.request('POST', '/v2/login', { email: 'guessed@example.com', password: `guess-${i}` }, from('198.51.100.1')),
+    );
+    const statuses = (await Promise.all(guesses)).map((r) => r.status);
+    // Before the fix all 20 were checked (20 x 401).
+    expect(count(statuses)).toEqual({ 401: 5, 429: 15 });
+    const right = await anon.request('POST', '/v2/login', { email: 'guessed@example.com', password: 'tenant-password-1' }, from('198.51.100.1'));
+    expect(right.status).toBe(429);
+    expect(right.body.error).toMatch(/^this account is locked after failed logins; try again in \d+ s$/);
+  });
+
+  it('limits attempts per client address across accounts, and other addresses are unaffected', async () => {
+    const guesses = Array.from({ length: 40 }, (_, i) =>
+      anon.request('POST', '/v2/login', { email: `nobody-${i}@example.com`, password: 'guess' }, from('198.51.100.2')),
+    );
+    const responses = await Promise.all(guesses);
+    expect(count(responses.map((r) => r.status))).toEqual({ 401: 30, 429: 10 });
+    const refused = responses.find((r) => r.status === 429)!;
+    expect(refused.body.error).toMatch(/^too many login attempts from this address; try again in \d+ s$/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The client's own claim (left of the trusted proxy's entry) is not believed.
+    const spoofed = await anon.request('POST', '/v2/login', ADMIN, { 'X-Forwarded-For': '10.0.0.1, 198.51.100.2' });
+    expect(spoofed.status).toBe(429);
+    expect((await anon.request('POST', '/v2/login', ADMIN, from('198.51.100.3'))).status).toBe(200);
+  });
+
+  it('gives back the attempts of successful logins, so a busy address is not locked out by its own users', async () => {
+    for (let i = 0; i < 35; i++) {
+      expect((await anon.request('POST', '/v2/login', ADMIN, from('198.51.100.4'))).status).toBe(200);
+    }
   });
 });
 

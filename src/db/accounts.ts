@@ -153,41 +153,49 @@ export async function findAccountToken(sql: Queryable, tokenHash: string): Promi
   return row;
 }
 
-export interface LoginThrottleRow {
-  email: string;
-  failures: number;
-  lastFailure: Date;
-  lockedUntil: Date | null;
+export interface ThrottlePolicy {
+  /** failures older than this are forgotten */
+  windowSeconds: number;
+  /** the attempt that reaches this count locks the key */
+  lockAfter: number;
+  lockSeconds: number;
 }
 
-export async function findLoginThrottle(sql: Queryable, email: string): Promise<LoginThrottleRow | undefined> {
-  const [row] = await sql<LoginThrottleRow[]>`SELECT * FROM login_throttle WHERE email = ${email}`;
-  return row;
+export type LoginAttempt = { admitted: true; failures: number } | { admitted: false; lockedUntil: Date };
+
+/**
+ * Counts an attempt on `key` before its password is checked, or refuses it
+ * while the key is locked. Counting first is what makes the limit hold under
+ * concurrency: the UPDATE re-checks the lock on the row's latest version
+ * after waiting for concurrent attempts (READ COMMITTED re-evaluates its
+ * WHERE), so N simultaneous guesses are admitted one by one and the one that
+ * reaches `lockAfter` locks out the rest. A successful login then forgets or
+ * gives back its count (see forgetLoginAttempts, refundLoginAttempt).
+ */
+export async function claimLoginAttempt(sql: Queryable, key: string, policy: ThrottlePolicy): Promise<LoginAttempt> {
+  const { windowSeconds, lockAfter, lockSeconds } = policy;
+  await sql`INSERT INTO login_throttle (key, failures, last_failure) VALUES (${key}, 0, now()) ON CONFLICT (key) DO NOTHING`;
+  // Old values on the right of SET: each admitted attempt counts on top of
+  // the row as the previous one left it.
+  const counted = sql`CASE WHEN last_failure < now() - make_interval(secs => ${windowSeconds}) THEN 1 ELSE failures + 1 END`;
+  const [claimed] = await sql<{ failures: number }[]>`
+    UPDATE login_throttle SET
+      failures = ${counted},
+      last_failure = now(),
+      locked_until = CASE WHEN ${counted} >= ${lockAfter} THEN now() + make_interval(secs => ${lockSeconds}) END
+    WHERE key = ${key} AND (locked_until IS NULL OR locked_until <= now())
+    RETURNING failures`;
+  if (claimed) return { admitted: true, failures: claimed.failures };
+  const [locked] = await sql<{ lockedUntil: Date }[]>`SELECT locked_until FROM login_throttle WHERE key = ${key}`;
+  return { admitted: false, lockedUntil: locked?.lockedUntil ?? new Date() };
 }
 
-/** Counts a failure (failures older than `windowSeconds` are forgotten) and locks the account past `lockAfter`. */
-export async function recordLoginFailure(
-  sql: Queryable,
-  email: string,
-  windowSeconds: number,
-  lockAfter: number,
-  lockSeconds: number,
-): Promise<LoginThrottleRow> {
-  const [row] = await sql<LoginThrottleRow[]>`
-    INSERT INTO login_throttle (email, failures, last_failure) VALUES (${email}, 1, now())
-    ON CONFLICT (email) DO UPDATE SET
-      failures = CASE WHEN login_throttle.last_failure < now() - make_interval(secs => ${windowSeconds})
-                      THEN 1 ELSE login_throttle.failures + 1 END,
-      last_failure = now()
-    RETURNING *`;
-  if (row!.failures >= lockAfter) {
-    const [locked] = await sql<LoginThrottleRow[]>`
-      UPDATE login_throttle SET locked_until = now() + make_interval(secs => ${lockSeconds}) WHERE email = ${email} RETURNING *`;
-    return locked!;
-  }
-  return row!;
+/** A successful login: the account's failures are forgotten. */
+export async function forgetLoginAttempts(sql: Queryable, key: string): Promise<void> {
+  await sql`DELETE FROM login_throttle WHERE key = ${key}`;
 }
 
-export async function clearLoginFailures(sql: Queryable, email: string): Promise<void> {
-  await sql`DELETE FROM login_throttle WHERE email = ${email}`;
+/** A successful login gives back the attempt it claimed on `key`, and only that one. */
+export async function refundLoginAttempt(sql: Queryable, key: string): Promise<void> {
+  await sql`UPDATE login_throttle SET failures = greatest(failures - 1, 0) WHERE key = ${key}`;
 }

@@ -37,6 +37,8 @@ export interface Request {
   query: URLSearchParams;
   params: Record<string, string>;
   headers: Record<string, string>;
+  /** the client's address: the peer's, or the one the trusted proxies report (TRUST_PROXY) */
+  clientAddress: string;
   /** the HttpResponse, for reading the body; see readBody */
   raw: HttpResponse;
 }
@@ -276,9 +278,23 @@ export interface Route {
 export interface HttpContext {
   metrics: ServerMetrics;
   inFlight: InFlight;
+  /** reverse proxies in front of the server whose X-Forwarded-For entries are believed */
+  trustedProxies: number;
 }
 
-function snapshot(req: UwsTypes.HttpRequest, res: HttpResponse, paramNames: string[]): Request {
+/**
+ * The address throttles key on. Behind `trusted` proxies, each appends the
+ * address it received from to X-Forwarded-For, so the client is the entry
+ * that many places from the end; anything further left is the client's own
+ * claim and could be forged. Without a header (a direct call) the peer.
+ */
+export function clientAddress(peer: string, forwardedFor: string | undefined, trusted: number): string {
+  if (trusted === 0 || !forwardedFor) return peer;
+  const hops = forwardedFor.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  return hops[Math.max(0, hops.length - trusted)] ?? peer;
+}
+
+function snapshot(req: UwsTypes.HttpRequest, res: HttpResponse, paramNames: string[], trustedProxies: number): Request {
   const headers: Record<string, string> = {};
   req.forEach((key, value) => {
     headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
@@ -293,6 +309,7 @@ function snapshot(req: UwsTypes.HttpRequest, res: HttpResponse, paramNames: stri
     query: new URLSearchParams(req.getQuery() ?? ''),
     params,
     headers,
+    clientAddress: clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for'], trustedProxies),
     raw: res,
   };
 }
@@ -308,7 +325,7 @@ export function addRoute(app: TemplatedApp, route: Route, ctx: HttpContext): voi
     const reply = new Reply(res, name, method, ctx.metrics, ctx.inFlight);
     let req: Request;
     try {
-      req = snapshot(uwsReq, res, paramNames);
+      req = snapshot(uwsReq, res, paramNames, ctx.trustedProxies);
     } catch {
       reply.error(new ApiError(400, 'malformed request', 'invalid percent-encoding in the path'));
       return;

@@ -6,10 +6,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
 import {
-  clearLoginFailures,
+  claimLoginAttempt,
   consumeAccountToken,
   findAccountToken,
-  findLoginThrottle,
   findMembershipRole,
   findOrganization,
   findUser,
@@ -19,9 +18,12 @@ import {
   insertOrganization,
   insertUser,
   listUserOrganizations,
-  recordLoginFailure,
+  forgetLoginAttempts,
+  refundLoginAttempt,
   updateUser,
   type AccountTokenKind,
+  type LoginAttempt,
+  type ThrottlePolicy,
   type Role,
   type UserRow,
 } from '../db/accounts.js';
@@ -34,8 +36,18 @@ import { hashPassword, verifyPassword } from './passwords.js';
 const HOUR = 3600_000;
 const TOKEN_LIFETIME: Record<AccountTokenKind, number> = { verify: 48 * HOUR, reset: 1 * HOUR, invite: 7 * 24 * HOUR };
 
-/** Failed logins: each one waits a little longer; past LOCK_AFTER the account is locked for LOCK_SECONDS. */
+/** Failed logins per account: each one waits a little longer; the lockAfter-th locks the account for lockSeconds. */
 export const LOGIN_THROTTLE = { windowSeconds: 15 * 60, lockAfter: 5, lockSeconds: 60, delayMsPerFailure: 200 };
+/** Login attempts per client address, whatever the account: one client guessing across many accounts. */
+export const ADDRESS_THROTTLE: ThrottlePolicy = { windowSeconds: 15 * 60, lockAfter: 30, lockSeconds: 5 * 60 };
+
+const emailKey = (email: string) => `email:${email}`;
+const addressKey = (address: string) => `address:${address}`;
+
+function tooManyLogins(attempt: LoginAttempt & { admitted: false }, what: string): ApiError {
+  const retryAfter = Math.max(1, Math.ceil((attempt.lockedUntil.getTime() - Date.now()) / 1000));
+  return new ApiError(429, 'too many failed logins', `${what}; try again in ${retryAfter} s`, { 'Retry-After': String(retryAfter) });
+}
 
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -115,24 +127,27 @@ export class AccountService {
     });
   }
 
-  /** Checks the password with throttling; returns an access token. */
-  async login(emailInput: string, password: string, organizationId?: string): Promise<string> {
+  /**
+   * Checks the password with throttling; returns an access token. Every
+   * attempt is counted, per client address and per account, before the
+   * password is checked, so simultaneous guesses cannot all pass a check
+   * that none of them has recorded yet.
+   */
+  async login(emailInput: string, password: string, clientAddress: string, organizationId?: string): Promise<string> {
     const email = emailInput.toLowerCase();
-    const throttle = await findLoginThrottle(this.sql, email);
-    const now = Date.now();
-    if (throttle?.lockedUntil && throttle.lockedUntil.getTime() > now) {
-      const retryAfter = Math.ceil((throttle.lockedUntil.getTime() - now) / 1000);
-      throw new ApiError(429, 'too many failed logins', `try again in ${retryAfter} s`, { 'Retry-After': String(retryAfter) });
-    }
+    const byAddress = await claimLoginAttempt(this.sql, addressKey(clientAddress), ADDRESS_THROTTLE);
+    if (!byAddress.admitted) throw tooManyLogins(byAddress, 'too many login attempts from this address');
+    const byAccount = await claimLoginAttempt(this.sql, emailKey(email), LOGIN_THROTTLE);
+    if (!byAccount.admitted) throw tooManyLogins(byAccount, 'this account is locked after failed logins');
     const user = await findUserByEmail(this.sql, email);
     if (!user || !(await verifyPassword(password, user.passwordHash))) {
-      const { windowSeconds, lockAfter, lockSeconds, delayMsPerFailure } = LOGIN_THROTTLE;
-      const row = await recordLoginFailure(this.sql, email, windowSeconds, lockAfter, lockSeconds);
       // Slow down guessing: each failure in the window answers a little later.
-      await new Promise((r) => setTimeout(r, Math.min(row.failures, lockAfter) * delayMsPerFailure));
+      const { lockAfter, delayMsPerFailure } = LOGIN_THROTTLE;
+      await new Promise((r) => setTimeout(r, Math.min(byAccount.failures, lockAfter) * delayMsPerFailure));
       throw new ApiError(401, 'Invalid authorization credentials', 'wrong email or password');
     }
-    await clearLoginFailures(this.sql, email);
+    await forgetLoginAttempts(this.sql, emailKey(email));
+    await refundLoginAttempt(this.sql, addressKey(clientAddress));
     if (!user.verifiedEmail) throw new ApiError(403, 'you need to verify your email', 'follow the link in the verification email first');
     return this.tokens.issue(user.id, await this.organizationFor(user.id, organizationId));
   }
@@ -174,7 +189,7 @@ export class AccountService {
       if (!row?.userId) throw new ApiError(401, 'invalid token', 'the reset token is unknown, used or expired');
       const user = await updateUser(tx, row.userId, { passwordHash: await hashPassword(password), verifiedEmail: true });
       if (!user) throw new ApiError(409, 'user does not exist', 'the account of this token was deleted');
-      await clearLoginFailures(tx, user.email);
+      await forgetLoginAttempts(tx, emailKey(user.email));
       const [first] = await listUserOrganizations(tx, user.id);
       return this.tokens.issue(user.id, first?.id);
     });

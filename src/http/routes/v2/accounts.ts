@@ -70,8 +70,8 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
         403: { description: 'you need to verify your email' },
         429: { description: 'too many failed logins (Retry-After)' },
       },
-      async handler({ body }) {
-        return respond.bare({ token: await accounts.login(body.email, body.password, body.organizationId) });
+      async handler({ body, request }) {
+        return respond.bare({ token: await accounts.login(body.email, body.password, request.clientAddress, body.organizationId) });
       },
     }),
     defineEndpoint({
