@@ -265,6 +265,45 @@ describe('mobile events', () => {
   });
 });
 
+describe('revoked credentials', () => {
+  // Before: a device token kept working after its channel key or channel was disabled or deleted.
+  const refused = async (token: string) =>
+    waitFor(async () => (await send('/v1/mobile/events', {}, { authorization: token })).status === 401, 5000, 'a 401');
+  const accepted = async (token: string) => expect((await send('/v1/mobile/events', {}, { authorization: token })).status).toBe(204);
+
+  it('stops device tokens when the channel key that registered them is disabled or deleted', async () => {
+    const key = (await admin.post(`/v2/channels/${channelId}/api-keys`)).body.data;
+    const device = (await send('/v1/registration', { apiKey: key.apiKey, properties: {} })).json as { token: string };
+    const sibling = await register(); // registered with the channel's other key
+    await accepted(device.token);
+    await admin.post(`/v2/channels/${channelId}/api-keys/${key.id}/disable`);
+    await refused(device.token);
+    expect((await send('/v1/mobile/events', {}, { authorization: device.token })).json).toMatchObject({
+      status: 401,
+      message: 'invalid token',
+      error: expect.stringContaining('channel API key was disabled or deleted'),
+    });
+    await accepted(sibling.token);
+    await admin.post(`/v2/channels/${channelId}/api-keys/${key.id}/enable`);
+    await waitFor(async () => (await send('/v1/mobile/events', {}, { authorization: device.token })).status === 204, 5000, 'a 204');
+    expect((await admin.delete(`/v2/channels/${channelId}/api-keys/${key.id}`)).status).toBe(204);
+    await refused(device.token);
+    await accepted(sibling.token);
+  });
+
+  it('stops device tokens of a disabled channel until it is enabled again', async () => {
+    const device = await register();
+    await accepted(device.token);
+    await admin.patch(`/v2/channels/${channelId}`, { enabled: false });
+    try {
+      await refused(device.token);
+    } finally {
+      await admin.patch(`/v2/channels/${channelId}`, { enabled: true });
+    }
+    await waitFor(async () => (await send('/v1/mobile/events', {}, { authorization: device.token })).status === 204, 5000, 'a 204');
+  });
+});
+
 describe('reads', () => {
   it('answers configuration in JSON (documented spelling) and protobuf', async () => {
     const device = await register();

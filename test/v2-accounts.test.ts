@@ -138,6 +138,29 @@ describe('password reset', () => {
   });
 });
 
+describe('sessions after a password reset', () => {
+  it('ends every session opened before the new password, and keeps the one it opens', async () => {
+    const before = await signUpTenant(anon, sql, 'grace@example.com');
+    const switched = await before.post('/v2/set-organization', { organizationId: (await before.get('/v2/organizations')).body.data[0].id });
+    const other = anon.withToken(switched.body.token);
+    expect((await before.get('/v2/users/me')).status).toBe(200);
+    expect((await anon.post('/v2/request-password', { email: 'grace@example.com' })).status).toBe(204);
+    const set = await anon.post('/v2/set-password', { token: await tokenFromOutbox(sql, 'grace@example.com'), password: 'grace-new-password' });
+    expect(set.status).toBe(200);
+    // Before: both old tokens kept working for their 30 days.
+    for (const stale of [before, other]) {
+      expect((await stale.get('/v2/users/me')).body).toEqual({
+        status: 401,
+        message: 'invalid token',
+        error: 'this session ended when the password was changed; log in again',
+      });
+    }
+    expect((await anon.withToken(set.body.data.token).get('/v2/users/me')).status).toBe(200);
+    const fresh = await anon.login('grace@example.com', 'grace-new-password');
+    expect((await fresh.get('/v2/users/me')).body.data.email).toBe('grace@example.com');
+  });
+});
+
 describe('invitations and organizations', () => {
   it('invites a member who joins with the invited role; members may not invite', async () => {
     expect((await admin.post('/v2/users/invite', { emails: ['dave@example.com'], role: 'member' })).status).toBe(204);

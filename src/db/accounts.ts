@@ -17,6 +17,8 @@ export interface UserRow {
   passwordHash: string | null;
   verifiedEmail: boolean;
   locale: Record<string, unknown>;
+  /** access tokens issued under another version are refused */
+  sessionVersion: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -73,6 +75,18 @@ export async function updateUser(
   const [row] = await sql<UserRow[]>`
     UPDATE users SET ${sql(changes as Record<string, unknown>)}, updated_at = now() WHERE id = ${id} RETURNING *`;
   return row;
+}
+
+/** Ends every session of the user (their tokens carry the old version); returns the new version. */
+export async function bumpSessionVersion(sql: Queryable, id: string): Promise<number | undefined> {
+  const [row] = await sql<[{ sessionVersion: number }?]>`
+    UPDATE users SET session_version = session_version + 1 WHERE id = ${id} RETURNING session_version`;
+  return row?.sessionVersion;
+}
+
+export async function findSessionVersion(sql: Queryable, id: string): Promise<number | undefined> {
+  const [row] = await sql<[{ sessionVersion: number }?]>`SELECT session_version FROM users WHERE id = ${id}`;
+  return row?.sessionVersion;
 }
 
 export interface MemberRow extends UserRow {

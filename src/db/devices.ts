@@ -69,6 +69,26 @@ export async function findDevice(sql: Queryable, organizationId: string, id: str
   return row && toDevice(row);
 }
 
+/**
+ * Whether a device token still holds: its device exists, its channel is
+ * enabled, and the channel key that registered it is enabled (tokens from
+ * before keys were recorded in them, `keyId` undefined: some key of the
+ * channel still is).
+ */
+export async function deviceCredentialsValid(
+  sql: Queryable,
+  claims: { organizationId: string; deviceId: string; channelId: string; keyId?: string | undefined },
+): Promise<boolean> {
+  const { organizationId, deviceId, channelId, keyId } = claims;
+  const [row] = await sql<[{ valid: boolean }?]>`
+    SELECT EXISTS (SELECT 1 FROM devices WHERE id = ${deviceId} AND organization_id = ${organizationId})
+       AND EXISTS (SELECT 1 FROM channels WHERE id = ${channelId} AND organization_id = ${organizationId} AND enabled)
+       AND EXISTS (SELECT 1 FROM channel_api_keys
+                   WHERE channel_id = ${channelId} AND organization_id = ${organizationId} AND enabled
+                     AND (${keyId ?? null}::text IS NULL OR id = ${keyId ?? null})) AS valid`;
+  return row?.valid === true;
+}
+
 export type DeviceChanges = Partial<Pick<DeviceRow, 'name' | 'model' | 'type' | 'tags' | 'sensors' | 'properties' | 'attributes'>>;
 
 /** Applies the given changes (undefined fields are left alone); undefined if the device is not in the organization. */

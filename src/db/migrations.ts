@@ -8,6 +8,8 @@ import { migration007 } from './migrations/007-ingest-fast-path.js';
 import { migration008 } from './migrations/008-events-time-indexes.js';
 import { migration009 } from './migrations/009-events-statistics.js';
 import { migration010 } from './migrations/010-login-attempts.js';
+import { migration011 } from './migrations/011-device-credentials.js';
+import { migration012 } from './migrations/012-session-version.js';
 
 export interface Migration {
   version: number;
@@ -318,4 +320,6 @@ export const MIGRATIONS: readonly Migration[] = [
   migration008,
   migration009,
   migration010,
+  migration011,
+  migration012,
 ];

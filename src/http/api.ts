@@ -23,6 +23,8 @@ export interface Caller {
 export interface UserCaller {
   userId: string;
   organizationId: string | undefined;
+  /** the session version the token was issued under */
+  sessionVersion: number;
 }
 
 /** none: public; user: any valid access token; organization: a token bound to an organization the caller belongs to. */

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
-import { findDevice, registerDevice } from '../db/devices.js';
+import { deviceCredentialsValid, registerDevice } from '../db/devices.js';
 import { findSchema } from '../db/schemas.js';
 import { LATEST_TIME_MS } from '../db/storable.js';
 import { ApiError } from '../errors.js';
@@ -23,7 +23,7 @@ export interface IngestSettings {
   deviceEventBurst: number;
 }
 
-/** How long a device's existence (and an IoT channel's schema) is trusted before checking again. */
+/** How long a device token's credentials (and an IoT channel's schema) are trusted before checking again. */
 const RECHECK_MS = 30_000;
 
 function digest(...parts: string[]): string {
@@ -43,7 +43,8 @@ function canonicalJson(value: unknown): string {
 
 export class IngestService {
   private readonly limiter: RateLimiter;
-  private readonly knownDevices = new Map<string, number>();
+  /** device id → when its token's credentials were last found valid, and for which channel key */
+  private readonly knownDevices = new Map<string, { checkedAt: number; keyId: string | undefined }>();
   private readonly channelSchemas = new Map<string, { schemaId: string | null; fields: unknown; checkedAt: number }>();
 
   constructor(
@@ -57,13 +58,19 @@ export class IngestService {
 
   private unlisten: (() => Promise<void>) | undefined;
 
-  /** Follows device deletions (from any server) so their tokens stop working at once. */
+  /**
+   * Follows device deletions and changes to channel keys and channels (from
+   * any server) so the tokens they invalidate stop working at once.
+   */
   async start(): Promise<void> {
-    const { unlisten } = await this.sql.listen('devices_deleted', (deviceId) => {
-      this.knownDevices.set(deviceId, -Infinity);
+    const forget = () => {
+      this.knownDevices.clear();
       this.tokens.forgetDevices();
-    });
-    this.unlisten = unlisten;
+    };
+    const subscriptions = await Promise.all([this.sql.listen('devices_deleted', forget), this.sql.listen('device_credentials', forget)]);
+    this.unlisten = async () => {
+      await Promise.all(subscriptions.map((s) => s.unlisten()));
+    };
   }
 
   async stop(): Promise<void> {
@@ -82,10 +89,10 @@ export class IngestService {
       aliases: request.aliases ?? {},
     });
     const token = await this.tokens.issueDevice(
-      { deviceId: device.id, organizationId: channel.organizationId, channelId: channel.channelId },
+      { deviceId: device.id, organizationId: channel.organizationId, channelId: channel.channelId, keyId: channel.apiKeyId },
       this.settings.deviceTokenTtlSeconds,
     );
-    this.knownDevices.set(device.id, Date.now());
+    this.knownDevices.set(device.id, { checkedAt: Date.now(), keyId: channel.apiKeyId });
     return { token, deviceId: device.id, organizationId: channel.organizationId };
   }
 
@@ -94,15 +101,18 @@ export class IngestService {
     const token = bearer(authorization) ?? authorization?.trim();
     if (!token) throw new ApiError(401, 'authentication required', 'missing Authorization header with the device token');
     const claims = await this.tokens.verifyDevice(token);
-    const checkedAt = this.knownDevices.get(claims.deviceId);
-    // -Infinity marks a device deleted while this server knew it.
-    if (checkedAt === undefined || Date.now() - checkedAt > RECHECK_MS) {
-      if (!(await findDevice(this.sql, claims.organizationId, claims.deviceId))) {
+    const known = this.knownDevices.get(claims.deviceId);
+    if (!known || known.keyId !== claims.keyId || Date.now() - known.checkedAt > RECHECK_MS) {
+      if (!(await deviceCredentialsValid(this.sql, claims))) {
         this.knownDevices.delete(claims.deviceId);
-        throw new ApiError(401, 'invalid token', 'the device of this token is not registered (deleted?): register again');
+        throw new ApiError(
+          401,
+          'invalid token',
+          'this device token no longer holds: its device is not registered (deleted?), or its channel or channel API key was disabled or deleted; register again',
+        );
       }
       if (this.knownDevices.size > 500_000) this.knownDevices.clear();
-      this.knownDevices.set(claims.deviceId, Date.now());
+      this.knownDevices.set(claims.deviceId, { checkedAt: Date.now(), keyId: claims.keyId });
     }
     return claims;
   }

@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
 import {
+  bumpSessionVersion,
   claimLoginAttempt,
   consumeAccountToken,
   findAccountToken,
@@ -121,9 +122,10 @@ export class AccountService {
     return this.sql.begin(async (tx) => {
       const row = await consumeAccountToken(tx, 'verify', digest(token));
       if (!row?.userId) throw new ApiError(401, 'invalid token', 'the verification token is unknown, used or expired');
-      await updateUser(tx, row.userId, { verifiedEmail: true });
-      const [first] = await listUserOrganizations(tx, row.userId);
-      return this.tokens.issue(row.userId, first?.id);
+      const user = await updateUser(tx, row.userId, { verifiedEmail: true });
+      if (!user) throw new ApiError(409, 'user does not exist', 'the account of this token was deleted');
+      const [first] = await listUserOrganizations(tx, user.id);
+      return this.tokens.issue(user, first?.id);
     });
   }
 
@@ -149,7 +151,7 @@ export class AccountService {
     await forgetLoginAttempts(this.sql, emailKey(email));
     await refundLoginAttempt(this.sql, addressKey(clientAddress));
     if (!user.verifiedEmail) throw new ApiError(403, 'you need to verify your email', 'follow the link in the verification email first');
-    return this.tokens.issue(user.id, await this.organizationFor(user.id, organizationId));
+    return this.tokens.issue(user, await this.organizationFor(user.id, organizationId));
   }
 
   /** The organization a token should carry: the requested one (if a member) or the user's first. */
@@ -163,8 +165,8 @@ export class AccountService {
     return (await listUserOrganizations(this.sql, userId))[0]?.id;
   }
 
-  async setOrganization(userId: string, organizationId: string): Promise<string> {
-    return this.tokens.issue(userId, await this.organizationFor(userId, organizationId));
+  async setOrganization(caller: { userId: string; sessionVersion: number }, organizationId: string): Promise<string> {
+    return this.tokens.issue({ id: caller.userId, sessionVersion: caller.sessionVersion }, await this.organizationFor(caller.userId, organizationId));
   }
 
   /** Always succeeds from the caller's point of view: no way to probe which addresses exist. */
@@ -190,8 +192,10 @@ export class AccountService {
       const user = await updateUser(tx, row.userId, { passwordHash: await hashPassword(password), verifiedEmail: true });
       if (!user) throw new ApiError(409, 'user does not exist', 'the account of this token was deleted');
       await forgetLoginAttempts(tx, emailKey(user.email));
+      // Whoever knew the old password (or holds a token opened with it) is out.
+      const sessionVersion = (await bumpSessionVersion(tx, user.id))!;
       const [first] = await listUserOrganizations(tx, user.id);
-      return this.tokens.issue(user.id, first?.id);
+      return this.tokens.issue({ id: user.id, sessionVersion }, first?.id);
     });
   }
 
@@ -240,7 +244,7 @@ export class AccountService {
       if (!(await findMembershipRole(tx, invite.organizationId, user.id))) {
         await insertMembership(tx, invite.organizationId, user.id, invite.role ?? 'member');
       }
-      return this.tokens.issue(user.id, invite.organizationId);
+      return this.tokens.issue(user, invite.organizationId);
     });
   }
 

@@ -1,8 +1,9 @@
 // Resolves the caller of a management request: the bearer access token, then
 // the caller's role in the token's organization (looked up on every request,
-// so removing a member takes effect at once).
+// so removing a member takes effect at once) and the user's session version
+// (so a password reset ends older sessions at once).
 import type { Queryable } from '../../db/database.js';
-import { findMembershipRole } from '../../db/accounts.js';
+import { findMembershipRole, findSessionVersion } from '../../db/accounts.js';
 import { ApiError } from '../../errors.js';
 import type { Authenticator, Caller, UserCaller } from '../../http/api.js';
 import type { TokenService } from './tokens.js';
@@ -18,7 +19,13 @@ export function createAuthenticator(sql: Queryable, tokens: TokenService): Authe
       if (!authorization) throw new ApiError(401, 'authentication required', 'missing Authorization header');
       const token = bearer(authorization);
       if (!token) throw new ApiError(401, 'authentication required', 'the Authorization header must be "Bearer <token>"');
-      return tokens.verify(token);
+      const claims = await tokens.verify(token);
+      // Checked on every request, like the role below: a new password ends
+      // the sessions opened with the old one at once.
+      const current = await findSessionVersion(sql, claims.userId);
+      if (current === undefined) throw new ApiError(401, 'invalid token', 'the user of this token no longer exists');
+      if (current !== claims.sessionVersion) throw new ApiError(401, 'invalid token', 'this session ended when the password was changed; log in again');
+      return claims;
     },
     async member(user: UserCaller): Promise<Caller> {
       if (!user.organizationId) {

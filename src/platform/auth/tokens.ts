@@ -14,12 +14,16 @@ import { ApiError } from '../../errors.js';
 export interface AccessClaims {
   userId: string;
   organizationId: string | undefined;
+  /** the user's session version when issued (claim `sv`; tokens from before it existed: 0) */
+  sessionVersion: number;
 }
 
 export interface DeviceClaims {
   deviceId: string;
   organizationId: string;
   channelId: string;
+  /** the channel API key the device registered with; absent in tokens issued before keys were recorded */
+  keyId?: string | undefined;
 }
 
 /** Verified device tokens are remembered (until they expire) so a busy device costs one HMAC, not one per event. */
@@ -48,12 +52,12 @@ export class TokenService {
     return new TokenService(new TextEncoder().encode(secret), ttlSeconds);
   }
 
-  async issue(userId: string, organizationId: string | undefined): Promise<string> {
-    const claims: Record<string, string> = { type: 'access' };
+  async issue(user: { id: string; sessionVersion: number }, organizationId: string | undefined): Promise<string> {
+    const claims: Record<string, string | number> = { type: 'access', sv: user.sessionVersion };
     if (organizationId) claims.organizationId = organizationId;
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: 'user' })
-      .setSubject(userId)
+      .setSubject(user.id)
       .setIssuedAt()
       .setExpirationTime(`${this.ttlSeconds}s`)
       .sign(this.key);
@@ -63,11 +67,14 @@ export class TokenService {
   async verify(token: string): Promise<AccessClaims> {
     const payload = await this.verifyType(token, 'access');
     const organizationId = typeof payload.organizationId === 'string' ? payload.organizationId : undefined;
-    return { userId: payload.sub!, organizationId };
+    const sessionVersion = typeof payload.sv === 'number' && Number.isInteger(payload.sv) ? payload.sv : 0;
+    return { userId: payload.sub!, organizationId, sessionVersion };
   }
 
   async issueDevice(claims: DeviceClaims, ttlSeconds: number): Promise<string> {
-    return new SignJWT({ type: 'device', organizationId: claims.organizationId, channelId: claims.channelId })
+    const payload: Record<string, string> = { type: 'device', organizationId: claims.organizationId, channelId: claims.channelId };
+    if (claims.keyId) payload.keyId = claims.keyId;
+    return new SignJWT(payload)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: 'device' })
       .setSubject(claims.deviceId)
       .setIssuedAt()
@@ -82,7 +89,8 @@ export class TokenService {
     if (typeof payload.organizationId !== 'string' || typeof payload.channelId !== 'string') {
       throw new ApiError(401, 'invalid token', 'device token without organization or channel');
     }
-    const claims = { deviceId: payload.sub!, organizationId: payload.organizationId, channelId: payload.channelId };
+    const keyId = typeof payload.keyId === 'string' ? payload.keyId : undefined;
+    const claims = { deviceId: payload.sub!, organizationId: payload.organizationId, channelId: payload.channelId, keyId };
     if (this.deviceCache.size >= DEVICE_CACHE_LIMIT) this.deviceCache.clear();
     this.deviceCache.set(token, { claims, expiresAt: (payload.exp ?? 0) * 1000 });
     return claims;

@@ -107,7 +107,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       body: z.object({ organizationId: id }).strict(),
       aliases: [{ method: 'post', path: '/v2/setOrganization' }],
       async handler({ body, caller }) {
-        return respond.bare({ token: await accounts.setOrganization(caller.userId, body.organizationId) });
+        return respond.bare({ token: await accounts.setOrganization(caller, body.organizationId) });
       },
     }),
     defineEndpoint({
