@@ -146,7 +146,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const ingestion = ingestRoutes({ ingest, reads: new DeviceReadModel(database.sql), maxBodyBytes: config.maxIngestBodyBytes });
 
     const inFlight = new InFlight();
-    const health = healthRoutes({ sql: database.sql, inference, registry: metrics.registry });
+    const health = healthRoutes({ sql: database.sql, inference, registry: metrics.registry, metricsToken: config.metricsToken });
     const main: Route[] = [
       ...health,
       predictRoute({

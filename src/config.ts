@@ -27,6 +27,7 @@ export interface Config {
   queueHoldMs: number;
   maxBufferedBytes: number;
   trustedProxies: number;
+  metricsToken: string | undefined;
   shutdownTimeoutMs: number;
   logLevel: LogLevel;
   jwtSecret: string | undefined;
@@ -157,6 +158,11 @@ export const SETTINGS: readonly Setting[] = [
     default: '0',
     help: 'reverse proxies in front of the server; the client address is read from their X-Forwarded-For entries',
   },
+  {
+    name: 'METRICS_TOKEN',
+    default: '(none: /metrics answers this host only)',
+    help: 'bearer token that /metrics requires from scrapers',
+  },
   { name: 'SHUTDOWN_TIMEOUT_MS', default: '15000', help: 'how long SIGTERM waits for in-flight requests' },
   { name: 'LOG_LEVEL', default: 'info', help: 'debug | info | warn | error' },
   {
@@ -274,6 +280,7 @@ export function loadConfig(env: Env = process.env): Config {
     queueHoldMs: integer(env, 'QUEUE_HOLD_MS', 5000, 0, 60_000),
     maxBufferedBytes: integer(env, 'MAX_BUFFERED_BYTES', 256 * 1024 * 1024, 1024 * 1024),
     trustedProxies: integer(env, 'TRUST_PROXY', 0, 0, 16),
+    metricsToken: optional(env, 'METRICS_TOKEN'),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 0),
     logLevel: oneOf('LOG_LEVEL', optional(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
     jwtSecret: jwtSecret(env),

@@ -37,6 +37,8 @@ export interface Request {
   query: URLSearchParams;
   params: Record<string, string>;
   headers: Record<string, string>;
+  /** the address of the connection's other end (a proxy, if there is one) */
+  peerAddress: string;
   /** the client's address: the peer's, or the one the trusted proxies report (TRUST_PROXY) */
   clientAddress: string;
   /** the HttpResponse, for reading the body; see readBody */
@@ -294,6 +296,31 @@ export function clientAddress(peer: string, forwardedFor: string | undefined, tr
   return hops[Math.max(0, hops.length - trusted)] ?? peer;
 }
 
+/**
+ * An address as people write it. uWS writes IPv6 in full (a dual-stack
+ * listener sees IPv4 clients as 0000:…:ffff:7f00:0001): compressed here, and
+ * IPv4-mapped addresses as plain IPv4, so one client is one throttle key.
+ */
+export function canonicalAddress(raw: string): string {
+  if (!raw.includes(':')) return raw;
+  let compressed: string;
+  try {
+    compressed = new URL(`http://[${raw}]/`).hostname.slice(1, -1);
+  } catch {
+    return raw;
+  }
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(compressed);
+  if (!mapped) return compressed;
+  const high = parseInt(mapped[1]!, 16);
+  const low = parseInt(mapped[2]!, 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
+/** 127.0.0.0/8 or ::1, in canonical form. */
+export function isLoopback(address: string): boolean {
+  return address === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
+}
+
 function snapshot(req: UwsTypes.HttpRequest, res: HttpResponse, paramNames: string[], trustedProxies: number): Request {
   const headers: Record<string, string> = {};
   req.forEach((key, value) => {
@@ -303,13 +330,15 @@ function snapshot(req: UwsTypes.HttpRequest, res: HttpResponse, paramNames: stri
   paramNames.forEach((name, i) => {
     params[name] = decodeURIComponent(req.getParameter(i) ?? '');
   });
+  const peerAddress = canonicalAddress(Buffer.from(res.getRemoteAddressAsText()).toString());
   return {
     method: req.getCaseSensitiveMethod(),
     path: req.getUrl(),
     query: new URLSearchParams(req.getQuery() ?? ''),
     params,
     headers,
-    clientAddress: clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for'], trustedProxies),
+    peerAddress,
+    clientAddress: clientAddress(peerAddress, headers['x-forwarded-for'], trustedProxies),
     raw: res,
   };
 }

@@ -3,7 +3,8 @@ import type { Sql } from 'postgres';
 import { ApiError } from '../../errors.js';
 import type { InferenceService } from '../../inference/service.js';
 import type { Registry } from '../../observability/metrics.js';
-import type { Reply, Route } from '../server.js';
+import { timingSafeEqual } from 'node:crypto';
+import { isLoopback, type Reply, type Request, type Route } from '../server.js';
 
 export const API_VERSION = '2.0.0';
 
@@ -19,7 +20,28 @@ async function databaseAnswers(sql: Sql, timeoutMs: number): Promise<boolean> {
   }
 }
 
-export function healthRoutes(deps: { sql: Sql; inference: InferenceService; registry: Registry }): Route[] {
+/**
+ * /metrics names every organization's model versions, so it is not public:
+ * with METRICS_TOKEN set it wants that bearer token (Prometheus'
+ * `authorization` setting); without, only clients on this host (the peer
+ * address, whatever a proxy says) may read it.
+ */
+function checkMetricsAccess(req: Request, token: string | undefined): void {
+  if (token === undefined) {
+    if (!isLoopback(req.peerAddress)) {
+      throw new ApiError(403, 'forbidden', 'metrics are served to this host only; set METRICS_TOKEN to scrape them over the network');
+    }
+    return;
+  }
+  const sent = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
+  const expected = Buffer.from(token);
+  const given = Buffer.from(sent);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new ApiError(401, 'authentication required', 'metrics need "Authorization: Bearer <METRICS_TOKEN>"');
+  }
+}
+
+export function healthRoutes(deps: { sql: Sql; inference: InferenceService; registry: Registry; metricsToken: string | undefined }): Route[] {
   const version = (_req: unknown, reply: Reply) => reply.json(200, { name: 'sense-inference-server', version: API_VERSION });
   return [
     // The original API's root answered its version (GET "" in sense-api.openapi.json).
@@ -47,7 +69,10 @@ export function healthRoutes(deps: { sql: Sql; inference: InferenceService; regi
     {
       method: 'get',
       path: '/metrics',
-      handler: (_req, reply) => reply.send(200, deps.registry.render(), 'text/plain; version=0.0.4; charset=utf-8'),
+      handler: (req, reply) => {
+        checkMetricsAccess(req, deps.metricsToken);
+        reply.send(200, deps.registry.render(), 'text/plain; version=0.0.4; charset=utf-8');
+      },
     },
   ];
 }
