@@ -265,6 +265,38 @@ describe('mobile events', () => {
   });
 });
 
+describe('item limits, checked before decoding', () => {
+  // Before: 4 MiB of empty protobuf events cost 2 s of the event loop and
+  // 1,000 events of 1,000 empty locations 19 s before any limit was checked.
+  const events = (count: number, event: Uint8Array) => {
+    const writer = new ProtoWriter();
+    for (let i = 0; i < count; i++) writer.bytes(1, event);
+    return writer.finish();
+  };
+  const refused = (detail: string) => ({ status: 400, message: 'invalid request body', error: detail });
+
+  // (this server's MAX_INGEST_BODY_BYTES is 64 KiB; the JSON container count is tested in item-limits.test.ts)
+  it('refuses too many events or list entries in protobuf, JSON and single events', async () => {
+    const device = await register();
+    const auth = { authorization: device.token };
+    const manyEmpty = new Uint8Array(60_000).map((_, i) => (i % 2 === 0 ? 0x0a : 0)); // 30,000 empty events
+    expect((await send('/v1/mobile/events/batch', manyEmpty, auth)).json).toEqual(refused('events: at most 1000 events per batch'));
+    const location = new ProtoWriter().finish(); // an empty Location
+    const thousandLocations = new ProtoWriter();
+    for (let i = 0; i < 1000; i++) thousandLocations.bytes(2, location);
+    const heavyEvent = thousandLocations.finish();
+    expect((await send('/v1/mobile/events/batch', events(25, heavyEvent), auth)).json).toEqual(
+      refused('a request may carry at most 20000 events and list entries in all'),
+    );
+    const tooLong = new ProtoWriter();
+    for (let i = 0; i < 1001; i++) tooLong.bytes(3, location);
+    expect((await send('/v1/mobile/events', tooLong.finish(), auth)).json).toEqual(refused('wifis: at most 1000 entries'));
+    const json = { events: [{}, { locations: Array.from({ length: 1001 }, () => ({})) }] };
+    expect((await send('/v1/mobile/events/batch', json, auth)).json).toEqual(refused('events.1.locations: at most 1000 entries'));
+    expect((await send('/v1/mobile/events/batch', events(100, new Uint8Array()), auth)).status).toBe(204);
+  });
+});
+
 describe('revoked credentials', () => {
   // Before: a device token kept working after its channel key or channel was disabled or deleted.
   const refused = async (token: string) =>
