@@ -143,7 +143,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const ingest = new IngestService(database.sql, tokens, writer, config);
     await ingest.start();
     cleanups.push(() => ingest.stop());
-    const ingestion = ingestRoutes({ ingest, reads: new DeviceReadModel(database.sql), maxBodyBytes: config.maxIngestBodyBytes });
+    // One memory budget for every buffered request body, whatever the route.
+    const bodyBudget = new BodyBudget(config.maxBufferedBytes);
+    const ingestion = ingestRoutes({
+      ingest,
+      reads: new DeviceReadModel(database.sql),
+      maxBodyBytes: config.maxIngestBodyBytes,
+      budget: bodyBudget,
+      holdMs: config.queueHoldMs,
+    });
 
     const inFlight = new InFlight();
     const health = healthRoutes({ sql: database.sql, inference, registry: metrics.registry, metricsToken: config.metricsToken });
@@ -152,7 +160,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       predictRoute({
         inference,
         keys,
-        budget: new BodyBudget(config.maxBufferedBytes),
+        budget: bodyBudget,
         maxImageBytes: config.maxImageBytes,
         holdMs: config.queueHoldMs,
       }),

@@ -205,6 +205,84 @@ export class Reply {
   }
 }
 
+/** Bodies up to this size are read rather than left unread when refused: cheaper than a new connection. */
+export const SMALL_BODY_BYTES = 64 * 1024;
+
+export interface GatedBodyOptions {
+  limit: number;
+  /** the memory budget every route's buffered bodies share */
+  budget: BodyBudget;
+  /** how long to wait for body memory before 503 */
+  holdMs: number;
+  /** the answer for a body over `limit` */
+  tooLarge: (error: BodyTooLargeError) => ApiError;
+}
+
+export interface GatedBody {
+  bytes: Uint8Array;
+  /** gives the body's memory back to the budget; call once done with `bytes` */
+  release(): void;
+}
+
+/**
+ * Reads a request body only for a caller `gate` lets through (it
+ * authenticates, and throws to refuse), with memory for it reserved from
+ * the shared budget. A large body waits in the client's socket (paused)
+ * until both are settled, so a refused caller has it never read: the
+ * connection is closed after the answer. A small one is read meanwhile, as
+ * it usually came with the headers anyway. Resolves undefined when the
+ * request has been answered (refused, or the client went away). Must be
+ * called synchronously inside the route handler, as uWS requires.
+ */
+export function readGatedBody(req: Request, reply: Reply, options: GatedBodyOptions, gate: () => Promise<void>): Promise<GatedBody | undefined> {
+  const { limit, budget } = options;
+  const reserve = Math.min(declaredLength(req) ?? limit, limit);
+  const large = reserve > SMALL_BODY_BYTES;
+  const body = readBody(req, reply, limit);
+  body.catch(() => {}); // awaited below, unless refused before
+  let reserved = !large && budget.tryReserve(reserve);
+  const paused = !reserved;
+  if (paused) req.raw.pause();
+  const refuse = async (error: unknown) => {
+    if (large) {
+      reply.error(error, true);
+      return undefined;
+    }
+    if (paused) req.raw.resume(); // never unpaired: uWS stalls a response resumed without a pause
+    await body.catch(() => undefined);
+    reply.error(error);
+    return undefined;
+  };
+  return (async () => {
+    try {
+      await gate();
+    } catch (error) {
+      if (reserved) budget.release(reserve);
+      return refuse(error);
+    }
+    if (!reserved) {
+      reserved = await budget.reserve(reserve, options.holdMs);
+      if (!reserved) return refuse(new ApiError(503, 'server busy', 'too many request bodies in memory; retry shortly', { 'Retry-After': '1' }));
+      if (reply.aborted) {
+        budget.release(reserve);
+        return undefined;
+      }
+      req.raw.resume();
+    }
+    try {
+      return { bytes: await body, release: () => budget.release(reserve) };
+    } catch (error) {
+      budget.release(reserve);
+      if (error instanceof BodyTooLargeError) {
+        reply.error(options.tooLarge(error), error.closeConnection);
+        return undefined;
+      }
+      if (reply.aborted) return undefined;
+      throw error;
+    }
+  })();
+}
+
 /**
  * The body size the client announced, if it did. Anything but a decimal
  * count of bytes (e.g. "-1", "1e3", "12, 12") is the client's mistake: 400,

@@ -13,38 +13,59 @@ import {
 } from '../../ingest/codec.js';
 import type { DeviceReadModel } from '../../ingest/device-reads.js';
 import type { IngestService } from '../../ingest/service.js';
-import { BodyTooLargeError, readBody, type Reply, type Request, type Route } from '../server.js';
+import type { DeviceClaims } from '../../platform/auth/tokens.js';
+import { readGatedBody, type BodyBudget, type BodyTooLargeError, type Reply, type Request, type Route } from '../server.js';
 
 export interface IngestRouteDeps {
   ingest: IngestService;
   reads: DeviceReadModel;
   maxBodyBytes: number;
+  /** the memory budget of all buffered request bodies */
+  budget: BodyBudget;
+  holdMs: number;
 }
 
-type Handler = (req: Request, body: Uint8Array, reply: Reply) => Promise<void>;
+/** Registration bodies are a key and a few properties; they are read before the key in them is known. */
+const MAX_REGISTRATION_BODY_BYTES = 64 * 1024;
 
-export function ingestRoutes({ ingest, reads, maxBodyBytes }: IngestRouteDeps): Route[] {
-  /** Reads the body (attached synchronously, as uWS needs), then runs `handler`. */
+type Handler<D> = (req: Request, body: Uint8Array, reply: Reply, device: D) => Promise<void>;
+
+export function ingestRoutes({ ingest, reads, maxBodyBytes, budget, holdMs }: IngestRouteDeps): Route[] {
+  const bodyOptions = (limit: number, setting: string) => ({
+    limit,
+    budget,
+    holdMs,
+    // A 400 like every other malformed ingestion request (the ingestion
+    // contract has one bad-input status), the detail naming the limit.
+    tooLarge: (error: BodyTooLargeError) =>
+      new ApiError(400, 'request body too large', `${error.bytes} bytes is over the limit of ${limit} bytes (${setting})`),
+  });
+  const events = bodyOptions(maxBodyBytes, 'MAX_INGEST_BODY_BYTES');
+  const registration = bodyOptions(Math.min(maxBodyBytes, MAX_REGISTRATION_BODY_BYTES), 'the registration limit');
+
+  /** Runs `handler` with the caller `authenticate` finds, authenticated before the body is read (readGatedBody). */
   const withBody =
-    (handler: Handler): Route['handler'] =>
+    <C>(options: typeof events, authenticate: (req: Request) => Promise<C>, handler: Handler<C>): Route['handler'] =>
     (req, reply) => {
-      const body = readBody(req, reply, maxBodyBytes);
+      let caller: C | undefined;
+      const body = readGatedBody(req, reply, options, async () => {
+        caller = await authenticate(req);
+      });
       return (async () => {
-        let bytes: Uint8Array;
+        const gated = await body;
+        if (!gated) return;
         try {
-          bytes = await body;
-        } catch (error) {
-          if (error instanceof BodyTooLargeError) {
-            // A 400 like every other malformed ingestion request (the ingestion
-            // contract has one bad-input status), the detail naming the limit.
-            reply.error(new ApiError(400, 'request body too large', `${error.bytes} bytes is over the limit of ${maxBodyBytes} bytes (MAX_INGEST_BODY_BYTES)`), error.closeConnection);
-            return;
-          }
-          throw error;
+          await handler(req, gated.bytes, reply, caller as C);
+        } finally {
+          gated.release();
         }
-        await handler(req, bytes, reply);
       })();
     };
+  const withDevice = (handler: Handler<DeviceClaims>) =>
+    withBody(events, (req) => ingest.authenticate(req.headers.authorization), handler);
+  // Registration authenticates with the key inside its body: a small one.
+  const withRegistrationBody = (handler: Handler<undefined>) => withBody(registration, async () => undefined, handler);
+
   const idempotencyKey = (req: Request) => req.headers['idempotency-key']?.slice(0, 256) || undefined;
   const formats = (req: Request) => ({
     request: requestFormat(req.headers['content-type']),
@@ -57,7 +78,7 @@ export function ingestRoutes({ ingest, reads, maxBodyBytes }: IngestRouteDeps): 
     {
       method: 'post',
       path: '/v1/registration',
-      handler: withBody(async (req, body, reply) => {
+      handler: withRegistrationBody(async (req, body, reply) => {
         const f = formats(req);
         const result = await ingest.register(decodeRegistration(body, f.request));
         sendEncoded(reply, encode(ingress.RegistrationResponse, result, f.response));
@@ -66,8 +87,7 @@ export function ingestRoutes({ ingest, reads, maxBodyBytes }: IngestRouteDeps): 
     {
       method: 'post',
       path: '/v1/mobile/events',
-      handler: withBody(async (req, body, reply) => {
-        const device = await ingest.authenticate(req.headers.authorization);
+      handler: withDevice(async (req, body, reply, device) => {
         await ingest.submitMobile(device, [decodeEvent(body, formats(req).request)], idempotencyKey(req));
         reply.send(204, '');
       }),
@@ -75,8 +95,7 @@ export function ingestRoutes({ ingest, reads, maxBodyBytes }: IngestRouteDeps): 
     {
       method: 'post',
       path: '/v1/mobile/events/batch',
-      handler: withBody(async (req, body, reply) => {
-        const device = await ingest.authenticate(req.headers.authorization);
+      handler: withDevice(async (req, body, reply, device) => {
         await ingest.submitMobile(device, decodeEventBatch(body, formats(req).request), idempotencyKey(req));
         reply.send(204, '');
       }),
@@ -84,8 +103,7 @@ export function ingestRoutes({ ingest, reads, maxBodyBytes }: IngestRouteDeps): 
     {
       method: 'post',
       path: '/v1/iot/events',
-      handler: withBody(async (req, body, reply) => {
-        const device = await ingest.authenticate(req.headers.authorization);
+      handler: withDevice(async (req, body, reply, device) => {
         await ingest.submitIot(device, decodeIotPayload(body), idempotencyKey(req));
         reply.send(204, '');
       }),

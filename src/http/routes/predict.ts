@@ -8,7 +8,7 @@ import { parsePredictOptions } from '../../inference/predict-options.js';
 import { predictErrors } from '../../inference/predict-errors.js';
 import { predictBodyKind, predictBodyLimit } from '../../inference/request-body.js';
 import { bearerToken, type InferenceKeyCache } from '../../platform/inference-keys.js';
-import { BodyTooLargeError, declaredLength, readBody, type BodyBudget, type Request, type Route } from '../server.js';
+import { BodyTooLargeError, declaredLength, readBody, SMALL_BODY_BYTES, type BodyBudget, type Request, type Route } from '../server.js';
 
 export interface PredictRouteDeps {
   inference: InferenceService;
@@ -18,9 +18,6 @@ export interface PredictRouteDeps {
   /** how long a request waits for body memory before 503 (QUEUE_HOLD_MS) */
   holdMs: number;
 }
-
-/** Refused bodies up to this size are read and dropped, keeping the connection open. */
-const SMALL_BODY_BYTES = 64 * 1024;
 
 /** Everything decided before the body: key, version, content type, query. */
 function check(deps: PredictRouteDeps, req: Request) {
