@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { requestId } from '../src/http/request-id.js';
+import { ClientDisconnectedError, InFlight, Reply, type HttpResponse } from '../src/http/server.js';
+import { createServerMetrics } from '../src/observability/metrics.js';
 import { log, REDACTED, setLogFormat, setLogLevel } from '../src/log.js';
 import { removeDir, startServer, waitFor, type TestServer } from './helpers/server.js';
 
@@ -90,6 +92,60 @@ describe('request ids', () => {
     const generated = [requestId(undefined), requestId(''), requestId('x'.repeat(129)), requestId('a b'), requestId('a\nb')];
     for (const id of generated) expect(id).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
     expect(new Set(generated).size).toBe(generated.length);
+  });
+});
+
+/** Enough of uWS's HttpResponse for a Reply; `abort()` plays the client going away. */
+function fakeResponse() {
+  let onAborted = () => {};
+  const written: { status?: string; headers: Record<string, string>; body?: string } = { headers: {} };
+  const res = {
+    onAborted: (handler: () => void) => (onAborted = handler),
+    cork: (fn: () => void) => fn(),
+    writeStatus: (status: string) => (written.status = status),
+    writeHeader: (name: string, value: string) => (written.headers[name] = value),
+    end: (body: string) => (written.body = String(body)),
+    endWithoutBody: () => {},
+  };
+  return { res: res as unknown as HttpResponse, written, abort: () => onAborted() };
+}
+
+function reply(res: HttpResponse): Reply {
+  const ctx = { metrics: createServerMetrics(), inFlight: new InFlight(), trustedProxies: 0, accessLog: true, cors: undefined };
+  const exchange = { method: 'POST', path: '/v2/things', id: 'req-7', client: '10.0.0.1', corsOrigin: undefined };
+  return new Reply(res, '/v2/things', 'POST', exchange, ctx);
+}
+
+describe('the reply', () => {
+  afterEach(() => setLogFormat('text'));
+
+  it('logs an unexpected 500 with its request id and stack, then its access line', () => {
+    setLogFormat('json');
+    const { res, written } = fakeResponse();
+    const lines = captureStderr(() => reply(res).error(new Error('a bug')));
+    expect(written.status).toBe('500 Internal Server Error');
+    expect(written.headers['X-Request-Id']).toBe('req-7');
+    const [error, access] = lines.map((l) => JSON.parse(l));
+    expect(error).toMatchObject({ level: 'error', msg: 'unhandled error', requestId: 'req-7', error: { message: 'a bug' } });
+    expect(error.stack).toContain('Error: a bug');
+    expect(access).toMatchObject({ msg: 'request', method: 'POST', path: '/v2/things', status: 500, id: 'req-7', client: '10.0.0.1' });
+    expect(access.bytes).toBe(Buffer.byteLength(written.body!));
+  });
+
+  it('writes a 499 when the client goes away, and nothing above debug for the disconnect itself', () => {
+    setLogFormat('json');
+    const { res, written, abort } = fakeResponse();
+    const r = reply(res);
+    const lines = captureStderr(() => {
+      abort();
+      r.error(new ClientDisconnectedError());
+      r.send(200, '{}');
+    });
+    expect(written.status).toBeUndefined();
+    expect(lines.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ level: 'info', msg: 'request', status: 499, bytes: 0, id: 'req-7' })]);
+    // A real failure after the client left is still reported, as a warning without a stack.
+    const [late] = captureStderr(() => r.error(new Error('pipeline broke')));
+    expect(JSON.parse(late!)).toEqual(expect.objectContaining({ level: 'warn', requestId: 'req-7', error: { message: 'pipeline broke' } }));
   });
 });
 
