@@ -3,6 +3,7 @@
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { endpointRoutes, type Endpoint } from './http/api.js';
+import { CorsPolicy, preflightRoute } from './http/cors.js';
 import { buildOpenApi } from './http/openapi.js';
 import { healthRoutes } from './http/routes/health.js';
 import { ingestRoutes } from './http/routes/ingest.js';
@@ -16,7 +17,7 @@ import { predictRoute } from './http/routes/predict.js';
 import { addFallback, addRoute, BodyBudget, InFlight, loadUws, type HttpContext, type Route, type Uws } from './http/server.js';
 import { engineSettings, InferenceEngine } from './inference/engine.js';
 import { InferenceService } from './inference/service.js';
-import { log, setLogLevel } from './log.js';
+import { log, setLogFormat, setLogLevel } from './log.js';
 import { createServerMetrics, Gauge } from './observability/metrics.js';
 import { AccountService } from './platform/accounts.js';
 import { createAuthenticator } from './platform/auth/authenticator.js';
@@ -42,10 +43,11 @@ interface Listener {
 /** uWS's LIBUS_LISTEN_EXCLUSIVE_PORT */
 const EXCLUSIVE_PORT = 1;
 
-/** One uWS app on one port; resolves with its listen socket. */
+/** One uWS app on one port (HTTPS with TLS_CERT/TLS_KEY); resolves with its listen socket. */
 async function listen(uws: Uws, config: Config, listener: Listener, ctx: HttpContext): Promise<unknown> {
-  const app = uws.App();
+  const app = config.tls ? uws.SSLApp({ cert_file_name: config.tls.certFile, key_file_name: config.tls.keyFile }) : uws.App();
   for (const route of listener.routes) addRoute(app, route, ctx);
+  if (ctx.cors) addRoute(app, preflightRoute(ctx.cors), ctx);
   addFallback(app, ctx);
   // Exclusive: without it uWS sets SO_REUSEPORT, and a second server started
   // on a port in use would silently share (split) its traffic.
@@ -61,6 +63,7 @@ async function listen(uws: Uws, config: Config, listener: Listener, ctx: HttpCon
   log.info(listener.name, {
     host: config.host,
     port,
+    tls: config.tls !== undefined,
     workers: config.workers,
     instances: config.instances.kind,
     providers: config.executionProviders.join(','),
@@ -70,6 +73,7 @@ async function listen(uws: Uws, config: Config, listener: Listener, ctx: HttpCon
 
 export async function startServer(config: Config): Promise<RunningServer> {
   setLogLevel(config.logLevel);
+  setLogFormat(config.logFormat);
   const uws = loadUws(); // before anything else: no point starting without it
   const cleanups: Array<() => Promise<void>> = [];
   const cleanup = async () => {
@@ -175,10 +179,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
             { name: 'listening', port: config.port, routes: main },
             { name: 'ingestion listening', port: config.ingressPort, routes: [...ingestion, ...health] },
           ];
+    const ctx: HttpContext = {
+      metrics,
+      inFlight,
+      trustedProxies: config.trustedProxies,
+      accessLog: config.accessLog,
+      cors: CorsPolicy.from(config.corsOrigins),
+    };
     const listenSockets: unknown[] = [];
-    for (const listener of listeners) {
-      listenSockets.push(await listen(uws, config, listener, { metrics, inFlight, trustedProxies: config.trustedProxies }));
-    }
+    for (const listener of listeners) listenSockets.push(await listen(uws, config, listener, ctx));
     const port = uws.us_socket_local_port(listenSockets[0] as never);
 
     return {

@@ -1,8 +1,10 @@
 // The one place configuration is read. Every setting comes from the
 // environment, has a documented default, and is validated at start-up so a
 // typo fails fast with a clear message instead of misbehaving later.
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { createSecureContext } from 'node:tls';
 
 export interface Config {
   port: number;
@@ -30,6 +32,12 @@ export interface Config {
   metricsToken: string | undefined;
   shutdownTimeoutMs: number;
   logLevel: LogLevel;
+  logFormat: LogFormat;
+  accessLog: boolean;
+  /** allowed browser origins; ['*'] for any, [] for no CORS headers at all */
+  corsOrigins: string[];
+  /** HTTPS on the listening ports; undefined for plain HTTP */
+  tls: TlsFiles | undefined;
   jwtSecret: string | undefined;
   jwtTtlSeconds: number;
   smtpUrl: string | undefined;
@@ -68,6 +76,13 @@ export interface BatchingDefaults {
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['text', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+export interface TlsFiles {
+  certFile: string;
+  keyFile: string;
+}
 
 interface Setting {
   name: string;
@@ -165,6 +180,19 @@ export const SETTINGS: readonly Setting[] = [
   },
   { name: 'SHUTDOWN_TIMEOUT_MS', default: '15000', help: 'how long SIGTERM waits for in-flight requests' },
   { name: 'LOG_LEVEL', default: 'info', help: 'debug | info | warn | error' },
+  { name: 'LOG_FORMAT', default: 'text', help: 'text | json: one JSON object per line (time, level, msg, fields)' },
+  {
+    name: 'ACCESS_LOG',
+    default: 'true',
+    help: 'true | false: one info line per request (method, path without query, status, ms, bytes, request id, client)',
+  },
+  {
+    name: 'CORS_ORIGINS',
+    default: '(none: no CORS headers)',
+    help: 'comma list of browser origins (https://app.example.com) allowed to call the APIs, or *',
+  },
+  { name: 'TLS_CERT', default: '(none: plain HTTP)', help: 'PEM certificate (chain) file; with TLS_KEY the ports speak HTTPS' },
+  { name: 'TLS_KEY', default: '(none)', help: 'PEM private key file of TLS_CERT' },
   {
     name: 'JWT_SECRET',
     default: '(generated once into DATA_DIR/jwt-secret)',
@@ -230,6 +258,63 @@ function optionalInteger(env: Env, name: string, min: number, max: number): numb
   return optional(env, name) === undefined ? undefined : integer(env, name, 0, min, max);
 }
 
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = optional(env, name)?.trim().toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+/**
+ * Browser origins are compared as browsers send them: scheme://host[:port],
+ * lower case, no path. Anything else could never match, so it is refused.
+ */
+function corsOrigins(env: Env): string[] {
+  const raw = optional(env, 'CORS_ORIGINS');
+  if (raw === undefined) return [];
+  const origins = raw.split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter((o) => o !== '');
+  if (origins.includes('*')) {
+    if (origins.length > 1) throw new ConfigError(`CORS_ORIGINS is either * or a list of origins, got "${raw}"`);
+    return origins;
+  }
+  for (const origin of origins) {
+    if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/.test(origin)) {
+      throw new ConfigError(`CORS_ORIGINS entries must be origins like https://app.example.com (scheme, host, optional port, no path), got "${origin}"`);
+    }
+  }
+  return [...new Set(origins)];
+}
+
+/**
+ * Both files or neither, readable, and a certificate and key that belong
+ * together: uWS would otherwise start without TLS or refuse every handshake
+ * without saying why.
+ */
+function tlsFiles(env: Env): TlsFiles | undefined {
+  const certFile = optional(env, 'TLS_CERT');
+  const keyFile = optional(env, 'TLS_KEY');
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined) {
+    throw new ConfigError(`TLS_CERT and TLS_KEY go together: ${certFile === undefined ? 'TLS_KEY' : 'TLS_CERT'} is set, ${certFile === undefined ? 'TLS_CERT' : 'TLS_KEY'} is not`);
+  }
+  const read = (name: string, file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`${name} cannot be read: ${(error as Error).message}`);
+    }
+  };
+  const cert = read('TLS_CERT', certFile);
+  const key = read('TLS_KEY', keyFile);
+  try {
+    createSecureContext({ cert, key });
+  } catch (error) {
+    throw new ConfigError(`TLS_CERT (${certFile}) and TLS_KEY (${keyFile}) are not a PEM certificate and its private key: ${(error as Error).message}`);
+  }
+  return { certFile: resolve(certFile), keyFile: resolve(keyFile) };
+}
+
 function jwtSecret(env: Env): string | undefined {
   const secret = optional(env, 'JWT_SECRET');
   if (secret !== undefined && secret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
@@ -283,6 +368,10 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: optional(env, 'METRICS_TOKEN'),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 0),
     logLevel: oneOf('LOG_LEVEL', optional(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
+    logFormat: oneOf('LOG_FORMAT', optional(env, 'LOG_FORMAT') ?? 'text', LOG_FORMATS),
+    accessLog: boolean(env, 'ACCESS_LOG', true),
+    corsOrigins: corsOrigins(env),
+    tls: tlsFiles(env),
     jwtSecret: jwtSecret(env),
     jwtTtlSeconds: integer(env, 'JWT_TTL_SECONDS', 30 * 24 * 3600, 60),
     smtpUrl: optional(env, 'SMTP_URL'),

@@ -1,28 +1,92 @@
-// A small leveled logger writing one line per event to stderr. Secrets never
-// reach it by construction: callers log ids and prefixes, not tokens or keys.
-import type { LogLevel } from './config.js';
+// A small leveled logger writing one line per event to stderr: readable text
+// by default, or one JSON object per line (LOG_FORMAT=json) for log shippers.
+// Callers log ids and prefixes, not tokens or keys; as a second line of
+// defence, fields whose names say they hold a secret are written redacted.
+import type { LogFormat, LogLevel } from './config.js';
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 let threshold = ORDER.info;
+let json = false;
 
 export function setLogLevel(level: LogLevel): void {
   threshold = ORDER[level];
 }
 
+export function setLogFormat(format: LogFormat): void {
+  json = format === 'json';
+}
+
+/** Whether a line at `level` would be written (to skip building costly fields). */
+export function logs(level: LogLevel): boolean {
+  return ORDER[level] >= threshold;
+}
+
 type Fields = Record<string, unknown>;
 
-function format(value: unknown): string {
-  if (value instanceof Error) return JSON.stringify(value.message);
+/**
+ * Field names that hold credentials: never written, whatever the caller
+ * passed (an Authorization header copied whole, a config object, a token).
+ */
+const SECRET_FIELD = /passw(or)?d|passphrase|secret|token|authori[sz]ation|api[-_]?key|cookie|credential|private[-_]?key|^key$/i;
+export const REDACTED = '[redacted]';
+
+/** Keys of the JSON line itself, which fields may not overwrite. */
+const RESERVED = new Set(['time', 'level', 'msg']);
+
+/**
+ * An Error as its message; its stack only at debug level (callers pass a
+ * `stack` field themselves where one is always wanted: unexpected 500s).
+ */
+function serializeError(error: Error): unknown {
+  if (!json) return error.message;
+  const out: Record<string, unknown> = { message: error.message };
+  if (error.name && error.name !== 'Error') out.name = error.name;
+  const code = (error as { code?: unknown }).code;
+  if (code !== undefined) out.code = code;
+  if (threshold <= ORDER.debug && error.stack) out.stack = error.stack;
+  return out;
+}
+
+/** The value as it may be logged: secrets redacted (nested objects too), errors serialised. */
+function clean(key: string, value: unknown, depth: number): unknown {
+  if (SECRET_FIELD.test(key)) return REDACTED;
+  if (value instanceof Error) return serializeError(value);
+  if (depth < 4 && value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = clean(k, v, depth + 1);
+    return out;
+  }
+  return value;
+}
+
+function textValue(value: unknown): string {
   if (typeof value === 'string') return /^[\w.:/@-]+$/.test(value) ? value : JSON.stringify(value);
   return JSON.stringify(value) ?? String(value);
 }
 
 function write(level: LogLevel, message: string, fields?: Fields): void {
   if (ORDER[level] < threshold) return;
-  let line = `${new Date().toISOString()} ${level.padEnd(5)} ${message}`;
-  if (fields) {
-    for (const [key, value] of Object.entries(fields)) {
-      if (value !== undefined) line += ` ${key}=${format(value)}`;
+  const time = new Date().toISOString();
+  let line: string;
+  if (json) {
+    const record: Record<string, unknown> = { time, level, msg: message };
+    if (fields) {
+      for (const [key, value] of Object.entries(fields)) {
+        if (value !== undefined) record[RESERVED.has(key) ? `_${key}` : key] = clean(key, value, 0);
+      }
+    }
+    line = JSON.stringify(record);
+  } else {
+    line = `${time} ${level.padEnd(5)} ${message}`;
+    if (fields) {
+      for (const [key, value] of Object.entries(fields)) {
+        // An error's message is always quoted, as it always was: greppable as error="…".
+        if (value !== undefined) line += ` ${key}=${value instanceof Error ? JSON.stringify(value.message) : textValue(clean(key, value, 0))}`;
+      }
+      if (threshold <= ORDER.debug && fields.stack === undefined) {
+        const error = Object.values(fields).find((v): v is Error => v instanceof Error);
+        if (error?.stack) line += ` stack=${JSON.stringify(error.stack)}`;
+      }
     }
   }
   process.stderr.write(line + '\n');

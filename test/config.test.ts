@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, helpText, loadConfig, SETTINGS } from '../src/config.js';
 
@@ -24,5 +25,12 @@ describe('configuration', () => {
   it('lists every setting in --help', () => {
     const help = helpText();
     for (const setting of SETTINGS) expect(help).toContain(setting.name);
+  });
+
+  it('documents every setting in the configuration table of the README', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Operations'));
+    const documented = new Set([...table.matchAll(/^\| (.*?) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map((n) => n[1]!)));
+    for (const setting of SETTINGS) expect(documented, setting.name).toContain(setting.name);
   });
 });

@@ -1,7 +1,8 @@
 // The HTTP front end on uWebSockets.js: route registration with a request
 // snapshot, a Reply that is safe to use after the client went away, body
-// reading with an early size limit and a global memory budget, metrics, and
-// draining on shutdown. Route handlers stay thin and call domain code.
+// reading with an early size limit and a global memory budget, metrics, the
+// access log, request ids, CORS headers and draining on shutdown. Route
+// handlers stay thin and call domain code.
 import { STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
@@ -9,6 +10,9 @@ import type * as UwsTypes from 'uWebSockets.js';
 import { ApiError } from '../errors.js';
 import { log } from '../log.js';
 import type { ServerMetrics } from '../observability/metrics.js';
+import { writeAccessLog } from './access-log.js';
+import { CorsPolicy } from './cors.js';
+import { requestId } from './request-id.js';
 
 export type Uws = typeof UwsTypes;
 export type HttpResponse = UwsTypes.HttpResponse;
@@ -41,6 +45,8 @@ export interface Request {
   peerAddress: string;
   /** the client's address: the peer's, or the one the trusted proxies report (TRUST_PROXY) */
   clientAddress: string;
+  /** X-Request-Id of the answer: the client's own if sane, else generated */
+  requestId: string;
   /** the HttpResponse, for reading the body; see readBody */
   raw: HttpResponse;
 }
@@ -52,6 +58,17 @@ export interface Request {
  * closed instead.
  */
 const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The client went away before its body was read. Not a server fault: the
+ * access log records the request as 499, and nothing above debug is logged.
+ */
+export class ClientDisconnectedError extends Error {
+  constructor() {
+    super('client disconnected');
+    this.name = 'ClientDisconnectedError';
+  }
+}
 
 export class BodyTooLargeError extends Error {
   constructor(
@@ -136,20 +153,39 @@ export class InFlight {
   }
 }
 
+/** What the access log and the response headers need to know of a request, read before anything can fail. */
+export interface Exchange {
+  method: string;
+  /** without the query string, which may carry keys */
+  path: string;
+  id: string;
+  /** the connection's other end, canonical (see canonicalAddress) */
+  peer: string;
+  /** the client as TRUST_PROXY says to read it */
+  client: string;
+  /** the Origin header when CORS_ORIGINS allows it; undefined otherwise */
+  corsOrigin: string | undefined;
+}
+
 export class Reply {
   aborted = false;
   finished = false;
   private onAbortHandlers: Array<() => void> = [];
   private readonly startedAt = performance.now();
+  private bytesOut = 0;
+  private readonly metrics: ServerMetrics;
+  private readonly inFlight: InFlight;
 
   constructor(
     private readonly res: HttpResponse,
     private readonly route: string,
     private readonly method: string,
-    private readonly metrics: ServerMetrics,
-    private readonly inFlight: InFlight,
+    readonly exchange: Exchange,
+    private readonly ctx: HttpContext,
   ) {
-    inFlight.start();
+    this.metrics = ctx.metrics;
+    this.inFlight = ctx.inFlight;
+    this.inFlight.start();
     res.onAborted(() => {
       this.aborted = true;
       for (const handler of this.onAbortHandlers.splice(0)) handler();
@@ -176,9 +212,18 @@ export class Reply {
       this.res.writeStatus(STATUS_LINES.get(status) ?? String(status));
       if (body.length > 0 || status !== 204) this.res.writeHeader('Content-Type', contentType);
       if (headers) for (const [name, value] of Object.entries(headers)) this.res.writeHeader(name, value);
+      this.res.writeHeader('X-Request-Id', this.exchange.id);
+      if (this.ctx.cors) {
+        // The answer depends on the Origin header: shared caches must key on it.
+        this.res.writeHeader('Vary', 'Origin');
+        if (this.exchange.corsOrigin !== undefined) {
+          for (const [name, value] of CorsPolicy.responseHeaders(this.exchange.corsOrigin)) this.res.writeHeader(name, value);
+        }
+      }
       if (status === 204) this.res.endWithoutBody(0, closeConnection);
       else this.res.end(body, closeConnection);
     });
+    if (this.ctx.accessLog) this.bytesOut = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     this.complete(status);
   }
 
@@ -188,11 +233,23 @@ export class Reply {
 
   /** Answers any thrown value: ApiErrors as themselves, anything else as a logged 500. */
   error(error: unknown, closeConnection = false): void {
+    if (this.aborted) {
+      // Nobody to answer; the access log has the 499. A disconnect is the
+      // client's doing, anything else failing after it is still worth a warning.
+      if (error instanceof ClientDisconnectedError || error instanceof ApiError) {
+        log.debug('request ended: client disconnected', { route: this.route, requestId: this.exchange.id });
+      } else {
+        log.warn('error after the client disconnected', { route: this.route, requestId: this.exchange.id, error: error as Error });
+      }
+      return;
+    }
     const apiError =
       error instanceof ApiError
         ? error
         : new ApiError(500, 'internal server error', 'an unexpected error occurred; it has been logged');
-    if (!(error instanceof ApiError)) log.error('unhandled error', { route: this.route, error: error as Error, stack: (error as Error)?.stack });
+    if (!(error instanceof ApiError)) {
+      log.error('unhandled error', { route: this.route, requestId: this.exchange.id, error: error as Error, stack: (error as Error)?.stack });
+    }
     this.send(apiError.status, JSON.stringify(apiError.toBody()), 'application/json', apiError.headers, closeConnection);
   }
 
@@ -200,8 +257,13 @@ export class Reply {
     if (this.finished) return;
     this.finished = true;
     this.metrics.httpRequests.inc({ route: this.route, method: this.method, status: String(status) });
-    this.metrics.httpDuration.observe({ route: this.route }, (performance.now() - this.startedAt) / 1000);
+    const ms = performance.now() - this.startedAt;
+    this.metrics.httpDuration.observe({ route: this.route }, ms / 1000);
     this.inFlight.end();
+    if (this.ctx.accessLog) {
+      const { method, path, id, client } = this.exchange;
+      writeAccessLog({ method, path, status, ms, bytes: this.bytesOut, id, client });
+    }
   }
 }
 
@@ -317,7 +379,7 @@ export function readBody(req: Request, reply: Reply, limit: number): Promise<Uin
     let settled = false;
     reply.onAbort(() => {
       settled = true;
-      reject(new Error('client disconnected'));
+      reject(new ClientDisconnectedError());
     });
     req.raw.onData((chunk, isLast) => {
       if (settled) return;
@@ -360,6 +422,10 @@ export interface HttpContext {
   inFlight: InFlight;
   /** reverse proxies in front of the server whose X-Forwarded-For entries are believed */
   trustedProxies: number;
+  /** one info line per completed request (ACCESS_LOG) */
+  accessLog: boolean;
+  /** allowed browser origins (CORS_ORIGINS); undefined: no CORS headers */
+  cors: CorsPolicy | undefined;
 }
 
 /**
@@ -399,24 +465,42 @@ export function isLoopback(address: string): boolean {
   return address === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
 }
 
-function snapshot(req: UwsTypes.HttpRequest, res: HttpResponse, paramNames: string[], trustedProxies: number): Request {
+function readHeaders(req: UwsTypes.HttpRequest): Record<string, string> {
   const headers: Record<string, string> = {};
   req.forEach((key, value) => {
     headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
   });
+  return headers;
+}
+
+/** Cannot fail: the reply, its request id and access-log line exist even for a malformed request. */
+function exchangeOf(req: UwsTypes.HttpRequest, res: HttpResponse, headers: Record<string, string>, ctx: HttpContext): Exchange {
+  const peer = canonicalAddress(Buffer.from(res.getRemoteAddressAsText()).toString());
+  return {
+    method: req.getCaseSensitiveMethod(),
+    path: req.getUrl(),
+    id: requestId(headers['x-request-id']),
+    peer,
+    client: clientAddress(peer, headers['x-forwarded-for'], ctx.trustedProxies),
+    corsOrigin: ctx.cors?.allows(headers.origin) ? headers.origin : undefined,
+  };
+}
+
+/** Throws on invalid percent-encoding in the path. */
+function snapshot(req: UwsTypes.HttpRequest, res: HttpResponse, paramNames: string[], headers: Record<string, string>, exchange: Exchange): Request {
   const params: Record<string, string> = {};
   paramNames.forEach((name, i) => {
     params[name] = decodeURIComponent(req.getParameter(i) ?? '');
   });
-  const peerAddress = canonicalAddress(Buffer.from(res.getRemoteAddressAsText()).toString());
   return {
-    method: req.getCaseSensitiveMethod(),
-    path: req.getUrl(),
+    method: exchange.method,
+    path: exchange.path,
     query: new URLSearchParams(req.getQuery() ?? ''),
     params,
     headers,
-    peerAddress,
-    clientAddress: clientAddress(peerAddress, headers['x-forwarded-for'], trustedProxies),
+    peerAddress: exchange.peer,
+    clientAddress: exchange.client,
+    requestId: exchange.id,
     raw: res,
   };
 }
@@ -429,10 +513,11 @@ export function addRoute(app: TemplatedApp, route: Route, ctx: HttpContext): voi
   const name = route.name ?? route.path;
   const method = route.method === 'del' ? 'DELETE' : route.method.toUpperCase();
   app[route.method](route.path, (res, uwsReq) => {
-    const reply = new Reply(res, name, method, ctx.metrics, ctx.inFlight);
+    const headers = readHeaders(uwsReq);
+    const reply = new Reply(res, name, method, exchangeOf(uwsReq, res, headers, ctx), ctx);
     let req: Request;
     try {
-      req = snapshot(uwsReq, res, paramNames, ctx.trustedProxies);
+      req = snapshot(uwsReq, res, paramNames, headers, reply.exchange);
     } catch {
       reply.error(new ApiError(400, 'malformed request', 'invalid percent-encoding in the path'));
       return;
@@ -453,7 +538,7 @@ export function addRoute(app: TemplatedApp, route: Route, ctx: HttpContext): voi
 /** Unknown paths answer 404 in the error shape instead of uWS's empty default. */
 export function addFallback(app: TemplatedApp, ctx: HttpContext): void {
   app.any('/*', (res, req) => {
-    const reply = new Reply(res, 'unmatched', req.getCaseSensitiveMethod(), ctx.metrics, ctx.inFlight);
+    const reply = new Reply(res, 'unmatched', req.getCaseSensitiveMethod(), exchangeOf(req, res, readHeaders(req), ctx), ctx);
     reply.error(new ApiError(404, 'route not found', `no route for ${req.getCaseSensitiveMethod()} ${req.getUrl()}`));
   });
 }
@@ -493,7 +578,7 @@ export function openBodyStream(req: Request, reply: Reply, limit: number): BodyS
     // Keep reading (and dropping) the rest, so the client can read the answer.
     if (!reply.aborted && !reply.finished) req.raw.resume();
   };
-  reply.onAbort(() => fail(new Error('client disconnected')));
+  reply.onAbort(() => fail(new ClientDisconnectedError()));
 
   const pump = async () => {
     if (busy || !consumer) return;

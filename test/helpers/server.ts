@@ -118,11 +118,12 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       });
     });
 
-  const line = await waitForLog(/listening host=\S+ port=(\d+)/).catch((error: Error) => {
+  // The text line (listening host=… port=…) or its LOG_FORMAT=json form.
+  const line = await waitForLog(/listening host=\S+ port=(\d+)|"msg":"listening","host":"[^"]*","port":(\d+)/).catch((error: Error) => {
     child.kill('SIGKILL');
     throw error;
   });
-  const port = Number(/port=(\d+)/.exec(line)![1]);
+  const port = Number(/port"?[=:](\d+)/.exec(line)![1]);
   return {
     url: `http://127.0.0.1:${port}`,
     port,
