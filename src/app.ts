@@ -14,6 +14,7 @@ import { ActionRunner, outboxSms } from './ingest/actions.js';
 import { IngestService } from './ingest/service.js';
 import { managementEndpoints } from './http/routes/v2/index.js';
 import { predictRoute } from './http/routes/predict.js';
+import { setMinUploadRate } from './http/slow-bodies.js';
 import { addFallback, addRoute, BodyBudget, InFlight, loadUws, type HttpContext, type Route, type Uws } from './http/server.js';
 import { engineSettings, InferenceEngine } from './inference/engine.js';
 import { InferenceService } from './inference/service.js';
@@ -73,6 +74,7 @@ async function listen(uws: Uws, config: Config, listener: Listener, ctx: HttpCon
 
 export async function startServer(config: Config): Promise<RunningServer> {
   setLogLevel(config.logLevel);
+  setMinUploadRate(config.minUploadRate);
   setLogFormat(config.logFormat);
   const uws = loadUws(); // before anything else: no point starting without it
   const cleanups: Array<() => Promise<void>> = [];

@@ -30,6 +30,7 @@ export interface Config {
   maxBufferedBytes: number;
   trustedProxies: number;
   metricsToken: string | undefined;
+  minUploadRate: number;
   shutdownTimeoutMs: number;
   logLevel: LogLevel;
   logFormat: LogFormat;
@@ -172,6 +173,11 @@ export const SETTINGS: readonly Setting[] = [
     name: 'TRUST_PROXY',
     default: '0',
     help: 'reverse proxies in front of the server; the client address is read from their X-Forwarded-For entries',
+  },
+  {
+    name: 'MIN_UPLOAD_RATE',
+    default: '8192',
+    help: 'bytes/s a request body must average after 5 s of reading, else 408 (0: off)',
   },
   {
     name: 'METRICS_TOKEN',
@@ -366,6 +372,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxBufferedBytes: integer(env, 'MAX_BUFFERED_BYTES', 256 * 1024 * 1024, 1024 * 1024),
     trustedProxies: integer(env, 'TRUST_PROXY', 0, 0, 16),
     metricsToken: optional(env, 'METRICS_TOKEN'),
+    minUploadRate: integer(env, 'MIN_UPLOAD_RATE', 8192, 0),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 0),
     logLevel: oneOf('LOG_LEVEL', optional(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
     logFormat: oneOf('LOG_FORMAT', optional(env, 'LOG_FORMAT') ?? 'text', LOG_FORMATS),

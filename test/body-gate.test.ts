@@ -1,5 +1,6 @@
 // Ingestion bodies are read only for an authenticated device, with memory
-// reserved from the one budget all routes share (MAX_BUFFERED_BYTES).
+// reserved from the one budget all routes share (MAX_BUFFERED_BYTES), and
+// must keep arriving at MIN_UPLOAD_RATE.
 // Before: every body was buffered whole before its token was looked at, so
 // connections announcing 4 MiB each grew the process by gigabytes.
 import { connect, type Socket } from 'node:net';
@@ -17,7 +18,7 @@ let deviceToken: string;
 
 beforeAll(async () => {
   // 1 MiB of body memory for the whole server; 1.5 s of waiting for it.
-  ({ database, server, sql, admin } = await startPlatform({ MAX_BUFFERED_BYTES: String(1024 * 1024), QUEUE_HOLD_MS: '1500' }));
+  ({ database, server, sql, admin } = await startPlatform({ MAX_BUFFERED_BYTES: String(1024 * 1024), QUEUE_HOLD_MS: '1500', MIN_UPLOAD_RATE: '10000' }));
   const channel = (await admin.post('/v2/channels', { name: 'phones', type: 'android' })).body.data;
   const registered = await fetch(`${server.url}/v1/registration`, {
     method: 'POST',
@@ -84,5 +85,36 @@ describe('ingestion bodies', () => {
       body: JSON.stringify({ events: [{ timestamp: 1 }] }),
     });
     expect(ok.status).toBe(204);
+  });
+});
+
+describe('trickling bodies', () => {
+  it('answers 408 and closes the connection of a body that arrives slower than MIN_UPLOAD_RATE', async () => {
+    // Before: 100 bytes every 500 ms held the connection (and its body memory) for as long as the client liked.
+    const { socket, answer, closed } = await headOnly('/v1/registration', 60_000);
+    const trickle = setInterval(() => socket.write('x'.repeat(100)), 500);
+    try {
+      const text = await answer;
+      expect(text).toMatch(/^HTTP\/1\.1 408 /);
+      expect(text).toContain('the body arrived slower than 10000 bytes/s (MIN_UPLOAD_RATE)');
+      await closed;
+    } finally {
+      clearInterval(trickle);
+    }
+  });
+
+  it('lets a body that keeps up finish', async () => {
+    const body = JSON.stringify({ events: Array.from({ length: 300 }, (_, i) => ({ timestamp: i + 1, attributes: { pad: 'p'.repeat(200) } })) });
+    const { socket, answer } = await headOnly('/v1/mobile/events/batch', Buffer.byteLength(body), deviceToken);
+    // ~70 KB over ~6 s: 12 KB/s, above the 10,000 bytes/s minimum, past the 5 s grace.
+    let sent = 0;
+    const chunk = Math.ceil(body.length / 12);
+    const timer = setInterval(() => {
+      socket.write(body.slice(sent, sent + chunk));
+      sent += chunk;
+      if (sent >= body.length) clearInterval(timer);
+    }, 500);
+    expect(await answer).toMatch(/^HTTP\/1\.1 204 /);
+    socket.destroy();
   });
 });

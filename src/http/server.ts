@@ -13,6 +13,7 @@ import type { ServerMetrics } from '../observability/metrics.js';
 import { writeAccessLog } from './access-log.js';
 import { CorsPolicy } from './cors.js';
 import { requestId } from './request-id.js';
+import { watchBodyRate } from './slow-bodies.js';
 
 export type Uws = typeof UwsTypes;
 export type HttpResponse = UwsTypes.HttpResponse;
@@ -47,6 +48,8 @@ export interface Request {
   clientAddress: string;
   /** X-Request-Id of the answer: the client's own if sane, else generated */
   requestId: string;
+  /** set while the server holds the body unread (pauseBody/resumeBody) */
+  bodyPaused?: boolean;
   /** the HttpResponse, for reading the body; see readBody */
   raw: HttpResponse;
 }
@@ -233,7 +236,9 @@ export class Reply {
 
   /** Answers any thrown value: ApiErrors as themselves, anything else as a logged 500. */
   error(error: unknown, closeConnection = false): void {
-    if (this.aborted) {
+    // Answered already (e.g. 408 for a trickling body, whose reader then
+    // ends as disconnected) or nobody left to answer.
+    if (this.aborted || (this.finished && error instanceof ClientDisconnectedError)) {
       // Nobody to answer; the access log has the 499. A disconnect is the
       // client's doing, anything else failing after it is still worth a warning.
       if (error instanceof ClientDisconnectedError || error instanceof ApiError) {
@@ -265,6 +270,32 @@ export class Reply {
       writeAccessLog({ method, path, status, ms, bytes: this.bytesOut, id, client });
     }
   }
+}
+
+/** Stops reading the body from the socket: the server's own wait, which the upload rate does not count. */
+export function pauseBody(req: Request): void {
+  if (req.bodyPaused) return;
+  req.bodyPaused = true;
+  req.raw.pause();
+}
+
+/** Reads on; only after pauseBody (uWS stalls a response resumed without a pause). */
+export function resumeBody(req: Request): void {
+  if (!req.bodyPaused) return;
+  req.bodyPaused = false;
+  req.raw.resume();
+}
+
+/** The rate watch of a body being read: answers 408 and closes the connection when it trickles. */
+function watchBody(req: Request, reply: Reply, received: () => number, abandon: () => void): () => void {
+  return watchBodyRate({
+    received,
+    paused: () => req.bodyPaused === true,
+    fail: (error) => {
+      abandon();
+      reply.error(error, true);
+    },
+  });
 }
 
 /** Bodies up to this size are read rather than left unread when refused: cheaper than a new connection. */
@@ -303,14 +334,13 @@ export function readGatedBody(req: Request, reply: Reply, options: GatedBodyOpti
   const body = readBody(req, reply, limit);
   body.catch(() => {}); // awaited below, unless refused before
   let reserved = !large && budget.tryReserve(reserve);
-  const paused = !reserved;
-  if (paused) req.raw.pause();
+  if (!reserved) pauseBody(req);
   const refuse = async (error: unknown) => {
     if (large) {
       reply.error(error, true);
       return undefined;
     }
-    if (paused) req.raw.resume(); // never unpaired: uWS stalls a response resumed without a pause
+    resumeBody(req);
     await body.catch(() => undefined);
     reply.error(error);
     return undefined;
@@ -329,7 +359,7 @@ export function readGatedBody(req: Request, reply: Reply, options: GatedBodyOpti
         budget.release(reserve);
         return undefined;
       }
-      req.raw.resume();
+      resumeBody(req);
     }
     try {
       return { bytes: await body, release: () => budget.release(reserve) };
@@ -377,8 +407,13 @@ export function readBody(req: Request, reply: Reply, limit: number): Promise<Uin
     let buffer = new Uint8Array(new ArrayBuffer(declared ?? Math.min(limit, 64 * 1024)));
     let received = 0;
     let settled = false;
+    const unwatch = watchBody(req, reply, () => received, () => {
+      settled = true;
+      reject(new ClientDisconnectedError());
+    });
     reply.onAbort(() => {
       settled = true;
+      unwatch();
       reject(new ClientDisconnectedError());
     });
     req.raw.onData((chunk, isLast) => {
@@ -386,6 +421,7 @@ export function readBody(req: Request, reply: Reply, limit: number): Promise<Uin
       const size = chunk.byteLength;
       if (received + size > limit) {
         settled = true;
+        unwatch();
         const bytes = declared ?? received + size;
         reject(new BodyTooLargeError(bytes, declared !== undefined && declared - received > MAX_DISCARD_BYTES));
         return;
@@ -400,6 +436,7 @@ export function readBody(req: Request, reply: Reply, limit: number): Promise<Uin
       received += size;
       if (isLast) {
         settled = true;
+        unwatch();
         resolve(received === buffer.byteLength ? buffer : buffer.slice(0, received));
       }
     });
@@ -571,12 +608,14 @@ export function openBodyStream(req: Request, reply: Reply, limit: number): BodyS
     rejectDone = reject;
   });
   done.catch(() => {}); // observed through start()
+  let unwatch = () => {};
   const fail = (error: Error) => {
     if (settled) return;
     settled = true;
+    unwatch();
     rejectDone(error);
     // Keep reading (and dropping) the rest, so the client can read the answer.
-    if (!reply.aborted && !reply.finished) req.raw.resume();
+    if (!reply.aborted && !reply.finished) resumeBody(req);
   };
   reply.onAbort(() => fail(new ClientDisconnectedError()));
 
@@ -589,6 +628,7 @@ export function openBodyStream(req: Request, reply: Reply, limit: number): BodyS
         if (chunk.length) await consumer(chunk);
         if (last) {
           settled = true;
+          unwatch();
           resolveDone(received);
         }
       }
@@ -599,13 +639,14 @@ export function openBodyStream(req: Request, reply: Reply, limit: number): BodyS
     }
     // Also once the last chunk is consumed: the socket may have been paused
     // while it waited, and a kept-alive connection's next request must be read.
-    if (!reply.aborted && !reply.finished) req.raw.resume();
+    if (!reply.aborted && !reply.finished) resumeBody(req);
   };
 
   if (declared !== undefined && declared > limit) {
     fail(new BodyTooLargeError(declared, declared > MAX_DISCARD_BYTES));
     req.raw.onData(() => {});
   } else {
+    unwatch = watchBody(req, reply, () => received, () => fail(new ClientDisconnectedError()));
     req.raw.onData((chunk, isLast) => {
       if (settled) return;
       received += chunk.byteLength;
@@ -614,17 +655,17 @@ export function openBodyStream(req: Request, reply: Reply, limit: number): BodyS
         return;
       }
       queue.push({ chunk: Buffer.from(chunk.slice(0)), last: isLast }); // uWS reuses chunk memory
-      if (busy || !consumer) req.raw.pause();
+      if (busy || !consumer) pauseBody(req);
       void pump();
     });
-    req.raw.pause();
+    pauseBody(req);
   }
 
   return {
     start(onChunk) {
       consumer = onChunk;
       if (!settled) {
-        req.raw.resume();
+        resumeBody(req);
         void pump();
       }
       return done;

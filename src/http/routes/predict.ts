@@ -8,7 +8,7 @@ import { parsePredictOptions } from '../../inference/predict-options.js';
 import { predictErrors } from '../../inference/predict-errors.js';
 import { predictBodyKind, predictBodyLimit } from '../../inference/request-body.js';
 import { bearerToken, type InferenceKeyCache } from '../../platform/inference-keys.js';
-import { BodyTooLargeError, declaredLength, readBody, SMALL_BODY_BYTES, type BodyBudget, type Request, type Route } from '../server.js';
+import { BodyTooLargeError, declaredLength, pauseBody, readBody, resumeBody, SMALL_BODY_BYTES, type BodyBudget, type Request, type Route } from '../server.js';
 
 export interface PredictRouteDeps {
   inference: InferenceService;
@@ -59,7 +59,7 @@ export function predictRoute(deps: PredictRouteDeps): Route {
       let reserved = ticket.wait === null && deps.budget.tryReserve(reserve);
       // A request that must wait (for a queue place or body memory) leaves its
       // body in the client's socket until its turn: no memory, no CPU.
-      if (!reserved) req.raw.pause();
+      if (!reserved) pauseBody(req);
 
       return (async () => {
         try {
@@ -73,12 +73,12 @@ export function predictRoute(deps: PredictRouteDeps): Route {
                 return;
               }
               // A small body is cheaper to read than a new connection; the connection stays.
-              req.raw.resume();
+              resumeBody(req);
               await body.catch(() => undefined);
               reply.error(refusal);
               return;
             }
-            req.raw.resume();
+            resumeBody(req);
           }
           const bytes = await body;
           reply.send(200, await deps.inference.predict(version, bytes, contentType, options));
