@@ -71,7 +71,7 @@ export async function measurePipelineLimit(options: LimitOptions & { image: Buff
   const engine = benchEngine(options);
   try {
     const config = await readModelConfig(options.modelDir);
-    const model = await engine.acquire({ id: 'bench', directory: options.modelDir, config });
+    const model = await engine.acquire({ id: 'bench', organizationId: 'bench', directory: options.modelDir, config });
     const { body, contentType } = multipartBody(options.image);
     const start = performance.now();
     const measureFrom = start + options.warmupMs;

@@ -25,7 +25,7 @@ const engine = new InferenceEngine({
 });
 const scene = makeScene(Number(values.seed));
 const image = await renderScene(scene, 'jpeg');
-const model = await engine.acquire({ id: 'demo', directory, config });
+const model = await engine.acquire({ id: 'demo', organizationId: 'local', directory, config });
 const json = Buffer.from(JSON.stringify({ image: image.toString('base64') }));
 const body = new Uint8Array(json.byteLength);
 body.set(json);

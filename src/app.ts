@@ -100,6 +100,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       queueSize: config.queueSize,
       waitingRoom: config.queueWaitingRoom,
       holdMs: config.queueHoldMs,
+      organizationRequests: config.organizationQueueSize,
       loading: config.modelLoading,
     }, metrics);
     await inference.start();

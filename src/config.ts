@@ -27,6 +27,7 @@ export interface Config {
   queueSize: number;
   queueWaitingRoom: number;
   queueHoldMs: number;
+  organizationQueueSize: number;
   maxBufferedBytes: number;
   trustedProxies: number;
   metricsToken: string | undefined;
@@ -162,6 +163,11 @@ export const SETTINGS: readonly Setting[] = [
     name: 'QUEUE_WAITING_ROOM',
     default: '(QUEUE_SIZE x 4)',
     help: 'requests per model version held unread while the queue is full, before 503',
+  },
+  {
+    name: 'ORGANIZATION_QUEUE_SIZE',
+    default: '((QUEUE_SIZE + QUEUE_WAITING_ROOM) x 2)',
+    help: 'predict requests one organization may have in flight or held, all its versions together, before 503',
   },
   { name: 'QUEUE_HOLD_MS', default: '5000', help: 'how long a held request waits for a queue place before 503' },
   {
@@ -339,6 +345,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const gpuProvider = providers.some((p) => p !== 'cpu');
   const queueSize = integer(env, 'QUEUE_SIZE', workers * 16, 1);
+  const queueWaitingRoom = integer(env, 'QUEUE_WAITING_ROOM', queueSize * 4, 0);
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: optional(env, 'HOST') ?? '0.0.0.0',
@@ -367,8 +374,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxImageBytes: integer(env, 'MAX_IMAGE_BYTES', 10 * 1024 * 1024, 1),
     maxImagePixels: integer(env, 'MAX_IMAGE_PIXELS', 40_000_000, 1),
     queueSize,
-    queueWaitingRoom: integer(env, 'QUEUE_WAITING_ROOM', queueSize * 4, 0),
+    queueWaitingRoom,
     queueHoldMs: integer(env, 'QUEUE_HOLD_MS', 5000, 0, 60_000),
+    organizationQueueSize: integer(env, 'ORGANIZATION_QUEUE_SIZE', (queueSize + queueWaitingRoom) * 2, 1),
     maxBufferedBytes: integer(env, 'MAX_BUFFERED_BYTES', 256 * 1024 * 1024, 1024 * 1024),
     trustedProxies: integer(env, 'TRUST_PROXY', 0, 0, 16),
     metricsToken: optional(env, 'METRICS_TOKEN'),

@@ -1,6 +1,7 @@
 // Admission when request bodies would exceed MAX_BUFFERED_BYTES: a request
 // waits, body unread, until memory frees (no 503 for a short squeeze), and is
-// answered 503 "too many request bodies" only after QUEUE_HOLD_MS.
+// answered 503 "too many request bodies" only after QUEUE_HOLD_MS. And one
+// organization's share: ORGANIZATION_QUEUE_SIZE requests over all its versions.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePredictModels } from './fixtures/predict-models.js';
@@ -14,7 +15,11 @@ let stop: () => Promise<void>;
 const KIB = 1024;
 
 beforeAll(async () => {
-  ({ server, ids, stop } = await startWithModels(makePredictModels, { MAX_BUFFERED_BYTES: String(1024 * KIB), QUEUE_HOLD_MS: '600' }));
+  ({ server, ids, stop } = await startWithModels(makePredictModels, {
+    MAX_BUFFERED_BYTES: String(1024 * KIB),
+    QUEUE_HOLD_MS: '600',
+    ORGANIZATION_QUEUE_SIZE: '5',
+  }));
 }, 180_000);
 
 afterAll(() => stop?.());
@@ -44,5 +49,25 @@ describe('the request-body memory budget', () => {
     expect((await slow).status).toBe(200);
     // Memory is back: the same request now passes.
     expect((await predict(server.url, ids.fixture!, bmpOf(50 * KIB))).status).toBe(200);
+  });
+});
+
+describe("an organization's share", () => {
+  it('refuses requests past ORGANIZATION_QUEUE_SIZE, all versions together', async () => {
+    // Before: each version had its own queue only, so one tenant's many versions could fill the shared pipeline.
+    const image = bmpOf(1 * KIB);
+    const slow = Array.from({ length: 3 }, () => predict(server.url, ids.slow!, image));
+    await new Promise((r) => setTimeout(r, 300));
+    const fast = await Promise.all(Array.from({ length: 3 }, () => predict(server.url, ids.fixture!, image)));
+    const refused = fast.filter((r) => r.status === 503);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.body).toEqual({
+      status: 503,
+      message: 'server is busy',
+      error: 'your organization has 5 predict requests in progress, its share of this server (ORGANIZATION_QUEUE_SIZE)',
+    });
+    expect(refused[0]!.headers.get('retry-after')).toBe('1');
+    expect((await Promise.all(slow)).map((r) => r.status)).toEqual([200, 200, 200]);
+    expect((await predict(server.url, ids.fixture!, image)).status).toBe(200);
   });
 });

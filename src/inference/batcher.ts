@@ -6,6 +6,7 @@
 // maxQueueDelayMs, so a lone request never waits for company that is not
 // coming.
 import { performance } from 'node:perf_hooks';
+import type { FairShare } from './fair-share.js';
 import type { ModelInstance } from './instance.js';
 import type { ImageOutputs } from './postprocess.js';
 
@@ -40,8 +41,17 @@ interface Waiting {
 
 export class NoInstanceError extends Error {}
 
+/** The CPU fair share a batcher's runs take permits from, and whose turn they count as. */
+export interface RunShare {
+  gate: FairShare;
+  organizationId: string;
+}
+
 export class DynamicBatcher {
   private readonly queue: Waiting[] = [];
+  /** fair-share permits held and not yet used by a run */
+  private permits = 0;
+  private permitRequested = false;
   private readonly idle: ModelInstance[];
   private timer: NodeJS.Timeout | undefined;
   /** requests being preprocessed: they will join the queue soon */
@@ -51,6 +61,7 @@ export class DynamicBatcher {
     private readonly instances: readonly ModelInstance[],
     readonly policy: BatchPolicy,
     private readonly observer: BatchObserver,
+    private readonly share?: RunShare,
   ) {
     this.idle = [...instances];
   }
@@ -90,12 +101,37 @@ export class DynamicBatcher {
           return;
         }
       }
+      if (!this.hasPermit()) return; // dispatch() runs again when one is granted
       size = this.preferred(size);
       const instance = this.idle.shift()!;
       if (!instance.alive) continue;
+      if (this.share) this.permits--;
       this.run(instance, this.queue.splice(0, size));
     }
+    // A permit granted after its batch went elsewhere (or failed) is someone else's turn.
+    while (this.permits > 0) {
+      this.permits--;
+      this.share!.gate.release();
+    }
     if (!this.healthy) this.failAll(new NoInstanceError('no instance of this model version is running'));
+  }
+
+  /** Whether a run may start now: no fair share, or a permit held or free; else one is asked for. */
+  private hasPermit(): boolean {
+    if (!this.share || this.permits > 0) return true;
+    if (this.share.gate.tryAcquire(this.share.organizationId)) {
+      this.permits++;
+      return true;
+    }
+    if (!this.permitRequested) {
+      this.permitRequested = true;
+      void this.share.gate.acquire(this.share.organizationId).then(() => {
+        this.permitRequested = false;
+        this.permits++;
+        this.dispatch();
+      });
+    }
+    return false;
   }
 
   /** The largest preferred size that fits, else everything that fits. */
@@ -124,6 +160,7 @@ export class DynamicBatcher {
         for (const item of batch) item.reject(error);
       },
     ).finally(() => {
+      this.share?.gate.release();
       if (instance.alive) this.idle.push(instance);
       this.dispatch();
     });

@@ -6,9 +6,11 @@
 // its batch and a pipeline worker decodes them into the response JSON.
 // The service (service.ts) adds versions, states and admission on top; the
 // bench drives this class directly for the in-process pipeline limit.
+import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { BatchObserver } from './batcher.js';
+import { FairShare } from './fair-share.js';
 import { LoadedModel, type ServingDefaults } from './loaded-model.js';
 import { ModelCache, type CacheLimits } from './model-cache.js';
 import type { ModelConfig } from './model-config.js';
@@ -37,6 +39,8 @@ export function engineSettings(config: Config): EngineSettings {
 /** A version as the engine sees it: where its files are and what model.json says. */
 export interface ModelRef {
   id: string;
+  /** whose turn its CPU runs count as (fair-share.ts) */
+  organizationId: string;
   directory: string;
   config: ModelConfig;
 }
@@ -59,6 +63,8 @@ export interface Prediction {
 export class InferenceEngine {
   readonly pipeline: PipelinePool;
   readonly models: ModelCache;
+  /** CPU run permits, one per core, shared fairly between organizations */
+  readonly fairShare = new FairShare(availableParallelism());
   private loads = 0;
 
   constructor(
@@ -72,7 +78,10 @@ export class InferenceEngine {
   /** The version loaded (loading it if needed) and pinned: pass it to predict(), then release(). */
   acquire(ref: ModelRef): Promise<LoadedModel> {
     return this.models.acquire(ref.id, () =>
-      LoadedModel.load(ref.id, `${ref.id}#${++this.loads}`, ref.directory, ref.config, this.settings, this.observer(ref.id)),
+      LoadedModel.load(ref.id, `${ref.id}#${++this.loads}`, ref.directory, ref.config, this.settings, this.observer(ref.id), {
+        gate: this.fairShare,
+        organizationId: ref.organizationId,
+      }),
     );
   }
 

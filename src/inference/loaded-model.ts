@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { BatchingDefaults, ExecutionProvider, InstanceDefaults, InstanceKind } from '../config.js';
 import type { BackendInfo } from './backend.js';
-import { DynamicBatcher, type BatchObserver, type BatchPolicy } from './batcher.js';
+import { DynamicBatcher, type BatchObserver, type BatchPolicy, type RunShare } from './batcher.js';
 import { ModelInstance } from './instance.js';
 import { MODEL_FILE, type ModelConfig } from './model-config.js';
 import { bytesPerElement, inputElements } from './preprocess.js';
@@ -81,6 +81,7 @@ export class LoadedModel {
     config: ModelConfig,
     defaults: ServingDefaults,
     observer: BatchObserver,
+    share: RunShare,
   ): Promise<LoadedModel> {
     const plan = planInstances(config, defaults);
     const maxBatchSize = config.batching?.maxBatchSize ?? defaults.batching.maxBatchSize;
@@ -112,7 +113,8 @@ export class LoadedModel {
       config,
       info,
       instances,
-      new DynamicBatcher(instances, policy, observer),
+      // GPU instances take no CPU permits (fair-share.ts).
+      new DynamicBatcher(instances, policy, observer, plan.kind === 'cpu' ? share : undefined),
       new SlotPool(slotBytes, slotCount),
       modelBytes * instances.length + slotBytes * slotCount,
     );

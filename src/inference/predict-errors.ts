@@ -30,6 +30,10 @@ export const predictErrors = {
     new ApiError(503, 'server is busy', `the request queue of model version ${id} is full`, {
       'Retry-After': String(retryAfterSeconds),
     }),
+  organizationBusy: (limit: number) =>
+    new ApiError(503, 'server is busy', `your organization has ${limit} predict requests in progress, its share of this server (ORGANIZATION_QUEUE_SIZE)`, {
+      'Retry-After': '1',
+    }),
   memoryBusy: (retryAfterSeconds: number) =>
     new ApiError(503, 'server is busy', 'too many request bodies are being received at once', {
       'Retry-After': String(retryAfterSeconds),

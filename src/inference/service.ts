@@ -60,12 +60,16 @@ export interface InferenceServiceOptions {
   waitingRoom: number;
   /** how long a held request waits for a queue place before 503 */
   holdMs: number;
+  /** requests one organization may have queued or held, all versions together, before 503 */
+  organizationRequests: number;
   /** lazy: versions already Active in the database load on their first request */
   loading: 'eager' | 'lazy';
 }
 
 export class InferenceService {
   private readonly versions = new Map<string, DeployedVersion>();
+  /** requests each calling organization has queued or held (see enqueue) */
+  private readonly organizationLoad = new Map<string, number>();
 
   constructor(
     private readonly sql: Sql,
@@ -252,7 +256,26 @@ export class InferenceService {
    * are. A held request costs no body memory and no CPU: under overload,
    * clients that retry at once wait their turn instead of being refused.
    */
-  enqueue(version: DeployedVersion): QueueTicket {
+  enqueue(version: DeployedVersion, organizationId: string): QueueTicket {
+    // One organization's share of the server, whatever its number of versions:
+    // the per-version limits alone would let many versions of one tenant fill
+    // the pipeline every tenant shares.
+    const load = this.organizationLoad.get(organizationId) ?? 0;
+    if (load >= this.options.organizationRequests) throw predictErrors.organizationBusy(this.options.organizationRequests);
+    const ticket = this.versionTicket(version);
+    this.organizationLoad.set(organizationId, load + 1);
+    return {
+      wait: ticket.wait,
+      release: () => {
+        const left = (this.organizationLoad.get(organizationId) ?? 1) - 1;
+        if (left > 0) this.organizationLoad.set(organizationId, left);
+        else this.organizationLoad.delete(organizationId);
+        ticket.release();
+      },
+    };
+  }
+
+  private versionTicket(version: DeployedVersion): QueueTicket {
     if (version.inFlight < this.options.queueSize) {
       version.inFlight++;
       return this.ticket(version, null);

@@ -30,7 +30,7 @@ function check(deps: PredictRouteDeps, req: Request) {
   const options = parsePredictOptions(req.query, version.config.defaults);
   const limit = predictBodyLimit(kind, deps.maxImageBytes);
   const reserve = Math.min(declaredLength(req) ?? limit, limit);
-  return { version, contentType, kind, options, limit, reserve };
+  return { organizationId, version, contentType, kind, options, limit, reserve };
 }
 
 export function predictRoute(deps: PredictRouteDeps): Route {
@@ -39,11 +39,11 @@ export function predictRoute(deps: PredictRouteDeps): Route {
     path: '/v1/models/:modelVersionId/predict',
     name: '/v1/models/:modelVersionId/predict',
     handler(req, reply) {
-      const { version, contentType, kind, options, limit, reserve } = check(deps, req);
+      const { organizationId, version, contentType, kind, options, limit, reserve } = check(deps, req);
       const large = reserve > SMALL_BODY_BYTES;
       let ticket: QueueTicket;
       try {
-        ticket = deps.inference.enqueue(version);
+        ticket = deps.inference.enqueue(version, organizationId);
       } catch (error) {
         // Shed before a byte is read: a large body is not read only to be dropped.
         reply.error(error, large);
