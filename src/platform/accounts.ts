@@ -45,6 +45,18 @@ export const ADDRESS_THROTTLE: ThrottlePolicy = { windowSeconds: 15 * 60, lockAf
 const emailKey = (email: string) => `email:${email}`;
 const addressKey = (address: string) => `address:${address}`;
 
+/**
+ * A new password for a user (a reset link, or `npm run admin -- reset-password`):
+ * whoever knew the old one, or holds a token opened with it, is out, and the
+ * account's failed logins are forgotten. Undefined if the user does not exist.
+ */
+export async function replacePassword(tx: Queryable, userId: string, password: string): Promise<{ user: UserRow; sessionVersion: number } | undefined> {
+  const user = await updateUser(tx, userId, { passwordHash: await hashPassword(password), verifiedEmail: true });
+  if (!user) return undefined;
+  await forgetLoginAttempts(tx, emailKey(user.email));
+  return { user, sessionVersion: (await bumpSessionVersion(tx, user.id))! };
+}
+
 function tooManyLogins(attempt: LoginAttempt & { admitted: false }, what: string): ApiError {
   const retryAfter = Math.max(1, Math.ceil((attempt.lockedUntil.getTime() - Date.now()) / 1000));
   return new ApiError(429, 'too many failed logins', `${what}; try again in ${retryAfter} s`, { 'Retry-After': String(retryAfter) });
@@ -189,11 +201,9 @@ export class AccountService {
     return this.sql.begin(async (tx) => {
       const row = await consumeAccountToken(tx, 'reset', digest(token));
       if (!row?.userId) throw new ApiError(401, 'invalid token', 'the reset token is unknown, used or expired');
-      const user = await updateUser(tx, row.userId, { passwordHash: await hashPassword(password), verifiedEmail: true });
-      if (!user) throw new ApiError(409, 'user does not exist', 'the account of this token was deleted');
-      await forgetLoginAttempts(tx, emailKey(user.email));
-      // Whoever knew the old password (or holds a token opened with it) is out.
-      const sessionVersion = (await bumpSessionVersion(tx, user.id))!;
+      const replaced = await replacePassword(tx, row.userId, password);
+      if (!replaced) throw new ApiError(409, 'user does not exist', 'the account of this token was deleted');
+      const { user, sessionVersion } = replaced;
       const [first] = await listUserOrganizations(tx, user.id);
       return this.tokens.issue({ id: user.id, sessionVersion }, first?.id);
     });

@@ -8,13 +8,13 @@ import type { Sql } from 'postgres';
 import type { Queryable } from '../db/database.js';
 import { newId } from '../ids.js';
 import type { Config } from '../config.js';
-import { countOrganizations, bootstrapOrganization, insertMembership, insertOrganization, insertUser } from '../db/accounts.js';
+import { countOrganizations, bootstrapOrganization, findUserByEmail, insertMembership, insertOrganization, insertUser } from '../db/accounts.js';
 import { findKeyByDigest, insertInferenceKey } from '../db/inference-keys.js';
 import { insertModel, insertModelVersion } from '../db/model-versions.js';
 import { log } from '../log.js';
 import { CONFIG_FILE, MODEL_FILE, readModelConfig } from '../inference/model-config.js';
 import { digestApiKey, displayPrefix, generateApiKey } from './inference-keys.js';
-import { generatePassword, hashPassword } from './passwords.js';
+import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
 
 /** The bundled demo model's version id, the same on every installation. */
 export const DEMO_MODEL_VERSION_ID = '01JDEM0DETECT0R00000000001';
@@ -61,6 +61,7 @@ export async function bootstrap(sql: Sql, config: Config, print: Print = (t) => 
   await sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${0x5e45f})`;
     if ((await countOrganizations(tx)) === 0) await createFirstOrganization(tx, config, secrets);
+    else if (config.adminPassword) await warnIfAdminPasswordIgnored(tx, config.adminEmail, config.adminPassword);
     if (config.inferenceApiKey) await acceptConfiguredKey(tx, config.inferenceApiKey);
   });
   if (secrets.length) {
@@ -100,6 +101,20 @@ async function createFirstOrganization(tx: Queryable, config: Config, secrets: s
     });
     secrets.push(`inference API key:  ${key}`);
   }
+}
+
+/**
+ * ADMIN_PASSWORD only sets the password of the admin the first start
+ * creates; set later, it would be silently ignored. Say so when it does not
+ * match (the password itself is never logged).
+ */
+async function warnIfAdminPasswordIgnored(sql: Queryable, email: string, password: string): Promise<void> {
+  const admin = await findUserByEmail(sql, email);
+  if (admin && (await verifyPassword(password, admin.passwordHash))) return;
+  log.warn('ADMIN_PASSWORD applies on the first start only and was not applied', {
+    email,
+    fix: admin ? 'npm run admin -- reset-password' : `no user ${email} exists (ADMIN_EMAIL)`,
+  });
 }
 
 /** INFERENCE_API_KEY is accepted as a key of the bootstrap organization on every start. */
