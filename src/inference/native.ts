@@ -1,5 +1,7 @@
 // Typed access to the C++ addon (native/). Built by `npm ci` through cmake-js.
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface PreprocessSpec {
@@ -63,7 +65,21 @@ interface NativeAddon {
   ): void;
 }
 
-const addonPath = fileURLToPath(new URL('../../native/build/Release/sense_native.node', import.meta.url));
+const ADDON = join('native', 'build', 'Release', 'sense_native.node');
+
+/**
+ * The addon in the nearest folder above this module that holds one: the
+ * repository root both from src/inference (tsx) and from a compiled build
+ * (dist/inference, or any out directory inside the checkout).
+ */
+function findAddon(): string {
+  for (let dir = import.meta.dirname; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ADDON))) return join(dir, ADDON);
+    if (dirname(dir) === dir) return fileURLToPath(new URL(`../../${ADDON}`, import.meta.url));
+  }
+}
+
+const addonPath = findAddon();
 
 function load(): NativeAddon {
   try {

@@ -43,6 +43,8 @@ export interface StartOptions {
   dataDir?: string;
   databaseUrl?: string;
   timeoutMs?: number;
+  /** node's arguments instead of `npm start`'s (e.g. a compiled dist/main.js) */
+  args?: string[];
 }
 
 /** A fresh database on TEST_DATABASE_URL's server, or undefined for the embedded default. */
@@ -80,7 +82,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   delete env.DATABASE_URL;
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
 
-  const child = spawn(process.execPath, startCommand(), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, options.args ?? startCommand(), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const listeners: Array<() => void> = [];

@@ -1,0 +1,59 @@
+# syntax=docker/dockerfile:1
+# The server as a container: built with the install CI runs (scripts/install.sh),
+# compiled to JavaScript (npm run build), run as an unprivileged user with its
+# data (embedded PostgreSQL, uploaded models, JWT secret) in the /data volume.
+#
+#   docker build -t sense-inference .
+#   docker run -d -p 8080:8080 -v sense-data:/data --name sense sense-inference
+#   docker logs sense    # the credentials printed once at first start
+
+# --- build: compiler, cmake and dev dependencies ------------------------------
+FROM node:20-bookworm AS build
+WORKDIR /app
+# Dependencies first, so that a change under src/ reuses this layer. The root
+# package's install script builds the addon, so native/ comes with them.
+COPY package.json package-lock.json ./
+COPY scripts/install.sh scripts/install.sh
+COPY native native
+# apt-get cmake/g++/libturbojpeg0-dev, then npm ci (as root: this stage only).
+RUN scripts/install.sh
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.mjs scripts/build.mjs
+COPY src src
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund \
+ && rm -rf native/build/CMakeFiles native/build/*.ninja native/build/.ninja_*
+
+# --- runtime: node, libturbojpeg for the native JPEG path, the compiled app -----
+FROM node:20-bookworm-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libturbojpeg0 \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd --system --gid 10001 sense \
+ && useradd --system --uid 10001 --gid sense --home-dir /data --no-create-home --shell /usr/sbin/nologin sense \
+ && mkdir -p /data \
+ && chown sense:sense /data \
+ && chmod 700 /data
+WORKDIR /app
+# Owned by root, read-only to the server: only /data is written.
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/native/build/Release/sense_native.node ./native/build/Release/sense_native.node
+COPY --from=build /app/dist ./dist
+COPY models ./models
+
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    DATA_DIR=/data \
+    MODELS_DIR=/app/models
+VOLUME ["/data"]
+EXPOSE 8080
+USER sense:sense
+# Ready = the database answers and a model version is Active (README: Operations).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=90s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/v2/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM drains requests in flight and stops PostgreSQL (SHUTDOWN_TIMEOUT_MS,
+# 15 s by default): give `docker stop` more than that, e.g. --stop-timeout 30.
+STOPSIGNAL SIGTERM
+CMD ["node", "--max-semi-space-size=64", "dist/main.js"]
