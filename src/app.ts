@@ -171,7 +171,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         maxImageBytes: config.maxImageBytes,
         holdMs: config.queueHoldMs,
       }),
-      ...endpoints.flatMap((endpoint) => endpointRoutes(endpoint, authenticator)),
+      ...endpoints.flatMap((endpoint) => endpointRoutes(endpoint, authenticator, { budget: bodyBudget, holdMs: config.queueHoldMs })),
       { method: 'get', path: '/openapi.json', handler: (_req, reply) => reply.send(200, openApi) },
     ];
     // The ingestion API shares the main port unless INGRESS_PORT gives it its own.

@@ -88,6 +88,18 @@ describe('ingestion bodies', () => {
   });
 });
 
+describe('management bodies', () => {
+  it('authenticates before reading a body: a refused caller never has it read', async () => {
+    // Before: up to 1 MiB was buffered for anyone before the token was looked at.
+    const anonymous = await headOnly('/v2/projects', 900_000);
+    expect(await anonymous.answer).toMatch(/^HTTP\/1\.1 401 [\s\S]*missing Authorization header/);
+    await anonymous.closed;
+    const forged = await headOnly('/v2/rules', 900_000, 'Bearer not.a.token');
+    expect(await forged.answer).toMatch(/^HTTP\/1\.1 401 /);
+    await forged.closed;
+  });
+});
+
 describe('trickling bodies', () => {
   it('answers 408 and closes the connection of a body that arrives slower than MIN_UPLOAD_RATE', async () => {
     // Before: 100 bytes every 500 ms held the connection (and its body memory) for as long as the client liked.

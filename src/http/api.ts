@@ -10,7 +10,7 @@ import { whyUnstorable } from '../db/storable.js';
 import { ApiError } from '../errors.js';
 import { describeIssues } from '../inference/model-config.js';
 import { authorize, type Action } from '../platform/permissions.js';
-import { BodyTooLargeError, openBodyStream, readBody, type BodyStream, type Reply, type Request, type Route } from './server.js';
+import { BodyTooLargeError, openBodyStream, readGatedBody, type BodyBudget, type BodyStream, type Reply, type Request, type Route } from './server.js';
 
 /** Who is calling: from a verified access token and the caller's membership. */
 export interface Caller {
@@ -153,47 +153,62 @@ function send(reply: Reply, response: ApiResponse): void {
 
 const tooLarge = (limit: number) => new ApiError(413, 'request body too large', `the limit is ${limit} bytes`);
 
-/** Turns a declaration (and its aliases) into uWS routes. */
-export function endpointRoutes(endpoint: Endpoint, auth: Authenticator): Route[] {
+/** What buffered management bodies share with every other route. */
+export interface BodyPolicy {
+  budget: BodyBudget;
+  holdMs: number;
+}
+
+/**
+ * Turns a declaration (and its aliases) into uWS routes. The caller is
+ * authenticated (and authorized) before a byte of the body is read: a
+ * buffered body through readGatedBody, an upload by not starting its stream
+ * until the handler runs.
+ */
+export function endpointRoutes(endpoint: Endpoint, auth: Authenticator, bodies: BodyPolicy): Route[] {
+  const limit = endpoint.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const bodyOptions = { limit, budget: bodies.budget, holdMs: bodies.holdMs, tooLarge: () => tooLarge(limit) };
   const handler = (req: Request, reply: Reply) => {
+    let caller: UserCaller | Caller | undefined;
+    const authenticate = async () => {
+      if (endpoint.auth === 'none') return;
+      const user = await auth.user(req.headers.authorization);
+      caller = user;
+      if (endpoint.auth === 'organization') {
+        const member = await auth.member(user);
+        if (endpoint.action) authorize(member.role, endpoint.action);
+        caller = member;
+      }
+    };
     // uWS needs the body handler attached synchronously, before any await.
-    const limit = endpoint.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const upload = endpoint.upload ? openBodyStream(req, reply, limit) : undefined;
-    const body =
-      endpoint.body && endpoint.method !== 'get' && !upload ? readBody(req, reply, limit) : Promise.resolve(new Uint8Array(0));
-    const run = async () => {
-      let raw: Uint8Array;
-      try {
-        raw = await body;
-      } catch (error) {
-        if (error instanceof BodyTooLargeError) {
-          throw tooLarge(limit);
-        }
-        throw error;
+    const buffered = endpoint.body && endpoint.method !== 'get' && !upload ? readGatedBody(req, reply, bodyOptions, authenticate) : undefined;
+    /** The response, or undefined when the request was answered already (refused before its body). */
+    const run = async (): Promise<ApiResponse | undefined> => {
+      let raw: Uint8Array = new Uint8Array(0);
+      let release = () => {};
+      if (buffered) {
+        const gated = await buffered;
+        if (!gated) return undefined;
+        ({ bytes: raw, release } = gated);
+      } else {
+        await authenticate();
       }
-      let caller: UserCaller | Caller | undefined;
-      if (endpoint.auth !== 'none') {
-        const user = await auth.user(req.headers.authorization);
-        caller = user;
-        if (endpoint.auth === 'organization') {
-          const member = await auth.member(user);
-          if (endpoint.action) authorize(member.role, endpoint.action);
-          caller = member;
-        }
-      }
-      const params = validate(endpoint.params, storable(req.params, 'path parameter'), 'path parameter');
-      const query = validate(endpoint.query, storable(Object.fromEntries(req.query), 'query parameter'), 'query parameter');
-      const parsedBody = endpoint.body ? validate(endpoint.body, storable(parseJson(raw) ?? {}, 'request body'), 'request body') : undefined;
       try {
+        const params = validate(endpoint.params, storable(req.params, 'path parameter'), 'path parameter');
+        const query = validate(endpoint.query, storable(Object.fromEntries(req.query), 'query parameter'), 'query parameter');
+        const parsedBody = endpoint.body ? validate(endpoint.body, storable(parseJson(raw) ?? {}, 'request body'), 'request body') : undefined;
         return await endpoint.handler({ params, query, body: parsedBody, caller: caller as never, request: req, upload });
       } catch (error) {
         throw error instanceof BodyTooLargeError ? tooLarge(limit) : error;
+      } finally {
+        release();
       }
     };
     return run().then(
       (response) => {
         upload?.discard();
-        send(reply, response);
+        if (response) send(reply, response);
       },
       (error: unknown) => {
         // An upload refused before or while it was read: drop the rest of it, so
