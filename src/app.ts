@@ -15,7 +15,8 @@ import { IngestService } from './ingest/service.js';
 import { managementEndpoints } from './http/routes/v2/index.js';
 import { predictRoute } from './http/routes/predict.js';
 import { setMinUploadRate } from './http/slow-bodies.js';
-import { addFallback, addRoute, BodyBudget, InFlight, loadUws, type HttpContext, type Route, type Uws } from './http/server.js';
+import { BodyBudget } from './http/body-budget.js';
+import { addFallback, addRoute, InFlight, loadUws, type HttpContext, type Route, type Uws } from './http/server.js';
 import { engineSettings, InferenceEngine } from './inference/engine.js';
 import { InferenceService } from './inference/service.js';
 import { log, setLogFormat, setLogLevel } from './log.js';
@@ -151,7 +152,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await ingest.start();
     cleanups.push(() => ingest.stop());
     // One memory budget for every buffered request body, whatever the route.
-    const bodyBudget = new BodyBudget(config.maxBufferedBytes);
+    const bodyBudget = new BodyBudget(config.maxBufferedBytes, config.organizationBufferedBytes);
     const ingestion = ingestRoutes({
       ingest,
       reads: new DeviceReadModel(database.sql),

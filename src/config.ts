@@ -29,6 +29,7 @@ export interface Config {
   queueHoldMs: number;
   organizationQueueSize: number;
   maxBufferedBytes: number;
+  organizationBufferedBytes: number;
   trustedProxies: number;
   metricsToken: string | undefined;
   minUploadRate: number;
@@ -174,6 +175,11 @@ export const SETTINGS: readonly Setting[] = [
     name: 'MAX_BUFFERED_BYTES',
     default: '268435456',
     help: 'request bodies held in memory at once across all requests before 503',
+  },
+  {
+    name: 'ORGANIZATION_BUFFERED_BYTES',
+    default: '(MAX_BUFFERED_BYTES / 4)',
+    help: "one organization's part of MAX_BUFFERED_BYTES (it may always have one body in memory)",
   },
   {
     name: 'TRUST_PROXY',
@@ -346,6 +352,7 @@ export function loadConfig(env: Env = process.env): Config {
   const gpuProvider = providers.some((p) => p !== 'cpu');
   const queueSize = integer(env, 'QUEUE_SIZE', workers * 16, 1);
   const queueWaitingRoom = integer(env, 'QUEUE_WAITING_ROOM', queueSize * 4, 0);
+  const maxBufferedBytes = integer(env, 'MAX_BUFFERED_BYTES', 256 * 1024 * 1024, 1024 * 1024);
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: optional(env, 'HOST') ?? '0.0.0.0',
@@ -377,7 +384,8 @@ export function loadConfig(env: Env = process.env): Config {
     queueWaitingRoom,
     queueHoldMs: integer(env, 'QUEUE_HOLD_MS', 5000, 0, 60_000),
     organizationQueueSize: integer(env, 'ORGANIZATION_QUEUE_SIZE', (queueSize + queueWaitingRoom) * 2, 1),
-    maxBufferedBytes: integer(env, 'MAX_BUFFERED_BYTES', 256 * 1024 * 1024, 1024 * 1024),
+    maxBufferedBytes,
+    organizationBufferedBytes: integer(env, 'ORGANIZATION_BUFFERED_BYTES', Math.floor(maxBufferedBytes / 4), 1),
     trustedProxies: integer(env, 'TRUST_PROXY', 0, 0, 16),
     metricsToken: optional(env, 'METRICS_TOKEN'),
     minUploadRate: integer(env, 'MIN_UPLOAD_RATE', 8192, 0),

@@ -10,7 +10,8 @@ import { whyUnstorable } from '../db/storable.js';
 import { ApiError } from '../errors.js';
 import { describeIssues } from '../inference/model-config.js';
 import { authorize, type Action } from '../platform/permissions.js';
-import { BodyTooLargeError, openBodyStream, readGatedBody, type BodyBudget, type BodyStream, type Reply, type Request, type Route } from './server.js';
+import type { BodyBudget } from './body-budget.js';
+import { BodyTooLargeError, openBodyStream, readGatedBody, type BodyStream, type Reply, type Request, type Route } from './server.js';
 
 /** Who is calling: from a verified access token and the caller's membership. */
 export interface Caller {
@@ -167,9 +168,9 @@ export interface BodyPolicy {
  */
 export function endpointRoutes(endpoint: Endpoint, auth: Authenticator, bodies: BodyPolicy): Route[] {
   const limit = endpoint.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const bodyOptions = { limit, budget: bodies.budget, holdMs: bodies.holdMs, tooLarge: () => tooLarge(limit) };
   const handler = (req: Request, reply: Reply) => {
     let caller: UserCaller | Caller | undefined;
+    const bodyOptions = { limit, budget: bodies.budget, holdMs: bodies.holdMs, tooLarge: () => tooLarge(limit), owner: () => caller?.organizationId };
     const authenticate = async () => {
       if (endpoint.auth === 'none') return;
       const user = await auth.user(req.headers.authorization);

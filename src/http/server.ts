@@ -12,6 +12,7 @@ import { log } from '../log.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import { writeAccessLog } from './access-log.js';
 import { CorsPolicy } from './cors.js';
+import type { BodyBudget } from './body-budget.js';
 import { requestId } from './request-id.js';
 import { watchBodyRate } from './slow-bodies.js';
 
@@ -84,49 +85,6 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-/** Request bodies held in memory across all requests at once. */
-export class BodyBudget {
-  private used = 0;
-  private readonly waiting: Array<{ bytes: number; grant: (ok: boolean) => void }> = [];
-  constructor(readonly limit: number) {}
-  tryReserve(bytes: number): boolean {
-    if (this.waiting.length > 0 || this.used + bytes > this.limit) return false;
-    this.used += bytes;
-    return true;
-  }
-  /**
-   * Reserves `bytes` now or, first come first served, as soon as others
-   * release enough; false if that has not happened within `holdMs`.
-   */
-  reserve(bytes: number, holdMs: number): Promise<boolean> {
-    if (this.tryReserve(bytes)) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const waiter = {
-        bytes,
-        grant: (ok: boolean) => {
-          clearTimeout(timer);
-          resolve(ok);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.waiting.splice(this.waiting.indexOf(waiter), 1);
-        resolve(false);
-      }, holdMs);
-      this.waiting.push(waiter);
-    });
-  }
-  release(bytes: number): void {
-    this.used -= bytes;
-    while (this.waiting.length > 0 && this.used + this.waiting[0]!.bytes <= this.limit) {
-      const next = this.waiting.shift()!;
-      this.used += next.bytes;
-      next.grant(true);
-    }
-  }
-  get inUse(): number {
-    return this.used;
-  }
-}
 
 /** Counts requests in progress so shutdown can wait for them. */
 export class InFlight {
@@ -309,6 +267,8 @@ export interface GatedBodyOptions {
   holdMs: number;
   /** the answer for a body over `limit` */
   tooLarge: (error: BodyTooLargeError) => ApiError;
+  /** whose part of the budget a large body counts against, once `gate` has passed (its organization) */
+  owner?: () => string | undefined;
 }
 
 export interface GatedBody {
@@ -333,6 +293,8 @@ export function readGatedBody(req: Request, reply: Reply, options: GatedBodyOpti
   const large = reserve > SMALL_BODY_BYTES;
   const body = readBody(req, reply, limit);
   body.catch(() => {}); // awaited below, unless refused before
+  // A small body is reserved at once, before its caller is known: counted in the whole budget only.
+  let owner: string | undefined;
   let reserved = !large && budget.tryReserve(reserve);
   if (!reserved) pauseBody(req);
   const refuse = async (error: unknown) => {
@@ -349,22 +311,23 @@ export function readGatedBody(req: Request, reply: Reply, options: GatedBodyOpti
     try {
       await gate();
     } catch (error) {
-      if (reserved) budget.release(reserve);
+      if (reserved) budget.release(reserve, owner);
       return refuse(error);
     }
     if (!reserved) {
-      reserved = await budget.reserve(reserve, options.holdMs);
+      owner = options.owner?.();
+      reserved = await budget.reserve(reserve, owner, options.holdMs);
       if (!reserved) return refuse(new ApiError(503, 'server busy', 'too many request bodies in memory; retry shortly', { 'Retry-After': '1' }));
       if (reply.aborted) {
-        budget.release(reserve);
+        budget.release(reserve, owner);
         return undefined;
       }
       resumeBody(req);
     }
     try {
-      return { bytes: await body, release: () => budget.release(reserve) };
+      return { bytes: await body, release: () => budget.release(reserve, owner) };
     } catch (error) {
-      budget.release(reserve);
+      budget.release(reserve, owner);
       if (error instanceof BodyTooLargeError) {
         reply.error(options.tooLarge(error), error.closeConnection);
         return undefined;

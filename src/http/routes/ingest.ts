@@ -14,7 +14,8 @@ import {
 import type { DeviceReadModel } from '../../ingest/device-reads.js';
 import type { IngestService } from '../../ingest/service.js';
 import type { DeviceClaims } from '../../platform/auth/tokens.js';
-import { readGatedBody, type BodyBudget, type BodyTooLargeError, type Reply, type Request, type Route } from '../server.js';
+import type { BodyBudget } from '../body-budget.js';
+import { readGatedBody, type BodyTooLargeError, type Reply, type Request, type Route } from '../server.js';
 
 export interface IngestRouteDeps {
   ingest: IngestService;
@@ -48,7 +49,8 @@ export function ingestRoutes({ ingest, reads, maxBodyBytes, budget, holdMs }: In
     <C>(options: typeof events, authenticate: (req: Request) => Promise<C>, handler: Handler<C>): Route['handler'] =>
     (req, reply) => {
       let caller: C | undefined;
-      const body = readGatedBody(req, reply, options, async () => {
+      const owner = () => (caller as { organizationId?: string } | undefined)?.organizationId;
+      const body = readGatedBody(req, reply, { ...options, owner }, async () => {
         caller = await authenticate(req);
       });
       return (async () => {

@@ -8,7 +8,8 @@ import { parsePredictOptions } from '../../inference/predict-options.js';
 import { predictErrors } from '../../inference/predict-errors.js';
 import { predictBodyKind, predictBodyLimit } from '../../inference/request-body.js';
 import { bearerToken, type InferenceKeyCache } from '../../platform/inference-keys.js';
-import { BodyTooLargeError, declaredLength, pauseBody, readBody, resumeBody, SMALL_BODY_BYTES, type BodyBudget, type Request, type Route } from '../server.js';
+import type { BodyBudget } from '../body-budget.js';
+import { BodyTooLargeError, declaredLength, pauseBody, readBody, resumeBody, SMALL_BODY_BYTES, type Request, type Route } from '../server.js';
 
 export interface PredictRouteDeps {
   inference: InferenceService;
@@ -56,7 +57,7 @@ export function predictRoute(deps: PredictRouteDeps): Route {
         gone = true;
         ticket.release();
       });
-      let reserved = ticket.wait === null && deps.budget.tryReserve(reserve);
+      let reserved = ticket.wait === null && deps.budget.tryReserve(reserve, organizationId);
       // A request that must wait (for a queue place or body memory) leaves its
       // body in the client's socket until its turn: no memory, no CPU.
       if (!reserved) pauseBody(req);
@@ -64,7 +65,7 @@ export function predictRoute(deps: PredictRouteDeps): Route {
       return (async () => {
         try {
           if (!reserved) {
-            const refusal = await waitForTurn(deps, ticket, reserve);
+            const refusal = await waitForTurn(deps, ticket, reserve, organizationId);
             reserved = refusal === undefined;
             if (gone) return;
             if (refusal) {
@@ -89,7 +90,7 @@ export function predictRoute(deps: PredictRouteDeps): Route {
           reply.error(predictErrors.fileTooLarge(imageBytes), error.closeConnection);
         } finally {
           ticket.release();
-          if (reserved) deps.budget.release(reserve);
+          if (reserved) deps.budget.release(reserve, organizationId);
         }
       })();
     },
@@ -97,11 +98,11 @@ export function predictRoute(deps: PredictRouteDeps): Route {
 }
 
 /** Waits for a queue place, then for body memory; the 503 to answer if either does not come in time. */
-async function waitForTurn(deps: PredictRouteDeps, ticket: QueueTicket, reserve: number): Promise<ApiError | undefined> {
+async function waitForTurn(deps: PredictRouteDeps, ticket: QueueTicket, reserve: number, organizationId: string): Promise<ApiError | undefined> {
   try {
     await ticket.wait;
   } catch (error) {
     return error as ApiError;
   }
-  return (await deps.budget.reserve(reserve, deps.holdMs)) ? undefined : predictErrors.memoryBusy(1);
+  return (await deps.budget.reserve(reserve, organizationId, deps.holdMs)) ? undefined : predictErrors.memoryBusy(1);
 }
