@@ -80,9 +80,20 @@ export class BodyTooLargeError extends Error {
     readonly bytes: number,
     /** whether to close the connection rather than discard the rest of the body */
     readonly closeConnection: boolean,
+    /** what an OverflowMeasure counted in the whole body, if it could */
+    readonly measured?: number,
   ) {
     super(`request body of ${bytes} bytes is over the limit`);
   }
+}
+
+/**
+ * Counts something in a body too large to keep (predict: the image's size)
+ * while the rest of it is read and dropped; see readBody.
+ */
+export interface OverflowMeasure {
+  feed(chunk: Uint8Array): void;
+  result(): number | undefined;
 }
 
 
@@ -352,22 +363,28 @@ export function declaredLength(req: Request): number | undefined {
 
 /**
  * Reads the whole request body, counting bytes as they arrive. Past `limit`
- * it stops buffering at once and rejects with BodyTooLargeError (a declared
- * Content-Length over the limit rejects before any byte is read); later
- * chunks are dropped unread. Must be called synchronously inside the route
- * handler, as uWS requires.
+ * it stops buffering at once and rejects with BodyTooLargeError: at once
+ * (a declared Content-Length over the limit before any byte is read), later
+ * chunks dropped unread; or, given a `measurer`, at the body's end, every
+ * chunk fed to the measure it makes and dropped (not past MAX_DISCARD_BYTES: beyond, at once).
+ * Must be called synchronously inside the route handler, as uWS requires.
  */
-export function readBody(req: Request, reply: Reply, limit: number): Promise<Uint8Array> {
+export function readBody(req: Request, reply: Reply, limit: number, measurer?: () => OverflowMeasure): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const declared = declaredLength(req);
-    if (declared !== undefined && declared > limit) {
+    // With a measure, a body over the limit is still read to its end (up to
+    // MAX_DISCARD_BYTES), each chunk fed to the measure and dropped.
+    const measurable = (remaining: number) => measurer !== undefined && remaining <= MAX_DISCARD_BYTES;
+    let measure: OverflowMeasure | undefined; // made on overflow only: most bodies fit
+    if (declared !== undefined && declared > limit && !measurable(declared)) {
       reject(new BodyTooLargeError(declared, declared > MAX_DISCARD_BYTES));
       req.raw.onData(() => {}); // discard
       return;
     }
     // With a declared length the body lands in one exactly-sized, unshared
     // ArrayBuffer that can later be transferred to a worker without a copy.
-    let buffer = new Uint8Array(new ArrayBuffer(declared ?? Math.min(limit, 64 * 1024)));
+    let buffer: Uint8Array | undefined =
+      declared !== undefined && declared > limit ? undefined : new Uint8Array(new ArrayBuffer(Math.min(declared ?? 64 * 1024, limit)));
     let received = 0;
     let settled = false;
     const unwatch = watchBody(req, reply, () => received, () => {
@@ -382,11 +399,28 @@ export function readBody(req: Request, reply: Reply, limit: number): Promise<Uin
     req.raw.onData((chunk, isLast) => {
       if (settled) return;
       const size = chunk.byteLength;
-      if (received + size > limit) {
-        settled = true;
-        unwatch();
-        const bytes = declared ?? received + size;
-        reject(new BodyTooLargeError(bytes, declared !== undefined && declared - received > MAX_DISCARD_BYTES));
+      if (buffer && received + size > limit) {
+        // Crossing the limit: keep nothing more, measure what is left if possible.
+        if (!measurable((declared ?? received + size) - received)) {
+          settled = true;
+          unwatch();
+          const bytes = declared ?? received + size;
+          reject(new BodyTooLargeError(bytes, declared !== undefined && declared - received > MAX_DISCARD_BYTES));
+          return;
+        }
+        measure = measurer!();
+        measure.feed(buffer.subarray(0, received));
+        buffer = undefined; // over the limit: nothing more is kept
+      }
+      if (!buffer) {
+        measure ??= measurer!();
+        measure.feed(new Uint8Array(chunk));
+        received += size;
+        if (isLast) {
+          settled = true;
+          unwatch();
+          reject(new BodyTooLargeError(received, false, measure.result()));
+        }
         return;
       }
       if (received + size > buffer.byteLength) {

@@ -4,6 +4,7 @@
 // the queue and the memory budget.
 import type { ApiError } from '../../errors.js';
 import type { InferenceService, QueueTicket } from '../../inference/service.js';
+import { imageSizeCounter } from '../../inference/image-size.js';
 import { parsePredictOptions } from '../../inference/predict-options.js';
 import { predictErrors } from '../../inference/predict-errors.js';
 import { predictBodyKind, predictBodyLimit } from '../../inference/request-body.js';
@@ -50,7 +51,7 @@ export function predictRoute(deps: PredictRouteDeps): Route {
         reply.error(error, large);
         return;
       }
-      const body = readBody(req, reply, limit);
+      const body = readBody(req, reply, limit, () => imageSizeCounter(kind, contentType));
       body.catch(() => {}); // awaited below, unless the request ends before
       let gone = false;
       reply.onAbort(() => {
@@ -85,8 +86,9 @@ export function predictRoute(deps: PredictRouteDeps): Route {
           reply.send(200, await deps.inference.predict(version, bytes, contentType, options));
         } catch (error) {
           if (!(error instanceof BodyTooLargeError)) throw error;
-          // For JSON the limit applies to the decoded image: report the size the body implies.
-          const imageBytes = kind === 'json' ? Math.floor((error.bytes * 3) / 4) : error.bytes;
+          // The image's size, counted while the body was dropped; for a body
+          // too large to read through, the size its length implies.
+          const imageBytes = error.measured ?? (kind === 'json' ? Math.floor((error.bytes * 3) / 4) : error.bytes);
           reply.error(predictErrors.fileTooLarge(imageBytes), error.closeConnection);
         } finally {
           ticket.release();
