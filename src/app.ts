@@ -16,6 +16,7 @@ import { managementEndpoints } from './http/routes/v2/index.js';
 import { predictRoute } from './http/routes/predict.js';
 import { addFallback, addRoute, BodyBudget, InFlight, loadUws, type HttpContext, type Route, type Uws } from './http/server.js';
 import { engineSettings, InferenceEngine } from './inference/engine.js';
+import { modelValidationSettings } from './inference/validation.js';
 import { InferenceService } from './inference/service.js';
 import { log, setLogFormat, setLogLevel } from './log.js';
 import { createServerMetrics, Gauge } from './observability/metrics.js';
@@ -99,6 +100,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       waitingRoom: config.queueWaitingRoom,
       holdMs: config.queueHoldMs,
       loading: config.modelLoading,
+      validation: modelValidationSettings(config),
     }, metrics);
     await inference.start();
     cleanups.push(() => inference.stop());
