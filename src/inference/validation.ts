@@ -135,7 +135,8 @@ function runChild(request: ValidationRequest, settings: ModelValidationSettings)
       // often an allocation the runtime could not survive.
       if (OUT_OF_MEMORY.test(stderr)) return reject(new ModelValidationError(memoryReason(settings, stderr)));
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-      const last = stderr.trim().split('\n').pop();
+      const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('Node.js v'));
+      const last = lines.find((l) => /^\w*Error\b/.test(l)) ?? lines.pop();
       const mb = Math.round(settings.memoryBytes / (1024 * 1024));
       const hint = signal ? `; it may need more than ${mb} MB (MODEL_VALIDATION_MEMORY_MB)` : '';
       reject(new ModelValidationError(`the model validation process ${how} while loading and running the model${last ? `: ${last}` : ''}${hint}`));
