@@ -18,6 +18,7 @@ import { setMinUploadRate } from './http/slow-bodies.js';
 import { BodyBudget } from './http/body-budget.js';
 import { addFallback, addRoute, InFlight, loadUws, type HttpContext, type Route, type Uws } from './http/server.js';
 import { engineSettings, InferenceEngine } from './inference/engine.js';
+import { modelValidationSettings } from './inference/validation.js';
 import { InferenceService } from './inference/service.js';
 import { log, setLogFormat, setLogLevel } from './log.js';
 import { createServerMetrics, Gauge } from './observability/metrics.js';
@@ -103,6 +104,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       holdMs: config.queueHoldMs,
       organizationRequests: config.organizationQueueSize,
       loading: config.modelLoading,
+      validation: modelValidationSettings(config),
     }, metrics);
     await inference.start();
     cleanups.push(() => inference.stop());

@@ -18,6 +18,8 @@ export interface Config {
   maxLoadedVersions: number;
   modelMemoryBudgetBytes: number;
   modelLoading: 'eager' | 'lazy';
+  /** limits of the process that loads and warms up a new model version before the server does */
+  modelValidation: { memoryBytes: number; timeoutMs: number };
   executionProviders: ExecutionProvider[];
   adminEmail: string;
   adminPassword: string | undefined;
@@ -149,6 +151,16 @@ export const SETTINGS: readonly Setting[] = [
     name: 'MODEL_LOADING',
     default: 'eager',
     help: 'eager: load every version at start; lazy: versions already Active load on first use',
+  },
+  {
+    name: 'MODEL_VALIDATION_MEMORY_MB',
+    default: '2048',
+    help: 'memory (RLIMIT_DATA) of the process that loads and warms up a new model version first; past it the version is Failed',
+  },
+  {
+    name: 'MODEL_VALIDATION_TIMEOUT_MS',
+    default: '60000',
+    help: 'longest a new model version\'s load and warm-up may take in that process; past it the version is Failed',
   },
   { name: 'ADMIN_EMAIL', default: 'admin@example.com', help: 'bootstrap admin, created on first start' },
   { name: 'ADMIN_PASSWORD', default: '(generated, printed once)', help: 'bootstrap admin password' },
@@ -374,6 +386,10 @@ export function loadConfig(env: Env = process.env): Config {
     maxLoadedVersions: integer(env, 'MAX_LOADED_VERSIONS', 16, 1, 10_000),
     modelMemoryBudgetBytes: integer(env, 'MODEL_MEMORY_BUDGET_MB', 4096, 1, 1024 * 1024) * 1024 * 1024,
     modelLoading: oneOf('MODEL_LOADING', optional(env, 'MODEL_LOADING') ?? 'eager', ['eager', 'lazy'] as const),
+    modelValidation: {
+      memoryBytes: integer(env, 'MODEL_VALIDATION_MEMORY_MB', 2048, 256, 1024 * 1024) * 1024 * 1024,
+      timeoutMs: integer(env, 'MODEL_VALIDATION_TIMEOUT_MS', 60_000, 1000, 3_600_000),
+    },
     executionProviders: [...new Set(providers)],
     adminEmail: (optional(env, 'ADMIN_EMAIL') ?? 'admin@example.com').toLowerCase(),
     adminPassword: optional(env, 'ADMIN_PASSWORD'),

@@ -9,6 +9,7 @@ import { bootstrapOrganization } from '../db/accounts.js';
 import { openDatabase } from '../db/database.js';
 import { listModelVersionsWithModel } from '../db/model-versions.js';
 import { setLogLevel } from '../log.js';
+import { modelValidationSettings } from '../inference/validation.js';
 import { registerModelDirectory } from '../platform/model-registration.js';
 
 const USAGE = `Usage:
@@ -43,6 +44,7 @@ async function main(): Promise<number> {
       sourceDir: resolve(dir!),
       dataDir: config.dataDir,
       public: values.public,
+      validation: modelValidationSettings(config),
     });
     process.stderr.write(`registered ${version.config.name} v${version.version} (${version.config.labels.length} labels) in ${version.directory}\n`);
     process.stdout.write(`${version.id}\n`);

@@ -19,6 +19,7 @@ import type { InferenceEngine, ModelRef } from './engine.js';
 import { parseModelConfig, type ModelConfig } from './model-config.js';
 import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
+import { validateModel, type ModelValidationSettings, type ValidationResult } from './validation.js';
 
 export interface DeployedVersion extends ModelRef {
   readonly modelId: string;
@@ -35,6 +36,12 @@ export interface DeployedVersion extends ModelRef {
   readonly drain: DrainRate;
   /** resolves when the version leaves Initializing */
   ready: Promise<void>;
+  /**
+   * Active in the database: it loaded before, in a limited validation
+   * process or here. Any other version is validated in such a process
+   * before it loads here.
+   */
+  readonly knownToLoad: boolean;
 }
 
 interface Waiter {
@@ -64,6 +71,8 @@ export interface InferenceServiceOptions {
   organizationRequests: number;
   /** lazy: versions already Active in the database load on their first request */
   loading: 'eager' | 'lazy';
+  /** limits of the process a version not yet known to load is validated in first */
+  validation: ModelValidationSettings;
 }
 
 export class InferenceService {
@@ -145,8 +154,11 @@ export class InferenceService {
   /**
    * Registers a version. Unless it is known to load (`validated`: Active in
    * the database, in lazy mode), it is Initializing while a first load and
-   * warm-up prove it can serve, then Active or Failed with the reason. The
-   * load then stays in the engine's cache like any other.
+   * warm-up prove it can serve, then Active or Failed with the reason. A
+   * version never Active before is first loaded and warmed up in a limited
+   * child process (validation.ts), so a model that would allocate gigabytes
+   * or run for minutes fails there, not in the server. The load here then
+   * stays in the engine's cache like any other.
    */
   deploy(row: ModelVersionRow, { validated = false } = {}): DeployedVersion {
     const existing = this.versions.get(row.id);
@@ -172,6 +184,7 @@ export class InferenceService {
       waiting: [],
       drain: new DrainRate(),
       ready: Promise.resolve(),
+      knownToLoad: row.status === 'Active',
     };
     this.versions.set(version.id, version);
     if (version.status === 'Initializing') version.ready = this.validate(version);
@@ -183,6 +196,11 @@ export class InferenceService {
     const started = performance.now();
     await this.persistStatus(version);
     try {
+      let checked: ValidationResult | undefined;
+      if (!version.knownToLoad) {
+        checked = await validateModel(version.directory, version.config, this.options.validation);
+        if (this.versions.get(version.id) !== version) return; // undeployed meanwhile
+      }
       const model = await this.engine.acquire(version);
       this.engine.release(model);
       if (this.versions.get(version.id) !== version) return; // undeployed meanwhile
@@ -197,6 +215,10 @@ export class InferenceService {
         instances: model.instances.map((i) => i.name).join(','),
         maxBatchSize: model.batcher.policy.maxBatchSize,
         loadMs: Math.round(performance.now() - started),
+        ...(checked && {
+          validationMs: Math.round(checked.ms),
+          validationPeakMb: Math.round(checked.maxRssBytes / (1024 * 1024)),
+        }),
       });
     } catch (error) {
       version.status = 'Failed';

@@ -1,5 +1,6 @@
 // Adding a model version from a directory: validate model.json against the
-// ONNX file (a real session, the same checks a worker makes), copy the files
+// ONNX file (a real session and warm-up, the same checks a worker makes, in
+// a child process under the memory and time limits of validation.ts), copy the files
 // into DATA_DIR so the version cannot change under the server, and insert it.
 // Shared by the CLI and, later, the upload API.
 import { cp, mkdir, rm } from 'node:fs/promises';
@@ -8,13 +9,15 @@ import { newId } from '../ids.js';
 import type { Queryable } from '../db/database.js';
 import { findModelByName, insertModel, insertModelVersion, type ModelVersionRow } from '../db/model-versions.js';
 import { CONFIG_FILE, MODEL_FILE, readModelConfig, type ModelConfig } from '../inference/model-config.js';
-import { ModelBackend } from '../inference/backend.js';
+import { validateModel, type ModelValidationSettings } from '../inference/validation.js';
 
-/** Loads the model once on the CPU, with a warm-up run, and releases it. Throws the reason it cannot serve. */
-export async function validateModelDirectory(directory: string): Promise<ModelConfig> {
+/**
+ * Loads the model once on the CPU, with a warm-up run, in a limited child
+ * process. Throws the reason it cannot serve.
+ */
+export async function validateModelDirectory(directory: string, validation: ModelValidationSettings): Promise<ModelConfig> {
   const config = await readModelConfig(directory);
-  const backend = await ModelBackend.load(directory, config, { providers: ['cpu'], deviceId: 0, intraOpThreads: 1, maxBatchSize: 1 });
-  await backend.release();
+  await validateModel(directory, config, validation);
   return config;
 }
 
@@ -23,10 +26,11 @@ export interface RegisterOptions {
   sourceDir: string;
   dataDir: string;
   public?: boolean;
+  validation: ModelValidationSettings;
 }
 
 export async function registerModelDirectory(sql: Queryable, options: RegisterOptions): Promise<ModelVersionRow> {
-  const config = await validateModelDirectory(options.sourceDir);
+  const config = await validateModelDirectory(options.sourceDir, options.validation);
   const id = newId();
   const directory = join(options.dataDir, 'models', id);
   await mkdir(directory, { recursive: true });

@@ -1,0 +1,53 @@
+// Entry of a model validation process (validation.ts starts it under a
+// memory and a time limit): loads one model version on the CPU with one
+// ONNX Runtime thread, runs the warm-up the instances will run, and prints
+// one JSON line (ValidationReport) on stdout. The model.json config comes
+// on stdin. A model that asks for more memory than the limit fails here,
+// in this process, instead of in the server.
+import { ModelBackend } from './backend.js';
+import type { ModelConfig } from './model-config.js';
+
+export interface ValidationRequest {
+  directory: string;
+  config: ModelConfig;
+  maxBatchSize: number;
+}
+
+export type ValidationReport =
+  | { ok: true; maxRssBytes: number }
+  | { ok: false; reason: string; maxRssBytes: number };
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function report(value: ValidationReport): Promise<void> {
+  return new Promise((resolve) => process.stdout.write(`${JSON.stringify(value)}\n`, () => resolve()));
+}
+
+/** peak resident memory of this process so far (ru_maxrss, in KiB) */
+const maxRssBytes = () => process.resourceUsage().maxRSS * 1024;
+
+async function main(): Promise<number> {
+  const { directory, config, maxBatchSize } = JSON.parse(await readStdin()) as ValidationRequest;
+  let backend: ModelBackend;
+  try {
+    backend = await ModelBackend.load(directory, config, { providers: ['cpu'], deviceId: 0, intraOpThreads: 1, maxBatchSize });
+  } catch (error) {
+    await report({ ok: false, reason: (error as Error).message, maxRssBytes: maxRssBytes() });
+    return 1;
+  }
+  await backend.release();
+  await report({ ok: true, maxRssBytes: maxRssBytes() });
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    process.stderr.write(`validation failed: ${error.stack ?? error.message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,145 @@
+// Validating a model version that is not yet known to load, before any of
+// it runs in the server: a child process (validate-child.ts) loads it and
+// runs the warm-up under a memory limit and a time limit, one ONNX Runtime
+// thread. A few-KB model can ask for gigabytes at its first run (an Expand
+// or ConstantOfShape to billions of elements); inside the server that would
+// take every tenant down, in the child it fails the version with a reason.
+//
+// The memory limit is RLIMIT_DATA (`ulimit -d`): private writable memory
+// (heap, anonymous mmap, so ONNX Runtime's tensors and arenas and V8's
+// committed heap) but not address space that is only reserved. RLIMIT_AS
+// (`ulimit -v`) cannot be used: V8 reserves about 1 GB of address space to
+// start and each WebAssembly instance (tsx loads one) ~10 GB, so node fails
+// to start under any useful AS limit.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { extname } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Config } from '../config.js';
+import type { ModelConfig } from './model-config.js';
+import type { ValidationReport, ValidationRequest } from './validate-child.js';
+
+const CHILD_FILE = new URL(`./validate-child${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+
+export interface ModelValidationSettings {
+  /** RLIMIT_DATA of the validation process (MODEL_VALIDATION_MEMORY_MB) */
+  memoryBytes: number;
+  /** the validation process is killed past this (MODEL_VALIDATION_TIMEOUT_MS) */
+  timeoutMs: number;
+  /** MAX_BATCH_SIZE: the batch the warm-up probes unless model.json says */
+  maxBatchSize: number;
+}
+
+export function modelValidationSettings(config: Config): ModelValidationSettings {
+  return { ...config.modelValidation, maxBatchSize: config.batching.maxBatchSize };
+}
+
+/** Why a model cannot serve, worded for its owner. */
+export class ModelValidationError extends Error {}
+
+export interface ValidationResult {
+  /** the validation process's peak resident memory (ru_maxrss) */
+  maxRssBytes: number;
+  ms: number;
+}
+
+/** validation processes at once: each may use MODEL_VALIDATION_MEMORY_MB and a core */
+const CONCURRENT_VALIDATIONS = 2;
+let running = 0;
+const queue: Array<() => void> = [];
+
+async function slot<T>(task: () => Promise<T>): Promise<T> {
+  if (running >= CONCURRENT_VALIDATIONS) await new Promise<void>((resolve) => queue.push(resolve));
+  else running++;
+  try {
+    return await task();
+  } finally {
+    const next = queue.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+/** What ONNX Runtime, the C++ runtime and V8 say when an allocation fails. */
+const OUT_OF_MEMORY = /Failed to allocate memory|bad_alloc|out of memory|Cannot allocate memory|ENOMEM|Allocation failed/i;
+
+function memoryReason(settings: ModelValidationSettings, detail: string): string {
+  const size = /requested buffer of size (\d+)/.exec(detail)?.[1];
+  const mb = Math.round(settings.memoryBytes / (1024 * 1024));
+  const what = size ? ` (one of its tensors alone is ${(Number(size) / (1024 * 1024)).toFixed(0)} MB)` : '';
+  return `model needs more than ${mb} MB to load and run${what} (MODEL_VALIDATION_MEMORY_MB)`;
+}
+
+/**
+ * Loads the model and runs its warm-up in a limited child process. Resolves
+ * with the child's peak memory; throws ModelValidationError with the reason
+ * the version cannot serve.
+ */
+export function validateModel(
+  directory: string,
+  config: ModelConfig,
+  settings: ModelValidationSettings,
+): Promise<ValidationResult> {
+  return slot(() => runChild({ directory, config, maxBatchSize: config.batching?.maxBatchSize ?? settings.maxBatchSize }, settings));
+}
+
+function runChild(request: ValidationRequest, settings: ModelValidationSettings): Promise<ValidationResult> {
+  const started = performance.now();
+  // Development runs TypeScript through tsx's loader, as the instance threads do.
+  const loader = CHILD_FILE.pathname.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
+  const kib = Math.ceil(settings.memoryBytes / 1024);
+  const child = spawn(
+    '/bin/sh',
+    ['-c', 'ulimit -d "$1" || exit 125; shift; exec "$@"', 'sh', String(kib), process.execPath, ...loader, fileURLToPath(CHILD_FILE)],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout = (stdout + d).slice(-65536)));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-8192)));
+  child.stdin.on('error', () => {}); // the child may end before reading it all
+  child.stdin.end(JSON.stringify(request));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, settings.timeoutMs);
+
+  return new Promise((resolve, reject) => {
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new ModelValidationError(`the model validation process could not start: ${error.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const ms = performance.now() - started;
+      if (timedOut) {
+        reject(new ModelValidationError(`model load and warm-up took longer than ${settings.timeoutMs / 1000} s (MODEL_VALIDATION_TIMEOUT_MS)`));
+        return;
+      }
+      let report: ValidationReport | undefined;
+      try {
+        report = JSON.parse(stdout.trim().split('\n').pop() ?? '') as ValidationReport;
+      } catch {
+        report = undefined;
+      }
+      if (report?.ok) return resolve({ maxRssBytes: report.maxRssBytes, ms });
+      if (report) {
+        return reject(new ModelValidationError(OUT_OF_MEMORY.test(report.reason) ? memoryReason(settings, report.reason) : report.reason));
+      }
+      if (code === 125) {
+        return reject(new ModelValidationError(`the model validation process could not set its memory limit: ${stderr.trim()}`));
+      }
+      // No report: the process died. Under the memory limit that is most
+      // often an allocation the runtime could not survive.
+      if (OUT_OF_MEMORY.test(stderr)) return reject(new ModelValidationError(memoryReason(settings, stderr)));
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('Node.js v'));
+      const last = lines.find((l) => /^\w*Error\b/.test(l)) ?? lines.pop();
+      const mb = Math.round(settings.memoryBytes / (1024 * 1024));
+      const hint = signal ? `; it may need more than ${mb} MB (MODEL_VALIDATION_MEMORY_MB)` : '';
+      reject(new ModelValidationError(`the model validation process ${how} while loading and running the model${last ? `: ${last}` : ''}${hint}`));
+    });
+  });
+}
