@@ -7,6 +7,7 @@ import { migration006 } from './migrations/006-ingest.js';
 import { migration007 } from './migrations/007-ingest-fast-path.js';
 import { migration008 } from './migrations/008-events-time-indexes.js';
 import { migration009 } from './migrations/009-events-statistics.js';
+import { migration010 } from './migrations/010-webhook-log-scrub.js';
 
 export interface Migration {
   version: number;
@@ -316,4 +317,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration007,
   migration008,
   migration009,
+  migration010,
 ];
