@@ -26,6 +26,7 @@ import { OutboxSender, smtpTransport } from './platform/outbox.js';
 import { InferenceKeyCache } from './platform/inference-keys.js';
 import { loadSecretsKey, useSecretsKey } from './platform/secrets.js';
 import { parseAllowList } from './ingest/ssrf-guard.js';
+import { sealStoredWebhookSecrets } from './platform/rules/seal-stored.js';
 
 export interface RunningServer {
   port: number;
@@ -103,6 +104,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
     // Before any rule is saved or webhook sent: their secrets are sealed with it.
     useSecretsKey(await loadSecretsKey(config.secretsKey, config.dataDir));
+    const sealed = await sealStoredWebhookSecrets(database.sql);
+    if (sealed > 0) log.info('sealed webhook secrets stored in plain text', { rows: sealed });
     const tokens = await TokenService.create(config.jwtSecret, config.dataDir, config.jwtTtlSeconds);
     const accounts = new AccountService(database.sql, tokens, { publicUrl: config.publicUrl });
     if (config.smtpUrl) {

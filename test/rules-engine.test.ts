@@ -239,6 +239,38 @@ describe('actions', () => {
     expect(bodies!.n).toBe(0);
   });
 
+  it('reads secrets stored in plain text before encryption, and seals them at start-up', async () => {
+    const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.legacy', operator: '==', value: 'yes' }], actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/legacy`, username: 'u', password: 'sealed-later', headers: { 'X-Legacy': 'x' } }] });
+    // the row as an earlier version wrote it: plain text
+    await sql`UPDATE rules SET actions = jsonb_set(jsonb_set(actions, '{0,password}', '"legacy-password"'), '{0,headers,X-Legacy}', '"legacy-token"') WHERE id = ${ruleId}`;
+    await new Promise((r) => setTimeout(r, 1000)); // the engine hears of the change (NOTIFY)
+    const device = await register();
+    await sendJson(device.token, { timestamp: 5, attributes: { legacy: 'yes' } });
+    await settled(ruleId, 1);
+    const expected = `Basic ${Buffer.from('u:legacy-password').toString('base64')}`;
+    expect(received.map((r) => [r.headers.authorization, r.headers['x-legacy']])).toEqual([[expected, 'legacy-token']]);
+    // a server starting with the same key seals what it finds in plain text, in the rule and in its job
+    const other = await startServer({
+      modelsDir: '/nonexistent',
+      databaseUrl: await serverDatabaseUrl(server, database?.url),
+      env: { ADMIN_PASSWORD: ADMIN.password, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', SECRETS_KEY: (await readFile(join(server.dataDir, 'secrets-key'), 'utf8')).trim() },
+    });
+    await other.stop();
+    await removeDir(other.dataDir);
+    const [row] = await sql`SELECT (SELECT actions::text FROM rules WHERE id = ${ruleId}) AS rule, (SELECT string_agg(action::text, '') FROM action_jobs WHERE rule_id = ${ruleId}) AS job`;
+    for (const text of [row!.rule, row!.job]) {
+      expect(text).not.toContain('legacy-password');
+      expect(text).not.toContain('legacy-token');
+      expect(text).toContain('enc:v1:');
+    }
+    // and this server still opens them
+    await new Promise((r) => setTimeout(r, 1000));
+    received.length = 0;
+    await sendJson(device.token, { timestamp: 6, attributes: { legacy: 'yes' } });
+    await settled(ruleId, 2);
+    expect(received.map((r) => [r.headers.authorization, r.headers['x-legacy']])).toEqual([[expected, 'legacy-token']]);
+  });
+
   it('gives up after the retries, and does not retry a 4xx', async () => {
     script = [400];
     const bad = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'no' }], actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/bad`, retries: 3 }] });

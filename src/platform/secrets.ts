@@ -6,8 +6,8 @@
 //
 // A sealed value is "enc:v1:" + base64url(iv | tag | ciphertext). Values
 // written before encryption are plain text and are read as they are
-// (openSecret passes them through), so existing rules keep working and are
-// sealed the next time they are saved.
+// (openSecret passes them through), so existing rules keep working; they
+// are sealed in place at start-up (platform/rules/seal-stored.ts).
 //
 // The key is process-wide: set once at start-up (useSecretsKey) before any
 // rule is saved or any webhook sent.
