@@ -28,6 +28,9 @@ import { TokenService } from './platform/auth/tokens.js';
 import { bootstrap } from './platform/bootstrap.js';
 import { OutboxSender, smtpTransport } from './platform/outbox.js';
 import { InferenceKeyCache } from './platform/inference-keys.js';
+import { loadSecretsKey, useSecretsKey } from './platform/secrets.js';
+import { parseAllowList } from './ingest/ssrf-guard.js';
+import { sealStoredWebhookSecrets } from './platform/rules/seal-stored.js';
 
 export interface RunningServer {
   port: number;
@@ -109,6 +112,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await inference.start();
     cleanups.push(() => inference.stop());
 
+    // Before any rule is saved or webhook sent: their secrets are sealed with it.
+    useSecretsKey(await loadSecretsKey(config.secretsKey, config.dataDir));
+    const sealed = await sealStoredWebhookSecrets(database.sql);
+    if (sealed > 0) log.info('sealed webhook secrets stored in plain text', { rows: sealed });
     const tokens = await TokenService.create(config.jwtSecret, config.dataDir, config.jwtTtlSeconds);
     const accounts = new AccountService(database.sql, tokens, { publicUrl: config.publicUrl });
     if (config.smtpUrl) {
@@ -128,6 +135,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       concurrency: 8,
       baseBackoffMs: config.actionRetryBaseMs,
       onDevicesChanged: (ids) => rulesEngine.forgetDevices(ids),
+      webhookAllowList: parseAllowList(config.webhookAllowedHosts),
     });
     await actions.start();
     cleanups.push(() => actions.stop());

@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
+import { parseAllowList } from './ingest/ssrf-guard.js';
+import { decodeSecretsKey } from './platform/secrets.js';
 
 export interface Config {
   port: number;
@@ -55,6 +57,10 @@ export interface Config {
   deviceEventBurst: number;
   maxIngestBodyBytes: number;
   actionRetryBaseMs: number;
+  /** WEBHOOK_ALLOWED_HOSTS entries, lower-cased and checked */
+  webhookAllowedHosts: string[];
+  /** SECRETS_KEY as given (32 bytes in base64); undefined: DATA_DIR/secrets-key */
+  secretsKey: string | undefined;
 }
 
 export const EXECUTION_PROVIDERS = ['tensorrt', 'cuda', 'cpu'] as const;
@@ -239,6 +245,16 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'DEVICE_EVENT_BURST', default: '2000', help: 'events a device may send at once above its rate' },
   { name: 'MAX_INGEST_BODY_BYTES', default: '4194304', help: 'largest ingestion request body (a batch)' },
   { name: 'ACTION_RETRY_BASE_MS', default: '1000', help: 'first retry delay of a failed rule action (doubles each time)' },
+  {
+    name: 'WEBHOOK_ALLOWED_HOSTS',
+    default: '(none: internal addresses are refused)',
+    help: 'comma list of host names, IP addresses and CIDR ranges rule webhooks may reach although internal (loopback, private, link-local...)',
+  },
+  {
+    name: 'SECRETS_KEY',
+    default: '(generated once into DATA_DIR/secrets-key)',
+    help: '32 bytes in base64 (openssl rand -base64 32): the AES-256-GCM key of stored webhook secrets; set the same on every server of a database',
+  },
 ];
 
 export class ConfigError extends Error {}
@@ -351,6 +367,27 @@ function jwtSecret(env: Env): string | undefined {
   return secret;
 }
 
+function webhookAllowedHosts(env: Env): string[] {
+  const entries = (optional(env, 'WEBHOOK_ALLOWED_HOSTS') ?? '').split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
+  try {
+    parseAllowList(entries);
+  } catch (error) {
+    throw new ConfigError(`WEBHOOK_ALLOWED_HOSTS: ${(error as Error).message}`);
+  }
+  return entries;
+}
+
+function secretsKey(env: Env): string | undefined {
+  const key = optional(env, 'SECRETS_KEY');
+  if (key === undefined) return undefined;
+  try {
+    decodeSecretsKey(key);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return key;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const workers = integer(env, 'WORKERS', cores, 1, 256);
   const providers = (optional(env, 'EXECUTION_PROVIDERS') ?? 'cpu')
@@ -423,6 +460,8 @@ export function loadConfig(env: Env = process.env): Config {
     deviceEventBurst: integer(env, 'DEVICE_EVENT_BURST', 2000, 1),
     maxIngestBodyBytes: integer(env, 'MAX_INGEST_BODY_BYTES', 4 * 1024 * 1024, 1024),
     actionRetryBaseMs: integer(env, 'ACTION_RETRY_BASE_MS', 1000, 10),
+    webhookAllowedHosts: webhookAllowedHosts(env),
+    secretsKey: secretsKey(env),
   };
 }
 

@@ -2,8 +2,10 @@
 // expression generator and its parser (operators, errors with positions),
 // the round trips tree → string → tree and tree → Gen B → tree over
 // generated trees, evaluation helpers, and action validation.
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ApiError } from '../src/errors.js';
+import { isSealed, openSecret, useSecretsKey } from '../src/platform/secrets.js';
 import { actionsSchema, prepareActions, presentActions, SECRET_MASK } from '../src/platform/rules/actions.js';
 import { ConditionError, ExpressionSyntaxError } from '../src/platform/rules/errors.js';
 import { compareValues, evaluateCondition, scheduleHolds } from '../src/platform/rules/evaluate.js';
@@ -425,19 +427,26 @@ describe('actions', () => {
   });
 
   it('normalises webhook headers and email body, gives ids, keeps masked secrets of the same action', () => {
+    useSecretsKey(randomBytes(32));
     const input = parse([
       { type: 'webhook', method: 'put', url: 'https://example.com/hook', headers: [{ header: 'Content-Type', value: 'text/json' }], password: 'pw', secret: 'a-secret-of-16-chars', body: { a: 1 } },
       { type: 'email', subject: 's', body: 'text', recipients: { emails: ['A@Example.com'] } },
     ]).data!;
     const saved = prepareActions(input);
-    expect(saved[0]).toMatchObject({ type: 'webhook', method: 'PUT', headers: { 'Content-Type': 'text/json' }, password: 'pw', body: '{"a":1}' });
+    expect(saved[0]).toMatchObject({ type: 'webhook', method: 'PUT', body: '{"a":1}' });
+    // secrets and header values are kept sealed (AES-256-GCM), and open to what was sent
+    const hook = saved[0] as Record<string, any>;
+    for (const sealed of [hook.password, hook.secret, hook.headers['Content-Type']]) expect(isSealed(sealed)).toBe(true);
+    expect([openSecret(hook.password), openSecret(hook.secret), openSecret(hook.headers['Content-Type'])]).toEqual(['pw', 'a-secret-of-16-chars', 'text/json']);
     expect(saved[1]).toMatchObject({ type: 'email', message: 'text', recipients: { emails: ['a@example.com'] } });
     expect(saved[1]).not.toHaveProperty('body');
     expect(saved[0]!.id).toMatch(/^[0-9A-Z]{26}$/);
     const shown = presentActions(saved);
-    expect(shown[0]).toMatchObject({ password: SECRET_MASK, secret: SECRET_MASK });
+    expect(shown[0]).toMatchObject({ password: SECRET_MASK, secret: SECRET_MASK, headers: { 'Content-Type': SECRET_MASK } });
     const again = prepareActions(parse(shown).data!, saved);
-    expect(again[0]).toMatchObject({ id: saved[0]!.id, password: 'pw', secret: 'a-secret-of-16-chars' });
+    expect(again[0]).toMatchObject({ id: saved[0]!.id, password: hook.password, secret: hook.secret, headers: hook.headers });
+    // a new path on the same origin keeps them too
+    expect(prepareActions(parse([{ ...shown[0], url: 'https://example.com/other' }]).data!, saved)[0]).toMatchObject({ password: hook.password });
     const stranger = parse([{ ...shown[0], id: undefined }]).data!;
     let detail: string | undefined;
     try {
@@ -446,5 +455,24 @@ describe('actions', () => {
       detail = (error as ApiError).detail;
     }
     expect(detail).toMatch(/^actions\.0\.password: "\*{8}" stands for the stored value/);
+  });
+
+  it('refuses a masked secret or header when the webhook URL moves to another origin', () => {
+    useSecretsKey(randomBytes(32));
+    const saved = prepareActions(parse([{ type: 'webhook', method: 'post', url: 'https://hooks.example.com/a', password: 'pw', headers: { 'X-Token': 't' } }]).data!);
+    const shown = presentActions(saved)[0]!;
+    const refused = (changes: Record<string, unknown>) => {
+      try {
+        prepareActions(parse([{ ...shown, ...changes }]).data!, saved);
+      } catch (error) {
+        return { status: (error as ApiError).status, message: (error as ApiError).message, detail: (error as ApiError).detail };
+      }
+      return undefined;
+    };
+    for (const url of ['https://attacker.example.net/a', 'http://hooks.example.com/a', 'https://hooks.example.com:8443/a']) {
+      expect(refused({ url, headers: { 'X-Token': 'new' } })).toMatchObject({ status: 400, message: 'send the secret again when the URL changes', detail: expect.stringMatching(/^actions\.0\.password:/) });
+      expect(refused({ url, password: 'new' })).toMatchObject({ status: 400, message: 'send the secret again when the URL changes', detail: expect.stringMatching(/^actions\.0\.headers\.X-Token:/) });
+      expect(refused({ url, password: 'new', headers: { 'X-Token': 'new' } })).toBeUndefined();
+    }
   });
 });

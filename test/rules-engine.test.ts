@@ -47,7 +47,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
-  ({ database, server, sql, admin } = await startPlatform({ ACTION_RETRY_BASE_MS: '50' }));
+  // The receiver is on loopback, which webhooks may only reach when allowed.
+  ({ database, server, sql, admin } = await startPlatform({ ACTION_RETRY_BASE_MS: '50', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }));
   const created = (await admin.post('/v2/channels', { name: 'phones', type: 'android' })).body.data;
   channel = { id: created.id, key: created.apiKeys[0].apiKey };
   project = (await admin.post('/v2/projects', { name: 'city', channelIds: [channel.id] })).body.data.id;
@@ -131,6 +132,13 @@ describe('a device walking into a landmark', () => {
     expect(JSON.parse(hook.body)).toEqual({ device: device.deviceId, battery: 77 });
     const expected = `sha256=${createHmac('sha256', secret).update(`${hook.headers['x-sense-timestamp']}.${hook.body}`).digest('hex')}`;
     expect(hook.headers['x-sense-signature']).toBe(expected);
+    // the signing secret and the header values are stored encrypted, in the rule and in its job
+    const [stored2] = await sql`SELECT (SELECT actions::text FROM rules WHERE id = ${ruleId}) AS rule, (SELECT string_agg(action::text, '') FROM action_jobs WHERE rule_id = ${ruleId}) AS job`;
+    expect(stored2!.rule).toContain('"secret": "enc:v1:');
+    for (const text of [stored2!.rule, stored2!.job]) {
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain('landmarks.entered');
+    }
 
     const search = await admin.post('/v2/events', { deviceId: device.deviceId, sort: { field: 'serverReceivedAt', order: 'asc' } });
     expect(search.body.data.map((e: { payload: { timestamp: number } }) => e.payload.timestamp)).toEqual(walk.map((e) => e.timestamp));
@@ -205,12 +213,17 @@ describe('conditions', () => {
 describe('actions', () => {
   it('retries a failing webhook with backoff, logging every attempt, then succeeds', async () => {
     script = [500, 503];
-    const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'yes' }], actions: [{ type: 'webhook', method: 'PUT', url: `${receiverUrl}/retry`, username: 'u', password: 'p', retries: 3 }] });
+    const password = 'a-basic-auth-password';
+    const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'yes' }], actions: [{ type: 'webhook', method: 'PUT', url: `${receiverUrl}/retry`, username: 'u', password, retries: 3, headers: { 'X-Api-Token': 'a-header-token' } }] });
     const device = await register();
     await sendJson(device.token, { timestamp: 2, attributes: { go: 'yes' } });
     expect(await settled(ruleId, 1)).toEqual([{ status: 'succeeded', attempts: 3, type: 'webhook' }]);
     expect(received.map((r) => r.method)).toEqual(['PUT', 'PUT', 'PUT']);
-    expect(received[0]!.headers.authorization).toBe(`Basic ${Buffer.from('u:p').toString('base64')}`);
+    expect(received[0]!.headers.authorization).toBe(`Basic ${Buffer.from(`u:${password}`).toString('base64')}`);
+    expect(received[0]!.headers['x-api-token']).toBe('a-header-token');
+    const [row] = await sql`SELECT actions::text AS actions FROM rules WHERE id = ${ruleId}`;
+    expect(row!.actions).not.toContain(password);
+    expect(row!.actions).not.toContain('a-header-token');
     expect(new Set(received.map((r) => r.headers['idempotency-key'])).size).toBe(1);
     const log = await admin.get(`/v2/rules/${ruleId}/deliveries`);
     expect(log.body.data[0].deliveries.map((d: { outcome: string; statusCode: number }) => [d.outcome, d.statusCode])).toEqual([
@@ -219,6 +232,43 @@ describe('actions', () => {
       ['success', 200],
     ]);
     expect(JSON.stringify(log.body)).not.toContain('Basic');
+    // the log keeps status codes and reasons, never the receiver's body nor header values
+    expect(JSON.stringify(log.body)).not.toContain('a-header-token');
+    expect(log.body.data[0].deliveries[0]).not.toHaveProperty('response');
+    const [bodies] = await sql`SELECT count(*)::int AS n FROM action_deliveries WHERE response IS NOT NULL`;
+    expect(bodies!.n).toBe(0);
+  });
+
+  it('reads secrets stored in plain text before encryption, and seals them at start-up', async () => {
+    const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.legacy', operator: '==', value: 'yes' }], actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/legacy`, username: 'u', password: 'sealed-later', headers: { 'X-Legacy': 'x' } }] });
+    // the row as an earlier version wrote it: plain text
+    await sql`UPDATE rules SET actions = jsonb_set(jsonb_set(actions, '{0,password}', '"legacy-password"'), '{0,headers,X-Legacy}', '"legacy-token"') WHERE id = ${ruleId}`;
+    await new Promise((r) => setTimeout(r, 1000)); // the engine hears of the change (NOTIFY)
+    const device = await register();
+    await sendJson(device.token, { timestamp: 5, attributes: { legacy: 'yes' } });
+    await settled(ruleId, 1);
+    const expected = `Basic ${Buffer.from('u:legacy-password').toString('base64')}`;
+    expect(received.map((r) => [r.headers.authorization, r.headers['x-legacy']])).toEqual([[expected, 'legacy-token']]);
+    // a server starting with the same key seals what it finds in plain text, in the rule and in its job
+    const other = await startServer({
+      modelsDir: '/nonexistent',
+      databaseUrl: await serverDatabaseUrl(server, database?.url),
+      env: { ADMIN_PASSWORD: ADMIN.password, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', SECRETS_KEY: (await readFile(join(server.dataDir, 'secrets-key'), 'utf8')).trim() },
+    });
+    await other.stop();
+    await removeDir(other.dataDir);
+    const [row] = await sql`SELECT (SELECT actions::text FROM rules WHERE id = ${ruleId}) AS rule, (SELECT string_agg(action::text, '') FROM action_jobs WHERE rule_id = ${ruleId}) AS job`;
+    for (const text of [row!.rule, row!.job]) {
+      expect(text).not.toContain('legacy-password');
+      expect(text).not.toContain('legacy-token');
+      expect(text).toContain('enc:v1:');
+    }
+    // and this server still opens them
+    await new Promise((r) => setTimeout(r, 1000));
+    received.length = 0;
+    await sendJson(device.token, { timestamp: 6, attributes: { legacy: 'yes' } });
+    await settled(ruleId, 2);
+    expect(received.map((r) => [r.headers.authorization, r.headers['x-legacy']])).toEqual([[expected, 'legacy-token']]);
   });
 
   it('gives up after the retries, and does not retry a 4xx', async () => {

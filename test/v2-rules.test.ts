@@ -136,10 +136,11 @@ describe('POST /v2/rules', () => {
       },
     ]);
     expect(rule.actions).toHaveLength(2);
-    expect(rule.actions[1]).toMatchObject({ type: 'webhook', method: 'POST', headers: { 'Content-Type': 'application/json' }, password: '********', secret: '********' });
+    expect(rule.actions[1]).toMatchObject({ type: 'webhook', method: 'POST', headers: { 'Content-Type': '********' }, password: '********', secret: '********' });
     for (const a of rule.actions) expect(a.id).toMatch(/^[0-9A-Z]{26}$/);
     const [row] = await sql<{ actions: string; conditionTree: string }[]>`SELECT actions::text AS actions, condition_tree::text AS condition_tree FROM rules WHERE id = ${rule.id}`;
-    expect(JSON.parse(row!.actions)[1]).toMatchObject({ password: 'hunter2', secret: 'sixteen-chars-secret' });
+    expect(JSON.parse(row!.actions)[1]).toMatchObject({ password: expect.stringMatching(/^enc:v1:/), secret: expect.stringMatching(/^enc:v1:/) });
+    expect(row!.actions).not.toMatch(/hunter2|sixteen-chars-secret|application\/json/);
     expect(JSON.parse(row!.conditionTree).type).toBe('and');
     const got = await admin.get(`/v2/rules/${rule.id}`);
     expect(got.status).toBe(200);
@@ -297,6 +298,31 @@ describe('GET, PATCH, DELETE /v2/rules/:rule', () => {
     expect((await admin.get(`/v2/rules/${ulid()}`)).status).toBe(404);
   });
 
+  it('refuses masked secrets and header values when the webhook URL moves to another origin', async () => {
+    const rule = (await admin.post('/v2/rules', genB())).body.data;
+    const hook = rule.actions[1];
+    // a member reads the rule, but neither the secrets nor the header values
+    const read = (await member.get(`/v2/rules/${rule.id}`)).body.data.actions[1];
+    expect(read).toMatchObject({ password: '********', secret: '********', headers: { 'Content-Type': '********' } });
+    const [before] = await sql<{ actions: string }[]>`SELECT actions::text AS actions FROM rules WHERE id = ${rule.id}`;
+    for (const url of ['https://attacker.example.net/x', 'http://hooks.example.com/x', 'https://hooks.example.com:444/x']) {
+      const moved = await admin.patch(`/v2/rules/${rule.id}`, { actions: [{ ...hook, url }] });
+      expect(moved.status).toBe(400);
+      expect(moved.body).toEqual({ status: 400, message: 'send the secret again when the URL changes', error: expect.stringMatching(/^actions\.0\.(password|secret|headers\.Content-Type):/) });
+      // one masked header is enough to refuse
+      const header = await admin.patch(`/v2/rules/${rule.id}`, { actions: [{ ...hook, url, password: 'new-pw', secret: 'a-new-secret-16-chars' }] });
+      expect(header.body).toMatchObject({ status: 400, message: 'send the secret again when the URL changes', error: expect.stringMatching(/^actions\.0\.headers\.Content-Type:/) });
+    }
+    const [after] = await sql<{ actions: string }[]>`SELECT actions::text AS actions FROM rules WHERE id = ${rule.id}`;
+    expect(after!.actions).toBe(before!.actions);
+    // the same origin (another path) keeps them; new values with a new origin are taken
+    expect((await admin.patch(`/v2/rules/${rule.id}`, { actions: [{ ...hook, url: 'https://hooks.example.com/other' }] })).status).toBe(200);
+    const resent = await admin.patch(`/v2/rules/${rule.id}`, {
+      actions: [{ ...hook, url: 'https://elsewhere.example.net/x', password: 'new-pw', secret: 'a-new-secret-16-chars', headers: { 'Content-Type': 'text/plain' } }],
+    });
+    expect(resent.status).toBe(200);
+  });
+
   it('changes only the fields given; conditions in any form replace the tree; masked secrets are kept', async () => {
     const rule = (await admin.post('/v2/rules', genB())).body.data;
     const renamed = await admin.patch(`/v2/rules/${rule.id}`, { name: 'renamed', enabled: false });
@@ -312,7 +338,8 @@ describe('GET, PATCH, DELETE /v2/rules/:rule', () => {
     expect(more.status).toBe(200);
     expect(more.body.data.actions.slice(0, 2)).toEqual(rule.actions);
     const [row] = await sql<{ actions: string }[]>`SELECT actions::text AS actions FROM rules WHERE id = ${rule.id}`;
-    expect(JSON.parse(row!.actions)[1]).toMatchObject({ password: 'hunter2', secret: 'sixteen-chars-secret' });
+    expect(JSON.parse(row!.actions)[1]).toMatchObject({ password: expect.stringMatching(/^enc:v1:/), secret: expect.stringMatching(/^enc:v1:/) });
+    expect(row!.actions).not.toMatch(/hunter2|sixteen-chars-secret|application\/json/);
     const cleared = await admin.patch(`/v2/rules/${rule.id}`, { conditionsObject: [] });
     expect(cleared.body.data).toMatchObject({ conditions: '', conditionsObject: [] });
     const bad = await admin.patch(`/v2/rules/${rule.id}`, { conditions: '(event.x == 1' });

@@ -10,6 +10,7 @@ import { migration009 } from './migrations/009-events-statistics.js';
 import { migration010 } from './migrations/010-login-attempts.js';
 import { migration011 } from './migrations/011-device-credentials.js';
 import { migration012 } from './migrations/012-session-version.js';
+import { migration013 } from './migrations/013-webhook-log-scrub.js';
 
 export interface Migration {
   version: number;
@@ -322,4 +323,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration010,
   migration011,
   migration012,
+  migration013,
 ];

@@ -6,16 +6,24 @@
 //
 //   webhook  a real HTTP request: method, url, headers, templated body, basic
 //            auth, timeout, retries, HMAC-SHA256 signature; every attempt is
-//            written to the delivery log (action_deliveries)
+//            written to the delivery log (action_deliveries): its status
+//            code and a short reason, never the response body nor secret
+//            header values. Internal destinations are refused (ssrf-guard.ts)
+//            as a permanent failure, without retries: the same URL resolves
+//            the same way next time, and retrying would only hammer DNS.
 //   push     a notification the device reads from GET /v1/mobile/notifications
 //   email    the email outbox (sent with SMTP_URL, see platform/outbox.ts)
 //   sms      the SMS outbox, through a sender interface
 //   tags     add or remove tags on devices or landmarks
 import { createHmac } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Sql, TransactionSql } from 'postgres';
 import { newId } from '../ids.js';
 import { log } from '../log.js';
 import { enqueueEmail } from '../platform/outbox.js';
+import { openSecret } from '../platform/secrets.js';
+import { BlockedDestinationError, checkDestination, NOTHING_ALLOWED, pinnedLookup, type AllowList } from './ssrf-guard.js';
 
 export interface ActionJobRow {
   id: string;
@@ -85,6 +93,26 @@ export interface ActionRunnerOptions {
    * check.
    */
   onDevicesChanged?: (deviceIds: string[]) => void;
+  /** internal webhook destinations let through anyway (WEBHOOK_ALLOWED_HOSTS); none by default */
+  webhookAllowList?: AllowList;
+}
+
+/**
+ * One HTTP request to a checked address (the pinned lookup answers with it,
+ * so the connection cannot go anywhere else); the Host header and the TLS
+ * server name stay the URL's host. Redirects are not followed: a 3xx is the
+ * answer. The response body is read and dropped.
+ */
+function send(url: URL, lookup: ReturnType<typeof pinnedLookup>, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method, headers, lookup, signal: AbortSignal.timeout(timeoutMs) }, (response: IncomingMessage) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 export class ActionRunner {
@@ -174,37 +202,50 @@ export class ActionRunner {
     const body = method === 'GET' ? undefined : renderTemplate(a.body ?? JSON.stringify({ rule: job.context.rule, device: job.context.device, event: job.context.event, landmarks: job.context.landmarks }), job.context);
     const headers: Record<string, string> = { 'user-agent': 'sense-rules/1', 'idempotency-key': job.id };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    for (const [name, value] of Object.entries((a.headers ?? {}) as Record<string, string>)) headers[name.toLowerCase()] = renderTemplate(value, job.context);
-    if (a.username !== undefined || a.password !== undefined) {
-      headers.authorization = `Basic ${Buffer.from(`${a.username ?? ''}:${a.password ?? ''}`).toString('base64')}`;
-    }
-    if (a.secret) {
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      headers['x-sense-timestamp'] = timestamp;
-      headers['x-sense-signature'] = signature(a.secret, timestamp, body ?? '');
-    }
+    // The log shows which headers were sent, not the tenant's values (tokens).
+    const loggedHeaders: Record<string, string> = { ...headers };
     const started = new Date();
+    const timeoutMs = a.timeoutMs ?? 10_000;
     let status: number | undefined;
-    let responseText: string | undefined;
     let error: string | undefined;
     let outcome: 'success' | 'retry' | 'failure';
     try {
-      const response = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(a.timeoutMs ?? 10_000), redirect: 'manual' });
-      status = response.status;
-      responseText = (await response.text()).slice(0, 2048);
+      for (const [name, value] of Object.entries((a.headers ?? {}) as Record<string, string>)) {
+        headers[name.toLowerCase()] = renderTemplate(openSecret(value), job.context);
+        loggedHeaders[name.toLowerCase()] = '********';
+      }
+      if (a.username !== undefined || a.password !== undefined) {
+        headers.authorization = `Basic ${Buffer.from(`${a.username ?? ''}:${a.password === undefined ? '' : openSecret(a.password)}`).toString('base64')}`;
+      }
+      if (a.secret) {
+        const timestamp = String(Math.floor(Date.now() / 1000));
+        headers['x-sense-timestamp'] = loggedHeaders['x-sense-timestamp'] = timestamp;
+        headers['x-sense-signature'] = signature(openSecret(a.secret), timestamp, body ?? '');
+      }
+      const target = URL.canParse(url) ? new URL(url) : undefined;
+      if (!target) throw new BlockedDestinationError(`the URL ${JSON.stringify(url.slice(0, 200))} does not parse`);
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new BlockedDestinationError(`blocked: ${target.protocol} is not http or https`);
+      const destination = await checkDestination(target, this.options.webhookAllowList ?? NOTHING_ALLOWED);
+      status = await send(target, pinnedLookup(destination), method, headers, body, timeoutMs);
       outcome = status >= 200 && status < 300 ? 'success' : status >= 500 || status === 429 || status === 408 ? 'retry' : 'failure';
       if (outcome !== 'success') error = `HTTP ${status}`;
     } catch (e) {
-      outcome = 'retry';
-      const cause = (e as Error & { cause?: Error }).cause;
-      error = (e as Error).name === 'TimeoutError' ? `timed out after ${a.timeoutMs ?? 10_000} ms` : (cause?.message ?? (e as Error).message);
+      const err = e as Error & { cause?: Error; code?: string };
+      if (err instanceof BlockedDestinationError || err instanceof TypeError || /cannot be decrypted|damaged/.test(err.message)) {
+        // Permanent: a refused destination, a URL that does not parse, a
+        // header Node refuses (TypeError), a secret the key cannot open.
+        outcome = 'failure';
+        error = err.message;
+      } else {
+        outcome = 'retry';
+        error = err.name === 'TimeoutError' || err.name === 'AbortError' ? `timed out after ${timeoutMs} ms` : (err.cause?.message ?? err.message);
+      }
     }
     if (outcome === 'retry' && job.attempts >= maxAttempts) outcome = 'failure';
-    const { authorization: _secret, ...loggedHeaders } = headers;
     await this.sql`
       INSERT INTO action_deliveries (id, job_id, organization_id, attempt, started_at, duration_ms, outcome, status_code, error, request, response)
       VALUES (${newId()}, ${job.id}, ${job.organizationId}, ${job.attempts}, ${started}, ${Date.now() - started.getTime()}, ${outcome},
-              ${status ?? null}, ${error ?? null}, ${this.sql.json({ method, url, headers: loggedHeaders })}, ${responseText ?? null})`;
+              ${status ?? null}, ${error?.slice(0, 500) ?? null}, ${this.sql.json({ method, url, headers: loggedHeaders })}, NULL)`;
     if (outcome === 'retry') throw new RetryableError(error);
     if (outcome === 'failure') throw new Error(error);
   }

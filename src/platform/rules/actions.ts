@@ -1,11 +1,16 @@
 // Rule actions (api-notes §3.1, §3.3): validated by type, normalised, and
-// given an id on save. Secrets (a webhook's basic-auth password and HMAC
-// secret) are stored but never returned: responses show "********" in their
-// place, and sending "********" back for an action with the same id keeps the
-// stored value, so a client can PATCH what it read.
+// given an id on save. Secrets (a webhook's basic-auth password, HMAC secret
+// and the values of its custom headers, which often carry tokens) are stored
+// encrypted (platform/secrets.ts) and never returned, to any role: responses
+// show "********" in their place, and sending "********" back for an action
+// with the same id keeps the stored value, so a client can PATCH what it
+// read. That only holds while the webhook's origin (scheme, host and port)
+// stays the same: a masked secret sent with a URL of another origin is
+// refused, or a member could send the stored credential to their own server.
 import { z } from 'zod';
 import { newId } from '../../ids.js';
 import { ApiError } from '../../errors.js';
+import { sealSecret } from '../secrets.js';
 
 export const SECRET_MASK = '********';
 export const TRIGGERING_DEVICE = 'triggering device';
@@ -211,27 +216,64 @@ export function prepareActions(input: readonly ActionInput[], previous: readonly
       out.message = out.body;
       delete out.body;
     }
-    if (out.type === 'webhook') {
-      for (const key of ['password', 'secret'] as const) {
-        if (out[key] !== SECRET_MASK) continue;
-        const kept = old?.type === 'webhook' ? old[key] : undefined;
-        if (typeof kept !== 'string') {
-          throw new ApiError(400, 'invalid request body', `actions.${i}.${key}: "${SECRET_MASK}" stands for the stored value of this action; send the value itself`);
-        }
-        out[key] = kept;
-      }
-    }
+    if (out.type === 'webhook') resolveWebhookSecrets(out, old, i);
     return out;
   });
 }
 
-/** Actions as the API returns them: secrets masked. */
+/** The origin a URL (template) sends to; the whole text when it does not parse (a templated host). */
+function originOf(url: unknown): string {
+  if (typeof url !== 'string') return '';
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Replaces masked secrets with the stored (sealed) values of the same action,
+ * refusing them when the URL's origin changed, and seals the new ones.
+ */
+function resolveWebhookSecrets(out: WebhookAction, old: Record<string, unknown> | undefined, i: number): void {
+  const previous = old?.type === 'webhook' ? old : undefined;
+  const sameOrigin = previous !== undefined && originOf(previous.url) === originOf(out.url);
+  const keep = (field: string, stored: unknown): string => {
+    if (typeof stored !== 'string') {
+      throw new ApiError(400, 'invalid request body', `actions.${i}.${field}: "${SECRET_MASK}" stands for the stored value of this action; send the value itself`);
+    }
+    if (!sameOrigin) {
+      throw new ApiError(400, 'send the secret again when the URL changes', `actions.${i}.${field}: "${SECRET_MASK}" cannot keep a stored secret for a webhook URL of another origin`);
+    }
+    return stored;
+  };
+  for (const key of ['password', 'secret'] as const) {
+    const value = out[key];
+    if (value === undefined) continue;
+    out[key] = value === SECRET_MASK ? keep(key, previous?.[key]) : sealSecret(value);
+  }
+  if (out.headers) {
+    const storedHeaders = (previous?.headers ?? {}) as Record<string, unknown>;
+    const storedByName = new Map(Object.entries(storedHeaders).map(([name, value]) => [name.toLowerCase(), value]));
+    out.headers = Object.fromEntries(
+      Object.entries(out.headers).map(([name, value]) => [
+        name,
+        value === SECRET_MASK ? keep(`headers.${name}`, storedHeaders[name] ?? storedByName.get(name.toLowerCase())) : sealSecret(value),
+      ]),
+    );
+  }
+}
+
+/** Actions as the API returns them: secrets and header values masked, whoever asks. */
 export function presentActions(actions: readonly Record<string, unknown>[]): Array<Record<string, unknown>> {
   return actions.map((a) => {
     if (a.type !== 'webhook') return a;
     const out = { ...a };
     if (out.password !== undefined) out.password = SECRET_MASK;
     if (out.secret !== undefined) out.secret = SECRET_MASK;
+    if (out.headers && typeof out.headers === 'object') {
+      out.headers = Object.fromEntries(Object.keys(out.headers).map((name) => [name, SECRET_MASK]));
+    }
     return out;
   });
 }

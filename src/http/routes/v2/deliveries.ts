@@ -1,5 +1,8 @@
 // /v2/rules/:rule/deliveries: what a rule's actions did: each fired action
-// (a job) with its status and, for webhooks, every delivery attempt.
+// (a job) with its status and, for webhooks, every delivery attempt: its
+// outcome, status code and a short reason. Never a response body: with a
+// webhook aimed at an internal service, that body would be the service's
+// data shown to the tenant.
 import { z } from 'zod';
 import { ApiError } from '../../../errors.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
@@ -26,7 +29,7 @@ export function deliveriesEndpoints({ sql }: PlatformDeps): Endpoint[] {
           ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`;
         const attempts = jobs.length
           ? await sql<Array<Record<string, unknown> & { jobId: string }>>`
-              SELECT job_id, attempt, started_at, duration_ms, outcome, status_code, error, request, response
+              SELECT job_id, attempt, started_at, duration_ms, outcome, status_code, error, request
               FROM action_deliveries WHERE job_id = ANY(${jobs.map((j) => j.id)}) ORDER BY attempt`
           : [];
         const data = jobs.map((j) => ({ ...j, deliveries: attempts.filter((a) => a.jobId === j.id).map(({ jobId: _j, ...a }) => a) }));

@@ -1,0 +1,73 @@
+// Encryption at rest of the secrets tenants give the server (a webhook's
+// basic-auth password, HMAC secret and header values): AES-256-GCM with the
+// key of SECRETS_KEY, or a key generated once into DATA_DIR/secrets-key
+// (mode 0600), like the JWT secret. A database dump or a read-only SQL
+// leak then holds no usable credential.
+//
+// A sealed value is "enc:v1:" + base64url(iv | tag | ciphertext). Values
+// written before encryption are plain text and are read as they are
+// (openSecret passes them through), so existing rules keep working; they
+// are sealed in place at start-up (platform/rules/seal-stored.ts).
+//
+// The key is process-wide: set once at start-up (useSecretsKey) before any
+// rule is saved or any webhook sent.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const PREFIX = 'enc:v1:';
+let key: Buffer | undefined;
+
+/** Decodes SECRETS_KEY (32 bytes in base64 or base64url); throws with a clear message otherwise. */
+export function decodeSecretsKey(text: string): Buffer {
+  const bytes = Buffer.from(text.trim(), 'base64');
+  if (bytes.length !== 32) throw new Error(`SECRETS_KEY must be 32 bytes in base64 (openssl rand -base64 32), got ${bytes.length} bytes`);
+  return bytes;
+}
+
+/** SECRETS_KEY's key, or the one in DATA_DIR/secrets-key (created on first use). */
+export async function loadSecretsKey(setting: string | undefined, dataDir: string): Promise<Buffer> {
+  if (setting) return decodeSecretsKey(setting);
+  const file = join(dataDir, 'secrets-key');
+  if (existsSync(file)) return decodeSecretsKey(await readFile(file, 'utf8'));
+  await mkdir(dataDir, { recursive: true });
+  const fresh = randomBytes(32);
+  await writeFile(file, fresh.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+  return fresh;
+}
+
+export function useSecretsKey(value: Buffer): void {
+  if (value.length !== 32) throw new Error('the secrets key must be 32 bytes');
+  key = value;
+}
+
+function currentKey(): Buffer {
+  if (!key) throw new Error('the secrets key is not set (useSecretsKey at start-up)');
+  return key;
+}
+
+export const isSealed = (value: string): boolean => value.startsWith(PREFIX);
+
+/** Encrypts a secret; a value already sealed is kept as it is (a masked secret resolved to the stored one). */
+export function sealSecret(plain: string): string {
+  if (isSealed(plain)) return plain;
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', currentKey(), iv);
+  const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64url');
+}
+
+/** The secret itself: decrypted when sealed, as it is when stored before encryption. Throws when the key is not the one it was sealed with. */
+export function openSecret(stored: string): string {
+  if (!isSealed(stored)) return stored;
+  const raw = Buffer.from(stored.slice(PREFIX.length), 'base64url');
+  if (raw.length < 28) throw new Error('a stored secret is damaged');
+  const decipher = createDecipheriv('aes-256-gcm', currentKey(), raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  try {
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    throw new Error('a stored secret cannot be decrypted: SECRETS_KEY (or DATA_DIR/secrets-key) is not the key it was sealed with');
+  }
+}
