@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ingress } from '../src/ingest/proto/ingress.js';
-import { ADMIN, serverDatabaseUrl, type Api } from './helpers/api.js';
+import { ADMIN, outboxBody, serverDatabaseUrl, type Api } from './helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from './helpers/platform.js';
 import { removeDir, startServer, waitFor, type TestServer } from './helpers/server.js';
 
@@ -274,11 +274,13 @@ describe('actions', () => {
   it('gives up after the retries, and does not retry a 4xx', async () => {
     script = [400];
     const bad = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'no' }], actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/bad`, retries: 3 }] });
+    // Both rules before any event: the engine hears of a new rule through
+    // NOTIFY, and an event sent the moment a rule is created may beat it.
+    const down = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'down' }], actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/down`, retries: 2 }] });
     const device = await register();
     await sendJson(device.token, { timestamp: 3, attributes: { go: 'no' } });
     expect(await settled(bad, 1)).toEqual([{ status: 'failed', attempts: 1, type: 'webhook' }]);
     script = [500, 500, 500];
-    const down = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'down' }], actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/down`, retries: 2 }] });
     await sendJson(device.token, { timestamp: 4, attributes: { go: 'down' } });
     expect(await settled(down, 1)).toEqual([{ status: 'failed', attempts: 3, type: 'webhook' }]);
   });
@@ -308,7 +310,8 @@ describe('actions', () => {
     await sendJson(device.token, { timestamp: 20, attributes: { notify: 'true' } });
     expect((await settled(ruleId, 3)).every((j) => j.status === 'succeeded')).toBe(true);
     const [email] = await sql`SELECT subject, body FROM outbox_emails WHERE to_address = 'ops@example.com'`;
-    expect(email).toEqual({ subject: `Device ${device.deviceId}`, body: 'kind true' });
+    expect(email!.body).toMatch(/^enc:v1:/); // sealed at rest
+    expect({ subject: email!.subject, body: await outboxBody(sql, 'ops@example.com') }).toEqual({ subject: `Device ${device.deviceId}`, body: 'kind true' });
     const sms = await sql`SELECT to_number, body FROM outbox_sms ORDER BY to_number`;
     expect(sms).toEqual([
       { toNumber: '+15550123', body: `alert from ${device.deviceId}` },

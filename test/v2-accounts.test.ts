@@ -28,6 +28,10 @@ describe('signup and login', () => {
     expect(early.status).toBe(403);
     expect(early.body.message).toBe('you need to verify your email');
     const token = await tokenFromOutbox(sql, 'alice@example.com');
+    // Before: the one-time token sat in the outbox in clear; the body is sealed at rest.
+    const [stored] = await sql<{ body: string }[]>`SELECT body FROM outbox_emails WHERE to_address = 'alice@example.com'`;
+    expect(stored!.body).toMatch(/^enc:v1:/);
+    expect(stored!.body).not.toContain(token);
     const verified = await anon.post('/v2/verify-email', { token });
     expect(verified.status).toBe(200);
     expect(typeof verified.body.token).toBe('string');

@@ -1,12 +1,15 @@
 // npm run outbox -- [list] | show <id>
 // Reads the email outbox: what the server sent (with SMTP_URL) or would
-// send. Verification, invitation and reset links are in the bodies: this is
-// an operator's tool, the only place those tokens appear in clear.
+// send. Verification, invitation and reset links are in the bodies, sealed
+// at rest with the secrets key (SECRETS_KEY or DATA_DIR/secrets-key, as the
+// server's): this is an operator's tool, the only place those tokens appear
+// in clear.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { findOutboxEmail, listOutboxEmails } from '../db/outbox.js';
 import { setLogLevel } from '../log.js';
+import { loadSecretsKey, openSecret, useSecretsKey } from '../platform/secrets.js';
 
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({ allowPositionals: true, options: { limit: { type: 'string', default: '20' } } });
@@ -16,13 +19,15 @@ async function main(): Promise<number> {
     return 2;
   }
   setLogLevel('warn');
-  const database = await openDatabase(loadConfig());
+  const config = loadConfig();
+  useSecretsKey(await loadSecretsKey(config.secretsKey, config.dataDir));
+  const database = await openDatabase(config);
   try {
     if (command === 'show') {
       const email = await findOutboxEmail(database.sql, id!);
       if (!email) throw new Error(`no email ${id}`);
       process.stdout.write(`To: ${email.toAddress}\nSubject: ${email.subject}\nQueued: ${email.createdAt.toISOString()}\n` +
-        `Sent: ${email.sentAt?.toISOString() ?? 'no'}${email.lastError ? ` (last error: ${email.lastError})` : ''}\n\n${email.body}`);
+        `Sent: ${email.sentAt?.toISOString() ?? 'no'}${email.lastError ? ` (last error: ${email.lastError})` : ''}\n\n${openSecret(email.body)}`);
       return 0;
     }
     for (const e of await listOutboxEmails(database.sql, Number(values.limit))) {

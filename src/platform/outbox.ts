@@ -2,13 +2,16 @@
 // transaction as the change that causes it (signup, invitation, password
 // reset), so nothing is sent for a change that rolled back and nothing is
 // lost when the process stops. With SMTP_URL set, a sender delivers it with
-// retries; otherwise an operator reads it with `npm run outbox`.
+// retries; otherwise an operator reads it with `npm run outbox`. Bodies are
+// sealed at rest with the secrets key (platform/secrets.ts): they carry
+// one-time tokens (verification, invitation and reset links) and device data.
 import nodemailer from 'nodemailer';
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
 import type { Queryable } from '../db/database.js';
 import { claimDueEmails, insertOutboxEmail, markEmailFailed, markEmailSent, type OutboxEmailRow } from '../db/outbox.js';
 import { log } from '../log.js';
+import { openSecret, sealSecret } from './secrets.js';
 
 export interface Email {
   kind: string;
@@ -25,7 +28,7 @@ export async function enqueueEmail(sql: Queryable, email: Email): Promise<string
     kind: email.kind,
     toAddress: email.to,
     subject: email.subject,
-    body: email.body,
+    body: sealSecret(email.body),
     organizationId: email.organizationId ?? null,
   });
   return id;
@@ -40,7 +43,7 @@ export function smtpTransport(url: string, from: string): MailTransport {
   const transport = nodemailer.createTransport(url);
   return {
     async send(email) {
-      await transport.sendMail({ from, to: email.toAddress, subject: email.subject, text: email.body });
+      await transport.sendMail({ from, to: email.toAddress, subject: email.subject, text: openSecret(email.body) });
     },
   };
 }

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import postgres from 'postgres';
+import { decodeSecretsKey, openSecret, useSecretsKey } from '../../src/platform/secrets.js';
 import type { TestServer } from './server.js';
 
 export interface ApiResponse<T = any> {
@@ -74,9 +75,29 @@ export async function serverSql(server: TestServer, databaseUrl?: string): Promi
 }
 
 /** The one-time token inside the newest outbox email to `to` (as an operator would read it). */
-export async function tokenFromOutbox(sql: postgres.Sql, to: string): Promise<string> {
+/**
+ * Email bodies are sealed at rest with the server's secrets key: tests open
+ * them with the key from the server's DATA_DIR (rememberServerKey).
+ */
+const serverKeys = new WeakMap<object, string>();
+
+export function rememberServerKey(sql: postgres.Sql, dataDir: string): void {
+  serverKeys.set(sql, dataDir);
+}
+
+/** The newest email body to `to`, opened. */
+export async function outboxBody(sql: postgres.Sql, to: string): Promise<string | undefined> {
   const [row] = await sql<{ body: string }[]>`SELECT body FROM outbox_emails WHERE to_address = ${to} ORDER BY created_at DESC, id DESC LIMIT 1`;
-  const match = row && /"token": "([^"]+)"/.exec(row.body);
+  if (!row) return undefined;
+  const dataDir = serverKeys.get(sql);
+  if (!dataDir) throw new Error('outboxBody: rememberServerKey(sql, server.dataDir) first');
+  useSecretsKey(decodeSecretsKey(await readFile(join(dataDir, 'secrets-key'), 'utf8')));
+  return openSecret(row.body);
+}
+
+export async function tokenFromOutbox(sql: postgres.Sql, to: string): Promise<string> {
+  const body = await outboxBody(sql, to);
+  const match = body !== undefined && /"token": "([^"]+)"/.exec(body);
   if (!match) throw new Error(`no token email for ${to}`);
   return match[1]!;
 }

@@ -2,7 +2,7 @@
 // TEST_DATABASE_URL's server), a server without models, the bootstrap admin
 // logged in, and a member of the same organization when asked.
 import type postgres from 'postgres';
-import { ADMIN, Api, serverSql, tokenFromOutbox } from './api.js';
+import { ADMIN, Api, rememberServerKey, serverSql, tokenFromOutbox } from './api.js';
 import { createTestDatabase, removeDir, startServer, type StartOptions, type TestServer } from './server.js';
 
 export interface Platform {
@@ -17,6 +17,7 @@ export async function startPlatform(env: Record<string, string> = {}, options: O
   const database = await createTestDatabase();
   const server = await startServer({ modelsDir: '/nonexistent', ...options, databaseUrl: database?.url, env: { ADMIN_PASSWORD: ADMIN.password, ...env } });
   const sql = await serverSql(server, database?.url);
+  rememberServerKey(sql, server.dataDir);
   const anon = new Api(server.url);
   return { database, server, sql, anon, admin: await anon.login(ADMIN.email, ADMIN.password) };
 }
