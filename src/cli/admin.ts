@@ -10,6 +10,7 @@ import { openDatabase } from '../db/database.js';
 import { setLogLevel } from '../log.js';
 import { replacePassword } from '../platform/accounts.js';
 import { generatePassword } from '../platform/passwords.js';
+import { runCli } from './run.js';
 
 const USAGE = 'Usage: npm run admin -- reset-password [--email <address>] [--password <new password, 8 to 200 characters>]\n';
 
@@ -44,10 +45,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: Error) => {
-    process.stderr.write(`error: ${error.message}\n`);
-    process.exit(1);
-  },
-);
+runCli(main);

@@ -11,6 +11,7 @@ import { listModelVersionsWithModel } from '../db/model-versions.js';
 import { setLogLevel } from '../log.js';
 import { modelValidationSettings } from '../inference/validation.js';
 import { registerModelDirectory } from '../platform/model-registration.js';
+import { runCli } from './run.js';
 
 const USAGE = `Usage:
   npm run model -- add <dir> [--public]   validate <dir>/model.onnx + model.json and register them as a new version
@@ -54,10 +55,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: Error) => {
-    process.stderr.write(`error: ${error.message}\n`);
-    process.exit(1);
-  },
-);
+runCli(main);

@@ -10,6 +10,7 @@ import { openDatabase } from '../db/database.js';
 import { findOutboxEmail, listOutboxEmails } from '../db/outbox.js';
 import { setLogLevel } from '../log.js';
 import { loadSecretsKey, openSecret, useSecretsKey } from '../platform/secrets.js';
+import { runCli } from './run.js';
 
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({ allowPositionals: true, options: { limit: { type: 'string', default: '20' } } });
@@ -39,10 +40,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: Error) => {
-    process.stderr.write(`error: ${error.message}\n`);
-    process.exit(1);
-  },
-);
+runCli(main);
