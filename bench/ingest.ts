@@ -300,11 +300,12 @@ async function main(): Promise<void> {
     `Rule evaluation alone (in process): ${rules.rules} rules watching ${rules.landmarks} landmarks, 50,000 events of 32 moving devices: **${rules.microsecondsPerEvent.toFixed(2)} µs per event** (${rules.evaluations} rule evaluations).`,
     '',
   ].join('\n');
+  // Every run is kept in bench/results/runs/ (not tracked); a full run
+  // (not a smoke run or a subset of scenarios) becomes latest-ingest.*.
   const dir = join(ROOT, 'bench', 'results');
-  await mkdir(dir, { recursive: true });
-  // A smoke run or a subset of scenarios is kept apart from the full results.
+  await mkdir(join(dir, 'runs'), { recursive: true });
   const partial = values.quick || wanted !== undefined;
-  const base = join(dir, `${partial ? 'quick-' : ''}ingest-${created.replace(/[:.]/g, '-')}`);
+  const base = join(dir, 'runs', `${partial ? 'quick-' : ''}ingest-${created.replace(/[:.]/g, '-')}`);
   await writeFile(`${base}.json`, JSON.stringify(report, null, 2) + '\n');
   await writeFile(`${base}.md`, md);
   if (!partial) {

@@ -5,7 +5,7 @@
 //   3. server         end to end over loopback HTTP at several concurrencies
 //   4. baseline       express + multer + sharp + ORT on the main thread
 // Every figure is the median of --reps repetitions, with min and max.
-import { copyFile, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -273,12 +273,16 @@ async function main(): Promise<void> {
     }
   }
 
+  // Every run is kept in bench/results/runs/ (not tracked); a full run
+  // becomes latest.* (tracked, cited by README).
   const dir = join(ROOT, 'bench', 'results');
-  await mkdir(dir, { recursive: true });
+  await mkdir(join(dir, 'runs'), { recursive: true });
   const stamp = report.created.replace(/[:.]/g, '-');
-  const path = await writeReport(report, join(dir, `${quick ? 'quick-' : ''}${stamp}`));
+  const path = await writeReport(report, join(dir, 'runs', `${quick ? 'quick-' : ''}${stamp}`));
   if (!quick) {
-    for (const ext of ['json', 'md', 'svg']) await copyFile(path.replace(/json$/, ext), join(dir, `latest.${ext}`));
+    for (const ext of ['json', 'svg']) await copyFile(path.replace(/json$/, ext), join(dir, `latest.${ext}`));
+    const md = await readFile(path.replace(/json$/, 'md'), 'utf8');
+    await writeFile(join(dir, 'latest.md'), md.replace(`(${stamp}.svg)`, '(latest.svg)'));
   }
   process.stdout.write((await readFile(path.replace(/json$/, 'md'), 'utf8')) + '\n');
   process.stdout.write(`${path}\n`);
