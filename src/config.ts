@@ -219,7 +219,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'LOG_FORMAT', default: 'text', help: 'text | json: one JSON object per line (time, level, msg, fields)' },
   {
     name: 'ACCESS_LOG',
-    default: 'true',
+    default: 'false',
     help: 'true | false: one info line per request (method, path without query, status, ms, bytes, request id, client)',
   },
   {
@@ -445,7 +445,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 0),
     logLevel: oneOf('LOG_LEVEL', optional(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
     logFormat: oneOf('LOG_FORMAT', optional(env, 'LOG_FORMAT') ?? 'text', LOG_FORMATS),
-    accessLog: boolean(env, 'ACCESS_LOG', true),
+    accessLog: boolean(env, 'ACCESS_LOG', false),
     corsOrigins: corsOrigins(env),
     tls: tlsFiles(env),
     jwtSecret: jwtSecret(env),

@@ -152,8 +152,8 @@ describe('the reply', () => {
 describe('operations settings', () => {
   it('reads LOG_FORMAT, ACCESS_LOG and CORS_ORIGINS, refusing what cannot work', () => {
     const defaults = loadConfig({});
-    expect(defaults).toMatchObject({ logFormat: 'text', accessLog: true, corsOrigins: [], tls: undefined });
-    expect(loadConfig({ LOG_FORMAT: 'json', ACCESS_LOG: 'false' })).toMatchObject({ logFormat: 'json', accessLog: false });
+    expect(defaults).toMatchObject({ logFormat: 'text', accessLog: false, corsOrigins: [], tls: undefined });
+    expect(loadConfig({ LOG_FORMAT: 'json', ACCESS_LOG: 'true' })).toMatchObject({ logFormat: 'json', accessLog: true });
     expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow('LOG_FORMAT must be one of text, json, got "xml"');
     expect(() => loadConfig({ ACCESS_LOG: 'yes please' })).toThrow('ACCESS_LOG must be true or false');
     expect(loadConfig({ CORS_ORIGINS: 'https://App.example.com/, http://localhost:3000' }).corsOrigins).toEqual([
@@ -226,7 +226,7 @@ describe('a server with JSON logs and CORS', () => {
   const ORIGIN = 'https://app.example.com';
 
   beforeAll(async () => {
-    server = await startServer({ env: { LOG_FORMAT: 'json', CORS_ORIGINS: ORIGIN, INFERENCE_API_KEY: 'test-key' } });
+    server = await startServer({ env: { LOG_FORMAT: 'json', ACCESS_LOG: 'true', CORS_ORIGINS: ORIGIN, INFERENCE_API_KEY: 'test-key' } });
   });
 
   afterAll(async () => {
