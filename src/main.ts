@@ -1,6 +1,7 @@
 // Process entry point: configuration, start, and signal handling.
 import { ConfigError, helpText, loadConfig } from './config.js';
 import { startServer, type RunningServer } from './app.js';
+import { UwsLoadError } from './http/uws-loader.js';
 import { log } from './log.js';
 
 async function main(): Promise<void> {
@@ -45,6 +46,9 @@ function stopServer(server: RunningServer): void {
 main().catch((error) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`configuration error: ${error.message}\n\n${helpText()}`);
+  } else if (error instanceof UwsLoadError) {
+    // several lines meant for a person: written as they are, not as one log field
+    process.stderr.write(`failed to start: ${error.message}\n`);
   } else {
     log.error('failed to start', { error, stack: (error as Error)?.stack });
   }

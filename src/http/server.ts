@@ -4,7 +4,6 @@
 // access log, request ids, CORS headers and draining on shutdown. Route
 // handlers stay thin and call domain code.
 import { STATUS_CODES } from 'node:http';
-import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type * as UwsTypes from 'uWebSockets.js';
 import { ApiError } from '../errors.js';
@@ -15,20 +14,21 @@ import { CorsPolicy } from './cors.js';
 import type { BodyBudget } from './body-budget.js';
 import { requestId } from './request-id.js';
 import { watchBodyRate } from './slow-bodies.js';
+import { loadUwsBuild } from './uws-loader.js';
 
 export type Uws = typeof UwsTypes;
 export type HttpResponse = UwsTypes.HttpResponse;
 export type TemplatedApp = UwsTypes.TemplatedApp;
 
 /**
- * Loads uWebSockets.js and refuses to go on if its native binding did not
- * load: the package would otherwise fall back silently to a slow JS shim.
+ * Loads the first uWebSockets.js build whose native binding runs on this Node
+ * and libc (see uws-loader.ts for the order), and refuses to go on if none
+ * does, saying why for each: the fork's package would otherwise fall back
+ * silently to a slow JS shim.
  */
 export function loadUws(): Uws {
-  const uws = createRequire(import.meta.url)('uWebSockets.js') as Uws & { getParts?: unknown };
-  if (typeof uws.getParts !== 'function' || !/\[native code\]/.test(String(uws.App))) {
-    throw new Error('uWebSockets.js native binding did not load (fallback JS implementation detected); refusing to start');
-  }
+  const { uws, candidate } = loadUwsBuild();
+  log.debug('uWebSockets.js build', { package: candidate.source, node: process.version, abi: process.versions.modules });
   return uws;
 }
 

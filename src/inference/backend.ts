@@ -97,6 +97,13 @@ export class ModelBackend {
       const { width, height, layout, dtype } = this.config.input;
       const data = this.input.subarray(0, rows * inputElements(this.config.input));
       tensor = new ort.Tensor(dtype, data, layout === 'NCHW' ? [rows, 3, height, width] : [rows, height, width, 3]);
+      // Where Float16Array exists (Node 24), onnxruntime-common re-views a
+      // float16 Uint16Array as a Float16Array, which Node-API does not know:
+      // onnxruntime-node 1.30 then reads 0 bytes ("not enough space"). Keep
+      // the Uint16Array, which the binding accepts for float16.
+      if (!(tensor.data instanceof Uint16Array) && data instanceof Uint16Array) {
+        (tensor as unknown as { cpuData: Uint16Array }).cpuData = data;
+      }
       this.tensors.set(rows, tensor);
     }
     return tensor;
