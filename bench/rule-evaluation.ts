@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { IncomingEvent } from '../src/ingest/event-writer.js';
 import { evaluateBatch, organizationRules, type EngineDevice } from '../src/ingest/rules-engine.js';
-import type { Shape } from '../src/platform/geometry.js';
+import type { Shape } from '../src/lib/geometry.js';
 import type { LoadedRule } from '../src/platform/rules/index.js';
 
 /** Rule evaluation alone: 10,000 landmarks, rules watching them, events moving through a city. */

@@ -7,8 +7,8 @@
 // wall clock and process CPU time), with a
 // brute-force scan over every landmark for comparison.
 import { performance } from 'node:perf_hooks';
-import { compile, compiledContains, type LatLon, type Shape } from '../src/platform/geometry.js';
-import { LandmarkIndex } from '../src/platform/landmark-index.js';
+import { compile, compiledContains, type LatLon, type Shape } from '../src/lib/geometry.js';
+import { LandmarkIndex } from '../src/lib/landmark-index.js';
 
 const N = Number(process.argv[2] ?? 10_000);
 const QUERIES = Number(process.argv[3] ?? 200_000);

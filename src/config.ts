@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import { parseAllowList } from './ingest/ssrf-guard.js';
-import { decodeSecretsKey } from './platform/secrets.js';
+import { parseAllowList } from './lib/ip-ranges.js';
+import { decodeSecretsKey } from './lib/secrets-key.js';
 
 export interface Config {
   port: number;

@@ -16,8 +16,8 @@ import {
   toModel,
   type LatLon,
   type Shape,
-} from '../src/platform/geometry.js';
-import { LandmarkIndex } from '../src/platform/landmark-index.js';
+} from '../src/lib/geometry.js';
+import { LandmarkIndex } from '../src/lib/landmark-index.js';
 
 const RAD = Math.PI / 180;
 

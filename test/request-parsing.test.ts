@@ -1,6 +1,6 @@
 // Pure parts of the predict request path: multipart, base64, format sniffing.
 import { describe, expect, it } from 'vitest';
-import { findMultipartPart, multipartBoundary, multipartParts } from '../src/http/multipart.js';
+import { findMultipartPart, multipartBoundary, multipartParts } from '../src/lib/multipart.js';
 import { sniffImageFormat } from '../src/inference/image-format.js';
 import { decodeBase64, extractImage, predictBodyKind } from '../src/inference/request-body.js';
 

@@ -1,7 +1,7 @@
 // IoT payload schemas: validating a schema definition, and a payload against it.
 import { describe, expect, it } from 'vitest';
 import { payloadViolations, schemaFields, validatePayload, type SchemaField } from '../src/platform/schema-validation.js';
-import { describeIssues } from '../src/inference/model-config.js';
+import { describeIssues } from '../src/lib/zod-issues.js';
 
 const weather: SchemaField[] = [
   {

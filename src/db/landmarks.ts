@@ -6,7 +6,7 @@
 // attributes (user data) is read as text and parsed here: the connection's
 // camelCase transform would otherwise rename its keys. The geometry's own
 // keys (center, radius, nw, se, points, lat, lon) are unaffected by it.
-import { bbox, fromStored, toModel, type Shape } from '../platform/geometry.js';
+import { bbox, fromStored, toModel, type Shape } from '../lib/geometry.js';
 import type { Queryable } from './database.js';
 import { likeSubstring } from './devices.js';
 

@@ -5,28 +5,15 @@
 // token and the caller's role, runs the handler and writes the envelope. The
 // same declarations produce /openapi.json, so the document cannot drift.
 import type { z, ZodType } from 'zod';
-import type { Role } from '../db/accounts.js';
 import { whyUnstorable } from '../db/storable.js';
 import { ApiError } from '../errors.js';
-import { describeIssues } from '../inference/model-config.js';
+import { describeIssues } from '../lib/zod-issues.js';
+import type { Authenticator, Caller, UserCaller } from '../platform/auth/caller.js';
 import { authorize, type Action } from '../platform/permissions.js';
+
+export type { Authenticator, Caller, UserCaller };
 import type { BodyBudget } from './body-budget.js';
 import { BodyTooLargeError, openBodyStream, readGatedBody, type BodyStream, type Reply, type Request, type Route } from './server.js';
-
-/** Who is calling: from a verified access token and the caller's membership. */
-export interface Caller {
-  userId: string;
-  /** set for 'organization' endpoints; the token's organization otherwise, if any */
-  organizationId: string;
-  role: Role;
-}
-
-export interface UserCaller {
-  userId: string;
-  organizationId: string | undefined;
-  /** the session version the token was issued under */
-  sessionVersion: number;
-}
 
 /** none: public; user: any valid access token; organization: a token bound to an organization the caller belongs to. */
 export type AuthLevel = 'none' | 'user' | 'organization';
@@ -105,12 +92,6 @@ export function defineEndpoint<
   B extends ZodType | undefined = undefined,
 >(definition: EndpointDefinition<A, P, Q, B>): Endpoint {
   return definition as unknown as Endpoint;
-}
-
-/** Resolves the caller of a request; implemented by the platform (tokens + memberships). */
-export interface Authenticator {
-  user(authorization: string | undefined): Promise<UserCaller>;
-  member(user: UserCaller): Promise<Caller>;
 }
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { formatPath } from '../errors.js';
+import { describeIssues } from '../lib/zod-issues.js';
 
 export const OUTPUT_FORMATS = ['yolov8', 'yolov5', 'end2end', 'ssd', 'detr'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -85,15 +85,6 @@ export const modelConfigSchema = z
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
 
 export class ModelConfigError extends Error {}
-
-/** Turns zod issues into one line naming each offending field. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    // A record key that failed names the key and says why, not just "Invalid key in record".
-    .flatMap((issue) => (issue.code === 'invalid_key' ? issue.issues.map((inner) => ({ path: issue.path, message: inner.message })) : [issue]))
-    .map((issue) => `${issue.path.length ? formatPath(issue.path) : '(root)'}: ${issue.message}`)
-    .join('; ');
-}
 
 export function parseModelConfig(value: unknown): ModelConfig {
   const result = modelConfigSchema.safeParse(value);

@@ -2,7 +2,7 @@
 // a `file` part, or a JSON body {"image": "<base64>"}. The main thread only
 // classifies the Content-Type; the worker extracts the bytes, so parsing a
 // 13 MB JSON body never blocks the event loop.
-import { findMultipartPart, multipartBoundary, MultipartError } from '../http/multipart.js';
+import { findMultipartPart, multipartBoundary, MultipartError } from '../lib/multipart.js';
 import { predictErrors } from './predict-errors.js';
 
 export type PredictBodyKind = 'multipart' | 'json';

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { isStorableText, LATEST_TIME_MS, UNSTORABLE_TEXT, whyUnstorable } from '../db/storable.js';
 import { ApiError } from '../errors.js';
-import { describeIssues } from '../inference/model-config.js';
+import { describeIssues } from '../lib/zod-issues.js';
 import { canonicalEvent } from './canonical-event.js';
 import { checkJsonContainers, checkJsonItems, checkProtobufItems, MAX_BATCH_EVENTS, MAX_LIST_ITEMS } from './item-limits.js';
 import { ingress } from './proto/ingress.js';

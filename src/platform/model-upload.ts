@@ -6,12 +6,17 @@ import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newId } from '../ids.js';
 import { ApiError } from '../errors.js';
-import { MultipartStream, type PartHeaders, type PartSink } from '../http/multipart-stream.js';
-import { multipartBoundary, MultipartError } from '../http/multipart.js';
-import type { BodyStream } from '../http/server.js';
+import { MultipartStream, type PartHeaders, type PartSink } from '../lib/multipart-stream.js';
+import { multipartBoundary, MultipartError } from '../lib/multipart.js';
 import { CONFIG_FILE, MODEL_FILE, parseModelConfig, ModelConfigError, type ModelConfig } from '../inference/model-config.js';
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** An upload read chunk by chunk (the HTTP layer's request body stream fits it). */
+export interface UploadBody {
+  /** Starts reading; resolves with the byte count once the last chunk was consumed. */
+  start(onChunk: (chunk: Buffer) => void | Promise<void>): Promise<number>;
+}
 
 /** Which file a part is: by field name (model / config) or by file name. */
 function fileFor(part: PartHeaders): typeof MODEL_FILE | typeof CONFIG_FILE | undefined {
@@ -50,7 +55,7 @@ export interface ReceivedModel {
  * a bad upload, after removing the staging directory.
  */
 export async function receiveModelUpload(
-  body: BodyStream,
+  body: UploadBody,
   contentType: string,
   dataDir: string,
   maxModelBytes: number,

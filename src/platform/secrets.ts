@@ -15,16 +15,12 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { decodeSecretsKey } from '../lib/secrets-key.js';
+
+export { decodeSecretsKey };
 
 const PREFIX = 'enc:v1:';
 let key: Buffer | undefined;
-
-/** Decodes SECRETS_KEY (32 bytes in base64 or base64url); throws with a clear message otherwise. */
-export function decodeSecretsKey(text: string): Buffer {
-  const bytes = Buffer.from(text.trim(), 'base64');
-  if (bytes.length !== 32) throw new Error(`SECRETS_KEY must be 32 bytes in base64 (openssl rand -base64 32), got ${bytes.length} bytes`);
-  return bytes;
-}
 
 /** SECRETS_KEY's key, or the one in DATA_DIR/secrets-key (created on first use). */
 export async function loadSecretsKey(setting: string | undefined, dataDir: string): Promise<Buffer> {

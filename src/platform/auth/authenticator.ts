@@ -5,7 +5,7 @@
 import type { Queryable } from '../../db/database.js';
 import { findMembershipRole, findSessionVersion } from '../../db/accounts.js';
 import { ApiError } from '../../errors.js';
-import type { Authenticator, Caller, UserCaller } from '../../http/api.js';
+import type { Authenticator, Caller, UserCaller } from './caller.js';
 import type { TokenService } from './tokens.js';
 
 export function bearer(header: string | undefined): string | undefined {

@@ -19,7 +19,7 @@ import {
 } from '../../../db/landmarks.js';
 import type { Queryable } from '../../../db/database.js';
 import { ApiError, notFound } from '../../../errors.js';
-import { contains, modelInput, sameShape, shapeInput, SHAPE_TYPES, toGeoShape, toModel, type Shape } from '../../../platform/geometry.js';
+import { contains, modelInput, sameShape, shapeInput, SHAPE_TYPES, toGeoShape, toModel, type Shape } from '../../../lib/geometry.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id, searchBody, tags } from './common.js';
 import type { PlatformDeps } from './index.js';
