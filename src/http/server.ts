@@ -11,6 +11,7 @@ import { log } from '../log.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import { writeAccessLog } from './access-log.js';
 import { CorsPolicy } from './cors.js';
+import { internalReason } from '../lib/ip-ranges.js';
 import type { BodyBudget } from './body-budget.js';
 import { requestId } from './request-id.js';
 import { watchBodyRate } from './slow-bodies.js';
@@ -494,9 +495,9 @@ export function canonicalAddress(raw: string): string {
   return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
-/** 127.0.0.0/8 or ::1, in canonical form. */
+/** 127.0.0.0/8 or ::1 (and their IPv4-carrying IPv6 forms), by the same ranges the webhook guard uses. */
 export function isLoopback(address: string): boolean {
-  return address === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
+  return internalReason(address) === 'loopback';
 }
 
 function readHeaders(req: UwsTypes.HttpRequest): Record<string, string> {
