@@ -2,18 +2,20 @@
 // HTTP together, and takes them apart again in reverse order on shutdown.
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
-import { endpointRoutes, type Endpoint } from './http/api.js';
+import { endpointRoutes, type Authenticators, type Endpoint } from './http/api.js';
 import { CorsPolicy, preflightRoute } from './http/cors.js';
 import { buildOpenApi } from './http/openapi.js';
-import { healthRoutes } from './http/routes/health.js';
-import { ingestRoutes } from './http/routes/ingest.js';
+import { metricsAccess } from './http/metrics-access.js';
+import { healthEndpoints } from './http/routes/health.js';
+import { ingestEndpoints } from './http/routes/ingest.js';
 import { DeviceReadModel } from './ingest/device-reads.js';
 import { EventWriter } from './ingest/event-writer.js';
 import { RulesEngine } from './ingest/rules-engine.js';
 import { ActionRunner, outboxSms } from './ingest/actions.js';
 import { IngestService } from './ingest/service.js';
 import { managementEndpoints } from './http/routes/v2/index.js';
-import { predictRoute } from './http/routes/predict.js';
+import { predictEndpoint } from './http/routes/predict.js';
+import { predictErrors } from './inference/predict-errors.js';
 import { setMinUploadRate } from './http/slow-bodies.js';
 import { BodyBudget } from './http/body-budget.js';
 import { addFallback, addRoute, InFlight, loadUws, type HttpContext, type Route, type Uws } from './http/server.js';
@@ -27,7 +29,7 @@ import { createAuthenticator } from './platform/auth/authenticator.js';
 import { TokenService } from './platform/auth/tokens.js';
 import { bootstrap } from './platform/bootstrap.js';
 import { OutboxSender, smtpTransport } from './platform/outbox.js';
-import { InferenceKeyCache } from './platform/inference-keys.js';
+import { bearerToken, InferenceKeyCache } from './platform/inference-keys.js';
 import { loadSecretsKey, useSecretsKey } from './platform/secrets.js';
 import { parseAllowList } from './ingest/ssrf-guard.js';
 import { sealStoredWebhookSecrets } from './platform/rules/seal-stored.js';
@@ -123,9 +125,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await sender.start();
       cleanups.push(() => sender.stop());
     }
-    const endpoints: Endpoint[] = managementEndpoints({ sql: database.sql, config, accounts, inference, inferenceKeys: keys });
+    const management: Endpoint[] = managementEndpoints({ sql: database.sql, config, accounts, inference, inferenceKeys: keys });
     const authenticator = createAuthenticator(database.sql, tokens);
-    const openApi = JSON.stringify(buildOpenApi(endpoints));
 
     const rulesEngine = new RulesEngine(database.sql);
     await rulesEngine.start();
@@ -163,35 +164,36 @@ export async function startServer(config: Config): Promise<RunningServer> {
     cleanups.push(() => ingest.stop());
     // One memory budget for every buffered request body, whatever the route.
     const bodyBudget = new BodyBudget(config.maxBufferedBytes, config.organizationBufferedBytes);
-    const ingestion = ingestRoutes({
-      ingest,
-      reads: new DeviceReadModel(database.sql),
-      maxBodyBytes: config.maxIngestBodyBytes,
-      budget: bodyBudget,
-      holdMs: config.queueHoldMs,
-    });
+    const authenticators: Authenticators = {
+      user: (header) => authenticator.user(header),
+      member: (user) => authenticator.member(user),
+      device: (header) => ingest.authenticate(header),
+      inferenceKey: (header) => {
+        const organizationId = keys.authenticate(bearerToken(header));
+        if (!organizationId) throw predictErrors.unauthorized();
+        return { organizationId };
+      },
+      metrics: metricsAccess(config.metricsToken),
+    };
+    const ingestion = ingestEndpoints({ ingest, reads: new DeviceReadModel(database.sql), maxBodyBytes: config.maxIngestBodyBytes });
+    const health = healthEndpoints({ sql: database.sql, inference, registry: metrics.registry });
+    const predict = predictEndpoint({ inference, budget: bodyBudget, maxImageBytes: config.maxImageBytes, holdMs: config.queueHoldMs });
+    const openApi = JSON.stringify(buildOpenApi([predict, ...management, ...ingestion, ...health]));
+    const routes = (endpoints: Endpoint[]): Route[] =>
+      endpoints.flatMap((endpoint) => endpointRoutes(endpoint, authenticators, { budget: bodyBudget, holdMs: config.queueHoldMs }));
 
     const inFlight = new InFlight();
-    const health = healthRoutes({ sql: database.sql, inference, registry: metrics.registry, metricsToken: config.metricsToken });
     const main: Route[] = [
-      ...health,
-      predictRoute({
-        inference,
-        keys,
-        budget: bodyBudget,
-        maxImageBytes: config.maxImageBytes,
-        holdMs: config.queueHoldMs,
-      }),
-      ...endpoints.flatMap((endpoint) => endpointRoutes(endpoint, authenticator, { budget: bodyBudget, holdMs: config.queueHoldMs })),
+      ...routes([...health, predict, ...management]),
       { method: 'get', path: '/openapi.json', handler: (_req, reply) => reply.send(200, openApi) },
     ];
     // The ingestion API shares the main port unless INGRESS_PORT gives it its own.
     const listeners: Listener[] =
       config.ingressPort === undefined
-        ? [{ name: 'listening', port: config.port, routes: [...main, ...ingestion] }]
+        ? [{ name: 'listening', port: config.port, routes: [...main, ...routes(ingestion)] }]
         : [
             { name: 'listening', port: config.port, routes: main },
-            { name: 'ingestion listening', port: config.ingressPort, routes: [...ingestion, ...health] },
+            { name: 'ingestion listening', port: config.ingressPort, routes: routes([...ingestion, ...health]) },
           ];
     const ctx: HttpContext = {
       metrics,

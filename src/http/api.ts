@@ -1,22 +1,63 @@
-// Management and ingestion endpoints are declared with their schemas, like
-// Fastify routes: method, path, zod schemas for params, query and body, the
-// authentication they need and the action they perform. One adapter turns a
-// declaration into a uWS route: it reads and validates the body, checks the
-// token and the caller's role, runs the handler and writes the envelope. The
-// same declarations produce /openapi.json, so the document cannot drift.
+// Every route is declared with its schemas, like Fastify routes: method,
+// path, zod schemas for params, query and body (or a content parser for
+// protobuf/JSON bodies), the authentication scheme, the role action, how the
+// body is read (its body policy) and the responses. One adapter turns a
+// declaration into a uWS route: it authenticates before reading the body,
+// validates, runs the handler and writes the answer. The same declarations
+// produce /openapi.json (openapi.ts), so the document cannot drift.
 import type { z, ZodType } from 'zod';
 import { whyUnstorable } from '../db/storable.js';
 import { ApiError } from '../errors.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import type { Authenticator, Caller, UserCaller } from '../platform/auth/caller.js';
 import { authorize, type Action } from '../platform/permissions.js';
-
-export type { Authenticator, Caller, UserCaller };
 import type { BodyBudget } from './body-budget.js';
 import { BodyTooLargeError, openBodyStream, readGatedBody, type BodyStream, type Reply, type Request, type Route } from './server.js';
 
-/** none: public; user: any valid access token; organization: a token bound to an organization the caller belongs to. */
-export type AuthLevel = 'none' | 'user' | 'organization';
+export type { Authenticator, Caller, UserCaller };
+
+/**
+ * How a caller proves who it is, one scheme per route:
+ * - none: public
+ * - user: any valid access token (POST /v2/login)
+ * - organization: a token bound to an organization the caller belongs to
+ * - device: a device token from /v1/registration
+ * - inferenceKey: an inference API key (predict); checked synchronously, from memory
+ * - metrics: METRICS_TOKEN, or a client on this host when none is set
+ */
+export type AuthLevel = 'none' | 'user' | 'organization' | 'device' | 'inferenceKey' | 'metrics';
+
+/** The schemes' resolvers, filled in by the composition root (app.ts). */
+export interface Authenticators extends Authenticator {
+  device(authorization: string | undefined): Promise<DeviceCaller>;
+  /** the organization of an inference API key; throws the predict 401 */
+  inferenceKey(authorization: string | undefined): InferenceKeyCaller;
+  metrics(request: Request): void;
+}
+
+export interface DeviceCaller {
+  deviceId: string;
+  organizationId: string;
+  channelId: string;
+  keyId?: string | undefined;
+}
+
+export interface InferenceKeyCaller {
+  organizationId: string;
+}
+
+/**
+ * How the body is read:
+ * - buffered (the default for a declared `body` or `content`): whole, after
+ *   the caller is authenticated and authorized (readGatedBody), within the
+ *   shared memory budget, then parsed and validated;
+ * - streamed: chunk by chunk through ctx.upload, started by the handler once
+ *   it has checked what it needs (model uploads);
+ * - handler: the handler reads it itself, when admission lets it (predict).
+ *   The scheme must be synchronous (none, inferenceKey, metrics): uWS wants
+ *   the body's reader attached before the first await.
+ */
+export type BodyPolicy = 'buffered' | 'streamed' | 'handler';
 
 export interface ApiResponse {
   status: number;
@@ -33,6 +74,8 @@ export const respond = {
   noContent: (): ApiResponse => ({ status: 204 }),
   /** a body without envelope, e.g. login's {"token"} */
   bare: (body: unknown, status = 200): ApiResponse => ({ status, body }),
+  /** bytes or text already encoded (protobuf, Prometheus text) */
+  encoded: (encoded: { body: string | Uint8Array; contentType: string }, status = 200): ApiResponse => ({ status, ...encoded }),
 };
 
 type Infer<T> = T extends ZodType ? z.infer<T> : undefined;
@@ -43,15 +86,42 @@ export interface HandlerContext<P, Q, B, C> {
   body: B;
   caller: C;
   request: Request;
-  /** for `upload` endpoints: the body, read chunk by chunk once the handler starts it */
+  /** for `streamed` endpoints: the body, read chunk by chunk once the handler starts it */
   upload: BodyStream | undefined;
+  /** for `handler` endpoints, which answer through it and resolve with undefined */
+  reply: Reply;
 }
 
-type CallerFor<A extends AuthLevel> = A extends 'organization' ? Caller : A extends 'user' ? UserCaller : undefined;
+type CallerFor<A extends AuthLevel> = A extends 'organization'
+  ? Caller
+  : A extends 'user'
+    ? UserCaller
+    : A extends 'device'
+      ? DeviceCaller
+      : A extends 'inferenceKey'
+        ? InferenceKeyCaller
+        : undefined;
 
 export interface EndpointResponseDoc {
   description: string;
+  /** a JSON body's shape */
   schema?: ZodType;
+  /** the same answer as protobuf: the message's name in proto/ingress.proto */
+  protobuf?: string;
+  /** a body that is neither JSON nor protobuf (Prometheus text) */
+  text?: string;
+}
+
+/** A body read whole and turned into the handler's value by the request's Content-Type (JSON, protobuf). */
+export interface ContentParser<T> {
+  parse(bytes: Uint8Array, request: Request): T;
+  /** the OpenAPI request body's `content`, by media type */
+  doc: Record<string, { schema: ZodType } | { protobuf: string }>;
+}
+
+/** Errors a route words its own way (the ingestion API answers an oversized body 400, not 413). */
+export interface ErrorMapper {
+  bodyTooLarge?(bytes: number, limit: number): ApiError;
 }
 
 export interface EndpointDefinition<
@@ -59,38 +129,47 @@ export interface EndpointDefinition<
   P extends ZodType | undefined,
   Q extends ZodType | undefined,
   B extends ZodType | undefined,
+  C = undefined,
 > {
   method: 'get' | 'post' | 'put' | 'patch' | 'del';
   path: string;
   summary: string;
   tag: string;
+  /** OpenAPI operationId; derived from method and path by default */
+  operationId?: string;
   auth: A;
   /** checked against the caller's role before the handler runs */
   action?: A extends 'organization' ? Action : never;
   params?: P;
   query?: Q;
+  /** a JSON body, validated */
   body?: B;
+  /** a body decoded by its Content-Type instead (protobuf or JSON) */
+  content?: ContentParser<C>;
+  bodyPolicy?: BodyPolicy;
   /** bytes; default 1 MiB */
   bodyLimit?: number;
-  /** the body is streamed to the handler (ctx.upload) instead of parsed as JSON */
-  upload?: boolean;
-  /** OpenAPI request body for upload endpoints */
-  uploadDoc?: Record<string, unknown>;
+  /** OpenAPI request body for streamed and handler-read bodies */
+  requestDoc?: Record<string, unknown>;
+  /** request headers the operation reads (OpenAPI) */
+  headers?: ReadonlyArray<{ name: string; description: string }>;
   responses?: Record<number, EndpointResponseDoc>;
+  errors?: ErrorMapper;
   /** Gen A / older spellings of the same operation, served by the same handler */
-  aliases?: Array<{ method: EndpointDefinition<A, P, Q, B>['method']; path: string }>;
-  handler(ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>, CallerFor<A>>): Promise<ApiResponse>;
+  aliases?: Array<{ method: EndpointDefinition<A, P, Q, B, C>['method']; path: string }>;
+  handler(ctx: HandlerContext<Infer<P>, Infer<Q>, B extends ZodType ? z.infer<B> : C, CallerFor<A>>): Promise<ApiResponse | undefined>;
 }
 
 /** A declared endpoint with its types erased, as the router and the OpenAPI generator see it. */
-export type Endpoint = EndpointDefinition<AuthLevel, ZodType | undefined, ZodType | undefined, ZodType | undefined>;
+export type Endpoint = EndpointDefinition<AuthLevel, ZodType | undefined, ZodType | undefined, ZodType | undefined, unknown>;
 
 export function defineEndpoint<
   A extends AuthLevel,
   P extends ZodType | undefined = undefined,
   Q extends ZodType | undefined = undefined,
   B extends ZodType | undefined = undefined,
->(definition: EndpointDefinition<A, P, Q, B>): Endpoint {
+  C = undefined,
+>(definition: EndpointDefinition<A, P, Q, B, C>): Endpoint {
   return definition as unknown as Endpoint;
 }
 
@@ -133,73 +212,112 @@ function send(reply: Reply, response: ApiResponse): void {
   }
 }
 
-const tooLarge = (limit: number) => new ApiError(413, 'request body too large', `the limit is ${limit} bytes`);
-
-/** What buffered management bodies share with every other route. */
-export interface BodyPolicy {
+/** What buffered bodies share with every other route. */
+export interface BodyBudgetPolicy {
   budget: BodyBudget;
   holdMs: number;
 }
 
+/** The body policy a declaration asks for, its default following from what it declares. */
+export function bodyPolicyOf(endpoint: Endpoint): BodyPolicy | undefined {
+  if (endpoint.bodyPolicy) return endpoint.bodyPolicy;
+  return (endpoint.body || endpoint.content) && endpoint.method !== 'get' ? 'buffered' : undefined;
+}
+
+const SYNCHRONOUS_SCHEMES: ReadonlySet<AuthLevel> = new Set(['none', 'inferenceKey', 'metrics']);
+
 /**
  * Turns a declaration (and its aliases) into uWS routes. The caller is
  * authenticated (and authorized) before a byte of the body is read: a
- * buffered body through readGatedBody, an upload by not starting its stream
- * until the handler runs.
+ * buffered body through readGatedBody, a streamed one by not starting it
+ * until the handler runs, a handler-read one by authenticating synchronously
+ * before the handler is called.
  */
-export function endpointRoutes(endpoint: Endpoint, auth: Authenticator, bodies: BodyPolicy): Route[] {
+export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies: BodyBudgetPolicy): Route[] {
   const limit = endpoint.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const handler = (req: Request, reply: Reply) => {
-    let caller: UserCaller | Caller | undefined;
-    const bodyOptions = { limit, budget: bodies.budget, holdMs: bodies.holdMs, tooLarge: () => tooLarge(limit), owner: () => caller?.organizationId };
-    const authenticate = async () => {
-      if (endpoint.auth === 'none') return;
-      const user = await auth.user(req.headers.authorization);
-      caller = user;
-      if (endpoint.auth === 'organization') {
-        const member = await auth.member(user);
-        if (endpoint.action) authorize(member.role, endpoint.action);
-        caller = member;
-      }
-    };
-    // uWS needs the body handler attached synchronously, before any await.
-    const upload = endpoint.upload ? openBodyStream(req, reply, limit) : undefined;
-    const buffered = endpoint.body && endpoint.method !== 'get' && !upload ? readGatedBody(req, reply, bodyOptions, authenticate) : undefined;
-    /** The response, or undefined when the request was answered already (refused before its body). */
-    const run = async (): Promise<ApiResponse | undefined> => {
-      let raw: Uint8Array = new Uint8Array(0);
-      let release = () => {};
-      if (buffered) {
-        const gated = await buffered;
-        if (!gated) return undefined;
-        ({ bytes: raw, release } = gated);
-      } else {
-        await authenticate();
-      }
-      try {
-        const params = validate(endpoint.params, storable(req.params, 'path parameter'), 'path parameter');
-        const query = validate(endpoint.query, storable(Object.fromEntries(req.query), 'query parameter'), 'query parameter');
-        const parsedBody = endpoint.body ? validate(endpoint.body, storable(parseJson(raw) ?? {}, 'request body'), 'request body') : undefined;
-        return await endpoint.handler({ params, query, body: parsedBody, caller: caller as never, request: req, upload });
-      } catch (error) {
-        throw error instanceof BodyTooLargeError ? tooLarge(limit) : error;
-      } finally {
-        release();
-      }
-    };
-    return run().then(
-      (response) => {
-        upload?.discard();
-        if (response) send(reply, response);
-      },
-      (error: unknown) => {
-        // An upload refused before or while it was read: drop the rest of it, so
-        // the socket is not left paused and the client can read the answer.
-        upload?.discard();
-        throw error;
-      },
-    );
+  const policy = bodyPolicyOf(endpoint);
+  const tooLarge = (bytes: number) =>
+    endpoint.errors?.bodyTooLarge?.(bytes, limit) ?? new ApiError(413, 'request body too large', `the limit is ${limit} bytes`);
+  if (policy === 'handler' && !SYNCHRONOUS_SCHEMES.has(endpoint.auth)) {
+    throw new Error(`${endpoint.path}: a handler-read body needs a synchronous authentication scheme, not "${endpoint.auth}"`);
+  }
+
+  /** The caller of a synchronous scheme (none, inferenceKey, metrics). */
+  const callerNow = (req: Request): unknown => {
+    if (endpoint.auth === 'inferenceKey') return auth.inferenceKey(req.headers.authorization);
+    if (endpoint.auth === 'metrics') auth.metrics(req);
+    return undefined;
   };
+  const callerOf = async (req: Request): Promise<unknown> => {
+    if (endpoint.auth === 'device') return auth.device(req.headers.authorization);
+    if (endpoint.auth !== 'user' && endpoint.auth !== 'organization') return callerNow(req);
+    const user = await auth.user(req.headers.authorization);
+    if (endpoint.auth === 'user') return user;
+    const member = await auth.member(user);
+    if (endpoint.action) authorize(member.role, endpoint.action);
+    return member;
+  };
+  const parameters = (req: Request) => ({
+    params: validate(endpoint.params, storable(req.params, 'path parameter'), 'path parameter'),
+    query: validate(endpoint.query, storable(Object.fromEntries(req.query), 'query parameter'), 'query parameter'),
+  });
+  const parseBody = (raw: Uint8Array, req: Request): unknown => {
+    if (endpoint.content) return endpoint.content.parse(raw, req);
+    return endpoint.body ? validate(endpoint.body, storable(parseJson(raw) ?? {}, 'request body'), 'request body') : undefined;
+  };
+  const answer = (reply: Reply) => (response: ApiResponse | undefined) => {
+    if (response) send(reply, response);
+  };
+
+  const handlers: Record<BodyPolicy | 'none', Route['handler']> = {
+    none: async (req, reply) => {
+      const caller = await callerOf(req);
+      answer(reply)(await endpoint.handler({ ...parameters(req), body: undefined, caller: caller as never, request: req, upload: undefined, reply }));
+    },
+    buffered: (req, reply) => {
+      let caller: unknown;
+      const owner = () => (caller as { organizationId?: string } | undefined)?.organizationId;
+      const options = { limit, budget: bodies.budget, holdMs: bodies.holdMs, tooLarge: (error: BodyTooLargeError) => tooLarge(error.bytes), owner };
+      // uWS needs the body handler attached synchronously, before any await.
+      const buffered = readGatedBody(req, reply, options, async () => {
+        caller = await callerOf(req);
+      });
+      return (async () => {
+        const gated = await buffered;
+        if (!gated) return; // refused before its body
+        try {
+          const { params, query } = parameters(req);
+          const body = parseBody(gated.bytes, req);
+          answer(reply)(await endpoint.handler({ params, query, body, caller: caller as never, request: req, upload: undefined, reply }));
+        } finally {
+          gated.release();
+        }
+      })();
+    },
+    streamed: (req, reply) => {
+      const upload = openBodyStream(req, reply, limit);
+      return (async () => {
+        const caller = await callerOf(req);
+        return endpoint.handler({ ...parameters(req), body: undefined, caller: caller as never, request: req, upload, reply });
+      })().then(
+        (response) => {
+          upload.discard();
+          answer(reply)(response);
+        },
+        (error: unknown) => {
+          // An upload refused before or while it was read: drop the rest of it, so
+          // the socket is not left paused and the client can read the answer.
+          upload.discard();
+          throw error instanceof BodyTooLargeError ? tooLarge(error.bytes) : error;
+        },
+      );
+    },
+    handler: (req, reply) => {
+      const caller = callerNow(req);
+      return endpoint.handler({ ...parameters(req), body: undefined, caller: caller as never, request: req, upload: undefined, reply }).then(answer(reply));
+    },
+  };
+  const handler = handlers[policy ?? 'none'];
   return [endpoint, ...(endpoint.aliases ?? [])].map((r) => ({
     method: r.method,
     path: r.path,

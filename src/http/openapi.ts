@@ -1,8 +1,8 @@
 // Builds the OpenAPI 3.1 document of the whole server from the endpoint
-// declarations themselves (the schemas that validate requests), plus the
-// predict route, which has its own hand-tuned front end.
+// declarations alone: the schemas that validate requests, the content
+// parsers' media types, the authentication schemes and the declared responses.
 import { z, type ZodType } from 'zod';
-import type { Endpoint } from './api.js';
+import { bodyPolicyOf, type AuthLevel, type Endpoint, type EndpointResponseDoc } from './api.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -41,231 +41,83 @@ function parameters(endpoint: Endpoint): JsonSchema[] {
   return out;
 }
 
+const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+const protobufContent = (message: string) => ({
+  'application/protobuf': { schema: { type: 'string', format: 'binary', description: `protobuf message ingress.${message} (proto/ingress.proto)` } },
+});
+
+function responseDoc(status: number, doc: EndpointResponseDoc): JsonSchema {
+  const content: JsonSchema = {};
+  if (doc.schema) content['application/json'] = { schema: schemaOf(doc.schema) };
+  if (doc.protobuf) Object.assign(content, protobufContent(doc.protobuf));
+  if (doc.text) content[doc.text] = { schema: { type: 'string' } };
+  if (status >= 400 && Object.keys(content).length === 0) Object.assign(content, errorContent);
+  return Object.keys(content).length ? { description: doc.description, content } : { description: doc.description };
+}
+
+/** What every operation of a scheme can answer besides its own responses. */
+const SCHEME_ERRORS: Record<AuthLevel, Record<number, string>> = {
+  none: {},
+  user: { 401: 'missing, invalid or expired token' },
+  organization: { 401: 'missing, invalid or expired token', 403: 'the role of the caller does not allow this' },
+  device: { 401: 'missing, forged or expired device token' },
+  inferenceKey: { 401: 'Invalid or missing API key.' },
+  metrics: { 401: 'METRICS_TOKEN is set and was not sent', 403: 'METRICS_TOKEN is not set and the client is not on this host' },
+};
+
+const SECURITY: Record<AuthLevel, JsonSchema[] | undefined> = {
+  none: undefined,
+  user: [{ bearerToken: [] }],
+  organization: [{ bearerToken: [] }],
+  device: [{ deviceToken: [] }],
+  inferenceKey: [{ inferenceKey: [] }],
+  metrics: [{ metricsToken: [] }, {}],
+};
+
+function requestBody(endpoint: Endpoint): JsonSchema | undefined {
+  if (endpoint.requestDoc) return endpoint.requestDoc;
+  if (endpoint.content) {
+    const content: JsonSchema = {};
+    for (const [type, doc] of Object.entries(endpoint.content.doc)) {
+      Object.assign(content, 'protobuf' in doc ? protobufContent(doc.protobuf) : { [type]: { schema: schemaOf(doc.schema) } });
+    }
+    return { required: true, content };
+  }
+  if (endpoint.body) return { required: true, content: { 'application/json': { schema: schemaOf(endpoint.body) } } };
+  return undefined;
+}
+
 function operation(endpoint: Endpoint): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
   for (const [status, doc] of Object.entries(endpoint.responses ?? { 200: { description: 'success' } })) {
-    responses[status] = doc.schema
-      ? { description: doc.description, content: { 'application/json': { schema: schemaOf(doc.schema) } } }
-      : { description: doc.description };
+    responses[status] = responseDoc(Number(status), doc);
   }
-  const errors: Record<number, string> = { 400: 'invalid request (the offending field is named in `error`)' };
-  if (endpoint.auth !== 'none') {
-    errors[401] = 'missing, invalid or expired token';
-    errors[403] = 'the role of the caller does not allow this';
-  }
-  if (endpoint.params) errors[404] = 'not found in the organization of the token';
-  for (const [status, description] of Object.entries(errors)) {
-    responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-  }
+  const errors: Record<number, string> = { ...SCHEME_ERRORS[endpoint.auth] };
+  if (endpoint.params || endpoint.query || bodyPolicyOf(endpoint)) errors[400] = 'invalid request (the offending field is named in `error`)';
+  if (endpoint.params) errors[404] = 'not found in the organization of the caller';
+  for (const [status, description] of Object.entries(errors)) responses[status] ??= { description, content: errorContent };
   const op: JsonSchema = {
     tags: [endpoint.tag],
     summary: endpoint.summary,
-    operationId: `${endpoint.method === 'del' ? 'delete' : endpoint.method}${endpoint.path.replace(/[/:-](\w)/g, (_, c: string) => c.toUpperCase())}`,
-    parameters: parameters(endpoint),
+    operationId:
+      endpoint.operationId ??
+      `${endpoint.method === 'del' ? 'delete' : endpoint.method}${endpoint.path.replace(/[/:-](\w)/g, (_, c: string) => c.toUpperCase())}`,
+    parameters: [
+      ...parameters(endpoint),
+      ...(endpoint.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: false, description: h.description, schema: { type: 'string' } })),
+    ],
     responses,
   };
-  if (endpoint.auth !== 'none') op.security = [{ bearerToken: [] }];
-  if (endpoint.body) op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(endpoint.body) } } };
-  if (endpoint.uploadDoc) op.requestBody = endpoint.uploadDoc;
+  const security = SECURITY[endpoint.auth];
+  if (security) op.security = security;
+  const body = requestBody(endpoint);
+  if (body) op.requestBody = body;
   return op;
 }
 
-const predictOperation: JsonSchema = {
-  tags: ['inference'],
-  summary: 'run a model version on one image; detections grouped by label',
-  operationId: 'predict',
-  security: [{ inferenceKey: [] }],
-  parameters: [
-    { name: 'modelVersionId', in: 'path', required: true, schema: { type: 'string' } },
-    { name: 'threshold', in: 'query', required: false, schema: { type: 'number', minimum: 0, maximum: 1 } },
-    { name: 'iou', in: 'query', required: false, schema: { type: 'number', minimum: 0, maximum: 1 } },
-    { name: 'max_detections', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 } },
-  ],
-  requestBody: {
-    required: true,
-    content: {
-      'multipart/form-data': {
-        schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
-      },
-      'application/json': {
-        schema: { type: 'object', required: ['image'], properties: { image: { type: 'string', contentEncoding: 'base64' } } },
-      },
-    },
-  },
-  responses: {
-    200: {
-      description: 'detections by label; coordinates are [x, y] fractions of the original image',
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            additionalProperties: {
-              type: 'array',
-              items: {
-                type: 'object',
-                properties: {
-                  type: { const: 'rectangle' },
-                  data: {
-                    type: 'object',
-                    properties: {
-                      min: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
-                      max: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
-                    },
-                  },
-                  score: { type: 'number' },
-                  children: { type: 'object' },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-    400: { description: 'File size is too large / could not parse image / could not parse multipart form', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-    401: { description: 'Invalid or missing API key.' },
-    404: { description: 'model version not found' },
-    500: { description: 'could not inference model (version initializing or failed)' },
-    503: { description: 'server is busy (Retry-After)' },
-  },
-};
-
-const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
-const protobuf = (message: string) => ({
-  'application/protobuf': { schema: { type: 'string', format: 'binary', description: `protobuf message ingress.${message} (proto/ingress.proto)` } },
-});
-const deviceAuth = [{ deviceToken: [] }];
-const errorResponse = (description: string) => ({ description, content: json({ $ref: '#/components/schemas/Error' }) });
-const location: JsonSchema = {
-  type: 'object',
-  properties: { timestamp: { type: 'integer' }, latitude: { type: 'number' }, longitude: { type: 'number' }, velocity: { type: 'number' }, course: { type: 'number' }, accuracy: { type: 'number' } },
-};
-const mobileEvent: JsonSchema = {
-  type: 'object',
-  description: 'an ingress.Event; JSON accepts batteryLevel/batteryLife, configuration/configurations, eventTTL/eventTtl, sensors/useSensors',
-  properties: {
-    timestamp: { type: 'integer', description: 'client time, Unix milliseconds' },
-    locations: { type: 'array', items: location },
-    wifis: { type: 'array', items: { type: 'object' } },
-    ibeacons: { type: 'array', items: { type: 'object' } },
-    powers: { type: 'array', items: { type: 'object' } },
-    activities: { type: 'array', items: { type: 'object' } },
-    configurations: { type: 'object' },
-    properties: { type: 'object' },
-    push: { type: 'object' },
-    attributes: { type: 'object', additionalProperties: { type: 'string' } },
-    error: { type: 'array', items: { type: 'object' } },
-  },
-};
-const accepted = {
-  204: { description: 'committed' },
-  400: errorResponse('malformed body, wrong types (the field is named), or a body over MAX_INGEST_BODY_BYTES'),
-  401: errorResponse('missing, forged or expired device token'),
-  429: errorResponse('over the device rate (Retry-After)'),
-};
-
-/** The ingestion API: hand-written, since it speaks protobuf as well as JSON. */
-const ingestionPaths: Record<string, Record<string, JsonSchema>> = {
-  '/v1/registration': {
-    post: {
-      tags: ['ingestion'],
-      summary: 'register a device with its channel API key',
-      operationId: 'register',
-      requestBody: {
-        required: true,
-        content: {
-          ...json({ type: 'object', required: ['apiKey'], properties: { apiKey: { type: 'string' }, properties: { type: 'object' }, aliases: { type: 'object', additionalProperties: { type: 'string' } } } }),
-          ...protobuf('RegistrationRequest'),
-        },
-      },
-      responses: {
-        200: {
-          description: 'the device token',
-          content: { ...json({ type: 'object', properties: { token: { type: 'string' }, deviceId: { type: 'string' }, organizationId: { type: 'string' } } }), ...protobuf('RegistrationResponse') },
-        },
-        400: errorResponse('malformed body'),
-        401: errorResponse('Failed to register with given API KEY'),
-      },
-    },
-  },
-  '/v1/mobile/events': {
-    post: {
-      tags: ['ingestion'],
-      summary: 'send one mobile event; 204 once committed',
-      operationId: 'mobileEvent',
-      security: deviceAuth,
-      parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string' } }],
-      requestBody: { required: true, content: { ...json(mobileEvent), ...protobuf('Event') } },
-      responses: accepted,
-    },
-  },
-  '/v1/mobile/events/batch': {
-    post: {
-      tags: ['ingestion'],
-      summary: 'send up to 1,000 mobile events; 204 once committed',
-      operationId: 'mobileEventBatch',
-      security: deviceAuth,
-      parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string' } }],
-      requestBody: { required: true, content: { ...json({ type: 'object', required: ['events'], properties: { events: { type: 'array', maxItems: 1000, items: mobileEvent } } }), ...protobuf('MobileEvents') } },
-      responses: accepted,
-    },
-  },
-  '/v1/iot/events': {
-    post: {
-      tags: ['ingestion'],
-      summary: "send an IoT event (free-form JSON, checked against the channel's schema); 204 once committed",
-      operationId: 'iotEvent',
-      security: deviceAuth,
-      requestBody: { required: true, content: json({ type: 'object' }) },
-      responses: accepted,
-    },
-  },
-  '/v1/mobile/configuration': {
-    get: {
-      tags: ['ingestion'],
-      summary: "the device's configuration",
-      operationId: 'configuration',
-      security: deviceAuth,
-      responses: { 200: { description: 'configuration', content: { ...json({ type: 'object' }), ...protobuf('Configuration') } } },
-    },
-  },
-  '/v1/mobile/ibeacons': {
-    get: {
-      tags: ['ingestion'],
-      summary: 'iBeacons to whitelist',
-      operationId: 'ibeacons',
-      security: deviceAuth,
-      parameters: [{ name: 'count', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 } }],
-      responses: { 200: { description: 'beacons', content: { ...json({ type: 'object', properties: { ibeacons: { type: 'array' } } }), ...protobuf('IBeaconsResponse') } } },
-    },
-  },
-  '/v1/mobile/notifications': {
-    get: {
-      tags: ['ingestion'],
-      summary: "the device's push notifications",
-      operationId: 'notifications',
-      security: deviceAuth,
-      parameters: ['startTime', 'endTime', 'limit'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'integer' } })),
-      responses: { 200: { description: 'notifications', content: { ...json({ type: 'object' }), ...protobuf('NotificationResponse') } } },
-    },
-  },
-  '/v1/mobile/rules': {
-    get: {
-      tags: ['ingestion'],
-      summary: 'edge rules for the device to run',
-      operationId: 'edgeRules',
-      security: deviceAuth,
-      parameters: [{ name: 'ruleType', in: 'query', required: false, schema: { type: 'string' } }],
-      responses: { 200: { description: 'rules', content: { ...json({ type: 'object' }), ...protobuf('RulesResponse') } } },
-    },
-  },
-};
-
 export function buildOpenApi(endpoints: readonly Endpoint[]): JsonSchema {
   sharedSchemas = {};
-  const paths: Record<string, Record<string, JsonSchema>> = {
-    '/v1/models/{modelVersionId}/predict': { post: predictOperation },
-    ...ingestionPaths,
-  };
+  const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const endpoint of endpoints) {
     const path = endpoint.path.replace(/:(\w+)/g, '{$1}');
     (paths[path] ??= {})[endpoint.method === 'del' ? 'delete' : endpoint.method] = operation(endpoint);
@@ -284,6 +136,7 @@ export function buildOpenApi(endpoints: readonly Endpoint[]): JsonSchema {
         bearerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'user access token from POST /v2/login' },
         inferenceKey: { type: 'http', scheme: 'bearer', description: 'inference API key' },
         deviceToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'device token from /v1/registration, with or without "Bearer "' },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN; without one set, /metrics answers clients on the server\'s own host only' },
       },
     },
   };

@@ -137,6 +137,8 @@ export const eventSchema = renamed(
 export type MobileEvent = z.infer<typeof eventSchema>;
 
 const batchSchema = z.object({ events: z.array(z.unknown()).min(1).max(MAX_BATCH_EVENTS) });
+/** A batch as documented: what validatedBatch accepts, event by event. */
+export const eventBatchSchema = z.object({ events: z.array(eventSchema).min(1).max(MAX_BATCH_EVENTS) });
 
 /**
  * Validates a batch event by event and stops at the first invalid one:
@@ -153,7 +155,7 @@ function validatedBatch(value: unknown): MobileEvent[] {
   });
 }
 
-const registrationSchema = renamed(
+export const registrationSchema = renamed(
   { api_key: 'apiKey' },
   z.object({
     apiKey: z.string().min(1).max(256),

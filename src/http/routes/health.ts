@@ -1,10 +1,10 @@
-// Liveness, readiness and Prometheus metrics.
+// Liveness, readiness, Prometheus metrics and the version root.
 import type { Sql } from 'postgres';
+import { z } from 'zod';
 import { ApiError } from '../../errors.js';
 import type { InferenceService } from '../../inference/service.js';
 import type { Registry } from '../../observability/metrics.js';
-import { timingSafeEqual } from 'node:crypto';
-import { isLoopback, type Reply, type Request, type Route } from '../server.js';
+import { defineEndpoint, respond, type Endpoint } from '../api.js';
 
 export const API_VERSION = '2.0.0';
 
@@ -20,59 +20,60 @@ async function databaseAnswers(sql: Sql, timeoutMs: number): Promise<boolean> {
   }
 }
 
-/**
- * /metrics names every organization's model versions, so it is not public:
- * with METRICS_TOKEN set it wants that bearer token (Prometheus'
- * `authorization` setting); without, only clients on this host (the peer
- * address, whatever a proxy says) may read it.
- */
-function checkMetricsAccess(req: Request, token: string | undefined): void {
-  if (token === undefined) {
-    if (!isLoopback(req.peerAddress)) {
-      throw new ApiError(403, 'forbidden', 'metrics are served to this host only; set METRICS_TOKEN to scrape them over the network');
-    }
-    return;
-  }
-  const sent = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
-  const expected = Buffer.from(token);
-  const given = Buffer.from(sent);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw new ApiError(401, 'authentication required', 'metrics need "Authorization: Bearer <METRICS_TOKEN>"');
-  }
-}
+const versionSchema = z.object({ name: z.string(), version: z.string() });
 
-export function healthRoutes(deps: { sql: Sql; inference: InferenceService; registry: Registry; metricsToken: string | undefined }): Route[] {
-  const version = (_req: unknown, reply: Reply) => reply.json(200, { name: 'sense-inference-server', version: API_VERSION });
+export function healthEndpoints(deps: { sql: Sql; inference: InferenceService; registry: Registry }): Endpoint[] {
+  const version = (path: string, operationId: string, summary: string) =>
+    defineEndpoint({
+      method: 'get',
+      path,
+      tag: 'health',
+      summary,
+      operationId,
+      auth: 'none',
+      responses: { 200: { description: 'the server and API version', schema: versionSchema } },
+      handler: async () => respond.bare({ name: 'sense-inference-server', version: API_VERSION }),
+    });
   return [
     // The original API's root answered its version (GET "" in sense-api.openapi.json).
-    { method: 'get', path: '/', handler: version },
-    { method: 'get', path: '/v2', handler: version },
-    {
+    version('/', 'rootVersion', 'the API version (the original root)'),
+    version('/v2', 'version', 'the API version'),
+    defineEndpoint({
       method: 'get',
       path: '/v2/health/live',
-      handler: (_req, reply) => reply.json(200, { status: 'ok' }),
-    },
-    {
+      tag: 'health',
+      summary: 'liveness: the process answers',
+      auth: 'none',
+      responses: { 200: { description: 'alive', schema: z.object({ status: z.literal('ok') }) } },
+      handler: async () => respond.bare({ status: 'ok' }),
+    }),
+    defineEndpoint({
       method: 'get',
       path: '/v2/health/ready',
-      async handler(_req, reply) {
+      tag: 'health',
+      summary: 'readiness: the database answers and a model version is Active',
+      auth: 'none',
+      responses: {
+        200: { description: 'ready', schema: z.object({ status: z.literal('ready'), database: z.literal('ok'), activeModelVersion: z.literal(true) }) },
+        503: { description: 'not ready: what is missing (Retry-After)' },
+      },
+      async handler() {
         const database = await databaseAnswers(deps.sql, 2000);
         const model = deps.inference.hasActiveVersion();
-        if (database && model) {
-          reply.json(200, { status: 'ready', database: 'ok', activeModelVersion: true });
-          return;
-        }
+        if (database && model) return respond.bare({ status: 'ready', database: 'ok', activeModelVersion: true });
         const problems = [database ? '' : 'database does not answer', model ? '' : 'no model version is Active yet'];
         throw new ApiError(503, 'not ready', problems.filter(Boolean).join('; '), { 'Retry-After': '1' });
       },
-    },
-    {
+    }),
+    defineEndpoint({
       method: 'get',
       path: '/metrics',
-      handler: (req, reply) => {
-        checkMetricsAccess(req, deps.metricsToken);
-        reply.send(200, deps.registry.render(), 'text/plain; version=0.0.4; charset=utf-8');
-      },
-    },
+      tag: 'health',
+      summary: "Prometheus metrics; they name every organization's model versions, so they are not public",
+      operationId: 'metrics',
+      auth: 'metrics',
+      responses: { 200: { description: 'Prometheus text exposition format', text: 'text/plain; version=0.0.4; charset=utf-8' } },
+      handler: async () => respond.encoded({ body: deps.registry.render(), contentType: 'text/plain; version=0.0.4; charset=utf-8' }),
+    }),
   ];
 }

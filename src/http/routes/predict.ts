@@ -1,47 +1,95 @@
 // POST /v1/models/:modelVersionId/predict (api-spec.md §4.1). Everything
 // that can fail without the body fails before a byte of it is buffered:
-// authentication, the version's state, the content type, query parameters,
-// the queue and the memory budget.
+// authentication, the query, the version's state, the content type, the
+// queue and the memory budget. The handler reads the body itself (body
+// policy 'handler'), once admission gives it a turn.
+import { z } from 'zod';
 import type { ApiError } from '../../errors.js';
-import type { InferenceService, QueueTicket } from '../../inference/service.js';
 import { imageSizeCounter } from '../../inference/image-size.js';
-import { parsePredictOptions } from '../../inference/predict-options.js';
 import { predictErrors } from '../../inference/predict-errors.js';
+import { MAX_DETECTIONS_LIMIT, predictOptions } from '../../inference/predict-options.js';
 import { predictBodyKind, predictBodyLimit } from '../../inference/request-body.js';
-import { bearerToken, type InferenceKeyCache } from '../../platform/inference-keys.js';
+import type { InferenceService, QueueTicket } from '../../inference/service.js';
+import { defineEndpoint, type Endpoint } from '../api.js';
 import type { BodyBudget } from '../body-budget.js';
-import { BodyTooLargeError, declaredLength, pauseBody, readBody, resumeBody, SMALL_BODY_BYTES, type Request, type Route } from '../server.js';
+import { numberBetween, queryNumber } from '../query-params.js';
+import { BodyTooLargeError, declaredLength, pauseBody, readBody, resumeBody, SMALL_BODY_BYTES } from '../server.js';
 
 export interface PredictRouteDeps {
   inference: InferenceService;
-  keys: InferenceKeyCache;
   budget: BodyBudget;
   maxImageBytes: number;
   /** how long a request waits for body memory before 503 (QUEUE_HOLD_MS) */
   holdMs: number;
 }
 
-/** Everything decided before the body: key, version, content type, query. */
-function check(deps: PredictRouteDeps, req: Request) {
-  const organizationId = deps.keys.authenticate(bearerToken(req.headers.authorization));
-  if (!organizationId) throw predictErrors.unauthorized();
-  const version = deps.inference.admit(req.params.modelVersionId!, organizationId);
-  const contentType = req.headers['content-type'] ?? '';
-  const kind = predictBodyKind(contentType);
-  if (!kind) throw predictErrors.notMultipart();
-  const options = parsePredictOptions(req.query, version.config.defaults);
-  const limit = predictBodyLimit(kind, deps.maxImageBytes);
-  const reserve = Math.min(declaredLength(req) ?? limit, limit);
-  return { organizationId, version, contentType, kind, options, limit, reserve };
-}
+const fraction = (name: string) =>
+  queryNumber({
+    doc: { type: 'number', minimum: 0, maximum: 1, description: `${name}; the model version's default (model.json) when absent` },
+    parse: (raw) => numberBetween(0, 1, raw),
+    message: (raw) => `must be a number between 0 and 1, got "${raw}"`,
+  });
 
-export function predictRoute(deps: PredictRouteDeps): Route {
-  return {
+// In the order the original checked them, which is the order a client with
+// several wrong parameters hears about them.
+const predictQuery = z.object({
+  max_detections: queryNumber({
+    doc: { type: 'integer', minimum: 1, maximum: MAX_DETECTIONS_LIMIT, description: "at most this many detections; the model version's default when absent" },
+    parse: (raw) => (/^\d+$/.test(raw.trim()) ? numberBetween(1, MAX_DETECTIONS_LIMIT, raw) : undefined),
+    message: (raw) => `must be an integer between 1 and ${MAX_DETECTIONS_LIMIT}, got "${raw}"`,
+  }),
+  threshold: fraction('minimum score'),
+  iou: fraction('IoU above which overlapping boxes of a label are suppressed'),
+});
+
+const point = z.array(z.number()).length(2);
+const detection = z.object({
+  type: z.literal('rectangle'),
+  data: z.object({ min: point, max: point }),
+  score: z.number(),
+  children: z.object({}),
+});
+const detectionsByLabel = z.record(z.string(), z.array(detection)).meta({ id: 'Detections' });
+
+export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
+  return defineEndpoint({
     method: 'post',
     path: '/v1/models/:modelVersionId/predict',
-    name: '/v1/models/:modelVersionId/predict',
-    handler(req, reply) {
-      const { organizationId, version, contentType, kind, options, limit, reserve } = check(deps, req);
+    tag: 'inference',
+    summary: 'run a model version on one image; detections grouped by label',
+    operationId: 'predict',
+    auth: 'inferenceKey',
+    params: z.object({ modelVersionId: z.string() }),
+    query: predictQuery,
+    bodyPolicy: 'handler',
+    requestDoc: {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
+        },
+        'application/json': {
+          schema: { type: 'object', required: ['image'], properties: { image: { type: 'string', contentEncoding: 'base64' } } },
+        },
+      },
+    },
+    responses: {
+      200: { description: 'detections by label; coordinates are [x, y] fractions of the original image', schema: detectionsByLabel },
+      400: { description: 'File size is too large / could not parse image / could not parse multipart form / invalid query parameter' },
+      401: { description: 'Invalid or missing API key.' },
+      404: { description: 'model version not found' },
+      500: { description: 'could not inference model (version initializing or failed)' },
+      503: { description: 'server is busy (Retry-After)' },
+    },
+    async handler({ params, query, caller, request: req, reply }) {
+      const { organizationId } = caller;
+      const version = deps.inference.admit(params.modelVersionId, organizationId);
+      const contentType = req.headers['content-type'] ?? '';
+      const kind = predictBodyKind(contentType);
+      if (!kind) throw predictErrors.notMultipart();
+      const options = predictOptions({ threshold: query.threshold, iou: query.iou, maxDetections: query.max_detections }, version.config.defaults);
+      const limit = predictBodyLimit(kind, deps.maxImageBytes);
+      const reserve = Math.min(declaredLength(req) ?? limit, limit);
       const large = reserve > SMALL_BODY_BYTES;
       let ticket: QueueTicket;
       try {
@@ -49,8 +97,9 @@ export function predictRoute(deps: PredictRouteDeps): Route {
       } catch (error) {
         // Shed before a byte is read: a large body is not read only to be dropped.
         reply.error(error, large);
-        return;
+        return undefined;
       }
+      // Attached before the first await: uWS delivers the body to whoever listens now.
       const body = readBody(req, reply, limit, () => imageSizeCounter(kind, contentType));
       body.catch(() => {}); // awaited below, unless the request ends before
       let gone = false;
@@ -63,40 +112,39 @@ export function predictRoute(deps: PredictRouteDeps): Route {
       // body in the client's socket until its turn: no memory, no CPU.
       if (!reserved) pauseBody(req);
 
-      return (async () => {
-        try {
-          if (!reserved) {
-            const refusal = await waitForTurn(deps, ticket, reserve, organizationId);
-            reserved = refusal === undefined;
-            if (gone) return;
-            if (refusal) {
-              if (large) {
-                reply.error(refusal, true);
-                return;
-              }
-              // A small body is cheaper to read than a new connection; the connection stays.
-              resumeBody(req);
-              await body.catch(() => undefined);
-              reply.error(refusal);
-              return;
+      try {
+        if (!reserved) {
+          const refusal = await waitForTurn(deps, ticket, reserve, organizationId);
+          reserved = refusal === undefined;
+          if (gone) return undefined;
+          if (refusal) {
+            if (large) {
+              reply.error(refusal, true);
+              return undefined;
             }
+            // A small body is cheaper to read than a new connection; the connection stays.
             resumeBody(req);
+            await body.catch(() => undefined);
+            reply.error(refusal);
+            return undefined;
           }
-          const bytes = await body;
-          reply.send(200, await deps.inference.predict(version, bytes, contentType, options));
-        } catch (error) {
-          if (!(error instanceof BodyTooLargeError)) throw error;
-          // The image's size, counted while the body was dropped; for a body
-          // too large to read through, the size its length implies.
-          const imageBytes = error.measured ?? (kind === 'json' ? Math.floor((error.bytes * 3) / 4) : error.bytes);
-          reply.error(predictErrors.fileTooLarge(imageBytes), error.closeConnection);
-        } finally {
-          ticket.release();
-          if (reserved) deps.budget.release(reserve, organizationId);
+          resumeBody(req);
         }
-      })();
+        const bytes = await body;
+        reply.send(200, await deps.inference.predict(version, bytes, contentType, options));
+      } catch (error) {
+        if (!(error instanceof BodyTooLargeError)) throw error;
+        // The image's size, counted while the body was dropped; for a body
+        // too large to read through, the size its length implies.
+        const imageBytes = error.measured ?? (kind === 'json' ? Math.floor((error.bytes * 3) / 4) : error.bytes);
+        reply.error(predictErrors.fileTooLarge(imageBytes), error.closeConnection);
+      } finally {
+        ticket.release();
+        if (reserved) deps.budget.release(reserve, organizationId);
+      }
+      return undefined;
     },
-  };
+  });
 }
 
 /** Waits for a queue place, then for body memory; the 503 to answer if either does not come in time. */

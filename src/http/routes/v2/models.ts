@@ -161,9 +161,9 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
       auth: 'organization',
       action: 'models:write',
       params: idParam('model'),
-      upload: true,
+      bodyPolicy: 'streamed',
       bodyLimit: config.maxModelBytes + 2 * 1024 * 1024,
-      uploadDoc: {
+      requestDoc: {
         required: true,
         content: {
           'multipart/form-data': {

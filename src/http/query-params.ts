@@ -1,0 +1,39 @@
+// Numeric query parameters declared once: the zod schema validates the
+// string the client sent, converts it, and documents itself as a number in
+// /openapi.json. Each route keeps its own wording of what is wrong, since
+// the APIs it re-implements word them differently.
+import { z } from 'zod';
+
+export interface QueryNumber {
+  /** JSON Schema of the value, for the OpenAPI document */
+  doc: { type: 'number' | 'integer'; minimum?: number; maximum?: number; description?: string };
+  /** the value a raw parameter stands for, or undefined when it is not acceptable */
+  parse(raw: string): number | undefined;
+  /** why it is not, e.g. 'must be an integer between 1 and 1000' */
+  message(raw: string): string;
+  /** `name=` with nothing after it counts as absent (else it is checked like any value) */
+  blankIsAbsent?: boolean;
+}
+
+/** An optional numeric query parameter. */
+export function queryNumber(spec: QueryNumber) {
+  return z
+    .string()
+    .transform((raw, ctx) => {
+      if (spec.blankIsAbsent && raw === '') return undefined;
+      const value = spec.parse(raw);
+      if (value === undefined) {
+        ctx.addIssue({ code: 'custom', message: spec.message(raw) });
+        return z.NEVER;
+      }
+      return value;
+    })
+    .optional()
+    .meta(spec.doc);
+}
+
+/** A number in [min, max]; blank is not a number. */
+export function numberBetween(min: number, max: number, raw: string): number | undefined {
+  const value = raw.trim() === '' ? NaN : Number(raw);
+  return Number.isFinite(value) && value >= min && value <= max ? value : undefined;
+}
