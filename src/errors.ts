@@ -1,49 +1,58 @@
-// The one error type of the server. Every client-facing failure is an
-// ApiError and is answered in the documented shape {status, message, error}:
-// `error` carries a technical detail and is left out where the API says so
-// (the 401 of predict, 404s).
-export interface ErrorBody {
-  status: number;
-  message: string;
-  error?: string;
-}
+// The errors the domain throws. Each says what went wrong in the domain's
+// terms (its kind), a message and a technical detail; it knows nothing of
+// HTTP. The front end (http/errors.ts) gives each kind its status and
+// answers it in the documented shape {status, message, error}, `error`
+// being the detail, left out where the API says so (the 401 of predict, 404s).
 
-export class ApiError extends Error {
+/** What went wrong; http/errors.ts maps each to its status. */
+export type ErrorKind =
+  /** the request's content is wrong: a field, a format, an image */
+  | 'invalid'
+  /** no credentials, or ones that are not valid */
+  | 'unauthenticated'
+  /** valid credentials that do not allow this */
+  | 'forbidden'
+  | 'not-found'
+  /** the state of a resource does not allow it (exists already, was deleted meanwhile) */
+  | 'conflict'
+  | 'too-large'
+  /** the caller is over its rate; retry after `retryAfterSeconds` */
+  | 'throttled'
+  /** the server cannot take it now; retry after `retryAfterSeconds` */
+  | 'unavailable'
+  /** the operation failed on the server's side in a way the API documents (predict's "could not inference model") */
+  | 'failed';
+
+export class DomainError extends Error {
   constructor(
-    readonly status: number,
+    readonly kind: ErrorKind,
     message: string,
     readonly detail?: string,
-    readonly headers?: Readonly<Record<string, string>>,
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
-    this.name = 'ApiError';
-  }
-
-  toBody(): ErrorBody {
-    return this.detail === undefined
-      ? { status: this.status, message: this.message }
-      : { status: this.status, message: this.message, error: this.detail };
+    this.name = 'DomainError';
   }
 
   /** A plain object that crosses worker-thread boundaries intact. */
-  toJSON(): SerializedApiError {
-    return { status: this.status, message: this.message, detail: this.detail, headers: this.headers };
+  toJSON(): SerializedDomainError {
+    return { kind: this.kind, message: this.message, detail: this.detail, retryAfterSeconds: this.retryAfterSeconds };
   }
 
-  static fromJSON(value: SerializedApiError): ApiError {
-    return new ApiError(value.status, value.message, value.detail, value.headers);
+  static fromJSON(value: SerializedDomainError): DomainError {
+    return new DomainError(value.kind, value.message, value.detail, value.retryAfterSeconds);
   }
 }
 
-export interface SerializedApiError {
-  status: number;
+export interface SerializedDomainError {
+  kind: ErrorKind;
   message: string;
   detail?: string | undefined;
-  headers?: Readonly<Record<string, string>> | undefined;
+  retryAfterSeconds?: number | undefined;
 }
 
-export const badRequest = (message: string, detail?: string) => new ApiError(400, message, detail);
-export const notFound = (message: string) => new ApiError(404, message);
+export const invalid = (message: string, detail?: string) => new DomainError('invalid', message, detail);
+export const notFound = (message: string) => new DomainError('not-found', message);
 
 /**
  * A path into a request body as error details name it (`events.1.ssid`).

@@ -3,7 +3,8 @@
 // (same values, same key order, since idempotency digests are taken over it).
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { ApiError } from '../src/errors.js';
+import { DomainError } from '../src/errors.js';
+import { ApiError } from '../src/http/errors.js';
 import { canonicalEvent, EVENT_SHAPE, isRequired, type Shape } from '../src/ingest/canonical-event.js';
 import { decodeEvent, decodeEventBatch, eventSchema, ingress } from '../src/ingest/codec.js';
 import { random } from './helpers/random.js';
@@ -147,14 +148,14 @@ describe('canonical mobile events skip zod', () => {
     // …and zod still answers them: renamed, converted, or refused with the path.
     expect(decodeEvent(Buffer.from('{"powers":[{"batteryLevel":50}]}'), 'json')).toEqual({ powers: [{ batteryLife: 50 }] });
     expect(decodeEvent(Buffer.from('{"timestamp":"1700000000000"}'), 'json')).toEqual({ timestamp: 1_700_000_000_000 });
-    let refusal: ApiError | undefined;
+    let refusal: unknown;
     try {
       decodeEvent(Buffer.from('{"locations":[{"latitude":91,"longitude":0}]}'), 'json');
     } catch (error) {
-      refusal = error as ApiError;
+      refusal = error;
     }
-    expect(refusal).toBeInstanceOf(ApiError);
-    expect(refusal!.status).toBe(400);
-    expect(refusal!.detail).toMatch(/locations/);
+    expect(refusal).toBeInstanceOf(DomainError);
+    expect(ApiError.from(refusal)!.status).toBe(400);
+    expect(ApiError.from(refusal)!.detail).toMatch(/locations/);
   });
 });

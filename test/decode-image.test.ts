@@ -5,7 +5,8 @@
 // checks are skipped and the rest runs against the sharp path.
 import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../src/errors.js';
+import { DomainError } from '../src/errors.js';
+import { ApiError } from '../src/http/errors.js';
 import { decodeImage, type DecodeTarget, type DecodedImage } from '../src/inference/decode-image.js';
 import { placeImage } from '../src/inference/letterbox.js';
 import { native } from '../src/inference/native.js';
@@ -107,8 +108,9 @@ async function rejection(promise: Promise<unknown>): Promise<ApiError> {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
+  // thrown by the domain, answered with the status the front end gives its kind
+  expect(error).toBeInstanceOf(DomainError);
+  return ApiError.from(error)!;
 }
 
 describe.skipIf(!hasNative)('native JPEG decoding', () => {

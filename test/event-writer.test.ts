@@ -5,7 +5,8 @@
 import type postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connect } from '../src/db/database.js';
-import { ApiError } from '../src/errors.js';
+import { DomainError } from '../src/errors.js';
+import { ApiError } from '../src/http/errors.js';
 import { newId } from '../src/ids.js';
 import { EventWriter, type IncomingEvent } from '../src/ingest/event-writer.js';
 import { RulesEngine } from '../src/ingest/rules-engine.js';
@@ -56,8 +57,8 @@ it('fails only the request whose value PostgreSQL refused, and commits the ones 
   ]);
   expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
   const refused = (outcomes[1] as PromiseRejectedResult).reason;
-  expect(refused).toBeInstanceOf(ApiError);
-  expect(refused).toMatchObject({ status: 400, message: 'event refused by the database' });
+  expect(refused).toBeInstanceOf(DomainError);
+  expect(ApiError.from(refused)).toMatchObject({ status: 400, message: 'event refused by the database' });
   const stored = await sql<{ deviceId: string; n: string }[]>`
     SELECT device_id, payload->'attributes'->>'n' AS n FROM events WHERE channel_id = ${channel.id} ORDER BY id`;
   expect(stored).toEqual([

@@ -4,7 +4,7 @@
 // generated trees, evaluation helpers, and action validation.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ApiError } from '../src/errors.js';
+import { ApiError } from '../src/http/errors.js';
 import { isSealed, openSecret, useSecretsKey } from '../src/platform/secrets.js';
 import { actionsSchema, prepareActions, presentActions, SECRET_MASK } from '../src/platform/rules/actions.js';
 import { ConditionError, ExpressionSyntaxError } from '../src/platform/rules/errors.js';
@@ -452,7 +452,7 @@ describe('actions', () => {
     try {
       prepareActions(stranger, saved);
     } catch (error) {
-      detail = (error as ApiError).detail;
+      detail = ApiError.from(error)!.detail;
     }
     expect(detail).toMatch(/^actions\.0\.password: "\*{8}" stands for the stored value/);
   });
@@ -465,7 +465,7 @@ describe('actions', () => {
       try {
         prepareActions(parse([{ ...shown, ...changes }]).data!, saved);
       } catch (error) {
-        return { status: (error as ApiError).status, message: (error as ApiError).message, detail: (error as ApiError).detail };
+        return { status: ApiError.from(error)!.status, message: ApiError.from(error)!.message, detail: ApiError.from(error)!.detail };
       }
       return undefined;
     };

@@ -7,7 +7,7 @@
 // produce /openapi.json (openapi.ts), so the document cannot drift.
 import type { z, ZodType } from 'zod';
 import { whyUnstorable } from '../db/storable.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from './errors.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import type { Authenticator, Caller, UserCaller } from '../platform/auth/caller.js';
 import { authorize, type Action } from '../platform/permissions.js';

@@ -5,7 +5,7 @@
 // network panel and in the access log rather than only as a console error.
 // Authentication is by the Authorization header, never cookies, so no
 // Allow-Credentials is sent.
-import { ApiError } from '../errors.js';
+import { ApiError } from './errors.js';
 import type { Route } from './server.js';
 
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';

@@ -4,7 +4,7 @@
 // setting); without, only clients on this host (the peer address, whatever
 // a proxy says) may read it.
 import { timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../errors.js';
+import { ApiError } from './errors.js';
 import { isLoopback, type Request } from './server.js';
 
 export function metricsAccess(token: string | undefined): (req: Request) => void {

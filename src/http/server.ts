@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type * as UwsTypes from 'uWebSockets.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from './errors.js';
 import { log } from '../log.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import { writeAccessLog } from './access-log.js';
@@ -204,27 +204,25 @@ export class Reply {
     this.send(status, JSON.stringify(value), 'application/json', headers);
   }
 
-  /** Answers any thrown value: ApiErrors as themselves, anything else as a logged 500. */
+  /** Answers any thrown value: domain and API errors with their status (errors.ts), anything else as a logged 500. */
   error(error: unknown, closeConnection = false): void {
+    const known = ApiError.from(error);
     // Answered already (e.g. 408 for a trickling body, whose reader then
     // ends as disconnected) or nobody left to answer.
     if (this.aborted || (this.finished && error instanceof ClientDisconnectedError)) {
       // Nobody to answer; the access log has the 499. A disconnect is the
       // client's doing, anything else failing after it is still worth a warning.
-      if (error instanceof ClientDisconnectedError || error instanceof ApiError) {
+      if (error instanceof ClientDisconnectedError || known) {
         log.debug('request ended: client disconnected', { route: this.route, requestId: this.exchange.id });
       } else {
         log.warn('error after the client disconnected', { route: this.route, requestId: this.exchange.id, error: error as Error });
       }
       return;
     }
-    const apiError =
-      error instanceof ApiError
-        ? error
-        : new ApiError(500, 'internal server error', 'an unexpected error occurred; it has been logged');
-    if (!(error instanceof ApiError)) {
+    if (!known) {
       log.error('unhandled error', { route: this.route, requestId: this.exchange.id, error: error as Error, stack: (error as Error)?.stack });
     }
+    const apiError = known ?? new ApiError(500, 'internal server error', 'an unexpected error occurred; it has been logged');
     this.send(apiError.status, JSON.stringify(apiError.toBody()), 'application/json', apiError.headers, closeConnection);
   }
 

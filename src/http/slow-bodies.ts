@@ -6,7 +6,7 @@
 // was actually being read is below the minimum is answered 408 and its
 // connection closed. Time a body spends paused by the server (waiting for a
 // queue place or memory) is not the client's and does not count.
-import { ApiError } from '../errors.js';
+import { ApiError } from './errors.js';
 
 /** Reading time before the rate is judged: slow starts (TLS, mobile radios) are not punished. */
 const GRACE_MS = 5000;

@@ -8,7 +8,7 @@
 // bench drives this class directly for the in-process pipeline limit.
 import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import type { BatchObserver } from './batcher.js';
 import { FairShare } from './fair-share.js';
 import { LoadedModel, type ServingDefaults } from './loaded-model.js';
@@ -91,7 +91,7 @@ export class InferenceEngine {
 
   /**
    * One prediction on a pinned load. `body` is transferred to a worker and
-   * unusable afterwards. Throws ApiError for the client's mistakes and for
+   * unusable afterwards. Throws DomainError for the client's mistakes and for
    * failed runs.
    */
   async predict(model: LoadedModel, body: ArrayBuffer, contentType: string, options: PredictOptions): Promise<Prediction> {
@@ -108,7 +108,7 @@ export class InferenceEngine {
         .catch((error: Error) => ({ ok: false as const, error: this.failed(model, error).toJSON() }));
       if (!pre.ok) {
         model.batcher.abandon();
-        throw ApiError.fromJSON(pre.error);
+        throw DomainError.fromJSON(pre.error);
       }
       let batched;
       try {
@@ -126,7 +126,7 @@ export class InferenceEngine {
         placement: pre.placement,
         options,
       });
-      if (!post.ok) throw ApiError.fromJSON(post.error);
+      if (!post.ok) throw DomainError.fromJSON(post.error);
       return {
         json: post.json,
         timings: {
@@ -143,7 +143,7 @@ export class InferenceEngine {
     }
   }
 
-  private failed(model: LoadedModel, error: Error): ApiError {
+  private failed(model: LoadedModel, error: Error): DomainError {
     return predictErrors.inferenceFailed(model.versionId, error.message);
   }
 

@@ -52,7 +52,7 @@ export interface PreprocessResult {
   preprocessMs: number;
 }
 
-/** Decodes `image` and writes its input tensor into `tensor`. Throws ApiError for the client's mistakes. */
+/** Decodes `image` and writes its input tensor into `tensor`. Throws DomainError for the client's mistakes. */
 export async function preprocessInto(
   image: Uint8Array,
   input: InputConfig,

@@ -20,7 +20,7 @@ export function predictBodyLimit(kind: PredictBodyKind, maxImageBytes: number): 
   return kind === 'multipart' ? maxImageBytes + envelope : Math.ceil(maxImageBytes / 3) * 4 + envelope;
 }
 
-/** Returns the image bytes (a view into `body` for multipart) or throws an ApiError. */
+/** Returns the image bytes (a view into `body` for multipart) or throws an DomainError. */
 export function extractImage(contentType: string, body: Uint8Array, maxImageBytes: number): Uint8Array {
   const kind = predictBodyKind(contentType);
   const image = kind === 'multipart' ? fromMultipart(contentType, body) : kind === 'json' ? fromJson(body) : undefined;

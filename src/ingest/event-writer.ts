@@ -16,7 +16,7 @@
 import { performance } from 'node:perf_hooks';
 import type { PendingQuery, ReservedSql, Row, Sql } from 'postgres';
 import { arrayLiteral, jsonElements } from '../db/array-literal.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { log } from '../log.js';
 
 export interface IncomingEvent {
@@ -279,7 +279,7 @@ export class EventWriter {
         return;
       }
       log.error('event commit failed', { events: events.length, error: error as Error });
-      const answer = isRefusedValue(error) ? new ApiError(400, 'event refused by the database', (error as Error).message) : (error as Error);
+      const answer = isRefusedValue(error) ? new DomainError('invalid', 'event refused by the database', (error as Error).message) : (error as Error);
       for (const p of batch) p.reject(answer);
     }
   }

@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import { deviceCredentialsValid, registerDevice } from '../db/devices.js';
 import { findSchema } from '../db/schemas.js';
 import { LATEST_TIME_MS } from '../db/storable.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import type { DeviceClaims, TokenService } from '../platform/auth/tokens.js';
 import { bearer } from '../platform/auth/authenticator.js';
 import { authenticateChannelKey } from '../platform/channel-keys.js';
@@ -79,7 +79,7 @@ export class IngestService {
 
   async register(request: Registration): Promise<{ token: string; deviceId: string; organizationId: string }> {
     const channel = await authenticateChannelKey(this.sql, request.apiKey);
-    if (!channel) throw new ApiError(401, 'Failed to register with given API KEY', 'the API key is unknown or disabled, or its channel is disabled');
+    if (!channel) throw new DomainError('unauthenticated', 'Failed to register with given API KEY', 'the API key is unknown or disabled, or its channel is disabled');
     const properties = request.properties ?? {};
     const device = await registerDevice(this.sql, {
       organizationId: channel.organizationId,
@@ -99,14 +99,14 @@ export class IngestService {
   /** The device of an Authorization header, with or without "Bearer " (SDKs send both). */
   async authenticate(authorization: string | undefined): Promise<DeviceClaims> {
     const token = bearer(authorization) ?? authorization?.trim();
-    if (!token) throw new ApiError(401, 'authentication required', 'missing Authorization header with the device token');
+    if (!token) throw new DomainError('unauthenticated', 'authentication required', 'missing Authorization header with the device token');
     const claims = await this.tokens.verifyDevice(token);
     const known = this.knownDevices.get(claims.deviceId);
     if (!known || known.keyId !== claims.keyId || Date.now() - known.checkedAt > RECHECK_MS) {
       if (!(await deviceCredentialsValid(this.sql, claims))) {
         this.knownDevices.delete(claims.deviceId);
-        throw new ApiError(
-          401,
+        throw new DomainError(
+          'unauthenticated',
           'invalid token',
           'this device token no longer holds: its device is not registered (deleted?), or its channel or channel API key was disabled or deleted; register again',
         );
@@ -120,9 +120,7 @@ export class IngestService {
   private admit(device: DeviceClaims, count: number): void {
     const wait = this.limiter.take(device.deviceId, count);
     if (wait > 0) {
-      throw new ApiError(429, 'too many events', `this device is over ${this.settings.deviceEventRate} events/s`, {
-        'Retry-After': String(wait),
-      });
+      throw new DomainError('throttled', 'too many events', `this device is over ${this.settings.deviceEventRate} events/s`, wait);
     }
   }
 
@@ -154,7 +152,7 @@ export class IngestService {
     const schema = await this.schemaOf(device);
     if (schema) {
       const violation = validatePayload(schema as never, payload);
-      if (violation) throw new ApiError(400, 'payload does not match the schema for this channel', violation);
+      if (violation) throw new DomainError('invalid', 'payload does not match the schema for this channel', violation);
     }
     const clientTime = [payload.timestamp, payload.timestamp_iso8601].find((v) => v !== undefined);
     const parsed = typeof clientTime === 'number' ? new Date(clientTime) : typeof clientTime === 'string' ? new Date(clientTime) : undefined;

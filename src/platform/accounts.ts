@@ -29,7 +29,7 @@ import {
   type UserRow,
 } from '../db/accounts.js';
 import type { Queryable } from '../db/database.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import type { TokenService } from './auth/tokens.js';
 import { enqueueEmail } from './outbox.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -57,9 +57,9 @@ export async function replacePassword(tx: Queryable, userId: string, password: s
   return { user, sessionVersion: (await bumpSessionVersion(tx, user.id))! };
 }
 
-function tooManyLogins(attempt: LoginAttempt & { admitted: false }, what: string): ApiError {
+function tooManyLogins(attempt: LoginAttempt & { admitted: false }, what: string): DomainError {
   const retryAfter = Math.max(1, Math.ceil((attempt.lockedUntil.getTime() - Date.now()) / 1000));
-  return new ApiError(429, 'too many failed logins', `${what}; try again in ${retryAfter} s`, { 'Retry-After': String(retryAfter) });
+  return new DomainError('throttled', 'too many failed logins', `${what}; try again in ${retryAfter} s`, retryAfter);
 }
 
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -113,7 +113,7 @@ export class AccountService {
   async signup(input: { email: string; password: string; name: string; organizationName: string; locale?: Record<string, unknown> }): Promise<void> {
     const email = input.email.toLowerCase();
     await this.sql.begin(async (tx) => {
-      if (await findUserByEmail(tx, email)) throw new ApiError(409, 'user already exists', `an account for ${email} exists`);
+      if (await findUserByEmail(tx, email)) throw new DomainError('conflict', 'user already exists', `an account for ${email} exists`);
       const user = await insertUser(tx, { id: newId(), email, name: input.name, passwordHash: await hashPassword(input.password), verifiedEmail: false });
       if (input.locale) await updateUser(tx, user.id, { locale: input.locale });
       const org = await insertOrganization(tx, { id: newId(), name: input.organizationName });
@@ -133,9 +133,9 @@ export class AccountService {
   async verifyEmail(token: string): Promise<string> {
     return this.sql.begin(async (tx) => {
       const row = await consumeAccountToken(tx, 'verify', digest(token));
-      if (!row?.userId) throw new ApiError(401, 'invalid token', 'the verification token is unknown, used or expired');
+      if (!row?.userId) throw new DomainError('unauthenticated', 'invalid token', 'the verification token is unknown, used or expired');
       const user = await updateUser(tx, row.userId, { verifiedEmail: true });
-      if (!user) throw new ApiError(409, 'user does not exist', 'the account of this token was deleted');
+      if (!user) throw new DomainError('conflict', 'user does not exist', 'the account of this token was deleted');
       const [first] = await listUserOrganizations(tx, user.id);
       return this.tokens.issue(user, first?.id);
     });
@@ -158,11 +158,11 @@ export class AccountService {
       // Slow down guessing: each failure in the window answers a little later.
       const { lockAfter, delayMsPerFailure } = LOGIN_THROTTLE;
       await new Promise((r) => setTimeout(r, Math.min(byAccount.failures, lockAfter) * delayMsPerFailure));
-      throw new ApiError(401, 'Invalid authorization credentials', 'wrong email or password');
+      throw new DomainError('unauthenticated', 'Invalid authorization credentials', 'wrong email or password');
     }
     await forgetLoginAttempts(this.sql, emailKey(email));
     await refundLoginAttempt(this.sql, addressKey(clientAddress));
-    if (!user.verifiedEmail) throw new ApiError(403, 'you need to verify your email', 'follow the link in the verification email first');
+    if (!user.verifiedEmail) throw new DomainError('forbidden', 'you need to verify your email', 'follow the link in the verification email first');
     return this.tokens.issue(user, await this.organizationFor(user.id, organizationId));
   }
 
@@ -170,7 +170,7 @@ export class AccountService {
   private async organizationFor(userId: string, requested?: string): Promise<string | undefined> {
     if (requested) {
       if (!(await findMembershipRole(this.sql, requested, userId))) {
-        throw new ApiError(403, 'forbidden', 'you have no access to this organization');
+        throw new DomainError('forbidden', 'forbidden', 'you have no access to this organization');
       }
       return requested;
     }
@@ -200,9 +200,9 @@ export class AccountService {
   async setPassword(token: string, password: string): Promise<string> {
     return this.sql.begin(async (tx) => {
       const row = await consumeAccountToken(tx, 'reset', digest(token));
-      if (!row?.userId) throw new ApiError(401, 'invalid token', 'the reset token is unknown, used or expired');
+      if (!row?.userId) throw new DomainError('unauthenticated', 'invalid token', 'the reset token is unknown, used or expired');
       const replaced = await replacePassword(tx, row.userId, password);
-      if (!replaced) throw new ApiError(409, 'user does not exist', 'the account of this token was deleted');
+      if (!replaced) throw new DomainError('conflict', 'user does not exist', 'the account of this token was deleted');
       const { user, sessionVersion } = replaced;
       const [first] = await listUserOrganizations(tx, user.id);
       return this.tokens.issue({ id: user.id, sessionVersion }, first?.id);
@@ -212,7 +212,7 @@ export class AccountService {
   async invite(organizationId: string, invitedBy: string, emails: string[], role: Role): Promise<void> {
     await this.sql.begin(async (tx) => {
       const org = await findOrganization(tx, organizationId);
-      if (!org) throw new ApiError(404, 'organization not found');
+      if (!org) throw new DomainError('not-found', 'organization not found');
       for (const raw of new Set(emails.map((e) => e.toLowerCase()))) {
         const token = await this.issueToken(tx, 'invite', { email: raw, organizationId, role, createdBy: invitedBy });
         await enqueueEmail(tx, {
@@ -230,16 +230,16 @@ export class AccountService {
   async acceptInvite(input: { token: string; name: string; password: string; locale?: Record<string, unknown> }): Promise<string> {
     return this.sql.begin(async (tx) => {
       const existing = await findAccountToken(tx, digest(input.token));
-      if (existing?.kind === 'invite' && existing.revokedAt) throw new ApiError(401, 'invite revoked', 'this invitation was revoked');
+      if (existing?.kind === 'invite' && existing.revokedAt) throw new DomainError('unauthenticated', 'invite revoked', 'this invitation was revoked');
       const invite = await consumeAccountToken(tx, 'invite', digest(input.token));
-      if (!invite) throw new ApiError(401, 'invalid token', 'the invitation is unknown, used or expired');
+      if (!invite) throw new DomainError('unauthenticated', 'invalid token', 'the invitation is unknown, used or expired');
       if (!invite.organizationId || !(await findOrganization(tx, invite.organizationId))) {
-        throw new ApiError(400, 'organization not found', 'the inviting organization no longer exists');
+        throw new DomainError('invalid', 'organization not found', 'the inviting organization no longer exists');
       }
       let user = await findUserByEmail(tx, invite.email);
       if (user) {
         if (!(await verifyPassword(input.password, user.passwordHash))) {
-          throw new ApiError(401, 'Invalid authorization credentials', 'this address has an account: give its password');
+          throw new DomainError('unauthenticated', 'Invalid authorization credentials', 'this address has an account: give its password');
         }
       } else {
         user = await insertUser(tx, {
@@ -268,7 +268,7 @@ export class AccountService {
 
   async user(userId: string): Promise<UserRow> {
     const user = await findUser(this.sql, userId);
-    if (!user) throw new ApiError(401, 'invalid token', 'the user of this token no longer exists');
+    if (!user) throw new DomainError('unauthenticated', 'invalid token', 'the user of this token no longer exists');
     return user;
   }
 }

@@ -5,7 +5,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newId } from '../ids.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { MultipartStream, type PartHeaders, type PartSink } from '../lib/multipart-stream.js';
 import { multipartBoundary, MultipartError } from '../lib/multipart.js';
 import { CONFIG_FILE, MODEL_FILE, parseModelConfig, ModelConfigError, type ModelConfig } from '../inference/model-config.js';
@@ -34,7 +34,7 @@ function fileSink(path: string, limit: number, what: string): PartSink {
     async write(bytes) {
       if (failure) throw failure;
       written += bytes.length;
-      if (written > limit) throw new ApiError(413, 'request body too large', `${what} is over ${limit} bytes`);
+      if (written > limit) throw new DomainError('too-large', 'request body too large', `${what} is over ${limit} bytes`);
       if (!stream.write(bytes)) await new Promise<void>((resolve) => stream.once('drain', resolve));
     },
     async end() {
@@ -51,7 +51,7 @@ export interface ReceivedModel {
 
 /**
  * Streams the upload into DATA_DIR/models/.staging-<ulid>/ and checks that
- * both files came and model.json is valid. Throws an ApiError (400/413) for
+ * both files came and model.json is valid. Throws an DomainError (400/413) for
  * a bad upload, after removing the staging directory.
  */
 export async function receiveModelUpload(
@@ -61,34 +61,34 @@ export async function receiveModelUpload(
   maxModelBytes: number,
 ): Promise<ReceivedModel> {
   const boundary = multipartBoundary(contentType);
-  if (!boundary) throw new ApiError(400, 'could not parse multipart form', "request Content-Type isn't multipart/form-data");
+  if (!boundary) throw new DomainError('invalid', 'could not parse multipart form', "request Content-Type isn't multipart/form-data");
   const stagingDir = join(dataDir, 'models', `.staging-${newId()}`);
   await mkdir(stagingDir, { recursive: true });
   const seen = new Set<string>();
   try {
     const multipart = new MultipartStream(boundary, (part) => {
       const file = fileFor(part);
-      if (!file) throw new ApiError(400, 'invalid upload', `unexpected part "${part.name}": send "model" (model.onnx) and "config" (model.json)`);
-      if (seen.has(file)) throw new ApiError(400, 'invalid upload', `${file} was sent twice`);
+      if (!file) throw new DomainError('invalid', 'invalid upload', `unexpected part "${part.name}": send "model" (model.onnx) and "config" (model.json)`);
+      if (seen.has(file)) throw new DomainError('invalid', 'invalid upload', `${file} was sent twice`);
       seen.add(file);
       return fileSink(join(stagingDir, file), file === MODEL_FILE ? maxModelBytes : MAX_CONFIG_BYTES, file);
     });
     await body.start((chunk) => multipart.push(chunk));
     multipart.finish();
     for (const file of [MODEL_FILE, CONFIG_FILE]) {
-      if (!seen.has(file)) throw new ApiError(400, 'invalid upload', `${file} is missing: send "model" (model.onnx) and "config" (model.json)`);
+      if (!seen.has(file)) throw new DomainError('invalid', 'invalid upload', `${file} is missing: send "model" (model.onnx) and "config" (model.json)`);
     }
     let json: unknown;
     try {
       json = JSON.parse(await readFile(join(stagingDir, CONFIG_FILE), 'utf8'));
     } catch (error) {
-      throw new ApiError(400, 'invalid model.json', (error as Error).message);
+      throw new DomainError('invalid', 'invalid model.json', (error as Error).message);
     }
     return { stagingDir, config: parseModelConfig(json) };
   } catch (error) {
     await rm(stagingDir, { recursive: true, force: true });
-    if (error instanceof MultipartError) throw new ApiError(400, 'could not parse multipart form', error.message);
-    if (error instanceof ModelConfigError) throw new ApiError(400, 'invalid model.json', error.message);
+    if (error instanceof MultipartError) throw new DomainError('invalid', 'could not parse multipart form', error.message);
+    if (error instanceof ModelConfigError) throw new DomainError('invalid', 'invalid model.json', error.message);
     throw error;
   }
 }

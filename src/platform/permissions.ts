@@ -1,7 +1,7 @@
 // Who may do what, in one table. Every management endpoint names its action;
 // the API layer checks it against the caller's role in the organization of
 // their token before the handler runs. docs/API.md shows the same table.
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import type { Role } from '../db/accounts.js';
 
 export const ROLES: readonly Role[] = ['admin', 'project_manager', 'member'];
@@ -46,6 +46,6 @@ export function may(role: Role, action: Action): boolean {
 
 export function authorize(role: Role, action: Action): void {
   if (!may(role, action)) {
-    throw new ApiError(403, 'forbidden', `the ${role.replace('_', ' ')} role may not ${action.replace(':', ' ')}`);
+    throw new DomainError('forbidden', 'forbidden', `the ${role.replace('_', ' ')} role may not ${action.replace(':', ' ')}`);
   }
 }

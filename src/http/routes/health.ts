@@ -1,7 +1,7 @@
 // Liveness, readiness, Prometheus metrics and the version root.
 import type { Sql } from 'postgres';
 import { z } from 'zod';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../errors.js';
 import type { InferenceService } from '../../inference/service.js';
 import type { Registry } from '../../observability/metrics.js';
 import { defineEndpoint, respond, type Endpoint } from '../api.js';

@@ -4,7 +4,7 @@
 // Accept. Events authenticate the device from headers before their body is
 // read; registration, whose key is inside the body, reads at most 64 KiB.
 import { z } from 'zod';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../errors.js';
 import {
   decodeEvent,
   decodeEventBatch,

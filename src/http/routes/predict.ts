@@ -4,7 +4,7 @@
 // queue and the memory budget. The handler reads the body itself (body
 // policy 'handler'), once admission gives it a turn.
 import { z } from 'zod';
-import type { ApiError } from '../../errors.js';
+import type { DomainError } from '../../errors.js';
 import { imageSizeCounter } from '../../inference/image-size.js';
 import { predictErrors } from '../../inference/predict-errors.js';
 import { MAX_DETECTIONS_LIMIT, predictOptions } from '../../inference/predict-options.js';
@@ -148,11 +148,11 @@ export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
 }
 
 /** Waits for a queue place, then for body memory; the 503 to answer if either does not come in time. */
-async function waitForTurn(deps: PredictRouteDeps, ticket: QueueTicket, reserve: number, organizationId: string): Promise<ApiError | undefined> {
+async function waitForTurn(deps: PredictRouteDeps, ticket: QueueTicket, reserve: number, organizationId: string): Promise<DomainError | undefined> {
   try {
     await ticket.wait;
   } catch (error) {
-    return error as ApiError;
+    return error as DomainError;
   }
   return (await deps.budget.reserve(reserve, organizationId, deps.holdMs)) ? undefined : predictErrors.memoryBusy(1);
 }

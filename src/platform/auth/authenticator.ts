@@ -4,7 +4,7 @@
 // (so a password reset ends older sessions at once).
 import type { Queryable } from '../../db/database.js';
 import { findMembershipRole, findSessionVersion } from '../../db/accounts.js';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import type { Authenticator, Caller, UserCaller } from './caller.js';
 import type { TokenService } from './tokens.js';
 
@@ -16,23 +16,23 @@ export function bearer(header: string | undefined): string | undefined {
 export function createAuthenticator(sql: Queryable, tokens: TokenService): Authenticator {
   return {
     async user(authorization) {
-      if (!authorization) throw new ApiError(401, 'authentication required', 'missing Authorization header');
+      if (!authorization) throw new DomainError('unauthenticated', 'authentication required', 'missing Authorization header');
       const token = bearer(authorization);
-      if (!token) throw new ApiError(401, 'authentication required', 'the Authorization header must be "Bearer <token>"');
+      if (!token) throw new DomainError('unauthenticated', 'authentication required', 'the Authorization header must be "Bearer <token>"');
       const claims = await tokens.verify(token);
       // Checked on every request, like the role below: a new password ends
       // the sessions opened with the old one at once.
       const current = await findSessionVersion(sql, claims.userId);
-      if (current === undefined) throw new ApiError(401, 'invalid token', 'the user of this token no longer exists');
-      if (current !== claims.sessionVersion) throw new ApiError(401, 'invalid token', 'this session ended when the password was changed; log in again');
+      if (current === undefined) throw new DomainError('unauthenticated', 'invalid token', 'the user of this token no longer exists');
+      if (current !== claims.sessionVersion) throw new DomainError('unauthenticated', 'invalid token', 'this session ended when the password was changed; log in again');
       return claims;
     },
     async member(user: UserCaller): Promise<Caller> {
       if (!user.organizationId) {
-        throw new ApiError(403, 'organization required', 'this token is not bound to an organization; call POST /v2/set-organization');
+        throw new DomainError('forbidden', 'organization required', 'this token is not bound to an organization; call POST /v2/set-organization');
       }
       const role = await findMembershipRole(sql, user.organizationId, user.userId);
-      if (!role) throw new ApiError(403, 'forbidden', 'you have no access to this organization');
+      if (!role) throw new DomainError('forbidden', 'forbidden', 'you have no access to this organization');
       return { userId: user.userId, organizationId: user.organizationId, role };
     },
   };

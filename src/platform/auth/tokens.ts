@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 
 export interface AccessClaims {
   userId: string;
@@ -63,7 +63,7 @@ export class TokenService {
       .sign(this.key);
   }
 
-  /** The claims of a valid access token; a 401 ApiError otherwise. */
+  /** The claims of a valid access token; a 401 DomainError otherwise. */
   async verify(token: string): Promise<AccessClaims> {
     const payload = await this.verifyType(token, 'access');
     const organizationId = typeof payload.organizationId === 'string' ? payload.organizationId : undefined;
@@ -87,7 +87,7 @@ export class TokenService {
     if (cached && cached.expiresAt > Date.now()) return cached.claims;
     const payload = await this.verifyType(token, 'device');
     if (typeof payload.organizationId !== 'string' || typeof payload.channelId !== 'string') {
-      throw new ApiError(401, 'invalid token', 'device token without organization or channel');
+      throw new DomainError('unauthenticated', 'invalid token', 'device token without organization or channel');
     }
     const keyId = typeof payload.keyId === 'string' ? payload.keyId : undefined;
     const claims = { deviceId: payload.sub!, organizationId: payload.organizationId, channelId: payload.channelId, keyId };
@@ -104,13 +104,13 @@ export class TokenService {
   private async verifyType(token: string, type: string) {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      if (payload.type !== type) throw new ApiError(401, 'invalid token', `not ${type === 'access' ? 'an access' : `a ${type}`} token`);
-      if (typeof payload.sub !== 'string' || payload.sub === '') throw new ApiError(401, 'invalid token', 'token has no subject');
+      if (payload.type !== type) throw new DomainError('unauthenticated', 'invalid token', `not ${type === 'access' ? 'an access' : `a ${type}`} token`);
+      if (typeof payload.sub !== 'string' || payload.sub === '') throw new DomainError('unauthenticated', 'invalid token', 'token has no subject');
       return payload;
     } catch (error) {
-      if (error instanceof ApiError) throw error;
-      if (error instanceof joseErrors.JWTExpired) throw new ApiError(401, 'invalid token', 'token has expired');
-      throw new ApiError(401, 'invalid token', (error as Error).message);
+      if (error instanceof DomainError) throw error;
+      if (error instanceof joseErrors.JWTExpired) throw new DomainError('unauthenticated', 'invalid token', 'token has expired');
+      throw new DomainError('unauthenticated', 'invalid token', (error as Error).message);
     }
   }
 }

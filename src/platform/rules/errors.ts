@@ -1,6 +1,6 @@
-// How a condition that cannot be converted is refused: 400, the message the
+// How a condition that cannot be converted is refused: invalid input, the message the
 // original API used for this failure, and where it failed in `error`.
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 
 export const CONVERSION_FAILED = 'failed to convert to valid conditions';
 
@@ -14,8 +14,8 @@ export class ConditionError extends Error {
     this.name = 'ConditionError';
   }
 
-  toApiError(): ApiError {
-    return new ApiError(400, CONVERSION_FAILED, this.message);
+  toDomainError(): DomainError {
+    return new DomainError('invalid', CONVERSION_FAILED, this.message);
   }
 }
 

@@ -16,7 +16,7 @@ import {
   type RuleFields,
   type RuleRow,
 } from '../../db/rules.js';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import { actionReferences, prepareActions, presentActions, type ActionInput, type RuleAction } from './actions.js';
 import { ConditionError } from './errors.js';
 import { generateExpression, parseExpression } from './expression.js';
@@ -43,11 +43,13 @@ export interface RuleInput {
   gatewayIds?: string[] | undefined;
 }
 
-/** How a project outside the organization is answered: the body's projectId (documented 401) or the path's (404). */
-export type ProjectReference = 'body' | 'path';
-
-const noProjectAccess = (ref: ProjectReference) =>
-  ref === 'body' ? new ApiError(401, 'you dont have access to this project', 'no such project in the organization of the token') : new ApiError(404, 'project not found');
+/** The rule's project is not one of the organization's (the front end words it by where the id came from). */
+export class ProjectNotFoundError extends DomainError {
+  constructor() {
+    super('not-found', 'project not found');
+    this.name = 'ProjectNotFoundError';
+  }
+}
 
 /** The public view of a rule: the Gen B shape of api-notes §3.2. */
 export function presentRule(row: RuleRow) {
@@ -77,7 +79,7 @@ function converting<T>(f: () => T): T {
   try {
     return f();
   } catch (error) {
-    throw error instanceof ConditionError ? error.toApiError() : error;
+    throw error instanceof ConditionError ? error.toDomainError() : error;
   }
 }
 
@@ -102,11 +104,11 @@ export function parseConditionsInput(input: Pick<RuleInput, 'conditionsObject' |
 function withTimezone(properties: Record<string, unknown>, parsed: ParsedConditions | undefined): Record<string, unknown> {
   const tz = properties.timezone;
   if (tz !== undefined && tz !== null && (typeof tz !== 'string' || !isValidTimezone(tz))) {
-    throw new ApiError(400, 'invalid request body', `properties.timezone: unknown time zone ${JSON.stringify(tz)}`);
+    throw new DomainError('invalid', 'invalid request body', `properties.timezone: unknown time zone ${JSON.stringify(tz)}`);
   }
   if (!parsed?.timezone) return properties;
   if (typeof tz === 'string' && tz !== parsed.timezone) {
-    throw new ApiError(400, 'invalid request body', `properties.timezone: "${tz}" differs from the time zone "${parsed.timezone}" named in the conditions`);
+    throw new DomainError('invalid', 'invalid request body', `properties.timezone: "${tz}" differs from the time zone "${parsed.timezone}" named in the conditions`);
   }
   return { ...properties, timezone: parsed.timezone };
 }
@@ -124,7 +126,7 @@ async function checkIds(
   if (missing.length === 0) return;
   const scope = projectId ? `project ${projectId}` : 'this organization';
   const noun = table.slice(0, -1);
-  throw new ApiError(400, `bad ${field}`, `${field}: no ${noun} ${missing.join(', ')} in ${scope}`);
+  throw new DomainError('invalid', `bad ${field}`, `${field}: no ${noun} ${missing.join(', ')} in ${scope}`);
 }
 
 /** Checks every reference of a rule against the organization (and its project, for condition landmarks). */
@@ -143,7 +145,7 @@ function conditionFields(tree: Condition | null): Pick<RuleFields, 'conditionTre
   return { conditionTree: tree, conditionsObject: conditionsObjectOf(tree), conditions: generateExpression(tree) };
 }
 
-export async function createRule(sql: Sql, organizationId: string, input: RuleInput & { projectId: string; name: string }, ref: ProjectReference): Promise<RuleRow> {
+export async function createRule(sql: Sql, organizationId: string, input: RuleInput & { projectId: string; name: string }): Promise<RuleRow> {
   const parsed = parseConditionsInput(input);
   const properties = withTimezone(input.properties ?? {}, parsed);
   const fields: RuleFields = {
@@ -161,7 +163,7 @@ export async function createRule(sql: Sql, organizationId: string, input: RuleIn
     gatewayIds: unique(input.gatewayIds ?? []),
   };
   return sql.begin(async (tx) => {
-    if (!(await projectExists(tx, organizationId, input.projectId))) throw noProjectAccess(ref);
+    if (!(await projectExists(tx, organizationId, input.projectId))) throw new ProjectNotFoundError();
     await checkReferences(tx, organizationId, input.projectId, fields);
     return insertRule(tx, { id: newId(), organizationId, ...fields });
   });
@@ -172,9 +174,9 @@ export async function changeRule(sql: Sql, organizationId: string, id: string, i
   const parsed = parseConditionsInput(input);
   return sql.begin(async (tx) => {
     const current = await findRule(tx, organizationId, id, { forUpdate: true });
-    if (!current) throw new ApiError(404, 'rule not found');
+    if (!current) throw new DomainError('not-found', 'rule not found');
     const projectId = input.projectId ?? current.projectId;
-    if (projectId !== current.projectId && !(await projectExists(tx, organizationId, projectId))) throw noProjectAccess('body');
+    if (projectId !== current.projectId && !(await projectExists(tx, organizationId, projectId))) throw new ProjectNotFoundError();
     const tree = parsed ? parsed.tree : converting(() => currentTree(current));
     const changes: Partial<RuleFields> = {
       projectId,
@@ -202,22 +204,22 @@ export async function changeRule(sql: Sql, organizationId: string, id: string, i
 
 export async function getRule(sql: Queryable, organizationId: string, id: string): Promise<RuleRow> {
   const rule = await findRule(sql, organizationId, id);
-  if (!rule) throw new ApiError(404, 'rule not found');
+  if (!rule) throw new DomainError('not-found', 'rule not found');
   return rule;
 }
 
 /** Rules of the organization; of one project when given (404 when that project is not the organization's). */
 export async function rulesOf(sql: Queryable, organizationId: string, projectId?: string): Promise<RuleRow[]> {
-  if (projectId && !(await projectExists(sql, organizationId, projectId))) throw new ApiError(404, 'project not found');
+  if (projectId && !(await projectExists(sql, organizationId, projectId))) throw new DomainError('not-found', 'project not found');
   return listRules(sql, organizationId, projectId);
 }
 
 export async function removeRule(sql: Queryable, organizationId: string, id: string, projectId?: string): Promise<void> {
   if (projectId) {
     const rule = await findRule(sql, organizationId, id);
-    if (!rule || rule.projectId !== projectId) throw new ApiError(404, 'rule not found');
+    if (!rule || rule.projectId !== projectId) throw new DomainError('not-found', 'rule not found');
   }
-  if (!(await deleteRule(sql, organizationId, id))) throw new ApiError(404, 'rule not found');
+  if (!(await deleteRule(sql, organizationId, id))) throw new DomainError('not-found', 'rule not found');
 }
 
 export interface ValidateInput {
@@ -236,12 +238,12 @@ export interface ValidateInput {
  */
 export async function validateConditions(sql: Queryable, organizationId: string, input: ValidateInput) {
   const parsed = parseConditionsInput(input);
-  if (!parsed) throw new ApiError(400, 'invalid request body', '(root): give conditions, conditionsObject or logicalCondition');
+  if (!parsed) throw new DomainError('invalid', 'invalid request body', '(root): give conditions, conditionsObject or logicalCondition');
   const properties = withTimezone(input.properties ?? {}, parsed);
   const objectGiven = input.conditionsObject !== undefined || input.logicalCondition !== undefined;
   const fromString = objectGiven && input.conditions !== undefined ? converting(() => parseExpression(input.conditions!)) : undefined;
   if (input.projectId) {
-    if (!(await projectExists(sql, organizationId, input.projectId))) throw noProjectAccess('body');
+    if (!(await projectExists(sql, organizationId, input.projectId))) throw new ProjectNotFoundError();
     await checkIds(sql, 'landmarks', organizationId, landmarkIds(parsed.tree), 'landmark ids', input.projectId);
   }
   return {

@@ -9,7 +9,7 @@ import {
   renameOrganization,
   updateUser,
 } from '../../../db/accounts.js';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../../errors.js';
 import { presentUser, type AccountService } from '../../../platform/accounts.js';
 import { authorize, ROLES } from '../../../platform/permissions.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { deleteChannel, deleteChannelKey, findChannel, listChannelKeys, listChannels, setChannelKeyEnabled, type ChannelType } from '../../../db/channels.js';
 import type { Queryable } from '../../../db/database.js';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../../errors.js';
 import { createChannelKey, presentChannelKey, presentNewChannelKey } from '../../../platform/channel-keys.js';
 import { changeChannel, createChannel, presentChannel } from '../../../platform/channels.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';

@@ -4,7 +4,7 @@
 // webhook aimed at an internal service, that body would be the service's
 // data shown to the tenant.
 import { z } from 'zod';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../../errors.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { idParam } from './common.js';
 import type { PlatformDeps } from './index.js';

@@ -14,7 +14,8 @@ import {
   updateDevice,
   type DeviceRow,
 } from '../../../db/devices.js';
-import { ApiError, notFound } from '../../../errors.js';
+import { notFound } from '../../../errors.js';
+import { ApiError } from '../../errors.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id, idParam, searchBody, tags } from './common.js';
 import type { PlatformDeps } from './index.js';

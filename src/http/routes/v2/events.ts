@@ -20,7 +20,7 @@ import {
 } from '../../../db/events.js';
 import type { Queryable } from '../../../db/database.js';
 import { EARLIEST_TIME_MS, LATEST_TIME_MS } from '../../../db/storable.js';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../../errors.js';
 import { isValidTimezone } from '../../../platform/rules/inputs.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';

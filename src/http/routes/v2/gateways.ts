@@ -4,7 +4,7 @@
 import { newId } from '../../../ids.js';
 import { z } from 'zod';
 import { deleteGateway, findGateway, insertGateway, listGateways, renameGateway, type GatewayRow } from '../../../db/gateways.js';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../../errors.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
 import type { PlatformDeps } from './index.js';

@@ -9,7 +9,7 @@ import {
   setInferenceKeyEnabled,
   type InferenceKeyRow,
 } from '../../../db/inference-keys.js';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../../errors.js';
 import { digestApiKey, displayPrefix, generateApiKey } from '../../../platform/inference-keys.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { idParam } from './common.js';

@@ -18,7 +18,8 @@ import {
   type LandmarkRow,
 } from '../../../db/landmarks.js';
 import type { Queryable } from '../../../db/database.js';
-import { ApiError, notFound } from '../../../errors.js';
+import { notFound } from '../../../errors.js';
+import { ApiError } from '../../errors.js';
 import { contains, modelInput, sameShape, shapeInput, SHAPE_TYPES, toGeoShape, toModel, type Shape } from '../../../lib/geometry.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id, searchBody, tags } from './common.js';

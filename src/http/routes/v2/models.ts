@@ -19,7 +19,7 @@ import {
   type ModelRow,
   type ModelVersionRow,
 } from '../../../db/model-versions.js';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../../errors.js';
 import type { InferenceService } from '../../../inference/service.js';
 import { placeModelUpload, receiveModelUpload } from '../../../platform/model-upload.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { listChannels } from '../../../db/channels.js';
 import type { Queryable } from '../../../db/database.js';
 import { deleteProject, findProject, listProjects } from '../../../db/projects.js';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../../errors.js';
 import { presentChannel } from '../../../platform/channels.js';
 import { attachProjectChannel, changeProject, createProject, detachProjectChannel, presentProject } from '../../../platform/projects.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';

@@ -7,12 +7,13 @@
 // 401 "you dont have access to this project" (as the original API did); a
 // project or rule in the path that is not the organization's is a 404.
 import { z } from 'zod';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../../errors.js';
 import { actionsSchema } from '../../../platform/rules/actions.js';
 import { LIMITS } from '../../../platform/rules/model.js';
 import {
   changeRule,
   createRule,
+  ProjectNotFoundError,
   getRule,
   presentRule,
   removeRule,
@@ -73,6 +74,19 @@ const validateBody = z
   .strict();
 const projectRuleParams = z.object({ project: id, rule: id });
 
+/**
+ * A projectId in the body that is not the organization's is answered 401
+ * with the original API's wording; one in the path is a plain 404.
+ */
+async function projectFromBody<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ProjectNotFoundError) throw new ApiError(401, 'you dont have access to this project', 'no such project in the organization of the token');
+    throw error;
+  }
+}
+
 export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
   const { sql } = deps;
   return [
@@ -99,7 +113,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       body: createBody,
       responses: { 200: { description: 'the rule' }, 401: { description: 'you dont have access to this project' } },
       async handler({ caller, body }) {
-        return respond.data(presentRule(await createRule(sql, caller.organizationId, body, 'body')));
+        return respond.data(presentRule(await projectFromBody(createRule(sql, caller.organizationId, body))));
       },
     }),
     defineEndpoint({
@@ -111,7 +125,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'rules:read',
       body: validateBody,
       async handler({ caller, body }) {
-        return respond.data(await validateConditions(sql, caller.organizationId, body));
+        return respond.data(await projectFromBody(validateConditions(sql, caller.organizationId, body)));
       },
     }),
     defineEndpoint({
@@ -136,7 +150,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       params: idParam('rule'),
       body: patchBody,
       async handler({ caller, params, body }) {
-        return respond.data(presentRule(await changeRule(sql, caller.organizationId, params.rule, body)));
+        return respond.data(presentRule(await projectFromBody(changeRule(sql, caller.organizationId, params.rule, body))));
       },
     }),
     defineEndpoint({
@@ -165,7 +179,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       body: nestedCreateBody,
       responses: { 201: { description: 'the rule' } },
       async handler({ caller, params, body }) {
-        const rule = await createRule(sql, caller.organizationId, { ...body, projectId: params.project }, 'path');
+        const rule = await createRule(sql, caller.organizationId, { ...body, projectId: params.project });
         return respond.data(presentRule(rule), 201);
       },
     }),

@@ -2,7 +2,7 @@
 import { newId } from '../../../ids.js';
 import { z } from 'zod';
 import { channelIdsUsingSchema, deleteSchema, findSchema, insertSchema, listSchemas, updateSchema, type SchemaRow } from '../../../db/schemas.js';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../../errors.js';
 import { schemaFields } from '../../../platform/schema-validation.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
