@@ -5,9 +5,10 @@
 // any of A's ids, and A's resources must be unchanged afterwards.
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, signUpTenant } from '../helpers/api.js';
+import { Api } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import type { TestServer } from '../helpers/server.js';
+import { twoTenants } from '../helpers/tenants.js';
 
 let server: TestServer;
 let sql: postgres.Sql;
@@ -19,9 +20,10 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   let anon: Api;
   ({ database, server, sql, anon, admin: a } = await startPlatform());
-  b = await signUpTenant(anon, sql, 'intruder@example.com');
+  const tenants = await twoTenants({ anon, admin: a, sql }, { member: false, other: 'intruder@example.com' });
+  b = tenants.b.admin;
 
-  ids.organization = (await a.get('/v2/organizations')).body.data[0].id;
+  ids.organization = tenants.a.organizationId;
   ids.schema = (await a.post('/v2/schemas', { name: 's', format: 'json', fields: [{ id: 'x', type: 'float' }] })).body.data.id;
   const channel = (await a.post('/v2/channels', { name: 'c', type: 'gateway', schemaId: ids.schema })).body.data;
   ids.channel = channel.id;

@@ -6,9 +6,10 @@ import type postgres from 'postgres';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateChannelKey } from '../../src/platform/channel-keys.js';
-import { Api, signUpTenant } from '../helpers/api.js';
+import { Api } from '../helpers/api.js';
 import type { TestServer } from '../helpers/server.js';
-import { inviteMember, startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { twoTenants } from '../helpers/tenants.js';
 
 let server: TestServer;
 let sql: postgres.Sql;
@@ -23,8 +24,7 @@ let database: Platform['database'];
 
 beforeAll(async () => {
   ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
-  member = await inviteMember({ anon, admin, sql });
-  other = await signUpTenant(anon, sql, 'other@example.com');
+  ({ a: { member }, b: { admin: other } } = await twoTenants({ anon, admin, sql }));
 });
 
 afterAll(() => stopPlatform({ sql, server, database }));

@@ -5,9 +5,10 @@ import type postgres from 'postgres';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDeviceAliases, registerDevice } from '../../src/db/devices.js';
-import { Api, signUpTenant } from '../helpers/api.js';
+import { Api } from '../helpers/api.js';
 import type { TestServer } from '../helpers/server.js';
-import { inviteMember, startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { twoTenants } from '../helpers/tenants.js';
 
 let server: TestServer;
 let sql: postgres.Sql;
@@ -23,8 +24,6 @@ let channelA2: string;
 let channelB: string;
 let projectA: string;
 
-const claims = (api: Api) => JSON.parse(Buffer.from(api.token!.split('.')[1]!, 'base64url').toString()) as { organizationId: string };
-
 async function insertChannel(organizationId: string, name: string): Promise<string> {
   const id = ulid();
   await sql`INSERT INTO channels (id, organization_id, name, type) VALUES (${id}, ${organizationId}, ${name}, 'android')`;
@@ -33,12 +32,8 @@ async function insertChannel(organizationId: string, name: string): Promise<stri
 
 beforeAll(async () => {
   ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
-  orgA = claims(admin).organizationId;
-  other = await signUpTenant(anon, sql, 'other@example.com');
-  orgB = claims(other).organizationId;
+  ({ a: { organizationId: orgA, member }, b: { organizationId: orgB, admin: other } } = await twoTenants({ anon, admin, sql }));
   expect(orgB).not.toBe(orgA);
-
-  member = await inviteMember({ anon, admin, sql });
 
   // channels and projects are another area's endpoints: rows are made directly
   channelA = await insertChannel(orgA, 'phones');

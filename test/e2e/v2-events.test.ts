@@ -5,9 +5,10 @@
 import type postgres from 'postgres';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, signUpTenant } from '../helpers/api.js';
+import { Api } from '../helpers/api.js';
 import type { TestServer } from '../helpers/server.js';
-import { inviteMember, startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { twoTenants } from '../helpers/tenants.js';
 
 let server: TestServer;
 let sql: postgres.Sql;
@@ -16,8 +17,6 @@ let admin: Api;
 let member: Api;
 let other: Api;
 let database: Platform['database'];
-
-const orgOf = (api: Api) => JSON.parse(Buffer.from(api.token!.split('.')[1]!, 'base64url').toString()).organizationId as string;
 
 async function channel(organizationId: string): Promise<string> {
   const id = ulid();
@@ -66,10 +65,11 @@ let eventB: Stored;
 beforeAll(async () => {
   ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
   hasDedupKey = (await sql`SELECT 1 FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'dedup_key'`).length > 0;
-  member = await inviteMember({ anon, admin, sql }, 'events-member@example.com');
-  other = await signUpTenant(anon, sql, 'events-other@example.com');
-  orgA = orgOf(admin);
-  const orgB = orgOf(other);
+  const tenants = await twoTenants({ anon, admin, sql }, { member: 'events-member@example.com', other: 'events-other@example.com' });
+  member = tenants.a.member;
+  other = tenants.b.admin;
+  orgA = tenants.a.organizationId;
+  const orgB = tenants.b.organizationId;
   channelA1 = await channel(orgA);
   channelA2 = await channel(orgA);
   deviceA1 = await device(orgA, channelA1);

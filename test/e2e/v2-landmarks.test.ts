@@ -4,9 +4,10 @@
 import type postgres from 'postgres';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, signUpTenant } from '../helpers/api.js';
+import { Api } from '../helpers/api.js';
 import type { TestServer } from '../helpers/server.js';
-import { inviteMember, startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { twoTenants } from '../helpers/tenants.js';
 
 let server: TestServer;
 let sql: postgres.Sql;
@@ -21,8 +22,6 @@ let projectA: string;
 let projectA2: string;
 let projectB: string;
 
-const claims = (api: Api) => JSON.parse(Buffer.from(api.token!.split('.')[1]!, 'base64url').toString()) as { organizationId: string };
-
 async function insertProject(organizationId: string, name: string): Promise<string> {
   const id = ulid();
   await sql`INSERT INTO projects (id, organization_id, name) VALUES (${id}, ${organizationId}, ${name})`;
@@ -35,11 +34,7 @@ const circleShape = { type: 'circle', radius: 100, coordinates: [paris.lon, pari
 
 beforeAll(async () => {
   ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
-  orgA = claims(admin).organizationId;
-  other = await signUpTenant(anon, sql, 'other@example.com');
-  orgB = claims(other).organizationId;
-
-  member = await inviteMember({ anon, admin, sql });
+  ({ a: { organizationId: orgA, member }, b: { organizationId: orgB, admin: other } } = await twoTenants({ anon, admin, sql }));
 
   // projects are another area's endpoints: rows are made directly
   projectA = await insertProject(orgA, 'A');

@@ -5,12 +5,13 @@ import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureConfig, fixtureSpec } from '../fixtures/predict-models.js';
 import { buildConstantModel } from '../fixtures/onnx-models.js';
-import { Api, signUpTenant, uploadModelVersion } from '../helpers/api.js';
+import { Api, uploadModelVersion } from '../helpers/api.js';
 import { makeImage } from '../helpers/images.js';
 import { predict } from '../helpers/predict.js';
 import { exchangeOnOneSocket } from '../helpers/raw-http.js';
 import { waitFor, type TestServer } from '../helpers/server.js';
-import { inviteMember, startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { twoTenants } from '../helpers/tenants.js';
 
 let server: TestServer;
 let sql: postgres.Sql;
@@ -22,8 +23,7 @@ let database: Platform['database'];
 
 beforeAll(async () => {
   ({ database, server, sql, anon, admin } = await startPlatform({ MAX_MODEL_BYTES: String(8 * 1024 * 1024) }));
-  member = await inviteMember({ anon, admin, sql });
-  otherTenant = await signUpTenant(anon, sql, 'other@example.com');
+  ({ a: { member }, b: { admin: otherTenant } } = await twoTenants({ anon, admin, sql }));
 });
 
 afterAll(() => stopPlatform({ sql, server, database }));

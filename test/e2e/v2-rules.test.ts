@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnabledRules } from '../../src/platform/rules/index.js';
 import { Api, signUpTenant } from '../helpers/api.js';
 import type { TestServer } from '../helpers/server.js';
-import { inviteMember, startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { organizationOf, twoTenants } from '../helpers/tenants.js';
 
 let server: TestServer;
 let sql: postgres.Sql;
@@ -18,8 +19,6 @@ let admin: Api;
 let member: Api;
 let other: Api;
 let database: Platform['database'];
-
-const orgOf = (api: Api) => JSON.parse(Buffer.from(api.token!.split('.')[1]!, 'base64url').toString()).organizationId as string;
 
 async function project(organizationId: string, channelIds: string[] = []): Promise<string> {
   const id = ulid();
@@ -67,10 +66,7 @@ let landmarkB: string;
 
 beforeAll(async () => {
   ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
-  member = await inviteMember({ anon, admin, sql }, 'rules-member@example.com');
-  other = await signUpTenant(anon, sql, 'rules-other@example.com');
-  orgA = orgOf(admin);
-  orgB = orgOf(other);
+  ({ a: { organizationId: orgA, member }, b: { organizationId: orgB, admin: other } } = await twoTenants({ anon, admin, sql }, { member: 'rules-member@example.com', other: 'rules-other@example.com' }));
   channelA = await channel(orgA);
   channelB = await channel(orgB);
   projectA = await project(orgA, [channelA]);
@@ -432,7 +428,7 @@ describe('Gen A routes under projects', () => {
 describe('loadEnabledRules (for the rules engine)', () => {
   it('loads the enabled rules of one organization with their trees, time zones and project channels', async () => {
     const org = await signUpTenant(anon, sql, 'rules-engine@example.com');
-    const organizationId = orgOf(org);
+    const organizationId = organizationOf(org);
     const ch = await channel(organizationId);
     const p = await project(organizationId, [ch]);
     const lm = await landmark(organizationId, p);
