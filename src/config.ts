@@ -95,241 +95,289 @@ export interface TlsFiles {
   keyFile: string;
 }
 
-interface Setting {
-  name: string;
-  default: string;
-  help: string;
-}
-
-const cores = availableParallelism();
-
-/** Every environment variable the server reads, in the order --help prints them. */
-export const SETTINGS: readonly Setting[] = [
-  { name: 'PORT', default: '8080', help: 'HTTP port of the inference and management APIs' },
-  { name: 'HOST', default: '0.0.0.0', help: 'address to listen on' },
-  {
-    name: 'DATABASE_URL',
-    default: '(embedded)',
-    help: 'PostgreSQL URL; without it an embedded PostgreSQL runs in DATA_DIR/postgres',
-  },
-  { name: 'DATA_DIR', default: './data', help: 'embedded database, uploaded models, generated secrets' },
-  { name: 'MODELS_DIR', default: './models', help: 'model directories registered at first start' },
-  { name: 'WORKERS', default: `${cores} (one per core)`, help: 'preprocessing worker threads (decode, letterbox, output decoding, NMS)' },
-  {
-    name: 'EXECUTION_PROVIDERS',
-    default: 'cpu',
-    help: 'ordered list for GPU instances, e.g. tensorrt,cuda,cpu; the first that loads is used and logged',
-  },
-  {
-    name: 'INSTANCE_KIND',
-    default: '(gpu when EXECUTION_PROVIDERS names cuda or tensorrt, else cpu)',
-    help: 'cpu | gpu: where a version\'s ONNX Runtime sessions run unless its model.json says',
-  },
-  {
-    name: 'INSTANCE_COUNT',
-    default: '(cpu: one per core, at most 4; gpu: one per GPU_DEVICES entry)',
-    help: 'ONNX Runtime sessions per model version, each in its own thread',
-  },
-  { name: 'GPU_DEVICES', default: '0', help: 'comma list of GPU device ids that GPU instances use' },
-  {
-    name: 'INTRA_OP_THREADS',
-    default: '(cores / CPU instances, at least 1)',
-    help: 'ONNX Runtime threads per CPU session',
-  },
-  { name: 'MAX_BATCH_SIZE', default: '8', help: 'largest batch the dynamic batcher forms (models with a batch axis)' },
-  {
-    name: 'MAX_QUEUE_DELAY_MS',
-    default: '2',
-    help: 'longest a request waits for others to join its batch while an instance is idle',
-  },
-  {
-    name: 'INFERENCE_TIMEOUT_MS',
-    default: '30000',
-    help: 'longest one model run may take; past it the instance thread is stopped and its requests answered 500',
-  },
-  { name: 'MAX_LOADED_VERSIONS', default: '16', help: 'model versions kept loaded; the least recently used are unloaded past it' },
-  {
-    name: 'MODEL_MEMORY_BUDGET_MB',
-    default: '4096',
-    help: 'model.onnx bytes x instances kept loaded; the least recently used are unloaded past it',
-  },
-  {
-    name: 'MODEL_LOADING',
-    default: 'eager',
-    help: 'eager: load every version at start; lazy: versions already Active load on first use',
-  },
-  {
-    name: 'MODEL_VALIDATION_MEMORY_MB',
-    default: '2048',
-    help: 'memory (RLIMIT_DATA) of the process that loads and warms up a new model version first; past it the version is Failed',
-  },
-  {
-    name: 'MODEL_VALIDATION_TIMEOUT_MS',
-    default: '60000',
-    help: 'longest a new model version\'s load and warm-up may take in that process; past it the version is Failed',
-  },
-  { name: 'ADMIN_EMAIL', default: 'admin@example.com', help: 'bootstrap admin, created on first start' },
-  { name: 'ADMIN_PASSWORD', default: '(generated, printed once)', help: 'bootstrap admin password' },
-  {
-    name: 'INFERENCE_API_KEY',
-    default: '(generated, printed once)',
-    help: 'accepted as an inference key of the bootstrap organization',
-  },
-  { name: 'MAX_IMAGE_BYTES', default: '10485760', help: 'predict image size limit (10 MB = 10 MiB)' },
-  { name: 'MAX_IMAGE_PIXELS', default: '40000000', help: 'decoded pixel limit (decompression-bomb guard)' },
-  { name: 'QUEUE_SIZE', default: '(WORKERS x 16)', help: 'requests in flight per model version' },
-  {
-    name: 'QUEUE_WAITING_ROOM',
-    default: '(QUEUE_SIZE x 4)',
-    help: 'requests per model version held unread while the queue is full, before 503',
-  },
-  {
-    name: 'ORGANIZATION_QUEUE_SIZE',
-    default: '((QUEUE_SIZE + QUEUE_WAITING_ROOM) x 2)',
-    help: 'predict requests one organization may have in flight or held, all its versions together, before 503',
-  },
-  { name: 'QUEUE_HOLD_MS', default: '5000', help: 'how long a held request waits for a queue place before 503' },
-  {
-    name: 'MAX_BUFFERED_BYTES',
-    default: '268435456',
-    help: 'request bodies held in memory at once across all requests before 503',
-  },
-  {
-    name: 'ORGANIZATION_BUFFERED_BYTES',
-    default: '(MAX_BUFFERED_BYTES / 4)',
-    help: "one organization's part of MAX_BUFFERED_BYTES (it may always have one body in memory)",
-  },
-  {
-    name: 'TRUST_PROXY',
-    default: '0',
-    help: 'reverse proxies in front of the server; the client address is read from their X-Forwarded-For entries',
-  },
-  {
-    name: 'MIN_UPLOAD_RATE',
-    default: '8192',
-    help: 'bytes/s a request body must average after 5 s of reading, else 408 (0: off)',
-  },
-  {
-    name: 'METRICS_TOKEN',
-    default: '(none: /metrics answers this host only)',
-    help: 'bearer token that /metrics requires from scrapers',
-  },
-  { name: 'SHUTDOWN_TIMEOUT_MS', default: '15000', help: 'how long SIGTERM waits for in-flight requests' },
-  { name: 'LOG_LEVEL', default: 'info', help: 'debug | info | warn | error' },
-  { name: 'LOG_FORMAT', default: 'text', help: 'text | json: one JSON object per line (time, level, msg, fields)' },
-  {
-    name: 'ACCESS_LOG',
-    default: 'false',
-    help: 'true | false: one info line per request (method, path without query, status, ms, bytes, request id, client)',
-  },
-  {
-    name: 'CORS_ORIGINS',
-    default: '(none: no CORS headers)',
-    help: 'comma list of browser origins (https://app.example.com) allowed to call the APIs, or *',
-  },
-  { name: 'TLS_CERT', default: '(none: plain HTTP)', help: 'PEM certificate (chain) file; with TLS_KEY the ports speak HTTPS' },
-  { name: 'TLS_KEY', default: '(none)', help: 'PEM private key file of TLS_CERT' },
-  {
-    name: 'JWT_SECRET',
-    default: '(generated once into DATA_DIR/jwt-secret)',
-    help: 'HS256 signing secret of user tokens, at least 32 characters',
-  },
-  { name: 'JWT_TTL_SECONDS', default: '2592000 (30 days)', help: 'lifetime of user access tokens' },
-  { name: 'SMTP_URL', default: '(none: email stays in the outbox)', help: 'smtp://user:pass@host:port for outgoing email' },
-  { name: 'MAIL_FROM', default: 'sense@localhost', help: 'sender address of outgoing email' },
-  { name: 'PUBLIC_URL', default: 'http://localhost:PORT', help: 'base URL used in links inside emails' },
-  { name: 'MAX_MODEL_BYTES', default: '536870912', help: 'largest model.onnx accepted by the upload API' },
-  { name: 'INGRESS_PORT', default: '(same as PORT)', help: 'serve the device ingestion API on its own port' },
-  { name: 'DEVICE_TOKEN_TTL_SECONDS', default: '31536000 (1 year)', help: 'lifetime of device tokens from /v1/registration' },
-  { name: 'DEVICE_EVENT_RATE', default: '200', help: 'events per second a device may send (sustained) before 429' },
-  { name: 'DEVICE_EVENT_BURST', default: '2000', help: 'events a device may send at once above its rate' },
-  { name: 'MAX_INGEST_BODY_BYTES', default: '4194304', help: 'largest ingestion request body (a batch)' },
-  { name: 'ACTION_RETRY_BASE_MS', default: '1000', help: 'first retry delay of a failed rule action (doubles each time)' },
-  {
-    name: 'WEBHOOK_ALLOWED_HOSTS',
-    default: '(none: internal addresses are refused)',
-    help: 'comma list of host names, IP addresses and CIDR ranges rule webhooks may reach although internal (loopback, private, link-local...)',
-  },
-  {
-    name: 'SECRETS_KEY',
-    default: '(generated once into DATA_DIR/secrets-key)',
-    help: '32 bytes in base64 (openssl rand -base64 32): the AES-256-GCM key of stored webhook secrets; set the same on every server of a database',
-  },
-];
-
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
-function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+/** How a setting's text becomes its value. */
+interface Kind<T> {
+  parse(raw: string, name: string): T;
+  /** a value of spaces only counts as unset too (numbers); otherwise only an empty one does */
+  blankIsUnset?: boolean;
+}
+
+/** One environment variable: its default, written once, and how it is read. */
+export interface Setting<T = unknown> {
+  readonly name: string;
+  readonly help: string;
+  /** the default, spelled as in the environment; undefined where there is none or it is worked out at start (see `shown`) */
+  readonly default: string | undefined;
+  /** the default as --help prints it */
+  readonly shown: string;
+  /** the default as README's configuration table writes it: `shown`, except where that depends on the host */
+  readonly documented: string;
+  /** the environment's text, else the default's; undefined when unset without a default */
+  raw(env: Env): string | undefined;
+  /** `raw`, parsed; undefined when unset without a default */
+  read(env: Env): T;
+}
+
+type Spec<T> = Omit<Setting<T>, 'name' | 'raw' | 'read'> & { kind: Kind<unknown> };
+
+function rawOf(env: Env, name: string, kind: Kind<unknown>, fallback: string | undefined): string | undefined {
   const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
-  }
-  return value;
+  const unset = raw === undefined || raw === '' || (kind.blankIsUnset === true && raw.trim() === '');
+  return unset ? fallback : raw;
 }
 
-function oneOf<T extends string>(name: string, raw: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
-  }
-  return raw as T;
+/** A setting whose default is a value (`note` glosses it; `perHost`: it depends on the machine, so README gives the note only). */
+function value<T>(kind: Kind<T>, defaultValue: string, help: string, options: { note?: string; perHost?: boolean } = {}): Spec<T> {
+  const shown = options.note === undefined ? defaultValue : `${defaultValue} (${options.note})`;
+  return { kind, default: defaultValue, shown, documented: options.perHost ? `(${options.note})` : shown, help };
 }
 
-function optional(env: Env, name: string): string | undefined {
-  const raw = env[name];
-  return raw === undefined || raw === '' ? undefined : raw;
+/** A setting with no default value: unset, it is undefined and `shown` says what happens then. */
+function unset<T>(kind: Kind<T>, shown: string, help: string): Spec<T | undefined> {
+  return { kind, default: undefined, shown, documented: shown, help };
 }
 
-/** A separate ingestion port, or undefined when it is the main port. */
-function ingressPort(env: Env): number | undefined {
-  if (optional(env, 'INGRESS_PORT') === undefined) return undefined;
-  const port = integer(env, 'INGRESS_PORT', 0, 0, 65535);
-  return port === integer(env, 'PORT', 8080, 0, 65535) && port !== 0 ? undefined : port;
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER): Kind<number> => ({
+  blankIsUnset: true,
+  parse(raw, name) {
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+    }
+    return value;
+  },
+});
+
+/** An integer number of MiB, read as bytes. */
+const mebibytes = (min: number, max: number): Kind<number> => {
+  const mib = integer(min, max);
+  return { blankIsUnset: true, parse: (raw, name) => mib.parse(raw, name) * 1024 * 1024 };
+};
+
+const text: Kind<string> = { parse: (raw) => raw };
+const path: Kind<string> = { parse: (raw) => resolve(raw) };
+const lowerCase: Kind<string> = { parse: (raw) => raw.toLowerCase() };
+
+function oneOf<T extends string>(allowed: readonly T[]): Kind<T> {
+  return {
+    parse(raw, name) {
+      if (!(allowed as readonly string[]).includes(raw)) {
+        throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+      }
+      return raw as T;
+    },
+  };
 }
 
-function integerList(env: Env, name: string, fallback: number[], min: number, max: number): number[] {
-  const raw = optional(env, name);
-  if (raw === undefined) return fallback;
-  const values = raw.split(',').map((part) => Number(part.trim()));
-  if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < min || v > max)) {
-    throw new ConfigError(`${name} must be a comma list of integers between ${min} and ${max}, got "${raw}"`);
-  }
-  return [...new Set(values)];
+const boolean: Kind<boolean> = {
+  parse(raw, name) {
+    const word = raw.trim().toLowerCase();
+    if (word === 'true' || word === '1') return true;
+    if (word === 'false' || word === '0') return false;
+    throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  },
+};
+
+function integerList(min: number, max: number): Kind<number[]> {
+  return {
+    parse(raw, name) {
+      const values = raw.split(',').map((part) => Number(part.trim()));
+      if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < min || v > max)) {
+        throw new ConfigError(`${name} must be a comma list of integers between ${min} and ${max}, got "${raw}"`);
+      }
+      return [...new Set(values)];
+    },
+  };
 }
 
-function optionalInteger(env: Env, name: string, min: number, max: number): number | undefined {
-  return optional(env, name) === undefined ? undefined : integer(env, name, 0, min, max);
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = optional(env, name)?.trim().toLowerCase();
-  if (raw === undefined) return fallback;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
-}
+/** In the order given; CPU is always the last resort, so a GPU host with a broken driver still serves. */
+const executionProviders: Kind<ExecutionProvider[]> = {
+  parse(raw, name) {
+    const provider = oneOf(EXECUTION_PROVIDERS);
+    const providers = raw
+      .split(',')
+      .map((p) => p.trim().toLowerCase())
+      .filter((p) => p !== '')
+      .map((p) => provider.parse(p, name));
+    if (!providers.includes('cpu')) providers.push('cpu');
+    return [...new Set(providers)];
+  },
+};
 
 /**
  * Browser origins are compared as browsers send them: scheme://host[:port],
  * lower case, no path. Anything else could never match, so it is refused.
  */
-function corsOrigins(env: Env): string[] {
-  const raw = optional(env, 'CORS_ORIGINS');
-  if (raw === undefined) return [];
-  const origins = raw.split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter((o) => o !== '');
-  if (origins.includes('*')) {
-    if (origins.length > 1) throw new ConfigError(`CORS_ORIGINS is either * or a list of origins, got "${raw}"`);
-    return origins;
-  }
-  for (const origin of origins) {
-    if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/.test(origin)) {
-      throw new ConfigError(`CORS_ORIGINS entries must be origins like https://app.example.com (scheme, host, optional port, no path), got "${origin}"`);
+const corsOrigins: Kind<string[]> = {
+  parse(raw, name) {
+    const origins = raw.split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter((o) => o !== '');
+    if (origins.includes('*')) {
+      if (origins.length > 1) throw new ConfigError(`${name} is either * or a list of origins, got "${raw}"`);
+      return origins;
     }
-  }
-  return [...new Set(origins)];
+    for (const origin of origins) {
+      if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/.test(origin)) {
+        throw new ConfigError(`${name} entries must be origins like https://app.example.com (scheme, host, optional port, no path), got "${origin}"`);
+      }
+    }
+    return [...new Set(origins)];
+  },
+};
+
+const jwtSecret: Kind<string> = {
+  parse(raw, name) {
+    if (raw.length < 32) throw new ConfigError(`${name} must be at least 32 characters`);
+    return raw;
+  },
+};
+
+const allowedHosts: Kind<string[]> = {
+  parse(raw, name) {
+    const entries = raw.split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
+    try {
+      parseAllowList(entries);
+    } catch (error) {
+      throw new ConfigError(`${name}: ${(error as Error).message}`);
+    }
+    return entries;
+  },
+};
+
+const secretsKey: Kind<string> = {
+  parse(raw) {
+    try {
+      decodeSecretsKey(raw);
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+    return raw;
+  },
+};
+
+const cores = availableParallelism();
+
+/**
+ * Every environment variable the server reads, in the order --help prints
+ * them: each default is written here once, and --help, README's table (a
+ * test compares) and loadConfig all take it from here.
+ */
+const SPECS = {
+  PORT: value(integer(0, 65535), '8080', 'HTTP port of the inference and management APIs'),
+  HOST: value(text, '0.0.0.0', 'address to listen on'),
+  DATABASE_URL: unset(text, '(embedded)', 'PostgreSQL URL; without it an embedded PostgreSQL runs in DATA_DIR/postgres'),
+  DATA_DIR: value(path, './data', 'embedded database, uploaded models, generated secrets'),
+  MODELS_DIR: value(path, './models', 'model directories registered at first start'),
+  WORKERS: value(integer(1, 256), String(cores), 'preprocessing worker threads (decode, letterbox, output decoding, NMS)', { note: 'one per core', perHost: true }),
+  EXECUTION_PROVIDERS: value(executionProviders, 'cpu', 'ordered list for GPU instances, e.g. tensorrt,cuda,cpu; the first that loads is used and logged'),
+  INSTANCE_KIND: unset(
+    oneOf(['cpu', 'gpu'] as const),
+    '(gpu when EXECUTION_PROVIDERS names cuda or tensorrt, else cpu)',
+    "cpu | gpu: where a version's ONNX Runtime sessions run unless its model.json says",
+  ),
+  INSTANCE_COUNT: unset(integer(1, 64), '(cpu: one per core, at most 4; gpu: one per GPU_DEVICES entry)', 'ONNX Runtime sessions per model version, each in its own thread'),
+  GPU_DEVICES: value(integerList(0, 63), '0', 'comma list of GPU device ids that GPU instances use'),
+  INTRA_OP_THREADS: unset(integer(1, 256), '(cores / CPU instances, at least 1)', 'ONNX Runtime threads per CPU session'),
+  MAX_BATCH_SIZE: value(integer(1, 256), '8', 'largest batch the dynamic batcher forms (models with a batch axis)'),
+  MAX_QUEUE_DELAY_MS: value(integer(0, 1000), '2', 'longest a request waits for others to join its batch while an instance is idle'),
+  INFERENCE_TIMEOUT_MS: value(integer(10, 3_600_000), '30000', 'longest one model run may take; past it the instance thread is stopped and its requests answered 500'),
+  MAX_LOADED_VERSIONS: value(integer(1, 10_000), '16', 'model versions kept loaded; the least recently used are unloaded past it'),
+  MODEL_MEMORY_BUDGET_MB: value(mebibytes(1, 1024 * 1024), '4096', 'model.onnx bytes x instances kept loaded; the least recently used are unloaded past it'),
+  MODEL_LOADING: value(oneOf(['eager', 'lazy'] as const), 'eager', 'eager: load every version at start; lazy: versions already Active load on first use'),
+  MODEL_VALIDATION_MEMORY_MB: value(
+    mebibytes(256, 1024 * 1024),
+    '2048',
+    'memory (RLIMIT_DATA) of the process that loads and warms up a new model version first; past it the version is Failed',
+  ),
+  MODEL_VALIDATION_TIMEOUT_MS: value(
+    integer(1000, 3_600_000),
+    '60000',
+    "longest a new model version's load and warm-up may take in that process; past it the version is Failed",
+  ),
+  ADMIN_EMAIL: value(lowerCase, 'admin@example.com', 'bootstrap admin, created on first start'),
+  ADMIN_PASSWORD: unset(text, '(generated, printed once)', 'bootstrap admin password'),
+  INFERENCE_API_KEY: unset(text, '(generated, printed once)', 'accepted as an inference key of the bootstrap organization'),
+  MAX_IMAGE_BYTES: value(integer(1), '10485760', 'predict image size limit (10 MB = 10 MiB)'),
+  MAX_IMAGE_PIXELS: value(integer(1), '40000000', 'decoded pixel limit (decompression-bomb guard)'),
+  QUEUE_SIZE: unset(integer(1), '(WORKERS x 16)', 'requests in flight per model version'),
+  QUEUE_WAITING_ROOM: unset(integer(0), '(QUEUE_SIZE x 4)', 'requests per model version held unread while the queue is full, before 503'),
+  ORGANIZATION_QUEUE_SIZE: unset(
+    integer(1),
+    '((QUEUE_SIZE + QUEUE_WAITING_ROOM) x 2)',
+    'predict requests one organization may have in flight or held, all its versions together, before 503',
+  ),
+  QUEUE_HOLD_MS: value(integer(0, 60_000), '5000', 'how long a held request waits for a queue place before 503'),
+  MAX_BUFFERED_BYTES: value(integer(1024 * 1024), '268435456', 'request bodies held in memory at once across all requests before 503'),
+  ORGANIZATION_BUFFERED_BYTES: unset(
+    integer(1),
+    '(MAX_BUFFERED_BYTES / 4)',
+    "one organization's part of MAX_BUFFERED_BYTES (it may always have one body in memory)",
+  ),
+  TRUST_PROXY: value(integer(0, 16), '0', 'reverse proxies in front of the server; the client address is read from their X-Forwarded-For entries'),
+  MIN_UPLOAD_RATE: value(integer(0), '8192', 'bytes/s a request body must average after 5 s of reading, else 408 (0: off)'),
+  METRICS_TOKEN: unset(text, '(none: /metrics answers this host only)', 'bearer token that /metrics requires from scrapers'),
+  SHUTDOWN_TIMEOUT_MS: value(integer(0), '15000', 'how long SIGTERM waits for in-flight requests'),
+  LOG_LEVEL: value(oneOf(LOG_LEVELS), 'info', 'debug | info | warn | error'),
+  LOG_FORMAT: value(oneOf(LOG_FORMATS), 'text', 'text | json: one JSON object per line (time, level, msg, fields)'),
+  ACCESS_LOG: value(boolean, 'false', 'true | false: one info line per request (method, path without query, status, ms, bytes, request id, client)'),
+  CORS_ORIGINS: unset(corsOrigins, '(none: no CORS headers)', 'comma list of browser origins (https://app.example.com) allowed to call the APIs, or *'),
+  TLS_CERT: unset(text, '(none: plain HTTP)', 'PEM certificate (chain) file; with TLS_KEY the ports speak HTTPS'),
+  TLS_KEY: unset(text, '(none)', 'PEM private key file of TLS_CERT'),
+  JWT_SECRET: unset(jwtSecret, '(generated once into DATA_DIR/jwt-secret)', 'HS256 signing secret of user tokens, at least 32 characters'),
+  JWT_TTL_SECONDS: value(integer(60), '2592000', 'lifetime of user access tokens', { note: '30 days' }),
+  SMTP_URL: unset(text, '(none: email stays in the outbox)', 'smtp://user:pass@host:port for outgoing email'),
+  MAIL_FROM: value(text, 'sense@localhost', 'sender address of outgoing email'),
+  PUBLIC_URL: unset(text, 'http://localhost:PORT', 'base URL used in links inside emails'),
+  MAX_MODEL_BYTES: value(integer(1024), '536870912', 'largest model.onnx accepted by the upload API'),
+  INGRESS_PORT: unset(integer(0, 65535), '(same as PORT)', 'serve the device ingestion API on its own port'),
+  DEVICE_TOKEN_TTL_SECONDS: value(integer(60), '31536000', 'lifetime of device tokens from /v1/registration', { note: '1 year' }),
+  DEVICE_EVENT_RATE: value(integer(1), '200', 'events per second a device may send (sustained) before 429'),
+  DEVICE_EVENT_BURST: value(integer(1), '2000', 'events a device may send at once above its rate'),
+  MAX_INGEST_BODY_BYTES: value(integer(1024), '4194304', 'largest ingestion request body (a batch)'),
+  ACTION_RETRY_BASE_MS: value(integer(10), '1000', 'first retry delay of a failed rule action (doubles each time)'),
+  WEBHOOK_ALLOWED_HOSTS: unset(
+    allowedHosts,
+    '(none: internal addresses are refused)',
+    'comma list of host names, IP addresses and CIDR ranges rule webhooks may reach although internal (loopback, private, link-local...)',
+  ),
+  SECRETS_KEY: unset(
+    secretsKey,
+    '(generated once into DATA_DIR/secrets-key)',
+    '32 bytes in base64 (openssl rand -base64 32): the AES-256-GCM key of stored webhook secrets; set the same on every server of a database',
+  ),
+};
+
+type SettingName = keyof typeof SPECS;
+type SettingValue<K extends SettingName> = (typeof SPECS)[K] extends Spec<infer T> ? T : never;
+
+function named<K extends SettingName>(name: K): Setting<SettingValue<K>> {
+  const spec = SPECS[name] as Spec<SettingValue<K>>;
+  const raw = (env: Env) => rawOf(env, name, spec.kind, spec.default);
+  return {
+    name,
+    help: spec.help,
+    default: spec.default,
+    shown: spec.shown,
+    documented: spec.documented,
+    raw,
+    read(env) {
+      const text = raw(env);
+      return (text === undefined ? undefined : spec.kind.parse(text, name)) as SettingValue<K>;
+    },
+  };
+}
+
+/** Every environment variable the server reads, in the order --help prints them. */
+export const SETTINGS: readonly Setting[] = (Object.keys(SPECS) as SettingName[]).map(named);
+
+const BY_NAME = new Map(SETTINGS.map((s) => [s.name, s]));
+
+/** A setting's value from `env`, else its default. */
+function read<K extends SettingName>(env: Env, name: K): SettingValue<K> {
+  return BY_NAME.get(name)!.read(env) as SettingValue<K>;
 }
 
 /**
@@ -337,22 +385,20 @@ function corsOrigins(env: Env): string[] {
  * together: uWS would otherwise start without TLS or refuse every handshake
  * without saying why.
  */
-function tlsFiles(env: Env): TlsFiles | undefined {
-  const certFile = optional(env, 'TLS_CERT');
-  const keyFile = optional(env, 'TLS_KEY');
+function tlsFiles(certFile: string | undefined, keyFile: string | undefined): TlsFiles | undefined {
   if (certFile === undefined && keyFile === undefined) return undefined;
   if (certFile === undefined || keyFile === undefined) {
     throw new ConfigError(`TLS_CERT and TLS_KEY go together: ${certFile === undefined ? 'TLS_KEY' : 'TLS_CERT'} is set, ${certFile === undefined ? 'TLS_CERT' : 'TLS_KEY'} is not`);
   }
-  const read = (name: string, file: string) => {
+  const readPem = (name: string, file: string) => {
     try {
       return readFileSync(file, 'utf8');
     } catch (error) {
       throw new ConfigError(`${name} cannot be read: ${(error as Error).message}`);
     }
   };
-  const cert = read('TLS_CERT', certFile);
-  const key = read('TLS_KEY', keyFile);
+  const cert = readPem('TLS_CERT', certFile);
+  const key = readPem('TLS_KEY', keyFile);
   try {
     createSecureContext({ cert, key });
   } catch (error) {
@@ -361,113 +407,87 @@ function tlsFiles(env: Env): TlsFiles | undefined {
   return { certFile: resolve(certFile), keyFile: resolve(keyFile) };
 }
 
-function jwtSecret(env: Env): string | undefined {
-  const secret = optional(env, 'JWT_SECRET');
-  if (secret !== undefined && secret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
-  return secret;
-}
-
-function webhookAllowedHosts(env: Env): string[] {
-  const entries = (optional(env, 'WEBHOOK_ALLOWED_HOSTS') ?? '').split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
-  try {
-    parseAllowList(entries);
-  } catch (error) {
-    throw new ConfigError(`WEBHOOK_ALLOWED_HOSTS: ${(error as Error).message}`);
-  }
-  return entries;
-}
-
-function secretsKey(env: Env): string | undefined {
-  const key = optional(env, 'SECRETS_KEY');
-  if (key === undefined) return undefined;
-  try {
-    decodeSecretsKey(key);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
-  return key;
+/** A separate ingestion port, or undefined when it is the main port. */
+function ingressPort(port: number, ingress: number | undefined): number | undefined {
+  return ingress === port && ingress !== 0 ? undefined : ingress;
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  const workers = integer(env, 'WORKERS', cores, 1, 256);
-  const providers = (optional(env, 'EXECUTION_PROVIDERS') ?? 'cpu')
-    .split(',')
-    .map((p) => p.trim().toLowerCase())
-    .filter((p) => p !== '')
-    .map((p) => oneOf('EXECUTION_PROVIDERS', p, EXECUTION_PROVIDERS));
-  // CPU is always the last resort, so a GPU host with a broken driver still serves.
-  if (!providers.includes('cpu')) providers.push('cpu');
-
+  const get = <K extends SettingName>(name: K) => read(env, name);
+  // Settings whose default is worked out from others are read first, in this order.
+  const workers = get('WORKERS');
+  const providers = get('EXECUTION_PROVIDERS');
   const gpuProvider = providers.some((p) => p !== 'cpu');
-  const queueSize = integer(env, 'QUEUE_SIZE', workers * 16, 1);
-  const queueWaitingRoom = integer(env, 'QUEUE_WAITING_ROOM', queueSize * 4, 0);
-  const maxBufferedBytes = integer(env, 'MAX_BUFFERED_BYTES', 256 * 1024 * 1024, 1024 * 1024);
+  const queueSize = get('QUEUE_SIZE') ?? workers * 16;
+  const queueWaitingRoom = get('QUEUE_WAITING_ROOM') ?? queueSize * 4;
+  const maxBufferedBytes = get('MAX_BUFFERED_BYTES');
+  const port = get('PORT');
   return {
-    port: integer(env, 'PORT', 8080, 0, 65535),
-    host: optional(env, 'HOST') ?? '0.0.0.0',
-    databaseUrl: optional(env, 'DATABASE_URL'),
-    dataDir: resolve(optional(env, 'DATA_DIR') ?? './data'),
-    modelsDir: resolve(optional(env, 'MODELS_DIR') ?? './models'),
+    port,
+    host: get('HOST'),
+    databaseUrl: get('DATABASE_URL'),
+    dataDir: get('DATA_DIR'),
+    modelsDir: get('MODELS_DIR'),
     workers,
     instances: {
-      kind: oneOf('INSTANCE_KIND', optional(env, 'INSTANCE_KIND') ?? (gpuProvider ? 'gpu' : 'cpu'), ['cpu', 'gpu'] as const),
-      count: optionalInteger(env, 'INSTANCE_COUNT', 1, 64),
-      gpuDevices: integerList(env, 'GPU_DEVICES', [0], 0, 63),
-      intraOpThreads: optionalInteger(env, 'INTRA_OP_THREADS', 1, 256),
+      kind: get('INSTANCE_KIND') ?? (gpuProvider ? 'gpu' : 'cpu'),
+      count: get('INSTANCE_COUNT'),
+      gpuDevices: get('GPU_DEVICES'),
+      intraOpThreads: get('INTRA_OP_THREADS'),
     },
     batching: {
-      maxBatchSize: integer(env, 'MAX_BATCH_SIZE', 8, 1, 256),
-      maxQueueDelayMs: integer(env, 'MAX_QUEUE_DELAY_MS', 2, 0, 1000),
-      runTimeoutMs: integer(env, 'INFERENCE_TIMEOUT_MS', 30_000, 10, 3_600_000),
+      maxBatchSize: get('MAX_BATCH_SIZE'),
+      maxQueueDelayMs: get('MAX_QUEUE_DELAY_MS'),
+      runTimeoutMs: get('INFERENCE_TIMEOUT_MS'),
     },
-    maxLoadedVersions: integer(env, 'MAX_LOADED_VERSIONS', 16, 1, 10_000),
-    modelMemoryBudgetBytes: integer(env, 'MODEL_MEMORY_BUDGET_MB', 4096, 1, 1024 * 1024) * 1024 * 1024,
-    modelLoading: oneOf('MODEL_LOADING', optional(env, 'MODEL_LOADING') ?? 'eager', ['eager', 'lazy'] as const),
+    maxLoadedVersions: get('MAX_LOADED_VERSIONS'),
+    modelMemoryBudgetBytes: get('MODEL_MEMORY_BUDGET_MB'),
+    modelLoading: get('MODEL_LOADING'),
     modelValidation: {
-      memoryBytes: integer(env, 'MODEL_VALIDATION_MEMORY_MB', 2048, 256, 1024 * 1024) * 1024 * 1024,
-      timeoutMs: integer(env, 'MODEL_VALIDATION_TIMEOUT_MS', 60_000, 1000, 3_600_000),
+      memoryBytes: get('MODEL_VALIDATION_MEMORY_MB'),
+      timeoutMs: get('MODEL_VALIDATION_TIMEOUT_MS'),
     },
-    executionProviders: [...new Set(providers)],
-    adminEmail: (optional(env, 'ADMIN_EMAIL') ?? 'admin@example.com').toLowerCase(),
-    adminPassword: optional(env, 'ADMIN_PASSWORD'),
-    inferenceApiKey: optional(env, 'INFERENCE_API_KEY'),
-    maxImageBytes: integer(env, 'MAX_IMAGE_BYTES', 10 * 1024 * 1024, 1),
-    maxImagePixels: integer(env, 'MAX_IMAGE_PIXELS', 40_000_000, 1),
+    executionProviders: providers,
+    adminEmail: get('ADMIN_EMAIL'),
+    adminPassword: get('ADMIN_PASSWORD'),
+    inferenceApiKey: get('INFERENCE_API_KEY'),
+    maxImageBytes: get('MAX_IMAGE_BYTES'),
+    maxImagePixels: get('MAX_IMAGE_PIXELS'),
     queueSize,
     queueWaitingRoom,
-    queueHoldMs: integer(env, 'QUEUE_HOLD_MS', 5000, 0, 60_000),
-    organizationQueueSize: integer(env, 'ORGANIZATION_QUEUE_SIZE', (queueSize + queueWaitingRoom) * 2, 1),
+    queueHoldMs: get('QUEUE_HOLD_MS'),
+    organizationQueueSize: get('ORGANIZATION_QUEUE_SIZE') ?? (queueSize + queueWaitingRoom) * 2,
     maxBufferedBytes,
-    organizationBufferedBytes: integer(env, 'ORGANIZATION_BUFFERED_BYTES', Math.floor(maxBufferedBytes / 4), 1),
-    trustedProxies: integer(env, 'TRUST_PROXY', 0, 0, 16),
-    metricsToken: optional(env, 'METRICS_TOKEN'),
-    minUploadRate: integer(env, 'MIN_UPLOAD_RATE', 8192, 0),
-    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 0),
-    logLevel: oneOf('LOG_LEVEL', optional(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
-    logFormat: oneOf('LOG_FORMAT', optional(env, 'LOG_FORMAT') ?? 'text', LOG_FORMATS),
-    accessLog: boolean(env, 'ACCESS_LOG', false),
-    corsOrigins: corsOrigins(env),
-    tls: tlsFiles(env),
-    jwtSecret: jwtSecret(env),
-    jwtTtlSeconds: integer(env, 'JWT_TTL_SECONDS', 30 * 24 * 3600, 60),
-    smtpUrl: optional(env, 'SMTP_URL'),
-    mailFrom: optional(env, 'MAIL_FROM') ?? 'sense@localhost',
-    publicUrl: (optional(env, 'PUBLIC_URL') ?? `http://localhost:${optional(env, 'PORT') ?? '8080'}`).replace(/\/+$/, ''),
-    maxModelBytes: integer(env, 'MAX_MODEL_BYTES', 512 * 1024 * 1024, 1024),
-    ingressPort: ingressPort(env),
-    deviceTokenTtlSeconds: integer(env, 'DEVICE_TOKEN_TTL_SECONDS', 365 * 24 * 3600, 60),
-    deviceEventRate: integer(env, 'DEVICE_EVENT_RATE', 200, 1),
-    deviceEventBurst: integer(env, 'DEVICE_EVENT_BURST', 2000, 1),
-    maxIngestBodyBytes: integer(env, 'MAX_INGEST_BODY_BYTES', 4 * 1024 * 1024, 1024),
-    actionRetryBaseMs: integer(env, 'ACTION_RETRY_BASE_MS', 1000, 10),
-    webhookAllowedHosts: webhookAllowedHosts(env),
-    secretsKey: secretsKey(env),
+    organizationBufferedBytes: get('ORGANIZATION_BUFFERED_BYTES') ?? Math.floor(maxBufferedBytes / 4),
+    trustedProxies: get('TRUST_PROXY'),
+    metricsToken: get('METRICS_TOKEN'),
+    minUploadRate: get('MIN_UPLOAD_RATE'),
+    shutdownTimeoutMs: get('SHUTDOWN_TIMEOUT_MS'),
+    logLevel: get('LOG_LEVEL'),
+    logFormat: get('LOG_FORMAT'),
+    accessLog: get('ACCESS_LOG'),
+    corsOrigins: get('CORS_ORIGINS') ?? [],
+    tls: tlsFiles(get('TLS_CERT'), get('TLS_KEY')),
+    jwtSecret: get('JWT_SECRET'),
+    jwtTtlSeconds: get('JWT_TTL_SECONDS'),
+    smtpUrl: get('SMTP_URL'),
+    mailFrom: get('MAIL_FROM'),
+    publicUrl: (get('PUBLIC_URL') ?? `http://localhost:${BY_NAME.get('PORT')!.raw(env)}`).replace(/\/+$/, ''),
+    maxModelBytes: get('MAX_MODEL_BYTES'),
+    ingressPort: ingressPort(port, get('INGRESS_PORT')),
+    deviceTokenTtlSeconds: get('DEVICE_TOKEN_TTL_SECONDS'),
+    deviceEventRate: get('DEVICE_EVENT_RATE'),
+    deviceEventBurst: get('DEVICE_EVENT_BURST'),
+    maxIngestBodyBytes: get('MAX_INGEST_BODY_BYTES'),
+    actionRetryBaseMs: get('ACTION_RETRY_BASE_MS'),
+    webhookAllowedHosts: get('WEBHOOK_ALLOWED_HOSTS') ?? [],
+    secretsKey: get('SECRETS_KEY'),
   };
 }
 
 export function helpText(): string {
   const width = Math.max(...SETTINGS.map((s) => s.name.length));
-  const lines = SETTINGS.map((s) => `  ${s.name.padEnd(width)}  ${s.help} [default: ${s.default}]`);
+  const lines = SETTINGS.map((s) => `  ${s.name.padEnd(width)}  ${s.help} [default: ${s.shown}]`);
   return [
     'Usage: npm start            (or: node --max-semi-space-size=64 --import tsx src/main.ts)',
     '',

@@ -1,0 +1,84 @@
+// The event writer's group commits against the real database, driven in
+// process: what one request's data does to the requests batched with it.
+// The decoders refuse what PostgreSQL cannot store (test/e2e/ingest.test.ts);
+// this is the guarantee for anything that gets past them.
+import type postgres from 'postgres';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { connect } from '../../src/db/database.js';
+import { DomainError } from '../../src/errors.js';
+import { ApiError } from '../../src/http/errors.js';
+import { newId } from '../../src/ids.js';
+import { EventWriter, type IncomingEvent } from '../../src/ingest/event-writer.js';
+import { RulesEngine } from '../../src/ingest/rules-engine.js';
+import { serverDatabaseUrl } from '../helpers/api.js';
+import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+
+let platform: Platform;
+let sql: postgres.Sql;
+let engine: RulesEngine;
+let writer: EventWriter;
+let channel: { id: string; organizationId: string };
+const devices: string[] = [];
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  sql = connect(await serverDatabaseUrl(platform.server, platform.database?.url), 4);
+  const created = (await platform.admin.post('/v2/channels', { name: 'phones', type: 'android' })).body.data;
+  channel = { id: created.id, organizationId: created.organizationId };
+  for (let i = 0; i < 3; i++) {
+    const res = await fetch(`${platform.server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: created.apiKeys[0].apiKey }) });
+    devices.push(((await res.json()) as { deviceId: string }).deviceId);
+  }
+  engine = new RulesEngine(sql);
+  await engine.start();
+  writer = new EventWriter(sql, engine);
+});
+
+afterAll(async () => {
+  await writer?.stop();
+  await engine?.stop();
+  await sql?.end();
+  await stopPlatform(platform);
+});
+
+function event(deviceId: string, payload: Record<string, unknown>): IncomingEvent {
+  const id = newId();
+  return { id, organizationId: channel.organizationId, channelId: channel.id, deviceId, source: 'mobile', serverReceivedAt: new Date(), clientSentAt: null, payload, dedupKey: `u:${id}` };
+}
+
+it('fails only the request whose value PostgreSQL refused, and commits the ones batched with it', async () => {
+  const [a, b, c] = devices as [string, string, string];
+  // Written in one turn, so they join one batch; b's NUL fails the statement.
+  const outcomes = await Promise.allSettled([
+    writer.write([event(a, { attributes: { n: 'a1' } })]),
+    writer.write([event(b, { attributes: { n: 'b\u0000' } })]),
+    writer.write([event(c, { attributes: { n: 'c1' } })]),
+    writer.write([event(a, { attributes: { n: 'a2' } })]),
+  ]);
+  expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+  const refused = (outcomes[1] as PromiseRejectedResult).reason;
+  expect(refused).toBeInstanceOf(DomainError);
+  expect(ApiError.from(refused)).toMatchObject({ status: 400, message: 'event refused by the database' });
+  const stored = await sql<{ deviceId: string; n: string }[]>`
+    SELECT device_id, payload->'attributes'->>'n' AS n FROM events WHERE channel_id = ${channel.id} ORDER BY id`;
+  expect(stored).toEqual([
+    { deviceId: a, n: 'a1' },
+    { deviceId: c, n: 'c1' },
+    { deviceId: a, n: 'a2' },
+  ]);
+  // The device state of the committed events was written with them.
+  const [state] = await sql<{ lastSeenAt: Date | null }[]>`SELECT last_seen_at FROM devices WHERE id = ${c}`;
+  expect(state!.lastSeenAt).toBeInstanceOf(Date);
+});
+
+it('samples 30 values per events column for statistics, none of the payload (migration 009)', async () => {
+  const columns = await sql<{ attname: string; target: number | null }[]>`
+    SELECT attname, attstattarget::int AS target FROM pg_attribute
+    WHERE attrelid = 'events'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`;
+  expect(columns.length).toBeGreaterThan(8);
+  // A column added later without a target would bring back the full sample.
+  for (const { attname, target } of columns) expect([attname, target]).toEqual([attname, attname === 'payload' ? 0 : 30]);
+  await sql`ANALYZE events`;
+  const stats = await sql<{ attname: string }[]>`SELECT attname FROM pg_stats WHERE tablename = 'events'`;
+  expect(stats.map((s) => s.attname)).not.toContain('payload');
+});

@@ -1,0 +1,434 @@
+// The device ingestion API end to end: registration with a channel key,
+// events in JSON and protobuf (single and batch), idempotency, bad input,
+// tokens, rate limits, IoT schemas, and what devices read back.
+import type postgres from 'postgres';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingress } from '../../src/ingest/proto/ingress.js';
+import { Api, signUpTenant } from '../helpers/api.js';
+import { waitFor, type TestServer } from '../helpers/server.js';
+import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { ProtoWriter } from '../helpers/protobuf.js';
+
+const SECRET = 'ingest-test-secret-ingest-test-secret-12';
+let server: TestServer;
+let sql: postgres.Sql;
+let admin: Api;
+let anon: Api;
+let channelKey: string;
+let channelId: string;
+let database: Platform['database'];
+
+beforeAll(async () => {
+  ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: SECRET, DEVICE_EVENT_RATE: '5', DEVICE_EVENT_BURST: '400', MAX_INGEST_BODY_BYTES: '65536' }));
+  const channel = (await admin.post('/v2/channels', { name: 'phones', type: 'android' })).body.data;
+  channelId = channel.id;
+  channelKey = channel.apiKeys[0].apiKey;
+});
+
+afterAll(() => stopPlatform({ sql, server, database }));
+
+async function send(path: string, body: Uint8Array | string | object, headers: Record<string, string> = {}) {
+  const isBinary = body instanceof Uint8Array;
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': isBinary ? 'application/protobuf' : 'application/json', ...headers },
+    body: isBinary ? body : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const type = res.headers.get('content-type') ?? '';
+  return { status: res.status, type, bytes, json: type.includes('json') && bytes.length ? JSON.parse(Buffer.from(bytes).toString()) : undefined };
+}
+
+async function register(properties: object = { model: 'Pixel 8', os: 'Android', sensors: ['location'] }, aliases: object = {}) {
+  const res = await send('/v1/registration', { apiKey: channelKey, properties, aliases });
+  expect(res.status).toBe(200);
+  return res.json as { token: string; deviceId: string; organizationId: string };
+}
+
+async function storedEvents(deviceId: string) {
+  return sql<{ payload: any; clientSentAt: Date | null; source: string }[]>`
+    SELECT payload, client_sent_at, source FROM events WHERE device_id = ${deviceId} ORDER BY server_received_at, id`;
+}
+
+describe('registration', () => {
+  it('registers with a channel key in JSON and answers {token, deviceId, organizationId}', async () => {
+    const device = await register({ manufacturer: 'Google', model: 'Pixel 8', os: 'Android', osVersion: '15', sensors: ['location', 'wifi'] }, { phone_number: '+1 555 0100' });
+    expect(device.token.split('.')).toHaveLength(3);
+    const [row] = await sql`SELECT model, sensors, channel_id FROM devices WHERE id = ${device.deviceId}`;
+    expect(row).toMatchObject({ model: 'Pixel 8', sensors: ['location', 'wifi'], channelId });
+    const lookup = await admin.post('/v2/devices/alias-lookup', { type: 'phone_number', value: '+1 555 0100' });
+    expect(lookup.body.data).toBe(device.deviceId);
+  });
+
+  it('registers in protobuf both ways', async () => {
+    const body = ingress.RegistrationRequest.encode({ apiKey: channelKey, properties: { model: 'iPhone X', type: 'iOS' }, aliases: { tel: '5550101' } }).finish();
+    const res = await send('/v1/registration', body, { accept: 'application/protobuf' });
+    expect(res.status).toBe(200);
+    expect(res.type).toBe('application/protobuf');
+    const answer = ingress.RegistrationResponse.decode(res.bytes);
+    expect(answer.deviceId).toMatch(/^[0-9A-Z]{26}$/);
+    expect(answer.organizationId).toBe((await sql`SELECT organization_id FROM channels WHERE id = ${channelId}`)[0]!.organizationId);
+  });
+
+  it('refuses unknown and disabled keys with 401, malformed bodies with 400', async () => {
+    expect((await send('/v1/registration', { apiKey: 'sk_nope' })).json).toMatchObject({ status: 401, message: 'Failed to register with given API KEY' });
+    expect((await send('/v1/registration', { properties: {} })).json).toMatchObject({ status: 400, error: expect.stringContaining('apiKey') });
+    expect((await send('/v1/registration', '{"apiKey": ')).json).toMatchObject({ status: 400, message: 'invalid JSON body' });
+    expect((await send('/v1/registration', new Uint8Array([0x0a, 0xff, 0xff]))).json).toMatchObject({ status: 400, message: 'invalid protobuf body' });
+    const keyId = (await admin.get(`/v2/channels/${channelId}/api-keys`)).body.data[0].id;
+    await admin.post(`/v2/channels/${channelId}/api-keys/${keyId}/disable`);
+    expect((await send('/v1/registration', { apiKey: channelKey })).status).toBe(401);
+    await admin.post(`/v2/channels/${channelId}/api-keys/${keyId}/enable`);
+    expect((await send('/v1/registration', { apiKey: channelKey })).status).toBe(200);
+  });
+});
+
+describe('mobile events', () => {
+  it('stores a JSON event in canonical form, accepting both documented spellings', async () => {
+    const device = await register();
+    const event = {
+      timestamp: 1_700_000_000_000,
+      locations: [{ timestamp: 1_700_000_000_000, latitude: 43.0956, longitude: -77.5658, velocity: 12.2, course: 77.9, accuracy: 10.4 }],
+      wifis: [{ timestamp: 1, mac: 'FF:FF:FF:FF:FF:FF', ssid: 'Lab', rssi: -20 }],
+      ibeacons: [{ timestamp: 1, uuid: '123e4567-e89b-12d3-a456-426655440000', rssi: -20, major: 123, minor: 124, proximity: 'near', accuracy: 10 }],
+      powers: [{ timestamp: 1, charging: false, batteryLevel: 91 }],
+      activities: [{ timestamp: 1, type: 'walking', confidenceLevel: 'low', confidencePercentage: 62 }],
+      configuration: { enabled: true, cadence: 60000, sensors: ['location'], eventTTL: 6000000, maxStorage: 6000000 },
+      properties: { timestamp: 1, manufacturer: 'Apple', model: 'iPhone X', os: 'iOS', osVersion: '11.0.0', softwareVersion: 'ReachSDK-v1.2.3', type: 'iOS', sensors: ['location'] },
+      attributes: { plan: 'gold' },
+    };
+    expect((await send('/v1/mobile/events', event, { authorization: `Bearer ${device.token}` })).status).toBe(204);
+    const [stored] = await storedEvents(device.deviceId);
+    expect(stored!.payload).toMatchObject({
+      powers: [{ batteryLife: 91, charging: false }],
+      configurations: { useSensors: ['location'], eventTtl: 6000000, cadence: 60000 },
+      attributes: { plan: 'gold' },
+    });
+    expect(stored!.clientSentAt!.getTime()).toBe(1_700_000_000_000);
+    const [state] = await sql`SELECT state, last_seen_at FROM devices WHERE id = ${device.deviceId}`;
+    expect(state!.state.lastLocation).toMatchObject({ latitude: 43.0956, longitude: -77.5658 });
+  });
+
+  it('stores values with quotes, backslashes, braces and NULL exactly as sent', async () => {
+    // The writer sends its arrays as PostgreSQL array literals it builds itself (db/array-literal.ts).
+    const device = await register();
+    const awkward = { quote: 'say "hi"', backslash: 'C:\\dir\\', braces: '{a,b}', comma: 'a, b', null: 'NULL', empty: '', unicode: 'é€😀', newline: 'a\nb' };
+    for (let i = 0; i < 3; i++) {
+      const event = { timestamp: 1_700_000_000_000 + i, locations: [{ latitude: 10 + i, longitude: 20 }], attributes: awkward };
+      expect((await send('/v1/mobile/events', event, { authorization: device.token, 'idempotency-key': `"k\\${i}"` })).status).toBe(204);
+    }
+    const stored = await storedEvents(device.deviceId);
+    expect(stored.map((e) => e.payload.attributes)).toEqual([awkward, awkward, awkward]);
+    expect(stored.map((e) => e.clientSentAt!.getTime())).toEqual([1_700_000_000_000, 1_700_000_000_001, 1_700_000_000_002]);
+    const [row] = await sql`SELECT state FROM devices WHERE id = ${device.deviceId}`;
+    expect(row!.state.lastLocation).toMatchObject({ latitude: 12, longitude: 20 });
+  });
+
+  it('decodes a protobuf Event built field by field from the documented field numbers', async () => {
+    const device = await register();
+    const location = new ProtoWriter().int64(1, 1_700_000_123_000).float(2, 48.5).float(3, 2.25).float(6, 5).finish();
+    const power = new ProtoWriter().int64(1, 7).bool(2, true).int64(3, 55).finish();
+    const config = new ProtoWriter().bool(2, true).int64(3, 30000).string(4, 'location').string(4, 'wifi').int64(5, 42).finish();
+    const attribute = new ProtoWriter().string(1, 'tier').string(2, 'silver').finish();
+    const event = new ProtoWriter()
+      .int64(1, 1_700_000_123_000)
+      .bytes(2, location)
+      .bytes(5, power)
+      .bytes(7, config)
+      .bytes(10, attribute)
+      .bytes(11, new ProtoWriter().int32(1, 3).string(2, 'no permission').finish())
+      .finish();
+    expect((await send('/v1/mobile/events', event, { authorization: device.token })).status).toBe(204);
+    const [stored] = await storedEvents(device.deviceId);
+    expect(stored!.payload).toEqual({
+      timestamp: 1_700_000_123_000,
+      locations: [{ timestamp: 1_700_000_123_000, latitude: 48.5, longitude: 2.25, accuracy: 5 }],
+      powers: [{ timestamp: 7, charging: true, batteryLife: 55 }],
+      configurations: { enabled: true, cadence: 30000, useSensors: ['location', 'wifi'], eventTtl: 42 },
+      attributes: { tier: 'silver' },
+      error: [{ errorCode: 3, errorMessage: 'no permission' }],
+    });
+  });
+
+  it('stores a protobuf batch, and the same batch in JSON, each event once', async () => {
+    const device = await register();
+    const events = Array.from({ length: 50 }, (_, i) => ({ timestamp: 1_700_000_000_000 + i, locations: [{ latitude: 10 + i / 100, longitude: 20 }] }));
+    const proto = ingress.MobileEvents.encode({ events }).finish();
+    expect((await send('/v1/mobile/events/batch', proto, { authorization: `Bearer ${device.token}` })).status).toBe(204);
+    // A retry of the whole batch, now in JSON: nothing new is stored.
+    expect((await send('/v1/mobile/events/batch', { events }, { authorization: `Bearer ${device.token}` })).status).toBe(204);
+    const stored = await storedEvents(device.deviceId);
+    expect(stored).toHaveLength(50);
+    expect(stored.map((e) => e.payload.timestamp)).toEqual(events.map((e) => e.timestamp));
+  });
+
+  it('stores a retry with the same Idempotency-Key once, and events without timestamp each time', async () => {
+    const device = await register();
+    const auth = { authorization: device.token };
+    for (let i = 0; i < 3; i++) await send('/v1/mobile/events', { attributes: { n: 'x' } }, { ...auth, 'idempotency-key': 'retry-1' });
+    await send('/v1/mobile/events', { attributes: { n: 'x' } }, auth);
+    await send('/v1/mobile/events', { attributes: { n: 'x' } }, auth);
+    expect(await storedEvents(device.deviceId)).toHaveLength(3);
+  });
+
+  it('answers bad input and oversized bodies with 400, and bad tokens with 401', async () => {
+    const device = await register();
+    const auth = { authorization: `Bearer ${device.token}` };
+    expect((await send('/v1/mobile/events', '{"timestamp": ', auth)).json).toMatchObject({ status: 400, message: 'invalid JSON body' });
+    expect((await send('/v1/mobile/events', { locations: [{ latitude: 'north', longitude: 1 }] }, auth)).json).toMatchObject({
+      status: 400,
+      error: expect.stringContaining('locations.0.latitude'),
+    });
+    expect((await send('/v1/mobile/events', new Uint8Array([0x12, 0x05, 0x01]), auth)).json).toMatchObject({ status: 400, message: 'invalid protobuf body' });
+    expect((await send('/v1/mobile/events/batch', { events: [] }, auth)).status).toBe(400);
+    expect((await send('/v1/mobile/events', { attributes: { big: 'x'.repeat(70_000) } }, auth)).json).toMatchObject({
+      status: 400,
+      message: 'request body too large',
+      error: expect.stringMatching(/^\d+ bytes is over the limit of \d+ bytes/),
+    });
+    expect((await send('/v1/mobile/events', {}, {})).json).toMatchObject({ status: 401, message: 'authentication required' });
+    expect((await send('/v1/mobile/events', {}, { authorization: 'Bearer not.a.token' })).status).toBe(401);
+    const key = new TextEncoder().encode(SECRET);
+    const expired = await new SignJWT({ type: 'device', organizationId: device.organizationId, channelId }).setProtectedHeader({ alg: 'HS256' }).setSubject(device.deviceId).setIssuedAt(1).setExpirationTime(2).sign(key);
+    expect((await send('/v1/mobile/events', {}, { authorization: expired })).json).toMatchObject({ status: 401, error: 'token has expired' });
+    const accessToken = admin.token!;
+    expect((await send('/v1/mobile/events', {}, { authorization: accessToken })).json).toMatchObject({ status: 401, error: 'not a device token' });
+    expect(await storedEvents(device.deviceId)).toHaveLength(0);
+  });
+
+  it('refuses an event time outside the years 1970-9999 with 400, and commits the events beside it', async () => {
+    const device = await register();
+    const auth = { authorization: device.token };
+    // Each is a valid int64 and would have been a time neither JavaScript
+    // nor PostgreSQL can write, failing the whole group commit it joined.
+    const beyond = [8_640_000_000_000_001, 253_402_300_800_000, -1];
+    const answers = await Promise.all([
+      ...beyond.map((timestamp) => send('/v1/mobile/events', { timestamp }, auth)),
+      send('/v1/mobile/events', { timestamp: '99999999999999999999' }, auth),
+      send('/v1/mobile/events', new ProtoWriter().int64(1, 2 ** 62).finish(), auth),
+      send('/v1/mobile/events/batch', { events: [{ timestamp: 1_700_000_000_000 }, { timestamp: 8_640_000_000_000_001 }] }, auth),
+      send('/v1/mobile/events', { timestamp: 253_402_300_799_999, attributes: { n: 'last millisecond of 9999' } }, auth),
+      send('/v1/mobile/events', { timestamp: 0, attributes: { n: 'epoch' } }, auth),
+    ]);
+    for (const refused of answers.slice(0, 6)) {
+      expect(refused.json).toMatchObject({ status: 400, message: 'invalid request body', error: expect.stringMatching(/^(events\.1\.)?timestamp: /) });
+    }
+    expect(answers.slice(6).map((a) => a.status)).toEqual([204, 204]);
+    const stored = await storedEvents(device.deviceId);
+    expect(stored.map((e) => e.clientSentAt?.toISOString()).sort()).toEqual(['1970-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']);
+  });
+
+  it('refuses text PostgreSQL cannot store (U+0000, unpaired surrogates) with 400 naming it, and commits the events beside it', async () => {
+    const device = await register();
+    const auth = { authorization: device.token };
+    const nul = new ProtoWriter().bytes(10, new ProtoWriter().string(1, 'k').string(2, 'a\u0000b').finish()).finish();
+    const answers = await Promise.all([
+      send('/v1/mobile/events', '{"attributes": {"k": "a\\u0000b"}}', auth),
+      send('/v1/mobile/events', '{"attributes": {"k\\u0000": "b"}}', auth),
+      send('/v1/mobile/events', '{"properties": {"model": "\\ud800"}}', auth),
+      send('/v1/mobile/events/batch', '{"events": [{}, {"wifis": [{"ssid": "\\udc00x"}]}]}', auth),
+      send('/v1/mobile/events', nul, auth),
+      send('/v1/registration', '{"apiKey": "' + channelKey + '", "aliases": {"imei": "1\\u0000"}}'),
+      send('/v1/mobile/events', { attributes: { n: 'fine', emoji: '😀' } }, auth),
+    ]);
+    expect(answers.slice(0, 6).map((a) => [a.status, a.json?.error])).toEqual([
+      [400, 'attributes.k: must not contain U+0000 or an unpaired surrogate'],
+      [400, 'attributes.k\\u0000: must not contain U+0000 or an unpaired surrogate'],
+      [400, 'properties.model: must not contain U+0000 or an unpaired surrogate'],
+      [400, 'events.1.wifis.0.ssid: must not contain U+0000 or an unpaired surrogate'],
+      [400, 'attributes.k: must not contain U+0000 or an unpaired surrogate'],
+      [400, 'aliases.imei: must not contain U+0000 or an unpaired surrogate'],
+    ]);
+    expect(answers[6]!.status).toBe(204);
+    expect((await storedEvents(device.deviceId)).map((e) => e.payload)).toEqual([{ attributes: { n: 'fine', emoji: '😀' } }]);
+  });
+
+  it('answers 429 with Retry-After when a device is over its rate', async () => {
+    const device = await register();
+    const batch = { events: Array.from({ length: 300 }, (_, i) => ({ timestamp: i + 1 })) };
+    expect((await send('/v1/mobile/events/batch', batch, { authorization: device.token })).status).toBe(204);
+    const res = await fetch(`${server.url}/v1/mobile/events/batch`, { method: 'POST', headers: { authorization: device.token, 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('refuses a deleted device', async () => {
+    const device = await register();
+    expect((await admin.delete(`/v2/devices/${device.deviceId}`)).status).toBe(204);
+    // Deletion reaches every server through NOTIFY within moments.
+    await waitFor(async () => (await send('/v1/mobile/events', {}, { authorization: device.token })).status === 401, 5000, '401');
+    expect((await send('/v1/mobile/events', {}, { authorization: device.token })).json).toMatchObject({
+      status: 401,
+      error: expect.stringContaining('not registered'),
+    });
+  });
+});
+
+describe('item limits, checked before decoding', () => {
+  // Before: 4 MiB of empty protobuf events cost 2 s of the event loop and
+  // 1,000 events of 1,000 empty locations 19 s before any limit was checked.
+  const events = (count: number, event: Uint8Array) => {
+    const writer = new ProtoWriter();
+    for (let i = 0; i < count; i++) writer.bytes(1, event);
+    return writer.finish();
+  };
+  const refused = (detail: string) => ({ status: 400, message: 'invalid request body', error: detail });
+
+  // (this server's MAX_INGEST_BODY_BYTES is 64 KiB; the JSON container count is tested in test/unit/item-limits.test.ts)
+  it('refuses too many events or list entries in protobuf, JSON and single events', async () => {
+    const device = await register();
+    const auth = { authorization: device.token };
+    const manyEmpty = new Uint8Array(60_000).map((_, i) => (i % 2 === 0 ? 0x0a : 0)); // 30,000 empty events
+    expect((await send('/v1/mobile/events/batch', manyEmpty, auth)).json).toEqual(refused('events: at most 1000 events per batch'));
+    const location = new ProtoWriter().finish(); // an empty Location
+    const thousandLocations = new ProtoWriter();
+    for (let i = 0; i < 1000; i++) thousandLocations.bytes(2, location);
+    const heavyEvent = thousandLocations.finish();
+    expect((await send('/v1/mobile/events/batch', events(25, heavyEvent), auth)).json).toEqual(
+      refused('a request may carry at most 20000 events and list entries in all'),
+    );
+    const tooLong = new ProtoWriter();
+    for (let i = 0; i < 1001; i++) tooLong.bytes(3, location);
+    expect((await send('/v1/mobile/events', tooLong.finish(), auth)).json).toEqual(refused('wifis: at most 1000 entries'));
+    const json = { events: [{}, { locations: Array.from({ length: 1001 }, () => ({})) }] };
+    expect((await send('/v1/mobile/events/batch', json, auth)).json).toEqual(refused('events.1.locations: at most 1000 entries'));
+    expect((await send('/v1/mobile/events/batch', events(100, new Uint8Array()), auth)).status).toBe(204);
+  });
+});
+
+describe('revoked credentials', () => {
+  // Before: a device token kept working after its channel key or channel was disabled or deleted.
+  const refused = async (token: string) =>
+    waitFor(async () => (await send('/v1/mobile/events', {}, { authorization: token })).status === 401, 5000, 'a 401');
+  const accepted = async (token: string) => expect((await send('/v1/mobile/events', {}, { authorization: token })).status).toBe(204);
+
+  it('stops device tokens when the channel key that registered them is disabled or deleted', async () => {
+    const key = (await admin.post(`/v2/channels/${channelId}/api-keys`)).body.data;
+    const device = (await send('/v1/registration', { apiKey: key.apiKey, properties: {} })).json as { token: string };
+    const sibling = await register(); // registered with the channel's other key
+    await accepted(device.token);
+    await admin.post(`/v2/channels/${channelId}/api-keys/${key.id}/disable`);
+    await refused(device.token);
+    expect((await send('/v1/mobile/events', {}, { authorization: device.token })).json).toMatchObject({
+      status: 401,
+      message: 'invalid token',
+      error: expect.stringContaining('channel API key was disabled or deleted'),
+    });
+    await accepted(sibling.token);
+    await admin.post(`/v2/channels/${channelId}/api-keys/${key.id}/enable`);
+    await waitFor(async () => (await send('/v1/mobile/events', {}, { authorization: device.token })).status === 204, 5000, 'a 204');
+    expect((await admin.delete(`/v2/channels/${channelId}/api-keys/${key.id}`)).status).toBe(204);
+    await refused(device.token);
+    await accepted(sibling.token);
+  });
+
+  it('stops device tokens of a disabled channel until it is enabled again', async () => {
+    const device = await register();
+    await accepted(device.token);
+    await admin.patch(`/v2/channels/${channelId}`, { enabled: false });
+    try {
+      await refused(device.token);
+    } finally {
+      await admin.patch(`/v2/channels/${channelId}`, { enabled: true });
+    }
+    await waitFor(async () => (await send('/v1/mobile/events', {}, { authorization: device.token })).status === 204, 5000, 'a 204');
+  });
+});
+
+describe('reads', () => {
+  it('answers configuration in JSON (documented spelling) and protobuf', async () => {
+    const device = await register();
+    const json = await fetch(`${server.url}/v1/mobile/configuration`, { headers: { authorization: device.token } });
+    expect(await json.json()).toMatchObject({ enabled: true, cadence: 60000, sensors: ['location', 'wifi', 'beacon', 'power', 'activity'], eventTTL: 6000000 });
+    const proto = await fetch(`${server.url}/v1/mobile/configuration`, { headers: { authorization: device.token, accept: 'application/x-protobuf' } });
+    const config = ingress.Configuration.decode(new Uint8Array(await proto.arrayBuffer()));
+    expect(config.enabled).toBe(true);
+    expect(Number(config.cadence)).toBe(60000);
+  });
+
+  it('lists notifications and edge rules (empty at first), and beacons', async () => {
+    const device = await register();
+    const notes = await fetch(`${server.url}/v1/mobile/notifications?limit=10`, { headers: { authorization: device.token } });
+    expect(await notes.json()).toEqual({ notifications: [], hasMoreData: false });
+    const rules = await fetch(`${server.url}/v1/mobile/rules?ruleType=mobile-edge`, { headers: { authorization: device.token, accept: 'application/protobuf' } });
+    expect(ingress.RulesResponse.decode(new Uint8Array(await rules.arrayBuffer())).rules).toEqual([]);
+    const beacons = await fetch(`${server.url}/v1/mobile/ibeacons?count=5`, { headers: { authorization: device.token } });
+    expect(await beacons.json()).toEqual({ ibeacons: [] });
+    expect((await fetch(`${server.url}/v1/mobile/ibeacons?count=0`, { headers: { authorization: device.token } })).status).toBe(400);
+  });
+});
+
+describe('IoT events', () => {
+  it('validates against the channel schema and names the offending path', async () => {
+    const schema = (await admin.post('/v2/schemas', { name: 'thermo', format: 'json', fields: [{ id: 'data', type: 'object', fields: [{ id: 'tempF', type: 'float' }] }] })).body.data;
+    const iot = (await admin.post('/v2/channels', { name: 'sensors', type: 'gateway', schemaId: schema.id })).body.data;
+    const res = await send('/v1/registration', { apiKey: iot.apiKeys[0].apiKey, properties: { type: 'wrlinux', sensors: ['temperature'] } });
+    const device = res.json as { token: string; deviceId: string };
+    expect((await send('/v1/iot/events', { data: { tempF: 72.5, humidity: 23 } }, { authorization: device.token })).status).toBe(204);
+    const bad = await send('/v1/iot/events', { data: { tempF: 'warm' } }, { authorization: device.token });
+    expect(bad.json).toMatchObject({ status: 400, message: 'payload does not match the schema for this channel', error: expect.stringContaining('data.tempF') });
+    expect((await send('/v1/iot/events', '[1,2]', { authorization: device.token })).status).toBe(400);
+    const stored = await storedEvents(device.deviceId);
+    expect(stored).toEqual([expect.objectContaining({ source: 'iot', payload: { data: { tempF: 72.5, humidity: 23 } } })]);
+  });
+
+  it('refuses an IoT payload PostgreSQL could not store, naming where, and commits the events beside it', async () => {
+    const iot = (await admin.post('/v2/channels', { name: 'probes', type: 'iot' })).body.data;
+    const device = (await send('/v1/registration', { apiKey: iot.apiKeys[0].apiKey, properties: { type: 'probe' } })).json as { token: string; deviceId: string };
+    const auth = { authorization: device.token };
+    const nested = (levels: number) => '{"a": ' + '['.repeat(levels - 1) + ']'.repeat(levels - 1) + '}';
+    const answers = await Promise.all([
+      send('/v1/iot/events', nested(5000), auth),
+      send('/v1/iot/events', nested(65), auth),
+      send('/v1/iot/events', '{"data": [{"label": "a\\u0000"}]}', auth),
+      send('/v1/iot/events', nested(64), auth),
+      send('/v1/iot/events', { data: { label: 'fine' } }, auth),
+    ]);
+    expect(answers.map((a) => [a.status, a.json?.error])).toEqual([
+      [400, `a${'.0'.repeat(63)}: nested deeper than 64 levels`],
+      [400, `a${'.0'.repeat(63)}: nested deeper than 64 levels`],
+      [400, 'data.0.label: must not contain U+0000 or an unpaired surrogate'],
+      [204, undefined],
+      [204, undefined],
+    ]);
+    expect(await storedEvents(device.deviceId)).toHaveLength(2);
+  });
+
+  it('stores an IoT event whose own time is outside the years 1970-9999 without a client time', async () => {
+    const iot = (await admin.post('/v2/channels', { name: 'meters', type: 'iot' })).body.data;
+    const device = (await send('/v1/registration', { apiKey: iot.apiKeys[0].apiKey, properties: { type: 'meter' } })).json as { token: string; deviceId: string };
+    const payloads = [{ timestamp: 8_640_000_000_000_000, kwh: 1 }, { timestamp_iso8601: '+275760-09-13T00:00:00.000Z', kwh: 2 }, { timestamp: 1_700_000_000_000, kwh: 3 }];
+    const statuses = await Promise.all(payloads.map(async (p) => (await send('/v1/iot/events', p, { authorization: device.token })).status));
+    expect(statuses).toEqual([204, 204, 204]);
+    const stored = await storedEvents(device.deviceId);
+    expect(stored.map((e) => [e.payload.kwh, e.clientSentAt?.toISOString() ?? null]).sort()).toEqual([
+      [1, null],
+      [2, null],
+      [3, '2023-11-14T22:13:20.000Z'],
+    ]);
+  });
+});
+
+describe('isolation', () => {
+  it('keeps events of one organization out of another', async () => {
+    const device = await register();
+    await send('/v1/mobile/events', { timestamp: 5 }, { authorization: device.token });
+    const other = await signUpTenant(anon, sql, 'ingest-other@example.com');
+    const search = await other.post('/v2/events', {});
+    expect(search.body.data).toEqual([]);
+    expect((await other.post('/v2/events', { deviceId: device.deviceId })).status).toBeGreaterThanOrEqual(400);
+    expect((await admin.post('/v2/events', { deviceId: device.deviceId })).body.data).toHaveLength(1);
+  });
+
+  it('deletes the events of a deleted organization', async () => {
+    const org = (await admin.post('/v2/organizations', { name: 'short-lived' })).body.data;
+    const inOrg = admin.withToken((await admin.post('/v2/set-organization', { organizationId: org.id })).body.token);
+    const channel = (await inOrg.post('/v2/channels', { name: 'c', type: 'ios' })).body.data;
+    const device = (await send('/v1/registration', { apiKey: channel.apiKeys[0].apiKey })).json as { token: string; deviceId: string };
+    expect((await send('/v1/mobile/events', { timestamp: 9 }, { authorization: device.token })).status).toBe(204);
+    expect(await storedEvents(device.deviceId)).toHaveLength(1);
+    expect((await inOrg.delete(`/v2/organizations/${org.id}`)).status).toBe(204);
+    expect(await storedEvents(device.deviceId)).toHaveLength(0);
+  });
+});

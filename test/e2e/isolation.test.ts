@@ -1,0 +1,132 @@
+// Organization isolation, walked over the whole management API: every route
+// of /openapi.json is called with a token of organization B against the
+// resources of organization A. Each must answer 403 or 404 (401 where the
+// original API documents "you dont have access"), B's lists must not show
+// any of A's ids, and A's resources must be unchanged afterwards.
+import type postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Api } from '../helpers/api.js';
+import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import type { TestServer } from '../helpers/server.js';
+import { twoTenants } from '../helpers/tenants.js';
+
+let server: TestServer;
+let sql: postgres.Sql;
+let a: Api;
+let b: Api;
+let database: Platform['database'];
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  let anon: Api;
+  ({ database, server, sql, anon, admin: a } = await startPlatform());
+  const tenants = await twoTenants({ anon, admin: a, sql }, { member: false, other: 'intruder@example.com' });
+  b = tenants.b.admin;
+
+  ids.organization = tenants.a.organizationId;
+  ids.schema = (await a.post('/v2/schemas', { name: 's', format: 'json', fields: [{ id: 'x', type: 'float' }] })).body.data.id;
+  const channel = (await a.post('/v2/channels', { name: 'c', type: 'gateway', schemaId: ids.schema })).body.data;
+  ids.channel = channel.id;
+  ids.channelKey = channel.apiKeys[0].id;
+  ids.project = (await a.post('/v2/projects', { name: 'p', channelIds: [ids.channel] })).body.data.id;
+  ids.gateway = (await a.post('/v2/gateways', { name: 'g' })).body.data.id;
+  ids.device = (await a.post('/v2/devices', { channelId: ids.channel, name: 'd' })).body.data.id;
+  ids.landmark = (await a.post('/v2/landmarks', { projectId: ids.project, name: 'l', model: { type: 'circle', geometry: { center: { lat: 1, lon: 1 }, radius: 50 } } })).body.data.id;
+  ids.rule = (await a.post('/v2/rules', { projectId: ids.project, name: 'r', conditionsObject: [{ type: 'insideLandmark', ids: [ids.landmark] }] })).body.data.id;
+  ids.model = (await a.post('/v2/models', { name: 'm' })).body.data.id;
+  ids.inferenceKey = (await a.post('/v2/inference/api-keys', { name: 'k' })).body.data.id;
+  await a.post('/v2/devices/alias-lookup', { type: 'tel', value: '1' });
+  for (const [name, value] of Object.entries(ids)) expect(value, name).toMatch(/^[0-9A-Z]{26}$/);
+});
+
+afterAll(async () => {
+  await stopPlatform({ sql, server, database });
+});
+
+/** A's view of its resources, to compare before and after the walk. */
+async function snapshot(): Promise<string> {
+  const parts = await Promise.all([
+    a.get('/v2/organizations'),
+    a.get('/v2/channels'),
+    a.get(`/v2/channels/${ids.channel}/api-keys`),
+    a.get('/v2/schemas'),
+    a.get('/v2/projects'),
+    a.get('/v2/gateways'),
+    a.get(`/v2/devices/${ids.device}`),
+    a.get(`/v2/landmarks/${ids.landmark}`),
+    a.get(`/v2/rules/${ids.rule}`),
+    a.get(`/v2/models/${ids.model}`),
+    a.get('/v2/inference/api-keys'),
+  ]);
+  return JSON.stringify(parts.map((p) => p.body));
+}
+
+/** Which of A's ids a path parameter stands for. */
+function idFor(path: string, param: string): string {
+  if (param === 'apiKey') return path.startsWith('/v2/inference') ? ids.inferenceKey! : ids.channelKey!;
+  if (param === 'id') return ids.device!;
+  if (param === 'modelVersion') return '01ARZ3NDEKTSV4RRFFQ69G5FAV';
+  const id = ids[param];
+  if (!id) throw new Error(`no resource for {${param}} in ${path}`);
+  return id;
+}
+
+/** A body that passes validation, so the answer is about access, not shape. */
+function bodyFor(method: string, path: string): unknown {
+  if (method === 'put' && path.includes('apiKeys')) return { enabled: false };
+  if (method === 'patch' || method === 'put') return { name: 'taken over' };
+  if (path.endsWith('/landmarks')) return { name: 'x', model: { type: 'circle', geometry: { center: { lat: 1, lon: 1 }, radius: 10 } } };
+  if (path.endsWith('/rules')) return { name: 'x' };
+  return {};
+}
+
+describe('organization isolation', () => {
+  it('answers 403 or 404 on every route with ids of another organization, and changes nothing', async () => {
+    const before = await snapshot();
+    const doc = (await b.get('/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    let walked = 0;
+    for (const [template, operations] of Object.entries(doc.paths)) {
+      if (!template.startsWith('/v2/') || !template.includes('{')) continue;
+      const path = template.replace(/\{(\w+)\}/g, (_m, param: string) => idFor(template, param));
+      for (const method of Object.keys(operations)) {
+        const res = await b.request(method.toUpperCase(), path, method === 'get' || method === 'delete' ? undefined : bodyFor(method, template));
+        expect([403, 404], `${method.toUpperCase()} ${template} answered ${res.status} ${JSON.stringify(res.body)}`).toContain(res.status);
+        walked++;
+      }
+    }
+    expect(walked).toBeGreaterThan(40);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('refuses references to another organization in bodies', async () => {
+    const attempts: Array<[string, unknown]> = [
+      ['/v2/devices', { channelId: ids.channel }],
+      ['/v2/landmarks', { projectId: ids.project, name: 'x', model: { type: 'circle', geometry: { center: { lat: 1, lon: 1 }, radius: 10 } } }],
+      ['/v2/rules', { projectId: ids.project, name: 'x' }],
+      ['/v2/projects', { name: 'x', channelIds: [ids.channel] }],
+      ['/v2/channels', { name: 'x', type: 'gateway', schemaId: ids.schema }],
+      ['/v2/events', { deviceId: ids.device }],
+      ['/v2/events', { channelId: ids.channel }],
+      ['/v2/events/metrics', { channelId: ids.channel, timezone: 'UTC' }],
+      ['/v2/devices/search', { channelId: ids.channel }],
+      ['/v2/landmarks/search', { projectId: ids.project }],
+      ['/v2/set-organization', { organizationId: ids.organization }],
+    ];
+    for (const [path, body] of attempts) {
+      const res = await b.post(path, body);
+      const empty = res.status === 200 && Array.isArray(res.body?.data) && res.body.data.length === 0;
+      expect(empty || [400, 401, 403, 404].includes(res.status), `POST ${path} answered ${res.status} ${JSON.stringify(res.body)}`).toBe(true);
+    }
+  });
+
+  it('shows none of the other organization in lists', async () => {
+    const doc = (await b.get('/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    const leaks: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      if (!path.startsWith('/v2/') || path.includes('{') || !('get' in operations)) continue;
+      const text = JSON.stringify((await b.get(path)).body);
+      for (const [name, id] of Object.entries(ids)) if (text.includes(id)) leaks.push(`${path} shows ${name}`);
+    }
+    expect(leaks).toEqual([]);
+  });
+});

@@ -1,0 +1,176 @@
+// Inference API keys and the model-version lifecycle through the management
+// API: upload → Initializing → Active → predict with a new key → delete.
+import { existsSync } from 'node:fs';
+import type postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureConfig, fixtureSpec } from '../fixtures/predict-models.js';
+import { buildConstantModel } from '../fixtures/onnx-models.js';
+import { Api, uploadModelVersion } from '../helpers/api.js';
+import { makeImage } from '../helpers/images.js';
+import { predict } from '../helpers/predict.js';
+import { exchangeOnOneSocket } from '../helpers/raw-http.js';
+import { waitFor, type TestServer } from '../helpers/server.js';
+import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { twoTenants } from '../helpers/tenants.js';
+
+let server: TestServer;
+let sql: postgres.Sql;
+let anon: Api;
+let admin: Api;
+let member: Api;
+let otherTenant: Api;
+let database: Platform['database'];
+
+beforeAll(async () => {
+  ({ database, server, sql, anon, admin } = await startPlatform({ MAX_MODEL_BYTES: String(8 * 1024 * 1024) }));
+  ({ a: { member }, b: { admin: otherTenant } } = await twoTenants({ anon, admin, sql }));
+});
+
+afterAll(() => stopPlatform({ sql, server, database }));
+
+const upload = (api: Api, modelId: string, parts: { model?: Uint8Array; config?: unknown }) => uploadModelVersion(server.url, api, modelId, parts);
+
+describe('inference API keys', () => {
+  it('creates a key shown once, lists prefixes only, and predict follows enable/disable/delete', async () => {
+    const created = await admin.post('/v2/inference/api-keys', { name: 'ci' });
+    expect(created.status).toBe(200);
+    const { apiKey, id, prefix } = created.body.data;
+    expect(apiKey).toMatch(/^sk_/);
+    expect(apiKey.startsWith(prefix)).toBe(true);
+    const list = await admin.get('/v2/inference/api-keys');
+    expect(JSON.stringify(list.body)).not.toContain(apiKey);
+    expect(list.body.data.find((k: { id: string }) => k.id === id)).toMatchObject({ name: 'ci', enabled: true, prefix });
+    const [stored] = await sql`SELECT key_hash FROM inference_api_keys WHERE id = ${id}`;
+    expect(stored!.keyHash).toMatch(/^[0-9a-f]{64}$/);
+
+    // No model version here yet: 404 proves the key was accepted, 401 that it was not.
+    const probe = async () => (await predict(server.url, '01ARZ3NDEKTSV4RRFFQ69G5FAV', await makeImage('png', 8, 8), { key: apiKey })).status;
+    expect(await probe()).toBe(404);
+    expect((await admin.post(`/v2/inference/api-keys/${id}/disable`)).body.data.enabled).toBe(false);
+    expect(await probe()).toBe(401);
+    expect((await admin.post(`/v2/inference/api-keys/${id}/enable`)).body.data.enabled).toBe(true);
+    expect(await probe()).toBe(404);
+    expect((await admin.delete(`/v2/inference/api-keys/${id}`)).status).toBe(204);
+    expect(await probe()).toBe(401);
+  });
+
+  it('is for admins and project managers only, and per organization', async () => {
+    expect((await member.get('/v2/inference/api-keys')).status).toBe(403);
+    expect((await member.post('/v2/inference/api-keys', {})).status).toBe(403);
+    expect((await anon.get('/v2/inference/api-keys')).status).toBe(401);
+    expect((await admin.post('/v2/inference/api-keys', { name: 42 })).body).toMatchObject({ status: 400, error: expect.stringContaining('name:') });
+    const mine = (await admin.post('/v2/inference/api-keys', { name: 'mine' })).body.data;
+    expect((await otherTenant.post(`/v2/inference/api-keys/${mine.id}/disable`)).status).toBe(404);
+    expect((await otherTenant.delete(`/v2/inference/api-keys/${mine.id}`)).status).toBe(404);
+    expect((await otherTenant.get('/v2/inference/api-keys')).body.data.map((k: { id: string }) => k.id)).not.toContain(mine.id);
+    expect((await admin.get('/v2/inference/api-keys')).body.data.find((k: { id: string }) => k.id === mine.id).enabled).toBe(true);
+  });
+});
+
+describe('model versions', () => {
+  it('goes from upload to Initializing to Active to predict to delete', async () => {
+    const model = (await admin.post('/v2/models', { name: 'detector', description: 'fixture' })).body.data;
+    const slow = buildConstantModel(fixtureSpec({ slow: { size: 1024, repeats: 40 } }));
+    const uploaded = await upload(admin, model.id, { model: slow, config: fixtureConfig('detector') });
+    expect(uploaded.status).toBe(200);
+    const version = uploaded.body.data;
+    expect(version).toMatchObject({ modelId: model.id, version: 1, status: 'Initializing', labels: ['cat', 'traffic cone'] });
+
+    const key = (await admin.post('/v2/inference/api-keys', { name: 'lifecycle' })).body.data.apiKey;
+    const image = await makeImage('png', 32, 32);
+    const early = await predict(server.url, version.id, image, { key });
+    expect(early.status).toBe(500);
+    expect(early.body.error).toContain('status Initializing');
+
+    const active = await waitFor(async () => {
+      const res = await admin.get(`/v2/model-versions/${version.id}`);
+      return res.body.data.status === 'Active' ? res.body.data : undefined;
+    }, 60_000, 'Active');
+    expect(active).toMatchObject({ executionProvider: 'cpu', statusReason: null });
+    const res = await predict(server.url, version.id, image, { key });
+    expect(res.status).toBe(200);
+    expect(res.body.cat[0].score).toBeCloseTo(0.9, 5);
+
+    const listed = await admin.get(`/v2/models/${model.id}/versions`);
+    expect(listed.body.data.map((v: { id: string }) => v.id)).toEqual([version.id]);
+    const directory = (await sql`SELECT directory FROM model_versions WHERE id = ${version.id}`)[0]!.directory as string;
+    expect(existsSync(directory)).toBe(true);
+
+    expect((await member.delete(`/v2/model-versions/${version.id}`)).status).toBe(403);
+    expect((await otherTenant.delete(`/v2/model-versions/${version.id}`)).status).toBe(404);
+    expect((await otherTenant.get(`/v2/model-versions/${version.id}`)).status).toBe(404);
+    expect((await admin.delete(`/v2/model-versions/${version.id}`)).status).toBe(204);
+    expect((await predict(server.url, version.id, image, { key })).status).toBe(404);
+    expect(existsSync(directory)).toBe(false);
+    expect((await admin.get(`/v2/model-versions/${version.id}`)).status).toBe(404);
+  });
+
+  it('fails a version whose model.json contradicts the model, with the reason', async () => {
+    const model = (await admin.post('/v2/models', { name: 'wrong' })).body.data;
+    const uploaded = await upload(admin, model.id, { model: buildConstantModel(fixtureSpec()), config: { ...fixtureConfig('wrong'), labels: ['a', 'b', 'c'] } });
+    expect(uploaded.status).toBe(200);
+    const failed = await waitFor(async () => {
+      const res = await admin.get(`/v2/model-versions/${uploaded.body.data.id}`);
+      return res.body.data.status === 'Failed' ? res.body.data : undefined;
+    });
+    expect(failed.statusReason).toContain('model.json lists 3 labels');
+  });
+
+  it('refuses malformed uploads with 400 and oversized ones with 413', async () => {
+    const model = (await admin.post('/v2/models', { name: 'bad uploads' })).body.data;
+    const onnx = buildConstantModel(fixtureSpec());
+    expect((await upload(admin, model.id, { model: onnx })).body).toMatchObject({ status: 400, error: expect.stringContaining('model.json is missing') });
+    expect((await upload(admin, model.id, { model: onnx, config: '{not json' })).body).toMatchObject({ status: 400, message: 'invalid model.json' });
+    expect((await upload(admin, model.id, { model: onnx, config: { name: 'x', labels: [] } })).body).toMatchObject({
+      status: 400,
+      message: 'invalid model.json',
+      error: expect.stringContaining('labels'),
+    });
+    const big = await upload(admin, model.id, { model: new Uint8Array(9 * 1024 * 1024), config: fixtureConfig('big') });
+    expect(big.status).toBe(413);
+    expect((await upload(member, model.id, { model: onnx, config: fixtureConfig('x') })).status).toBe(403);
+    expect((await upload(otherTenant, model.id, { model: onnx, config: fixtureConfig('x') })).status).toBe(404);
+    expect((await admin.get(`/v2/models/${model.id}`)).body.data.versions).toEqual([]);
+    const staging = await sql`SELECT count(*)::int AS n FROM model_versions WHERE model_id = ${model.id}`;
+    expect(staging[0]!.n).toBe(0);
+  });
+
+  it('keeps the connection usable after an upload, for the next request on the same socket', async () => {
+    // A body that arrives in several chunks while the server is still writing
+    // the earlier ones: the socket is paused for backpressure, and must be
+    // read again once the upload is consumed, or the next request on this
+    // keep-alive connection is never answered.
+    const model = (await admin.post('/v2/models', { name: 'keep-alive' })).body.data;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const form = new FormData();
+      form.append('model', new Blob([new Uint8Array(4 * 1024 * 1024).fill(7)]), 'model.onnx');
+      form.append('config', new Blob([JSON.stringify(fixtureConfig('keep-alive'))]), 'model.json');
+      const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+      const body = Buffer.from(await encoded.arrayBuffer());
+      const { port } = new URL(server.url);
+      const answers = await exchangeOnOneSocket(Number(port), [
+        Buffer.concat([
+          Buffer.from(
+            `POST /v2/models/${model.id}/versions HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${admin.token}\r\n` +
+              `Content-Type: ${encoded.headers.get('content-type')}\r\nContent-Length: ${body.length}\r\n\r\n`,
+          ),
+          body,
+        ]),
+        Buffer.from(`GET /v2/models/${model.id} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${admin.token}\r\n\r\n`),
+      ]);
+      expect(answers[0]).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answers[1]).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answers[1]).toContain('"keep-alive"');
+    }
+  });
+
+  it('lists, renames and deletes models within the organization', async () => {
+    const model = (await admin.post('/v2/models', { name: 'to rename' })).body.data;
+    expect((await admin.patch(`/v2/models/${model.id}`, { name: 'renamed' })).body.data.name).toBe('renamed');
+    expect((await otherTenant.patch(`/v2/models/${model.id}`, { name: 'stolen' })).status).toBe(404);
+    expect((await otherTenant.get('/v2/models')).body.data).toEqual([]);
+    expect((await admin.post('/v2/models', { name: '' })).status).toBe(400);
+    expect((await admin.delete(`/v2/models/${model.id}`)).status).toBe(204);
+    expect((await admin.get(`/v2/models/${model.id}`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, helpText, loadConfig, SETTINGS } from '../../src/config.js';
+
+describe('configuration', () => {
+  it('has documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.maxImageBytes).toBe(10 * 1024 * 1024);
+    expect(config.executionProviders).toEqual(['cpu']);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.dataDir).toMatch(/\/data$/);
+  });
+
+  it('keeps the provider order and always falls back to CPU', () => {
+    expect(loadConfig({ EXECUTION_PROVIDERS: 'tensorrt, cuda' }).executionProviders).toEqual(['tensorrt', 'cuda', 'cpu']);
+    expect(() => loadConfig({ EXECUTION_PROVIDERS: 'cuda,rocm' })).toThrow('EXECUTION_PROVIDERS must be one of tensorrt, cuda, cpu, got "rocm"');
+  });
+
+  it('fails fast on malformed numbers', () => {
+    expect(() => loadConfig({ PORT: '80a' })).toThrow(ConfigError);
+    expect(() => loadConfig({ WORKERS: '0' })).toThrow('WORKERS must be an integer between 1 and 256, got "0"');
+  });
+
+  it('lists every setting in --help', () => {
+    const help = helpText();
+    for (const setting of SETTINGS) expect(help).toContain(setting.name);
+  });
+
+  it('documents every setting in the configuration table of the README', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Operations'));
+    const documented = new Set([...table.matchAll(/^\| (.*?) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map((n) => n[1]!)));
+    for (const setting of SETTINGS) expect(documented, setting.name).toContain(setting.name);
+  });
+
+  it('gives every default in the README table as the settings declare it', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Operations'));
+    // README's markup aside: `code`, *emphasis*, × and ÷ for --help's x and /
+    const plain = (cell: string) => cell.replace(/[`*]/g, '').replaceAll('×', 'x').replaceAll('÷', '/').replace(/\s+/g, ' ').trim();
+    const written = new Map<string, string>();
+    for (const [, names, defaults] of table.matchAll(/^\| (`[A-Z0-9_]+`(?: \/ `[A-Z0-9_]+`)*) \| (.*?) \|/gm)) {
+      const row = [...names!.matchAll(/`([A-Z0-9_]+)`/g)].map((n) => n[1]!);
+      // a row of several settings gives their defaults in the same order, separated by " / "
+      const cells = row.length === 1 ? [defaults!] : defaults!.split(' / ');
+      expect(cells, `README row ${names}: one default per setting`).toHaveLength(row.length);
+      row.forEach((name, i) => written.set(name, plain(cells[i]!)));
+    }
+    expect([...written.keys()].sort(), 'README rows are the declared settings').toEqual(SETTINGS.map((s) => s.name).sort());
+    for (const setting of SETTINGS) expect(written.get(setting.name), setting.name).toBe(setting.documented);
+  });
+
+  it('reads each declared default, written out, as the default', () => {
+    const defaults = loadConfig({});
+    for (const setting of SETTINGS) {
+      if (setting.default === undefined) continue;
+      expect(loadConfig({ [setting.name]: setting.default }), setting.name).toEqual(defaults);
+    }
+  });
+});

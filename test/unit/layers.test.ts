@@ -1,0 +1,101 @@
+// The layers of src/, as docs/ARCHITECTURE.md draws them: a module may
+// import its own folder and the layers below it, never one above or beside
+// it out of order. Written once here; the test reads every import.
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../../src');
+
+/** Layer ranks, lowest first: a module may import a rank up to its own. */
+const RANKS: Record<string, number> = {
+  // neutral base every layer may use
+  'config.ts': 0,
+  'errors.ts': 0,
+  'log.ts': 0,
+  'ids.ts': 0,
+  lib: 0,
+  // storage: all SQL
+  db: 1,
+  observability: 1,
+  // domains, each over the ones before it
+  inference: 2,
+  platform: 3,
+  ingest: 4,
+  // front end over the domains
+  http: 5,
+  // composition and entry points
+  'app.ts': 6,
+  'main.ts': 7, // starts app.ts
+  cli: 6,
+};
+
+/**
+ * Known wrong-way imports, each to be removed, never added to: db rows typed
+ * with the JSON shapes of the domain that stores them (type-only, erased at
+ * run time). Issue 18 removes these.
+ */
+const KNOWN: ReadonlySet<string> = new Set(['db/model-versions.ts -> inference/model-config.ts', 'db/rules.ts -> platform/rules/model.ts']);
+
+function layerOf(file: string): string {
+  const [first] = relative(SRC, file).split('/');
+  return first!;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'proto' ? [] : sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Every relative import of a file (static, dynamic, re-exports), as resolved .ts paths. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!);
+  return specifiers.map((s) => resolve(dirname(file), s).replace(/\.js$/, '.ts'));
+}
+
+function wrongWayImports(files: readonly string[] = sourceFiles(SRC)): string[] {
+  const wrong: string[] = [];
+  for (const file of files) {
+    const from = layerOf(file);
+    for (const target of importsOf(file)) {
+      const to = layerOf(target);
+      if (from === to) continue;
+      const [fromRank, toRank] = [RANKS[from], RANKS[to]];
+      if (fromRank === undefined || toRank === undefined) {
+        wrong.push(`${relative(SRC, file)} -> ${relative(SRC, target)} (a folder with no layer: add it to RANKS)`);
+      } else if (toRank > fromRank || (toRank === fromRank && toRank > 0)) {
+        const edge = `${relative(SRC, file)} -> ${relative(SRC, target)}`;
+        if (!KNOWN.has(edge)) wrong.push(edge);
+      }
+    }
+  }
+  return wrong;
+}
+
+describe('layers', () => {
+  it('has no import that goes up or sideways', () => {
+    expect(wrongWayImports()).toEqual([]);
+  });
+
+  it('catches one that does', () => {
+    // A module of db/ importing http/, written for the moment of the check.
+    const probe = join(SRC, 'db', '.layer-probe.ts');
+    writeFileSync(probe, "import type { Request } from '../http/server.js';\nexport type Probe = Request;\n");
+    try {
+      expect(wrongWayImports([probe])).toEqual(['db/.layer-probe.ts -> http/server.ts']);
+    } finally {
+      rmSync(probe, { force: true });
+    }
+  });
+
+  it('knows only wrong-way imports that still exist', () => {
+    const edges = new Set(
+      sourceFiles(SRC).flatMap((file) => importsOf(file).map((target) => `${relative(SRC, file)} -> ${relative(SRC, target)}`)),
+    );
+    for (const known of KNOWN) expect(edges.has(known), known).toBe(true);
+  });
+});
