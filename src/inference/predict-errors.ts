@@ -1,21 +1,21 @@
 // The error rows of the predict API (api-spec.md §7), byte for byte, plus the
 // ones this server adds in the same shape. Everything that answers predict
 // with an error builds it here; http/errors.ts gives each kind its status.
-import { DomainError } from '../errors.js';
+import { DomainError, invalid, notFound } from '../errors.js';
 
 export const predictErrors = {
-  fileTooLarge: (bytes: number) => new DomainError('invalid', 'File size is too large', `filesize: ${bytes}`),
-  unknownFormat: () => new DomainError('invalid', 'could not parse image', 'image: unknown format'),
-  unreadableImage: (detail: string) => new DomainError('invalid', 'could not parse image', `image: ${detail}`),
+  fileTooLarge: (bytes: number) => invalid('File size is too large', `filesize: ${bytes}`),
+  unknownFormat: () => invalid('could not parse image', 'image: unknown format'),
+  unreadableImage: (detail: string) => invalid('could not parse image', `image: ${detail}`),
   notMultipart: () =>
-    new DomainError('invalid', 'could not parse multipart form', "request Content-Type isn't multipart/form-data"),
-  badMultipart: (detail: string) => new DomainError('invalid', 'could not parse multipart form', detail),
+    invalid('could not parse multipart form', "request Content-Type isn't multipart/form-data"),
+  badMultipart: (detail: string) => invalid('could not parse multipart form', detail),
   /** Go's http.ErrMissingFile text, as the original service answered. */
-  missingFile: () => new DomainError('invalid', 'could not parse multipart form', 'http: no such file'),
-  badJson: (detail: string) => new DomainError('invalid', 'could not parse JSON body', detail),
-  badQuery: (detail: string) => new DomainError('invalid', 'invalid query parameter', detail),
+  missingFile: () => invalid('could not parse multipart form', 'http: no such file'),
+  badJson: (detail: string) => invalid('could not parse JSON body', detail),
+  badQuery: (detail: string) => invalid('invalid query parameter', detail),
   unauthorized: () => new DomainError('unauthenticated', 'Invalid or missing API key.'),
-  versionNotFound: () => new DomainError('not-found', 'model version not found'),
+  versionNotFound: () => notFound('model version not found'),
   initializing: (id: string) =>
     new DomainError(
       'failed',

@@ -29,7 +29,7 @@ import {
   type UserRow,
 } from '../db/accounts.js';
 import type { Queryable } from '../db/database.js';
-import { DomainError } from '../errors.js';
+import { DomainError, invalid, notFound } from '../errors.js';
 import type { TokenService } from './auth/tokens.js';
 import { enqueueEmail } from './outbox.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -212,7 +212,7 @@ export class AccountService {
   async invite(organizationId: string, invitedBy: string, emails: string[], role: Role): Promise<void> {
     await this.sql.begin(async (tx) => {
       const org = await findOrganization(tx, organizationId);
-      if (!org) throw new DomainError('not-found', 'organization not found');
+      if (!org) throw notFound('organization not found');
       for (const raw of new Set(emails.map((e) => e.toLowerCase()))) {
         const token = await this.issueToken(tx, 'invite', { email: raw, organizationId, role, createdBy: invitedBy });
         await enqueueEmail(tx, {
@@ -234,7 +234,7 @@ export class AccountService {
       const invite = await consumeAccountToken(tx, 'invite', digest(input.token));
       if (!invite) throw new DomainError('unauthenticated', 'invalid token', 'the invitation is unknown, used or expired');
       if (!invite.organizationId || !(await findOrganization(tx, invite.organizationId))) {
-        throw new DomainError('invalid', 'organization not found', 'the inviting organization no longer exists');
+        throw invalid('organization not found', 'the inviting organization no longer exists');
       }
       let user = await findUserByEmail(tx, invite.email);
       if (user) {

@@ -15,7 +15,7 @@ import {
 import type { Queryable } from '../db/database.js';
 import { existingProjectIds } from '../db/projects.js';
 import { findSchema } from '../db/schemas.js';
-import { DomainError } from '../errors.js';
+import { invalid, notFound } from '../errors.js';
 import { createChannelKey, presentNewChannelKey } from './channel-keys.js';
 
 export interface ChannelInput {
@@ -52,14 +52,14 @@ export const unique = (ids: readonly string[]) => [...new Set(ids)];
 
 async function checkSchema(sql: Queryable, organizationId: string, schemaId: string | null | undefined): Promise<void> {
   if (schemaId && !(await findSchema(sql, organizationId, schemaId))) {
-    throw new DomainError('invalid', 'bad schemaId', `no schema ${schemaId} in this organization`);
+    throw invalid('bad schemaId', `no schema ${schemaId} in this organization`);
   }
 }
 
 async function checkProjects(sql: Queryable, organizationId: string, projectIds: readonly string[]): Promise<void> {
   const found = new Set(await existingProjectIds(sql, organizationId, projectIds));
   const missing = projectIds.filter((id) => !found.has(id));
-  if (missing.length) throw new DomainError('invalid', 'bad projectIds', `no project ${missing.join(', ')} in this organization`);
+  if (missing.length) throw invalid('bad projectIds', `no project ${missing.join(', ')} in this organization`);
 }
 
 /** Creates a channel, attaches it to its projects and makes its first API key (shown once, in `apiKeys`). */
@@ -89,7 +89,7 @@ export async function createChannel(sql: Sql, organizationId: string, input: Cha
 /** Applies a partial update; `projectIds`, when given, replaces the channel's projects. */
 export async function changeChannel(sql: Sql, organizationId: string, id: string, update: ChannelUpdate): Promise<ChannelRow> {
   return sql.begin(async (tx) => {
-    if (!(await findChannel(tx, organizationId, id))) throw new DomainError('not-found', 'channel not found');
+    if (!(await findChannel(tx, organizationId, id))) throw notFound('channel not found');
     const { projectIds, ...rest } = update;
     const changes = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as ChannelChanges;
     await checkSchema(tx, organizationId, changes.schemaId);

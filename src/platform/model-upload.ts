@@ -5,7 +5,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newId } from '../ids.js';
-import { DomainError } from '../errors.js';
+import { DomainError, invalid } from '../errors.js';
 import { MultipartStream, type PartHeaders, type PartSink } from '../lib/multipart-stream.js';
 import { multipartBoundary, MultipartError } from '../lib/multipart.js';
 import { CONFIG_FILE, MODEL_FILE, parseModelConfig, ModelConfigError, type ModelConfig } from '../inference/model-config.js';
@@ -61,34 +61,34 @@ export async function receiveModelUpload(
   maxModelBytes: number,
 ): Promise<ReceivedModel> {
   const boundary = multipartBoundary(contentType);
-  if (!boundary) throw new DomainError('invalid', 'could not parse multipart form', "request Content-Type isn't multipart/form-data");
+  if (!boundary) throw invalid('could not parse multipart form', "request Content-Type isn't multipart/form-data");
   const stagingDir = join(dataDir, 'models', `.staging-${newId()}`);
   await mkdir(stagingDir, { recursive: true });
   const seen = new Set<string>();
   try {
     const multipart = new MultipartStream(boundary, (part) => {
       const file = fileFor(part);
-      if (!file) throw new DomainError('invalid', 'invalid upload', `unexpected part "${part.name}": send "model" (model.onnx) and "config" (model.json)`);
-      if (seen.has(file)) throw new DomainError('invalid', 'invalid upload', `${file} was sent twice`);
+      if (!file) throw invalid('invalid upload', `unexpected part "${part.name}": send "model" (model.onnx) and "config" (model.json)`);
+      if (seen.has(file)) throw invalid('invalid upload', `${file} was sent twice`);
       seen.add(file);
       return fileSink(join(stagingDir, file), file === MODEL_FILE ? maxModelBytes : MAX_CONFIG_BYTES, file);
     });
     await body.start((chunk) => multipart.push(chunk));
     multipart.finish();
     for (const file of [MODEL_FILE, CONFIG_FILE]) {
-      if (!seen.has(file)) throw new DomainError('invalid', 'invalid upload', `${file} is missing: send "model" (model.onnx) and "config" (model.json)`);
+      if (!seen.has(file)) throw invalid('invalid upload', `${file} is missing: send "model" (model.onnx) and "config" (model.json)`);
     }
     let json: unknown;
     try {
       json = JSON.parse(await readFile(join(stagingDir, CONFIG_FILE), 'utf8'));
     } catch (error) {
-      throw new DomainError('invalid', 'invalid model.json', (error as Error).message);
+      throw invalid('invalid model.json', (error as Error).message);
     }
     return { stagingDir, config: parseModelConfig(json) };
   } catch (error) {
     await rm(stagingDir, { recursive: true, force: true });
-    if (error instanceof MultipartError) throw new DomainError('invalid', 'could not parse multipart form', error.message);
-    if (error instanceof ModelConfigError) throw new DomainError('invalid', 'invalid model.json', error.message);
+    if (error instanceof MultipartError) throw invalid('could not parse multipart form', error.message);
+    if (error instanceof ModelConfigError) throw invalid('invalid model.json', error.message);
     throw error;
   }
 }

@@ -14,7 +14,7 @@ import {
   updateProject,
   type ProjectRow,
 } from '../db/projects.js';
-import { DomainError } from '../errors.js';
+import { invalid, notFound } from '../errors.js';
 import { unique } from './channels.js';
 
 export interface ProjectInput {
@@ -39,7 +39,7 @@ export function presentProject(row: ProjectRow) {
 async function checkChannels(sql: Queryable, organizationId: string, channelIds: readonly string[]): Promise<void> {
   const found = new Set(await existingChannelIds(sql, organizationId, channelIds));
   const missing = channelIds.filter((id) => !found.has(id));
-  if (missing.length) throw new DomainError('invalid', 'bad channelIds', `no channel ${missing.join(', ')} in this organization`);
+  if (missing.length) throw invalid('bad channelIds', `no channel ${missing.join(', ')} in this organization`);
 }
 
 export async function createProject(sql: Sql, organizationId: string, input: ProjectInput): Promise<ProjectRow> {
@@ -56,7 +56,7 @@ export async function createProject(sql: Sql, organizationId: string, input: Pro
 /** Applies a partial update; `channelIds`, when given, replaces the project's channels. */
 export async function changeProject(sql: Sql, organizationId: string, id: string, update: Partial<ProjectInput>): Promise<ProjectRow> {
   return sql.begin(async (tx) => {
-    if (!(await findProject(tx, organizationId, id))) throw new DomainError('not-found', 'project not found');
+    if (!(await findProject(tx, organizationId, id))) throw notFound('project not found');
     const { channelIds, ...rest } = update;
     const changes = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
     await updateProject(tx, organizationId, id, changes);
@@ -73,8 +73,8 @@ export async function changeProject(sql: Sql, organizationId: string, id: string
 /** Attaches a channel of the organization to one of its projects (idempotent); returns the project. */
 export async function attachProjectChannel(sql: Sql, organizationId: string, projectId: string, channelId: string): Promise<ProjectRow> {
   return sql.begin(async (tx) => {
-    if (!(await findProject(tx, organizationId, projectId))) throw new DomainError('not-found', 'project not found');
-    if (!(await findChannel(tx, organizationId, channelId))) throw new DomainError('not-found', 'channel not found');
+    if (!(await findProject(tx, organizationId, projectId))) throw notFound('project not found');
+    if (!(await findChannel(tx, organizationId, channelId))) throw notFound('channel not found');
     await attachChannel(tx, projectId, channelId);
     await touchProject(tx, projectId);
     return (await findProject(tx, organizationId, projectId))!;
@@ -84,8 +84,8 @@ export async function attachProjectChannel(sql: Sql, organizationId: string, pro
 /** Detaches a channel from a project of the organization. */
 export async function detachProjectChannel(sql: Sql, organizationId: string, projectId: string, channelId: string): Promise<void> {
   await sql.begin(async (tx) => {
-    if (!(await findProject(tx, organizationId, projectId))) throw new DomainError('not-found', 'project not found');
-    if (!(await detachChannel(tx, projectId, channelId))) throw new DomainError('not-found', 'channel not attached to this project');
+    if (!(await findProject(tx, organizationId, projectId))) throw notFound('project not found');
+    if (!(await detachChannel(tx, projectId, channelId))) throw notFound('channel not attached to this project');
     await touchProject(tx, projectId);
   });
 }

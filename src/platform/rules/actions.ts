@@ -9,7 +9,7 @@
 // refused, or a member could send the stored credential to their own server.
 import { z } from 'zod';
 import { newId } from '../../ids.js';
-import { DomainError } from '../../errors.js';
+import { invalid } from '../../errors.js';
 import { sealSecret } from '../secrets.js';
 
 export const SECRET_MASK = '********';
@@ -240,10 +240,10 @@ function resolveWebhookSecrets(out: WebhookAction, old: Record<string, unknown> 
   const sameOrigin = previous !== undefined && originOf(previous.url) === originOf(out.url);
   const keep = (field: string, stored: unknown): string => {
     if (typeof stored !== 'string') {
-      throw new DomainError('invalid', 'invalid request body', `actions.${i}.${field}: "${SECRET_MASK}" stands for the stored value of this action; send the value itself`);
+      throw invalid('invalid request body', `actions.${i}.${field}: "${SECRET_MASK}" stands for the stored value of this action; send the value itself`);
     }
     if (!sameOrigin) {
-      throw new DomainError('invalid', 'send the secret again when the URL changes', `actions.${i}.${field}: "${SECRET_MASK}" cannot keep a stored secret for a webhook URL of another origin`);
+      throw invalid('send the secret again when the URL changes', `actions.${i}.${field}: "${SECRET_MASK}" cannot keep a stored secret for a webhook URL of another origin`);
     }
     return stored;
   };

@@ -1,6 +1,6 @@
 // How a condition that cannot be converted is refused: invalid input, the message the
 // original API used for this failure, and where it failed in `error`.
-import { DomainError } from '../../errors.js';
+import { DomainError, invalid } from '../../errors.js';
 
 export const CONVERSION_FAILED = 'failed to convert to valid conditions';
 
@@ -15,7 +15,7 @@ export class ConditionError extends Error {
   }
 
   toDomainError(): DomainError {
-    return new DomainError('invalid', CONVERSION_FAILED, this.message);
+    return invalid(CONVERSION_FAILED, this.message);
   }
 }
 

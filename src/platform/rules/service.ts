@@ -16,7 +16,7 @@ import {
   type RuleFields,
   type RuleRow,
 } from '../../db/rules.js';
-import { DomainError } from '../../errors.js';
+import { DomainError, invalid, notFound } from '../../errors.js';
 import { actionReferences, prepareActions, presentActions, type ActionInput, type RuleAction } from './actions.js';
 import { ConditionError } from './errors.js';
 import { generateExpression, parseExpression } from './expression.js';
@@ -104,11 +104,11 @@ export function parseConditionsInput(input: Pick<RuleInput, 'conditionsObject' |
 function withTimezone(properties: Record<string, unknown>, parsed: ParsedConditions | undefined): Record<string, unknown> {
   const tz = properties.timezone;
   if (tz !== undefined && tz !== null && (typeof tz !== 'string' || !isValidTimezone(tz))) {
-    throw new DomainError('invalid', 'invalid request body', `properties.timezone: unknown time zone ${JSON.stringify(tz)}`);
+    throw invalid('invalid request body', `properties.timezone: unknown time zone ${JSON.stringify(tz)}`);
   }
   if (!parsed?.timezone) return properties;
   if (typeof tz === 'string' && tz !== parsed.timezone) {
-    throw new DomainError('invalid', 'invalid request body', `properties.timezone: "${tz}" differs from the time zone "${parsed.timezone}" named in the conditions`);
+    throw invalid('invalid request body', `properties.timezone: "${tz}" differs from the time zone "${parsed.timezone}" named in the conditions`);
   }
   return { ...properties, timezone: parsed.timezone };
 }
@@ -126,7 +126,7 @@ async function checkIds(
   if (missing.length === 0) return;
   const scope = projectId ? `project ${projectId}` : 'this organization';
   const noun = table.slice(0, -1);
-  throw new DomainError('invalid', `bad ${field}`, `${field}: no ${noun} ${missing.join(', ')} in ${scope}`);
+  throw invalid(`bad ${field}`, `${field}: no ${noun} ${missing.join(', ')} in ${scope}`);
 }
 
 /** Checks every reference of a rule against the organization (and its project, for condition landmarks). */
@@ -174,7 +174,7 @@ export async function changeRule(sql: Sql, organizationId: string, id: string, i
   const parsed = parseConditionsInput(input);
   return sql.begin(async (tx) => {
     const current = await findRule(tx, organizationId, id, { forUpdate: true });
-    if (!current) throw new DomainError('not-found', 'rule not found');
+    if (!current) throw notFound('rule not found');
     const projectId = input.projectId ?? current.projectId;
     if (projectId !== current.projectId && !(await projectExists(tx, organizationId, projectId))) throw new ProjectNotFoundError();
     const tree = parsed ? parsed.tree : converting(() => currentTree(current));
@@ -204,22 +204,22 @@ export async function changeRule(sql: Sql, organizationId: string, id: string, i
 
 export async function getRule(sql: Queryable, organizationId: string, id: string): Promise<RuleRow> {
   const rule = await findRule(sql, organizationId, id);
-  if (!rule) throw new DomainError('not-found', 'rule not found');
+  if (!rule) throw notFound('rule not found');
   return rule;
 }
 
 /** Rules of the organization; of one project when given (404 when that project is not the organization's). */
 export async function rulesOf(sql: Queryable, organizationId: string, projectId?: string): Promise<RuleRow[]> {
-  if (projectId && !(await projectExists(sql, organizationId, projectId))) throw new DomainError('not-found', 'project not found');
+  if (projectId && !(await projectExists(sql, organizationId, projectId))) throw notFound('project not found');
   return listRules(sql, organizationId, projectId);
 }
 
 export async function removeRule(sql: Queryable, organizationId: string, id: string, projectId?: string): Promise<void> {
   if (projectId) {
     const rule = await findRule(sql, organizationId, id);
-    if (!rule || rule.projectId !== projectId) throw new DomainError('not-found', 'rule not found');
+    if (!rule || rule.projectId !== projectId) throw notFound('rule not found');
   }
-  if (!(await deleteRule(sql, organizationId, id))) throw new DomainError('not-found', 'rule not found');
+  if (!(await deleteRule(sql, organizationId, id))) throw notFound('rule not found');
 }
 
 export interface ValidateInput {
@@ -238,7 +238,7 @@ export interface ValidateInput {
  */
 export async function validateConditions(sql: Queryable, organizationId: string, input: ValidateInput) {
   const parsed = parseConditionsInput(input);
-  if (!parsed) throw new DomainError('invalid', 'invalid request body', '(root): give conditions, conditionsObject or logicalCondition');
+  if (!parsed) throw invalid('invalid request body', '(root): give conditions, conditionsObject or logicalCondition');
   const properties = withTimezone(input.properties ?? {}, parsed);
   const objectGiven = input.conditionsObject !== undefined || input.logicalCondition !== undefined;
   const fromString = objectGiven && input.conditions !== undefined ? converting(() => parseExpression(input.conditions!)) : undefined;

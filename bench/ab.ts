@@ -1,0 +1,107 @@
+// npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32]
+// This checkout against another one (e.g. the commit before a refactor, in a
+// git worktree with node_modules linked) on the same host, in one run:
+// predict (the demo model on samples/scene.jpg, multipart, `concurrency`
+// clients), ingestion of single JSON events and of protobuf batches of 50
+// (`devices` devices, one connection each), all closed loop. Servers run one
+// at a time, in the order A B B A A B…, so the machine's drift falls on both
+// sides alike; each figure is the median of --reps runs, and the table shows
+// B/A. Prints a markdown report.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ingress } from '../src/ingest/proto/ingress.js';
+import { ADMIN, Api } from '../test/helpers/api.js';
+import { removeDir, ROOT, startServer, waitFor } from '../test/helpers/server.js';
+import { multipartBody } from './limits.js';
+import { buildRequest, runLoad } from './load-generator.js';
+import { stat, type Stat } from './report.js';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== 'ab'),
+  options: {
+    against: { type: 'string' },
+    reps: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '5' },
+    concurrency: { type: 'string', default: '16' },
+    devices: { type: 'string', default: '32' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help || !values.against) {
+  process.stdout.write('Usage: npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32]\n');
+  process.exit(values.help ? 0 : 2);
+}
+const reps = Number(values.reps);
+const durationMs = Number(values.duration) * 1000;
+const concurrency = Number(values.concurrency);
+const devices = Number(values.devices);
+const KEY = 'bench-ab-key';
+const DEMO = '/v1/models/01JDEM0DETECT0R00000000001/predict';
+const say = (text: string) => process.stderr.write(`[bench ab] ${text}\n`);
+
+const image = multipartBody(readFileSync(`${ROOT}/samples/scene.jpg`));
+const event = { locations: [{ latitude: 48.85, longitude: 2.35, accuracy: 5 }], powers: [{ charging: false, batteryLife: 80 }], attributes: { app: 'bench' } };
+const single = Buffer.from(JSON.stringify(event));
+const batch = Buffer.from(ingress.MobileEvents.encode(ingress.MobileEvents.fromObject({ events: Array.from({ length: 50 }, () => event) })).finish());
+
+type Workload = 'predict req/s' | 'ingest json single events/s' | 'ingest protobuf batch events/s';
+const WORKLOADS: Workload[] = ['predict req/s', 'ingest json single events/s', 'ingest protobuf batch events/s'];
+
+/** One server of `cwd`, measured on every workload once. */
+async function measureOnce(cwd: string): Promise<Record<Workload, number>> {
+  const server = await startServer({
+    cwd,
+    env: {
+      MODELS_DIR: `${ROOT}/models`,
+      INFERENCE_API_KEY: KEY,
+      ADMIN_PASSWORD: ADMIN.password,
+      QUEUE_SIZE: '1024',
+      DEVICE_EVENT_RATE: '1000000',
+      DEVICE_EVENT_BURST: '1000000',
+    },
+  });
+  try {
+    await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 120_000, 'the server to be ready');
+    const admin = await new Api(server.url).login(ADMIN.email, ADMIN.password);
+    const channel = (await admin.post('/v2/channels', { name: 'bench', type: 'android' })).body.data;
+    const tokens: string[] = [];
+    for (let d = 0; d < devices; d++) {
+      const res = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
+      tokens.push(((await res.json()) as { token: string }).token);
+    }
+    const load = async (request: Buffer | Buffer[], connections: number) => {
+      const run = await runLoad({ host: '127.0.0.1', port: server.port, request, connections, durationMs, warmupMs: 1000 });
+      if (run.errors > 0) say(`${run.errors} errors: ${JSON.stringify(run.statuses)}`);
+      return run.rps;
+    };
+    const device = (body: Buffer, path: string, type: string) =>
+      tokens.map((token) => buildRequest('POST', path, { Authorization: `Bearer ${token}`, 'Content-Type': type }, body));
+    return {
+      'predict req/s': await load(buildRequest('POST', DEMO, { Authorization: `Bearer ${KEY}`, 'Content-Type': image.contentType }, image.body), concurrency),
+      'ingest json single events/s': await load(device(single, '/v1/mobile/events', 'application/json'), devices),
+      'ingest protobuf batch events/s': (await load(device(batch, '/v1/mobile/events/batch', 'application/protobuf'), devices)) * 50,
+    };
+  } finally {
+    await server.stop();
+    await removeDir(server.dataDir);
+  }
+}
+
+const sides = { A: values.against, B: ROOT };
+const runs: Record<'A' | 'B', Array<Record<Workload, number>>> = { A: [], B: [] };
+for (let r = 0; r < reps; r++) {
+  for (const side of r % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
+    const result = await measureOnce(sides[side]);
+    runs[side].push(result);
+    say(`rep ${r + 1} ${side}: ${WORKLOADS.map((w) => `${w} ${result[w].toFixed(0)}`).join(', ')}`);
+  }
+}
+const median = (side: 'A' | 'B', w: Workload): Stat => stat(runs[side].map((r) => r[w]));
+const fmt = (s: Stat) => `${s.median.toFixed(0)} (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
+process.stdout.write(`# A/B: ${sides.B} (B) against ${sides.A} (A)\n\n`);
+process.stdout.write(`${reps} runs each, alternating, ${durationMs / 1000} s per figure; median (min–max). Predict: ${concurrency} clients; ingestion: ${devices} devices.\n\n`);
+process.stdout.write('| workload | A | B | B/A |\n|---|---|---|---|\n');
+for (const w of WORKLOADS) {
+  const [a, b] = [median('A', w), median('B', w)];
+  process.stdout.write(`| ${w} | ${fmt(a)} | ${fmt(b)} | ${(b.median / a.median).toFixed(3)} |\n`);
+}
