@@ -41,6 +41,8 @@ export interface Config {
   logLevel: LogLevel;
   logFormat: LogFormat;
   accessLog: boolean;
+  /** check every /v2 success body against its declared response schema (a mismatch: logged 500) */
+  responseValidation: boolean;
   /** allowed browser origins; ['*'] for any, [] for no CORS headers at all */
   corsOrigins: string[];
   /** HTTPS on the listening ports; undefined for plain HTTP */
@@ -221,6 +223,11 @@ export const SETTINGS: readonly Setting[] = [
     name: 'ACCESS_LOG',
     default: 'false',
     help: 'true | false: one info line per request (method, path without query, status, ms, bytes, request id, client)',
+  },
+  {
+    name: 'RESPONSE_VALIDATION',
+    default: 'false',
+    help: 'true | false: check every /v2 success body against its documented schema; a mismatch is logged and answered 500 (for tests)',
   },
   {
     name: 'CORS_ORIGINS',
@@ -446,6 +453,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf('LOG_LEVEL', optional(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
     logFormat: oneOf('LOG_FORMAT', optional(env, 'LOG_FORMAT') ?? 'text', LOG_FORMATS),
     accessLog: boolean(env, 'ACCESS_LOG', false),
+    responseValidation: boolean(env, 'RESPONSE_VALIDATION', false),
     corsOrigins: corsOrigins(env),
     tls: tlsFiles(env),
     jwtSecret: jwtSecret(env),

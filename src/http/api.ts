@@ -8,6 +8,7 @@ import type { z, ZodType } from 'zod';
 import { whyUnstorable } from '../db/storable.js';
 import { ApiError } from '../errors.js';
 import { describeIssues } from '../lib/zod-issues.js';
+import { log } from '../log.js';
 import type { Authenticator, Caller, UserCaller } from '../platform/auth/caller.js';
 import { authorize, type Action } from '../platform/permissions.js';
 
@@ -133,6 +134,26 @@ function send(reply: Reply, response: ApiResponse): void {
   }
 }
 
+/** RESPONSE_VALIDATION: success bodies are checked against the schemas their endpoint declares. */
+let responseValidation = false;
+export const setResponseValidation = (on: boolean): void => void (responseValidation = on);
+
+/**
+ * With RESPONSE_VALIDATION on: a success body (as JSON carries it) that its
+ * declared schema refuses, or that has no schema for its status, is a server
+ * bug: logged with the path and the zod issue, and answered 500.
+ */
+function checkResponse(endpoint: Endpoint, req: Request, response: ApiResponse): void {
+  if (!responseValidation || response.status < 200 || response.status >= 300 || response.body === undefined) return;
+  if (typeof response.body === 'string' || response.body instanceof Uint8Array) return;
+  const schema = endpoint.responses?.[response.status]?.schema;
+  const result = schema?.safeParse(JSON.parse(JSON.stringify(response.body)));
+  if (result?.success) return;
+  const issue = result ? describeIssues(result.error) : `no response schema declared for status ${response.status}`;
+  log.error('response does not match its declared schema', { method: req.method, path: req.path, endpoint: endpoint.path, status: response.status, issue });
+  throw new ApiError(500, 'internal server error', 'the response did not match its declared schema; it has been logged');
+}
+
 const tooLarge = (limit: number) => new ApiError(413, 'request body too large', `the limit is ${limit} bytes`);
 
 /** What buffered management bodies share with every other route. */
@@ -190,7 +211,10 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticator, bodies: 
     return run().then(
       (response) => {
         upload?.discard();
-        if (response) send(reply, response);
+        if (response) {
+          checkResponse(endpoint, req, response);
+          send(reply, response);
+        }
       },
       (error: unknown) => {
         // An upload refused before or while it was read: drop the rest of it, so

@@ -22,6 +22,7 @@ import {
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id, idParam } from './common.js';
 import type { PlatformDeps } from './index.js';
+import { conditionsCheckSchema, list, one, ruleSchema } from './response-schemas.js';
 
 const properties = z
   .object({ timezone: z.string().max(64).nullish().describe('IANA time zone of schedule conditions; UTC by default') })
@@ -72,6 +73,7 @@ const validateBody = z
   .object({ ...conditionForms, projectId: id.optional(), properties: properties.optional() })
   .strict();
 const projectRuleParams = z.object({ project: id, rule: id });
+const ruleResponse = { description: 'the rule (webhook secrets masked)', schema: one(ruleSchema) };
 
 export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
   const { sql } = deps;
@@ -84,6 +86,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'rules:read',
       query: z.object({ projectId: id.optional() }).strict(),
+      responses: { 200: { description: 'the rules', schema: list(ruleSchema) } },
       async handler({ caller, query }) {
         const rules = await rulesOf(sql, caller.organizationId, query.projectId);
         return respond.list(rules.map(presentRule), { count: rules.length });
@@ -97,7 +100,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'rules:write',
       body: createBody,
-      responses: { 200: { description: 'the rule' }, 401: { description: 'you dont have access to this project' } },
+      responses: { 200: ruleResponse, 401: { description: 'you dont have access to this project' } },
       async handler({ caller, body }) {
         return respond.data(presentRule(await createRule(sql, caller.organizationId, body, 'body')));
       },
@@ -110,6 +113,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'rules:read',
       body: validateBody,
+      responses: { 200: { description: 'the conditions are valid: their forms', schema: one(conditionsCheckSchema) } },
       async handler({ caller, body }) {
         return respond.data(await validateConditions(sql, caller.organizationId, body));
       },
@@ -122,6 +126,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'rules:read',
       params: idParam('rule'),
+      responses: { 200: ruleResponse },
       async handler({ caller, params }) {
         return respond.data(presentRule(await getRule(sql, caller.organizationId, params.rule)));
       },
@@ -135,6 +140,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'rules:write',
       params: idParam('rule'),
       body: patchBody,
+      responses: { 200: ruleResponse },
       async handler({ caller, params, body }) {
         return respond.data(presentRule(await changeRule(sql, caller.organizationId, params.rule, body)));
       },
@@ -163,7 +169,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'rules:write',
       params: idParam('project'),
       body: nestedCreateBody,
-      responses: { 201: { description: 'the rule' } },
+      responses: { 201: ruleResponse },
       async handler({ caller, params, body }) {
         const rule = await createRule(sql, caller.organizationId, { ...body, projectId: params.project }, 'path');
         return respond.data(presentRule(rule), 201);
@@ -177,6 +183,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'rules:read',
       params: idParam('project'),
+      responses: { 200: { description: 'the rules of the project', schema: list(ruleSchema) } },
       async handler({ caller, params }) {
         const rules = await rulesOf(sql, caller.organizationId, params.project);
         return respond.list(rules.map(presentRule), { count: rules.length });
@@ -190,6 +197,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'rules:read',
       params: projectRuleParams,
+      responses: { 200: ruleResponse },
       async handler({ caller, params }) {
         const rule = await getRule(sql, caller.organizationId, params.rule);
         if (rule.projectId !== params.project) throw new ApiError(404, 'rule not found');
