@@ -2,7 +2,7 @@
 // HTTP together, and takes them apart again in reverse order on shutdown.
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
-import { endpointRoutes, type Authenticators, type Endpoint } from './http/api.js';
+import { endpointRoutes, setResponseValidation, type Authenticators, type Endpoint } from './http/api.js';
 import { CorsPolicy, preflightRoute } from './http/cors.js';
 import { buildOpenApi } from './http/openapi.js';
 import { metricsAccess } from './http/metrics-access.js';
@@ -82,6 +82,7 @@ async function listen(uws: Uws, config: Config, listener: Listener, ctx: HttpCon
 export async function startServer(config: Config): Promise<RunningServer> {
   setLogLevel(config.logLevel);
   setMinUploadRate(config.minUploadRate);
+  setResponseValidation(config.responseValidation);
   setLogFormat(config.logFormat);
   const uws = loadUws(); // before anything else: no point starting without it
   const cleanups: Array<() => Promise<void>> = [];

@@ -41,6 +41,8 @@ export interface Config {
   logLevel: LogLevel;
   logFormat: LogFormat;
   accessLog: boolean;
+  /** check every /v2 success body against its declared response schema (a mismatch: logged 500) */
+  responseValidation: boolean;
   /** allowed browser origins; ['*'] for any, [] for no CORS headers at all */
   corsOrigins: string[];
   /** HTTPS on the listening ports; undefined for plain HTTP */
@@ -323,6 +325,7 @@ const SPECS = {
   LOG_LEVEL: value(oneOf(LOG_LEVELS), 'info', 'debug | info | warn | error'),
   LOG_FORMAT: value(oneOf(LOG_FORMATS), 'text', 'text | json: one JSON object per line (time, level, msg, fields)'),
   ACCESS_LOG: value(boolean, 'false', 'true | false: one info line per request (method, path without query, status, ms, bytes, request id, client)'),
+  RESPONSE_VALIDATION: value(boolean, 'false', 'true | false: check every success body against its declared schema; a mismatch is logged and answered 500 (for tests)'),
   CORS_ORIGINS: unset(corsOrigins, '(none: no CORS headers)', 'comma list of browser origins (https://app.example.com) allowed to call the APIs, or *'),
   TLS_CERT: unset(text, '(none: plain HTTP)', 'PEM certificate (chain) file; with TLS_KEY the ports speak HTTPS'),
   TLS_KEY: unset(text, '(none)', 'PEM private key file of TLS_CERT'),
@@ -466,6 +469,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: get('LOG_LEVEL'),
     logFormat: get('LOG_FORMAT'),
     accessLog: get('ACCESS_LOG'),
+    responseValidation: get('RESPONSE_VALIDATION'),
     corsOrigins: get('CORS_ORIGINS') ?? [],
     tls: tlsFiles(get('TLS_CERT'), get('TLS_KEY')),
     jwtSecret: get('JWT_SECRET'),

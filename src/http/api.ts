@@ -9,6 +9,7 @@ import type { z, ZodType } from 'zod';
 import { whyUnstorable } from '../db/storable.js';
 import { ApiError } from './errors.js';
 import { describeIssues } from '../lib/zod-issues.js';
+import { log } from '../log.js';
 import type { Authenticator, Caller, UserCaller } from '../platform/auth/caller.js';
 import { authorize, type Action } from '../platform/permissions.js';
 import type { BodyBudget } from './body-budget.js';
@@ -212,6 +213,26 @@ function send(reply: Reply, response: ApiResponse): void {
   }
 }
 
+/** RESPONSE_VALIDATION: success bodies are checked against the schemas their endpoint declares. */
+let responseValidation = false;
+export const setResponseValidation = (on: boolean): void => void (responseValidation = on);
+
+/**
+ * With RESPONSE_VALIDATION on: a success body (as JSON carries it) that its
+ * declared schema refuses, or that has no schema for its status, is a server
+ * bug: logged with the path and the zod issue, and answered 500.
+ */
+function checkResponse(endpoint: Endpoint, req: Request, response: ApiResponse): void {
+  if (!responseValidation || response.status < 200 || response.status >= 300 || response.body === undefined) return;
+  if (typeof response.body === 'string' || response.body instanceof Uint8Array) return;
+  const schema = endpoint.responses?.[response.status]?.schema;
+  const result = schema?.safeParse(JSON.parse(JSON.stringify(response.body)));
+  if (result?.success) return;
+  const issue = result ? describeIssues(result.error) : `no response schema declared for status ${response.status}`;
+  log.error('response does not match its declared schema', { method: req.method, path: req.path, endpoint: endpoint.path, status: response.status, issue });
+  throw new ApiError(500, 'internal server error', 'the response did not match its declared schema; it has been logged');
+}
+
 /** What buffered bodies share with every other route. */
 export interface BodyBudgetPolicy {
   budget: BodyBudget;
@@ -265,14 +286,16 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
     if (endpoint.content) return endpoint.content.parse(raw, req);
     return endpoint.body ? validate(endpoint.body, storable(parseJson(raw) ?? {}, 'request body'), 'request body') : undefined;
   };
-  const answer = (reply: Reply) => (response: ApiResponse | undefined) => {
-    if (response) send(reply, response);
+  const answer = (req: Request, reply: Reply) => (response: ApiResponse | undefined) => {
+    if (!response) return;
+    checkResponse(endpoint, req, response);
+    send(reply, response);
   };
 
   const handlers: Record<BodyPolicy | 'none', Route['handler']> = {
     none: async (req, reply) => {
       const caller = await callerOf(req);
-      answer(reply)(await endpoint.handler({ ...parameters(req), body: undefined, caller: caller as never, request: req, upload: undefined, reply }));
+      answer(req, reply)(await endpoint.handler({ ...parameters(req), body: undefined, caller: caller as never, request: req, upload: undefined, reply }));
     },
     buffered: (req, reply) => {
       let caller: unknown;
@@ -288,7 +311,7 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
         try {
           const { params, query } = parameters(req);
           const body = parseBody(gated.bytes, req);
-          answer(reply)(await endpoint.handler({ params, query, body, caller: caller as never, request: req, upload: undefined, reply }));
+          answer(req, reply)(await endpoint.handler({ params, query, body, caller: caller as never, request: req, upload: undefined, reply }));
         } finally {
           gated.release();
         }
@@ -302,7 +325,7 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
       })().then(
         (response) => {
           upload.discard();
-          answer(reply)(response);
+          answer(req, reply)(response);
         },
         (error: unknown) => {
           // An upload refused before or while it was read: drop the rest of it, so
@@ -314,7 +337,7 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
     },
     handler: (req, reply) => {
       const caller = callerNow(req);
-      return endpoint.handler({ ...parameters(req), body: undefined, caller: caller as never, request: req, upload: undefined, reply }).then(answer(reply));
+      return endpoint.handler({ ...parameters(req), body: undefined, caller: caller as never, request: req, upload: undefined, reply }).then(answer(req, reply));
     },
   };
   const handler = handlers[policy ?? 'none'];

@@ -79,6 +79,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     MODELS_DIR: options.modelsDir ?? join(ROOT, 'models'),
     WORKERS: '2',
     LOG_LEVEL: 'info',
+    // every /v2 answer of every test is checked against its documented schema
+    RESPONSE_VALIDATION: 'true',
     ...options.env,
   };
   delete env.DATABASE_URL;

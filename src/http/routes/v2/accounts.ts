@@ -14,13 +14,13 @@ import { presentUser, type AccountService } from '../../../platform/accounts.js'
 import { authorize, ROLES } from '../../../platform/permissions.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
+import { countMeta, list, one, organizationSchema, tokenResponse, userSchema } from './response-schemas.js';
 
 const email = z.string().trim().toLowerCase().max(254).pipe(z.email());
 const password = z.string().min(8, 'must be at least 8 characters').max(200);
 const name = z.string().trim().min(1).max(64);
 const locale = z.object({ timezone: z.string().max(64).optional() }).catchall(z.unknown());
 const tokenBody = z.object({ token: z.string().min(1).max(512) }).strict();
-const tokenResponse = z.object({ token: z.string() });
 
 const organization = (o: { id: string; name: string; createdAt: Date; updatedAt: Date; role?: string }) => ({
   id: o.id,
@@ -81,6 +81,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       summary: 'send a password reset email (answers 204 whether or not the address exists)',
       auth: 'none',
       body: z.object({ email }).strict(),
+      responses: { 204: { description: 'reset email queued (or no such user)' } },
       async handler({ body }) {
         await accounts.requestPassword(body.email);
         return respond.noContent();
@@ -93,7 +94,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       summary: 'set a new password with a reset token',
       auth: 'none',
       body: z.object({ token: z.string().min(1).max(512), password }).strict(),
-      responses: { 200: { description: 'password set', schema: z.object({ data: tokenResponse }) } },
+      responses: { 200: { description: 'password set', schema: one(tokenResponse) } },
       async handler({ body }) {
         return respond.data({ token: await accounts.setPassword(body.token, body.password) });
       },
@@ -106,6 +107,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       auth: 'user',
       body: z.object({ organizationId: id }).strict(),
       aliases: [{ method: 'post', path: '/v2/setOrganization' }],
+      responses: { 200: { description: 'an access token bound to the organization', schema: tokenResponse } },
       async handler({ body, caller }) {
         return respond.bare({ token: await accounts.setOrganization(caller, body.organizationId) });
       },
@@ -117,6 +119,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       summary: 'accept an invitation: joins the organization (creating the account if needed)',
       auth: 'none',
       body: z.object({ token: z.string().min(1).max(512), name, password, locale: locale.optional() }).strict(),
+      responses: { 200: { description: 'an access token bound to the organization joined', schema: tokenResponse } },
       async handler({ body }) {
         return respond.bare({ token: await accounts.acceptInvite(body) });
       },
@@ -130,6 +133,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       action: 'users:invite',
       body: z.object({ emails: z.array(email).min(1).max(100), role: z.enum(ROLES as ['admin', 'project_manager', 'member']).default('member') }).strict(),
       aliases: [{ method: 'post', path: '/v2/invite' }],
+      responses: { 204: { description: 'invitations queued' } },
       async handler({ body, caller }) {
         await accounts.invite(caller.organizationId, caller.userId, body.emails, body.role);
         return respond.noContent();
@@ -142,6 +146,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       summary: 'list the members of the organization',
       auth: 'organization',
       action: 'users:read',
+      responses: { 200: { description: 'the members, with their role', schema: list(userSchema, countMeta) } },
       async handler({ caller }) {
         const members = await listMembers(sql, caller.organizationId);
         return respond.list(members.map((m) => presentUser(m, m.role)), { count: members.length });
@@ -153,6 +158,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       tag: 'users',
       summary: 'the authenticated user',
       auth: 'user',
+      responses: { 200: { description: 'the user, with their role when the token names an organization', schema: one(userSchema) } },
       async handler({ caller }) {
         const user = await accounts.user(caller.userId);
         const role = caller.organizationId ? await findMembershipRole(sql, caller.organizationId, caller.userId) : undefined;
@@ -167,6 +173,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       auth: 'user',
       body: z.object({ name: name.optional(), locale: locale.optional() }).strict(),
       aliases: [{ method: 'put', path: '/v2/users/me' }],
+      responses: { 200: { description: 'the user', schema: one(userSchema) } },
       async handler({ caller, body }) {
         await accounts.user(caller.userId);
         const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
@@ -180,6 +187,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       tag: 'organizations',
       summary: 'the organizations you belong to',
       auth: 'user',
+      responses: { 200: { description: 'the organizations, with your role in each', schema: list(organizationSchema, countMeta) } },
       async handler({ caller }) {
         const orgs = await listUserOrganizations(sql, caller.userId);
         return respond.list(orgs.map(organization), { count: orgs.length });
@@ -192,6 +200,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       summary: 'create an organization; you become its admin',
       auth: 'user',
       body: z.object({ name: z.string().trim().min(1).max(128) }).strict(),
+      responses: { 200: { description: 'the organization, with your role (admin)', schema: one(organizationSchema) } },
       async handler({ caller, body }) {
         return respond.data(organization({ ...(await accounts.createOrganization(caller.userId, body.name)), role: 'admin' }));
       },
@@ -204,6 +213,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       auth: 'user',
       params: z.object({ organization: id }),
       body: z.object({ name: z.string().trim().min(1).max(128) }).strict(),
+      responses: { 200: { description: 'the organization (without role)', schema: one(organizationSchema) } },
       async handler({ caller, params, body }) {
         await requireRole(sql, params.organization, caller.userId, 'organization:update');
         return respond.data(organization((await renameOrganization(sql, params.organization, body.name))!));
@@ -216,6 +226,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       summary: 'delete an organization and everything in it (admins)',
       auth: 'user',
       params: z.object({ organization: id }),
+      responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
         await requireRole(sql, params.organization, caller.userId, 'organization:delete');
         await deleteOrganization(sql, params.organization);

@@ -8,6 +8,7 @@ import { createChannelKey, presentChannelKey, presentNewChannelKey } from '../..
 import { changeChannel, createChannel, presentChannel } from '../../../platform/channels.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
+import { channelKeySchema, channelSchema, list, newChannelKeySchema, newChannelSchema, one } from './response-schemas.js';
 import type { PlatformDeps } from './index.js';
 
 /** Gen B spells types in lower case; Gen A wrote "Android" and "iOS". Stored in lower case. */
@@ -40,7 +41,8 @@ const readOnly = {
 const channelParams = z.object({ channel: id });
 const keyParams = z.object({ channel: id, apiKey: id });
 
-const channelResponse = 'the channel: {id, organizationId, schemaId, name, type, method, credentials, projectIds, enabled, createdAt, updatedAt}';
+const channelResponse = { description: 'the channel', schema: one(channelSchema) };
+const keyResponse = { 200: { description: 'the key (never the key itself)', schema: one(channelKeySchema) } };
 
 async function requireChannel(sql: Queryable, organizationId: string, channelId: string) {
   const channel = await findChannel(sql, organizationId, channelId);
@@ -66,6 +68,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       summary: 'list the channels of the organization',
       auth: 'organization',
       action: 'channels:read',
+      responses: { 200: { description: 'the channels', schema: list(channelSchema) } },
       async handler({ caller }) {
         const channels = await listChannels(sql, caller.organizationId);
         return respond.list(channels.map(presentChannel), { count: channels.length });
@@ -80,7 +83,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'channels:write',
       body: z.object(channelFields).strict(),
       responses: {
-        200: { description: `${channelResponse}, plus apiKeys: [{id, apiKey, prefix, enabled, createdAt, updatedAt}]` },
+        200: { description: 'the channel, with its first API key in apiKeys', schema: one(newChannelSchema) },
         400: { description: 'invalid body; "bad schemaId" or "bad projectIds" when they name no schema or project of the organization' },
       },
       async handler({ caller, body }) {
@@ -95,7 +98,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'channels:read',
       params: channelParams,
-      responses: { 200: { description: channelResponse } },
+      responses: { 200: channelResponse },
       async handler({ caller, params }) {
         return respond.data(presentChannel(await requireChannel(sql, caller.organizationId, params.channel)));
       },
@@ -109,7 +112,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'channels:write',
       params: channelParams,
       body: z.object({ ...channelFields, name: name.optional(), type: channelType.optional(), ...readOnly }).strict(),
-      responses: { 200: { description: channelResponse }, 400: { description: 'invalid body, "bad schemaId" or "bad projectIds"' } },
+      responses: { 200: channelResponse, 400: { description: 'invalid body, "bad schemaId" or "bad projectIds"' } },
       async handler({ caller, params, body }) {
         const { id: _id, organizationId: _org, createdAt: _created, updatedAt: _updated, ...update } = body;
         const channel = await changeChannel(sql, caller.organizationId, params.channel, update);
@@ -139,6 +142,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'channelKeys:read',
       params: channelParams,
       aliases: [{ method: 'get', path: '/v2/channels/:channel/apiKeys' }],
+      responses: { 200: { description: 'the keys of the channel', schema: list(channelKeySchema) } },
       async handler({ caller, params }) {
         await requireChannel(sql, caller.organizationId, params.channel);
         const keys = await listChannelKeys(sql, caller.organizationId, params.channel);
@@ -154,7 +158,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'channelKeys:write',
       params: channelParams,
       aliases: [{ method: 'post', path: '/v2/channels/:channel/apiKeys' }],
-      responses: { 200: { description: 'the key: {id, apiKey, prefix, enabled, createdAt, updatedAt}' } },
+      responses: { 200: { description: 'the key, with the key itself (`apiKey`)', schema: one(newChannelKeySchema) } },
       async handler({ caller, params }) {
         await requireChannel(sql, caller.organizationId, params.channel);
         const { row, apiKey } = await createChannelKey(sql, caller.organizationId, params.channel);
@@ -169,6 +173,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'channelKeys:write',
       params: keyParams,
+      responses: keyResponse,
       async handler({ caller, params }) {
         return setKeyEnabled(caller.organizationId, params.channel, params.apiKey, true);
       },
@@ -181,6 +186,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'channelKeys:write',
       params: keyParams,
+      responses: keyResponse,
       async handler({ caller, params }) {
         return setKeyEnabled(caller.organizationId, params.channel, params.apiKey, false);
       },
@@ -194,6 +200,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'channelKeys:write',
       params: keyParams,
       body: z.object({ enabled: z.boolean() }).strict(),
+      responses: keyResponse,
       async handler({ caller, params, body }) {
         return setKeyEnabled(caller.organizationId, params.channel, params.apiKey, body.enabled);
       },

@@ -8,6 +8,7 @@ import { ApiError } from '../../errors.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { idParam } from './common.js';
 import type { PlatformDeps } from './index.js';
+import { deliverySchema, list } from './response-schemas.js';
 
 export function deliveriesEndpoints({ sql }: PlatformDeps): Endpoint[] {
   return [
@@ -20,6 +21,7 @@ export function deliveriesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       action: 'rules:read',
       params: idParam('rule'),
       query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }).strict(),
+      responses: { 200: { description: 'the fired actions, newest first, each with its webhook attempts', schema: list(deliverySchema) } },
       async handler({ caller, params, query }) {
         const [rule] = await sql`SELECT id FROM rules WHERE id = ${params.rule} AND organization_id = ${caller.organizationId}`;
         if (!rule) throw new ApiError(404, 'rule not found');

@@ -19,6 +19,7 @@ import { ApiError } from '../../errors.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id, idParam, searchBody, tags } from './common.js';
 import type { PlatformDeps } from './index.js';
+import { deviceSchema, one, totalsMeta, list } from './response-schemas.js';
 
 const text = z.string().trim().min(1).max(128);
 
@@ -39,21 +40,6 @@ export function presentDevice(d: DeviceRow) {
     updatedAt: d.updatedAt,
   };
 }
-
-const deviceSchema = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  model: z.string().nullable(),
-  type: z.string().nullable(),
-  sensors: z.array(z.string()),
-  channelId: z.string(),
-  organizationId: z.string(),
-  tags: z.array(z.string()),
-  properties: z.record(z.string(), z.unknown()).describe('as sent at registration: manufacturer, model, os, osVersion, softwareVersion, type, …'),
-  attributes: z.record(z.string(), z.unknown()),
-  createdAt: z.string().describe('ISO 8601'),
-  updatedAt: z.string().describe('ISO 8601'),
-});
 
 const deviceFilter = z
   .object({
@@ -78,7 +64,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'devices:write',
       body: z.object({ channelId: id, name: text.optional(), model: text.optional(), type: text.optional(), tags: tags.optional() }).strict(),
-      responses: { 200: { description: 'the device', schema: z.object({ data: deviceSchema }) } },
+      responses: { 200: { description: 'the device', schema: one(deviceSchema) } },
       async handler({ body, caller }) {
         if (!(await channelInOrganization(sql, caller.organizationId, body.channelId))) {
           throw new ApiError(400, 'invalid request body', 'channelId: no such channel in this organization');
@@ -104,7 +90,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'devices:read',
       params: idParam('device'),
-      responses: { 200: { description: 'the device', schema: z.object({ data: deviceSchema }) }, ...notFoundDoc },
+      responses: { 200: { description: 'the device', schema: one(deviceSchema) }, ...notFoundDoc },
       async handler({ params, caller }) {
         const device = await findDevice(sql, caller.organizationId, params.device as string);
         if (!device) throw notFound('device not found');
@@ -120,7 +106,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       action: 'devices:write',
       params: idParam('device'),
       body: z.object({ name: text.nullable().optional(), model: text.nullable().optional(), type: text.nullable().optional(), tags: tags.optional() }).strict(),
-      responses: { 200: { description: 'the device', schema: z.object({ data: deviceSchema }) }, ...notFoundDoc },
+      responses: { 200: { description: 'the device', schema: one(deviceSchema) }, ...notFoundDoc },
       async handler({ params, body, caller }) {
         const device = await updateDevice(sql, caller.organizationId, params.device as string, {
           name: body.name,
@@ -162,7 +148,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       responses: {
         200: {
           description: 'a page of devices',
-          schema: z.object({ data: z.array(deviceSchema), meta: z.object({ filteredTotal: z.number().int(), total: z.number().int() }) }),
+          schema: list(deviceSchema, totalsMeta),
         },
       },
       async handler({ body, caller }) {
@@ -186,7 +172,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'devices:read',
       body: z.object({ type: z.string().trim().min(1).max(64), value: z.string().trim().min(1).max(256) }).strict(),
-      responses: { 200: { description: 'the device id', schema: z.object({ data: z.string() }) }, 404: { description: 'no device holds this alias' } },
+      responses: { 200: { description: 'the device id', schema: one(z.string().describe('the device id')) }, 404: { description: 'no device holds this alias' } },
       async handler({ body, caller }) {
         const deviceId = await findDeviceIdByAlias(sql, caller.organizationId, body.type, body.value);
         if (!deviceId) throw notFound('device not found');

@@ -25,6 +25,7 @@ import { isValidTimezone } from '../../../platform/rules/inputs.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
 import type { PlatformDeps } from './index.js';
+import { eventSchema, list, metricBucketSchema, metricsMeta, totalsMeta } from './response-schemas.js';
 
 const MAX_BUCKETS = 1000;
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
@@ -137,7 +138,7 @@ export function eventsEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'events:read',
       body: searchBody,
       responses: {
-        200: { description: '{data: events, meta: {filteredTotal, total}}' },
+        200: { description: 'a page of events', schema: list(eventSchema, totalsMeta) },
         401: { description: 'you dont have access to this channel (or device)' },
       },
       async handler({ caller, body }) {
@@ -163,7 +164,7 @@ export function eventsEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'events:read',
       body: metricsBody,
       responses: {
-        200: { description: '{data: [{value, count, ts}], meta: {filteredTotal, total, …}}' },
+        200: { description: 'one bucket per hour or day (one in all with interval false)', schema: list(metricBucketSchema, metricsMeta) },
         401: { description: 'you dont have access to this channel' },
       },
       async handler({ caller, body }) {

@@ -7,11 +7,12 @@ import { deleteGateway, findGateway, insertGateway, listGateways, renameGateway,
 import { ApiError } from '../../errors.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
+import { gatewaySchema, list, one } from './response-schemas.js';
 import type { PlatformDeps } from './index.js';
 
 const name = z.string().trim().min(1).max(128);
 const gatewayParams = z.object({ gateway: id });
-const gatewayResponse = 'the gateway: {id, organizationId, name, createdAt, updatedAt, syncedAt}';
+const gatewayResponse = { description: 'the gateway', schema: one(gatewaySchema) };
 
 /** The public view of a gateway, as the API returns it. */
 export function presentGateway(row: GatewayRow) {
@@ -28,6 +29,7 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       summary: 'list the gateways of the organization',
       auth: 'organization',
       action: 'gateways:read',
+      responses: { 200: { description: 'the gateways', schema: list(gatewaySchema) } },
       async handler({ caller }) {
         const gateways = await listGateways(sql, caller.organizationId);
         return respond.list(gateways.map(presentGateway), { count: gateways.length });
@@ -41,7 +43,7 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'gateways:write',
       body: z.object({ name }).strict(),
-      responses: { 200: { description: gatewayResponse } },
+      responses: { 200: gatewayResponse },
       async handler({ caller, body }) {
         return respond.data(presentGateway(await insertGateway(sql, { id: newId(), organizationId: caller.organizationId, name: body.name })));
       },
@@ -54,7 +56,7 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'gateways:read',
       params: gatewayParams,
-      responses: { 200: { description: gatewayResponse } },
+      responses: { 200: gatewayResponse },
       async handler({ caller, params }) {
         const row = await findGateway(sql, caller.organizationId, params.gateway);
         if (!row) throw new ApiError(404, 'gateway not found');
@@ -79,7 +81,7 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
           syncedAt: z.string().nullable().optional(),
         })
         .strict(),
-      responses: { 200: { description: gatewayResponse } },
+      responses: { 200: gatewayResponse },
       async handler({ caller, params, body }) {
         const row =
           body.name === undefined

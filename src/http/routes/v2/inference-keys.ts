@@ -14,6 +14,7 @@ import { digestApiKey, displayPrefix, generateApiKey } from '../../../platform/i
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { idParam } from './common.js';
 import type { PlatformDeps } from './index.js';
+import { inferenceKeySchema, list, newInferenceKeySchema, one } from './response-schemas.js';
 
 const present = (k: InferenceKeyRow) => ({
   id: k.id,
@@ -35,6 +36,7 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       auth: 'organization',
       action: 'inferenceKeys:write',
       params: idParam('apiKey'),
+      responses: { 200: { description: 'the key (never the key itself)', schema: one(inferenceKeySchema) } },
       async handler({ caller, params }) {
         const key = await setInferenceKeyEnabled(sql, caller.organizationId, params.apiKey, enabled);
         if (!key) throw new ApiError(404, 'api key not found');
@@ -50,6 +52,7 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       summary: 'list the inference API keys of the organization (prefixes only)',
       auth: 'organization',
       action: 'inferenceKeys:read',
+      responses: { 200: { description: 'the keys (prefixes only)', schema: list(inferenceKeySchema) } },
       async handler({ caller }) {
         const keys = await listInferenceKeys(sql, caller.organizationId);
         return respond.list(keys.map(present), { count: keys.length });
@@ -63,6 +66,7 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       auth: 'organization',
       action: 'inferenceKeys:write',
       body: z.object({ name: z.string().trim().max(128).default('') }).strict(),
+      responses: { 200: { description: 'the key, with the key itself (`apiKey`)', schema: one(newInferenceKeySchema) } },
       async handler({ caller, body }) {
         const apiKey = generateApiKey();
         const key = await insertInferenceKey(sql, {
@@ -87,6 +91,7 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       auth: 'organization',
       action: 'inferenceKeys:write',
       params: idParam('apiKey'),
+      responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
         if (!(await deleteInferenceKey(sql, caller.organizationId, params.apiKey))) throw new ApiError(404, 'api key not found');
         await inferenceKeys.reload();

@@ -24,6 +24,7 @@ import { contains, modelInput, sameShape, shapeInput, SHAPE_TYPES, toGeoShape, t
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id, searchBody, tags } from './common.js';
 import type { PlatformDeps } from './index.js';
+import { landmarkSchema, list, one as oneOf, totalsMeta } from './response-schemas.js';
 
 /** The public view of a landmark: its shape in both spellings. */
 export function presentLandmark(l: LandmarkRow) {
@@ -43,34 +44,7 @@ export function presentLandmark(l: LandmarkRow) {
   };
 }
 
-const latLonDoc = z.object({ lat: z.number(), lon: z.number() });
-const landmarkSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  address: z.string().nullable(),
-  type: z.literal('geometry'),
-  projectId: z.string(),
-  organizationId: z.string(),
-  tags: z.array(z.string()),
-  attributes: z.record(z.string(), z.unknown()),
-  model: z
-    .union([
-      z.object({ type: z.literal('circle'), geometry: z.object({ center: latLonDoc, radius: z.number().describe('metres') }) }),
-      z.object({ type: z.literal('rectangle'), geometry: z.object({ nw: latLonDoc, se: latLonDoc }) }),
-      z.object({ type: z.literal('polygon'), geometry: z.object({ points: z.array(latLonDoc) }) }),
-    ])
-    .describe('Gen A/B spelling'),
-  shape: z
-    .union([
-      z.object({ type: z.literal('circle'), radius: z.number().describe('metres'), coordinates: z.tuple([z.number(), z.number()]).describe('[lon, lat]') }),
-      z.object({ type: z.literal('envelope'), coordinates: z.tuple([z.tuple([z.number(), z.number()]), z.tuple([z.number(), z.number()])]).describe('[[minLon, maxLat], [maxLon, minLat]]') }),
-      z.object({ type: z.literal('polygon'), coordinates: z.array(z.array(z.tuple([z.number(), z.number()]))).describe('one closed ring of [lon, lat]') }),
-    ])
-    .describe('Gen C spelling (Elasticsearch geo_shape)'),
-  createdAt: z.string().describe('ISO 8601'),
-  updatedAt: z.string().describe('ISO 8601'),
-});
-const one = z.object({ data: landmarkSchema });
+const one = oneOf(landmarkSchema);
 
 const name = z.string().trim().min(1).max(128);
 const address = z.string().trim().max(512);
@@ -253,7 +227,7 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       responses: {
         200: {
           description: 'a page of landmarks',
-          schema: z.object({ data: z.array(landmarkSchema), meta: z.object({ filteredTotal: z.number().int(), total: z.number().int() }) }),
+          schema: list(landmarkSchema, totalsMeta),
         },
       },
       async handler({ body, caller }) {
@@ -309,10 +283,14 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       responses: {
         200: {
           description: 'a page of landmarks',
-          schema: z.object({
-            data: z.array(landmarkSchema),
-            meta: z.object({ count: z.number().int(), nextIndex: z.string().optional(), nextHRef: z.string().optional() }),
-          }),
+          schema: list(
+            landmarkSchema,
+            z.strictObject({
+              count: z.number().int(),
+              nextIndex: z.string().optional().describe('when there are more: the id to start after'),
+              nextHRef: z.string().optional().describe('when there are more: the query of the next page'),
+            }),
+          ),
         },
         404: { description: 'project not found' },
       },

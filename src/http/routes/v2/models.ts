@@ -25,6 +25,7 @@ import { placeModelUpload, receiveModelUpload } from '../../../platform/model-up
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { idParam } from './common.js';
 import type { PlatformDeps } from './index.js';
+import { list, modelSchema, modelVersionSchema, modelWithVersionsSchema, one } from './response-schemas.js';
 
 const modelBody = z.object({ name: z.string().trim().min(1).max(128), description: z.string().max(2000).default('') }).strict();
 
@@ -75,6 +76,7 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
       summary: 'list the models of the organization',
       auth: 'organization',
       action: 'models:read',
+      responses: { 200: { description: 'the models, with their number of versions', schema: list(modelSchema) } },
       async handler({ caller }) {
         const models = await listModels(sql, caller.organizationId);
         return respond.list(models.map(presentModel), { count: models.length });
@@ -88,6 +90,7 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
       auth: 'organization',
       action: 'models:write',
       body: modelBody,
+      responses: { 200: { description: 'the model', schema: one(modelSchema) } },
       async handler({ caller, body }) {
         return respond.data(presentModel(await insertModel(sql, { id: newId(), organizationId: caller.organizationId, ...body })));
       },
@@ -100,6 +103,7 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
       auth: 'organization',
       action: 'models:read',
       params: idParam('model'),
+      responses: { 200: { description: 'the model and its versions', schema: one(modelWithVersionsSchema) } },
       async handler({ caller, params }) {
         const model = await requireModel(caller.organizationId, params.model);
         const versions = await listVersionsOfModel(sql, caller.organizationId, model.id);
@@ -115,6 +119,7 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
       action: 'models:write',
       params: idParam('model'),
       body: modelBody.partial().strict(),
+      responses: { 200: { description: 'the model', schema: one(modelSchema) } },
       async handler({ caller, params, body }) {
         await requireModel(caller.organizationId, params.model);
         const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
@@ -130,6 +135,7 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
       auth: 'organization',
       action: 'models:write',
       params: idParam('model'),
+      responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
         const model = await requireModel(caller.organizationId, params.model);
         const versions = await listVersionsOfModel(sql, caller.organizationId, model.id);
@@ -146,6 +152,7 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
       auth: 'organization',
       action: 'models:read',
       params: idParam('model'),
+      responses: { 200: { description: 'the versions', schema: list(modelVersionSchema) } },
       async handler({ caller, params }) {
         await requireModel(caller.organizationId, params.model);
         const versions = await listVersionsOfModel(sql, caller.organizationId, params.model);
@@ -162,6 +169,7 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
       action: 'models:write',
       params: idParam('model'),
       bodyPolicy: 'streamed',
+      responses: { 200: { description: 'the version, Initializing', schema: one(modelVersionSchema) } },
       bodyLimit: config.maxModelBytes + 2 * 1024 * 1024,
       requestDoc: {
         required: true,
@@ -199,6 +207,7 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
       auth: 'organization',
       action: 'models:read',
       params: idParam('modelVersion'),
+      responses: { 200: { description: 'the version', schema: one(modelVersionSchema) } },
       async handler({ caller, params }) {
         const version = await findVisibleVersion(sql, caller.organizationId, params.modelVersion);
         if (!version) throw new ApiError(404, 'model version not found');
@@ -213,6 +222,7 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
       auth: 'organization',
       action: 'models:write',
       params: idParam('modelVersion'),
+      responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
         const version = await findVisibleVersion(sql, caller.organizationId, params.modelVersion);
         if (!version || version.organizationId !== caller.organizationId) throw new ApiError(404, 'model version not found');

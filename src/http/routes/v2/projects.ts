@@ -9,6 +9,7 @@ import { presentChannel } from '../../../platform/channels.js';
 import { attachProjectChannel, changeProject, createProject, detachProjectChannel, presentProject } from '../../../platform/projects.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
+import { channelSchema, list, one, projectSchema } from './response-schemas.js';
 import type { PlatformDeps } from './index.js';
 
 const name = z.string().trim().min(1).max(128);
@@ -28,7 +29,7 @@ const mergeChannelIds = (body: { channelIds?: string[] | undefined; channelIDs?:
 const projectParams = z.object({ project: id });
 const projectChannelParams = z.object({ project: id, channel: id });
 
-const projectResponse = 'the project: {id, name, organizationId, channelIds, enabled, createdAt, updatedAt}';
+const projectResponse = { description: 'the project', schema: one(projectSchema) };
 
 async function requireProject(sql: Queryable, organizationId: string, projectId: string) {
   const project = await findProject(sql, organizationId, projectId);
@@ -46,6 +47,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       summary: 'list the projects of the organization',
       auth: 'organization',
       action: 'projects:read',
+      responses: { 200: { description: 'the projects', schema: list(projectSchema) } },
       async handler({ caller }) {
         const projects = await listProjects(sql, caller.organizationId);
         return respond.list(projects.map(presentProject), { count: projects.length });
@@ -59,7 +61,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'projects:write',
       body: z.object({ name, channelIds, channelIDs: channelIds, enabled: z.boolean().optional() }).strict(),
-      responses: { 200: { description: projectResponse }, 400: { description: 'invalid body, or "bad channelIds": not channels of the organization' } },
+      responses: { 200: projectResponse, 400: { description: 'invalid body, or "bad channelIds": not channels of the organization' } },
       async handler({ caller, body }) {
         const project = await createProject(sql, caller.organizationId, { name: body.name, enabled: body.enabled, channelIds: mergeChannelIds(body) });
         return respond.data(presentProject(project));
@@ -73,7 +75,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'projects:read',
       params: projectParams,
-      responses: { 200: { description: projectResponse } },
+      responses: { 200: projectResponse },
       async handler({ caller, params }) {
         return respond.data(presentProject(await requireProject(sql, caller.organizationId, params.project)));
       },
@@ -88,7 +90,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       params: projectParams,
       body: z.object({ name: name.optional(), channelIds, channelIDs: channelIds, enabled: z.boolean().optional(), ...readOnly }).strict(),
       aliases: [{ method: 'put', path: '/v2/projects/:project' }],
-      responses: { 200: { description: projectResponse }, 400: { description: 'invalid body, or "bad channelIds"' } },
+      responses: { 200: projectResponse, 400: { description: 'invalid body, or "bad channelIds"' } },
       async handler({ caller, params, body }) {
         const project = await changeProject(sql, caller.organizationId, params.project, {
           name: body.name,
@@ -120,6 +122,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'projects:read',
       params: projectParams,
+      responses: { 200: { description: 'the channels of the project', schema: list(channelSchema) } },
       async handler({ caller, params }) {
         const project = await requireProject(sql, caller.organizationId, params.project);
         const attached = new Set(project.channelIds);
@@ -135,7 +138,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'projects:write',
       params: projectChannelParams,
-      responses: { 201: { description: projectResponse } },
+      responses: { 201: projectResponse },
       async handler({ caller, params }) {
         const project = await attachProjectChannel(sql, caller.organizationId, params.project, params.channel);
         return respond.data(presentProject(project), 201);

@@ -23,6 +23,7 @@ import {
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id, idParam } from './common.js';
 import type { PlatformDeps } from './index.js';
+import { conditionsCheckSchema, list, one, ruleSchema } from './response-schemas.js';
 
 const properties = z
   .object({ timezone: z.string().max(64).nullish().describe('IANA time zone of schedule conditions; UTC by default') })
@@ -73,6 +74,7 @@ const validateBody = z
   .object({ ...conditionForms, projectId: id.optional(), properties: properties.optional() })
   .strict();
 const projectRuleParams = z.object({ project: id, rule: id });
+const ruleResponse = { description: 'the rule (webhook secrets masked)', schema: one(ruleSchema) };
 
 /**
  * A projectId in the body that is not the organization's is answered 401
@@ -98,6 +100,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'rules:read',
       query: z.object({ projectId: id.optional() }).strict(),
+      responses: { 200: { description: 'the rules', schema: list(ruleSchema) } },
       async handler({ caller, query }) {
         const rules = await rulesOf(sql, caller.organizationId, query.projectId);
         return respond.list(rules.map(presentRule), { count: rules.length });
@@ -111,7 +114,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'rules:write',
       body: createBody,
-      responses: { 200: { description: 'the rule' }, 401: { description: 'you dont have access to this project' } },
+      responses: { 200: ruleResponse, 401: { description: 'you dont have access to this project' } },
       async handler({ caller, body }) {
         return respond.data(presentRule(await projectFromBody(createRule(sql, caller.organizationId, body))));
       },
@@ -124,6 +127,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'rules:read',
       body: validateBody,
+      responses: { 200: { description: 'the conditions are valid: their forms', schema: one(conditionsCheckSchema) } },
       async handler({ caller, body }) {
         return respond.data(await projectFromBody(validateConditions(sql, caller.organizationId, body)));
       },
@@ -136,6 +140,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'rules:read',
       params: idParam('rule'),
+      responses: { 200: ruleResponse },
       async handler({ caller, params }) {
         return respond.data(presentRule(await getRule(sql, caller.organizationId, params.rule)));
       },
@@ -149,6 +154,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'rules:write',
       params: idParam('rule'),
       body: patchBody,
+      responses: { 200: ruleResponse },
       async handler({ caller, params, body }) {
         return respond.data(presentRule(await projectFromBody(changeRule(sql, caller.organizationId, params.rule, body))));
       },
@@ -177,7 +183,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'rules:write',
       params: idParam('project'),
       body: nestedCreateBody,
-      responses: { 201: { description: 'the rule' } },
+      responses: { 201: ruleResponse },
       async handler({ caller, params, body }) {
         const rule = await createRule(sql, caller.organizationId, { ...body, projectId: params.project });
         return respond.data(presentRule(rule), 201);
@@ -191,6 +197,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'rules:read',
       params: idParam('project'),
+      responses: { 200: { description: 'the rules of the project', schema: list(ruleSchema) } },
       async handler({ caller, params }) {
         const rules = await rulesOf(sql, caller.organizationId, params.project);
         return respond.list(rules.map(presentRule), { count: rules.length });
@@ -204,6 +211,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'rules:read',
       params: projectRuleParams,
+      responses: { 200: ruleResponse },
       async handler({ caller, params }) {
         const rule = await getRule(sql, caller.organizationId, params.rule);
         if (rule.projectId !== params.project) throw new ApiError(404, 'rule not found');

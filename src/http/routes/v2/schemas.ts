@@ -6,6 +6,7 @@ import { ApiError } from '../../errors.js';
 import { schemaFields } from '../../../platform/schema-validation.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
+import { list, one, payloadSchemaSchema } from './response-schemas.js';
 import type { PlatformDeps } from './index.js';
 
 const name = z.string().trim().min(1).max(128);
@@ -22,7 +23,7 @@ const readOnly = {
 
 const schemaParams = z.object({ schema: id });
 
-const schemaResponse = 'the schema: {id, type: "default", organizationId, name, format, fields, createdAt, updatedAt}';
+const schemaResponse = { description: 'the schema', schema: one(payloadSchemaSchema) };
 
 /** The public view of a schema, as the API returns it. */
 export function presentSchema(row: SchemaRow) {
@@ -48,6 +49,7 @@ export function schemasEndpoints(deps: PlatformDeps): Endpoint[] {
       summary: 'list the payload schemas of the organization',
       auth: 'organization',
       action: 'schemas:read',
+      responses: { 200: { description: 'the schemas', schema: list(payloadSchemaSchema) } },
       async handler({ caller }) {
         const schemas = await listSchemas(sql, caller.organizationId);
         return respond.list(schemas.map(presentSchema), { count: schemas.length });
@@ -61,7 +63,7 @@ export function schemasEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'schemas:write',
       body: z.object({ name, format: format.default('json'), fields: schemaFields, type: readOnly.type }).strict(),
-      responses: { 200: { description: schemaResponse } },
+      responses: { 200: schemaResponse },
       async handler({ caller, body }) {
         const row = await insertSchema(sql, { id: newId(), organizationId: caller.organizationId, name: body.name, format: body.format, fields: body.fields });
         return respond.data(presentSchema(row));
@@ -75,7 +77,7 @@ export function schemasEndpoints(deps: PlatformDeps): Endpoint[] {
       auth: 'organization',
       action: 'schemas:read',
       params: schemaParams,
-      responses: { 200: { description: schemaResponse } },
+      responses: { 200: schemaResponse },
       async handler({ caller, params }) {
         const row = await findSchema(sql, caller.organizationId, params.schema);
         if (!row) throw new ApiError(404, 'schema not found');
@@ -91,7 +93,7 @@ export function schemasEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'schemas:write',
       params: schemaParams,
       body: z.object({ name: name.optional(), format: format.optional(), fields: schemaFields.optional(), ...readOnly }).strict(),
-      responses: { 200: { description: schemaResponse } },
+      responses: { 200: schemaResponse },
       async handler({ caller, params, body }) {
         const changes = Object.fromEntries(
           Object.entries({ name: body.name, format: body.format, fields: body.fields }).filter(([, v]) => v !== undefined),

@@ -1,0 +1,325 @@
+// The response bodies of the /v2 endpoints, one schema per resource, as the
+// presenters build them and JSON writes them (dates as ISO 8601 strings,
+// absent optional fields left out). Each endpoint declares its success body
+// from these; /openapi.json shows the resources as named components (`.meta
+// ({id})`), and RESPONSE_VALIDATION=true checks every answer against them.
+// Resources are strict: a field a presenter adds without its schema is a
+// mismatch, so the document cannot fall behind the handlers.
+import { z, type ZodType } from 'zod';
+import { CHANNEL_TYPES } from '../../../db/channels.js';
+import { OUTPUT_FORMATS } from '../../../inference/model-config.js';
+import { ROLES } from '../../../platform/permissions.js';
+import { ACTION_TYPES } from '../../../platform/rules/actions.js';
+import { schemaFields } from '../../../platform/schema-validation.js';
+
+const int = () => z.number().int();
+/** A date as JSON writes it. */
+export const timestamp = z.iso.datetime({ offset: true }).meta({ id: 'Timestamp', description: 'ISO 8601 date and time' });
+const role = z.enum(ROLES as ['admin', 'project_manager', 'member']);
+/** Free-form JSON object stored as given. */
+const jsonObject = z.record(z.string(), z.unknown());
+
+// ---------------------------------------------------------------- envelopes
+
+/** respond.data: {data} */
+export const one = (data: ZodType) => z.strictObject({ data });
+/** respond.list: {data, meta} */
+export const list = (item: ZodType, meta: ZodType = countMeta) => z.strictObject({ data: z.array(item), meta });
+export const countMeta = z.strictObject({ count: int().describe('items in data') });
+export const totalsMeta = z.strictObject({
+  filteredTotal: int().describe('items matching the filter too'),
+  total: int().describe('items in the scope'),
+});
+
+// ---------------------------------------------------------------- accounts
+
+export const tokenResponse = z.strictObject({ token: z.string().describe('access token (JWT)') }).meta({ id: 'Token' });
+
+const permissions = z.strictObject({ admin: z.boolean() });
+
+export const organizationSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    permissions: permissions.optional().describe('with role: the caller’s'),
+    role: role.optional().describe('the caller’s role in the organization (left out by rename)'),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Organization' });
+
+export const userSchema = z
+  .strictObject({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    verifiedEmail: z.boolean(),
+    inviteOutstanding: z.boolean(),
+    locale: jsonObject.describe('{timezone?, …} as the user set it'),
+    role: role.optional().describe('the role in the organization of the token, when it has one'),
+    permissions: permissions.optional(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'User' });
+
+// ---------------------------------------------------------------- channels, schemas, projects, gateways
+
+export const channelKeySchema = z
+  .strictObject({ id: z.string(), prefix: z.string().describe('the first characters of the key'), enabled: z.boolean(), createdAt: timestamp, updatedAt: timestamp })
+  .meta({ id: 'ChannelApiKey' });
+
+export const newChannelKeySchema = channelKeySchema
+  .extend({ apiKey: z.string().describe('the key itself: shown in this answer only') })
+  .meta({ id: 'NewChannelApiKey' });
+
+export const channelSchema = z
+  .strictObject({
+    id: z.string(),
+    organizationId: z.string(),
+    schemaId: z.string().nullable(),
+    name: z.string(),
+    type: z.enum(CHANNEL_TYPES),
+    method: z.string().nullable(),
+    credentials: z.union([z.string(), jsonObject]).nullable().describe('push-notification settings, as given'),
+    projectIds: z.array(z.string()),
+    enabled: z.boolean(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Channel' });
+
+export const newChannelSchema = channelSchema
+  .extend({ apiKeys: z.array(newChannelKeySchema).describe('the first API key of the channel, shown this once') })
+  .meta({ id: 'NewChannel' });
+
+export const payloadSchemaSchema = z
+  .strictObject({
+    id: z.string(),
+    type: z.literal('default'),
+    organizationId: z.string(),
+    name: z.string(),
+    format: z.literal('json'),
+    fields: schemaFields,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Schema' });
+
+export const projectSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    organizationId: z.string(),
+    channelIds: z.array(z.string()),
+    enabled: z.boolean(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Project' });
+
+export const gatewaySchema = z
+  .strictObject({
+    id: z.string(),
+    organizationId: z.string(),
+    name: z.string(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    syncedAt: timestamp.nullable().describe('null until the gateway first syncs'),
+  })
+  .meta({ id: 'Gateway' });
+
+// ---------------------------------------------------------------- devices, landmarks
+
+export const deviceSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string().nullable(),
+    model: z.string().nullable(),
+    type: z.string().nullable(),
+    sensors: z.array(z.string()),
+    channelId: z.string(),
+    organizationId: z.string(),
+    tags: z.array(z.string()),
+    properties: jsonObject.describe('as sent at registration: manufacturer, model, os, osVersion, softwareVersion, type, …'),
+    attributes: jsonObject,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Device' });
+
+const latLon = z.strictObject({ lat: z.number(), lon: z.number() });
+const lonLat = z.tuple([z.number(), z.number()]);
+
+export const landmarkSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    address: z.string().nullable(),
+    type: z.literal('geometry'),
+    projectId: z.string(),
+    organizationId: z.string(),
+    tags: z.array(z.string()),
+    attributes: jsonObject,
+    model: z
+      .union([
+        z.strictObject({ type: z.literal('circle'), geometry: z.strictObject({ center: latLon, radius: z.number().describe('metres') }) }),
+        z.strictObject({ type: z.literal('rectangle'), geometry: z.strictObject({ nw: latLon, se: latLon }) }),
+        z.strictObject({ type: z.literal('polygon'), geometry: z.strictObject({ points: z.array(latLon) }) }),
+      ])
+      .describe('Gen A/B spelling'),
+    shape: z
+      .union([
+        z.strictObject({ type: z.literal('circle'), radius: z.number().describe('metres'), coordinates: lonLat.describe('[lon, lat]') }),
+        z.strictObject({ type: z.literal('envelope'), coordinates: z.tuple([lonLat, lonLat]).describe('[[minLon, maxLat], [maxLon, minLat]]') }),
+        z.strictObject({ type: z.literal('polygon'), coordinates: z.array(z.array(lonLat)).describe('one closed ring of [lon, lat]') }),
+      ])
+      .describe('Gen C spelling (Elasticsearch geo_shape)'),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Landmark' });
+
+// ---------------------------------------------------------------- rules, deliveries, events
+
+const conditionNode = z.looseObject({ type: z.string() }).describe('a Gen B condition node: and / or / not with items, or a leaf');
+
+export const ruleSchema = z
+  .strictObject({
+    id: z.string(),
+    projectId: z.string(),
+    organizationId: z.string(),
+    name: z.string(),
+    description: z.string(),
+    type: z.enum(['cloud', 'edge']),
+    enabled: z.boolean(),
+    generator: z.string(),
+    conditionsObject: z.array(conditionNode).describe('[root] or [] when the rule has no conditions'),
+    conditions: z.string().describe('the expression string'),
+    actions: z.array(z.looseObject({ type: z.enum(ACTION_TYPES) })).describe('webhook passwords, secrets and header values are masked'),
+    properties: jsonObject.describe('{timezone?, …}'),
+    throttleInSeconds: int(),
+    channelIds: z.array(z.string()),
+    gatewayIds: z.array(z.string()),
+    conditionsAndActions: z.array(z.never()).max(0).describe('always empty'),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Rule' });
+
+export const conditionsCheckSchema = z
+  .strictObject({
+    valid: z.literal(true),
+    conditions: z.string().describe('the expression string'),
+    conditionsObject: z.array(conditionNode),
+    timezone: z.string().optional().describe('properties.timezone, when given'),
+    matches: z.boolean().optional().describe('when an object form and a conditions string are both given: whether they say the same'),
+  })
+  .meta({ id: 'ConditionsCheck' });
+
+export const deliveryAttemptSchema = z
+  .strictObject({
+    attempt: int(),
+    startedAt: timestamp,
+    durationMs: int(),
+    outcome: z.enum(['success', 'retry', 'failure']),
+    statusCode: int().nullable(),
+    error: z.string().nullable(),
+    request: z
+      .looseObject({ method: z.string().optional(), url: z.string().optional(), headers: z.record(z.string(), z.string()).optional() })
+      .describe('the request made; custom header values masked'),
+  })
+  .meta({ id: 'DeliveryAttempt' });
+
+export const deliverySchema = z
+  .strictObject({
+    id: z.string(),
+    actionId: z.string(),
+    type: z.string().describe('the action type'),
+    deviceId: z.string().nullable(),
+    eventId: z.string().nullable(),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    attempts: int(),
+    lastError: z.string().nullable(),
+    createdAt: timestamp,
+    finishedAt: timestamp.nullable(),
+    deliveries: z.array(deliveryAttemptSchema).describe('webhook attempts, first first'),
+  })
+  .meta({ id: 'Delivery' });
+
+export const eventSchema = z
+  .strictObject({
+    id: z.string(),
+    organizationId: z.string(),
+    channelId: z.string(),
+    deviceId: z.string(),
+    serverReceivedAt: timestamp,
+    clientSentAt: timestamp.nullable(),
+    payload: z.unknown().describe('the event as ingested'),
+  })
+  .meta({ id: 'Event' });
+
+export const metricBucketSchema = z
+  .strictObject({
+    value: z.number().nullable().describe('the aggregate; null when no event had a number at metricPath'),
+    count: int().describe('events counted'),
+    ts: timestamp.nullable().describe('start of the bucket (interval false: `from`, or null)'),
+  })
+  .meta({ id: 'MetricBucket' });
+
+export const metricsMeta = totalsMeta.extend({
+  interval: z.union([z.enum(['1h', '1d']), z.literal(false)]),
+  timezone: z.string(),
+  operation: z.enum(['avg', 'min', 'max', 'sum', 'count']),
+});
+
+// ---------------------------------------------------------------- inference keys, models
+
+export const inferenceKeySchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string().describe('the first characters of the key'),
+    enabled: z.boolean(),
+    createdBy: z.string().nullable().describe('the user who created it'),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'InferenceKey' });
+
+export const newInferenceKeySchema = inferenceKeySchema
+  .extend({ apiKey: z.string().describe('the key itself: shown in this answer only') })
+  .meta({ id: 'NewInferenceKey' });
+
+export const modelVersionSchema = z
+  .strictObject({
+    id: z.string(),
+    modelId: z.string(),
+    organizationId: z.string(),
+    version: int(),
+    name: z.string(),
+    status: z.enum(['Initializing', 'Active', 'Failed']),
+    statusReason: z.string().nullable().describe('why it failed'),
+    executionProvider: z.string().nullable().describe('where this server runs it, once loaded'),
+    public: z.boolean(),
+    labels: z.array(z.string()),
+    input: z.strictObject({ width: int(), height: int() }),
+    outputFormat: z.enum([...OUTPUT_FORMATS, 'auto']),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'ModelVersion' });
+
+export const modelSchema = z
+  .strictObject({
+    id: z.string(),
+    organizationId: z.string(),
+    name: z.string(),
+    description: z.string(),
+    versionCount: int().optional().describe('in lists only'),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Model' });
+
+export const modelWithVersionsSchema = modelSchema.extend({ versions: z.array(modelVersionSchema) }).meta({ id: 'ModelWithVersions' });

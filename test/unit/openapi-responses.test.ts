@@ -1,0 +1,67 @@
+// /openapi.json comes from the endpoint declarations alone: every /v2
+// operation documents the body of each success it answers with a schema
+// (204s have none). Built here without a server: the declarations only
+// capture their dependencies, they do not touch them until a request.
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import type { InferenceService } from '../../src/inference/service.js';
+import { buildOpenApi } from '../../src/http/openapi.js';
+import { managementEndpoints } from '../../src/http/routes/v2/index.js';
+import type { AccountService } from '../../src/platform/accounts.js';
+import type { InferenceKeyCache } from '../../src/platform/inference-keys.js';
+
+type Operation = { responses: Record<string, { content?: { 'application/json'?: { schema?: unknown } } }> };
+
+function document() {
+  const endpoints = managementEndpoints({
+    sql: {} as never, // declarations only: handlers, which query, never run here
+    config: loadConfig({}),
+    accounts: {} as AccountService,
+    inference: {} as InferenceService,
+    inferenceKeys: {} as InferenceKeyCache,
+  });
+  return { endpoints, doc: buildOpenApi(endpoints) as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } } };
+}
+
+describe('OpenAPI response schemas', () => {
+  it('documents a body schema for every 2xx of every /v2 operation but 204', () => {
+    const { doc } = document();
+    const missing: string[] = [];
+    let operations = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      if (!path.startsWith('/v2/')) continue;
+      for (const [method, op] of Object.entries(ops)) {
+        operations++;
+        const successes = Object.keys(op.responses).filter((status) => /^2\d\d$/.test(status));
+        if (successes.length === 0) missing.push(`${method} ${path}: no success response`);
+        for (const status of successes) {
+          if (status !== '204' && !op.responses[status]!.content?.['application/json']?.schema) missing.push(`${method} ${path} ${status}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(operations).toBeGreaterThan(80);
+  });
+
+  it('names the shared resources as components, every $ref resolved', () => {
+    const { doc } = document();
+    for (const name of ['Organization', 'User', 'Channel', 'ChannelApiKey', 'Schema', 'Project', 'Gateway', 'Device', 'Landmark', 'Rule', 'Delivery', 'Event', 'InferenceKey', 'Model', 'ModelVersion']) {
+      expect(doc.components.schemas[name], name).toBeDefined();
+    }
+    expect(doc.paths['/v2/channels/{channel}']!.get!.responses['200']!.content!['application/json']!.schema).toMatchObject({
+      properties: { data: { $ref: '#/components/schemas/Channel' } },
+    });
+    for (const ref of JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? []) {
+      const name = /#\/components\/schemas\/([^"]+)/.exec(ref)?.[1];
+      expect(name && doc.components.schemas[name], ref).toBeTruthy();
+    }
+  });
+
+  it('declares the success of every endpoint (its aliases share the declaration)', () => {
+    const { endpoints } = document();
+    for (const endpoint of endpoints) {
+      const statuses = Object.entries(endpoint.responses ?? {}).filter(([status]) => /^2\d\d$/.test(status));
+      expect(statuses.length, endpoint.path).toBeGreaterThan(0);
+    }
+  });
+});
