@@ -3,6 +3,7 @@
 // events that change it. Row versions are the rows' xmin, as text.
 import type { PendingQuery, Sql } from 'postgres';
 import { arrayLiteral, jsonElements } from './array-literal.js';
+import type { Queryable } from './database.js';
 
 /** Per device: the last-seen time and the state patch to merge into `state`. */
 export type DevicePatches = Map<string, { seenAt: Date; patch: Record<string, unknown> }>;
@@ -59,7 +60,7 @@ export async function saveDeviceStates(tx: Sql, patches: DevicePatches): Promise
 }
 
 /** The configuration override a device's state carries (`state.configuration`), null when none; undefined when no such device. */
-export async function findDeviceConfiguration(sql: Sql, organizationId: string, deviceId: string): Promise<{ configuration: Record<string, unknown> | null } | undefined> {
+export async function findDeviceConfiguration(sql: Queryable, organizationId: string, deviceId: string): Promise<{ configuration: Record<string, unknown> | null } | undefined> {
   const [row] = await sql<{ configuration: Record<string, unknown> | null }[]>`
       SELECT state->'configuration' AS configuration FROM devices WHERE id = ${deviceId} AND organization_id = ${organizationId}`;
   return row;

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
 import { deviceCredentialsValid, registerDevice } from '../db/devices.js';
+import { findChannelSchemaId } from '../db/channels.js';
 import { findSchema } from '../db/schemas.js';
 import { LATEST_TIME_MS } from '../db/storable.js';
 import { ApiError } from '../errors.js';
@@ -192,8 +193,7 @@ export class IngestService {
   private async schemaOf(device: DeviceClaims): Promise<unknown> {
     const cached = this.channelSchemas.get(device.channelId);
     if (cached && Date.now() - cached.checkedAt < RECHECK_MS) return cached.schemaId ? cached.fields : undefined;
-    const [channel] = await this.sql<{ schemaId: string | null }[]>`
-      SELECT schema_id FROM channels WHERE id = ${device.channelId} AND organization_id = ${device.organizationId}`;
+    const channel = await findChannelSchemaId(this.sql, device.organizationId, device.channelId);
     const schema = channel?.schemaId ? await findSchema(this.sql, device.organizationId, channel.schemaId) : undefined;
     this.channelSchemas.set(device.channelId, { schemaId: schema?.id ?? null, fields: schema, checkedAt: Date.now() });
     return schema;
