@@ -1,5 +1,6 @@
 // Liveness, readiness and Prometheus metrics.
 import type { Sql } from 'postgres';
+import { databaseAnswers } from '../../db/health.js';
 import { ApiError } from '../../errors.js';
 import type { InferenceService } from '../../inference/service.js';
 import type { Registry } from '../../observability/metrics.js';
@@ -8,13 +9,13 @@ import { isLoopback, type Reply, type Request, type Route } from '../server.js';
 
 export const API_VERSION = '2.0.0';
 
-async function databaseAnswers(sql: Sql, timeoutMs: number): Promise<boolean> {
+async function databaseAnswersWithin(sql: Sql, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
   try {
-    return await Promise.race([sql`SELECT 1`.then(() => true, () => false), timeout]);
+    return await Promise.race([databaseAnswers(sql), timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -56,7 +57,7 @@ export function healthRoutes(deps: { sql: Sql; inference: InferenceService; regi
       method: 'get',
       path: '/v2/health/ready',
       async handler(_req, reply) {
-        const database = await databaseAnswers(deps.sql, 2000);
+        const database = await databaseAnswersWithin(deps.sql, 2000);
         const model = deps.inference.hasActiveVersion();
         if (database && model) {
           reply.json(200, { status: 'ready', database: 'ok', activeModelVersion: true });
