@@ -146,3 +146,10 @@ export async function findEnabledChannelKey(sql: Queryable, keyHash: string): Pr
 export async function touchChannel(sql: Queryable, id: string): Promise<void> {
   await sql`UPDATE channels SET updated_at = now() WHERE id = ${id}`;
 }
+
+/** The schema the channel's IoT payloads are validated against: null when none; undefined when no such channel. */
+export async function findChannelSchemaId(sql: Queryable, organizationId: string, channelId: string): Promise<{ schemaId: string | null } | undefined> {
+  const [channel] = await sql<{ schemaId: string | null }[]>`
+      SELECT schema_id FROM channels WHERE id = ${channelId} AND organization_id = ${organizationId}`;
+  return channel;
+}

@@ -263,3 +263,19 @@ export async function registerDevice(sql: Queryable, registration: DeviceRegistr
   };
   return 'savepoint' in sql ? sql.savepoint(work) : (sql as import('postgres').Sql).begin(work);
 }
+
+/** A telephone number of the device (its first `tel` alias), for SMS actions that reflect to the device. */
+export async function findDeviceTelephone(sql: Queryable, deviceId: string): Promise<string | undefined> {
+  const [alias] = await sql<{ value: string }[]>`
+            SELECT value FROM device_aliases WHERE device_id = ${deviceId} AND type = 'tel' LIMIT 1`;
+  return alias?.value;
+}
+
+/** Adds the tags to (or removes them from) the organization's devices; returns the ids of the devices changed. */
+export async function changeDeviceTags(sql: Queryable, organizationId: string, ids: string[], tags: string[], add: boolean): Promise<string[]> {
+  const changed = await sql<{ id: string }[]>`
+          UPDATE devices SET tags = ${add ? sql`ARRAY(SELECT DISTINCT unnest(tags || ${tags}::text[]))` : sql`ARRAY(SELECT unnest(tags) EXCEPT SELECT unnest(${tags}::text[]))`},
+            updated_at = now()
+          WHERE organization_id = ${organizationId} AND id = ANY(${ids}) RETURNING id`;
+  return changed.map((d) => d.id);
+}

@@ -1,9 +1,11 @@
-// Queries of ingested device events: search with keyset paging, and metrics
+// Queries of ingested device events: the ingestion writer's INSERTs of a
+// batch, search with keyset paging, and metrics
 // aggregated per time bucket in a time zone. Every query is scoped to one
 // organization. Payload paths are bound as text[] parameters (`#>`), never
 // written into the SQL; the payload is read as text and parsed here, since
 // the connection's camelCase transform would rename its keys.
-import type { Fragment } from 'postgres';
+import type { Fragment, PendingQuery, Row, Sql } from 'postgres';
+import { arrayLiteral, jsonElements } from './array-literal.js';
 import type { Queryable } from './database.js';
 
 export type DatePath = 'serverReceivedAt' | 'clientSentAt';
@@ -182,3 +184,51 @@ export async function channelOfOrganization(sql: Queryable, organizationId: stri
 export async function deviceOfOrganization(sql: Queryable, organizationId: string, id: string): Promise<boolean> {
   return (await sql`SELECT 1 FROM devices WHERE organization_id = ${organizationId} AND id = ${id}`).length > 0;
 }
+
+/** An event as the ingestion writer stores it. */
+export interface NewEventRow {
+  id: string;
+  organizationId: string;
+  channelId: string;
+  deviceId: string;
+  source: string;
+  serverReceivedAt: Date;
+  clientSentAt: Date | null;
+  payload: Record<string, unknown>;
+  dedupKey: string;
+}
+
+/** The multi-row INSERT of a batch, `tail` (ON CONFLICT, RETURNING) after its SELECT; not run here. */
+function insertEvents<T extends readonly Row[]>(c: Sql, events: readonly NewEventRow[], tail: PendingQuery<Row[]>): PendingQuery<T> {
+  return c<T>`
+    INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, client_sent_at, payload, dedup_key)
+    SELECT id, org, channel, device, source, received, sent, j.value, dedup FROM unnest(
+      ${arrayLiteral(events.map((e) => e.id))}::text::text[],
+      ${arrayLiteral(events.map((e) => e.organizationId))}::text::text[],
+      ${arrayLiteral(events.map((e) => e.channelId))}::text::text[],
+      ${arrayLiteral(events.map((e) => e.deviceId))}::text::text[],
+      ${arrayLiteral(events.map((e) => e.source))}::text::text[],
+      ${arrayLiteral(events.map((e) => e.serverReceivedAt.toISOString()))}::text::timestamptz[],
+      ${arrayLiteral(events.map((e) => e.clientSentAt?.toISOString() ?? null))}::text::timestamptz[],
+      ${arrayLiteral(events.map((e) => e.dedupKey))}::text::text[]
+    ) WITH ORDINALITY AS u(id, org, channel, device, source, received, sent, dedup, n)
+    JOIN ${jsonElements(c, events.map((e) => e.payload))} USING (n)
+    ${tail}`;
+}
+
+/**
+ * Stores the batch's new events, leaves out retries of stored ones
+ * (the idempotency key), and returns the ids that were new; not run here.
+ */
+export const insertNewEvents = (c: Sql, events: readonly NewEventRow[]) =>
+  insertEvents<Array<{ id: string }>>(c, events, c`ON CONFLICT (device_id, dedup_key) DO NOTHING RETURNING id`);
+
+/**
+ * Stores the batch, failing with 23505 if any event is a retry; not run
+ * here. Cheaper than skipping retries: an arbiter index makes every row a
+ * speculative insertion (a check of the unique index first, then a second
+ * WAL record to confirm it): 50 µs less PostgreSQL CPU per 16-event
+ * statement, 200 µs per 64 (alternating the two forms against the embedded
+ * PostgreSQL, medians of 8 rounds of 400 statements).
+ */
+export const insertAllEvents = (c: Sql, events: readonly NewEventRow[]) => insertEvents<Row[]>(c, events, c``);

@@ -211,3 +211,27 @@ export async function listLandmarkShapes(
     WHERE organization_id = ${organizationId} ${projectIds ? sql`AND project_id = ANY(${sql.array([...projectIds], 25)})` : sql``}`;
   return rows.map(({ kind, geometry, ...row }) => ({ ...row, shape: fromStored(kind, geometry) }));
 }
+
+/** Adds the tags to (or removes them from) the organization's landmarks. */
+export async function changeLandmarkTags(sql: Queryable, organizationId: string, ids: string[], tags: string[], add: boolean): Promise<void> {
+  await sql`
+          UPDATE landmarks SET tags = ${add ? sql`ARRAY(SELECT DISTINCT unnest(tags || ${tags}::text[]))` : sql`ARRAY(SELECT unnest(tags) EXCEPT SELECT unnest(${tags}::text[]))`},
+            updated_at = now()
+          WHERE organization_id = ${organizationId} AND id = ANY(${ids})`;
+}
+
+/** Beacons named in the attributes (`ibeacon: {uuid, major, minor}`) of landmarks of the projects that include the channel, oldest landmark first. */
+export async function listChannelBeacons<B = { uuid: string; major?: number; minor?: number }>(
+  sql: Queryable,
+  organizationId: string,
+  channelId: string,
+  limit: number,
+): Promise<B[]> {
+  const rows = await sql<{ beacon: B }[]>`
+      SELECT l.attributes->'ibeacon' AS beacon
+      FROM landmarks l JOIN project_channels pc ON pc.project_id = l.project_id
+      WHERE pc.channel_id = ${channelId} AND l.organization_id = ${organizationId}
+        AND jsonb_typeof(l.attributes->'ibeacon'->'uuid') = 'string'
+      ORDER BY l.created_at LIMIT ${limit}`;
+  return rows.map((r) => r.beacon);
+}

@@ -1,4 +1,4 @@
-// Queries of the email outbox.
+// Queries of the email outbox, and of the SMS outbox rule actions write to.
 import type { Queryable } from './database.js';
 
 export interface OutboxEmailRow {
@@ -50,4 +50,9 @@ export async function markEmailFailed(sql: Queryable, id: string, error: string,
   await sql`
     UPDATE outbox_emails SET last_error = ${error}, next_attempt_at = now() + make_interval(secs => ${retryInSeconds})
     WHERE id = ${id}`;
+}
+
+/** An SMS for an operator or a gateway to send (the default SMS sender of rule actions). */
+export async function insertOutboxSms(sql: Queryable, sms: { id: string; organizationId: string; toNumber: string; body: string }): Promise<void> {
+  await sql`INSERT INTO outbox_sms (id, organization_id, to_number, body) VALUES (${sms.id}, ${sms.organizationId}, ${sms.toNumber}, ${sms.body})`;
 }

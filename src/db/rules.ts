@@ -146,3 +146,30 @@ export async function existingIds(
           SELECT id FROM ${TABLES[table](sql)} WHERE organization_id = ${organizationId} AND id = ANY(${ids as string[]})`;
   return new Set(rows.map((r) => r.id));
 }
+
+/** A rule as devices read it (the edge rules they run), before it is put in the SDK's shape. */
+export interface DeviceRuleRow {
+  id: string;
+  name: string;
+  type: string;
+  enabled: boolean;
+  conditions: string;
+  conditionsObject: unknown;
+  actions: unknown;
+  description: string;
+  createdAt: Date;
+  updatedAt: Date;
+  generator: string;
+  projectId: string;
+  channelIds: string[];
+  throttleInSeconds: number;
+}
+
+/** Enabled rules of a type of the projects that include the channel, oldest first. */
+export async function listChannelRules(sql: Queryable, organizationId: string, channelId: string, type: string): Promise<DeviceRuleRow[]> {
+  return sql<DeviceRuleRow[]>`
+      SELECT r.* FROM rules r JOIN project_channels pc ON pc.project_id = r.project_id
+      WHERE pc.channel_id = ${channelId} AND r.organization_id = ${organizationId}
+        AND r.enabled AND r.type = ${type}
+      ORDER BY r.created_at`;
+}

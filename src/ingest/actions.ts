@@ -19,24 +19,26 @@ import { createHmac } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Sql, TransactionSql } from 'postgres';
+import {
+  claimDueActionJobs,
+  completePendingActionJob,
+  markActionJobFailed,
+  markActionJobSucceeded,
+  retryActionJobLater,
+  type ActionJobRow,
+} from '../db/action-jobs.js';
+import { insertActionDelivery } from '../db/deliveries.js';
+import { changeDeviceTags, findDeviceTelephone } from '../db/devices.js';
+import { changeLandmarkTags } from '../db/landmarks.js';
+import { insertDeviceNotification } from '../db/notifications.js';
+import { insertOutboxSms } from '../db/outbox.js';
 import { newId } from '../ids.js';
 import { log } from '../log.js';
 import { enqueueEmail } from '../platform/outbox.js';
 import { openSecret } from '../platform/secrets.js';
 import { BlockedDestinationError, checkDestination, NOTHING_ALLOWED, pinnedLookup, type AllowList } from './ssrf-guard.js';
 
-export interface ActionJobRow {
-  id: string;
-  organizationId: string;
-  ruleId: string | null;
-  actionId: string;
-  deviceId: string | null;
-  eventId: string | null;
-  type: string;
-  action: Record<string, any>;
-  context: Record<string, any>;
-  attempts: number;
-}
+export type { ActionJobRow };
 
 /** Where SMS go; the default keeps them in the outbox table for an operator or a gateway to send. */
 export interface SmsSender {
@@ -45,7 +47,7 @@ export interface SmsSender {
 
 export const outboxSms: SmsSender = {
   async send(tx, organizationId, to, body) {
-    await tx`INSERT INTO outbox_sms (id, organization_id, to_number, body) VALUES (${newId()}, ${organizationId}, ${to}, ${body})`;
+    await insertOutboxSms(tx, { id: newId(), organizationId, toNumber: to, body });
   },
 };
 
@@ -153,12 +155,7 @@ export class ActionRunner {
 
   /** Claims and runs the jobs due now; returns how many. */
   private async runDue(): Promise<number> {
-    const jobs = await this.sql<ActionJobRow[]>`
-      UPDATE action_jobs SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS})
-      WHERE id IN (
-        SELECT id FROM action_jobs WHERE status = 'pending' AND next_attempt_at <= now()
-        ORDER BY next_attempt_at, id LIMIT ${this.options.concurrency} FOR UPDATE SKIP LOCKED
-      ) RETURNING id, organization_id, rule_id, action_id, device_id, event_id, type, action, context, attempts`;
+    const jobs = await claimDueActionJobs(this.sql, this.options.concurrency, LEASE_SECONDS);
     await Promise.all(jobs.map((job) => this.run(job)));
     return jobs.length;
   }
@@ -168,28 +165,24 @@ export class ActionRunner {
     try {
       if (job.type === 'webhook') {
         await this.webhook(job, maxAttempts);
-        await this.sql`UPDATE action_jobs SET status = 'succeeded', finished_at = now(), last_error = NULL WHERE id = ${job.id}`;
+        await markActionJobSucceeded(this.sql, job.id);
       } else {
         // The effect and the job's completion commit together, so a crash in
         // between cannot repeat it; the row lock and the status check keep a
         // job whose lease ran out (and that another runner claimed) from
         // running twice.
         await this.sql.begin(async (tx) => {
-          const [claimed] = await tx`
-            UPDATE action_jobs SET status = 'succeeded', finished_at = now(), last_error = NULL
-            WHERE id = ${job.id} AND status = 'pending' RETURNING id`;
-          if (claimed) await this.local(tx, job);
+          if (await completePendingActionJob(tx, job.id)) await this.local(tx, job);
         });
       }
     } catch (error) {
       const message = (error as Error).message;
       if (error instanceof RetryableError && job.attempts < maxAttempts) {
         const delayMs = this.options.baseBackoffMs * 2 ** (job.attempts - 1);
-        await this.sql`
-          UPDATE action_jobs SET last_error = ${message}, next_attempt_at = now() + make_interval(secs => ${delayMs / 1000}) WHERE id = ${job.id}`;
+        await retryActionJobLater(this.sql, job.id, message, delayMs / 1000);
         setTimeout(() => this.kick(), delayMs + 10).unref();
       } else {
-        await this.sql`UPDATE action_jobs SET status = 'failed', finished_at = now(), last_error = ${message} WHERE id = ${job.id}`;
+        await markActionJobFailed(this.sql, job.id, message);
         log.warn('action failed', { job: job.id, type: job.type, rule: job.ruleId, error: message });
       }
     }
@@ -242,10 +235,18 @@ export class ActionRunner {
       }
     }
     if (outcome === 'retry' && job.attempts >= maxAttempts) outcome = 'failure';
-    await this.sql`
-      INSERT INTO action_deliveries (id, job_id, organization_id, attempt, started_at, duration_ms, outcome, status_code, error, request, response)
-      VALUES (${newId()}, ${job.id}, ${job.organizationId}, ${job.attempts}, ${started}, ${Date.now() - started.getTime()}, ${outcome},
-              ${status ?? null}, ${error?.slice(0, 500) ?? null}, ${this.sql.json({ method, url, headers: loggedHeaders })}, NULL)`;
+    await insertActionDelivery(this.sql, {
+      id: newId(),
+      jobId: job.id,
+      organizationId: job.organizationId,
+      attempt: job.attempts,
+      startedAt: started,
+      durationMs: Date.now() - started.getTime(),
+      outcome,
+      statusCode: status ?? null,
+      error: error?.slice(0, 500) ?? null,
+      request: { method, url, headers: loggedHeaders },
+    });
     if (outcome === 'retry') throw new RetryableError(error);
     if (outcome === 'failure') throw new Error(error);
   }
@@ -271,10 +272,7 @@ export class ActionRunner {
           landmarkId: a.landmarkId ?? context.landmarks?.entered?.[0],
         };
         for (const deviceId of targets) {
-          await tx`
-            INSERT INTO notifications (id, organization_id, device_id, rule_id, action_id, payload)
-            SELECT ${newId()}, ${job.organizationId}, id, ${job.ruleId}, ${job.actionId}, ${tx.json(payload)}
-            FROM devices WHERE id = ${deviceId} AND organization_id = ${job.organizationId}`;
+          await insertDeviceNotification(tx, { id: newId(), organizationId: job.organizationId, deviceId, ruleId: job.ruleId, actionId: job.actionId, payload });
         }
         return;
       }
@@ -292,9 +290,8 @@ export class ActionRunner {
       case 'sms': {
         const numbers = [...(a.recipients?.telephoneNumbers ?? [])];
         if (a.recipients?.reflect && job.deviceId) {
-          const [alias] = await tx<{ value: string }[]>`
-            SELECT value FROM device_aliases WHERE device_id = ${job.deviceId} AND type = 'tel' LIMIT 1`;
-          if (alias) numbers.push(alias.value);
+          const telephone = await findDeviceTelephone(tx, job.deviceId);
+          if (telephone !== undefined) numbers.push(telephone);
         }
         for (const to of numbers) await this.sms.send(tx, job.organizationId, to, renderTemplate(a.message, context));
         return;
@@ -303,20 +300,14 @@ export class ActionRunner {
       case 'update device state remove tags': {
         const ids = deviceTargets(a.deviceIds);
         const add = job.type.endsWith('add tags');
-        const changed = await tx<{ id: string }[]>`
-          UPDATE devices SET tags = ${add ? tx`ARRAY(SELECT DISTINCT unnest(tags || ${a.tags}::text[]))` : tx`ARRAY(SELECT unnest(tags) EXCEPT SELECT unnest(${a.tags}::text[]))`},
-            updated_at = now()
-          WHERE organization_id = ${job.organizationId} AND id = ANY(${ids}) RETURNING id`;
-        if (changed.length) this.options.onDevicesChanged?.(changed.map((d) => d.id));
+        const changed = await changeDeviceTags(tx, job.organizationId, ids, a.tags, add);
+        if (changed.length) this.options.onDevicesChanged?.(changed);
         return;
       }
       case 'update landmark state add tags':
       case 'update landmark state remove tags': {
         const add = job.type.endsWith('add tags');
-        await tx`
-          UPDATE landmarks SET tags = ${add ? tx`ARRAY(SELECT DISTINCT unnest(tags || ${a.tags}::text[]))` : tx`ARRAY(SELECT unnest(tags) EXCEPT SELECT unnest(${a.tags}::text[]))`},
-            updated_at = now()
-          WHERE organization_id = ${job.organizationId} AND id = ANY(${a.landmarkIds})`;
+        await changeLandmarkTags(tx, job.organizationId, a.landmarkIds, a.tags, add);
         return;
       }
       default:

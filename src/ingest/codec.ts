@@ -7,7 +7,7 @@
 // form: the protobuf field names.
 import { z } from 'zod';
 import { isStorableText, LATEST_TIME_MS, UNSTORABLE_TEXT, whyUnstorable } from '../db/storable.js';
-import { DomainError } from '../errors.js';
+import { invalid } from '../errors.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import { canonicalEvent } from './canonical-event.js';
 import { checkJsonContainers, checkJsonItems, checkProtobufItems, MAX_BATCH_EVENTS, MAX_LIST_ITEMS } from './item-limits.js';
@@ -151,7 +151,7 @@ function validatedBatch(value: unknown): MobileEvent[] {
     const result = eventSchema.safeParse(event);
     if (result.success) return result.data;
     const issues = result.error.issues.map((issue) => ({ ...issue, path: ['events', index, ...issue.path] }));
-    throw new DomainError('invalid', 'invalid request body', describeIssues(new z.ZodError(issues)));
+    throw invalid('invalid request body', describeIssues(new z.ZodError(issues)));
   });
 }
 
@@ -173,13 +173,13 @@ function parseJson(body: Uint8Array): unknown {
   try {
     return JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
   } catch (error) {
-    throw new DomainError('invalid', 'invalid JSON body', (error as Error).message);
+    throw invalid('invalid JSON body', (error as Error).message);
   }
 }
 
 function validated<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
-  if (!result.success) throw new DomainError('invalid', 'invalid request body', describeIssues(result.error));
+  if (!result.success) throw invalid('invalid request body', describeIssues(result.error));
   return result.data;
 }
 
@@ -194,7 +194,7 @@ function fromProtobuf<M>(type: ProtoType<M>, body: Uint8Array, what: string): Re
   try {
     message = type.decode(body);
   } catch (error) {
-    throw new DomainError('invalid', 'invalid protobuf body', `${what}: ${(error as Error).message}`);
+    throw invalid('invalid protobuf body', `${what}: ${(error as Error).message}`);
   }
   return type.toObject(message, { longs: Number, defaults: false, arrays: false });
 }
@@ -246,10 +246,10 @@ export function decodeRegistration(body: Uint8Array, format: WireFormat): Regist
 export function decodeIotPayload(body: Uint8Array): Record<string, unknown> {
   const value = parseJson(body);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new DomainError('invalid', 'invalid request body', 'an IoT event must be a JSON object');
+    throw invalid('invalid request body', 'an IoT event must be a JSON object');
   }
   const unstorable = whyUnstorable(value);
-  if (unstorable !== undefined) throw new DomainError('invalid', 'invalid request body', unstorable);
+  if (unstorable !== undefined) throw invalid('invalid request body', unstorable);
   return value as Record<string, unknown>;
 }
 

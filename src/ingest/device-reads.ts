@@ -1,6 +1,10 @@
 // What a device reads back from the ingestion API: its configuration, the
 // iBeacons to whitelist, its push notifications and the edge rules to run.
 import type { Sql } from 'postgres';
+import { findDeviceConfiguration } from '../db/device-state.js';
+import { listChannelBeacons } from '../db/landmarks.js';
+import { listDeviceNotifications } from '../db/notifications.js';
+import { listChannelRules } from '../db/rules.js';
 import type { DeviceClaims } from '../platform/auth/tokens.js';
 import { presentActions } from '../platform/rules/actions.js';
 
@@ -23,20 +27,13 @@ export class DeviceReadModel {
   constructor(private readonly sql: Sql) {}
 
   async configuration(device: DeviceClaims): Promise<typeof DEFAULT_CONFIGURATION & { uuid: string }> {
-    const [row] = await this.sql<{ configuration: Record<string, unknown> | null }[]>`
-      SELECT state->'configuration' AS configuration FROM devices WHERE id = ${device.deviceId} AND organization_id = ${device.organizationId}`;
+    const row = await findDeviceConfiguration(this.sql, device.organizationId, device.deviceId);
     return { uuid: device.deviceId, ...DEFAULT_CONFIGURATION, ...(row?.configuration ?? {}) };
   }
 
   /** Beacons named in the attributes (`ibeacon: {uuid, major, minor}`) of landmarks of the device's projects. */
   async ibeacons(device: DeviceClaims, count: number): Promise<Beacon[]> {
-    const rows = await this.sql<{ beacon: Beacon }[]>`
-      SELECT l.attributes->'ibeacon' AS beacon
-      FROM landmarks l JOIN project_channels pc ON pc.project_id = l.project_id
-      WHERE pc.channel_id = ${device.channelId} AND l.organization_id = ${device.organizationId}
-        AND jsonb_typeof(l.attributes->'ibeacon'->'uuid') = 'string'
-      ORDER BY l.created_at LIMIT ${count}`;
-    return rows.map((r) => r.beacon);
+    return listChannelBeacons<Beacon>(this.sql, device.organizationId, device.channelId, count);
   }
 
   async notifications(
@@ -46,11 +43,7 @@ export class DeviceReadModel {
     const lastMs = 253_402_300_799_999; // 9999-12-31, PostgreSQL's comfortable end of time
     const from = new Date(Math.min(range.startTime ?? 0, lastMs));
     const to = new Date(Math.min(range.endTime ?? lastMs, lastMs));
-    const rows = await this.sql<{ id: string; payload: Record<string, unknown>; createdAt: Date; ruleId: string | null; actionId: string | null }[]>`
-      SELECT id, payload, created_at, rule_id, action_id FROM notifications
-      WHERE device_id = ${device.deviceId} AND organization_id = ${device.organizationId}
-        AND created_at >= ${from} AND created_at <= ${to}
-      ORDER BY created_at, id LIMIT ${range.limit + 1}`;
+    const rows = await listDeviceNotifications(this.sql, device.organizationId, device.deviceId, from, to, range.limit + 1);
     return {
       notifications: rows.slice(0, range.limit).map((r) => ({
         ...r.payload,
@@ -67,28 +60,7 @@ export class DeviceReadModel {
   /** Enabled edge rules of the projects that include the device's channel, in the SDK's Rule shape. */
   async rules(device: DeviceClaims, ruleType: string | undefined): Promise<Array<Record<string, unknown>>> {
     const type = ruleType === undefined || /edge/.test(ruleType) ? 'edge' : ruleType;
-    const rows = await this.sql<
-      {
-        id: string;
-        name: string;
-        type: string;
-        enabled: boolean;
-        conditions: string;
-        conditionsObject: unknown;
-        actions: unknown;
-        description: string;
-        createdAt: Date;
-        updatedAt: Date;
-        generator: string;
-        projectId: string;
-        channelIds: string[];
-        throttleInSeconds: number;
-      }[]
-    >`
-      SELECT r.* FROM rules r JOIN project_channels pc ON pc.project_id = r.project_id
-      WHERE pc.channel_id = ${device.channelId} AND r.organization_id = ${device.organizationId}
-        AND r.enabled AND r.type = ${type}
-      ORDER BY r.created_at`;
+    const rows = await listChannelRules(this.sql, device.organizationId, device.channelId, type);
     return rows.map((r) => ({
       id: r.id,
       name: r.name,

@@ -1,7 +1,6 @@
 // Device state kept with the device row and updated in the same commit as
-// the events: when it was last seen and its last known location.
-import type { PendingQuery, Sql } from 'postgres';
-import { arrayLiteral, jsonElements } from '../db/array-literal.js';
+// the events: when it was last seen and its last known location (the
+// statements that read and write it are in db/device-state.ts).
 import type { IncomingEvent } from './event-writer.js';
 
 export interface LastLocation {
@@ -25,33 +24,4 @@ export function eventLocation(event: IncomingEvent): LastLocation | undefined {
     return { latitude: lat, longitude: lon };
   }
   return undefined;
-}
-
-export type DevicePatches = Map<string, { seenAt: Date; patch: Record<string, unknown> }>;
-
-/**
- * The UPDATE writing each device's state patch (merged into `state`) and
- * last-seen time, returning each row's new version (xmin). With `expected`
- * (the version each device was read at), a row that changed since is left
- * out, for the caller to check. Not run here: a statement of its own, or a
- * part of a larger one.
- */
-export function updateDeviceStates(tx: Sql, patches: DevicePatches, expected?: ReadonlyMap<string, string>): PendingQuery<Array<{ id: string; version: string }>> {
-  const ids = [...patches.keys()];
-  const values = [...patches.values()];
-  return tx<Array<{ id: string; version: string }>>`
-    UPDATE devices d SET last_seen_at = u.seen_at, state = d.state || j.value
-    FROM unnest(
-      ${arrayLiteral(ids)}::text::text[], ${arrayLiteral(values.map((v) => v.seenAt.toISOString()))}::text::timestamptz[],
-      ${arrayLiteral(ids.map((id) => expected?.get(id) ?? null))}::text::text[]
-    ) WITH ORDINALITY AS u(id, seen_at, version, n)
-    JOIN ${jsonElements(tx, values.map((v) => v.patch))} USING (n)
-    WHERE d.id = u.id AND (u.version IS NULL OR d.xmin = u.version::xid)
-    RETURNING d.id, d.xmin::text AS version`;
-}
-
-/** Runs updateDeviceStates; resolves to each updated device's new version. */
-export async function saveDeviceStates(tx: Sql, patches: DevicePatches): Promise<Map<string, string>> {
-  if (patches.size === 0) return new Map();
-  return new Map((await updateDeviceStates(tx, patches)).map((r) => [r.id, r.version]));
 }

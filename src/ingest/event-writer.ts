@@ -15,8 +15,8 @@
 // load batches grow and the cost per event falls.
 import { performance } from 'node:perf_hooks';
 import type { PendingQuery, ReservedSql, Row, Sql } from 'postgres';
-import { arrayLiteral, jsonElements } from '../db/array-literal.js';
-import { DomainError } from '../errors.js';
+import { insertAllEvents, insertNewEvents } from '../db/events.js';
+import { invalid } from '../errors.js';
 import { log } from '../log.js';
 
 export interface IncomingEvent {
@@ -114,41 +114,6 @@ function isRefusedValue(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && (code.startsWith('22') || code.startsWith('54'));
 }
-
-/** The multi-row INSERT of a batch, `tail` (ON CONFLICT, RETURNING) after its SELECT; not run here. */
-function insertEvents<T extends readonly Row[]>(c: Sql, events: IncomingEvent[], tail: PendingQuery<Row[]>): PendingQuery<T> {
-  return c<T>`
-    INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, client_sent_at, payload, dedup_key)
-    SELECT id, org, channel, device, source, received, sent, j.value, dedup FROM unnest(
-      ${arrayLiteral(events.map((e) => e.id))}::text::text[],
-      ${arrayLiteral(events.map((e) => e.organizationId))}::text::text[],
-      ${arrayLiteral(events.map((e) => e.channelId))}::text::text[],
-      ${arrayLiteral(events.map((e) => e.deviceId))}::text::text[],
-      ${arrayLiteral(events.map((e) => e.source))}::text::text[],
-      ${arrayLiteral(events.map((e) => e.serverReceivedAt.toISOString()))}::text::timestamptz[],
-      ${arrayLiteral(events.map((e) => e.clientSentAt?.toISOString() ?? null))}::text::timestamptz[],
-      ${arrayLiteral(events.map((e) => e.dedupKey))}::text::text[]
-    ) WITH ORDINALITY AS u(id, org, channel, device, source, received, sent, dedup, n)
-    JOIN ${jsonElements(c, events.map((e) => e.payload))} USING (n)
-    ${tail}`;
-}
-
-/**
- * Stores the batch's new events, leaves out retries of stored ones, and
- * returns the ids that were new.
- */
-const insertNewEvents = (c: Sql, events: IncomingEvent[]) =>
-  insertEvents<Array<{ id: string }>>(c, events, c`ON CONFLICT (device_id, dedup_key) DO NOTHING RETURNING id`);
-
-/**
- * Stores the batch, failing with 23505 if any event is a retry. Cheaper
- * than skipping retries: an arbiter index makes every row a speculative
- * insertion (a check of the unique index first, then a second WAL record
- * to confirm it): 50 µs less PostgreSQL CPU per 16-event statement,
- * 200 µs per 64 (alternating the two forms against the embedded
- * PostgreSQL, medians of 8 rounds of 400 statements).
- */
-const insertAllEvents = (c: Sql, events: IncomingEvent[]) => insertEvents<Row[]>(c, events, c``);
 
 export class EventWriter {
   private queue: Pending[] = [];
@@ -279,7 +244,7 @@ export class EventWriter {
         return;
       }
       log.error('event commit failed', { events: events.length, error: error as Error });
-      const answer = isRefusedValue(error) ? new DomainError('invalid', 'event refused by the database', (error as Error).message) : (error as Error);
+      const answer = isRefusedValue(error) ? invalid('event refused by the database', (error as Error).message) : (error as Error);
       for (const p of batch) p.reject(answer);
     }
   }

@@ -5,7 +5,7 @@
 // limit was looked at, 2 s and 19 s of the event loop. The protobuf walk
 // below reads only tags and lengths (no object is made), the JSON walk only
 // array lengths, and both stop at the first limit crossed.
-import { DomainError } from '../errors.js';
+import { invalid } from '../errors.js';
 
 /** Events in one batch request at most. */
 export const MAX_BATCH_EVENTS = 1000;
@@ -26,7 +26,7 @@ const EVENT_LIST_FIELDS = new Map<number, string>([
 ]);
 const EVENT_LIST_NAMES = [...EVENT_LIST_FIELDS.values()];
 
-const tooMany = (detail: string) => new DomainError('invalid', 'invalid request body', detail);
+const tooMany = (detail: string) => invalid('invalid request body', detail);
 
 class Budget {
   private items = 0;

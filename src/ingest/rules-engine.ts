@@ -11,14 +11,17 @@
 // only as far as PostgreSQL confirms it; otherwise it is read once per batch
 // (locked), so several servers can share devices.
 import type { PendingQuery, Row, Sql } from 'postgres';
-import { arrayLiteral, jsonElements } from '../db/array-literal.js';
+import { insertActionJobs, notifyActionJobs } from '../db/action-jobs.js';
+import { lockEngineDevices, saveDeviceStates, updateDeviceStates } from '../db/device-state.js';
+import { batchStatement } from '../db/ingest-batch.js';
 import { newId } from '../ids.js';
 import { listLandmarkShapes } from '../db/landmarks.js';
+import { listRuleThrottles, upsertRuleThrottles } from '../db/rule-throttle.js';
 import { log } from '../log.js';
 import type { Shape } from '../lib/geometry.js';
 import { LandmarkIndex } from '../lib/landmark-index.js';
 import { evaluateCondition, landmarkIds, loadEnabledRules, type Condition, type EvaluationContext, type LoadedRule } from '../platform/rules/index.js';
-import { eventLocation, saveDeviceStates, updateDeviceStates, type LastLocation } from './device-state.js';
+import { eventLocation, type LastLocation } from './device-state.js';
 import type { AheadWork, EventProcessor, IncomingEvent, ProcessorWork } from './event-writer.js';
 import { KnownDevices, type KnownDevice } from './known-devices.js';
 
@@ -304,44 +307,18 @@ function throttleKey(ruleId: string, deviceId: string): string {
   return `${ruleId}:${deviceId}`;
 }
 
-/** The upsert of when rules last fired per device; not run here. */
-function upsertThrottles(tx: Sql, fired: BatchOutcome['fired']): PendingQuery<Row[]> {
-  const rows = [...fired.values()];
-  return tx`
-    INSERT INTO rule_throttle (rule_id, device_id, last_fired_at)
-    SELECT * FROM unnest(
-      ${arrayLiteral(rows.map((r) => r.ruleId))}::text::text[], ${arrayLiteral(rows.map((r) => r.deviceId))}::text::text[],
-      ${arrayLiteral(rows.map((r) => r.at.toISOString()))}::text::timestamptz[]
-    )
-    ON CONFLICT (rule_id, device_id) DO UPDATE SET last_fired_at = EXCLUDED.last_fired_at`;
-}
-
-/** The insert of fired actions into the durable queue; not run here. */
-function insertJobs(tx: Sql, jobs: ActionJob[]): PendingQuery<Row[]> {
-  return tx`
-    INSERT INTO action_jobs (id, organization_id, rule_id, action_id, device_id, event_id, type, action, context)
-    SELECT id, org, rule, action_id, device, event, type, j.value->'action', j.value->'context' FROM unnest(
-      ${arrayLiteral(jobs.map((j) => j.id))}::text::text[], ${arrayLiteral(jobs.map((j) => j.organizationId))}::text::text[],
-      ${arrayLiteral(jobs.map((j) => j.ruleId))}::text::text[], ${arrayLiteral(jobs.map((j) => j.actionId))}::text::text[],
-      ${arrayLiteral(jobs.map((j) => j.deviceId))}::text::text[], ${arrayLiteral(jobs.map((j) => j.eventId))}::text::text[],
-      ${arrayLiteral(jobs.map((j) => j.type))}::text::text[]
-    ) WITH ORDINALITY AS u(id, org, rule, action_id, device, event, type, n)
-    JOIN ${jsonElements(tx, jobs.map((job) => ({ action: job.action, context: job.context })))} USING (n)`;
-}
-
 /** Fired throttles and queued actions (with the wake-up of the action runners) as statements of their own. */
 function writeFired(tx: Sql, fired: BatchOutcome['fired'], jobs: ActionJob[]): Array<Promise<unknown>> {
   const writes: Array<Promise<unknown>> = [];
-  if (fired.size) writes.push(upsertThrottles(tx, fired));
-  if (jobs.length) writes.push(insertJobs(tx, jobs), tx`SELECT pg_notify('action_jobs', ${String(jobs.length)})`);
+  if (fired.size) writes.push(upsertRuleThrottles(tx, [...fired.values()]));
+  if (jobs.length) writes.push(insertActionJobs(tx, jobs), notifyActionJobs(tx, jobs.length));
   return writes;
 }
 
 /**
- * A whole batch in one statement, the parts as data-modifying CTEs (all of
- * them run, in one snapshot, atomically). The INSERT fails if an event
- * was stored before; the final row checks that every device is still at
- * its remembered version.
+ * A whole batch in one statement (db/ingest-batch.ts): the events' INSERT,
+ * which fails if an event was stored before, and the outcome's writes; its
+ * final row checks that every device is still at its remembered version.
  */
 function oneStatement(
   tx: Sql,
@@ -349,16 +326,14 @@ function oneStatement(
   outcome: BatchOutcome,
   expected: ReadonlyMap<string, string>,
 ): PendingQuery<[{ ids: string[] | null; versions: string[] | null }]> {
-  const parts = [tx`stored AS (${insert})`, tx`, updated AS (${updateDeviceStates(tx, outcome.patches, expected)})`];
-  if (outcome.fired.size) parts.push(tx`, throttled AS (${upsertThrottles(tx, outcome.fired)})`);
-  if (outcome.jobs.length) parts.push(tx`, queued AS (${insertJobs(tx, outcome.jobs)})`);
-  return tx`
-    WITH ${parts}
-    SELECT
-      ingest_expect((SELECT count(*) FROM updated) = ${outcome.patches.size}, 'a device changed since this server read it') AS same_devices,
-      ${outcome.jobs.length ? tx`pg_notify('action_jobs', ${String(outcome.jobs.length)})` : tx`NULL`} AS notified,
-      (SELECT array_agg(id) FROM updated) AS ids,
-      (SELECT array_agg(version) FROM updated) AS versions`;
+  return batchStatement(tx, {
+    insert,
+    updateDevices: updateDeviceStates(tx, outcome.patches, expected),
+    devices: outcome.patches.size,
+    throttles: outcome.fired.size ? upsertRuleThrottles(tx, [...outcome.fired.values()]) : undefined,
+    jobs: outcome.jobs.length ? insertActionJobs(tx, outcome.jobs) : undefined,
+    jobCount: outcome.jobs.length,
+  });
 }
 
 type Stats = RulesEngine['stats'];
@@ -472,11 +447,8 @@ export class RulesEngine implements EventProcessor {
     // a concurrent batch of another server for the same device waits, so
     // enter/exit see one order.
     const [deviceRows, throttleRows, fresh] = await Promise.all([
-      tx<Array<EngineDevice & { version: string }>>`
-        SELECT id, name, model, type, tags, properties, attributes, state, xmin::text AS version FROM devices
-        WHERE id = ANY(${deviceIds}) ORDER BY id FOR UPDATE`,
-      tx<{ ruleId: string; deviceId: string; lastFiredAt: Date }[]>`
-        SELECT rule_id, device_id, last_fired_at FROM rule_throttle WHERE device_id = ANY(${deviceIds})`,
+      lockEngineDevices<EngineDevice & { version: string }>(tx, deviceIds),
+      listRuleThrottles(tx, deviceIds),
       stored,
     ]);
     const entries = new Map<string, KnownDevice>();

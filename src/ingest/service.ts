@@ -6,9 +6,10 @@ import { createHash } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
 import { deviceCredentialsValid, registerDevice } from '../db/devices.js';
+import { findChannelSchemaId } from '../db/channels.js';
 import { findSchema } from '../db/schemas.js';
 import { LATEST_TIME_MS } from '../db/storable.js';
-import { DomainError } from '../errors.js';
+import { DomainError, invalid } from '../errors.js';
 import type { DeviceClaims, TokenService } from '../platform/auth/tokens.js';
 import { bearer } from '../platform/auth/authenticator.js';
 import { authenticateChannelKey } from '../platform/channel-keys.js';
@@ -152,7 +153,7 @@ export class IngestService {
     const schema = await this.schemaOf(device);
     if (schema) {
       const violation = validatePayload(schema as never, payload);
-      if (violation) throw new DomainError('invalid', 'payload does not match the schema for this channel', violation);
+      if (violation) throw invalid('payload does not match the schema for this channel', violation);
     }
     const clientTime = [payload.timestamp, payload.timestamp_iso8601].find((v) => v !== undefined);
     const parsed = typeof clientTime === 'number' ? new Date(clientTime) : typeof clientTime === 'string' ? new Date(clientTime) : undefined;
@@ -190,8 +191,7 @@ export class IngestService {
   private async schemaOf(device: DeviceClaims): Promise<unknown> {
     const cached = this.channelSchemas.get(device.channelId);
     if (cached && Date.now() - cached.checkedAt < RECHECK_MS) return cached.schemaId ? cached.fields : undefined;
-    const [channel] = await this.sql<{ schemaId: string | null }[]>`
-      SELECT schema_id FROM channels WHERE id = ${device.channelId} AND organization_id = ${device.organizationId}`;
+    const channel = await findChannelSchemaId(this.sql, device.organizationId, device.channelId);
     const schema = channel?.schemaId ? await findSchema(this.sql, device.organizationId, channel.schemaId) : undefined;
     this.channelSchemas.set(device.channelId, { schemaId: schema?.id ?? null, fields: schema, checkedAt: Date.now() });
     return schema;

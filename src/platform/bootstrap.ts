@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import { countOrganizations, bootstrapOrganization, findUserByEmail, insertMembership, insertOrganization, insertUser } from '../db/accounts.js';
 import { findKeyByDigest, insertInferenceKey } from '../db/inference-keys.js';
 import { insertModel, insertModelVersion } from '../db/model-versions.js';
+import { lockBootstrap } from '../db/locks.js';
 import { log } from '../log.js';
 import { CONFIG_FILE, MODEL_FILE, readModelConfig } from '../inference/model-config.js';
 import { digestApiKey, displayPrefix, generateApiKey } from './inference-keys.js';
@@ -59,7 +60,7 @@ async function registerBundledModels(tx: Queryable, organizationId: string, mode
 export async function bootstrap(sql: Sql, config: Config, print: Print = (t) => process.stdout.write(t)): Promise<void> {
   const secrets: string[] = [];
   await sql.begin(async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(${0x5e45f})`;
+    await lockBootstrap(tx);
     if ((await countOrganizations(tx)) === 0) await createFirstOrganization(tx, config, secrets);
     else if (config.adminPassword) await warnIfAdminPasswordIgnored(tx, config.adminEmail, config.adminPassword);
     if (config.inferenceApiKey) await acceptConfiguredKey(tx, config.inferenceApiKey);
