@@ -15,7 +15,9 @@ let stop: () => Promise<void>;
 const KIB = 1024;
 
 beforeAll(async () => {
-  ({ server, ids, stop } = await startWithModels(makePredictModels, {
+  // The slow model must hold its body's memory for longer than the 300 ms +
+  // QUEUE_HOLD_MS the small request waits, on fast CPUs too: 4x the default.
+  ({ server, ids, stop } = await startWithModels(() => makePredictModels({ slowRepeats: 240 }), {
     MAX_BUFFERED_BYTES: String(1024 * KIB),
     QUEUE_HOLD_MS: '600',
     ORGANIZATION_QUEUE_SIZE: '5',
