@@ -11,6 +11,7 @@ import { ApiError } from './errors.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import { log } from '../log.js';
 import type { Authenticator, Caller, UserCaller } from '../platform/auth/caller.js';
+import type { DeviceClaims } from '../platform/auth/tokens.js';
 import { authorize, type Action } from '../platform/permissions.js';
 import type { BodyBudget } from './body-budget.js';
 import { BodyTooLargeError, openBodyStream, readGatedBody, type BodyStream, type Reply, type Request, type Route } from './server.js';
@@ -36,12 +37,8 @@ export interface Authenticators extends Authenticator {
   metrics(request: Request): void;
 }
 
-export interface DeviceCaller {
-  deviceId: string;
-  organizationId: string;
-  channelId: string;
-  keyId?: string | undefined;
-}
+/** A device, from its token. */
+export type DeviceCaller = DeviceClaims;
 
 export interface InferenceKeyCaller {
   organizationId: string;

@@ -11,8 +11,8 @@
 // only as far as PostgreSQL confirms it; otherwise it is read once per batch
 // (locked), so several servers can share devices.
 import type { PendingQuery, Row, Sql } from 'postgres';
-import { insertActionJobs, notifyActionJobs } from '../db/action-jobs.js';
-import { lockEngineDevices, saveDeviceStates, updateDeviceStates } from '../db/device-state.js';
+import { insertActionJobs, notifyActionJobs, type NewActionJob } from '../db/action-jobs.js';
+import { lockEngineDevices, saveDeviceStates, updateDeviceStates, type EngineDeviceRow } from '../db/device-state.js';
 import { batchStatement } from '../db/ingest-batch.js';
 import { newId } from '../ids.js';
 import { listLandmarkShapes } from '../db/landmarks.js';
@@ -41,17 +41,8 @@ export interface OrganizationRules {
   loadedAt: number;
 }
 
-export interface ActionJob {
-  id: string;
-  organizationId: string;
-  ruleId: string;
-  actionId: string;
-  deviceId: string;
-  eventId: string;
-  type: string;
-  action: Record<string, unknown>;
-  context: Record<string, unknown>;
-}
+/** A fired action to queue: the row db/action-jobs.ts inserts. */
+export type ActionJob = NewActionJob;
 
 /** A Set per landmark-id list of a condition tree, made once (the trees live as long as the rule set). */
 const idSets = new WeakMap<readonly string[], Set<string>>();
@@ -125,16 +116,10 @@ function envelopeField(event: IncomingEvent, name: string): unknown {
   }
 }
 
-export interface EngineDevice {
-  id: string;
-  name: string | null;
-  model: string | null;
-  type: string | null;
-  tags: string[];
-  properties: Record<string, unknown>;
-  attributes: Record<string, unknown>;
+/** A device as rules see it: its row without the version, its state typed. */
+export type EngineDevice = Omit<EngineDeviceRow, 'state' | 'version'> & {
   state: { inside?: string[]; lastLocation?: LastLocation; configuration?: unknown };
-}
+};
 
 export interface BatchOutcome {
   /** per device: last-seen time and the state to merge */
