@@ -55,6 +55,27 @@ export const invalid = (message: string, detail?: string) => new DomainError('in
 export const notFound = (message: string) => new DomainError('not-found', message);
 
 /**
+ * A request named, as the scope of its work (not as the resource addressed by
+ * its path), a project, channel or device that is not its organization's. The
+ * original API answered these 401 "you dont have access to this …".
+ */
+export class OutOfOrganizationError extends DomainError {
+  constructor(
+    readonly resource: 'project' | 'channel' | 'device',
+    readonly id: string,
+  ) {
+    super('not-found', `${resource} not found`, `no ${resource} ${id} in the organization of the token`);
+    this.name = 'OutOfOrganizationError';
+  }
+}
+
+/** `value`, or the not-found error of `what` ("gateway" → "gateway not found") when there is none. */
+export function found<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw notFound(`${what} not found`);
+  return value;
+}
+
+/**
  * A path into a request body as error details name it (`events.1.ssid`).
  * A segment holding characters that do not print (controls, unpaired
  * surrogates) is written with JSON's escapes.

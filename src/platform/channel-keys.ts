@@ -3,8 +3,10 @@
 // bits), stored only as SHA-256 digests; the plaintext is returned once, by
 // the request that creates it.
 import { newId } from '../ids.js';
-import { findEnabledChannelKey, insertChannelKey, type ChannelKeyIdentity, type ChannelKeyRow } from '../db/channels.js';
+import * as db from '../db/channels.js';
+import type { ChannelKeyIdentity, ChannelKeyRow } from '../db/channels.js';
 import type { Queryable } from '../db/database.js';
+import { found, notFound } from '../errors.js';
 import { digestApiKey, displayPrefix, generateApiKey } from './inference-keys.js';
 
 export type { ChannelKeyIdentity } from '../db/channels.js';
@@ -22,14 +24,19 @@ export function presentNewChannelKey(row: ChannelKeyRow, apiKey: string) {
   return { id: row.id, apiKey, prefix: row.keyPrefix, enabled: row.enabled, createdAt: row.createdAt, updatedAt: row.updatedAt };
 }
 
-/** Makes a key for a channel (the caller checked the channel is of the organization). */
-export async function createChannelKey(
+/** Every key operation first finds the channel in the caller's organization: another organization's is not found. */
+async function requireChannel(sql: Queryable, organizationId: string, channelId: string): Promise<void> {
+  found(await db.findChannel(sql, organizationId, channelId), 'channel');
+}
+
+/** Makes a key for a channel known to be the organization's (one just created, or checked). */
+export async function insertNewChannelKey(
   sql: Queryable,
   organizationId: string,
   channelId: string,
 ): Promise<{ row: ChannelKeyRow; apiKey: string }> {
   const apiKey = generateApiKey();
-  const row = await insertChannelKey(sql, {
+  const row = await db.insertChannelKey(sql, {
     id: newId(),
     organizationId,
     channelId,
@@ -39,6 +46,28 @@ export async function createChannelKey(
   return { row, apiKey };
 }
 
+/** Makes a key for a channel of the organization; the answer is the only place its plaintext appears. */
+export async function createChannelKey(sql: Queryable, organizationId: string, channelId: string): Promise<{ row: ChannelKeyRow; apiKey: string }> {
+  await requireChannel(sql, organizationId, channelId);
+  return insertNewChannelKey(sql, organizationId, channelId);
+}
+
+export async function listChannelKeys(sql: Queryable, organizationId: string, channelId: string): Promise<ChannelKeyRow[]> {
+  await requireChannel(sql, organizationId, channelId);
+  return db.listChannelKeys(sql, organizationId, channelId);
+}
+
+/** Enables or disables a key: a disabled key registers no device, and its devices' tokens stop working. */
+export async function setChannelKeyEnabled(sql: Queryable, organizationId: string, channelId: string, keyId: string, enabled: boolean): Promise<ChannelKeyRow> {
+  await requireChannel(sql, organizationId, channelId);
+  return found(await db.setChannelKeyEnabled(sql, organizationId, channelId, keyId, enabled), 'API key');
+}
+
+export async function deleteChannelKey(sql: Queryable, organizationId: string, channelId: string, keyId: string): Promise<void> {
+  await requireChannel(sql, organizationId, channelId);
+  if (!(await db.deleteChannelKey(sql, organizationId, channelId, keyId))) throw notFound('API key not found');
+}
+
 /**
  * Authenticates a device's channel API key: its channel and organization
  * (plus the channel's type and schema) when the key exists, is enabled and
@@ -46,5 +75,5 @@ export async function createChannelKey(
  */
 export async function authenticateChannelKey(sql: Queryable, key: string | undefined | null): Promise<ChannelKeyIdentity | undefined> {
   if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH) return undefined;
-  return findEnabledChannelKey(sql, digestApiKey(key));
+  return db.findEnabledChannelKey(sql, digestApiKey(key));
 }

@@ -3,7 +3,9 @@
 import type { JSONValue, Sql } from 'postgres';
 import { newId } from '../ids.js';
 import {
+  deleteChannel as deleteChannelRow,
   findChannel,
+  listChannels as listChannelRows,
   insertChannel,
   setChannelProjects,
   touchChannel,
@@ -15,8 +17,10 @@ import {
 import type { Queryable } from '../db/database.js';
 import { existingProjectIds } from '../db/projects.js';
 import { findSchema } from '../db/schemas.js';
-import { invalid, notFound } from '../errors.js';
-import { createChannelKey, presentNewChannelKey } from './channel-keys.js';
+import { found, invalid, notFound } from '../errors.js';
+
+export { CHANNEL_TYPES, type ChannelType } from '../db/channels.js';
+import { insertNewChannelKey, presentNewChannelKey } from './channel-keys.js';
 
 export interface ChannelInput {
   name: string;
@@ -62,6 +66,17 @@ async function checkProjects(sql: Queryable, organizationId: string, projectIds:
   if (missing.length) throw invalid('bad projectIds', `no project ${missing.join(', ')} in this organization`);
 }
 
+export const listChannels = (sql: Queryable, organizationId: string) => listChannelRows(sql, organizationId);
+
+export async function getChannel(sql: Queryable, organizationId: string, id: string): Promise<ChannelRow> {
+  return found(await findChannel(sql, organizationId, id), 'channel');
+}
+
+/** Deletes a channel with its keys; its devices' tokens stop working. */
+export async function deleteChannel(sql: Queryable, organizationId: string, id: string): Promise<void> {
+  if (!(await deleteChannelRow(sql, organizationId, id))) throw notFound('channel not found');
+}
+
 /** Creates a channel, attaches it to its projects and makes its first API key (shown once, in `apiKeys`). */
 export async function createChannel(sql: Sql, organizationId: string, input: ChannelInput) {
   return sql.begin(async (tx) => {
@@ -80,7 +95,7 @@ export async function createChannel(sql: Sql, organizationId: string, input: Cha
       enabled: input.enabled ?? true,
     });
     await setChannelProjects(tx, id, projectIds);
-    const key = await createChannelKey(tx, organizationId, id);
+    const key = await insertNewChannelKey(tx, organizationId, id);
     const channel = (await findChannel(tx, organizationId, id))!;
     return { ...presentChannel(channel), apiKeys: [presentNewChannelKey(key.row, key.apiKey)] };
   });

@@ -2,19 +2,21 @@
 // landmarks belong to. Channel references stay inside the organization.
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
-import { existingChannelIds, findChannel } from '../db/channels.js';
+import { existingChannelIds, findChannel, listChannels } from '../db/channels.js';
 import type { Queryable } from '../db/database.js';
 import {
   attachChannel,
+  deleteProject as deleteProjectRow,
   detachChannel,
   findProject,
+  listProjects as listProjectRows,
   insertProject,
   setProjectChannels,
   touchProject,
   updateProject,
   type ProjectRow,
 } from '../db/projects.js';
-import { invalid, notFound } from '../errors.js';
+import { found, invalid, notFound } from '../errors.js';
 import { unique } from './channels.js';
 
 export interface ProjectInput {
@@ -40,6 +42,23 @@ async function checkChannels(sql: Queryable, organizationId: string, channelIds:
   const found = new Set(await existingChannelIds(sql, organizationId, channelIds));
   const missing = channelIds.filter((id) => !found.has(id));
   if (missing.length) throw invalid('bad channelIds', `no channel ${missing.join(', ')} in this organization`);
+}
+
+export const listProjects = (sql: Queryable, organizationId: string) => listProjectRows(sql, organizationId);
+
+export async function getProject(sql: Queryable, organizationId: string, id: string): Promise<ProjectRow> {
+  return found(await findProject(sql, organizationId, id), 'project');
+}
+
+/** Deletes a project with its rules and landmarks; its channels are detached, not deleted. */
+export async function deleteProject(sql: Queryable, organizationId: string, id: string): Promise<void> {
+  if (!(await deleteProjectRow(sql, organizationId, id))) throw notFound('project not found');
+}
+
+/** The channels attached to a project. */
+export async function projectChannels(sql: Queryable, organizationId: string, id: string) {
+  const attached = new Set((await getProject(sql, organizationId, id)).channelIds);
+  return (await listChannels(sql, organizationId)).filter((channel) => attached.has(channel.id));
 }
 
 export async function createProject(sql: Sql, organizationId: string, input: ProjectInput): Promise<ProjectRow> {

@@ -16,7 +16,7 @@ import {
   type RuleFields,
   type RuleRow,
 } from '../../db/rules.js';
-import { DomainError, invalid, notFound } from '../../errors.js';
+import { invalid, notFound, OutOfOrganizationError } from '../../errors.js';
 import { actionReferences, prepareActions, presentActions, type ActionInput, type RuleAction } from './actions.js';
 import { ConditionError } from './errors.js';
 import { generateExpression, parseExpression } from './expression.js';
@@ -41,14 +41,6 @@ export interface RuleInput {
   throttleInSeconds?: number | undefined;
   channelIds?: string[] | undefined;
   gatewayIds?: string[] | undefined;
-}
-
-/** The rule's project is not one of the organization's (the front end words it by where the id came from). */
-export class ProjectNotFoundError extends DomainError {
-  constructor() {
-    super('not-found', 'project not found');
-    this.name = 'ProjectNotFoundError';
-  }
 }
 
 /** The public view of a rule: the Gen B shape of api-notes §3.2. */
@@ -163,7 +155,7 @@ export async function createRule(sql: Sql, organizationId: string, input: RuleIn
     gatewayIds: unique(input.gatewayIds ?? []),
   };
   return sql.begin(async (tx) => {
-    if (!(await projectExists(tx, organizationId, input.projectId))) throw new ProjectNotFoundError();
+    if (!(await projectExists(tx, organizationId, input.projectId))) throw new OutOfOrganizationError('project', input.projectId);
     await checkReferences(tx, organizationId, input.projectId, fields);
     return insertRule(tx, { id: newId(), organizationId, ...fields });
   });
@@ -176,7 +168,7 @@ export async function changeRule(sql: Sql, organizationId: string, id: string, i
     const current = await findRule(tx, organizationId, id, { forUpdate: true });
     if (!current) throw notFound('rule not found');
     const projectId = input.projectId ?? current.projectId;
-    if (projectId !== current.projectId && !(await projectExists(tx, organizationId, projectId))) throw new ProjectNotFoundError();
+    if (projectId !== current.projectId && !(await projectExists(tx, organizationId, projectId))) throw new OutOfOrganizationError('project', projectId);
     const tree = parsed ? parsed.tree : converting(() => currentTree(current));
     const changes: Partial<RuleFields> = {
       projectId,
@@ -243,7 +235,7 @@ export async function validateConditions(sql: Queryable, organizationId: string,
   const objectGiven = input.conditionsObject !== undefined || input.logicalCondition !== undefined;
   const fromString = objectGiven && input.conditions !== undefined ? converting(() => parseExpression(input.conditions!)) : undefined;
   if (input.projectId) {
-    if (!(await projectExists(sql, organizationId, input.projectId))) throw new ProjectNotFoundError();
+    if (!(await projectExists(sql, organizationId, input.projectId))) throw new OutOfOrganizationError('project', input.projectId);
     await checkIds(sql, 'landmarks', organizationId, landmarkIds(parsed.tree), 'landmark ids', input.projectId);
   }
   return {

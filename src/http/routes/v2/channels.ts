@@ -1,11 +1,15 @@
 // /v2 channels and their API keys (api-notes.md §1.4). Gen B flat routes,
 // with the Gen A spellings (`apiKeys`, PUT {enabled}) as aliases.
 import { z } from 'zod';
-import { deleteChannel, deleteChannelKey, findChannel, listChannelKeys, listChannels, setChannelKeyEnabled, type ChannelType } from '../../../db/channels.js';
-import type { Queryable } from '../../../db/database.js';
-import { ApiError } from '../../errors.js';
-import { createChannelKey, presentChannelKey, presentNewChannelKey } from '../../../platform/channel-keys.js';
-import { changeChannel, createChannel, presentChannel } from '../../../platform/channels.js';
+import {
+  createChannelKey,
+  deleteChannelKey,
+  listChannelKeys,
+  presentChannelKey,
+  presentNewChannelKey,
+  setChannelKeyEnabled,
+} from '../../../platform/channel-keys.js';
+import { changeChannel, createChannel, deleteChannel, getChannel, listChannels, presentChannel, type ChannelType } from '../../../platform/channels.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
 import { channelKeySchema, channelSchema, list, newChannelKeySchema, newChannelSchema, one } from './response-schemas.js';
@@ -44,21 +48,11 @@ const keyParams = z.object({ channel: id, apiKey: id });
 const channelResponse = { description: 'the channel', schema: one(channelSchema) };
 const keyResponse = { 200: { description: 'the key (never the key itself)', schema: one(channelKeySchema) } };
 
-async function requireChannel(sql: Queryable, organizationId: string, channelId: string) {
-  const channel = await findChannel(sql, organizationId, channelId);
-  if (!channel) throw new ApiError(404, 'channel not found');
-  return channel;
-}
-
 export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
   const { sql } = deps;
 
-  const setKeyEnabled = async (organizationId: string, channelId: string, keyId: string, enabled: boolean) => {
-    await requireChannel(sql, organizationId, channelId);
-    const key = await setChannelKeyEnabled(sql, organizationId, channelId, keyId, enabled);
-    if (!key) throw new ApiError(404, 'API key not found');
-    return respond.data(presentChannelKey(key));
-  };
+  const setKeyEnabled = async (organizationId: string, channelId: string, keyId: string, enabled: boolean) =>
+    respond.data(presentChannelKey(await setChannelKeyEnabled(sql, organizationId, channelId, keyId, enabled)));
 
   return [
     defineEndpoint({
@@ -100,7 +94,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       params: channelParams,
       responses: { 200: channelResponse },
       async handler({ caller, params }) {
-        return respond.data(presentChannel(await requireChannel(sql, caller.organizationId, params.channel)));
+        return respond.data(presentChannel(await getChannel(sql, caller.organizationId, params.channel)));
       },
     }),
     defineEndpoint({
@@ -129,7 +123,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       params: channelParams,
       responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
-        if (!(await deleteChannel(sql, caller.organizationId, params.channel))) throw new ApiError(404, 'channel not found');
+        await deleteChannel(sql, caller.organizationId, params.channel);
         return respond.noContent();
       },
     }),
@@ -144,7 +138,6 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       aliases: [{ method: 'get', path: '/v2/channels/:channel/apiKeys' }],
       responses: { 200: { description: 'the keys of the channel', schema: list(channelKeySchema) } },
       async handler({ caller, params }) {
-        await requireChannel(sql, caller.organizationId, params.channel);
         const keys = await listChannelKeys(sql, caller.organizationId, params.channel);
         return respond.list(keys.map(presentChannelKey), { count: keys.length });
       },
@@ -160,7 +153,6 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       aliases: [{ method: 'post', path: '/v2/channels/:channel/apiKeys' }],
       responses: { 200: { description: 'the key, with the key itself (`apiKey`)', schema: one(newChannelKeySchema) } },
       async handler({ caller, params }) {
-        await requireChannel(sql, caller.organizationId, params.channel);
         const { row, apiKey } = await createChannelKey(sql, caller.organizationId, params.channel);
         return respond.data(presentNewChannelKey(row, apiKey));
       },
@@ -216,8 +208,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       aliases: [{ method: 'del', path: '/v2/channels/:channel/apiKeys/:apiKey' }],
       responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
-        await requireChannel(sql, caller.organizationId, params.channel);
-        if (!(await deleteChannelKey(sql, caller.organizationId, params.channel, params.apiKey))) throw new ApiError(404, 'API key not found');
+        await deleteChannelKey(sql, caller.organizationId, params.channel, params.apiKey);
         return respond.noContent();
       },
     }),

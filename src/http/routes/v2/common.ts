@@ -1,5 +1,7 @@
 // Schemas shared by the /v2 endpoints.
 import { z } from 'zod';
+import { OutOfOrganizationError } from '../../../errors.js';
+import { ApiError } from '../../errors.js';
 
 /** ULID: 26 characters of Crockford base32. */
 export const id = z.string().regex(/^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/, 'must be a ULID').transform((s) => s.toUpperCase());
@@ -22,3 +24,17 @@ export const searchBody = <F extends string>(sortFields: readonly [F, ...F[]], e
     .strict();
 
 export const tags = z.array(z.string().trim().min(1).max(64)).max(100);
+
+/**
+ * A project, channel or device named as the scope of a request (in its body)
+ * that is not the organization's is answered 401 with the original API's
+ * wording; one addressed by the path stays a plain 404.
+ */
+export async function foreignScope<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof OutOfOrganizationError) throw new ApiError(401, `you dont have access to this ${error.resource}`, error.detail);
+    throw error;
+  }
+}

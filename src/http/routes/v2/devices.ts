@@ -1,45 +1,23 @@
 // /v2 devices (api-notes.md §1.6, Gen B): create, read, update, delete,
 // search, and look-up by alias. Devices registered through the ingestion API
-// are created by registerDevice (db/devices.ts).
+// are created by ingest/.
 import { z } from 'zod';
-import { newId } from '../../../ids.js';
 import {
-  channelInOrganization,
+  changeDevice,
+  createDevice,
   deleteDevice,
   DEVICE_SORT_FIELDS,
-  findDevice,
-  findDeviceIdByAlias,
-  insertDevice,
+  deviceIdByAlias,
+  getDevice,
+  presentDevice,
   searchDevices,
-  updateDevice,
-  type DeviceRow,
-} from '../../../db/devices.js';
-import { notFound } from '../../../errors.js';
-import { ApiError } from '../../errors.js';
+} from '../../../platform/devices.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id, idParam, searchBody, tags } from './common.js';
 import type { PlatformDeps } from './index.js';
 import { deviceSchema, one, totalsMeta, list } from './response-schemas.js';
 
 const text = z.string().trim().min(1).max(128);
-
-/** The public view of a device. */
-export function presentDevice(d: DeviceRow) {
-  return {
-    id: d.id,
-    name: d.name,
-    model: d.model,
-    type: d.type,
-    sensors: d.sensors,
-    channelId: d.channelId,
-    organizationId: d.organizationId,
-    tags: d.tags,
-    properties: d.properties,
-    attributes: d.attributes,
-    createdAt: d.createdAt,
-    updatedAt: d.updatedAt,
-  };
-}
 
 const deviceFilter = z
   .object({
@@ -66,19 +44,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       body: z.object({ channelId: id, name: text.optional(), model: text.optional(), type: text.optional(), tags: tags.optional() }).strict(),
       responses: { 200: { description: 'the device', schema: one(deviceSchema) } },
       async handler({ body, caller }) {
-        if (!(await channelInOrganization(sql, caller.organizationId, body.channelId))) {
-          throw new ApiError(400, 'invalid request body', 'channelId: no such channel in this organization');
-        }
-        const device = await insertDevice(sql, {
-          id: newId(),
-          organizationId: caller.organizationId,
-          channelId: body.channelId,
-          name: body.name,
-          model: body.model,
-          type: body.type,
-          tags: body.tags ? [...new Set(body.tags)] : [],
-        });
-        return respond.data(presentDevice(device));
+        return respond.data(presentDevice(await createDevice(sql, caller.organizationId, body)));
       },
     }),
     defineEndpoint({
@@ -92,9 +58,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       params: idParam('device'),
       responses: { 200: { description: 'the device', schema: one(deviceSchema) }, ...notFoundDoc },
       async handler({ params, caller }) {
-        const device = await findDevice(sql, caller.organizationId, params.device as string);
-        if (!device) throw notFound('device not found');
-        return respond.data(presentDevice(device));
+        return respond.data(presentDevice(await getDevice(sql, caller.organizationId, params.device as string)));
       },
     }),
     defineEndpoint({
@@ -108,14 +72,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       body: z.object({ name: text.nullable().optional(), model: text.nullable().optional(), type: text.nullable().optional(), tags: tags.optional() }).strict(),
       responses: { 200: { description: 'the device', schema: one(deviceSchema) }, ...notFoundDoc },
       async handler({ params, body, caller }) {
-        const device = await updateDevice(sql, caller.organizationId, params.device as string, {
-          name: body.name,
-          model: body.model,
-          type: body.type,
-          tags: body.tags && [...new Set(body.tags)],
-        });
-        if (!device) throw notFound('device not found');
-        return respond.data(presentDevice(device));
+        return respond.data(presentDevice(await changeDevice(sql, caller.organizationId, params.device as string, body)));
       },
     }),
     defineEndpoint({
@@ -128,7 +85,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       params: idParam('device'),
       responses: { 204: { description: 'deleted' }, ...notFoundDoc },
       async handler({ params, caller }) {
-        if (!(await deleteDevice(sql, caller.organizationId, params.device as string))) throw notFound('device not found');
+        await deleteDevice(sql, caller.organizationId, params.device as string);
         return respond.noContent();
       },
     }),
@@ -174,9 +131,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       body: z.object({ type: z.string().trim().min(1).max(64), value: z.string().trim().min(1).max(256) }).strict(),
       responses: { 200: { description: 'the device id', schema: one(z.string().describe('the device id')) }, 404: { description: 'no device holds this alias' } },
       async handler({ body, caller }) {
-        const deviceId = await findDeviceIdByAlias(sql, caller.organizationId, body.type, body.value);
-        if (!deviceId) throw notFound('device not found');
-        return respond.data(deviceId);
+        return respond.data(await deviceIdByAlias(sql, caller.organizationId, body.type, body.value));
       },
     }),
   ];

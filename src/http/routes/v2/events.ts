@@ -6,28 +6,13 @@
 // original API did; nothing of another organization is ever read, since
 // every query is scoped to the caller's organization anyway.
 import { z } from 'zod';
-import {
-  channelOfOrganization,
-  countEvents,
-  deviceOfOrganization,
-  eventExists,
-  metricBounds,
-  metricBuckets,
-  metricTotal,
-  searchEvents,
-  type EventScope,
-  type MetricQuery,
-} from '../../../db/events.js';
-import type { Queryable } from '../../../db/database.js';
-import { EARLIEST_TIME_MS, LATEST_TIME_MS } from '../../../db/storable.js';
-import { ApiError } from '../../errors.js';
+import { EARLIEST_TIME_MS, LATEST_TIME_MS, eventMetrics, searchEvents } from '../../../platform/events.js';
 import { isValidTimezone } from '../../../platform/rules/inputs.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
-import { id } from './common.js';
+import { foreignScope, id } from './common.js';
 import type { PlatformDeps } from './index.js';
 import { eventSchema, list, metricBucketSchema, metricsMeta, totalsMeta } from './response-schemas.js';
 
-const MAX_BUCKETS = 1000;
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
 /** epoch milliseconds, or an ISO 8601 string (UTC when it names no zone) */
@@ -107,25 +92,6 @@ const metricsBody = z
   .refine((b) => b.operation === 'count' || b.metricPath !== undefined, { message: 'required unless operation is count', path: ['metricPath'] })
   .refine((b) => !b.from || !b.to || b.from <= b.to, { message: 'must not be after to', path: ['from'] });
 
-async function checkScope(sql: Queryable, organizationId: string, channelId: string | undefined, deviceId: string | undefined): Promise<void> {
-  if (channelId && !(await channelOfOrganization(sql, organizationId, channelId))) {
-    throw new ApiError(401, 'you dont have access to this channel', `no channel ${channelId} in the organization of the token`);
-  }
-  if (deviceId && !(await deviceOfOrganization(sql, organizationId, deviceId))) {
-    throw new ApiError(401, 'you dont have access to this device', `no device ${deviceId} in the organization of the token`);
-  }
-}
-
-/** PostgreSQL's own refusal of a time zone Intl knows: a 400, not a 500. */
-async function inTimezone<T>(timezone: string, f: () => Promise<T>): Promise<T> {
-  try {
-    return await f();
-  } catch (error) {
-    if ((error as { code?: string }).code === '22023') throw new ApiError(400, 'invalid request body', `timezone: "${timezone}" is not known to the database`);
-    throw error;
-  }
-}
-
 export function eventsEndpoints(deps: PlatformDeps): Endpoint[] {
   const { sql } = deps;
   return [
@@ -142,16 +108,8 @@ export function eventsEndpoints(deps: PlatformDeps): Endpoint[] {
         401: { description: 'you dont have access to this channel (or device)' },
       },
       async handler({ caller, body }) {
-        const organizationId = caller.organizationId;
-        await checkScope(sql, organizationId, body.channelId, body.deviceId);
-        if (body.sinceId && !(await eventExists(sql, organizationId, body.sinceId))) {
-          throw new ApiError(400, 'invalid request body', `sinceId: no event ${body.sinceId} in this organization`);
-        }
-        const scope: EventScope = { organizationId, channelId: body.channelId, deviceId: body.deviceId, datePath: body.datePath, from: body.from, to: body.to, filter: body.filter };
-        const [rows, totals] = await Promise.all([
-          searchEvents(sql, { ...scope, limit: body.limit, order: body.sort.order, sinceId: body.sinceId }),
-          countEvents(sql, scope),
-        ]);
+        const { sort, ...search } = body;
+        const { rows, totals } = await foreignScope(searchEvents(sql, caller.organizationId, { ...search, order: sort.order }));
         return respond.list(rows, totals);
       },
     }),
@@ -168,39 +126,8 @@ export function eventsEndpoints(deps: PlatformDeps): Endpoint[] {
         401: { description: 'you dont have access to this channel' },
       },
       async handler({ caller, body }) {
-        await checkScope(sql, caller.organizationId, body.channelId, undefined);
-        const q: MetricQuery = {
-          organizationId: caller.organizationId,
-          channelId: body.channelId,
-          datePath: body.datePath,
-          from: body.from,
-          to: body.to,
-          filter: body.filter,
-          timezone: body.timezone,
-          metricPath: body.metricPath,
-          operation: body.operation,
-        };
-        const meta = { ...(await countEvents(sql, q)), interval: body.interval, timezone: body.timezone, operation: body.operation };
-        return inTimezone(body.timezone, async () => {
-          if (body.interval === false) {
-            const total = await metricTotal(sql, q);
-            return respond.list([{ ...total, ts: body.from ?? null }], meta);
-          }
-          let from = body.from;
-          let to = body.to;
-          if (!from || !to) {
-            const bounds = await metricBounds(sql, q);
-            if (!bounds && !from) return respond.list([], meta);
-            from ??= bounds!.from;
-            to ??= bounds && bounds.to > from ? bounds.to : from;
-          }
-          const unit = body.interval === '1h' ? 'hour' : 'day';
-          const buckets = Math.ceil((to.getTime() - from.getTime()) / (unit === 'hour' ? 3_600_000 : 86_400_000)) + 1;
-          if (buckets > MAX_BUCKETS) {
-            throw new ApiError(400, 'invalid request body', `interval: from..to holds about ${buckets} buckets of ${body.interval}; the most is ${MAX_BUCKETS}`);
-          }
-          return respond.list(await metricBuckets(sql, { ...q, from, to }, unit), meta);
-        });
+        const { buckets, totals } = await foreignScope(eventMetrics(sql, caller.organizationId, body));
+        return respond.list(buckets, { ...totals, interval: body.interval, timezone: body.timezone, operation: body.operation });
       },
     }),
   ];

@@ -1,10 +1,8 @@
 // /v2 gateways (api-notes.md §1.10): on-premises edge servers of an
 // organization. The original API listed, renamed and deleted them; POST is an
 // addition so that they can be created through the API.
-import { newId } from '../../../ids.js';
 import { z } from 'zod';
-import { deleteGateway, findGateway, insertGateway, listGateways, renameGateway, type GatewayRow } from '../../../db/gateways.js';
-import { ApiError } from '../../errors.js';
+import { createGateway, deleteGateway, getGateway, listGateways, presentGateway, renameGateway } from '../../../platform/gateways.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
 import { gatewaySchema, list, one } from './response-schemas.js';
@@ -13,11 +11,6 @@ import type { PlatformDeps } from './index.js';
 const name = z.string().trim().min(1).max(128);
 const gatewayParams = z.object({ gateway: id });
 const gatewayResponse = { description: 'the gateway', schema: one(gatewaySchema) };
-
-/** The public view of a gateway, as the API returns it. */
-export function presentGateway(row: GatewayRow) {
-  return { id: row.id, organizationId: row.organizationId, name: row.name, createdAt: row.createdAt, updatedAt: row.updatedAt, syncedAt: row.syncedAt };
-}
 
 export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
   const { sql } = deps;
@@ -31,8 +24,8 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'gateways:read',
       responses: { 200: { description: 'the gateways', schema: list(gatewaySchema) } },
       async handler({ caller }) {
-        const gateways = await listGateways(sql, caller.organizationId);
-        return respond.list(gateways.map(presentGateway), { count: gateways.length });
+        const rows = await listGateways(sql, caller.organizationId);
+        return respond.list(rows.map(presentGateway), { count: rows.length });
       },
     }),
     defineEndpoint({
@@ -45,7 +38,7 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       body: z.object({ name }).strict(),
       responses: { 200: gatewayResponse },
       async handler({ caller, body }) {
-        return respond.data(presentGateway(await insertGateway(sql, { id: newId(), organizationId: caller.organizationId, name: body.name })));
+        return respond.data(presentGateway(await createGateway(sql, caller.organizationId, body.name)));
       },
     }),
     defineEndpoint({
@@ -58,9 +51,7 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       params: gatewayParams,
       responses: { 200: gatewayResponse },
       async handler({ caller, params }) {
-        const row = await findGateway(sql, caller.organizationId, params.gateway);
-        if (!row) throw new ApiError(404, 'gateway not found');
-        return respond.data(presentGateway(row));
+        return respond.data(presentGateway(await getGateway(sql, caller.organizationId, params.gateway)));
       },
     }),
     defineEndpoint({
@@ -83,12 +74,7 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
         .strict(),
       responses: { 200: gatewayResponse },
       async handler({ caller, params, body }) {
-        const row =
-          body.name === undefined
-            ? await findGateway(sql, caller.organizationId, params.gateway)
-            : await renameGateway(sql, caller.organizationId, params.gateway, body.name);
-        if (!row) throw new ApiError(404, 'gateway not found');
-        return respond.data(presentGateway(row));
+        return respond.data(presentGateway(await renameGateway(sql, caller.organizationId, params.gateway, body.name)));
       },
     }),
     defineEndpoint({
@@ -101,7 +87,7 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       params: gatewayParams,
       responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
-        if (!(await deleteGateway(sql, caller.organizationId, params.gateway))) throw new ApiError(404, 'gateway not found');
+        await deleteGateway(sql, caller.organizationId, params.gateway);
         return respond.noContent();
       },
     }),

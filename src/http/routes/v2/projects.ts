@@ -1,12 +1,18 @@
 // /v2 projects (api-notes.md §1.7): Gen B flat routes, plus Gen A's channel
 // attach / detach / list routes and its `channelIDs` spelling.
 import { z } from 'zod';
-import { listChannels } from '../../../db/channels.js';
-import type { Queryable } from '../../../db/database.js';
-import { deleteProject, findProject, listProjects } from '../../../db/projects.js';
-import { ApiError } from '../../errors.js';
 import { presentChannel } from '../../../platform/channels.js';
-import { attachProjectChannel, changeProject, createProject, detachProjectChannel, presentProject } from '../../../platform/projects.js';
+import {
+  attachProjectChannel,
+  changeProject,
+  createProject,
+  deleteProject,
+  detachProjectChannel,
+  getProject,
+  listProjects,
+  presentProject,
+  projectChannels,
+} from '../../../platform/projects.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
 import { channelSchema, list, one, projectSchema } from './response-schemas.js';
@@ -30,12 +36,6 @@ const projectParams = z.object({ project: id });
 const projectChannelParams = z.object({ project: id, channel: id });
 
 const projectResponse = { description: 'the project', schema: one(projectSchema) };
-
-async function requireProject(sql: Queryable, organizationId: string, projectId: string) {
-  const project = await findProject(sql, organizationId, projectId);
-  if (!project) throw new ApiError(404, 'project not found');
-  return project;
-}
 
 export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
   const { sql } = deps;
@@ -77,7 +77,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       params: projectParams,
       responses: { 200: projectResponse },
       async handler({ caller, params }) {
-        return respond.data(presentProject(await requireProject(sql, caller.organizationId, params.project)));
+        return respond.data(presentProject(await getProject(sql, caller.organizationId, params.project)));
       },
     }),
     defineEndpoint({
@@ -110,7 +110,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       params: projectParams,
       responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
-        if (!(await deleteProject(sql, caller.organizationId, params.project))) throw new ApiError(404, 'project not found');
+        await deleteProject(sql, caller.organizationId, params.project);
         return respond.noContent();
       },
     }),
@@ -124,9 +124,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       params: projectParams,
       responses: { 200: { description: 'the channels of the project', schema: list(channelSchema) } },
       async handler({ caller, params }) {
-        const project = await requireProject(sql, caller.organizationId, params.project);
-        const attached = new Set(project.channelIds);
-        const channels = (await listChannels(sql, caller.organizationId)).filter((c) => attached.has(c.id));
+        const channels = await projectChannels(sql, caller.organizationId, params.project);
         return respond.list(channels.map(presentChannel), { count: channels.length });
       },
     }),

@@ -6,7 +6,7 @@
 // Resources are strict: a field a presenter adds without its schema is a
 // mismatch, so the document cannot fall behind the handlers.
 import { z, type ZodType } from 'zod';
-import { CHANNEL_TYPES } from '../../../db/channels.js';
+import { CHANNEL_TYPES } from '../../../platform/channels.js';
 import { OUTPUT_FORMATS } from '../../../inference/model-config.js';
 import { ROLES } from '../../../platform/permissions.js';
 import { ACTION_TYPES } from '../../../platform/rules/actions.js';

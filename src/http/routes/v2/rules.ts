@@ -7,13 +7,12 @@
 // 401 "you dont have access to this project" (as the original API did); a
 // project or rule in the path that is not the organization's is a 404.
 import { z } from 'zod';
-import { ApiError } from '../../errors.js';
+import { notFound } from '../../../errors.js';
 import { actionsSchema } from '../../../platform/rules/actions.js';
 import { LIMITS } from '../../../platform/rules/model.js';
 import {
   changeRule,
   createRule,
-  ProjectNotFoundError,
   getRule,
   presentRule,
   removeRule,
@@ -21,7 +20,7 @@ import {
   validateConditions,
 } from '../../../platform/rules/service.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
-import { id, idParam } from './common.js';
+import { foreignScope, id, idParam } from './common.js';
 import type { PlatformDeps } from './index.js';
 import { conditionsCheckSchema, list, one, ruleSchema } from './response-schemas.js';
 
@@ -76,19 +75,6 @@ const validateBody = z
 const projectRuleParams = z.object({ project: id, rule: id });
 const ruleResponse = { description: 'the rule (webhook secrets masked)', schema: one(ruleSchema) };
 
-/**
- * A projectId in the body that is not the organization's is answered 401
- * with the original API's wording; one in the path is a plain 404.
- */
-async function projectFromBody<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof ProjectNotFoundError) throw new ApiError(401, 'you dont have access to this project', 'no such project in the organization of the token');
-    throw error;
-  }
-}
-
 export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
   const { sql } = deps;
   return [
@@ -116,7 +102,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       body: createBody,
       responses: { 200: ruleResponse, 401: { description: 'you dont have access to this project' } },
       async handler({ caller, body }) {
-        return respond.data(presentRule(await projectFromBody(createRule(sql, caller.organizationId, body))));
+        return respond.data(presentRule(await foreignScope(createRule(sql, caller.organizationId, body))));
       },
     }),
     defineEndpoint({
@@ -129,7 +115,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       body: validateBody,
       responses: { 200: { description: 'the conditions are valid: their forms', schema: one(conditionsCheckSchema) } },
       async handler({ caller, body }) {
-        return respond.data(await projectFromBody(validateConditions(sql, caller.organizationId, body)));
+        return respond.data(await foreignScope(validateConditions(sql, caller.organizationId, body)));
       },
     }),
     defineEndpoint({
@@ -156,7 +142,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       body: patchBody,
       responses: { 200: ruleResponse },
       async handler({ caller, params, body }) {
-        return respond.data(presentRule(await projectFromBody(changeRule(sql, caller.organizationId, params.rule, body))));
+        return respond.data(presentRule(await foreignScope(changeRule(sql, caller.organizationId, params.rule, body))));
       },
     }),
     defineEndpoint({
@@ -214,7 +200,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       responses: { 200: ruleResponse },
       async handler({ caller, params }) {
         const rule = await getRule(sql, caller.organizationId, params.rule);
-        if (rule.projectId !== params.project) throw new ApiError(404, 'rule not found');
+        if (rule.projectId !== params.project) throw notFound('rule not found');
         return respond.data(presentRule(rule));
       },
     }),

@@ -1,0 +1,83 @@
+// Devices (api-notes.md §1.6, Gen B) as the management API sees them: made
+// in a channel of the organization, read, changed, searched and deleted
+// there. Devices that register themselves through the ingestion API are made
+// by ingest/ (registerDevice in db/devices.ts).
+import { newId } from '../ids.js';
+import type { Queryable } from '../db/database.js';
+import * as db from '../db/devices.js';
+import type { DeviceRow, DeviceSearch } from '../db/devices.js';
+import { found, invalid, notFound } from '../errors.js';
+
+export { DEVICE_SORT_FIELDS } from '../db/devices.js';
+
+/** The public view of a device. */
+export function presentDevice(d: DeviceRow) {
+  return {
+    id: d.id,
+    name: d.name,
+    model: d.model,
+    type: d.type,
+    sensors: d.sensors,
+    channelId: d.channelId,
+    organizationId: d.organizationId,
+    tags: d.tags,
+    properties: d.properties,
+    attributes: d.attributes,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+  };
+}
+
+export interface DeviceInput {
+  channelId: string;
+  name?: string | undefined;
+  model?: string | undefined;
+  type?: string | undefined;
+  tags?: string[] | undefined;
+}
+
+/** What PATCH may change: null clears name, model and type; tags are replaced. */
+export interface DeviceUpdate {
+  name?: string | null | undefined;
+  model?: string | null | undefined;
+  type?: string | null | undefined;
+  tags?: string[] | undefined;
+}
+
+const distinct = (tags: readonly string[] | undefined) => tags && [...new Set(tags)];
+
+export async function createDevice(sql: Queryable, organizationId: string, input: DeviceInput): Promise<DeviceRow> {
+  if (!(await db.channelInOrganization(sql, organizationId, input.channelId))) {
+    throw invalid('invalid request body', 'channelId: no such channel in this organization');
+  }
+  return db.insertDevice(sql, {
+    id: newId(),
+    organizationId,
+    channelId: input.channelId,
+    name: input.name,
+    model: input.model,
+    type: input.type,
+    tags: distinct(input.tags) ?? [],
+  });
+}
+
+export async function getDevice(sql: Queryable, organizationId: string, id: string): Promise<DeviceRow> {
+  return found(await db.findDevice(sql, organizationId, id), 'device');
+}
+
+export async function changeDevice(sql: Queryable, organizationId: string, id: string, update: DeviceUpdate): Promise<DeviceRow> {
+  const changes = { name: update.name, model: update.model, type: update.type, tags: distinct(update.tags) };
+  return found(await db.updateDevice(sql, organizationId, id, changes), 'device');
+}
+
+/** Deletes a device with its aliases. */
+export async function deleteDevice(sql: Queryable, organizationId: string, id: string): Promise<void> {
+  if (!(await db.deleteDevice(sql, organizationId, id))) throw notFound('device not found');
+}
+
+export const searchDevices = (sql: Queryable, organizationId: string, search: DeviceSearch) => db.searchDevices(sql, organizationId, search);
+
+/** The id of the device of the organization holding an alias (a phone number, say). */
+export async function deviceIdByAlias(sql: Queryable, organizationId: string, type: string, value: string): Promise<string> {
+  return found(await db.findDeviceIdByAlias(sql, organizationId, type, value), 'device');
+}

@@ -1,0 +1,54 @@
+// Payload schemas of IoT channels (api-notes.md §1.5): stored definitions
+// that channels validate ingested payloads against (schema-validation.ts).
+// A schema in use by a channel cannot be deleted.
+import { newId } from '../ids.js';
+import type { Queryable } from '../db/database.js';
+import * as db from '../db/schemas.js';
+import type { SchemaChanges, SchemaRow } from '../db/schemas.js';
+import { DomainError, found, notFound } from '../errors.js';
+
+/** The public view of a schema, as the API returns it. */
+export function presentSchema(row: SchemaRow) {
+  return {
+    id: row.id,
+    type: row.type,
+    organizationId: row.organizationId,
+    name: row.name,
+    format: row.format,
+    fields: row.fields,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+const inUse = (channels: readonly string[]) =>
+  new DomainError('conflict', 'schema is in use by channels', `used by channel ${channels.join(', ')}: give them another schema or delete them first`);
+
+export const listSchemas = (sql: Queryable, organizationId: string) => db.listSchemas(sql, organizationId);
+
+export const createSchema = (sql: Queryable, organizationId: string, schema: Required<SchemaChanges>) =>
+  db.insertSchema(sql, { id: newId(), organizationId, ...schema });
+
+export async function getSchema(sql: Queryable, organizationId: string, id: string): Promise<SchemaRow> {
+  return found(await db.findSchema(sql, organizationId, id), 'schema');
+}
+
+/** Applies the fields given; `fields` replaces the whole field tree. */
+export async function changeSchema(sql: Queryable, organizationId: string, id: string, changes: SchemaChanges): Promise<SchemaRow> {
+  const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+  return found(await db.updateSchema(sql, organizationId, id, given), 'schema');
+}
+
+/** Deletes a schema that no channel uses; the conflict names the channels that do. */
+export async function deleteSchema(sql: Queryable, organizationId: string, id: string): Promise<void> {
+  await getSchema(sql, organizationId, id);
+  const channels = await db.channelIdsUsingSchema(sql, organizationId, id);
+  if (channels.length) throw inUse(channels);
+  try {
+    if (!(await db.deleteSchema(sql, organizationId, id))) throw notFound('schema not found');
+  } catch (error) {
+    // a channel took the schema between the check and the delete (the foreign key refuses)
+    if ((error as { code?: string }).code === '23503') throw inUse(await db.channelIdsUsingSchema(sql, organizationId, id));
+    throw error;
+  }
+}
