@@ -6,7 +6,7 @@
 // validates, runs the handler and writes the answer. The same declarations
 // produce /openapi.json (openapi.ts), so the document cannot drift.
 import type { z, ZodType } from 'zod';
-import { whyUnstorable } from '../db/storable.js';
+import { whyUnstorable } from '../lib/storable.js';
 import { ApiError } from './errors.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import { log } from '../log.js';

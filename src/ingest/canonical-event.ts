@@ -9,7 +9,7 @@
 // The contract, checked by test/canonical-event.test.ts: for any input,
 // canonicalEvent returns either undefined or exactly what zod would return,
 // keys in zod's order (idempotency digests are computed over it).
-import { isStorableText, LATEST_TIME_MS } from '../db/storable.js';
+import { isStorableText, LATEST_TIME_MS } from '../lib/storable.js';
 
 /** Every field is optional but a location's latitude and longitude. */
 type Kind =

@@ -6,7 +6,7 @@
 // / useSensors, snake_case / camelCase); events are stored in one canonical
 // form: the protobuf field names.
 import { z } from 'zod';
-import { isStorableText, LATEST_TIME_MS, UNSTORABLE_TEXT, whyUnstorable } from '../db/storable.js';
+import { isStorableText, LATEST_TIME_MS, UNSTORABLE_TEXT, whyUnstorable } from '../lib/storable.js';
 import { invalid } from '../errors.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import { canonicalEvent } from './canonical-event.js';

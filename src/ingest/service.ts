@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import { deviceCredentialsValid, registerDevice } from '../db/devices.js';
 import { findChannelSchemaId } from '../db/channels.js';
 import { findSchema } from '../db/schemas.js';
-import { LATEST_TIME_MS } from '../db/storable.js';
+import { LATEST_TIME_MS } from '../lib/storable.js';
 import { DomainError, invalid } from '../errors.js';
 import type { DeviceClaims, TokenService } from '../platform/auth/tokens.js';
 import { bearer } from '../platform/auth/authenticator.js';

@@ -9,6 +9,7 @@ import {
   bumpSessionVersion,
   claimLoginAttempt,
   consumeAccountToken,
+  deleteOrganization,
   findAccountToken,
   findMembershipRole,
   findOrganization,
@@ -18,9 +19,11 @@ import {
   insertMembership,
   insertOrganization,
   insertUser,
+  listMembers,
   listUserOrganizations,
   forgetLoginAttempts,
   refundLoginAttempt,
+  renameOrganization,
   updateUser,
   type AccountTokenKind,
   type LoginAttempt,
@@ -29,10 +32,11 @@ import {
   type UserRow,
 } from '../db/accounts.js';
 import type { Queryable } from '../db/database.js';
-import { DomainError, invalid, notFound } from '../errors.js';
+import { DomainError, found, invalid, notFound } from '../errors.js';
 import type { TokenService } from './auth/tokens.js';
 import { enqueueEmail } from './outbox.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { authorize } from './permissions.js';
 
 const HOUR = 3600_000;
 const TOKEN_LIFETIME: Record<AccountTokenKind, number> = { verify: 48 * HOUR, reset: 1 * HOUR, invite: 7 * 24 * HOUR };
@@ -76,6 +80,17 @@ export function presentUser(user: UserRow, role?: Role) {
     ...(role ? { role, permissions: { admin: role === 'admin' } } : {}),
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,
+  };
+}
+
+/** The public view of an organization: with the caller's role in it when known. */
+export function presentOrganization(o: { id: string; name: string; createdAt: Date; updatedAt: Date; role?: string | undefined }) {
+  return {
+    id: o.id,
+    name: o.name,
+    ...(o.role ? { permissions: { admin: o.role === 'admin' }, role: o.role } : {}),
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
   };
 }
 
@@ -270,5 +285,43 @@ export class AccountService {
     const user = await findUser(this.sql, userId);
     if (!user) throw new DomainError('unauthenticated', 'invalid token', 'the user of this token no longer exists');
     return user;
+  }
+
+  /** The user of a token, with their role in the token's organization when it names one. */
+  async me(caller: { userId: string; organizationId?: string | undefined }): Promise<{ user: UserRow; role?: Role | undefined }> {
+    const user = await this.user(caller.userId);
+    return { user, role: caller.organizationId ? await findMembershipRole(this.sql, caller.organizationId, caller.userId) : undefined };
+  }
+
+  /** Changes the user's own name or locale. */
+  async changeMe(userId: string, changes: { name?: string | undefined; locale?: Record<string, unknown> | undefined }): Promise<UserRow> {
+    const user = await this.user(userId);
+    const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    if (Object.keys(given).length === 0) return user;
+    return (await updateUser(this.sql, userId, given)) ?? this.user(userId);
+  }
+
+  members(organizationId: string) {
+    return listMembers(this.sql, organizationId);
+  }
+
+  organizationsOf(userId: string) {
+    return listUserOrganizations(this.sql, userId);
+  }
+
+  async renameOrganization(userId: string, organizationId: string, name: string) {
+    await this.requireRole(organizationId, userId, 'organization:update');
+    return found(await renameOrganization(this.sql, organizationId, name), 'organization');
+  }
+
+  /** Deletes an organization and everything in it. */
+  async deleteOrganization(userId: string, organizationId: string): Promise<void> {
+    await this.requireRole(organizationId, userId, 'organization:delete');
+    await deleteOrganization(this.sql, organizationId);
+  }
+
+  /** Organization routes name their organization in the path: the caller's role there decides; a stranger finds none. */
+  private async requireRole(organizationId: string, userId: string, action: 'organization:update' | 'organization:delete'): Promise<void> {
+    authorize(found(await findMembershipRole(this.sql, organizationId, userId), 'organization'), action);
   }
 }

@@ -7,7 +7,6 @@ import * as db from '../db/events.js';
 import type { EventScope, MetricQuery } from '../db/events.js';
 import { invalid, OutOfOrganizationError } from '../errors.js';
 
-export { EARLIEST_TIME_MS, LATEST_TIME_MS } from '../db/storable.js';
 
 /** The most buckets one metrics answer holds. */
 export const MAX_METRIC_BUCKETS = 1000;

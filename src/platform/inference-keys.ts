@@ -4,7 +4,11 @@
 // one database agree within milliseconds) and every 30 s as a safety net.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Sql } from 'postgres';
-import { listEnabledKeyDigests } from '../db/inference-keys.js';
+import type { Queryable } from '../db/database.js';
+import * as db from '../db/inference-keys.js';
+import type { InferenceKeyRow } from '../db/inference-keys.js';
+import { found, notFound } from '../errors.js';
+import { newId } from '../ids.js';
 import { log } from '../log.js';
 
 const KEY_PREFIX = 'sk_';
@@ -47,7 +51,7 @@ export class InferenceKeyCache {
 
   async reload(): Promise<void> {
     try {
-      const rows = await listEnabledKeyDigests(this.sql);
+      const rows = await db.listEnabledKeyDigests(this.sql);
       this.organizationByDigest = new Map(rows.map((r) => [r.keyHash, r.organizationId]));
     } catch (error) {
       log.warn('could not reload inference API keys; keeping the previous set', { error: error as Error });
@@ -63,4 +67,51 @@ export class InferenceKeyCache {
     clearInterval(this.timer);
     await this.unlisten?.().catch(() => {});
   }
+}
+
+/** A key as lists show it: never the key itself. */
+export function presentInferenceKey(k: InferenceKeyRow) {
+  return { id: k.id, name: k.name, prefix: k.keyPrefix, enabled: k.enabled, createdBy: k.createdBy, createdAt: k.createdAt, updatedAt: k.updatedAt };
+}
+
+// Every change reloads this server's cache before it returns, so that the
+// caller's next predict sees it; other servers follow the NOTIFY.
+
+export const listInferenceKeys = (sql: Queryable, organizationId: string) => db.listInferenceKeys(sql, organizationId);
+
+/** A new key of the organization: its row and the key itself, which nothing shows again. */
+export async function createInferenceKey(
+  sql: Queryable,
+  cache: InferenceKeyCache,
+  organizationId: string,
+  input: { name: string; createdBy: string },
+): Promise<{ row: InferenceKeyRow; apiKey: string }> {
+  const apiKey = generateApiKey();
+  const row = await db.insertInferenceKey(sql, {
+    id: newId(),
+    organizationId,
+    name: input.name,
+    keyHash: digestApiKey(apiKey),
+    keyPrefix: displayPrefix(apiKey),
+    createdBy: input.createdBy,
+  });
+  await cache.reload();
+  return { row, apiKey };
+}
+
+export async function setInferenceKeyEnabled(
+  sql: Queryable,
+  cache: InferenceKeyCache,
+  organizationId: string,
+  id: string,
+  enabled: boolean,
+): Promise<InferenceKeyRow> {
+  const row = found(await db.setInferenceKeyEnabled(sql, organizationId, id, enabled), 'api key');
+  await cache.reload();
+  return row;
+}
+
+export async function deleteInferenceKey(sql: Queryable, cache: InferenceKeyCache, organizationId: string, id: string): Promise<void> {
+  if (!(await db.deleteInferenceKey(sql, organizationId, id))) throw notFound('api key not found');
+  await cache.reload();
 }

@@ -1,25 +1,13 @@
 // Liveness, readiness, Prometheus metrics and the version root.
 import type { Sql } from 'postgres';
 import { z } from 'zod';
-import { databaseAnswers } from '../../db/health.js';
 import { ApiError } from '../errors.js';
 import type { InferenceService } from '../../inference/service.js';
 import type { Registry } from '../../observability/metrics.js';
+import { readiness } from '../../platform/readiness.js';
 import { defineEndpoint, respond, type Endpoint } from '../api.js';
 
 export const API_VERSION = '2.0.0';
-
-async function databaseAnswersWithin(sql: Sql, timeoutMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs);
-  });
-  try {
-    return await Promise.race([databaseAnswers(sql), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const versionSchema = z.object({ name: z.string(), version: z.string() });
 
@@ -59,8 +47,7 @@ export function healthEndpoints(deps: { sql: Sql; inference: InferenceService; r
         503: { description: 'not ready: what is missing (Retry-After)' },
       },
       async handler() {
-        const database = await databaseAnswersWithin(deps.sql, 2000);
-        const model = deps.inference.hasActiveVersion();
+        const { database, activeModelVersion: model } = await readiness(deps.sql, deps.inference);
         if (database && model) return respond.bare({ status: 'ready', database: 'ok', activeModelVersion: true });
         const problems = [database ? '' : 'database does not answer', model ? '' : 'no model version is Active yet'];
         throw new ApiError(503, 'not ready', problems.filter(Boolean).join('; '), { 'Retry-After': '1' });

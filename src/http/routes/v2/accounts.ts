@@ -1,17 +1,7 @@
 // /v2 accounts, users and organizations (api-notes.md §1.1, §1.3).
-import type { Sql } from 'postgres';
 import { z } from 'zod';
-import {
-  deleteOrganization,
-  findMembershipRole,
-  listMembers,
-  listUserOrganizations,
-  renameOrganization,
-  updateUser,
-} from '../../../db/accounts.js';
-import { ApiError } from '../../errors.js';
-import { presentUser, type AccountService } from '../../../platform/accounts.js';
-import { authorize, ROLES } from '../../../platform/permissions.js';
+import { presentOrganization, presentUser, type AccountService } from '../../../platform/accounts.js';
+import { ROLES } from '../../../platform/permissions.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
 import { countMeta, list, one, organizationSchema, tokenResponse, userSchema } from './response-schemas.js';
@@ -22,15 +12,7 @@ const name = z.string().trim().min(1).max(64);
 const locale = z.object({ timezone: z.string().max(64).optional() }).catchall(z.unknown());
 const tokenBody = z.object({ token: z.string().min(1).max(512) }).strict();
 
-const organization = (o: { id: string; name: string; createdAt: Date; updatedAt: Date; role?: string }) => ({
-  id: o.id,
-  name: o.name,
-  ...(o.role ? { permissions: { admin: o.role === 'admin' }, role: o.role } : {}),
-  createdAt: o.createdAt,
-  updatedAt: o.updatedAt,
-});
-
-export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[] {
+export function accountEndpoints(accounts: AccountService): Endpoint[] {
   return [
     defineEndpoint({
       method: 'post',
@@ -148,7 +130,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       action: 'users:read',
       responses: { 200: { description: 'the members, with their role', schema: list(userSchema, countMeta) } },
       async handler({ caller }) {
-        const members = await listMembers(sql, caller.organizationId);
+        const members = await accounts.members(caller.organizationId);
         return respond.list(members.map((m) => presentUser(m, m.role)), { count: members.length });
       },
     }),
@@ -160,8 +142,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       auth: 'user',
       responses: { 200: { description: 'the user, with their role when the token names an organization', schema: one(userSchema) } },
       async handler({ caller }) {
-        const user = await accounts.user(caller.userId);
-        const role = caller.organizationId ? await findMembershipRole(sql, caller.organizationId, caller.userId) : undefined;
+        const { user, role } = await accounts.me(caller);
         return respond.data(presentUser(user, role));
       },
     }),
@@ -175,10 +156,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       aliases: [{ method: 'put', path: '/v2/users/me' }],
       responses: { 200: { description: 'the user', schema: one(userSchema) } },
       async handler({ caller, body }) {
-        await accounts.user(caller.userId);
-        const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-        const user = Object.keys(changes).length ? await updateUser(sql, caller.userId, changes) : await accounts.user(caller.userId);
-        return respond.data(presentUser(user!));
+        return respond.data(presentUser(await accounts.changeMe(caller.userId, body)));
       },
     }),
     defineEndpoint({
@@ -189,8 +167,8 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       auth: 'user',
       responses: { 200: { description: 'the organizations, with your role in each', schema: list(organizationSchema, countMeta) } },
       async handler({ caller }) {
-        const orgs = await listUserOrganizations(sql, caller.userId);
-        return respond.list(orgs.map(organization), { count: orgs.length });
+        const orgs = await accounts.organizationsOf(caller.userId);
+        return respond.list(orgs.map(presentOrganization), { count: orgs.length });
       },
     }),
     defineEndpoint({
@@ -202,7 +180,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       body: z.object({ name: z.string().trim().min(1).max(128) }).strict(),
       responses: { 200: { description: 'the organization, with your role (admin)', schema: one(organizationSchema) } },
       async handler({ caller, body }) {
-        return respond.data(organization({ ...(await accounts.createOrganization(caller.userId, body.name)), role: 'admin' }));
+        return respond.data(presentOrganization({ ...(await accounts.createOrganization(caller.userId, body.name)), role: 'admin' }));
       },
     }),
     defineEndpoint({
@@ -215,8 +193,7 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       body: z.object({ name: z.string().trim().min(1).max(128) }).strict(),
       responses: { 200: { description: 'the organization (without role)', schema: one(organizationSchema) } },
       async handler({ caller, params, body }) {
-        await requireRole(sql, params.organization, caller.userId, 'organization:update');
-        return respond.data(organization((await renameOrganization(sql, params.organization, body.name))!));
+        return respond.data(presentOrganization(await accounts.renameOrganization(caller.userId, params.organization, body.name)));
       },
     }),
     defineEndpoint({
@@ -228,18 +205,10 @@ export function accountEndpoints(sql: Sql, accounts: AccountService): Endpoint[]
       params: z.object({ organization: id }),
       responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
-        await requireRole(sql, params.organization, caller.userId, 'organization:delete');
-        await deleteOrganization(sql, params.organization);
+        await accounts.deleteOrganization(caller.userId, params.organization);
         return respond.noContent();
       },
     }),
   ];
-}
-
-/** Organization routes name their organization in the path: the caller's role there decides. */
-async function requireRole(sql: Sql, organizationId: string, userId: string, action: 'organization:update' | 'organization:delete') {
-  const role = await findMembershipRole(sql, organizationId, userId);
-  if (!role) throw new ApiError(404, 'organization not found');
-  authorize(role, action);
 }
 

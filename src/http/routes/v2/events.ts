@@ -6,7 +6,8 @@
 // original API did; nothing of another organization is ever read, since
 // every query is scoped to the caller's organization anyway.
 import { z } from 'zod';
-import { EARLIEST_TIME_MS, LATEST_TIME_MS, eventMetrics, searchEvents } from '../../../platform/events.js';
+import { EARLIEST_TIME_MS, LATEST_TIME_MS } from '../../../lib/storable.js';
+import { eventMetrics, searchEvents } from '../../../platform/events.js';
 import { isValidTimezone } from '../../../platform/rules/inputs.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { foreignScope, id } from './common.js';

@@ -29,7 +29,7 @@ export interface PlatformDeps {
 
 export function managementEndpoints(deps: PlatformDeps): Endpoint[] {
   return [
-    ...accountEndpoints(deps.sql, deps.accounts),
+    ...accountEndpoints(deps.accounts),
     ...channelsEndpoints(deps),
     ...schemasEndpoints(deps),
     ...projectsEndpoints(deps),

@@ -1,30 +1,17 @@
 // /v2/inference/api-keys: the keys predict accepts. Admins and project
 // managers only; the key is shown once, at creation, and stored as a digest.
 import { z } from 'zod';
-import { newId } from '../../../ids.js';
 import {
+  createInferenceKey,
   deleteInferenceKey,
-  insertInferenceKey,
   listInferenceKeys,
+  presentInferenceKey,
   setInferenceKeyEnabled,
-  type InferenceKeyRow,
-} from '../../../db/inference-keys.js';
-import { ApiError } from '../../errors.js';
-import { digestApiKey, displayPrefix, generateApiKey } from '../../../platform/inference-keys.js';
+} from '../../../platform/inference-keys.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { idParam } from './common.js';
 import type { PlatformDeps } from './index.js';
 import { inferenceKeySchema, list, newInferenceKeySchema, one } from './response-schemas.js';
-
-const present = (k: InferenceKeyRow) => ({
-  id: k.id,
-  name: k.name,
-  prefix: k.keyPrefix,
-  enabled: k.enabled,
-  createdBy: k.createdBy,
-  createdAt: k.createdAt,
-  updatedAt: k.updatedAt,
-});
 
 export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): Endpoint[] {
   const toggle = (enabled: boolean) =>
@@ -38,10 +25,7 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       params: idParam('apiKey'),
       responses: { 200: { description: 'the key (never the key itself)', schema: one(inferenceKeySchema) } },
       async handler({ caller, params }) {
-        const key = await setInferenceKeyEnabled(sql, caller.organizationId, params.apiKey, enabled);
-        if (!key) throw new ApiError(404, 'api key not found');
-        await inferenceKeys.reload(); // effective on this server before the answer
-        return respond.data(present(key));
+        return respond.data(presentInferenceKey(await setInferenceKeyEnabled(sql, inferenceKeys, caller.organizationId, params.apiKey, enabled)));
       },
     });
   return [
@@ -55,7 +39,7 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       responses: { 200: { description: 'the keys (prefixes only)', schema: list(inferenceKeySchema) } },
       async handler({ caller }) {
         const keys = await listInferenceKeys(sql, caller.organizationId);
-        return respond.list(keys.map(present), { count: keys.length });
+        return respond.list(keys.map(presentInferenceKey), { count: keys.length });
       },
     }),
     defineEndpoint({
@@ -68,17 +52,8 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       body: z.object({ name: z.string().trim().max(128).default('') }).strict(),
       responses: { 200: { description: 'the key, with the key itself (`apiKey`)', schema: one(newInferenceKeySchema) } },
       async handler({ caller, body }) {
-        const apiKey = generateApiKey();
-        const key = await insertInferenceKey(sql, {
-          id: newId(),
-          organizationId: caller.organizationId,
-          name: body.name,
-          keyHash: digestApiKey(apiKey),
-          keyPrefix: displayPrefix(apiKey),
-          createdBy: caller.userId,
-        });
-        await inferenceKeys.reload();
-        return respond.data({ ...present(key), apiKey });
+        const { row, apiKey } = await createInferenceKey(sql, inferenceKeys, caller.organizationId, { name: body.name, createdBy: caller.userId });
+        return respond.data({ ...presentInferenceKey(row), apiKey });
       },
     }),
     toggle(true),
@@ -93,8 +68,7 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       params: idParam('apiKey'),
       responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
-        if (!(await deleteInferenceKey(sql, caller.organizationId, params.apiKey))) throw new ApiError(404, 'api key not found');
-        await inferenceKeys.reload();
+        await deleteInferenceKey(sql, inferenceKeys, caller.organizationId, params.apiKey);
         return respond.noContent();
       },
     }),

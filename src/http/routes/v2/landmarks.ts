@@ -1,48 +1,26 @@
 // /v2 landmarks (geofences; api-notes.md §1.8). Gen B flat routes, plus the
 // Gen A routes nested under projects. A landmark's shape may be sent in the
 // Gen A/B "model" spelling or the Gen C "shape" spelling (Elasticsearch
-// geo_shape, [lon, lat]); it is stored once (platform/geometry.ts) and
+// geo_shape, [lon, lat]); it is stored once (lib/geometry.ts) and
 // returned in both.
 import { z } from 'zod';
-import { newId } from '../../../ids.js';
+import { modelInput, sameShape, shapeInput, SHAPE_TYPES, type Shape } from '../../../lib/geometry.js';
 import {
+  changeLandmark,
+  createLandmark,
+  createProjectLandmark,
   deleteLandmark,
-  findLandmark,
-  insertLandmark,
+  getLandmark,
   LANDMARK_SORT_FIELDS,
-  listProjectLandmarks,
-  projectInOrganization,
+  presentLandmark,
+  projectLandmarksPage,
   searchLandmarks,
-  updateLandmark,
   type LandmarkFilter,
-  type LandmarkRow,
-} from '../../../db/landmarks.js';
-import type { Queryable } from '../../../db/database.js';
-import { notFound } from '../../../errors.js';
-import { ApiError } from '../../errors.js';
-import { contains, modelInput, sameShape, shapeInput, SHAPE_TYPES, toGeoShape, toModel, type Shape } from '../../../lib/geometry.js';
+} from '../../../platform/landmarks.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id, searchBody, tags } from './common.js';
 import type { PlatformDeps } from './index.js';
 import { landmarkSchema, list, one as oneOf, totalsMeta } from './response-schemas.js';
-
-/** The public view of a landmark: its shape in both spellings. */
-export function presentLandmark(l: LandmarkRow) {
-  return {
-    id: l.id,
-    name: l.name,
-    address: l.address,
-    type: 'geometry' as const,
-    projectId: l.projectId,
-    organizationId: l.organizationId,
-    tags: l.tags,
-    attributes: l.attributes,
-    model: toModel(l.shape),
-    shape: toGeoShape(l.shape),
-    createdAt: l.createdAt,
-    updatedAt: l.updatedAt,
-  };
-}
 
 const one = oneOf(landmarkSchema);
 
@@ -113,31 +91,7 @@ const projectParam = z.object({ project: id });
 const landmarkParam = z.object({ landmark: id });
 const projectLandmarkParams = z.object({ project: id, landmark: id });
 
-const projectNotFound = () => notFound('project not found');
-const landmarkNotFound = () => notFound('landmark not found');
-
-async function requireProject(sql: Queryable, organizationId: string, projectId: string, as: 'body' | 'path'): Promise<void> {
-  if (await projectInOrganization(sql, organizationId, projectId)) return;
-  if (as === 'path') throw projectNotFound();
-  throw new ApiError(400, 'invalid request body', 'projectId: no such project in this organization');
-}
-
 export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
-  type Create = z.infer<typeof nestedCreateBody>;
-  const create = async (organizationId: string, projectId: string, body: Create) =>
-    presentLandmark(
-      await insertLandmark(sql, {
-        id: newId(),
-        organizationId,
-        projectId,
-        name: body.name,
-        address: body.address ?? null,
-        tags: body.tags ? [...new Set(body.tags)] : [],
-        attributes: body.attributes ?? {},
-        shape: (body.model ?? body.shape)!,
-      }),
-    );
-
   return [
     defineEndpoint({
       method: 'post',
@@ -149,8 +103,8 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       body: createBody,
       responses: { 200: { description: 'the landmark, its shape in both spellings', schema: one } },
       async handler({ body, caller }) {
-        await requireProject(sql, caller.organizationId, body.projectId, 'body');
-        return respond.data(await create(caller.organizationId, body.projectId, body));
+        const { projectId, model, shape, ...input } = body;
+        return respond.data(presentLandmark(await createLandmark(sql, caller.organizationId, projectId, { ...input, shape: (model ?? shape)! })));
       },
     }),
     defineEndpoint({
@@ -163,9 +117,7 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       params: landmarkParam,
       responses: { 200: { description: 'the landmark', schema: one }, 404: { description: 'landmark not found' } },
       async handler({ params, caller }) {
-        const landmark = await findLandmark(sql, caller.organizationId, params.landmark);
-        if (!landmark) throw landmarkNotFound();
-        return respond.data(presentLandmark(landmark));
+        return respond.data(presentLandmark(await getLandmark(sql, caller.organizationId, params.landmark)));
       },
     }),
     defineEndpoint({
@@ -180,20 +132,8 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       body: updateBody,
       responses: { 200: { description: 'the landmark', schema: one }, 404: { description: 'landmark not found' } },
       async handler({ params, body, caller }) {
-        if (body.id !== undefined && body.id !== params.landmark) throw new ApiError(400, 'invalid request body', 'id: cannot be changed');
-        if (body.organizationId !== undefined && body.organizationId !== caller.organizationId) {
-          throw new ApiError(400, 'invalid request body', 'organizationId: cannot be changed');
-        }
-        if (body.projectId !== undefined) await requireProject(sql, caller.organizationId, body.projectId, 'body');
-        const landmark = await updateLandmark(sql, caller.organizationId, params.landmark, {
-          projectId: body.projectId,
-          name: body.name,
-          address: body.address,
-          tags: body.tags && [...new Set(body.tags)],
-          attributes: body.attributes,
-          shape: body.model ?? body.shape,
-        });
-        if (!landmark) throw landmarkNotFound();
+        const { model, shape, ...update } = body;
+        const landmark = await changeLandmark(sql, caller.organizationId, params.landmark, { ...update, shape: model ?? shape });
         return respond.data(presentLandmark(landmark));
       },
     }),
@@ -207,7 +147,7 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       params: landmarkParam,
       responses: { 204: { description: 'deleted' }, 404: { description: 'landmark not found' } },
       async handler({ params, caller }) {
-        if (!(await deleteLandmark(sql, caller.organizationId, params.landmark))) throw landmarkNotFound();
+        await deleteLandmark(sql, caller.organizationId, params.landmark);
         return respond.noContent();
       },
     }),
@@ -232,16 +172,9 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       },
       async handler({ body, caller }) {
         const b = body as typeof body & { projectId?: string; name?: string; filter: z.infer<typeof landmarkFilter> };
-        const search = { projectId: b.projectId, name: b.name, filter: b.filter as LandmarkFilter, sort: b.sort };
-        const point = b.filter.contains;
-        if (!point) {
-          const result = await searchLandmarks(sql, caller.organizationId, { ...search, page: { limit: b.limit, offset: b.offset } });
-          return respond.list(result.rows.map(presentLandmark), { filteredTotal: result.filteredTotal, total: result.total });
-        }
-        // A point: the database narrows by bounding box, the exact test is done here, then the page is cut.
-        const result = await searchLandmarks(sql, caller.organizationId, search);
-        const rows = result.rows.filter((l) => contains(l.shape, point.lat, point.lon));
-        return respond.list(rows.slice(b.offset, b.offset + b.limit).map(presentLandmark), { filteredTotal: rows.length, total: result.total });
+        const page = { limit: b.limit, offset: b.offset };
+        const result = await searchLandmarks(sql, caller.organizationId, { projectId: b.projectId, name: b.name, filter: b.filter as LandmarkFilter, sort: b.sort, page });
+        return respond.list(result.rows.map(presentLandmark), { filteredTotal: result.filteredTotal, total: result.total });
       },
     }),
 
@@ -257,11 +190,9 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       body: nestedCreateBody,
       responses: { 201: { description: 'the landmark', schema: one }, 404: { description: 'project not found' } },
       async handler({ params, body, caller }) {
-        await requireProject(sql, caller.organizationId, params.project, 'path');
-        if (body.projectId !== undefined && body.projectId !== params.project) {
-          throw new ApiError(400, 'invalid request body', 'projectId: differs from the project of the path');
-        }
-        return respond.data(await create(caller.organizationId, params.project, body), 201);
+        const { model, shape, ...input } = body;
+        const landmark = await createProjectLandmark(sql, caller.organizationId, params.project, { ...input, shape: (model ?? shape)! });
+        return respond.data(presentLandmark(landmark), 201);
       },
     }),
     defineEndpoint({
@@ -295,17 +226,14 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
         404: { description: 'project not found' },
       },
       async handler({ params, query, caller }) {
-        await requireProject(sql, caller.organizationId, params.project, 'path');
         const ascending = query.sortAsc === 'true';
-        const rows = await listProjectLandmarks(sql, caller.organizationId, params.project, { index: query.index, count: query.count + 1, ascending });
-        const page = rows.slice(0, query.count);
-        const meta: Record<string, unknown> = { count: page.length };
-        if (rows.length > query.count) {
-          const next = page[page.length - 1]!.id;
-          meta.nextIndex = next;
-          meta.nextHRef = `index=${next}&count=${query.count}&sortBy=id&sortAsc=${ascending}`;
+        const page = await projectLandmarksPage(sql, caller.organizationId, params.project, { index: query.index, count: query.count, ascending });
+        const meta: Record<string, unknown> = { count: page.rows.length };
+        if (page.nextIndex) {
+          meta.nextIndex = page.nextIndex;
+          meta.nextHRef = `index=${page.nextIndex}&count=${query.count}&sortBy=id&sortAsc=${ascending}`;
         }
-        return respond.list(page.map(presentLandmark), meta);
+        return respond.list(page.rows.map(presentLandmark), meta);
       },
     }),
     defineEndpoint({
@@ -318,9 +246,7 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       params: projectLandmarkParams,
       responses: { 200: { description: 'the landmark', schema: one }, 404: { description: 'project or landmark not found' } },
       async handler({ params, caller }) {
-        const landmark = await findLandmark(sql, caller.organizationId, params.landmark, params.project);
-        if (!landmark) throw landmarkNotFound();
-        return respond.data(presentLandmark(landmark));
+        return respond.data(presentLandmark(await getLandmark(sql, caller.organizationId, params.landmark, params.project)));
       },
     }),
     defineEndpoint({
@@ -333,7 +259,7 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       params: projectLandmarkParams,
       responses: { 204: { description: 'deleted' }, 404: { description: 'project or landmark not found' } },
       async handler({ params, caller }) {
-        if (!(await deleteLandmark(sql, caller.organizationId, params.landmark, params.project))) throw landmarkNotFound();
+        await deleteLandmark(sql, caller.organizationId, params.landmark, params.project);
         return respond.noContent();
       },
     }),
