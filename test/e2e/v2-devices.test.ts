@@ -8,6 +8,7 @@ import { listDeviceAliases, registerDevice } from '../../src/db/devices.js';
 import { Api } from '../helpers/api.js';
 import type { TestServer } from '../helpers/server.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { rowMaker, type RowMaker } from '../helpers/rows.js';
 import { twoTenants } from '../helpers/tenants.js';
 
 let server: TestServer;
@@ -17,6 +18,7 @@ let admin: Api;
 let member: Api;
 let other: Api; // admin of another organization
 let database: Platform['database'];
+let rows: RowMaker;
 let orgA: string;
 let orgB: string;
 let channelA: string;
@@ -24,24 +26,17 @@ let channelA2: string;
 let channelB: string;
 let projectA: string;
 
-async function insertChannel(organizationId: string, name: string): Promise<string> {
-  const id = ulid();
-  await sql`INSERT INTO channels (id, organization_id, name, type) VALUES (${id}, ${organizationId}, ${name}, 'android')`;
-  return id;
-}
-
 beforeAll(async () => {
   ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
   ({ a: { organizationId: orgA, member }, b: { organizationId: orgB, admin: other } } = await twoTenants({ anon, admin, sql }));
   expect(orgB).not.toBe(orgA);
 
   // channels and projects are another area's endpoints: rows are made directly
-  channelA = await insertChannel(orgA, 'phones');
-  channelA2 = await insertChannel(orgA, 'sensors');
-  channelB = await insertChannel(orgB, 'theirs');
-  projectA = ulid();
-  await sql`INSERT INTO projects (id, organization_id, name) VALUES (${projectA}, ${orgA}, 'project A')`;
-  await sql`INSERT INTO project_channels (project_id, channel_id) VALUES (${projectA}, ${channelA2})`;
+  rows = rowMaker(sql);
+  channelA = await rows.channel(orgA, { name: 'phones', type: 'android' });
+  channelA2 = await rows.channel(orgA, { name: 'sensors', type: 'android' });
+  channelB = await rows.channel(orgB, { name: 'theirs', type: 'android' });
+  projectA = await rows.project(orgA, { name: 'project A', channelIds: [channelA2] });
 });
 
 afterAll(() => stopPlatform({ sql, server, database }));
@@ -171,7 +166,7 @@ describe('search', () => {
   const made: Record<string, string> = {};
   beforeAll(async () => {
     // a fresh channel so the counts below are exact
-    const channel = await insertChannel(orgA, 'search');
+    const channel = await rows.channel(orgA, { name: 'search', type: 'android' });
     await sql`INSERT INTO project_channels (project_id, channel_id) VALUES (${projectA}, ${channel})`;
     for (const [name, tags] of [
       ['Alpha sensor', ['red', 'blue']],

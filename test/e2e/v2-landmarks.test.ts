@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from '../helpers/api.js';
 import type { TestServer } from '../helpers/server.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { rowMaker, type RowMaker } from '../helpers/rows.js';
 import { twoTenants } from '../helpers/tenants.js';
 
 let server: TestServer;
@@ -16,17 +17,12 @@ let admin: Api;
 let member: Api;
 let other: Api; // admin of another organization
 let database: Platform['database'];
+let rows: RowMaker;
 let orgA: string;
 let orgB: string;
 let projectA: string;
 let projectA2: string;
 let projectB: string;
-
-async function insertProject(organizationId: string, name: string): Promise<string> {
-  const id = ulid();
-  await sql`INSERT INTO projects (id, organization_id, name) VALUES (${id}, ${organizationId}, ${name})`;
-  return id;
-}
 
 const paris = { lat: 48.8566, lon: 2.3522 };
 const circleModel = { type: 'circle', geometry: { center: paris, radius: 100 } };
@@ -37,9 +33,10 @@ beforeAll(async () => {
   ({ a: { organizationId: orgA, member }, b: { organizationId: orgB, admin: other } } = await twoTenants({ anon, admin, sql }));
 
   // projects are another area's endpoints: rows are made directly
-  projectA = await insertProject(orgA, 'A');
-  projectA2 = await insertProject(orgA, 'A2');
-  projectB = await insertProject(orgB, 'B');
+  rows = rowMaker(sql);
+  projectA = await rows.project(orgA, { name: 'A' });
+  projectA2 = await rows.project(orgA, { name: 'A2' });
+  projectB = await rows.project(orgB, { name: 'B' });
 });
 
 afterAll(() => stopPlatform({ sql, server, database }));
@@ -231,7 +228,7 @@ describe('search', () => {
   let project: string;
   const ids: Record<string, string> = {};
   beforeAll(async () => {
-    project = await insertProject(orgA, 'search');
+    project = await rows.project(orgA, { name: 'search' });
     const bodies: Array<[string, string[], Record<string, unknown>]> = [
       ['Eiffel tower', ['sight'], { model: { type: 'circle', geometry: { center: { lat: 48.8584, lon: 2.2945 }, radius: 150 } } }],
       ['Champ de Mars', ['park', 'sight'], { model: { type: 'rectangle', geometry: { nw: { lat: 48.8586, lon: 2.2935 }, se: { lat: 48.8515, lon: 2.3035 } } } }],
@@ -287,7 +284,7 @@ describe('search', () => {
 
 describe('Gen A routes under projects', () => {
   it('creates (201), lists in pages, reads and deletes (204) landmarks of a project', async () => {
-    const project = await insertProject(orgA, 'gen A');
+    const project = await rows.project(orgA, { name: 'gen A' });
     const created: string[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await admin.post(`/v2/projects/${project}/landmarks`, { name: `L${i}`, model: circleModel });

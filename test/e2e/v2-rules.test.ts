@@ -10,6 +10,7 @@ import { loadEnabledRules } from '../../src/platform/rules/index.js';
 import { Api, signUpTenant } from '../helpers/api.js';
 import type { TestServer } from '../helpers/server.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { rowMaker, type RowMaker } from '../helpers/rows.js';
 import { organizationOf, twoTenants } from '../helpers/tenants.js';
 
 let server: TestServer;
@@ -19,39 +20,12 @@ let admin: Api;
 let member: Api;
 let other: Api;
 let database: Platform['database'];
-
-async function project(organizationId: string, channelIds: string[] = []): Promise<string> {
-  const id = ulid();
-  await sql`INSERT INTO projects (id, organization_id, name) VALUES (${id}, ${organizationId}, ${`project ${id}`})`;
-  for (const channelId of channelIds) await sql`INSERT INTO project_channels (project_id, channel_id) VALUES (${id}, ${channelId})`;
-  return id;
-}
-
-async function channel(organizationId: string): Promise<string> {
-  const id = ulid();
-  await sql`INSERT INTO channels (id, organization_id, name, type) VALUES (${id}, ${organizationId}, 'iot channel', 'iot')`;
-  return id;
-}
-
-async function landmark(organizationId: string, projectId: string): Promise<string> {
-  const id = ulid();
-  await sql`
-    INSERT INTO landmarks (id, organization_id, project_id, name, kind, geometry, min_lat, min_lon, max_lat, max_lon)
-    VALUES (${id}, ${organizationId}, ${projectId}, 'office', 'circle', ${sql.json({ center: { lat: 40, lon: -74 }, radius: 100 })}, 39.99, -74.01, 40.01, -73.99)`;
-  return id;
-}
-
-async function device(organizationId: string, channelId: string): Promise<string> {
-  const id = ulid();
-  await sql`INSERT INTO devices (id, organization_id, channel_id) VALUES (${id}, ${organizationId}, ${channelId})`;
-  return id;
-}
-
-async function gateway(organizationId: string): Promise<string> {
-  const id = ulid();
-  await sql`INSERT INTO gateways (id, organization_id, name) VALUES (${id}, ${organizationId}, 'gw')`;
-  return id;
-}
+let rows: RowMaker;
+const channel = (organizationId: string) => rows.channel(organizationId);
+const project = (organizationId: string, channelIds: string[] = []) => rows.project(organizationId, { channelIds });
+const landmark = (organizationId: string, projectId: string) => rows.landmark(organizationId, projectId);
+const device = (organizationId: string, channelId: string) => rows.device(organizationId, channelId);
+const gateway = (organizationId: string) => rows.gateway(organizationId);
 
 let orgA: string;
 let orgB: string;
@@ -67,6 +41,7 @@ let landmarkB: string;
 beforeAll(async () => {
   ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
   ({ a: { organizationId: orgA, member }, b: { organizationId: orgB, admin: other } } = await twoTenants({ anon, admin, sql }, { member: 'rules-member@example.com', other: 'rules-other@example.com' }));
+  rows = rowMaker(sql);
   channelA = await channel(orgA);
   channelB = await channel(orgB);
   projectA = await project(orgA, [channelA]);
