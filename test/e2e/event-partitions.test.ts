@@ -51,7 +51,13 @@ function row(deviceId: string, at: number, dedupKey: string, payload: Record<str
 describe('migration 014 on a table with events', () => {
   let c: postgres.Sql;
   const name = `sense_migration_${newId().toLowerCase().replace(/[^a-z0-9]/g, '')}`;
-  const before = [row('device-1', today - 40 * DAY, 'k1', { n: 1 }), row('device-1', today - 2 * DAY, 'k2', { n: 2 }), row('device-2', today - DAY, 'k3', { n: 3 })];
+  // The last one from a server whose clock ran three days ahead.
+  const before = [
+    row('device-1', today - 40 * DAY, 'k1', { n: 1 }),
+    row('device-1', today - 2 * DAY, 'k2', { n: 2 }),
+    row('device-2', today - DAY, 'k3', { n: 3 }),
+    row('device-2', today + 3 * DAY, 'k4', { n: 4 }),
+  ];
 
   beforeAll(async () => {
     await sql.unsafe(`CREATE DATABASE ${name}`);
@@ -70,9 +76,9 @@ describe('migration 014 on a table with events', () => {
     await sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   });
 
-  it('keeps the events in one partition of everything before tomorrow, searchable as before', async () => {
+  it('keeps the events in one partition of everything before the day after the newest, searchable as before', async () => {
     expect(await partitionsOf(c)).toEqual(['events_before', 'events_default']);
-    expect(Object.values(await placeOf(c, before.map((e) => e.id)))).toEqual(['events_before', 'events_before', 'events_before']);
+    expect(Object.values(await placeOf(c, before.map((e) => e.id)))).toEqual(before.map(() => 'events_before'));
     const found = await searchEvents(c, { organizationId: 'org-1', datePath: 'serverReceivedAt', filter: [], limit: 10, order: 'desc' });
     expect(found.map((e) => [e.id, e.deviceId, e.payload])).toEqual([...before].reverse().map((e) => [e.id, e.deviceId, e.payload]));
     const ranged = await countEvents(c, { organizationId: 'org-1', deviceId: 'device-1', datePath: 'serverReceivedAt', from: new Date(today - 3 * DAY), filter: [] });
@@ -83,12 +89,13 @@ describe('migration 014 on a table with events', () => {
     const retry = row('device-1', Date.now(), 'k1', { n: 1 });
     expect(await insertNewEvents(c, [retry])).toEqual([]);
     await expect(c`WITH ${insertAllEvents(c, [retry])} SELECT 1`).rejects.toMatchObject({ code: '23505' });
-    expect(await countEvents(c, { organizationId: 'org-1', datePath: 'serverReceivedAt', filter: [] })).toMatchObject({ total: 3 });
+    expect(await countEvents(c, { organizationId: 'org-1', datePath: 'serverReceivedAt', filter: [] })).toMatchObject({ total: 4 });
   });
 
   it('drops the converted table whole once all of it is past retention, with its keys', async () => {
-    // Maintenance as it will run in 32 days: the converted table ends tomorrow, 31 days before that.
-    const outcome = await maintainEventPartitions(c, 30, today + 32 * DAY);
+    // The converted table ends 4 days from now: not dropped 33 days from now, dropped 35 days from now.
+    expect((await maintainEventPartitions(c, 30, today + 33 * DAY)).dropped).toEqual([]);
+    const outcome = await maintainEventPartitions(c, 30, today + 35 * DAY);
     expect(outcome.dropped).toEqual(['events_before']);
     expect(await countEvents(c, { organizationId: 'org-1', datePath: 'serverReceivedAt', filter: [] })).toMatchObject({ total: 0 });
     expect(await c`SELECT 1 FROM event_keys`).toHaveLength(0);

@@ -17,11 +17,12 @@
 // on the same index entry as before and is then left out.
 //
 // The table as it was becomes the partition of everything before tomorrow
-// (UTC), without copying the events: ATTACH checks its rows against the
-// bound and builds the primary key (id, server_received_at) in this
-// migration's transaction, blocking ingestion while it runs, once, at
-// start-up (like migration 008). Retention drops it whole once its bound is
-// past. An empty table is dropped instead.
+// (UTC; or the day after its newest event), without copying the events:
+// ATTACH checks its rows against the bound and builds the primary key
+// (id, server_received_at) in this migration's transaction, blocking
+// ingestion while it runs, once, at start-up (like migration 008).
+// Retention drops it whole once its bound is past. An empty table is
+// dropped instead.
 import type { Migration } from '../migrations.js';
 
 /** migration 009's statistics targets, for the new parent and the DEFAULT partition */
@@ -73,7 +74,8 @@ export const migration014: Migration = {
 
     DO $$
     DECLARE
-      bound timestamptz := date_trunc('day', now(), 'UTC') + interval '1 day';
+      -- past the newest event too, should a server clock have run ahead
+      bound timestamptz := date_trunc('day', greatest(now(), (SELECT max(server_received_at) FROM events_before)), 'UTC') + interval '1 day';
     BEGIN
       IF EXISTS (SELECT 1 FROM events_before) THEN
         EXECUTE format('ALTER TABLE events ATTACH PARTITION events_before FOR VALUES FROM (MINVALUE) TO (%L)', bound);
