@@ -214,8 +214,9 @@ function batchRows(c: Sql, events: readonly NewEventRow[]): PendingQuery<Row[]> 
     JOIN ${jsonElements(c, events.map((e) => e.payload))} USING (n)`;
 }
 
-const EVENT_COLUMNS = (c: Sql) => c`(id, organization_id, channel_id, device_id, source, server_received_at, client_sent_at, payload, dedup_key)`;
-const ROW_COLUMNS = (c: Sql) => c`id, org, channel, device, source, received, sent, payload, dedup`;
+/** the events columns the batch rows fill, in rowColumns order */
+const eventColumns = (c: Sql) => c`(id, organization_id, channel_id, device_id, source, server_received_at, client_sent_at, payload, dedup_key)`;
+const rowColumns = (c: Sql) => c`id, org, channel, device, source, received, sent, payload, dedup`;
 
 /**
  * Stores the batch's new events, leaves out retries of stored ones and
@@ -231,8 +232,8 @@ export const insertNewEvents = (c: Sql, events: readonly NewEventRow[]) => c<Arr
     INSERT INTO event_keys (device_id, dedup_key, received_at) SELECT device, dedup, received FROM batch
     ON CONFLICT (device_id, dedup_key) DO NOTHING RETURNING device_id, dedup_key
   )
-  INSERT INTO events ${EVENT_COLUMNS(c)}
-  SELECT ${ROW_COLUMNS(c)} FROM batch JOIN keyed ON keyed.device_id = batch.device AND keyed.dedup_key = batch.dedup
+  INSERT INTO events ${eventColumns(c)}
+  SELECT ${rowColumns(c)} FROM batch JOIN keyed ON keyed.device_id = batch.device AND keyed.dedup_key = batch.dedup
   RETURNING id`;
 
 /**
@@ -246,7 +247,7 @@ export const insertNewEvents = (c: Sql, events: readonly NewEventRow[]) => c<Arr
  */
 export const insertAllEvents = (c: Sql, events: readonly NewEventRow[]) => c`
   stored AS (
-    INSERT INTO events ${EVENT_COLUMNS(c)} SELECT ${ROW_COLUMNS(c)} FROM (${batchRows(c, events)}) r
+    INSERT INTO events ${eventColumns(c)} SELECT ${rowColumns(c)} FROM (${batchRows(c, events)}) r
     RETURNING device_id, dedup_key, server_received_at
   ), stored_keys AS (
     INSERT INTO event_keys (device_id, dedup_key, received_at) SELECT device_id, dedup_key, server_received_at FROM stored
