@@ -148,6 +148,24 @@ describe('day partitions', () => {
     expect(found.map((e) => e.id)).toEqual([first.id]);
   });
 
+  it('stores once a retry that two servers commit at the same moment, on different days', async () => {
+    // A second writer with its own engine and connections: another server.
+    const otherEngine = new RulesEngine(sql);
+    await otherEngine.start();
+    const otherWriter = new EventWriter(sql, otherEngine);
+    try {
+      for (let round = 0; round < 5; round++) {
+        const key = `raced-${round}`;
+        await Promise.all([writer.write([event(today + 3_600_000, key)]), otherWriter.write([event(today + DAY + 3_600_000, key)])]);
+        const [{ count }] = await sql<[{ count: number }]>`SELECT count(*)::int AS count FROM events WHERE device_id = ${deviceId} AND dedup_key = ${key}`;
+        expect(count).toBe(1);
+      }
+    } finally {
+      await otherWriter.stop();
+      await otherEngine.stop();
+    }
+  });
+
   it('keeps an event no partition covers, and moves it into its day once that day is created', async () => {
     const later = event(today + 5 * DAY);
     await writer.write([later]);
