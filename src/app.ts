@@ -10,6 +10,7 @@ import { healthEndpoints } from './http/routes/health.js';
 import { ingestEndpoints } from './http/routes/ingest.js';
 import { DeviceReadModel } from './ingest/device-reads.js';
 import { EventWriter } from './ingest/event-writer.js';
+import { EventPartitionMaintenance } from './ingest/event-partitions.js';
 import { RulesEngine } from './ingest/rules-engine.js';
 import { ActionRunner, outboxSms } from './ingest/actions.js';
 import { IngestService } from './ingest/service.js';
@@ -141,6 +142,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
     await actions.start();
     cleanups.push(() => actions.stop());
+    // Before the first event, so that today's events find their day's partition.
+    const partitions = new EventPartitionMaintenance(database.sql, config.eventRetentionDays);
+    await partitions.start();
+    cleanups.push(() => partitions.stop());
     const writer = new EventWriter(database.sql, rulesEngine);
     cleanups.push(() => writer.stop());
     // Group-commit health: events per transaction is commits ÷ events.

@@ -59,6 +59,8 @@ export interface Config {
   deviceEventBurst: number;
   maxIngestBodyBytes: number;
   actionRetryBaseMs: number;
+  /** 0: events are kept forever */
+  eventRetentionDays: number;
   /** WEBHOOK_ALLOWED_HOSTS entries, lower-cased and checked */
   webhookAllowedHosts: string[];
   /** SECRETS_KEY as given (32 bytes in base64); undefined: DATA_DIR/secrets-key */
@@ -341,6 +343,7 @@ const SPECS = {
   DEVICE_EVENT_BURST: value(integer(1), '2000', 'events a device may send at once above its rate'),
   MAX_INGEST_BODY_BYTES: value(integer(1024), '4194304', 'largest ingestion request body (a batch)'),
   ACTION_RETRY_BASE_MS: value(integer(10), '1000', 'first retry delay of a failed rule action (doubles each time)'),
+  EVENT_RETENTION_DAYS: value(integer(0, 36_500), '0', 'days ingested events are kept at least; older days are dropped whole, hourly (0: kept forever)'),
   WEBHOOK_ALLOWED_HOSTS: unset(
     allowedHosts,
     '(none: internal addresses are refused)',
@@ -484,6 +487,7 @@ export function loadConfig(env: Env = process.env): Config {
     deviceEventBurst: get('DEVICE_EVENT_BURST'),
     maxIngestBodyBytes: get('MAX_INGEST_BODY_BYTES'),
     actionRetryBaseMs: get('ACTION_RETRY_BASE_MS'),
+    eventRetentionDays: get('EVENT_RETENTION_DAYS'),
     webhookAllowedHosts: get('WEBHOOK_ALLOWED_HOSTS') ?? [],
     secretsKey: get('SECRETS_KEY'),
   };

@@ -5,7 +5,7 @@ import type { PendingQuery, Row, Sql } from 'postgres';
 import { notifyActionJobsExpression } from './action-jobs.js';
 
 export interface BatchStatementParts {
-  /** the events' INSERT (fails with 23505 if an event was stored before) */
+  /** the events' and their keys' INSERTs as WITH entries, `stored` first (fail with 23505 if an event was stored before) */
   insert: PendingQuery<Row[]>;
   /** the device states' UPDATE, each row only at its expected version (see updateDeviceStates) */
   updateDevices: PendingQuery<Array<{ id: string; version: string }>>;
@@ -25,7 +25,7 @@ export interface BatchStatementParts {
  * expected version, and returns the devices' new versions.
  */
 export function batchStatement(tx: Sql, p: BatchStatementParts): PendingQuery<[{ ids: string[] | null; versions: string[] | null }]> {
-  const parts = [tx`stored AS (${p.insert})`, tx`, updated AS (${p.updateDevices})`];
+  const parts = [p.insert, tx`, updated AS (${p.updateDevices})`];
   if (p.throttles) parts.push(tx`, throttled AS (${p.throttles})`);
   if (p.jobs) parts.push(tx`, queued AS (${p.jobs})`);
   return tx`

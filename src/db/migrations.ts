@@ -11,6 +11,8 @@ import { migration010 } from './migrations/010-login-attempts.js';
 import { migration011 } from './migrations/011-device-credentials.js';
 import { migration012 } from './migrations/012-session-version.js';
 import { migration013 } from './migrations/013-webhook-log-scrub.js';
+import { migration014 } from './migrations/014-events-partitioned.js';
+import { migration016 } from './migrations/016-rate-buckets.js';
 
 export interface Migration {
   version: number;
@@ -324,4 +326,6 @@ export const MIGRATIONS: readonly Migration[] = [
   migration011,
   migration012,
   migration013,
+  migration014,
+  migration016,
 ];

@@ -43,7 +43,7 @@ export interface ProcessorWork {
 export interface AheadWork {
   /**
    * The batch's one statement (one statement is one transaction: no BEGIN,
-   * no COMMIT): `insert`, the events' INSERT, as a part of it, the
+   * no COMMIT): `insert`, the events' INSERTs (WITH entries), as a part of it, the
    * processor's writes as the others. The INSERT fails (SQLSTATE 23505)
    * if an event is a retry of a stored one; the statement must fail with
    * SQLSTATE 40001 unless what the evaluation assumed still holds in the

@@ -1,33 +1,83 @@
 // Per-device token buckets: a device may send `rate` events a second, with
-// bursts up to `burst`. Over it, the answer is 429 with Retry-After.
+// bursts up to `burst`, whichever servers of the database its requests
+// reach. Over it, the answer is 429 with Retry-After.
+//
+// The bucket is a PostgreSQL row (db/rate-buckets.ts), and each server
+// leases tokens from it in chunks of a tenth of a second's rate, spending
+// them from memory: a device at its full rate costs its server about ten
+// round trips a second, one sending slower one per chunk, not one per
+// event. Leased tokens have left the shared bucket, so the servers together
+// never admit more than one bucket allows; what a server leased and its
+// device then sends elsewhere waits unused (a tenth of a second's worth per
+// server at most): the devices lose a little, never gain. The alternative,
+// one UPDATE ... RETURNING per request, would add a round trip to every
+// single-event request; counting per process (as before) let N servers
+// admit N times the rate.
+import type { Sql } from 'postgres';
+import { deleteIdleBuckets, takeBucketTokens } from '../db/rate-buckets.js';
+import { log } from '../log.js';
 
-interface Bucket {
+/** chunks a device at its full rate leases per second */
+const LEASES_PER_SECOND = 10;
+
+/** How often idle buckets are swept from the table. */
+const SWEEP_MS = 3_600_000;
+
+interface Lease {
+  /** tokens leased and not spent yet */
   tokens: number;
-  updatedAt: number;
+  /**
+   * after the bucket could not cover a request: until when this server
+   * refuses the device without asking again, so that a device far over
+   * its rate costs at most LEASES_PER_SECOND round trips a second too
+   */
+  emptyUntil: number;
 }
 
 export class RateLimiter {
-  private buckets = new Map<string, Bucket>();
+  private readonly leases = new Map<string, Lease>();
+  private readonly chunk: number;
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
+    private readonly sql: Sql,
     private readonly rate: number,
     private readonly burst: number,
-  ) {}
+  ) {
+    this.chunk = Math.min(burst, Math.max(1, Math.ceil(rate / LEASES_PER_SECOND)));
+  }
 
-  /** Takes `cost` tokens; returns 0 when allowed, else the seconds to wait. */
-  take(key: string, cost: number, now = Date.now()): number {
-    let bucket = this.buckets.get(key);
-    if (!bucket) {
-      if (this.buckets.size > 200_000) this.buckets.clear(); // bounded memory; forgetting only forgives
-      bucket = { tokens: this.burst, updatedAt: now };
-      this.buckets.set(key, bucket);
+  /** Takes `cost` tokens; resolves to 0 when allowed, else the seconds to wait. */
+  async take(key: string, cost: number): Promise<number> {
+    let lease = this.leases.get(key);
+    if (!lease) {
+      if (this.leases.size > 200_000) this.leases.clear(); // bounded memory; forgetting only loses leased tokens
+      lease = { tokens: 0, emptyUntil: 0 };
+      this.leases.set(key, lease);
     }
-    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.rate);
-    bucket.updatedAt = now;
-    if (bucket.tokens >= cost) {
-      bucket.tokens -= cost;
+    if (lease.tokens < cost && Date.now() >= lease.emptyUntil) {
+      // Other requests of the device may spend or lease meanwhile: the lease object is shared.
+      lease.tokens += await takeBucketTokens(this.sql, key, Math.max(cost - lease.tokens, this.chunk), this.rate, this.burst);
+      if (lease.tokens < cost) lease.emptyUntil = Date.now() + 1000 / LEASES_PER_SECOND;
+    }
+    if (lease.tokens >= cost) {
+      lease.tokens -= cost;
       return 0;
     }
-    return Math.max(1, Math.ceil((cost - bucket.tokens) / this.rate));
+    return Math.max(1, Math.ceil((cost - lease.tokens) / this.rate));
+  }
+
+  /** Sweeps buckets idle long enough to be full again (the same as no row) every hour. */
+  start(): void {
+    this.sweeper = setInterval(() => {
+      deleteIdleBuckets(this.sql, new Date(Date.now() - (this.burst / this.rate) * 1000 - SWEEP_MS)).catch((error: unknown) =>
+        log.warn('sweeping idle rate buckets failed', { error: error as Error }),
+      );
+    }, SWEEP_MS);
+    this.sweeper.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.sweeper);
   }
 }

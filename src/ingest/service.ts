@@ -54,14 +54,15 @@ export class IngestService {
     private readonly writer: EventWriter,
     private readonly settings: IngestSettings,
   ) {
-    this.limiter = new RateLimiter(settings.deviceEventRate, settings.deviceEventBurst);
+    this.limiter = new RateLimiter(sql, settings.deviceEventRate, settings.deviceEventBurst);
   }
 
   private unlisten: (() => Promise<void>) | undefined;
 
   /**
    * Follows device deletions and changes to channel keys and channels (from
-   * any server) so the tokens they invalidate stop working at once.
+   * any server) so the tokens they invalidate stop working at once, and
+   * sweeps idle rate buckets.
    */
   async start(): Promise<void> {
     const forget = () => {
@@ -72,9 +73,11 @@ export class IngestService {
     this.unlisten = async () => {
       await Promise.all(subscriptions.map((s) => s.unlisten()));
     };
+    this.limiter.start();
   }
 
   async stop(): Promise<void> {
+    this.limiter.stop();
     await this.unlisten?.().catch(() => {});
   }
 
@@ -118,8 +121,8 @@ export class IngestService {
     return claims;
   }
 
-  private admit(device: DeviceClaims, count: number): void {
-    const wait = this.limiter.take(device.deviceId, count);
+  private async admit(device: DeviceClaims, count: number): Promise<void> {
+    const wait = await this.limiter.take(device.deviceId, count);
     if (wait > 0) {
       throw new DomainError('throttled', 'too many events', `this device is over ${this.settings.deviceEventRate} events/s`, wait);
     }
@@ -127,7 +130,7 @@ export class IngestService {
 
   /** Stores mobile events (one request = one or a batch); resolves once committed. */
   async submitMobile(device: DeviceClaims, events: MobileEvent[], idempotencyKey: string | undefined): Promise<void> {
-    this.admit(device, events.length);
+    await this.admit(device, events.length);
     const now = new Date();
     const incoming = events.map((event, index): IncomingEvent => {
       const timestamp = typeof event.timestamp === 'number' ? event.timestamp : undefined;
@@ -149,7 +152,7 @@ export class IngestService {
 
   /** Stores an IoT event after checking it against its channel's schema (400 naming the path). */
   async submitIot(device: DeviceClaims, payload: Record<string, unknown>, idempotencyKey: string | undefined): Promise<void> {
-    this.admit(device, 1);
+    await this.admit(device, 1);
     const schema = await this.schemaOf(device);
     if (schema) {
       const violation = validatePayload(schema as never, payload);
