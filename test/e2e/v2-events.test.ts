@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from '../helpers/api.js';
 import type { TestServer } from '../helpers/server.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { rowMaker, type RowMaker } from '../helpers/rows.js';
 import { twoTenants } from '../helpers/tenants.js';
 
 let server: TestServer;
@@ -17,18 +18,9 @@ let admin: Api;
 let member: Api;
 let other: Api;
 let database: Platform['database'];
-
-async function channel(organizationId: string): Promise<string> {
-  const id = ulid();
-  await sql`INSERT INTO channels (id, organization_id, name, type) VALUES (${id}, ${organizationId}, 'iot channel', 'iot')`;
-  return id;
-}
-
-async function device(organizationId: string, channelId: string): Promise<string> {
-  const id = ulid();
-  await sql`INSERT INTO devices (id, organization_id, channel_id) VALUES (${id}, ${organizationId}, ${channelId})`;
-  return id;
-}
+let rows: RowMaker;
+const channel = (organizationId: string) => rows.channel(organizationId);
+const device = (organizationId: string, channelId: string) => rows.device(organizationId, channelId);
 
 interface Stored {
   id: string;
@@ -41,12 +33,10 @@ interface Stored {
 }
 
 let seq = 0;
-let hasDedupKey = false;
 async function event(organizationId: string, channelId: string, deviceId: string, at: string, payload: unknown, clientSentAt: string | null = null): Promise<Stored> {
   // ids increase with insertion order; ties on serverReceivedAt are ordered by id
   const id = `01J${String(seq++).padStart(23, '0')}`;
-  const row: Record<string, unknown> = { id, organizationId, channelId, deviceId, source: 'iot', serverReceivedAt: at, clientSentAt, payload: sql.json(payload as never) };
-  if (hasDedupKey) row.dedupKey = id; // the ingestion area's idempotency key, when its migration is there
+  const row = { id, organizationId, channelId, deviceId, source: 'iot', serverReceivedAt: at, clientSentAt, dedupKey: id, payload: sql.json(payload as never) };
   await sql`INSERT INTO events ${sql(row)}`;
   return { id, organizationId, channelId, deviceId, serverReceivedAt: new Date(at).toISOString(), clientSentAt: clientSentAt && new Date(clientSentAt).toISOString(), payload };
 }
@@ -64,7 +54,7 @@ let eventB: Stored;
 
 beforeAll(async () => {
   ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
-  hasDedupKey = (await sql`SELECT 1 FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'dedup_key'`).length > 0;
+  rows = rowMaker(sql);
   const tenants = await twoTenants({ anon, admin, sql }, { member: 'events-member@example.com', other: 'events-other@example.com' });
   member = tenants.a.member;
   other = tenants.b.admin;
