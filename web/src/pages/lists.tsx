@@ -1,0 +1,79 @@
+// The platform's other collections, listed. Drawing landmarks on a map, the
+// rules builder and the live event tail are still to come (issue 19); until
+// then these pages show what the API holds.
+import { ResourceTable, type Column } from '../components';
+
+interface Named {
+  id: string;
+  name: string | null;
+  createdAt: string;
+}
+
+const created: Column<Named> = { title: 'Created', cell: (item) => new Date(item.createdAt).toLocaleString() };
+const name: Column<Named> = { title: 'Name', cell: (item) => item.name ?? '—' };
+const id: Column<{ id: string }> = { title: 'Id', cell: (item) => <code>{item.id}</code> };
+
+export function Projects() {
+  return (
+    <>
+      <h1>Projects</h1>
+      <ResourceTable<Named & { enabled: boolean; channelIds: string[] }>
+        path="/v2/projects"
+        empty="No projects yet."
+        columns={[name, { title: 'Channels', cell: (p) => p.channelIds.length }, { title: 'Enabled', cell: (p) => (p.enabled ? 'yes' : 'no') }, id, created]}
+      />
+    </>
+  );
+}
+
+export function Landmarks() {
+  return (
+    <>
+      <h1>Landmarks</h1>
+      <p class="muted">Landmarks belong to a project: open them through the API (/v2/projects/:project/landmarks) until the map editor lands.</p>
+    </>
+  );
+}
+
+export function Rules() {
+  return (
+    <>
+      <h1>Rules</h1>
+      <ResourceTable<Named & { conditions: string; enabled: boolean }>
+        path="/v2/rules"
+        empty="No rules yet."
+        columns={[name, { title: 'Conditions', cell: (r) => <code>{r.conditions}</code> }, { title: 'Enabled', cell: (r) => (r.enabled ? 'yes' : 'no') }, created]}
+      />
+    </>
+  );
+}
+
+export function Devices() {
+  return (
+    <>
+      <h1>Devices</h1>
+      <ResourceTable<Named & { type: string | null; channelId: string }>
+        path="/v2/devices"
+        empty="No devices have registered yet."
+        columns={[name, { title: 'Type', cell: (d) => d.type ?? '—' }, { title: 'Channel', cell: (d) => <code>{d.channelId}</code> }, id, created]}
+      />
+    </>
+  );
+}
+
+export function Events() {
+  return (
+    <>
+      <h1>Events</h1>
+      <ResourceTable<{ id: string; deviceId: string; serverReceivedAt: string; payload: unknown }>
+        path="/v2/events"
+        empty="No events yet."
+        columns={[
+          { title: 'Received', cell: (e) => new Date(e.serverReceivedAt).toLocaleString() },
+          { title: 'Device', cell: (e) => <code>{e.deviceId}</code> },
+          { title: 'Payload', cell: (e) => <code class="payload">{JSON.stringify(e.payload)}</code> },
+        ]}
+      />
+    </>
+  );
+}
