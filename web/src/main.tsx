@@ -86,7 +86,7 @@ function Shell({ token, path, children }: { token: string; path: string; childre
         </button>
       </header>
       {/* pages wait for the role, so that they never flash controls the role cannot use */}
-      <main class="page">{me.data ? children : <p class="muted">{me.error ?? 'Loading…'}</p>}</main>
+      <main class="page" data-signed-in={me.data?.email}>{me.data ? children : <p class="muted">{me.error ?? 'Loading…'}</p>}</main>
     </MeContext.Provider>
   );
 }

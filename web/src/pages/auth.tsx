@@ -10,6 +10,7 @@ import { ErrorNote, Link } from '../components';
 import { useAction } from '../hooks';
 import { navigate, useLocation } from '../router';
 import { signIn } from '../session';
+import type { Data } from '../types';
 
 function Card({ title, children }: { title: string; children: ComponentChildren }) {
   return (
@@ -177,7 +178,8 @@ export function SetPassword() {
       <form
         onSubmit={(e) => {
           const { password } = fields(e);
-          void action.run(async () => enter((await post<{ token: string }>('/v2/set-password', { token, password })).token));
+          // this one answer is enveloped ({data: {token}}), as in the original API
+          void action.run(async () => enter((await post<Data<{ token: string }>>('/v2/set-password', { token, password })).data.token));
         }}
       >
         <Field label="New password (8 characters or more)" name="password" type="password" autocomplete="new-password" minLength={8} />
