@@ -28,7 +28,7 @@ let platform: Platform | undefined;
 let browser: Browser | undefined;
 
 async function screenshot(page: Page, name: string): Promise<void> {
-  if (SCREENSHOTS) await page.screenshot({ path: join(ROOT, 'docs', `console-${name}.png`), fullPage: true });
+  if (SCREENSHOTS) await page.screenshot({ path: join(ROOT, 'docs', `console-${name}.png`) });
 }
 
 /** A page in a fresh browser context (its own sessionStorage: signed out). */
