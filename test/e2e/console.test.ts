@@ -174,6 +174,47 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await screenshot(page, 'channels');
   });
 
+  it('draws landmarks on a map without tiles and saves them to a project', async () => {
+    const page = await newPage();
+    await page.goto(`${platform!.server.url}/projects`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByLabel('New project name').fill('city');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.locator('tr', { hasText: 'city' }).waitFor();
+    await page.getByRole('link', { name: 'Landmarks' }).click();
+    const map = page.getByTestId('landmark-map');
+    await map.waitFor();
+    const box = (await map.boundingBox())!;
+    const at = (fx: number, fy: number) => [box.x + box.width * fx, box.y + box.height * fy] as const;
+
+    await page.getByRole('button', { name: 'Rectangle' }).click();
+    await page.mouse.move(...at(0.3, 0.3));
+    await page.mouse.down();
+    await page.mouse.move(...at(0.6, 0.7), { steps: 5 });
+    await page.mouse.up();
+    await page.getByLabel('Landmark name').fill('park');
+    await page.getByRole('button', { name: 'Save rectangle' }).click();
+    await page.locator('[data-landmark="park"]').waitFor();
+
+    await page.getByRole('button', { name: 'Polygon' }).click();
+    for (const [fx, fy] of [[0.7, 0.2], [0.9, 0.3], [0.8, 0.5]] as const) await page.mouse.click(...at(fx, fy));
+    await page.getByLabel('Landmark name').fill('pond');
+    await page.getByRole('button', { name: 'Save polygon' }).click();
+    await page.locator('[data-landmark="pond"]').waitFor();
+    await screenshot(page, 'landmarks');
+
+    // the API holds what was drawn: north-west above and left of south-east, three corners
+    const project = (await platform!.admin.get('/v2/projects')).body.data.find((p: { name: string }) => p.name === 'city');
+    const saved = (await platform!.admin.get(`/v2/projects/${project.id}/landmarks`)).body.data as Array<{ name: string; model: any }>;
+    const park = saved.find((l) => l.name === 'park')!.model;
+    expect(park.type).toBe('rectangle');
+    expect(park.geometry.nw.lat).toBeGreaterThan(park.geometry.se.lat);
+    expect(park.geometry.nw.lon).toBeLessThan(park.geometry.se.lon);
+    const pond = saved.find((l) => l.name === 'pond')!.model;
+    expect(pond.type).toBe('polygon');
+    expect(pond.geometry.points.length).toBeGreaterThanOrEqual(3);
+  });
+
   it('serves the API reference at /docs from the server itself', async () => {
     const page = await newPage();
     const outside: string[] = [];

@@ -1,7 +1,11 @@
-// The platform's other collections, listed. Drawing landmarks on a map, the
-// rules builder and the live event tail are still to come (issue 19); until
-// then these pages show what the API holds.
-import { ResourceTable, type Column } from '../components';
+// The platform's other collections, listed. The rules builder and the live
+// event tail are still to come (issue 19); until then these pages show what
+// the API holds.
+import { useState } from 'preact/hooks';
+import { post } from '../api';
+import { ErrorNote, ResourceTable, type Column } from '../components';
+import { useAction } from '../hooks';
+import { useIsManager } from '../me';
 
 interface Named {
   id: string;
@@ -14,23 +18,40 @@ const name: Column<Named> = { title: 'Name', cell: (item) => item.name ?? '—' 
 const id: Column<{ id: string }> = { title: 'Id', cell: (item) => <code>{item.id}</code> };
 
 export function Projects() {
+  const manager = useIsManager();
+  const action = useAction();
+  // a new project lists it again: the table is keyed by this count
+  const [added, setAdded] = useState(0);
   return (
     <>
       <h1>Projects</h1>
+      {manager && (
+        <form
+          class="inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const form = e.currentTarget;
+            const { name } = Object.fromEntries(new FormData(form));
+            void action.run(async () => {
+              await post('/v2/projects', { name });
+              form.reset();
+              setAdded((n) => n + 1);
+            });
+          }}
+        >
+          <input name="name" placeholder="New project name" aria-label="New project name" required />
+          <button type="submit" disabled={action.busy}>
+            Create project
+          </button>
+        </form>
+      )}
+      <ErrorNote error={action.error} />
       <ResourceTable<Named & { enabled: boolean; channelIds: string[] }>
+        key={added}
         path="/v2/projects"
         empty="No projects yet."
         columns={[name, { title: 'Channels', cell: (p) => p.channelIds.length }, { title: 'Enabled', cell: (p) => (p.enabled ? 'yes' : 'no') }, id, created]}
       />
-    </>
-  );
-}
-
-export function Landmarks() {
-  return (
-    <>
-      <h1>Landmarks</h1>
-      <p class="muted">Landmarks belong to a project: open them through the API (/v2/projects/:project/landmarks) until the map editor lands.</p>
     </>
   );
 }
