@@ -215,6 +215,42 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     expect(pond.geometry.points.length).toBeGreaterThanOrEqual(3);
   });
 
+  it('builds a rule from landmark and attribute conditions, checked by the server as it is built', async () => {
+    const project = (await platform!.admin.post('/v2/projects', { name: 'depot' })).body.data;
+    const yard = (
+      await platform!.admin.post('/v2/landmarks', { projectId: project.id, name: 'yard', model: { type: 'circle', geometry: { center: { lat: 48.2, lon: 16.37 }, radius: 150 } } })
+    ).body.data;
+    const page = await newPage();
+    await page.goto(`${platform!.server.url}/rules`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Project').selectOption({ label: 'depot' });
+    await page.getByLabel('Rule name').fill('speeding in the yard');
+    await page.getByLabel('Add a condition').first().selectOption('landmark');
+    await page.getByLabel('Add a condition').first().selectOption('attribute');
+    await page.getByLabel('Attribute').fill('event.data.speed');
+    await page.getByLabel('Value').fill('30');
+    const check = page.getByTestId('rule-check');
+    await expect.poll(() => check.textContent()).toBe(`enterLandmark(('${yard.id}'), event.location.position) && event.data.speed > 30`);
+    // a path the server refuses: its reason shown, no saving
+    await page.getByLabel('Attribute').fill('not a path!');
+    await check.locator('.error').waitFor();
+    expect(await page.getByRole('button', { name: 'Save rule' }).isDisabled()).toBe(true);
+    await page.getByLabel('Attribute').fill('event.data.speed');
+    await page.getByRole('button', { name: '+ Push notification' }).click();
+    await page.getByLabel('Push subject').fill('Slow down');
+    await page.getByLabel('Push message').fill('30 is the limit in the yard');
+    await screenshot(page, 'rules');
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    await page.locator('[data-rule-name="speeding in the yard"]').waitFor();
+
+    const [rule] = (await platform!.admin.get(`/v2/rules?projectId=${project.id}`)).body.data;
+    expect(rule.conditionsObject[0]).toMatchObject({
+      type: 'and',
+      items: [{ type: 'enterLandmark', ids: [yard.id] }, { type: 'matchAttribute', attribute: 'event.data.speed', operator: '>', value: 30 }],
+    });
+    expect(rule.actions).toMatchObject([{ type: 'push', subject: 'Slow down' }]);
+  });
+
   it('serves the API reference at /docs from the server itself', async () => {
     const page = await newPage();
     const outside: string[] = [];

@@ -11,7 +11,8 @@ import { AcceptInvite, ForgotPassword, SetPassword, SignIn, SignUp, VerifyEmail 
 import { Channels } from './pages/channels';
 import { ApiKeys } from './pages/keys';
 import { Landmarks } from './pages/landmarks';
-import { Devices, Events, Projects, Rules } from './pages/lists';
+import { Devices, Events, Projects } from './pages/lists';
+import { Rules } from './pages/rules';
 import { Models } from './pages/models';
 import { Predict } from './pages/predict';
 import { Settings } from './pages/settings';

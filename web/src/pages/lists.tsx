@@ -1,6 +1,6 @@
-// The platform's other collections, listed. The rules builder and the live
-// event tail are still to come (issue 19); until then these pages show what
-// the API holds.
+// The platform's other collections, listed. The live event tail and device
+// details are still to come (issue 19); until then these pages show what the
+// API holds.
 import { useState } from 'preact/hooks';
 import { post } from '../api';
 import { ErrorNote, ResourceTable, type Column } from '../components';
@@ -51,19 +51,6 @@ export function Projects() {
         path="/v2/projects"
         empty="No projects yet."
         columns={[name, { title: 'Channels', cell: (p) => p.channelIds.length }, { title: 'Enabled', cell: (p) => (p.enabled ? 'yes' : 'no') }, id, created]}
-      />
-    </>
-  );
-}
-
-export function Rules() {
-  return (
-    <>
-      <h1>Rules</h1>
-      <ResourceTable<Named & { conditions: string; enabled: boolean }>
-        path="/v2/rules"
-        empty="No rules yet."
-        columns={[name, { title: 'Conditions', cell: (r) => <code>{r.conditions}</code> }, { title: 'Enabled', cell: (r) => (r.enabled ? 'yes' : 'no') }, created]}
       />
     </>
   );
