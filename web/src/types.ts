@@ -3,7 +3,6 @@
 export type Role = 'admin' | 'project_manager' | 'member';
 
 export interface Me {
-  id: string;
   email: string;
   name: string;
   role?: Role;
@@ -18,23 +17,18 @@ export interface Model {
   id: string;
   name: string;
   description: string;
-  versionCount?: number;
 }
 
 export type VersionStatus = 'Initializing' | 'Active' | 'Failed';
 
 export interface ModelVersion {
   id: string;
-  modelId: string;
-  organizationId: string;
   version: number;
   name: string;
   status: VersionStatus;
   statusReason: string | null;
-  public: boolean;
   labels: string[];
   input: { width: number; height: number };
-  createdAt: string;
 }
 
 export interface ApiKey {
@@ -52,11 +46,9 @@ export interface Channel {
   name: string;
   type: string;
   enabled: boolean;
-  createdAt: string;
 }
 
 export interface Detection {
-  type: 'rectangle';
   data: { min: [number, number]; max: [number, number] };
   score: number;
 }
