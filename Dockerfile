@@ -7,20 +7,24 @@
 #   docker run -d -p 8080:8080 -v sense-data:/data --name sense sense-inference
 #   docker logs sense    # the credentials printed once at first start
 
-# --- build: compiler, cmake and dev dependencies ------------------------------
+# --- build: compiler, cmake and dev dependencies (Vite for the web console) ----
 FROM node:20-bookworm AS build
 WORKDIR /app
 # Dependencies first, so that a change under src/ reuses this layer. The root
 # package's install script builds the addon, so native/ comes with them.
 COPY package.json package-lock.json ./
-COPY scripts/install.sh scripts/install.sh
+# npm's prepare step runs build-web.mjs, which leaves the console for later
+# (web/ is not here yet): it is built below, with the sources.
+COPY scripts/install.sh scripts/build-web.mjs scripts/
 COPY native native
 # apt-get cmake/g++/libturbojpeg0-dev, then npm ci (as root: this stage only).
 RUN scripts/install.sh
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/build.mjs scripts/build.mjs
 COPY src src
+COPY web web
 RUN npm run build \
+ && npm run build:web \
  && npm prune --omit=dev --no-audit --no-fund \
  && rm -rf native/build/CMakeFiles native/build/*.ninja native/build/.ninja_*
 
@@ -40,6 +44,7 @@ COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/native/build/Release/sense_native.node ./native/build/Release/sense_native.node
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/web/dist ./web/dist
 COPY models ./models
 
 ENV NODE_ENV=production \

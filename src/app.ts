@@ -1,5 +1,6 @@
 // Composition root: wires configuration, database, platform, inference and
 // HTTP together, and takes them apart again in reverse order on shutdown.
+import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { endpointRoutes, setResponseValidation, type Authenticators, type Endpoint } from './http/api.js';
@@ -18,6 +19,7 @@ import { managementEndpoints } from './http/routes/v2/index.js';
 import { predictEndpoint } from './http/routes/predict.js';
 import { predictErrors } from './inference/predict-errors.js';
 import { setMinUploadRate } from './http/slow-bodies.js';
+import { loadStaticSite, sharedWithConsole, staticSiteRoute } from './http/static-site.js';
 import { BodyBudget } from './http/body-budget.js';
 import { addFallback, addRoute, InFlight, loadUws, type HttpContext, type Route, type Uws } from './http/server.js';
 import { engineSettings, InferenceEngine } from './inference/engine.js';
@@ -78,6 +80,28 @@ async function listen(uws: Uws, config: Config, listener: Listener, ctx: HttpCon
     providers: config.executionProviders.join(','),
   });
   return socket;
+}
+
+/** web/dist: beside src/ (tsx) and dist/ (compiled) alike. */
+const CONSOLE_DIR = fileURLToPath(new URL('../web/dist', import.meta.url));
+
+/**
+ * The API's routes with the web console beside them, on the main port: the
+ * console answers what no API route does, except under the API's own first
+ * path segments (an unknown API path stays the API's 404), and shares GET /
+ * with the API's root by the Accept header.
+ */
+function withConsole(apiRoutes: Route[]): Route[] {
+  const site = loadStaticSite(CONSOLE_DIR);
+  if (!site) {
+    log.warn('the web console is not built: run `npm run build:web` to serve it at /', { dir: CONSOLE_DIR });
+    return apiRoutes;
+  }
+  const prefixes = [...new Set(apiRoutes.map((route) => `/${route.path.split('/')[1]}`))].filter((prefix) => prefix !== '/');
+  return [
+    ...apiRoutes.map((route) => (route.method === 'get' && route.path === '/' ? sharedWithConsole(route, site) : route)),
+    staticSiteRoute(site, prefixes),
+  ];
 }
 
 export async function startServer(config: Config): Promise<RunningServer> {
@@ -194,13 +218,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
       { method: 'get', path: '/openapi.json', handler: (_req, reply) => reply.send(200, openApi) },
     ];
     // The ingestion API shares the main port unless INGRESS_PORT gives it its own.
-    const listeners: Listener[] =
-      config.ingressPort === undefined
-        ? [{ name: 'listening', port: config.port, routes: [...main, ...routes(ingestion)] }]
-        : [
-            { name: 'listening', port: config.port, routes: main },
-            { name: 'ingestion listening', port: config.ingressPort, routes: routes([...ingestion, ...health]) },
-          ];
+    const mainRoutes = config.ingressPort === undefined ? [...main, ...routes(ingestion)] : main;
+    const listeners: Listener[] = [
+      { name: 'listening', port: config.port, routes: withConsole(mainRoutes) },
+      ...(config.ingressPort === undefined
+        ? []
+        : [{ name: 'ingestion listening', port: config.ingressPort, routes: routes([...ingestion, ...health]) }]),
+    ];
     const ctx: HttpContext = {
       metrics,
       inFlight,

@@ -1,0 +1,127 @@
+// The web console's files (web/, built by Vite into web/dist) served from
+// memory. The directory is read once at start: a request can only name one
+// of the files found then, looked up by its exact path in a map, so no
+// request path ever reaches the file system and `..` or encoded slashes
+// cannot escape it. The console is a few hundred kilobytes; text files are
+// gzipped once here (the uWS build has no compression of its own).
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join, relative, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ApiError } from './errors.js';
+import type { Reply, Request, Route } from './server.js';
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.map', '.svg', '.txt']);
+
+/**
+ * Vite names every file under assets/ by a hash of its content: a changed
+ * file is a new URL, so browsers may keep these for good. Everything else
+ * (index.html, which names the current assets) is revalidated each time.
+ */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
+interface StaticFile {
+  body: Buffer;
+  gzipped: Buffer | undefined;
+  contentType: string;
+  cacheControl: string;
+}
+
+export interface StaticSite {
+  /** by URL path, e.g. /index.html, /assets/index-3f2a.js */
+  files: ReadonlyMap<string, StaticFile>;
+}
+
+/** Reads every file under `dir`; undefined when it has no index.html (the console was not built). */
+export function loadStaticSite(dir: string): StaticSite | undefined {
+  let entries;
+  try {
+    entries = readdirSync(dir, { recursive: true, withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  const files = new Map<string, StaticFile>();
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const urlPath = '/' + relative(dir, path).split(sep).join('/');
+    const ext = extname(entry.name).toLowerCase();
+    const body = readFileSync(path);
+    const gzipped = COMPRESSIBLE.has(ext) ? gzipSync(body) : undefined;
+    files.set(urlPath, {
+      body,
+      gzipped: gzipped && gzipped.length < body.length ? gzipped : undefined,
+      contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream',
+      cacheControl: urlPath.startsWith('/assets/') ? IMMUTABLE : REVALIDATE,
+    });
+  }
+  return files.has('/index.html') ? { files } : undefined;
+}
+
+/**
+ * Which file answers a path: the file itself; `/docs` for `/docs.html`; and
+ * for any other path without a file extension, index.html, so that the
+ * console's own routes (/models, /verify-email?token=…) load it and the
+ * console's router takes over. A missing asset stays a 404: answering it
+ * with HTML would only hide the mistake.
+ */
+export function resolveStaticPath(site: StaticSite, path: string): StaticFile | undefined {
+  const file = site.files.get(path) ?? site.files.get(`${path}.html`);
+  if (file) return file;
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  return last.includes('.') ? undefined : site.files.get('/index.html');
+}
+
+function serve(file: StaticFile, req: Request, reply: Reply): void {
+  const gzip = file.gzipped !== undefined && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+  reply.send(200, gzip ? file.gzipped! : file.body, file.contentType, {
+    'Cache-Control': file.cacheControl,
+    ...(file.gzipped ? { Vary: 'Accept-Encoding' } : {}),
+    ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+    'X-Content-Type-Options': 'nosniff',
+  });
+}
+
+/**
+ * GET of any path no other route matched. Paths under `apiPrefixes` (the
+ * API's own first segments: /v1, /v2, /openapi.json, /metrics) keep the
+ * API's JSON 404, so the console never shadows an API mistake.
+ */
+export function staticSiteRoute(site: StaticSite, apiPrefixes: readonly string[]): Route {
+  const isApi = (path: string) => apiPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  return {
+    method: 'get',
+    path: '/*',
+    name: 'console',
+    handler(req, reply) {
+      const file = isApi(req.path) ? undefined : resolveStaticPath(site, req.path);
+      if (!file) throw new ApiError(404, 'route not found', `no route for GET ${req.path}`);
+      serve(file, req, reply);
+    },
+  };
+}
+
+/**
+ * An API route whose path is also a console page: GET /, where the original
+ * API answered its version. A browser opening the page asks for HTML and
+ * gets the console; an API client (any other Accept) the API's answer.
+ */
+export function sharedWithConsole(route: Route, site: StaticSite): Route {
+  const index = site.files.get('/index.html')!;
+  return {
+    ...route,
+    handler: (req, reply) => (/\btext\/html\b/.test(req.headers.accept ?? '') ? serve(index, req, reply) : route.handler(req, reply)),
+  };
+}

@@ -1,0 +1,315 @@
+// The web console in a real browser (Debian's chromium, driven by
+// playwright-core) against the real server: the bootstrap admin signs in,
+// creates an API key, uploads a model and watches it go Active, predicts on
+// an image and sees the boxes; the links of the emails land on working
+// pages; a member sees no key management. Skipped, saying so, where
+// chromium is not installed (`apt-get install chromium`; .ci/run does).
+//
+// CONSOLE_SCREENSHOTS=1 also saves the pages into docs/console-*.png (README).
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, outboxBody } from '../helpers/api.js';
+import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { ROOT } from '../helpers/server.js';
+
+const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
+/** The flags chromium needs here: no sandbox as root, no GPU, nothing fetched from the network. */
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const NAV = ['Models', 'API keys', 'Channels', 'Projects', 'Landmarks', 'Rules', 'Devices', 'Events', 'Settings'];
+const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`console browser tests skipped: no chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_BIN)`);
+
+let platform: Platform | undefined;
+let browser: Browser | undefined;
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (SCREENSHOTS) await page.screenshot({ path: join(ROOT, 'docs', `console-${name}.png`) });
+}
+
+/** A page in a fresh browser context (its own sessionStorage: signed out). */
+async function newPage(): Promise<Page> {
+  const context = await browser!.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  page.on('dialog', (dialog) => void dialog.accept()); // the confirm() before a deletion
+  return page;
+}
+
+/** The link of the newest email to `to`, on this server (PUBLIC_URL names another port). */
+async function emailLink(to: string, path: string): Promise<string> {
+  const body = await outboxBody(platform!.sql, to);
+  const link = body && new RegExp(`https?://[^/\\s]+(${path}\\?token=[\\w-]+)`).exec(body);
+  if (!link) throw new Error(`no ${path} link in the email to ${to}: ${body}`);
+  return platform!.server.url + link[1];
+}
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signedInAs(page, email);
+}
+
+/** Waits until the console shows its pages to `email`: the server accepted the session's token. */
+async function signedInAs(page: Page, email: string): Promise<void> {
+  await page.locator(`main[data-signed-in="${email}"]`).waitFor();
+}
+
+const navLinks = (page: Page) => page.getByRole('navigation').getByRole('link').allTextContents();
+
+beforeAll(async () => {
+  // The console as its sources are now (npm ci built it once already).
+  await promisify(execFile)(process.execPath, [join(ROOT, 'scripts/build-web.mjs')], { cwd: ROOT });
+  platform = await startPlatform();
+  if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (platform) await stopPlatform(platform);
+});
+
+describe('the console beside the API', () => {
+  const fetchPath = (path: string, accept = 'text/html') => fetch(`${platform!.server.url}${path}`, { headers: { accept } });
+
+  it('answers its pages with index.html, revalidated, and its hashed assets for good', async () => {
+    const page = await fetchPath('/models/01JDEM0DETECT0R00000000001/predict');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const html = await page.text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const asset = await fetchPath(script, '*/*');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('leaves the API its paths: unknown ones stay JSON 404s, GET / answers API clients the version', async () => {
+    for (const path of ['/v2/nothing-here', '/v1/nothing', '/metrics/x', '/openapi.json/x', '/assets/missing.js', '/assets/..%2f..%2fpackage.json']) {
+      const res = await fetchPath(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toBe('application/json');
+    }
+    expect(await (await fetchPath('/', 'application/json')).json()).toMatchObject({ name: 'sense-inference-server' });
+    expect(await (await fetchPath('/')).text()).toContain('<div id="app">');
+    expect((await fetchPath('/openapi.json', '*/*')).headers.get('content-type')).toBe('application/json');
+  });
+});
+
+describe.skipIf(!hasChromium)('the web console in chromium', () => {
+  it('signs the admin in, creates an API key, uploads a model, sees it go Active and draws its detections', async () => {
+    const page = await newPage();
+    await page.goto(`${platform!.server.url}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await screenshot(page, 'sign-in');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    expect(new URL(page.url()).pathname).toBe('/models');
+    expect(await navLinks(page)).toEqual(NAV);
+
+    // API keys: created, shown once, disabled and enabled again.
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByLabel('Key name').fill('console test');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const apiKey = await page.getByTestId('new-key').inputValue();
+    expect(apiKey).toMatch(/^sk_/);
+    const row = page.locator('tr', { hasText: 'console test' });
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await expect.poll(() => row.locator('td').nth(2).textContent()).toBe('Disabled');
+    await screenshot(page, 'api-keys');
+    await row.getByRole('button', { name: 'Enable' }).click();
+    await expect.poll(() => row.locator('td').nth(2).textContent()).toBe('Enabled');
+
+    // Models: a new model, a version uploaded from the demo's files, followed until Active.
+    await page.getByRole('link', { name: 'Models' }).click();
+    await page.getByLabel('New model name').fill('shapes');
+    await page.getByRole('button', { name: 'Create model' }).click();
+    const model = page.locator('[data-model-name="shapes"]');
+    await model.locator('input[name=model]').setInputFiles(join(ROOT, 'models/demo/model.onnx'));
+    await model.locator('input[name=config]').setInputFiles(join(ROOT, 'models/demo/model.json'));
+    await model.getByRole('button', { name: 'Upload version' }).click();
+    await model.locator('[data-version-status="Active"]').waitFor({ timeout: 60_000 });
+    await screenshot(page, 'models');
+
+    // Try it: the key created above, the sample scene, its boxes drawn.
+    await model.getByRole('link', { name: 'Try it' }).click();
+    await page.getByLabel('Inference API key').fill(apiKey);
+    await page.locator('input[name=image]').setInputFiles(join(ROOT, 'samples/scene.jpg'));
+    const detections = page.getByTestId('detections').locator('li');
+    await detections.first().waitFor();
+    const canvas = page.getByTestId('prediction-canvas');
+    const drawn = Number(await canvas.getAttribute('data-boxes'));
+    expect(drawn).toBeGreaterThan(0);
+    expect(await detections.count()).toBe(drawn);
+    // the canvas holds the image at its own size (samples/scene.jpg is 1106×448)
+    expect([await canvas.getAttribute('width'), await canvas.getAttribute('height')]).toEqual(['1106', '448']);
+    const answer = JSON.parse((await page.getByTestId('raw-json').textContent())!) as Record<string, unknown[]>;
+    expect(Object.keys(answer).length).toBeGreaterThan(0);
+    await screenshot(page, 'predict');
+    // the slider filters what is drawn: at 1 nothing is left
+    await page.locator('input[name=threshold]').fill('1');
+    await expect.poll(() => canvas.getAttribute('data-boxes')).toBe('0');
+    expect(await detections.count()).toBe(0);
+  });
+
+  it('creates a channel with its first key shown once, and manages its keys', async () => {
+    const page = await newPage();
+    await page.goto(`${platform!.server.url}/channels`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByLabel('New channel name').fill('trucks');
+    await page.getByRole('button', { name: 'Create channel' }).click();
+    const first = await page.getByTestId('new-key').inputValue();
+    const channel = page.locator('[data-channel-name="trucks"]');
+    await channel.getByRole('button', { name: 'API keys' }).click();
+    await channel.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => channel.getByTestId('new-key').inputValue()).toMatch(/\S/);
+    const second = await channel.getByTestId('new-key').inputValue();
+    expect(second).not.toBe(first);
+    await expect.poll(() => channel.locator('tbody tr').count()).toBe(2);
+    await channel.locator('tbody tr').first().getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => channel.locator('tbody tr').count()).toBe(1);
+    await screenshot(page, 'channels');
+  });
+
+  it('draws landmarks on a map without tiles and saves them to a project', async () => {
+    const page = await newPage();
+    await page.goto(`${platform!.server.url}/projects`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByLabel('New project name').fill('city');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.locator('tr', { hasText: 'city' }).waitFor();
+    await page.getByRole('link', { name: 'Landmarks' }).click();
+    const map = page.getByTestId('landmark-map');
+    await map.waitFor();
+    const box = (await map.boundingBox())!;
+    const at = (fx: number, fy: number) => [box.x + box.width * fx, box.y + box.height * fy] as const;
+
+    await page.getByRole('button', { name: 'Rectangle' }).click();
+    await page.mouse.move(...at(0.3, 0.3));
+    await page.mouse.down();
+    await page.mouse.move(...at(0.6, 0.7), { steps: 5 });
+    await page.mouse.up();
+    await page.getByLabel('Landmark name').fill('park');
+    await page.getByRole('button', { name: 'Save rectangle' }).click();
+    await page.locator('[data-landmark="park"]').waitFor();
+
+    await page.getByRole('button', { name: 'Polygon' }).click();
+    for (const [fx, fy] of [[0.7, 0.2], [0.9, 0.3], [0.8, 0.5]] as const) await page.mouse.click(...at(fx, fy));
+    await page.getByLabel('Landmark name').fill('pond');
+    await page.getByRole('button', { name: 'Save polygon' }).click();
+    await page.locator('[data-landmark="pond"]').waitFor();
+    await screenshot(page, 'landmarks');
+
+    // the API holds what was drawn: north-west above and left of south-east, three corners
+    const project = (await platform!.admin.get('/v2/projects')).body.data.find((p: { name: string }) => p.name === 'city');
+    const saved = (await platform!.admin.get(`/v2/projects/${project.id}/landmarks`)).body.data as Array<{ name: string; model: any }>;
+    const park = saved.find((l) => l.name === 'park')!.model;
+    expect(park.type).toBe('rectangle');
+    expect(park.geometry.nw.lat).toBeGreaterThan(park.geometry.se.lat);
+    expect(park.geometry.nw.lon).toBeLessThan(park.geometry.se.lon);
+    const pond = saved.find((l) => l.name === 'pond')!.model;
+    expect(pond.type).toBe('polygon');
+    expect(pond.geometry.points.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('builds a rule from landmark and attribute conditions, checked by the server as it is built', async () => {
+    const project = (await platform!.admin.post('/v2/projects', { name: 'depot' })).body.data;
+    const yard = (
+      await platform!.admin.post('/v2/landmarks', { projectId: project.id, name: 'yard', model: { type: 'circle', geometry: { center: { lat: 48.2, lon: 16.37 }, radius: 150 } } })
+    ).body.data;
+    const page = await newPage();
+    await page.goto(`${platform!.server.url}/rules`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Project').selectOption({ label: 'depot' });
+    await page.getByLabel('Rule name').fill('speeding in the yard');
+    await page.getByLabel('Add a condition').first().selectOption('landmark');
+    await page.getByLabel('Add a condition').first().selectOption('attribute');
+    await page.getByLabel('Attribute').fill('event.data.speed');
+    await page.getByLabel('Value').fill('30');
+    const check = page.getByTestId('rule-check');
+    await expect.poll(() => check.textContent()).toBe(`enterLandmark(('${yard.id}'), event.location.position) && event.data.speed > 30`);
+    // a path the server refuses: its reason shown, no saving
+    await page.getByLabel('Attribute').fill('not a path!');
+    await check.locator('.error').waitFor();
+    expect(await page.getByRole('button', { name: 'Save rule' }).isDisabled()).toBe(true);
+    await page.getByLabel('Attribute').fill('event.data.speed');
+    await page.getByRole('button', { name: '+ Push notification' }).click();
+    await page.getByLabel('Push subject').fill('Slow down');
+    await page.getByLabel('Push message').fill('30 is the limit in the yard');
+    await screenshot(page, 'rules');
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    await page.locator('[data-rule-name="speeding in the yard"]').waitFor();
+
+    const [rule] = (await platform!.admin.get(`/v2/rules?projectId=${project.id}`)).body.data;
+    expect(rule.conditionsObject[0]).toMatchObject({
+      type: 'and',
+      items: [{ type: 'enterLandmark', ids: [yard.id] }, { type: 'matchAttribute', attribute: 'event.data.speed', operator: '>', value: 30 }],
+    });
+    expect(rule.actions).toMatchObject([{ type: 'push', subject: 'Slow down' }]);
+  });
+
+  it('serves the API reference at /docs from the server itself', async () => {
+    const page = await newPage();
+    const outside: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(platform!.server.url)) outside.push(request.url());
+    });
+    await page.goto(`${platform!.server.url}/docs`);
+    await page.locator('[data-path="/v1/models/{modelVersionId}/predict"]').first().waitFor({ timeout: 30_000 });
+    await screenshot(page, 'docs');
+    expect(outside.filter((url) => !url.startsWith('data:'))).toEqual([]);
+  });
+
+  it('lands the links of the sign-up, invitation and password emails on pages that work', async () => {
+    // sign-up → verification link → signed in
+    const newcomer = await newPage();
+    await newcomer.goto(`${platform!.server.url}/sign-up`);
+    await newcomer.getByLabel('Your name').fill('Nia');
+    await newcomer.getByLabel('Email').fill('nia@example.com');
+    await newcomer.getByLabel('Password').fill('nia-password-1');
+    await newcomer.getByLabel('Organization').fill('Nia Labs');
+    await newcomer.getByRole('button', { name: 'Create account' }).click();
+    await newcomer.getByText('We sent a verification link').waitFor();
+    await newcomer.goto(await emailLink('nia@example.com', '/verify-email'));
+    await newcomer.getByRole('button', { name: 'Verify and sign in' }).click();
+    await signedInAs(newcomer, 'nia@example.com');
+
+    // the admin invites a member from Settings; the member accepts through the link
+    const admin = await newPage();
+    await admin.goto(`${platform!.server.url}/settings`);
+    await signIn(admin, ADMIN.email, ADMIN.password);
+    await admin.getByLabel('Email to invite').fill('mo@example.com');
+    await admin.getByLabel('Role').selectOption('member');
+    await admin.getByRole('button', { name: 'Invite' }).click();
+    await expect.poll(() => admin.getByLabel('Email to invite').inputValue()).toBe('');
+    await screenshot(admin, 'settings');
+    const member = await newPage();
+    await member.goto(await emailLink('mo@example.com', '/accept-invite'));
+    await member.getByLabel('Your name').fill('Mo');
+    await member.getByLabel('Password').fill('mo-password-1');
+    await member.getByRole('button', { name: 'Join' }).click();
+    await signedInAs(member, 'mo@example.com');
+    // a member manages no keys and no models
+    expect(await navLinks(member)).toEqual(NAV.filter((name) => name !== 'API keys'));
+    await member.getByRole('heading', { name: 'Models' }).waitFor();
+    expect(await member.getByRole('button', { name: 'Create model' }).count()).toBe(0);
+    await member.goto(`${platform!.server.url}/settings/api-keys`);
+    await member.getByText('Only admins and project managers manage API keys').waitFor();
+    expect(await member.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+
+    // forgotten password → set-password link → signed in with the new one
+    const forgetful = await newPage();
+    await forgetful.goto(`${platform!.server.url}/forgot-password`);
+    await forgetful.getByLabel('Email').fill('mo@example.com');
+    await forgetful.getByRole('button', { name: 'Send the link' }).click();
+    await forgetful.getByText('a link to set a new password is on its way').waitFor();
+    await forgetful.goto(await emailLink('mo@example.com', '/set-password'));
+    await forgetful.getByLabel('New password').fill('mo-password-2');
+    await forgetful.getByRole('button', { name: 'Set password and sign in' }).click();
+    await signedInAs(forgetful, 'mo@example.com');
+    expect((await platform!.anon.post('/v2/login', { email: 'mo@example.com', password: 'mo-password-2' })).status).toBe(200);
+  });
+});

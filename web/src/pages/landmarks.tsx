@@ -1,0 +1,285 @@
+// Landmarks of a project on a map: drawn as a circle, a rectangle or a
+// polygon, saved, deleted. The map needs no tiles: without a tile source it
+// is a grid of latitude and longitude; with one (a URL template set here and
+// kept in this browser, e.g. OpenStreetMap's) its tiles lie underneath.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { del, get, post } from '../api';
+import { ErrorNote, Link } from '../components';
+import { useAction, useResource } from '../hooks';
+import { distance, metresPerPixel, toLatLon, toScreen, visibleTiles, type LatLon, type View } from '../map';
+import { useIsManager } from '../me';
+import type { Data } from '../types';
+
+type Shape =
+  | { type: 'circle'; geometry: { center: LatLon; radius: number } }
+  | { type: 'rectangle'; geometry: { nw: LatLon; se: LatLon } }
+  | { type: 'polygon'; geometry: { points: LatLon[] } };
+
+interface Landmark {
+  id: string;
+  name: string;
+  model: Shape;
+}
+
+type Tool = 'pan' | Shape['type'];
+const TOOLS: Array<[Tool, string]> = [
+  ['pan', 'Move'],
+  ['circle', 'Circle'],
+  ['rectangle', 'Rectangle'],
+  ['polygon', 'Polygon'],
+];
+/** The map's drawing size; CSS scales it to the page. */
+const WIDTH = 960;
+const HEIGHT = 480;
+const TILES = 'sense.tileUrl';
+
+const pointsOf = (shape: Shape): LatLon[] =>
+  shape.type === 'circle' ? [shape.geometry.center] : shape.type === 'rectangle' ? [shape.geometry.nw, shape.geometry.se] : shape.geometry.points;
+
+/** The view that shows every landmark, or the whole world when there are none. */
+function fit(landmarks: Landmark[]): View {
+  const points = landmarks.flatMap((l) => pointsOf(l.model));
+  if (points.length === 0) return { center: { lat: 20, lon: 0 }, zoom: 2, width: WIDTH, height: HEIGHT };
+  const lats = points.map((p) => p.lat);
+  const lons = points.map((p) => p.lon);
+  const center = { lat: (Math.min(...lats) + Math.max(...lats)) / 2, lon: (Math.min(...lons) + Math.max(...lons)) / 2 };
+  const span = Math.max(Math.max(...lons) - Math.min(...lons), (Math.max(...lats) - Math.min(...lats)) * 2, 0.005);
+  return { center, zoom: Math.min(18, Math.max(1, Math.log2((360 * (WIDTH / 256)) / span) - 1)), width: WIDTH, height: HEIGHT };
+}
+
+export function Landmarks() {
+  const projects = useResource(async () => (await get<Data<Array<{ id: string; name: string }>>>('/v2/projects')).data, 'projects');
+  const [chosen, setChosen] = useState<string>();
+  const projectId = chosen ?? projects.data?.[0]?.id;
+  return (
+    <>
+      <h1>Landmarks</h1>
+      <ErrorNote error={projects.error} />
+      {projects.data?.length === 0 && (
+        <p>
+          Landmarks belong to a project: create one under <Link href="/projects">Projects</Link> first.
+        </p>
+      )}
+      {projects.data && projectId && (
+        <>
+          <label>
+            Project{' '}
+            <select aria-label="Project" value={projectId} onChange={(e) => setChosen(e.currentTarget.value)}>
+              {projects.data.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <ProjectLandmarks key={projectId} projectId={projectId} />
+        </>
+      )}
+    </>
+  );
+}
+
+function ProjectLandmarks({ projectId }: { projectId: string }) {
+  const landmarks = useResource(async () => (await get<Data<Landmark[]>>(`/v2/projects/${projectId}/landmarks`)).data, projectId);
+  const manager = useIsManager();
+  const action = useAction();
+  const [view, setView] = useState<View>();
+  const [tool, setTool] = useState<Tool>('pan');
+  const [draft, setDraft] = useState<Shape>();
+  const [name, setName] = useState('');
+  const [tiles, setTiles] = useState(() => localStorage.getItem(TILES) ?? '');
+  useEffect(() => {
+    if (landmarks.data && !view) setView(fit(landmarks.data));
+  }, [landmarks.data, view]);
+
+  const save = () =>
+    action.run(async () => {
+      await post('/v2/landmarks', { projectId, name, model: draft });
+      setDraft(undefined);
+      setName('');
+      landmarks.reload();
+    });
+  const remove = (landmark: Landmark) =>
+    confirm(`Delete landmark ${landmark.name}?`) &&
+    action.run(async () => {
+      await del(`/v2/landmarks/${landmark.id}`);
+      landmarks.reload();
+    });
+  const draftReady = draft && (draft.type !== 'polygon' || draft.geometry.points.length >= 3);
+
+  return (
+    <>
+      {manager && (
+        <div class="toolbar" role="toolbar" aria-label="Map tools">
+          {TOOLS.map(([value, label]) => (
+            <button key={value} type="button" class={tool === value ? '' : 'quiet'} aria-pressed={tool === value} onClick={() => setTool(value)}>
+              {label}
+            </button>
+          ))}
+          <span class="muted">
+            {tool === 'pan' ? 'Drag to move, wheel to zoom.' : tool === 'polygon' ? 'Click each corner.' : 'Drag on the map.'}
+          </span>
+        </div>
+      )}
+      {view && <MapView view={view} setView={setView} tool={manager ? tool : 'pan'} landmarks={landmarks.data ?? []} draft={draft} setDraft={setDraft} tiles={tiles} />}
+      {draft && (
+        <form
+          class="inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <input aria-label="Landmark name" placeholder="Landmark name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <button type="submit" disabled={!draftReady || action.busy}>
+            Save {draft.type}
+          </button>
+          <button type="button" class="quiet" onClick={() => setDraft(undefined)}>
+            Discard
+          </button>
+        </form>
+      )}
+      <ErrorNote error={action.error ?? landmarks.error} />
+      <table>
+        <tbody>
+          {landmarks.data?.map((l) => (
+            <tr key={l.id} data-landmark-name={l.name}>
+              <td>{l.name}</td>
+              <td>{l.model.type}</td>
+              <td class="actions">
+                <button type="button" class="quiet" onClick={() => setView(fit([l]))}>
+                  Show
+                </button>
+                {manager && (
+                  <button type="button" class="danger" onClick={() => remove(l)}>
+                    Delete
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <label class="muted">
+        Map tiles (URL template, kept in this browser; empty: a grid only){' '}
+        <input
+          aria-label="Tile URL"
+          size={48}
+          placeholder="https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+          value={tiles}
+          onChange={(e) => {
+            setTiles(e.currentTarget.value.trim());
+            localStorage.setItem(TILES, e.currentTarget.value.trim());
+          }}
+        />
+      </label>
+    </>
+  );
+}
+
+function ShapeView({ view, shape, name, draft }: { view: View; shape: Shape; name?: string; draft?: boolean }) {
+  const cls = draft ? 'shape draft' : 'shape';
+  const data = draft ? { 'data-draft': shape.type } : { 'data-landmark': name };
+  if (shape.type === 'circle') {
+    const [x, y] = toScreen(view, shape.geometry.center);
+    return <circle class={cls} {...data} cx={x} cy={y} r={shape.geometry.radius / metresPerPixel(view, shape.geometry.center.lat)} />;
+  }
+  if (shape.type === 'rectangle') {
+    const [x0, y0] = toScreen(view, shape.geometry.nw);
+    const [x1, y1] = toScreen(view, shape.geometry.se);
+    return <rect class={cls} {...data} x={Math.min(x0, x1)} y={Math.min(y0, y1)} width={Math.abs(x1 - x0)} height={Math.abs(y1 - y0)} />;
+  }
+  const points = shape.geometry.points.map((p) => toScreen(view, p).join(',')).join(' ');
+  return <polygon class={cls} {...data} points={points} />;
+}
+
+/** Lines of latitude and longitude at a round step for the zoom: the map without tiles. */
+function Grid({ view }: { view: View }) {
+  const step = 90 / 2 ** Math.max(0, Math.floor(view.zoom));
+  const nw = toLatLon(view, 0, 0);
+  const se = toLatLon(view, WIDTH, HEIGHT);
+  // at most six decimals: the step's own (22.5, 0.17578125…), not floating-point noise
+  const label = (degrees: number) => String(Number(degrees.toFixed(6)));
+  const lines = [];
+  for (let lon = Math.ceil(nw.lon / step) * step; lon <= se.lon; lon += step) {
+    const [x] = toScreen(view, { lat: 0, lon });
+    lines.push(<line key={`lon${lon}`} x1={x} x2={x} y1={0} y2={HEIGHT} />, <text key={`tlon${lon}`} x={x + 3} y={HEIGHT - 4}>{label(lon)}</text>);
+  }
+  for (let lat = Math.ceil(se.lat / step) * step; lat <= nw.lat; lat += step) {
+    const [, y] = toScreen(view, { lat, lon: 0 });
+    lines.push(<line key={`lat${lat}`} x1={0} x2={WIDTH} y1={y} y2={y} />, <text key={`tlat${lat}`} x={3} y={y - 3}>{label(lat)}</text>);
+  }
+  return <g class="grid">{lines}</g>;
+}
+
+function MapView(props: { view: View; setView: (v: View) => void; tool: Tool; landmarks: Landmark[]; draft: Shape | undefined; setDraft: (s: Shape | undefined) => void; tiles: string }) {
+  const { view, setView, tool, draft, setDraft } = props;
+  const svg = useRef<SVGSVGElement>(null);
+  const drag = useRef<{ x: number; y: number; start: LatLon; view: View } | undefined>(undefined);
+  const [cursor, setCursor] = useState<LatLon>();
+  /** The pointer in the map's own units (the SVG is scaled to the page). */
+  const local = (e: PointerEvent | WheelEvent): [number, number] => {
+    const box = svg.current!.getBoundingClientRect();
+    return [((e.clientX - box.left) * WIDTH) / box.width, ((e.clientY - box.top) * HEIGHT) / box.height];
+  };
+  const shapeTo = (start: LatLon, at: LatLon): Shape =>
+    tool === 'circle'
+      ? { type: 'circle', geometry: { center: start, radius: Math.round(distance(start, at)) } }
+      : {
+          type: 'rectangle',
+          geometry: { nw: { lat: Math.max(start.lat, at.lat), lon: Math.min(start.lon, at.lon) }, se: { lat: Math.min(start.lat, at.lat), lon: Math.max(start.lon, at.lon) } },
+        };
+  return (
+    <div class="map">
+      <svg
+        ref={svg}
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        data-testid="landmark-map"
+        class={`tool-${tool}`}
+        onPointerDown={(e) => {
+          const [x, y] = local(e);
+          const at = toLatLon(view, x, y);
+          if (tool === 'polygon') {
+            setDraft({ type: 'polygon', geometry: { points: [...(draft?.type === 'polygon' ? draft.geometry.points : []), at] } });
+            return;
+          }
+          svg.current!.setPointerCapture(e.pointerId);
+          drag.current = { x, y, start: at, view };
+        }}
+        onPointerMove={(e) => {
+          const [x, y] = local(e);
+          setCursor(toLatLon(view, x, y));
+          const d = drag.current;
+          if (!d) return;
+          if (tool === 'pan') setView({ ...d.view, center: toLatLon(d.view, WIDTH / 2 - (x - d.x), HEIGHT / 2 - (y - d.y)) });
+          else setDraft(shapeTo(d.start, toLatLon(view, x, y)));
+        }}
+        onPointerUp={() => {
+          drag.current = undefined;
+        }}
+        onWheel={(e) => {
+          e.preventDefault();
+          setView({ ...view, zoom: Math.min(19, Math.max(1, view.zoom - Math.sign(e.deltaY) * 0.5)) });
+        }}
+      >
+        <rect class="sea" width={WIDTH} height={HEIGHT} />
+        {props.tiles && visibleTiles(view, props.tiles).map((t) => <image key={t.url + t.x} href={t.url} x={t.x} y={t.y} width={256 * 2 ** (view.zoom - Math.round(view.zoom))} height={256 * 2 ** (view.zoom - Math.round(view.zoom))} />)}
+        <Grid view={view} />
+        {props.landmarks.map((l) => (
+          <ShapeView key={l.id} view={view} shape={l.model} name={l.name} />
+        ))}
+        {draft && <ShapeView view={view} shape={draft} draft />}
+      </svg>
+      <div class="map-status muted">
+        <button type="button" class="quiet" onClick={() => setView({ ...view, zoom: Math.min(19, view.zoom + 1) })}>
+          +
+        </button>
+        <button type="button" class="quiet" onClick={() => setView({ ...view, zoom: Math.max(1, view.zoom - 1) })}>
+          −
+        </button>{' '}
+        zoom {view.zoom.toFixed(1)}
+        {cursor && ` · ${cursor.lat.toFixed(5)}, ${cursor.lon.toFixed(5)}`}
+      </div>
+    </div>
+  );
+}

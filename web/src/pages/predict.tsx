@@ -1,0 +1,184 @@
+// Try a model version on an image: the image goes to the inference API
+// (POST /v1/models/:id/predict) with an inference API key, as any client's
+// would, and the answer is drawn over it. The request asks for every
+// detection down to MIN_THRESHOLD once; the slider then only filters what
+// is drawn, without asking again.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { get, post, request } from '../api';
+import { ErrorNote, Link } from '../components';
+import { useAction, useResource } from '../hooks';
+import { useIsManager } from '../me';
+import type { Data, Detection, ModelVersion, NewApiKey, Prediction } from '../types';
+
+const MIN_THRESHOLD = 0.05;
+/** Predict needs an inference API key, not the session: the one chosen here stays for the session of this tab. */
+const KEY = 'sense.inferenceKey';
+
+interface Shown {
+  label: string;
+  detection: Detection;
+}
+
+/** One colour per label, the same on every image. */
+function colour(label: string): string {
+  let hash = 0;
+  for (const char of label) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return `hsl(${hash % 360} 85% 45%)`;
+}
+
+function draw(canvas: HTMLCanvasElement, image: HTMLImageElement, shown: Shown[]): void {
+  const { naturalWidth: w, naturalHeight: h } = image;
+  canvas.width = w;
+  canvas.height = h;
+  const ctx = canvas.getContext('2d')!;
+  ctx.drawImage(image, 0, 0);
+  const line = Math.max(2, Math.round(Math.max(w, h) / 300));
+  ctx.lineWidth = line;
+  ctx.font = `${line * 7}px sans-serif`;
+  ctx.textBaseline = 'top';
+  for (const { label, detection } of shown) {
+    const [x0, y0] = detection.data.min;
+    const [x1, y1] = detection.data.max;
+    const text = `${label} ${detection.score.toFixed(2)}`;
+    ctx.strokeStyle = ctx.fillStyle = colour(label);
+    ctx.strokeRect(x0 * w, y0 * h, (x1 - x0) * w, (y1 - y0) * h);
+    const height = line * 9;
+    const top = y0 * h >= height ? y0 * h - height : y0 * h;
+    ctx.fillRect(x0 * w - line / 2, top, ctx.measureText(text).width + line * 2, height);
+    ctx.fillStyle = 'white';
+    ctx.fillText(text, x0 * w + line / 2, top + line);
+  }
+}
+
+export function Predict({ versionId }: { versionId: string }) {
+  const version = useResource(() => get<Data<ModelVersion>>(`/v2/model-versions/${versionId}`), versionId);
+  const [key, setKey] = useState(() => sessionStorage.getItem(KEY) ?? '');
+  const [image, setImage] = useState<HTMLImageElement>();
+  const [prediction, setPrediction] = useState<Prediction>();
+  const [threshold, setThreshold] = useState(0.25);
+  const [dragging, setDragging] = useState(false);
+  const action = useAction();
+  const canvas = useRef<HTMLCanvasElement>(null);
+
+  const chooseKey = (value: string) => {
+    setKey(value);
+    sessionStorage.setItem(KEY, value);
+  };
+
+  const shown: Shown[] = Object.entries(prediction ?? {})
+    .flatMap(([label, detections]) => detections.map((detection) => ({ label, detection })))
+    .filter(({ detection }) => detection.score >= threshold)
+    .sort((a, b) => b.detection.score - a.detection.score);
+
+  useEffect(() => {
+    if (image && canvas.current) draw(canvas.current, image, shown);
+  });
+
+  const predict = (file: File) =>
+    action.run(async () => {
+      setPrediction(undefined);
+      const url = URL.createObjectURL(file);
+      const loaded = new Image();
+      loaded.src = url;
+      await loaded.decode().finally(() => URL.revokeObjectURL(url));
+      setImage(loaded);
+      const form = new FormData();
+      form.append('file', file);
+      setPrediction(
+        await request<Prediction>('POST', `/v1/models/${encodeURIComponent(versionId)}/predict?threshold=${MIN_THRESHOLD}`, {
+          authorization: `Bearer ${key}`,
+          body: form,
+        }),
+      );
+    });
+
+  const v = version.data?.data;
+  return (
+    <>
+      <p>
+        <Link href="/models">← Models</Link>
+      </p>
+      <h1>Try {v ? `${v.name} (version ${v.version})` : 'a model'}</h1>
+      <ErrorNote error={version.error} />
+      <KeyChoice value={key} choose={chooseKey} />
+      <div
+        class={`drop ${dragging ? 'over' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setDragging(false);
+          const file = e.dataTransfer?.files[0];
+          if (file) void predict(file);
+        }}
+      >
+        <label>
+          Drop an image here, or choose one: <input type="file" name="image" accept="image/*" disabled={!key} onChange={(e) => e.currentTarget.files?.[0] && predict(e.currentTarget.files[0])} />
+        </label>
+        {!key && <p class="muted">Choose an inference API key first.</p>}
+      </div>
+      <ErrorNote error={action.error} />
+      {action.busy && <p role="status">Predicting…</p>}
+      <label class="slider">
+        Threshold {threshold.toFixed(2)}
+        <input type="range" name="threshold" min={MIN_THRESHOLD} max={1} step={0.01} value={threshold} onInput={(e) => setThreshold(Number(e.currentTarget.value))} />
+      </label>
+      <div class="result">
+        <canvas ref={canvas} data-testid="prediction-canvas" data-boxes={image && prediction ? shown.length : undefined} />
+        {prediction && (
+          <ol class="detections" data-testid="detections">
+            {shown.map(({ label, detection }, i) => (
+              <li key={i} style={{ borderColor: colour(label) }}>
+                <strong>{label}</strong> {detection.score.toFixed(3)}
+                <span class="muted">
+                  {' '}
+                  [{detection.data.min.map((n) => n.toFixed(3)).join(', ')}] – [{detection.data.max.map((n) => n.toFixed(3)).join(', ')}]
+                </span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+      {prediction && (
+        <details open>
+          <summary>Answer (JSON, every detection from {MIN_THRESHOLD})</summary>
+          <pre data-testid="raw-json">{JSON.stringify(prediction, null, 2)}</pre>
+        </details>
+      )}
+    </>
+  );
+}
+
+/**
+ * The inference API key predict is called with. Keys are shown only when
+ * created (the server keeps digests), so the user pastes one, or, as an
+ * admin or project manager, creates one for this browser here; either way
+ * they are managed under API keys.
+ */
+function KeyChoice({ value, choose }: { value: string; choose: (key: string) => void }) {
+  const manager = useIsManager();
+  const action = useAction();
+  return (
+    <fieldset class="key-choice">
+      <legend>Inference API key</legend>
+      <input type="password" aria-label="Inference API key" placeholder="sk_…" value={value} onInput={(e) => choose(e.currentTarget.value.trim())} />
+      {manager && (
+        <button
+          type="button"
+          disabled={action.busy}
+          onClick={() => action.run(async () => choose((await post<Data<NewApiKey>>('/v2/inference/api-keys', { name: 'console (browser)' })).data.apiKey))}
+        >
+          Create a key for this browser
+        </button>
+      )}
+      <span class="muted">
+        {' '}
+        Keys are managed under <Link href="/settings/api-keys">API keys</Link>.
+      </span>
+      <ErrorNote error={action.error} />
+    </fieldset>
+  );
+}

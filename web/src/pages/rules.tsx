@@ -1,0 +1,339 @@
+// Rules: a builder for the condition tree (and/or groups of landmark,
+// attribute and schedule conditions, groups within groups) and the actions,
+// checked by the server as it is built (POST /v2/rules/validate-conditions,
+// which also answers the expression string); the rules of a project, and
+// each rule's delivery log.
+import { useEffect, useState } from 'preact/hooks';
+import { del, get, post } from '../api';
+import { ErrorNote, Link } from '../components';
+import { useAction, useResource } from '../hooks';
+import { useIsManager } from '../me';
+import type { Data } from '../types';
+
+type Trigger = 'enterLandmark' | 'exitLandmark' | 'insideLandmark' | 'outsideLandmark';
+type Leaf =
+  | { type: Trigger; ids: string[] }
+  | { type: 'matchAttribute'; attribute: string; operator: string; value: string | number }
+  | { type: 'schedule'; weekDays: number[]; timeOfDay: { from: number; to: number } };
+interface Group {
+  type: 'and' | 'or';
+  items: Condition[];
+}
+type Condition = Group | Leaf;
+const isGroup = (c: Condition): c is Group => c.type === 'and' || c.type === 'or';
+type Action = { type: 'webhook'; method: string; url: string } | { type: 'push'; subject: string; message: string };
+
+interface Rule {
+  id: string;
+  name: string;
+  conditions: string;
+  enabled: boolean;
+  actions: Array<{ type: string }>;
+}
+
+interface Delivery {
+  id: string;
+  type: string;
+  status: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+}
+
+const TRIGGERS: Array<[Trigger, string]> = [
+  ['enterLandmark', 'enters'],
+  ['exitLandmark', 'exits'],
+  ['insideLandmark', 'is inside'],
+  ['outsideLandmark', 'is outside'],
+];
+const OPERATORS = ['==', '!=', '<', '<=', '>', '>=', 'contains'];
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** A new condition of a kind, with usable defaults. */
+const LEAVES: Record<string, (landmarks: Array<{ id: string }>) => Condition> = {
+  landmark: (landmarks) => ({ type: 'enterLandmark', ids: landmarks[0] ? [landmarks[0].id] : [] }),
+  attribute: () => ({ type: 'matchAttribute', attribute: 'event.data.', operator: '>', value: 0 }),
+  schedule: () => ({ type: 'schedule', weekDays: [1, 2, 3, 4, 5], timeOfDay: { from: 8 * 3600, to: 18 * 3600 } }),
+  group: () => ({ type: 'or', items: [] }),
+};
+
+const clock = (seconds: number) => `${String(Math.floor(seconds / 3600)).padStart(2, '0')}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
+const seconds = (value: string) => {
+  const [h, m] = value.split(':').map(Number);
+  return (h ?? 0) * 3600 + (m ?? 0) * 60;
+};
+
+export function Rules() {
+  const projects = useResource(async () => (await get<Data<Array<{ id: string; name: string }>>>('/v2/projects')).data, 'projects');
+  const [chosen, setChosen] = useState<string>();
+  const projectId = chosen ?? projects.data?.[0]?.id;
+  return (
+    <>
+      <h1>Rules</h1>
+      <ErrorNote error={projects.error} />
+      {projects.data?.length === 0 && (
+        <p>
+          Rules belong to a project: create one under <Link href="/projects">Projects</Link> first.
+        </p>
+      )}
+      {projects.data && projectId && (
+        <>
+          <label>
+            Project{' '}
+            <select aria-label="Project" value={projectId} onChange={(e) => setChosen(e.currentTarget.value)}>
+              {projects.data.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <ProjectRules key={projectId} projectId={projectId} />
+        </>
+      )}
+    </>
+  );
+}
+
+function ProjectRules({ projectId }: { projectId: string }) {
+  const rules = useResource(async () => (await get<Data<Rule[]>>(`/v2/rules?projectId=${projectId}`)).data, projectId);
+  const manager = useIsManager();
+  const action = useAction();
+  const [open, setOpen] = useState<string>();
+  return (
+    <>
+      <ErrorNote error={action.error ?? rules.error} />
+      {rules.data?.length === 0 && <p class="muted">No rules in this project yet.</p>}
+      {rules.data?.map((rule) => (
+        <section class="panel" key={rule.id} data-rule-name={rule.name}>
+          <header>
+            <h2>{rule.name}</h2>
+            <span class="muted">{rule.actions.map((a) => a.type).join(', ') || 'no actions'}</span>
+            <button type="button" class="quiet" onClick={() => setOpen(open === rule.id ? undefined : rule.id)}>
+              {open === rule.id ? 'Hide deliveries' : 'Deliveries'}
+            </button>
+            {manager && (
+              <button
+                type="button"
+                class="danger"
+                onClick={() =>
+                  confirm(`Delete rule ${rule.name}?`) &&
+                  action.run(async () => {
+                    await del(`/v2/rules/${rule.id}`);
+                    rules.reload();
+                  })
+                }
+              >
+                Delete
+              </button>
+            )}
+          </header>
+          <code class="expression">{rule.conditions}</code>
+          {open === rule.id && <Deliveries ruleId={rule.id} />}
+        </section>
+      ))}
+      {manager && <RuleBuilder projectId={projectId} saved={rules.reload} />}
+    </>
+  );
+}
+
+function Deliveries({ ruleId }: { ruleId: string }) {
+  const deliveries = useResource(async () => (await get<Data<Delivery[]>>(`/v2/rules/${ruleId}/deliveries`)).data, ruleId);
+  if (deliveries.error) return <ErrorNote error={deliveries.error} />;
+  if (deliveries.data?.length === 0) return <p class="muted">Nothing delivered yet.</p>;
+  return (
+    <table>
+      <tbody>
+        {deliveries.data?.map((d) => (
+          <tr key={d.id}>
+            <td>{new Date(d.createdAt).toLocaleString()}</td>
+            <td>{d.type}</td>
+            <td>{d.status}</td>
+            <td>{d.attempts} attempt(s)</td>
+            <td class="error">{d.lastError}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function RuleBuilder({ projectId, saved }: { projectId: string; saved: () => void }) {
+  const landmarks = useResource(async () => (await get<Data<Array<{ id: string; name: string }>>>(`/v2/projects/${projectId}/landmarks`)).data, projectId);
+  const [name, setName] = useState('');
+  const [tree, setTree] = useState<Group>({ type: 'and', items: [] });
+  const [actions, setActions] = useState<Action[]>([]);
+  const [check, setCheck] = useState<{ conditions?: string; error?: string }>({});
+  const action = useAction();
+
+  // The server checks the tree as it is built; the last answer wins.
+  useEffect(() => {
+    let live = true;
+    post<Data<{ conditions: string }>>('/v2/rules/validate-conditions', { projectId, conditionsObject: tree }).then(
+      ({ data }) => live && setCheck({ conditions: data.conditions }),
+      (failure: Error) => live && setCheck({ error: failure.message }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [tree, projectId]);
+
+  return (
+    <section class="panel builder">
+      <h2>New rule</h2>
+      <input aria-label="Rule name" placeholder="Rule name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      <h3>When</h3>
+      <GroupEditor group={tree} change={setTree} landmarks={landmarks.data ?? []} />
+      <p class="check" data-testid="rule-check">
+        {check.error ? <span class="error">{check.error}</span> : <code>{check.conditions}</code>}
+      </p>
+      <h3>Then</h3>
+      {actions.map((a, i) => (
+        <div class="row" key={i}>
+          {a.type === 'webhook' ? (
+            <>
+              <select aria-label="Webhook method" value={a.method} onChange={(e) => setActions(actions.with(i, { ...a, method: e.currentTarget.value }))}>
+                {['POST', 'PUT', 'PATCH', 'GET', 'DELETE'].map((m) => (
+                  <option key={m}>{m}</option>
+                ))}
+              </select>
+              <input aria-label="Webhook URL" placeholder="https://…" size={40} value={a.url} onInput={(e) => setActions(actions.with(i, { ...a, url: e.currentTarget.value }))} />
+            </>
+          ) : (
+            <>
+              <input aria-label="Push subject" placeholder="Subject" value={a.subject} onInput={(e) => setActions(actions.with(i, { ...a, subject: e.currentTarget.value }))} />
+              <input aria-label="Push message" placeholder="Message" size={40} value={a.message} onInput={(e) => setActions(actions.with(i, { ...a, message: e.currentTarget.value }))} />
+            </>
+          )}
+          <button type="button" class="quiet" onClick={() => setActions(actions.filter((_, j) => j !== i))}>
+            Remove
+          </button>
+        </div>
+      ))}
+      <div class="row">
+        <button type="button" class="quiet" onClick={() => setActions([...actions, { type: 'webhook', method: 'POST', url: '' }])}>
+          + Webhook
+        </button>
+        <button type="button" class="quiet" onClick={() => setActions([...actions, { type: 'push', subject: '', message: '' }])}>
+          + Push notification
+        </button>
+      </div>
+      <p>
+        <button
+          type="button"
+          disabled={!name || check.error !== undefined || action.busy}
+          onClick={() =>
+            action.run(async () => {
+              await post('/v2/rules', { projectId, name, conditionsObject: tree, actions });
+              setName('');
+              setTree({ type: 'and', items: [] });
+              setActions([]);
+              saved();
+            })
+          }
+        >
+          Save rule
+        </button>
+      </p>
+      <ErrorNote error={action.error} />
+    </section>
+  );
+}
+
+function GroupEditor({ group, change, landmarks }: { group: Group; change: (g: Group) => void; landmarks: Array<{ id: string; name: string }> }) {
+  const set = (i: number, item: Condition) => change({ ...group, items: group.items.with(i, item) });
+  return (
+    <div class="group">
+      <select aria-label="Combine with" value={group.type} onChange={(e) => change({ ...group, type: e.currentTarget.value as Group['type'] })}>
+        <option value="and">all of</option>
+        <option value="or">any of</option>
+      </select>
+      {group.items.map((item, i) => (
+        <div class="row" key={i}>
+          {isGroup(item) ? (
+            <GroupEditor group={item} change={(g) => set(i, g)} landmarks={landmarks} />
+          ) : (
+            <LeafEditor leaf={item} change={(l) => set(i, l)} landmarks={landmarks} />
+          )}
+          <button type="button" class="quiet" onClick={() => change({ ...group, items: group.items.filter((_, j) => j !== i) })}>
+            Remove
+          </button>
+        </div>
+      ))}
+      <select
+        aria-label="Add a condition"
+        value=""
+        onChange={(e) => {
+          const make = LEAVES[e.currentTarget.value];
+          if (make) change({ ...group, items: [...group.items, make(landmarks)] });
+          e.currentTarget.value = '';
+        }}
+      >
+        <option value="">+ condition…</option>
+        <option value="landmark">landmark</option>
+        <option value="attribute">attribute</option>
+        <option value="schedule">schedule</option>
+        <option value="group">group (all of / any of)</option>
+      </select>
+    </div>
+  );
+}
+
+function LeafEditor({ leaf, change, landmarks }: { leaf: Leaf; change: (l: Leaf) => void; landmarks: Array<{ id: string; name: string }> }) {
+  if (leaf.type === 'matchAttribute') {
+    return (
+      <span>
+        <input aria-label="Attribute" value={leaf.attribute} onInput={(e) => change({ ...leaf, attribute: e.currentTarget.value })} />
+        <select aria-label="Operator" value={leaf.operator} onChange={(e) => change({ ...leaf, operator: e.currentTarget.value })}>
+          {OPERATORS.map((o) => (
+            <option key={o}>{o}</option>
+          ))}
+        </select>
+        <input
+          aria-label="Value"
+          value={String(leaf.value)}
+          // a number when it reads as one, so that < and > compare numbers
+          onInput={(e) => change({ ...leaf, value: e.currentTarget.value.trim() !== '' && !Number.isNaN(Number(e.currentTarget.value)) ? Number(e.currentTarget.value) : e.currentTarget.value })}
+        />
+      </span>
+    );
+  }
+  if (leaf.type === 'schedule') {
+    return (
+      <span>
+        {DAYS.map((day, n) => (
+          <label key={day} class="day">
+            <input
+              type="checkbox"
+              checked={leaf.weekDays.includes(n)}
+              onChange={(e) => change({ ...leaf, weekDays: e.currentTarget.checked ? [...leaf.weekDays, n].sort() : leaf.weekDays.filter((d) => d !== n) })}
+            />
+            {day}
+          </label>
+        ))}{' '}
+        from <input type="time" aria-label="From" value={clock(leaf.timeOfDay.from)} onChange={(e) => change({ ...leaf, timeOfDay: { ...leaf.timeOfDay, from: seconds(e.currentTarget.value) } })} /> to{' '}
+        <input type="time" aria-label="To" value={clock(leaf.timeOfDay.to)} onChange={(e) => change({ ...leaf, timeOfDay: { ...leaf.timeOfDay, to: seconds(e.currentTarget.value) } })} />
+      </span>
+    );
+  }
+  return (
+    <span>
+      the device{' '}
+      <select aria-label="Landmark trigger" value={leaf.type} onChange={(e) => change({ ...leaf, type: e.currentTarget.value as Trigger })}>
+        {TRIGGERS.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>{' '}
+      <select aria-label="Landmark" value={leaf.ids[0] ?? ''} onChange={(e) => change({ ...leaf, ids: [e.currentTarget.value] })}>
+        {landmarks.length === 0 && <option value="">(no landmarks in this project)</option>}
+        {landmarks.map((l) => (
+          <option key={l.id} value={l.id}>
+            {l.name}
+          </option>
+        ))}
+      </select>
+    </span>
+  );
+}

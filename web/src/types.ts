@@ -1,0 +1,61 @@
+// The shapes the console reads from the API (GET /openapi.json has them all);
+// only the fields it shows.
+export type Role = 'admin' | 'project_manager' | 'member';
+
+export interface Me {
+  email: string;
+  name: string;
+  role?: Role;
+}
+
+export interface Organization {
+  id: string;
+  name: string;
+}
+
+export interface Model {
+  id: string;
+  name: string;
+  description: string;
+}
+
+export type VersionStatus = 'Initializing' | 'Active' | 'Failed';
+
+export interface ModelVersion {
+  id: string;
+  version: number;
+  name: string;
+  status: VersionStatus;
+  statusReason: string | null;
+  labels: string[];
+  input: { width: number; height: number };
+}
+
+export interface ApiKey {
+  id: string;
+  name?: string;
+  prefix: string;
+  enabled: boolean;
+  createdAt: string;
+}
+
+export type NewApiKey = ApiKey & { apiKey: string };
+
+export interface Channel {
+  id: string;
+  name: string;
+  type: string;
+  enabled: boolean;
+}
+
+export interface Detection {
+  data: { min: [number, number]; max: [number, number] };
+  score: number;
+}
+
+/** POST /v1/models/:id/predict: detections by label */
+export type Prediction = Record<string, Detection[]>;
+
+export interface Data<T> {
+  data: T;
+}
