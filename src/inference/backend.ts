@@ -123,7 +123,9 @@ export class ModelBackend {
     const decoder = createOutputDecoder(this.config, this.info.outputs);
     try {
       const [outputs] = (await this.run([pad])).outputs;
-      decoder.decode(outputs!, 1.01);
+      // Nothing passes a threshold above 1: this checks the shapes, not the scores.
+      if (decoder.task === 'classify') decoder.scores(outputs!);
+      else decoder.decode(outputs!, 1.01);
     } catch (error) {
       throw new ModelLoadError(`warm-up run failed: ${(error as Error).message}`);
     }

@@ -109,7 +109,7 @@ describe('model.json contradicting the model', () => {
     ['badssd', 'format yolov5 expects one output, the model has 3'],
     [
       'nomatch',
-      'model.json lists 3 labels but output "output0" [1, 6, 3] fits no convention with 3 classes (yolov8 [1, 7, N], yolov5 [1, N, 8], end2end [1, K, 6]); fix the labels or set output.format in model.json',
+      'model.json lists 3 labels but output "output0" [1, 6, 3] fits no convention with 3 classes (yolov8 [1, 7, N], yolov5 [1, N, 8], end2end [1, K, 6], classification [1, 3]); fix the labels or set output.format in model.json',
     ],
   ])('%s fails to load with the reason', async (name, reason) => {
     const res = await predict(server.url, ids[name]!, await solid(10, 10, [0, 0, 0]), { key: 'test-key' });

@@ -3,15 +3,17 @@
 // the real model agree. A contradiction fails the version with a reason that
 // names both sides.
 import type { ModelConfig, OutputFormat } from '../model-config.js';
+import { ClassificationDecoder } from './classification.js';
 import { DetrDecoder } from './detr.js';
 import { EndToEndDecoder } from './end2end.js';
+import { YoloPoseDecoder } from './pose.js';
 import { SsdDecoder } from './ssd.js';
 import type { OutputDecoder, OutputInfo } from './types.js';
 import { describeShape, OutputShapeError, staticDim } from './types.js';
 import { YoloV5Decoder, YoloV8Decoder } from './yolo.js';
 
 export { OutputShapeError } from './types.js';
-export type { Candidate, OutputDecoder, OutputInfo, TensorLike } from './types.js';
+export type { Candidate, ClassifierDecoder, DetectionDecoder, OutputDecoder, OutputInfo, TensorLike } from './types.js';
 
 const lastDim = (o: OutputInfo) => staticDim(o.shape, -1);
 const isInteger = (o: OutputInfo) => /int/.test(o.type);
@@ -24,7 +26,10 @@ function single(outputs: readonly OutputInfo[], format: OutputFormat): OutputInf
 }
 
 /** Guesses the convention; undefined when the outputs fit none unambiguously. */
-export function detectOutputFormat(outputs: readonly OutputInfo[], classes: number): OutputFormat | undefined {
+export function detectOutputFormat(outputs: readonly OutputInfo[], config: ModelConfig): OutputFormat | undefined {
+  const classes = config.labels.length;
+  // Keypoint names say pose; the decoder checks the output has room for them.
+  if (config.keypoints) return 'yolov8-pose';
   if (outputs.length === 3) return 'ssd';
   if (outputs.length === 2) return 'detr';
   if (outputs.length !== 1) return undefined;
@@ -32,6 +37,8 @@ export function detectOutputFormat(outputs: readonly OutputInfo[], classes: numb
   if (shape.length !== 3 && shape.length !== 2) return undefined;
   const rows = staticDim(shape, -2);
   const cols = staticDim(shape, -1);
+  // [batch, C]: one score per class of the whole image.
+  if (shape.length === 2 && cols === classes && (rows === 1 || rows === undefined)) return 'classification';
   if (rows === 4 + classes && cols !== 4 + classes) return 'yolov8';
   if (cols === 5 + classes && cols === 6) {
     // One class: [1, N, 6] is YOLOv5 with objectness or an end-to-end export.
@@ -57,6 +64,17 @@ function expectDims(output: OutputInfo, expected: Array<number | undefined>, wha
     const wanted = `[${expected.map((d) => d ?? 'N').join(', ')}]`;
     throw new OutputShapeError(`${what}: output "${output.name}" has shape ${describeShape(shape)}, expected ${wanted}`);
   }
+}
+
+/** The one output of a dense YOLOv8-style head with `rows` values per anchor, either way round. */
+function dense(outputs: readonly OutputInfo[], format: OutputFormat, rows: number, what: string): string {
+  const o = single(outputs, format);
+  const r = staticDim(o.shape, -2);
+  const c = staticDim(o.shape, -1);
+  if (r !== rows && c !== rows && (r !== undefined || c !== undefined)) {
+    throw new OutputShapeError(`model.json lists ${what} (format ${format} expects [1, ${rows}, N]) but output "${o.name}" has shape ${describeShape(o.shape)}`);
+  }
+  return o.name;
 }
 
 function findByName(outputs: readonly OutputInfo[], pattern: RegExp): OutputInfo | undefined {
@@ -93,28 +111,36 @@ function detrDecoder(outputs: readonly OutputInfo[], classes: number, width: num
 
 export function createOutputDecoder(config: ModelConfig, outputs: readonly OutputInfo[]): OutputDecoder {
   const classes = config.labels.length;
-  const format = config.output.format ?? detectOutputFormat(outputs, classes);
+  const format = config.output.format ?? detectOutputFormat(outputs, config);
   const shapes = outputs.map((o) => `"${o.name}" ${describeShape(o.shape)}`).join(', ');
   if (!format) {
     if (outputs.length === 1) {
       throw new OutputShapeError(
         `model.json lists ${classes} labels but output ${shapes} fits no convention with ${classes} classes ` +
-          `(yolov8 [1, ${4 + classes}, N], yolov5 [1, N, ${5 + classes}], end2end [1, K, 6]); fix the labels or set output.format in model.json`,
+          `(yolov8 [1, ${4 + classes}, N], yolov5 [1, N, ${5 + classes}], end2end [1, K, 6], classification [1, ${classes}]); fix the labels or set output.format in model.json`,
       );
     }
     throw new OutputShapeError(`cannot tell the output convention of outputs ${shapes}; set output.format in model.json`);
   }
+  if (config.output.logits && format !== 'classification') {
+    throw new OutputShapeError(`output.logits applies to classification models only; this model's output format is ${format}`);
+  }
+  if (config.keypoints && format !== 'yolov8-pose') {
+    throw new OutputShapeError(`model.json lists keypoints, which only format yolov8-pose has; this model's output format is ${format}`);
+  }
   switch (format) {
-    case 'yolov8': {
+    case 'classification': {
       const o = single(outputs, format);
-      const rows = staticDim(o.shape, -2);
-      const cols = staticDim(o.shape, -1);
-      if (rows !== 4 + classes && cols !== 4 + classes && (rows !== undefined || cols !== undefined)) {
-        throw new OutputShapeError(
-          `model.json lists ${classes} labels (format yolov8 expects [1, ${4 + classes}, N]) but output "${o.name}" has shape ${describeShape(o.shape)}`,
-        );
-      }
-      return new YoloV8Decoder(o.name, classes);
+      expectDims(o, [classes], `model.json lists ${classes} labels (format classification)`);
+      return new ClassificationDecoder(o.name, classes, config.output.logits);
+    }
+    case 'yolov8':
+      return new YoloV8Decoder(dense(outputs, format, 4 + classes, `${classes} labels`), classes);
+    case 'yolov8-pose': {
+      const keypoints = config.keypoints;
+      if (!keypoints) throw new OutputShapeError('format yolov8-pose needs the keypoint names in model.json ("keypoints")');
+      const rows = 4 + classes + 3 * keypoints.length;
+      return new YoloPoseDecoder(dense(outputs, format, rows, `${classes} labels and ${keypoints.length} keypoints`), classes, keypoints);
     }
     case 'yolov5': {
       const o = single(outputs, format);

@@ -2,7 +2,7 @@
 // SSD-style exports: three outputs, boxes [N, 4] as x1, y1, x2, y2 in input
 // pixels, scores [N] and integer labels [N], each with or without a batch
 // axis. Labels index model.json's `labels` directly.
-import type { Candidate, OutputDecoder, TensorLike } from './types.js';
+import type { Candidate, DetectionDecoder, TensorLike } from './types.js';
 import { numbers, OutputShapeError, requireOutput, withoutBatch } from './types.js';
 
 export interface SsdOutputs {
@@ -11,7 +11,8 @@ export interface SsdOutputs {
   labels: string;
 }
 
-export class SsdDecoder implements OutputDecoder {
+export class SsdDecoder implements DetectionDecoder {
+  readonly task = 'detect' as const;
   readonly format = 'ssd' as const;
   readonly nmsFree = false;
 

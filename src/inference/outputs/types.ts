@@ -1,6 +1,9 @@
 // Shared vocabulary of the output decoders: what a model output looks like
 // (shape only at load time, data at run time) and what decoders produce.
+import type { Answer, Detection } from '../detections.js';
+import type { Placement } from '../letterbox.js';
 import type { OutputFormat } from '../model-config.js';
+import type { PredictOptions } from '../predict-options.js';
 
 /** Output metadata from the session: dims may be symbolic (strings) or -1. */
 export interface OutputInfo {
@@ -24,14 +27,34 @@ export interface Candidate {
   y2: number;
   score: number;
   classId: number;
+  /** its column (or row) in a dense output, where more of it is read after NMS (keypoints, mask coefficients) */
+  anchor?: number;
 }
 
-export interface OutputDecoder {
+/** Conventions that answer boxes (and what hangs off them). */
+export interface DetectionDecoder {
+  readonly task: 'detect';
   readonly format: OutputFormat;
   /** true when the model already removed duplicate boxes (NMS inside, or NMS-free by design) */
   readonly nmsFree: boolean;
   decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number): Candidate[];
+  /**
+   * The answer for one kept detection where the convention gives more than
+   * a box (keypoints, a mask); undefined leaves the detection out. Without
+   * it, detections are answered as rectangles.
+   */
+  describe?(detection: Detection, outputs: Readonly<Record<string, TensorLike>>, placement: Placement, options: PredictOptions): Answer | undefined;
 }
+
+/** Conventions that answer one score per class of the whole image. */
+export interface ClassifierDecoder {
+  readonly task: 'classify';
+  readonly format: OutputFormat;
+  /** probabilities (0-1) by class id */
+  scores(outputs: Readonly<Record<string, TensorLike>>): Float64Array;
+}
+
+export type OutputDecoder = DetectionDecoder | ClassifierDecoder;
 
 export class OutputShapeError extends Error {}
 
