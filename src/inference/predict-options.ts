@@ -1,5 +1,5 @@
 // The options of one prediction: the client's threshold, iou,
-// max_detections, top_k and keypoint_threshold (validated by the predict route's query schema)
+// max_detections, top_k, keypoint_threshold and box (validated by the predict route's query schema)
 // over the model version's defaults from model.json.
 import type { ModelConfig } from './model-config.js';
 
@@ -11,6 +11,8 @@ export interface PredictOptions {
   topK: number;
   /** the visibility below which a keypoint is left out */
   keypointThreshold: number;
+  /** segmentation: each polygon's box too, in its children */
+  box: boolean;
 }
 
 export const MAX_DETECTIONS_LIMIT = 1000;
@@ -22,6 +24,7 @@ export interface RequestedOptions {
   maxDetections?: number | undefined;
   topK?: number | undefined;
   keypointThreshold?: number | undefined;
+  box?: boolean | undefined;
 }
 
 export function predictOptions(requested: RequestedOptions, defaults: ModelConfig['defaults']): PredictOptions {
@@ -31,5 +34,6 @@ export function predictOptions(requested: RequestedOptions, defaults: ModelConfi
     maxDetections: requested.maxDetections ?? Math.min(defaults.maxDetections, MAX_DETECTIONS_LIMIT),
     topK: requested.topK ?? defaults.topK,
     keypointThreshold: requested.keypointThreshold ?? defaults.keypointThreshold,
+    box: requested.box ?? false,
   };
 }

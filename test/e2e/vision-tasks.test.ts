@@ -1,6 +1,6 @@
 // The conventions beyond boxes, through HTTP: classifiers (top classes by
 // label), pose models (boxes with named keypoints in children) and instance
-// segmentation (mask polygons). Fixture models give constant outputs, so
+// segmentation (mask outlines as polygons). Fixture models give constant outputs, so
 // every class, keypoint and polygon vertex is asserted exactly, with the
 // letterbox undone. A model.json that contradicts its model fails the
 // version with a clear reason.
@@ -90,11 +90,82 @@ describe('pose', () => {
   });
 });
 
+describe('instance segmentation', () => {
+  const polygon = (points: number[][], score: number, children: object = {}) => [{ type: 'polygon', data: { points }, score, children }];
+  // Mask cells (x, y) of 4x4 input pixels: x = 4x / 64, y = (4y - 16) / 32.
+  const CAT_L = [
+    [0.125, 0.125],
+    [0.375, 0.125],
+    [0.375, 0.375],
+    [0.25, 0.375],
+    [0.25, 0.625],
+    [0.125, 0.625],
+  ];
+  const CONE_RING = [
+    [0.5, 0.25],
+    [0.75, 0.25],
+    [0.75, 0.875],
+    [0.5, 0.875],
+  ];
+
+  it.each(['seg', 'segnamed'])('%s: the outline of each mask cropped to its box, holes filled, largest part only', async (name) => {
+    expect(await answer(name)).toEqual({ cat: polygon(CAT_L, 0.9), 'traffic cone': polygon(CONE_RING, 0.75) });
+  });
+
+  it('box=true adds each box as a rectangle in children, under its label', async () => {
+    const rect = (min: number[], max: number[], score: number) => [{ type: 'rectangle', data: { min, max }, score, children: {} }];
+    expect(await answer('seg', 'box=true')).toEqual({
+      cat: polygon(CAT_L, 0.9, { cat: rect([0.125, 0.125], [0.375, 0.625], 0.9) }),
+      'traffic cone': polygon(CONE_RING, 0.75, { 'traffic cone': rect([0.5, 0.25], [0.875, 0.875], 0.75) }),
+    });
+    expect(await answer('seg', 'box=0')).toEqual(await answer('seg'));
+  });
+
+  it('a detection whose mask is empty is left out', async () => {
+    // The weak third box passes this threshold, but its mask has no cell.
+    expect((await answer('seg', 'threshold=0.005')).cat).toEqual(polygon(CAT_L, 0.9));
+  });
+
+  it('the letterbox padding is not part of a mask', async () => {
+    // A 100x200 image lands at 32x64 with 16 px left and right: mask cells
+    // left of x = 4 are padding, and the cat's L loses its lower arm.
+    const tall = await sharp({ create: { width: 100, height: 200, channels: 3, background: { r: 0, g: 0, b: 0 } } }).png().toBuffer();
+    const res = await predict(server.url, ids.seg!, tall, { key: 'test-key' });
+    expect(res.body).toEqual({
+      cat: polygon(
+        [
+          [0, 0.3125],
+          [0.25, 0.3125],
+          [0.25, 0.4375],
+          [0, 0.4375],
+        ],
+        0.9,
+      ),
+      'traffic cone': polygon(
+        [
+          [0.5, 0.375],
+          [1, 0.375],
+          [1, 0.6875],
+          [0.5, 0.6875],
+        ],
+        0.75,
+      ),
+    });
+  });
+
+  it('rejects box=maybe with 400', async () => {
+    const res = await predict(server.url, ids.seg!, await wide(), { key: 'test-key', query: 'box=maybe' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ status: 400, message: 'invalid query parameter', error: 'box: must be true or false, got "maybe"' });
+  });
+});
+
 describe('model.json contradicting the model', () => {
   it.each([
     ['badlogits', "output.logits applies to classification models only; this model's output format is yolov8"],
     ['badclasses', 'model.json lists 2 labels (format classification): output "probs" has shape [1, 3], expected [2]'],
     ['badkeypoints', 'model.json lists 2 labels and 3 keypoints (format yolov8-pose expects [1, 15, N]) but output "output0" has shape [1, 12, 3]'],
+    ['badseg', 'model.json lists 2 labels and the prototypes 2 masks (format yolov8-seg expects [1, 8, N]) but output "output0" has shape [1, 9, 3]'],
     ['nokeypoints', 'format yolov8-pose needs the keypoint names in model.json ("keypoints")'],
   ])('%s fails to load with the reason', async (name, reason) => {
     const res = await predict(server.url, ids[name]!, await wide(), { key: 'test-key' });

@@ -12,7 +12,7 @@ import { predictBodyKind, predictBodyLimit } from '../../inference/request-body.
 import type { InferenceService, QueueTicket } from '../../inference/service.js';
 import { defineEndpoint, type Endpoint } from '../api.js';
 import type { BodyBudget } from '../body-budget.js';
-import { numberBetween, queryNumber } from '../query-params.js';
+import { numberBetween, queryFlag, queryNumber } from '../query-params.js';
 import { BodyTooLargeError, declaredLength, pauseBody, readBody, resumeBody, SMALL_BODY_BYTES } from '../server.js';
 
 export interface PredictRouteDeps {
@@ -45,6 +45,7 @@ const predictQuery = z.object({
   iou: fraction('IoU above which overlapping boxes of a label are suppressed'),
   top_k: count(TOP_K_LIMIT, "classifiers: at most this many classes; the model version's default (defaults.topK) when absent"),
   keypoint_threshold: fraction('pose models: minimum visibility of a keypoint'),
+  box: queryFlag("segmentation models: each polygon's box too, as a rectangle in its children (false when absent)"),
 });
 
 const point = z.array(z.number()).length(2);
@@ -99,7 +100,7 @@ export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
       const kind = predictBodyKind(contentType);
       if (!kind) throw predictErrors.notMultipart();
       const options = predictOptions(
-        { threshold: query.threshold, iou: query.iou, maxDetections: query.max_detections, topK: query.top_k, keypointThreshold: query.keypoint_threshold },
+        { threshold: query.threshold, iou: query.iou, maxDetections: query.max_detections, topK: query.top_k, keypointThreshold: query.keypoint_threshold, box: query.box },
         version.config.defaults,
       );
       const limit = predictBodyLimit(kind, deps.maxImageBytes);

@@ -7,6 +7,7 @@ import { ClassificationDecoder } from './classification.js';
 import { DetrDecoder } from './detr.js';
 import { EndToEndDecoder } from './end2end.js';
 import { YoloPoseDecoder } from './pose.js';
+import { YoloSegDecoder } from './segment.js';
 import { SsdDecoder } from './ssd.js';
 import type { OutputDecoder, OutputInfo } from './types.js';
 import { describeShape, OutputShapeError, staticDim } from './types.js';
@@ -31,7 +32,8 @@ export function detectOutputFormat(outputs: readonly OutputInfo[], config: Model
   // Keypoint names say pose; the decoder checks the output has room for them.
   if (config.keypoints) return 'yolov8-pose';
   if (outputs.length === 3) return 'ssd';
-  if (outputs.length === 2) return 'detr';
+  // Instance segmentation's second output is the 4-D prototype masks.
+  if (outputs.length === 2) return outputs.some((o) => o.shape.length === 4) ? 'yolov8-seg' : 'detr';
   if (outputs.length !== 1) return undefined;
   const shape = outputs[0]!.shape;
   if (shape.length !== 3 && shape.length !== 2) return undefined;
@@ -66,9 +68,8 @@ function expectDims(output: OutputInfo, expected: Array<number | undefined>, wha
   }
 }
 
-/** The one output of a dense YOLOv8-style head with `rows` values per anchor, either way round. */
-function dense(outputs: readonly OutputInfo[], format: OutputFormat, rows: number, what: string): string {
-  const o = single(outputs, format);
+/** The output of a dense YOLOv8-style head with `rows` values per anchor, either way round. */
+function dense(o: OutputInfo, format: OutputFormat, rows: number, what: string): string {
   const r = staticDim(o.shape, -2);
   const c = staticDim(o.shape, -1);
   if (r !== rows && c !== rows && (r !== undefined || c !== undefined)) {
@@ -109,6 +110,22 @@ function detrDecoder(outputs: readonly OutputInfo[], classes: number, width: num
   return new DetrDecoder({ logits: logits.name, boxes: boxes.name }, classes, width, height);
 }
 
+function segDecoder(outputs: readonly OutputInfo[], config: ModelConfig): YoloSegDecoder {
+  const classes = config.labels.length;
+  if (outputs.length !== 2) throw new OutputShapeError(`format yolov8-seg expects 2 outputs (detections, prototypes), the model has ${outputs.length}`);
+  const prototypes = outputs.find((o) => o.shape.length === 4);
+  const detections = outputs.find((o) => o !== prototypes);
+  const masks = prototypes && staticDim(prototypes.shape, 1);
+  if (!prototypes || !detections || masks === undefined) {
+    throw new OutputShapeError(
+      `format yolov8-seg: no prototype output [1, M, H, W] with a fixed M among ${outputs.map((o) => `"${o.name}" ${describeShape(o.shape)}`).join(', ')}`,
+    );
+  }
+  const rows = 4 + classes + masks;
+  const name = dense(detections, 'yolov8-seg', rows, `${classes} labels and the prototypes ${masks} masks`);
+  return new YoloSegDecoder(name, prototypes.name, classes, masks, config.input, config.labels);
+}
+
 export function createOutputDecoder(config: ModelConfig, outputs: readonly OutputInfo[]): OutputDecoder {
   const classes = config.labels.length;
   const format = config.output.format ?? detectOutputFormat(outputs, config);
@@ -135,13 +152,15 @@ export function createOutputDecoder(config: ModelConfig, outputs: readonly Outpu
       return new ClassificationDecoder(o.name, classes, config.output.logits);
     }
     case 'yolov8':
-      return new YoloV8Decoder(dense(outputs, format, 4 + classes, `${classes} labels`), classes);
+      return new YoloV8Decoder(dense(single(outputs, format), format, 4 + classes, `${classes} labels`), classes);
     case 'yolov8-pose': {
       const keypoints = config.keypoints;
       if (!keypoints) throw new OutputShapeError('format yolov8-pose needs the keypoint names in model.json ("keypoints")');
       const rows = 4 + classes + 3 * keypoints.length;
-      return new YoloPoseDecoder(dense(outputs, format, rows, `${classes} labels and ${keypoints.length} keypoints`), classes, keypoints);
+      return new YoloPoseDecoder(dense(single(outputs, format), format, rows, `${classes} labels and ${keypoints.length} keypoints`), classes, keypoints);
     }
+    case 'yolov8-seg':
+      return segDecoder(outputs, config);
     case 'yolov5': {
       const o = single(outputs, format);
       expectDims(o, [undefined, 5 + classes], `model.json lists ${classes} labels (format yolov5)`);
