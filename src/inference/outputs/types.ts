@@ -77,11 +77,21 @@ function halfToFloat(h: number): number {
   return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
 }
 
+// Conversions by tensor data: decoders that read an output again for each
+// kept detection (keypoints, masks) convert it once.
+const converted = new WeakMap<object, ArrayLike<number>>();
+
+function convertOnce(data: object, convert: () => ArrayLike<number>): ArrayLike<number> {
+  let values = converted.get(data);
+  if (!values) converted.set(data, (values = convert()));
+  return values;
+}
+
 /** Tensor data as numbers: float16 expanded, int64 narrowed. */
 export function numbers(tensor: TensorLike): ArrayLike<number> {
   const data = tensor.data;
-  if (tensor.type === 'float16' && data instanceof Uint16Array) return Float32Array.from(data, halfToFloat);
-  if (data instanceof BigInt64Array || data instanceof BigUint64Array) return Float64Array.from(data, Number);
+  if (tensor.type === 'float16' && data instanceof Uint16Array) return convertOnce(data, () => Float32Array.from(data, halfToFloat));
+  if (data instanceof BigInt64Array || data instanceof BigUint64Array) return convertOnce(data, () => Float64Array.from(data, Number));
   if (ArrayBuffer.isView(data)) return data as unknown as ArrayLike<number>;
   throw new OutputShapeError(`output of type ${tensor.type} is not numeric`);
 }
