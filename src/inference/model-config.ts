@@ -35,6 +35,11 @@ export const modelConfigSchema = z
         mean: triple.default([0, 0, 0]),
         std: triple.refine((s) => s.every((v) => v !== 0), 'std must not contain 0').default([1, 1, 1]),
         padValue: z.number().int().min(0).max(255).default(114),
+        /**
+         * false for an input without a batch axis, [3, H, W] (torchvision's
+         * detectors exported with torch.onnx.export): one image a run.
+         */
+        batchAxis: z.boolean().default(true),
       })
       .strict(),
     output: z

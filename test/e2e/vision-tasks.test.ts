@@ -1,6 +1,7 @@
 // The conventions beyond boxes, through HTTP: classifiers (top classes by
 // label), pose models (boxes with named keypoints in children) and instance
-// segmentation (mask outlines as polygons). Fixture models give constant outputs, so
+// segmentation (mask outlines as polygons), and torchvision's export form
+// (no batch axis, NMS inside). Fixture models give constant outputs, so
 // every class, keypoint and polygon vertex is asserted exactly, with the
 // letterbox undone. A model.json that contradicts its model fails the
 // version with a clear reason.
@@ -160,12 +161,26 @@ describe('instance segmentation', () => {
   });
 });
 
+describe('torchvision exports', () => {
+  it('an input without a batch axis is fed one image, and the boxes the model kept are all answered', async () => {
+    const rect = (min: number[], max: number[], score: number) => ({ type: 'rectangle', data: { min, max }, score, children: {} });
+    expect(await answer('torchvision')).toEqual({
+      cat: [rect([0.125, 0.125], [0.375, 0.625], 0.9), rect([0.15625, 0.125], [0.40625, 0.625], 0.6)],
+      'traffic cone': [rect([0.5, 0.25], [0.875, 0.875], 0.75)],
+    });
+  });
+});
+
 describe('model.json contradicting the model', () => {
   it.each([
     ['badlogits', "output.logits applies to classification models only; this model's output format is yolov8"],
     ['badclasses', 'model.json lists 2 labels (format classification): output "probs" has shape [1, 3], expected [2]'],
     ['badkeypoints', 'model.json lists 2 labels and 3 keypoints (format yolov8-pose expects [1, 15, N]) but output "output0" has shape [1, 12, 3]'],
     ['badseg', 'model.json lists 2 labels and the prototypes 2 masks (format yolov8-seg expects [1, 8, N]) but output "output0" has shape [1, 9, 3]'],
+    [
+      'nobatchaxis',
+      'model.json describes input "images" as NCHW [1, 3, 64, 64] but the model\'s input has shape [3, height, width] (an input without a batch axis needs "batchAxis": false in model.json\'s input)',
+    ],
     ['nokeypoints', 'format yolov8-pose needs the keypoint names in model.json ("keypoints")'],
   ])('%s fails to load with the reason', async (name, reason) => {
     const res = await predict(server.url, ids[name]!, await wide(), { key: 'test-key' });

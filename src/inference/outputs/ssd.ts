@@ -14,7 +14,11 @@ export interface SsdOutputs {
 export class SsdDecoder implements DetectionDecoder {
   readonly task = 'detect' as const;
   readonly format = 'ssd' as const;
-  readonly nmsFree = false;
+  // These outputs come out of the exporter's own postprocessing (torchvision's
+  // postprocess_detections: its score threshold, then class-wise NMS at its
+  // own IoU, 0.5 for Faster R-CNN): a second NMS at another IoU would drop
+  // boxes the model kept.
+  readonly nmsFree = true;
 
   constructor(
     private readonly names: SsdOutputs,
