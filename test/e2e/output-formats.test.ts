@@ -19,12 +19,14 @@ beforeAll(async () => {
   database = await createTestDatabase();
   server = await startServer({ modelsDir, databaseUrl: database?.url, env: { INFERENCE_API_KEY: 'test-key' } });
   for (const m of server.stderr().matchAll(/registered model version id=(\w+) name=(\w+)/g)) ids[m[2]!] = m[1]!;
-  // Every version has left Initializing once each is Active or Failed.
+  // Every version has left Initializing once each is Active or Failed. Each
+  // is validated in a child process, two at a time: two dozen take minutes
+  // on a busy 2-core machine (a deadline, not a timing check).
   await waitFor(async () => {
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     return /model_versions\{status="Initializing"\} 0/.test(metrics);
-  });
-});
+  }, 280_000);
+}, 300_000);
 
 afterAll(async () => {
   await server?.stop();
