@@ -14,7 +14,7 @@ import { describeShape, OutputShapeError, staticDim } from './types.js';
 import { YoloV5Decoder, YoloV8Decoder } from './yolo.js';
 
 export { OutputShapeError } from './types.js';
-export type { Candidate, ClassifierDecoder, DetectionDecoder, OutputDecoder, OutputInfo, TensorLike } from './types.js';
+export type { Candidate, OutputDecoder, OutputInfo, TensorLike } from './types.js';
 
 const lastDim = (o: OutputInfo) => staticDim(o.shape, -1);
 const isInteger = (o: OutputInfo) => /int/.test(o.type);

@@ -16,7 +16,7 @@ import { YoloV8Decoder } from './yolo.js';
  * staircase along slanted edges (its corners lie 0.71 cells off a 45° edge)
  * and keeps features two cells wide.
  */
-export const POLYGON_TOLERANCE_CELLS = 0.75;
+const POLYGON_TOLERANCE_CELLS = 0.75;
 
 /** The first and one-past-last cell whose index i satisfies from <= i and (i + offset) * scale < to, within [0, cells]. */
 function cellRange(from: number, to: number, scale: number, offset: number, cells: number): [number, number] {
