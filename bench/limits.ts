@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { ExecutionProvider } from '../src/config.js';
 import { InferenceEngine } from '../src/inference/engine.js';
 import { readModelConfig } from '../src/inference/model-config.js';
+import { predictOptions } from '../src/inference/predict-options.js';
 import type { ModelLimitTask } from './model-limit-worker.js';
 
 export interface LimitOptions {
@@ -83,7 +84,7 @@ export async function measurePipelineLimit(options: LimitOptions & { image: Buff
       while (performance.now() < end) {
         const copy = new Uint8Array(new ArrayBuffer(body.length));
         copy.set(body);
-        const { timings } = await engine.predict(model, copy.buffer, contentType, { ...config.defaults });
+        const { timings } = await engine.predict(model, copy.buffer, contentType, predictOptions({}, config.defaults));
         const done = performance.now();
         if (done >= measureFrom && done <= end) {
           count++;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { readModelConfig } from '../src/inference/model-config.js';
+import { predictOptions } from '../src/inference/predict-options.js';
 import { InferenceEngine } from '../src/inference/engine.js';
 import { EVAL_SEED_START, makeScene, renderScene } from './demo-model/scenes.js';
 
@@ -29,7 +30,7 @@ const model = await engine.acquire({ id: 'demo', organizationId: 'local', direct
 const json = Buffer.from(JSON.stringify({ image: image.toString('base64') }));
 const body = new Uint8Array(json.byteLength);
 body.set(json);
-const result = await engine.predict(model, body.buffer, 'application/json', { ...config.defaults });
+const result = await engine.predict(model, body.buffer, 'application/json', predictOptions({}, config.defaults));
 engine.release(model);
 await engine.close();
 

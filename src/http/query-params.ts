@@ -37,3 +37,17 @@ export function numberBetween(min: number, max: number, raw: string): number | u
   const value = raw.trim() === '' ? NaN : Number(raw);
   return Number.isFinite(value) && value >= min && value <= max ? value : undefined;
 }
+
+/** An optional boolean query parameter: `true` or `1`, `false` or `0`. */
+export function queryFlag(description: string) {
+  return z
+    .string()
+    .transform((raw, ctx) => {
+      if (raw === 'true' || raw === '1') return true;
+      if (raw === 'false' || raw === '0') return false;
+      ctx.addIssue({ code: 'custom', message: `must be true or false, got "${raw}"` });
+      return z.NEVER;
+    })
+    .optional()
+    .meta({ type: 'boolean', description });
+}

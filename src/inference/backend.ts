@@ -94,9 +94,10 @@ export class ModelBackend {
   private tensor(rows: number): ort.Tensor {
     let tensor = this.tensors.get(rows);
     if (!tensor) {
-      const { width, height, layout, dtype } = this.config.input;
+      const { width, height, layout, dtype, batchAxis } = this.config.input;
       const data = this.input.subarray(0, rows * inputElements(this.config.input));
-      tensor = new ort.Tensor(dtype, data, layout === 'NCHW' ? [rows, 3, height, width] : [rows, height, width, 3]);
+      const image = layout === 'NCHW' ? [3, height, width] : [height, width, 3];
+      tensor = new ort.Tensor(dtype, data, batchAxis ? [rows, ...image] : image);
       // Where Float16Array exists (Node 24), onnxruntime-common re-views a
       // float16 Uint16Array as a Float16Array, which Node-API does not know:
       // onnxruntime-node 1.30 then reads 0 bytes ("not enough space"). Keep
@@ -123,7 +124,9 @@ export class ModelBackend {
     const decoder = createOutputDecoder(this.config, this.info.outputs);
     try {
       const [outputs] = (await this.run([pad])).outputs;
-      decoder.decode(outputs!, 1.01);
+      // Nothing passes a threshold above 1: this checks the shapes, not the scores.
+      if (decoder.task === 'classify') decoder.scores(outputs!);
+      else decoder.decode(outputs!, 1.01);
     } catch (error) {
       throw new ModelLoadError(`warm-up run failed: ${(error as Error).message}`);
     }

@@ -16,6 +16,8 @@ export interface Detection {
   y1: number;
   x2: number;
   y2: number;
+  /** what the decoder found, in input pixels (conventions that answer more than the box read it back) */
+  source: Candidate;
 }
 
 function iou(a: Detection, b: Detection): number {
@@ -46,6 +48,7 @@ export function selectDetections(
       y1: normalizeY(placement, Math.min(c.y1, c.y2)),
       x2: normalizeX(placement, Math.max(c.x1, c.x2)),
       y2: normalizeY(placement, Math.max(c.y1, c.y2)),
+      source: c,
     };
     if (d.x2 > d.x1 && d.y2 > d.y1) mapped.push(d); // boxes wholly in the padding vanish
   }
@@ -64,27 +67,45 @@ export function selectDetections(
   return kept;
 }
 
-const round = (v: number) => Math.round(v * 1e6) / 1e6;
+export const round = (v: number) => Math.round(v * 1e6) / 1e6;
 
-export interface RectangleDetection {
-  type: 'rectangle';
-  data: { min: [number, number]; max: [number, number] };
-  score: number;
-  children: Record<string, never>;
+/** [x, y], fractions of the original image's width and height */
+export type Point = [number, number];
+
+/**
+ * One detection of the answer. `children` holds nested detections keyed by
+ * their own label (a person's keypoints by keypoint name).
+ */
+export type Answer =
+  | { type: 'rectangle'; data: { min: Point; max: Point }; score: number; children: Children }
+  | { type: 'polygon'; data: { points: Point[] }; score: number; children: Children }
+  | { type: 'point'; data: { point: Point }; score: number; children: Children }
+  | { type: 'class'; data: Record<string, never>; score: number; children: Children };
+export type Children = Record<string, Answer[]>;
+
+/** A map without a prototype: a label may be any string, "__proto__" included. */
+export function labelMap<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
 }
 
-/** The response body: label -> detections, labels in order of their best score. */
-export function groupByLabel(detections: Detection[], labels: readonly string[]): Record<string, RectangleDetection[]> {
-  // No prototype: a label may be any string, "__proto__" included.
-  const result: Record<string, RectangleDetection[]> = Object.create(null);
-  for (const d of detections) {
-    const label = labels[d.classId] ?? String(d.classId);
-    (result[label] ??= []).push({
-      type: 'rectangle',
-      data: { min: [round(d.x1), round(d.y1)], max: [round(d.x2), round(d.y2)] },
-      score: round(d.score),
-      children: {},
-    });
+export function rectangle(d: Detection, children: Children = {}): Answer {
+  return { type: 'rectangle', data: { min: [round(d.x1), round(d.y1)], max: [round(d.x2), round(d.y2)] }, score: round(d.score), children };
+}
+
+/**
+ * The response body: label -> answers, labels in order of their best score
+ * (`items` come best first). An item the convention cannot answer
+ * (undefined) is left out.
+ */
+export function groupByLabel<T extends { classId: number }>(
+  items: readonly T[],
+  labels: readonly string[],
+  answer: (item: T) => Answer | undefined,
+): Record<string, Answer[]> {
+  const result = labelMap<Answer[]>();
+  for (const item of items) {
+    const a = answer(item);
+    if (a) (result[labels[item.classId] ?? String(item.classId)] ??= []).push(a);
   }
   return result;
 }

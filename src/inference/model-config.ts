@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../lib/zod-issues.js';
 
-export const OUTPUT_FORMATS = ['yolov8', 'yolov5', 'end2end', 'ssd', 'detr'] as const;
+export const OUTPUT_FORMATS = ['yolov8', 'yolov5', 'end2end', 'ssd', 'detr', 'classification', 'yolov8-pose', 'yolov8-seg'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 const triple = z.tuple([z.number(), z.number(), z.number()]);
@@ -17,6 +17,8 @@ export const modelConfigSchema = z
     name: z.string().min(1).max(128),
     description: z.string().max(2000).default(''),
     labels: z.array(z.string().min(1).max(128)).min(1).max(10_000),
+    /** Pose models: the keypoint names, in the model's order. */
+    keypoints: z.array(z.string().min(1).max(128)).min(1).max(1000).optional(),
     input: z
       .object({
         /** Input tensor name; the model's first input when omitted. */
@@ -33,15 +35,22 @@ export const modelConfigSchema = z
         mean: triple.default([0, 0, 0]),
         std: triple.refine((s) => s.every((v) => v !== 0), 'std must not contain 0').default([1, 1, 1]),
         padValue: z.number().int().min(0).max(255).default(114),
+        /**
+         * false for an input without a batch axis, [3, H, W] (torchvision's
+         * detectors exported with torch.onnx.export): one image a run.
+         */
+        batchAxis: z.boolean().default(true),
       })
       .strict(),
     output: z
       .object({
         /** Detected from the model's outputs when omitted. */
         format: z.enum(OUTPUT_FORMATS).optional(),
+        /** A classifier's output is logits, not probabilities: a softmax makes them scores. */
+        logits: z.boolean().default(false),
       })
       .strict()
-      .default({}),
+      .default({ logits: false }),
     /**
      * Backend instances of this version, each one ONNX Runtime session in its
      * own thread. Omitted fields take the server-wide defaults
@@ -76,9 +85,13 @@ export const modelConfigSchema = z
         threshold: z.number().min(0).max(1).default(0.25),
         iou: z.number().min(0).max(1).default(0.45),
         maxDetections: z.number().int().min(1).max(10_000).default(100),
+        /** classes a classifier answers at most (the top_k query parameter) */
+        topK: z.number().int().min(1).max(1000).default(5),
+        /** pose models: keypoints less visible than this are left out (the keypoint_threshold query parameter) */
+        keypointThreshold: z.number().min(0).max(1).default(0.5),
       })
       .strict()
-      .default({ threshold: 0.25, iou: 0.45, maxDetections: 100 }),
+      .default({ threshold: 0.25, iou: 0.45, maxDetections: 100, topK: 5, keypointThreshold: 0.5 }),
   })
   .strict();
 

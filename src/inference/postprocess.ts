@@ -1,8 +1,9 @@
 // The second half of a prediction: one image's raw outputs (split out of its
 // batch by the instance) → candidate boxes (the convention's decoder) →
 // letterbox undone, class-wise NMS → the response grouped by label, as the
-// JSON string the front end writes. Runs in a pipeline worker.
-import { groupByLabel, selectDetections } from './detections.js';
+// JSON string the front end writes. Classifiers skip the boxes: their top
+// classes are the answer. Runs in a pipeline worker.
+import { groupByLabel, rectangle, round, selectDetections, type Answer } from './detections.js';
 import type { Placement } from './letterbox.js';
 import type { ModelConfig } from './model-config.js';
 import { createOutputDecoder, type OutputDecoder, type OutputInfo, type TensorLike } from './outputs/index.js';
@@ -17,13 +18,41 @@ export function postprocess(
   placement: Placement,
   options: PredictOptions,
 ): string {
+  return JSON.stringify(answer(decoder, labels, outputs, placement, options));
+}
+
+function answer(
+  decoder: OutputDecoder,
+  labels: readonly string[],
+  outputs: ImageOutputs,
+  placement: Placement,
+  options: PredictOptions,
+): Record<string, Answer[]> {
+  if (decoder.task === 'classify') {
+    return groupByLabel(topClasses(decoder.scores(outputs), options), labels, (c) => ({
+      type: 'class',
+      data: {},
+      score: round(c.score),
+      children: {},
+    }));
+  }
   const candidates = decoder.decode(outputs, options.threshold);
   const detections = selectDetections(candidates, placement, {
     iou: options.iou,
     maxDetections: options.maxDetections,
     nms: !decoder.nmsFree,
   });
-  return JSON.stringify(groupByLabel(detections, labels));
+  const describe = decoder.describe?.bind(decoder);
+  return groupByLabel(detections, labels, describe ? (d) => describe(d, outputs, placement, options) : (d) => rectangle(d));
+}
+
+/** The best `topK` classes at or above the threshold, best first (ties by class order). */
+function topClasses(scores: Float64Array, options: Pick<PredictOptions, 'threshold' | 'topK'>): Array<{ classId: number; score: number }> {
+  const classes: Array<{ classId: number; score: number }> = [];
+  scores.forEach((score, classId) => {
+    if (score >= options.threshold) classes.push({ classId, score });
+  });
+  return classes.sort((a, b) => b.score - a.score || a.classId - b.classId).slice(0, options.topK);
 }
 
 /**

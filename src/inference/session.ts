@@ -56,19 +56,22 @@ export type BatchAxis = { kind: 'dynamic' } | { kind: 'fixed'; size: number };
 export function checkInput(config: ModelConfig, meta: ort.InferenceSession.ValueMetadata | undefined, name: string): BatchAxis {
   if (!meta) throw new ModelLoadError(`the model has no input named "${name}"`);
   if (!meta.isTensor) throw new ModelLoadError(`input "${name}" is not a tensor`);
-  const { width, height, layout, dtype } = config.input;
+  const { width, height, layout, dtype, batchAxis } = config.input;
   if (meta.type !== dtype) {
     throw new ModelLoadError(`model.json says input.dtype ${dtype} but input "${name}" is ${meta.type}`);
   }
   const expected = layout === 'NCHW' ? [3, height, width] : [height, width, 3];
   const shape = meta.shape;
   const fits = (d: number | string, want: number) => typeof d !== 'number' || d < 0 || d === want;
-  const matches = shape.length === 4 && shape.slice(1).every((d, i) => fits(d, expected[i]!));
+  const image = batchAxis ? shape.slice(1) : shape;
+  const matches = shape.length === expected.length + (batchAxis ? 1 : 0) && image.every((d, i) => fits(d, expected[i]!));
   if (!matches) {
-    throw new ModelLoadError(
-      `model.json describes input "${name}" as ${layout} [1, ${expected.join(', ')}] but the model's input has shape [${shape.join(', ')}]`,
-    );
+    const described = batchAxis ? `${layout} [1, ${expected.join(', ')}]` : `${layout} without a batch axis [${expected.join(', ')}]`;
+    const hint = batchAxis && shape.length === expected.length ? ' (an input without a batch axis needs "batchAxis": false in model.json\'s input)' : '';
+    throw new ModelLoadError(`model.json describes input "${name}" as ${described} but the model's input has shape [${shape.join(', ')}]${hint}`);
   }
+  // No batch axis runs like a fixed batch of one; only the tensor's shape differs.
+  if (!batchAxis) return { kind: 'fixed', size: 1 };
   const batch = shape[0]!;
   return typeof batch === 'number' && batch > 0 ? { kind: 'fixed', size: batch } : { kind: 'dynamic' };
 }

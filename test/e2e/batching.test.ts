@@ -23,8 +23,10 @@ beforeAll(async () => {
   await cp(join(ROOT, 'models', 'demo'), join(modelsDir, 'demo'), { recursive: true });
   server = await startServer({ modelsDir, env: { INFERENCE_API_KEY: 'test-key', MAX_BATCH_SIZE: '4', MAX_QUEUE_DELAY_MS: '1000' } });
   for (const m of server.stderr().matchAll(/registered model version id=(\w+) name=(\w+)/g)) ids[m[2]!] = m[1]!;
-  await waitFor(async () => /model_versions\{status="Initializing"\} 0/.test(await (await fetch(`${server.url}/metrics`)).text()));
-});
+  // Every version is validated in a child process first, two at a time: a
+  // dozen of them take minutes on a busy 2-core machine (a deadline, not a timing check).
+  await waitFor(async () => /model_versions\{status="Initializing"\} 0/.test(await (await fetch(`${server.url}/metrics`)).text()), 280_000);
+}, 300_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -75,15 +77,15 @@ async function expectBatchedEqualsAlone(id: string, inputs: Buffer[]): Promise<v
 }
 
 describe('dynamic batching', () => {
-  it.each(Object.keys(BATCH_CONVENTIONS))('%s: a batched answer is identical to the same image alone', async (format) => {
-    await expectBatchedEqualsAlone(ids[`batch${format}`]!, await images());
+  it.each(Object.keys(BATCH_CONVENTIONS))('%s: a batched answer is identical to the same image alone', async (convention) => {
+    await expectBatchedEqualsAlone(ids[`batch${convention}`]!, await images());
   });
 
   it('a lone request is not held for company, even with a long queue delay', async () => {
     // Every request above ran alone at some point; none waited anywhere near the 1 s delay.
     const text = await (await fetch(`${server.url}/metrics`)).text();
-    for (const format of Object.keys(BATCH_CONVENTIONS)) {
-      const id = ids[`batch${format}`]!;
+    for (const convention of Object.keys(BATCH_CONVENTIONS)) {
+      const id = ids[`batch${convention}`]!;
       const within = Number(new RegExp(`inference_queue_delay_seconds_bucket\\{model_version="${id}",le="0.5"\\} (\\S+)`).exec(text)?.[1]);
       const count = Number(new RegExp(`inference_queue_delay_seconds_count\\{model_version="${id}"\\} (\\S+)`).exec(text)?.[1]);
       expect(count).toBe(16);

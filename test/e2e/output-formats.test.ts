@@ -19,12 +19,14 @@ beforeAll(async () => {
   database = await createTestDatabase();
   server = await startServer({ modelsDir, databaseUrl: database?.url, env: { INFERENCE_API_KEY: 'test-key' } });
   for (const m of server.stderr().matchAll(/registered model version id=(\w+) name=(\w+)/g)) ids[m[2]!] = m[1]!;
-  // Every version has left Initializing once each is Active or Failed.
+  // Every version has left Initializing once each is Active or Failed. Each
+  // is validated in a child process, two at a time: two dozen take minutes
+  // on a busy 2-core machine (a deadline, not a timing check).
   await waitFor(async () => {
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     return /model_versions\{status="Initializing"\} 0/.test(metrics);
-  });
-});
+  }, 280_000);
+}, 300_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -109,7 +111,7 @@ describe('model.json contradicting the model', () => {
     ['badssd', 'format yolov5 expects one output, the model has 3'],
     [
       'nomatch',
-      'model.json lists 3 labels but output "output0" [1, 6, 3] fits no convention with 3 classes (yolov8 [1, 7, N], yolov5 [1, N, 8], end2end [1, K, 6]); fix the labels or set output.format in model.json',
+      'model.json lists 3 labels but output "output0" [1, 6, 3] fits no convention with 3 classes (yolov8 [1, 7, N], yolov5 [1, N, 8], end2end [1, K, 6], classification [1, 3]); fix the labels or set output.format in model.json',
     ],
   ])('%s fails to load with the reason', async (name, reason) => {
     const res = await predict(server.url, ids[name]!, await solid(10, 10, [0, 0, 0]), { key: 'test-key' });

@@ -7,12 +7,12 @@ import { z } from 'zod';
 import type { DomainError } from '../../errors.js';
 import { imageSizeCounter } from '../../inference/image-size.js';
 import { predictErrors } from '../../inference/predict-errors.js';
-import { MAX_DETECTIONS_LIMIT, predictOptions } from '../../inference/predict-options.js';
+import { MAX_DETECTIONS_LIMIT, predictOptions, TOP_K_LIMIT } from '../../inference/predict-options.js';
 import { predictBodyKind, predictBodyLimit } from '../../inference/request-body.js';
 import type { InferenceService, QueueTicket } from '../../inference/service.js';
 import { defineEndpoint, type Endpoint } from '../api.js';
 import type { BodyBudget } from '../body-budget.js';
-import { numberBetween, queryNumber } from '../query-params.js';
+import { numberBetween, queryFlag, queryNumber } from '../query-params.js';
 import { BodyTooLargeError, declaredLength, pauseBody, readBody, resumeBody, SMALL_BODY_BYTES } from '../server.js';
 
 export interface PredictRouteDeps {
@@ -30,25 +30,37 @@ const fraction = (name: string) =>
     message: (raw) => `must be a number between 0 and 1, got "${raw}"`,
   });
 
+const count = (limit: number, description: string) =>
+  queryNumber({
+    doc: { type: 'integer', minimum: 1, maximum: limit, description },
+    parse: (raw) => (/^\d+$/.test(raw.trim()) ? numberBetween(1, limit, raw) : undefined),
+    message: (raw) => `must be an integer between 1 and ${limit}, got "${raw}"`,
+  });
+
 // In the order the original checked them, which is the order a client with
-// several wrong parameters hears about them.
+// several wrong parameters hears about them; those the original did not have come last.
 const predictQuery = z.object({
-  max_detections: queryNumber({
-    doc: { type: 'integer', minimum: 1, maximum: MAX_DETECTIONS_LIMIT, description: "at most this many detections; the model version's default when absent" },
-    parse: (raw) => (/^\d+$/.test(raw.trim()) ? numberBetween(1, MAX_DETECTIONS_LIMIT, raw) : undefined),
-    message: (raw) => `must be an integer between 1 and ${MAX_DETECTIONS_LIMIT}, got "${raw}"`,
-  }),
+  max_detections: count(MAX_DETECTIONS_LIMIT, "at most this many detections; the model version's default when absent"),
   threshold: fraction('minimum score'),
   iou: fraction('IoU above which overlapping boxes of a label are suppressed'),
+  top_k: count(TOP_K_LIMIT, "classifiers: at most this many classes; the model version's default (defaults.topK) when absent"),
+  keypoint_threshold: fraction('pose models: minimum visibility of a keypoint'),
+  box: queryFlag("segmentation models: each polygon's box too, as a rectangle in its children (false when absent)"),
 });
 
 const point = z.array(z.number()).length(2);
-const detection = z.object({
-  type: z.literal('rectangle'),
-  data: z.object({ min: point, max: point }),
-  score: z.number(),
-  children: z.object({}),
-});
+const empty = z.object({}).strict();
+/** The detection shapes; nested ones (a keypoint, a mask's box) have no children of their own. */
+const detectionOf = (children: z.ZodType) =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('rectangle'), data: z.object({ min: point, max: point }), score: z.number(), children }),
+    z.object({ type: z.literal('polygon'), data: z.object({ points: z.array(point).min(3) }), score: z.number(), children }),
+    z.object({ type: z.literal('point'), data: z.object({ point }), score: z.number(), children }),
+    z.object({ type: z.literal('class'), data: empty, score: z.number(), children }),
+  ]);
+const detection = detectionOf(
+  z.record(z.string(), z.array(detectionOf(empty))).describe("nested detections by label: a pose's keypoints by name, a mask's box"),
+).meta({ id: 'Detection' });
 const detectionsByLabel = z.record(z.string(), z.array(detection)).meta({ id: 'Detections' });
 
 export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
@@ -87,7 +99,10 @@ export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
       const contentType = req.headers['content-type'] ?? '';
       const kind = predictBodyKind(contentType);
       if (!kind) throw predictErrors.notMultipart();
-      const options = predictOptions({ threshold: query.threshold, iou: query.iou, maxDetections: query.max_detections }, version.config.defaults);
+      const options = predictOptions(
+        { threshold: query.threshold, iou: query.iou, maxDetections: query.max_detections, topK: query.top_k, keypointThreshold: query.keypoint_threshold, box: query.box },
+        version.config.defaults,
+      );
       const limit = predictBodyLimit(kind, deps.maxImageBytes);
       const reserve = Math.min(declaredLength(req) ?? limit, limit);
       const large = reserve > SMALL_BODY_BYTES;

@@ -3,7 +3,7 @@
 // x, centre y, width, height of the input. C+1 logits take a softmax (DETR);
 // C logits take a sigmoid (RT-DETR's focal-loss heads). Set prediction needs
 // no NMS.
-import type { Candidate, OutputDecoder, TensorLike } from './types.js';
+import type { Candidate, DetectionDecoder, TensorLike } from './types.js';
 import { numbers, OutputShapeError, requireOutput, withoutBatch } from './types.js';
 
 export interface DetrOutputs {
@@ -11,7 +11,8 @@ export interface DetrOutputs {
   boxes: string;
 }
 
-export class DetrDecoder implements OutputDecoder {
+export class DetrDecoder implements DetectionDecoder {
+  readonly task = 'detect' as const;
   readonly format = 'detr' as const;
   readonly nmsFree = true;
 

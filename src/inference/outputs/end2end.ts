@@ -1,10 +1,11 @@
 // End-to-end exports that already contain NMS or need none (YOLOv10,
 // Ultralytics `nms=True`, RT-DETR-style heads flattened to boxes):
 // [1, K, 6] rows of x1, y1, x2, y2, score, class in input pixels.
-import type { Candidate, OutputDecoder, TensorLike } from './types.js';
+import type { Candidate, DetectionDecoder, TensorLike } from './types.js';
 import { numbers, OutputShapeError, requireOutput, withoutBatch } from './types.js';
 
-export class EndToEndDecoder implements OutputDecoder {
+export class EndToEndDecoder implements DetectionDecoder {
+  readonly task = 'detect' as const;
   readonly format = 'end2end' as const;
   readonly nmsFree = true;
 

@@ -2,7 +2,7 @@
 // SSD-style exports: three outputs, boxes [N, 4] as x1, y1, x2, y2 in input
 // pixels, scores [N] and integer labels [N], each with or without a batch
 // axis. Labels index model.json's `labels` directly.
-import type { Candidate, OutputDecoder, TensorLike } from './types.js';
+import type { Candidate, DetectionDecoder, TensorLike } from './types.js';
 import { numbers, OutputShapeError, requireOutput, withoutBatch } from './types.js';
 
 export interface SsdOutputs {
@@ -11,9 +11,14 @@ export interface SsdOutputs {
   labels: string;
 }
 
-export class SsdDecoder implements OutputDecoder {
+export class SsdDecoder implements DetectionDecoder {
+  readonly task = 'detect' as const;
   readonly format = 'ssd' as const;
-  readonly nmsFree = false;
+  // These outputs come out of the exporter's own postprocessing (torchvision's
+  // postprocess_detections: its score threshold, then class-wise NMS at its
+  // own IoU, 0.5 for Faster R-CNN): a second NMS at another IoU would drop
+  // boxes the model kept.
+  readonly nmsFree = true;
 
   constructor(
     private readonly names: SsdOutputs,

@@ -1,6 +1,9 @@
 // Shared vocabulary of the output decoders: what a model output looks like
 // (shape only at load time, data at run time) and what decoders produce.
+import type { Answer, Detection } from '../detections.js';
+import type { Placement } from '../letterbox.js';
 import type { OutputFormat } from '../model-config.js';
+import type { PredictOptions } from '../predict-options.js';
 
 /** Output metadata from the session: dims may be symbolic (strings) or -1. */
 export interface OutputInfo {
@@ -24,14 +27,34 @@ export interface Candidate {
   y2: number;
   score: number;
   classId: number;
+  /** its column (or row) in a dense output, where more of it is read after NMS (keypoints, mask coefficients) */
+  anchor?: number;
 }
 
-export interface OutputDecoder {
+/** Conventions that answer boxes (and what hangs off them). */
+export interface DetectionDecoder {
+  readonly task: 'detect';
   readonly format: OutputFormat;
   /** true when the model already removed duplicate boxes (NMS inside, or NMS-free by design) */
   readonly nmsFree: boolean;
   decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number): Candidate[];
+  /**
+   * The answer for one kept detection where the convention gives more than
+   * a box (keypoints, a mask); undefined leaves the detection out. Without
+   * it, detections are answered as rectangles.
+   */
+  describe?(detection: Detection, outputs: Readonly<Record<string, TensorLike>>, placement: Placement, options: PredictOptions): Answer | undefined;
 }
+
+/** Conventions that answer one score per class of the whole image. */
+export interface ClassifierDecoder {
+  readonly task: 'classify';
+  readonly format: OutputFormat;
+  /** probabilities (0-1) by class id */
+  scores(outputs: Readonly<Record<string, TensorLike>>): Float64Array;
+}
+
+export type OutputDecoder = DetectionDecoder | ClassifierDecoder;
 
 export class OutputShapeError extends Error {}
 
@@ -54,11 +77,21 @@ function halfToFloat(h: number): number {
   return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
 }
 
+// Conversions by tensor data: decoders that read an output again for each
+// kept detection (keypoints, masks) convert it once.
+const converted = new WeakMap<object, ArrayLike<number>>();
+
+function convertOnce(data: object, convert: () => ArrayLike<number>): ArrayLike<number> {
+  let values = converted.get(data);
+  if (!values) converted.set(data, (values = convert()));
+  return values;
+}
+
 /** Tensor data as numbers: float16 expanded, int64 narrowed. */
 export function numbers(tensor: TensorLike): ArrayLike<number> {
   const data = tensor.data;
-  if (tensor.type === 'float16' && data instanceof Uint16Array) return Float32Array.from(data, halfToFloat);
-  if (data instanceof BigInt64Array || data instanceof BigUint64Array) return Float64Array.from(data, Number);
+  if (tensor.type === 'float16' && data instanceof Uint16Array) return convertOnce(data, () => Float32Array.from(data, halfToFloat));
+  if (data instanceof BigInt64Array || data instanceof BigUint64Array) return convertOnce(data, () => Float64Array.from(data, Number));
   if (ArrayBuffer.isView(data)) return data as unknown as ArrayLike<number>;
   throw new OutputShapeError(`output of type ${tensor.type} is not numeric`);
 }

@@ -2,15 +2,29 @@
 // centre-form box in input pixels followed by class scores.
 //   YOLOv8/YOLO11: [1, 4+C, N] (channels first; [1, N, 4+C] also read), no objectness
 //   YOLOv5/YOLOv7: [1, N, 5+C], objectness then class scores; score = obj * cls
-import type { Candidate, OutputDecoder, TensorLike } from './types.js';
+import type { OutputFormat } from '../model-config.js';
+import type { Candidate, DetectionDecoder, TensorLike } from './types.js';
 import { numbers, OutputShapeError, requireOutput, withoutBatch } from './types.js';
 
 function centreBox(cx: number, cy: number, w: number, h: number, score: number, classId: number): Candidate {
   return { x1: cx - w / 2, y1: cy - h / 2, x2: cx + w / 2, y2: cy + h / 2, score, classId };
 }
 
-export class YoloV8Decoder implements OutputDecoder {
-  readonly format = 'yolov8' as const;
+/** Where a dense output's values lie: value(anchor i, row r) = data[i * anchorStride + r * rowStride]. */
+export interface DenseLayout {
+  data: ArrayLike<number>;
+  anchors: number;
+  anchorStride: number;
+  rowStride: number;
+}
+
+/**
+ * YOLOv8/YOLO11 and the Ultralytics heads built on it: rows of box, class
+ * scores, then `extraRows` more per anchor (keypoints, mask coefficients),
+ * read back for the detections NMS keeps.
+ */
+export class YoloV8Decoder implements DetectionDecoder {
+  readonly task = 'detect' as const;
   readonly nmsFree = false;
   // Reused between runs: best score and class per anchor.
   private best = new Float32Array(0);
@@ -18,23 +32,26 @@ export class YoloV8Decoder implements OutputDecoder {
 
   constructor(
     private readonly output: string,
-    private readonly classes: number,
+    protected readonly classes: number,
+    private readonly extraRows = 0,
+    readonly format: OutputFormat = 'yolov8',
   ) {}
 
-  decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number): Candidate[] {
+  protected layout(outputs: Readonly<Record<string, TensorLike>>): DenseLayout {
     const tensor = requireOutput(outputs, this.output);
     const dims = withoutBatch(tensor.dims, 2);
-    const rows = 4 + this.classes;
+    const rows = 4 + this.classes + this.extraRows;
     if (dims.length !== 2 || (dims[0] !== rows && dims[1] !== rows)) {
-      throw new OutputShapeError(`yolov8 output "${this.output}" has shape [${tensor.dims}], expected [1, ${rows}, N]`);
+      throw new OutputShapeError(`${this.format} output "${this.output}" has shape [${tensor.dims}], expected [1, ${rows}, N]`);
     }
-    const data = numbers(tensor);
     const channelsFirst = dims[0] === rows;
-    const n = channelsFirst ? dims[1]! : dims[0]!;
-    // Strides let one loop read both layouts: value(i, r) = data[i*anchorStride + r*rowStride].
-    const anchorStride = channelsFirst ? 1 : rows;
-    const rowStride = channelsFirst ? n : 1;
+    const anchors = channelsFirst ? dims[1]! : dims[0]!;
+    // Strides let one loop read both layouts.
+    return { data: numbers(tensor), anchors, anchorStride: channelsFirst ? 1 : rows, rowStride: channelsFirst ? anchors : 1 };
+  }
 
+  decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number): Candidate[] {
+    const { data, anchors: n, anchorStride, rowStride } = this.layout(outputs);
     if (this.best.length < n) {
       this.best = new Float32Array(n);
       this.bestClass = new Int32Array(n);
@@ -56,22 +73,16 @@ export class YoloV8Decoder implements OutputDecoder {
       const score = best[i]!;
       if (!(score >= threshold)) continue;
       const base = i * anchorStride;
-      candidates.push(
-        centreBox(
-          data[base]!,
-          data[base + rowStride]!,
-          data[base + 2 * rowStride]!,
-          data[base + 3 * rowStride]!,
-          score,
-          bestClass[i]!,
-        ),
-      );
+      const candidate = centreBox(data[base]!, data[base + rowStride]!, data[base + 2 * rowStride]!, data[base + 3 * rowStride]!, score, bestClass[i]!);
+      candidate.anchor = i;
+      candidates.push(candidate);
     }
     return candidates;
   }
 }
 
-export class YoloV5Decoder implements OutputDecoder {
+export class YoloV5Decoder implements DetectionDecoder {
+  readonly task = 'detect' as const;
   readonly format = 'yolov5' as const;
   readonly nmsFree = false;
 
