@@ -226,6 +226,8 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.getByLabel('Project').selectOption({ label: 'depot' });
     await page.getByLabel('Rule name').fill('speeding in the yard');
     await page.getByLabel('Add a condition').first().selectOption('landmark');
+    // the project's landmarks load on their own time: choosing one waits for it to be listed
+    await page.getByLabel('Landmark', { exact: true }).selectOption({ label: 'yard' });
     await page.getByLabel('Add a condition').first().selectOption('attribute');
     await page.getByLabel('Attribute').fill('event.data.speed');
     await page.getByLabel('Value').fill('30');

@@ -327,7 +327,8 @@ function LeafEditor({ leaf, change, landmarks }: { leaf: Leaf; change: (l: Leaf)
         ))}
       </select>{' '}
       <select aria-label="Landmark" value={leaf.ids[0] ?? ''} onChange={(e) => change({ ...leaf, ids: [e.currentTarget.value] })}>
-        {landmarks.length === 0 && <option value="">(no landmarks in this project)</option>}
+        {/* a leaf made before the project's landmarks arrived names none: say so rather than show the first as chosen */}
+        {leaf.ids.length === 0 && <option value="">{landmarks.length === 0 ? '(no landmarks in this project)' : '(choose a landmark)'}</option>}
         {landmarks.map((l) => (
           <option key={l.id} value={l.id}>
             {l.name}
