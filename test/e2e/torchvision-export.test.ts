@@ -1,0 +1,107 @@
+// A real torchvision detector, exported the way its users export it, served
+// through HTTP: the answer must be PyTorch's own. test/fixtures/torchvision
+// holds torchvision's SSDlite (random weights) exported by
+// scripts/torchvision-export.py with torch.onnx.export (input [3, H, W], no
+// batch axis; resize, normalisation, score threshold and class-wise NMS in
+// the graph), the test image it used (PNG at the model's 320x320, so the
+// server's letterbox is the identity and both decode the same pixels), and
+// PyTorch's detections for that image.
+import { cp, mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { predict } from '../helpers/predict.js';
+import { createTestDatabase, registeredVersions, removeDir, ROOT, startServer, waitFor, type TestServer } from '../helpers/server.js';
+
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'torchvision');
+
+interface Reference {
+  width: number;
+  height: number;
+  /** x1, y1, x2, y2 in input pixels, PyTorch's order (best first) */
+  boxes: number[][];
+  scores: number[];
+  labels: number[];
+}
+
+let server: TestServer;
+let modelsDir: string;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let versionId: string;
+let reference: Reference;
+let labels: string[];
+let input: { width: number; height: number };
+let image: Buffer;
+
+// The version is validated in a child process before it serves, which takes
+// a while on a busy machine: a generous deadline, not a timing check.
+const LOAD_DEADLINE_MS = 180_000;
+
+beforeAll(async () => {
+  reference = JSON.parse(await readFile(join(FIXTURE, 'reference.json'), 'utf8'));
+  ({ labels, input } = JSON.parse(await readFile(join(FIXTURE, 'model.json'), 'utf8')));
+  image = await readFile(join(FIXTURE, 'image.png'));
+  modelsDir = await mkdtemp(join(tmpdir(), 'sense-torchvision-'));
+  await mkdir(join(modelsDir, 'ssdlite'));
+  for (const file of ['model.onnx', 'model.json']) await cp(join(FIXTURE, file), join(modelsDir, 'ssdlite', file));
+  database = await createTestDatabase();
+  server = await startServer({ modelsDir, databaseUrl: database?.url, env: { INFERENCE_API_KEY: 'test-key' } });
+  versionId = Object.values(registeredVersions(server))[0]!;
+  await waitFor(async () => /model_versions\{status="Initializing"\} 0/.test(await (await fetch(`${server.url}/metrics`)).text()), LOAD_DEADLINE_MS);
+}, LOAD_DEADLINE_MS + 20_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await database?.drop();
+  await removeDir(server?.dataDir);
+  await removeDir(modelsDir);
+});
+
+interface Rectangle {
+  type: string;
+  data: { min: [number, number]; max: [number, number] };
+  score: number;
+  children: object;
+}
+
+/** The server's answer as PyTorch writes it: label ids, and boxes in input pixels, best first. */
+function asPyTorch(body: Record<string, Rectangle[]>) {
+  const detections = Object.entries(body).flatMap(([label, rectangles]) =>
+    rectangles.map((r) => {
+      expect(r.type).toBe('rectangle');
+      expect(r.children).toEqual({});
+      const { min, max } = r.data;
+      const box = [min[0] * reference.width, min[1] * reference.height, max[0] * reference.width, max[1] * reference.height];
+      return { label: labels.indexOf(label), score: r.score, box };
+    }),
+  );
+  return detections.sort((a, b) => b.score - a.score);
+}
+
+describe('a torchvision SSDlite exported with torch.onnx.export', () => {
+  it('the test image is a PNG of the size the model is served at, so nothing is resampled or padded', async () => {
+    const { format, width, height } = await sharp(image).metadata();
+    expect({ format, width, height }).toEqual({ format: 'png', width: input.width, height: input.height });
+    expect({ width: reference.width, height: reference.height }).toEqual({ width: input.width, height: input.height });
+  });
+
+  // Two of PyTorch's squares overlap at IoU 0.547 (its NMS drops above 0.55): a
+  // second NMS at the server's default 0.45 would drop one.
+  it.each([
+    ['threshold=0', 'threshold=0'],
+    ["model.json's threshold, the model's own 0.001", ''],
+  ])('answers the detections PyTorch made (%s)', async (_, query) => {
+    const res = await predict(server.url, versionId, image, { key: 'test-key', ...(query ? { query } : {}) });
+    expect(res.status).toBe(200);
+    const served = asPyTorch(res.body);
+    // Every box the model kept, in its order: none dropped or suppressed again, none added.
+    expect(served.map((d) => d.label)).toEqual(reference.labels);
+    for (const [i, d] of served.entries()) {
+      expect(Math.abs(d.score - reference.scores[i]!)).toBeLessThan(1e-4);
+      // The answer is rounded to 1e-6 of the image (0.0003 px here); ONNX
+      // Runtime and PyTorch differ in float rounding only.
+      for (const [k, v] of d.box.entries()) expect(Math.abs(v - reference.boxes[i]![k]!)).toBeLessThan(0.01);
+    }
+  });
+});
