@@ -22,6 +22,7 @@ import { addFallback, addRoute, InFlight, loadUws, type HttpContext, type Route,
 import { engineSettings, InferenceEngine } from './inference/engine.js';
 import { modelValidationSettings } from './inference/validation.js';
 import { InferenceService } from './inference/service.js';
+import { DatabaseModelStore, ModelFiles } from './inference/model-store.js';
 import { log, setLogFormat, setLogLevel } from './log.js';
 import { createServerMetrics, Gauge } from './observability/metrics.js';
 import { AccountService } from './platform/accounts.js';
@@ -104,7 +105,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       batch: (size) => metrics.inferenceBatchSize.observe({ model_version: versionId }, size),
     }));
     cleanups.push(() => engine.close());
-    const inference = new InferenceService(database.sql, engine, {
+    const modelFiles = new ModelFiles(new DatabaseModelStore(database.sql), config.dataDir);
+    const inference = new InferenceService(database.sql, engine, modelFiles, {
       queueSize: config.queueSize,
       waitingRoom: config.queueWaitingRoom,
       holdMs: config.queueHoldMs,
@@ -126,7 +128,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await sender.start();
       cleanups.push(() => sender.stop());
     }
-    const management: Endpoint[] = managementEndpoints({ sql: database.sql, config, accounts, inference, inferenceKeys: keys });
+    const management: Endpoint[] = managementEndpoints({ sql: database.sql, config, accounts, inference, inferenceKeys: keys, modelFiles });
     const authenticator = createAuthenticator(database.sql, tokens);
 
     const rulesEngine = new RulesEngine(database.sql);

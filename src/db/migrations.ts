@@ -11,6 +11,7 @@ import { migration010 } from './migrations/010-login-attempts.js';
 import { migration011 } from './migrations/011-device-credentials.js';
 import { migration012 } from './migrations/012-session-version.js';
 import { migration013 } from './migrations/013-webhook-log-scrub.js';
+import { migration015 } from './migrations/015-model-files.js';
 
 export interface Migration {
   version: number;
@@ -324,4 +325,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration011,
   migration012,
   migration013,
+  migration015,
 ];

@@ -17,6 +17,7 @@ import { Gauge, type ServerMetrics } from '../observability/metrics.js';
 import { DrainRate } from './drain-rate.js';
 import type { InferenceEngine, ModelRef } from './engine.js';
 import { parseModelConfig, type ModelConfig } from './model-config.js';
+import type { ModelFiles } from './model-store.js';
 import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
 import { validateModel, type ModelValidationSettings, type ValidationResult } from './validation.js';
@@ -42,6 +43,8 @@ export interface DeployedVersion extends ModelRef {
    * before it loads here.
    */
   readonly knownToLoad: boolean;
+  /** the version's files made local (see localFiles), once */
+  local: Promise<void> | undefined;
 }
 
 interface Waiter {
@@ -83,6 +86,7 @@ export class InferenceService {
   constructor(
     private readonly sql: Sql,
     private readonly engine: InferenceEngine,
+    private readonly files: ModelFiles,
     private readonly options: InferenceServiceOptions,
     private readonly metrics: ServerMetrics,
   ) {
@@ -185,6 +189,7 @@ export class InferenceService {
       drain: new DrainRate(),
       ready: Promise.resolve(),
       knownToLoad: row.status === 'Active',
+      local: undefined,
     };
     this.versions.set(version.id, version);
     if (version.status === 'Initializing') version.ready = this.validate(version);
@@ -196,6 +201,8 @@ export class InferenceService {
     const started = performance.now();
     await this.persistStatus(version);
     try {
+      await this.localFiles(version);
+      if (this.versions.get(version.id) !== version) return; // undeployed meanwhile
       let checked: ValidationResult | undefined;
       if (!version.knownToLoad) {
         checked = await validateModel(version.directory, version.config, this.options.validation);
@@ -228,6 +235,25 @@ export class InferenceService {
     await this.persistStatus(version);
   }
 
+  /**
+   * Before any load: the version's files on this server's disk, fetched
+   * from the model store into the local cache when this server lacks them
+   * (another replica received the upload). A failed fetch is tried again by
+   * the next load.
+   */
+  private localFiles(version: DeployedVersion): Promise<void> {
+    version.local ??= this.files.local(version.id, version.directory).then(
+      (directory) => {
+        version.directory = directory;
+      },
+      (error: unknown) => {
+        version.local = undefined;
+        throw error;
+      },
+    );
+    return version.local;
+  }
+
   private async persistStatus(version: DeployedVersion): Promise<void> {
     try {
       await setModelVersionStatus(this.sql, version.id, version.status, version.reason);
@@ -236,13 +262,18 @@ export class InferenceService {
     }
   }
 
-  /** Removes a version from the scheduler and unloads it once its requests finish. */
+  /**
+   * A deleted version: removed from the scheduler, unloaded once its
+   * requests finish, and its files removed from the local cache.
+   */
   async undeploy(id: string): Promise<void> {
     const version = this.versions.get(id);
-    if (!version) return;
-    this.versions.delete(id);
-    await version.ready;
-    await this.engine.models.remove(id);
+    if (version) {
+      this.versions.delete(id);
+      await version.ready;
+      await this.engine.models.remove(id);
+    }
+    await this.files.evict(id);
   }
 
   get(id: string): DeployedVersion | undefined {
@@ -365,6 +396,7 @@ export class InferenceService {
         : (body.slice().buffer as ArrayBuffer);
     let model;
     try {
+      await this.localFiles(version);
       model = await this.engine.acquire(version);
     } catch (error) {
       throw predictErrors.loadFailed(version.id, (error as Error).message);

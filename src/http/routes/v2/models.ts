@@ -2,8 +2,6 @@
 // model.onnx + model.json, streamed to disk), watch them go from
 // Initializing to Active (or Failed with the reason), delete them (which
 // unloads them from every worker).
-import { rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { newId } from '../../../ids.js';
 import { z } from 'zod';
 import {
@@ -12,7 +10,6 @@ import {
   findModel,
   findVisibleVersion,
   insertModel,
-  insertModelVersion,
   listModels,
   listVersionsOfModel,
   updateModel,
@@ -21,6 +18,7 @@ import {
 } from '../../../db/model-versions.js';
 import { ApiError } from '../../errors.js';
 import type { InferenceService } from '../../../inference/service.js';
+import { insertStoredVersion } from '../../../platform/model-registration.js';
 import { placeModelUpload, receiveModelUpload } from '../../../platform/model-upload.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { idParam } from './common.js';
@@ -54,18 +52,11 @@ function presentVersion(v: ModelVersionRow, inference: InferenceService) {
   };
 }
 
-export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpoint[] {
+export function modelsEndpoints({ sql, config, inference, modelFiles }: PlatformDeps): Endpoint[] {
   const requireModel = async (organizationId: string, id: string) => {
     const model = await findModel(sql, organizationId, id);
     if (!model) throw new ApiError(404, 'model not found');
     return model;
-  };
-  /** Unloads a version and removes its files if they live in DATA_DIR (never a bundled model directory). */
-  const retire = async (version: ModelVersionRow) => {
-    await inference.undeploy(version.id);
-    if (resolve(version.directory).startsWith(resolve(config.dataDir, 'models') + '/')) {
-      await rm(version.directory, { recursive: true, force: true });
-    }
   };
 
   return [
@@ -140,7 +131,7 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
         const model = await requireModel(caller.organizationId, params.model);
         const versions = await listVersionsOfModel(sql, caller.organizationId, model.id);
         await deleteModel(sql, caller.organizationId, model.id);
-        for (const version of versions) await retire(version);
+        for (const version of versions) await inference.undeploy(version.id);
         return respond.noContent();
       },
     }),
@@ -187,14 +178,16 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
         const model = await requireModel(caller.organizationId, params.model);
         const received = await receiveModelUpload(upload!, request.headers['content-type'] ?? '', config.dataDir, config.maxModelBytes);
         const id = newId();
-        const directory = await placeModelUpload(received, config.dataDir, id);
-        let version: ModelVersionRow;
-        try {
-          version = await insertModelVersion(sql, { id, modelId: model.id, organizationId: caller.organizationId, directory, config: received.config, public: false });
-        } catch (error) {
-          await rm(directory, { recursive: true, force: true });
-          throw error;
-        }
+        const directory = modelFiles.directoryOf(id);
+        await placeModelUpload(received, directory);
+        const version = await insertStoredVersion(sql, modelFiles.store, {
+          id,
+          modelId: model.id,
+          organizationId: caller.organizationId,
+          directory,
+          config: received.config,
+          public: false,
+        });
         inference.deploy(version);
         return respond.data(presentVersion(version, inference));
       },
@@ -227,7 +220,7 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
         const version = await findVisibleVersion(sql, caller.organizationId, params.modelVersion);
         if (!version || version.organizationId !== caller.organizationId) throw new ApiError(404, 'model version not found');
         await deleteModelVersion(sql, caller.organizationId, version.id);
-        await retire(version);
+        await inference.undeploy(version.id);
         return respond.noContent();
       },
     }),

@@ -1,0 +1,37 @@
+// Model files stored in PostgreSQL, so that every replica can load a version
+// whichever server received it: each file in chunks of bytea rows (at most
+// 1 MiB each, written and read one at a time, never whole in memory), with
+// its size and SHA-256 to check a copy against. Chunked bytea rather than
+// large objects: rows go with their version by ON DELETE CASCADE (large
+// objects need lo_unlink, and leak when it is missed), dump and replicate
+// like any table, and need no transaction held open around a descriptor.
+import type { Migration } from '../migrations.js';
+
+export const migration015: Migration = {
+  version: 15,
+  name: 'model files stored in the database',
+  sql: `
+    CREATE TABLE model_files (
+      version_id  text NOT NULL REFERENCES model_versions(id) ON DELETE CASCADE,
+      name        text NOT NULL,
+      bytes       bigint NOT NULL,
+      sha256      text NOT NULL,
+      PRIMARY KEY (version_id, name)
+    );
+
+    -- Written before their file's row (whose hash is known only once the
+    -- last chunk is read), in the same transaction: the key is checked at
+    -- commit.
+    CREATE TABLE model_file_chunks (
+      version_id  text NOT NULL,
+      name        text NOT NULL,
+      seq         integer NOT NULL,
+      data        bytea NOT NULL,
+      PRIMARY KEY (version_id, name, seq),
+      FOREIGN KEY (version_id, name) REFERENCES model_files (version_id, name) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+    );
+    -- ONNX weights barely compress: store the chunks out of line without
+    -- spending CPU on trying.
+    ALTER TABLE model_file_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
+  `,
+};
