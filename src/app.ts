@@ -31,6 +31,7 @@ import { TokenService } from './platform/auth/tokens.js';
 import { bootstrap } from './platform/bootstrap.js';
 import { OutboxSender, smtpTransport } from './platform/outbox.js';
 import { bearerToken, InferenceKeyCache } from './platform/inference-keys.js';
+import { Replica } from './platform/replicas.js';
 import { loadSecretsKey, useSecretsKey } from './platform/secrets.js';
 import { parseAllowList } from './ingest/ssrf-guard.js';
 import { sealStoredWebhookSecrets } from './platform/rules/seal-stored.js';
@@ -105,6 +106,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
       batch: (size) => metrics.inferenceBatchSize.observe({ model_version: versionId }, size),
     }));
     cleanups.push(() => engine.close());
+    // Before the inference service, which reports version statuses under its id.
+    const replica = new Replica(database.sql, () => inference.republishStatuses());
+    await replica.start();
+    cleanups.push(() => replica.stop());
     const modelFiles = new ModelFiles(new DatabaseModelStore(database.sql), config.dataDir);
     const inference = new InferenceService(database.sql, engine, modelFiles, {
       queueSize: config.queueSize,
@@ -113,6 +118,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       organizationRequests: config.organizationQueueSize,
       loading: config.modelLoading,
       validation: modelValidationSettings(config),
+      replicaId: replica.id,
     }, metrics);
     await inference.start();
     cleanups.push(() => inference.stop());

@@ -11,7 +11,7 @@ import { migration010 } from './migrations/010-login-attempts.js';
 import { migration011 } from './migrations/011-device-credentials.js';
 import { migration012 } from './migrations/012-session-version.js';
 import { migration013 } from './migrations/013-webhook-log-scrub.js';
-import { migration015 } from './migrations/015-model-files.js';
+import { migration015 } from './migrations/015-replicas.js';
 
 export interface Migration {
   version: number;

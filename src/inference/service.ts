@@ -5,13 +5,8 @@
 // in Triton). Loading, batching and instances are the engine's.
 import { performance } from 'node:perf_hooks';
 import type { Sql } from 'postgres';
-import {
-  findModelVersion,
-  listAllModelVersions,
-  setModelVersionStatus,
-  type ModelVersionRow,
-  type VersionStatus,
-} from '../db/model-versions.js';
+import { findModelVersion, listAllModelVersions, type ModelVersionRow, type VersionStatus } from '../db/model-versions.js';
+import { recordVersionStatus } from '../db/replicas.js';
 import { log } from '../log.js';
 import { Gauge, type ServerMetrics } from '../observability/metrics.js';
 import { DrainRate } from './drain-rate.js';
@@ -76,6 +71,8 @@ export interface InferenceServiceOptions {
   loading: 'eager' | 'lazy';
   /** limits of the process a version not yet known to load is validated in first */
   validation: ModelValidationSettings;
+  /** this server's row in the replicas table, under which it reports each version's status */
+  replicaId: string;
 }
 
 export class InferenceService {
@@ -193,7 +190,7 @@ export class InferenceService {
     };
     this.versions.set(version.id, version);
     if (version.status === 'Initializing') version.ready = this.validate(version);
-    else if (reason) void this.persistStatus(version);
+    else void this.persistStatus(version); // Failed, or Active (lazy): this replica reports it either way
     return version;
   }
 
@@ -256,10 +253,15 @@ export class InferenceService {
 
   private async persistStatus(version: DeployedVersion): Promise<void> {
     try {
-      await setModelVersionStatus(this.sql, version.id, version.status, version.reason);
+      await recordVersionStatus(this.sql, this.options.replicaId, version.id, version.status, version.reason);
     } catch (error) {
       log.warn('could not record model version status', { id: version.id, error: error as Error });
     }
+  }
+
+  /** Reports every version's status again: this replica's earlier reports were removed with its row. */
+  republishStatuses(): void {
+    for (const version of this.versions.values()) void this.persistStatus(version);
   }
 
   /**

@@ -18,8 +18,10 @@ import {
 } from '../../../db/model-versions.js';
 import { ApiError } from '../../errors.js';
 import type { InferenceService } from '../../../inference/service.js';
+import type { ReplicaCounts } from '../../../db/replicas.js';
 import { insertStoredVersion } from '../../../platform/model-registration.js';
 import { placeModelUpload, receiveModelUpload } from '../../../platform/model-upload.js';
+import { replicaCounts } from '../../../platform/replicas.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { idParam } from './common.js';
 import type { PlatformDeps } from './index.js';
@@ -31,8 +33,11 @@ function presentModel(m: ModelRow & { versionCount?: number }) {
   return { id: m.id, organizationId: m.organizationId, name: m.name, description: m.description, versionCount: m.versionCount, createdAt: m.createdAt, updatedAt: m.updatedAt };
 }
 
-/** A version with its live deployment status when this server has it deployed. */
-function presentVersion(v: ModelVersionRow, inference: InferenceService) {
+/**
+ * A version with its live deployment status when this server has it
+ * deployed, and how many of the live replicas serve it.
+ */
+function presentVersion(v: ModelVersionRow, inference: InferenceService, replicas: ReplicaCounts) {
   const live = inference.get(v.id);
   return {
     id: v.id,
@@ -47,12 +52,17 @@ function presentVersion(v: ModelVersionRow, inference: InferenceService) {
     labels: v.config.labels,
     input: { width: v.config.input.width, height: v.config.input.height },
     outputFormat: v.config.output.format ?? 'auto',
+    replicas,
     createdAt: v.createdAt,
     updatedAt: v.updatedAt,
   };
 }
 
 export function modelsEndpoints({ sql, config, inference, modelFiles }: PlatformDeps): Endpoint[] {
+  const presentVersions = async (versions: ModelVersionRow[]) => {
+    const counts = await replicaCounts(sql, versions.map((v) => v.id));
+    return versions.map((v) => presentVersion(v, inference, counts.get(v.id)!));
+  };
   const requireModel = async (organizationId: string, id: string) => {
     const model = await findModel(sql, organizationId, id);
     if (!model) throw new ApiError(404, 'model not found');
@@ -98,7 +108,7 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       async handler({ caller, params }) {
         const model = await requireModel(caller.organizationId, params.model);
         const versions = await listVersionsOfModel(sql, caller.organizationId, model.id);
-        return respond.data({ ...presentModel(model), versions: versions.map((v) => presentVersion(v, inference)) });
+        return respond.data({ ...presentModel(model), versions: await presentVersions(versions) });
       },
     }),
     defineEndpoint({
@@ -147,7 +157,7 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       async handler({ caller, params }) {
         await requireModel(caller.organizationId, params.model);
         const versions = await listVersionsOfModel(sql, caller.organizationId, params.model);
-        return respond.list(versions.map((v) => presentVersion(v, inference)), { count: versions.length });
+        return respond.list(await presentVersions(versions), { count: versions.length });
       },
     }),
     defineEndpoint({
@@ -189,7 +199,8 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
           public: false,
         });
         inference.deploy(version);
-        return respond.data(presentVersion(version, inference));
+        const [presented] = await presentVersions([version]);
+        return respond.data(presented!);
       },
     }),
     defineEndpoint({
@@ -204,7 +215,8 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       async handler({ caller, params }) {
         const version = await findVisibleVersion(sql, caller.organizationId, params.modelVersion);
         if (!version) throw new ApiError(404, 'model version not found');
-        return respond.data(presentVersion(version, inference));
+        const [presented] = await presentVersions([version]);
+        return respond.data(presented!);
       },
     }),
     defineEndpoint({
