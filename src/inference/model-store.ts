@@ -14,6 +14,7 @@ import type { Queryable } from '../db/database.js';
 import { insertModelFile, insertModelFileChunk, listModelFiles, modelFileChunks } from '../db/model-files.js';
 import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
+import { log } from '../log.js';
 import { CONFIG_FILE, MODEL_FILE } from './model-config.js';
 
 /**
@@ -30,6 +31,7 @@ export interface ModelStore {
   put(tx: Queryable, versionId: string, directory: string): Promise<void>;
   /** Writes the version's files into `directory`, each checked; false when the store has none (a bundled model). */
   fetch(versionId: string, directory: string): Promise<boolean>;
+  has(versionId: string): Promise<boolean>;
 }
 
 const CHUNK_BYTES = 1024 * 1024;
@@ -49,6 +51,10 @@ export class DatabaseModelStore implements ModelStore {
       }
       await insertModelFile(tx, versionId, { name, bytes, sha256: hash.digest('hex') });
     }
+  }
+
+  async has(versionId: string): Promise<boolean> {
+    return (await listModelFiles(this.sql, versionId)).length > 0;
   }
 
   async fetch(versionId: string, directory: string): Promise<boolean> {
@@ -106,6 +112,18 @@ export class ModelFiles {
     } finally {
       await rm(staging, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * Stores a version's files if this server holds them and the store does
+   * not: a version uploaded before files were stored in the database
+   * (migration 015) is only on the disk of the server that received it.
+   */
+  async storeIfOnlyHere(sql: Sql, versionId: string): Promise<void> {
+    const cached = this.directoryOf(versionId);
+    if (!existsSync(join(cached, MODEL_FILE)) || (await this.store.has(versionId))) return;
+    await sql.begin((tx) => this.store.put(tx, versionId, cached));
+    log.info('stored the files of a model version held only here', { id: versionId });
   }
 
   /** Removes a deleted version's cache entry. */

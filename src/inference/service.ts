@@ -123,12 +123,16 @@ export class InferenceService {
   /**
    * Deploys every version in the database (loading continues in the
    * background) and follows later inserts and deletes, whichever server or
-   * tool made them.
+   * tool made them. First stores the files of versions only this server
+   * holds (uploaded before they were stored in the database), for the
+   * other replicas to fetch.
    */
   async start(): Promise<void> {
     const { unlisten } = await this.sql.listen('model_versions', (payload) => void this.onChange(payload));
     this.unlisten = unlisten;
     for (const row of await listAllModelVersions(this.sql)) {
+      // Not fatal: this server still serves the version from its own copy.
+      await this.files.storeIfOnlyHere(this.sql, row.id).catch((error: Error) => log.warn('could not store the files of a model version', { id: row.id, error }));
       if (!this.versions.has(row.id)) this.deploy(row, { validated: this.options.loading === 'lazy' && row.status === 'Active' });
     }
   }

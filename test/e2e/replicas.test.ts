@@ -1,5 +1,6 @@
 // Three servers on one PostgreSQL behind a round-robin client, as behind a
-// load balancer: a model uploaded to one is served by another, and when one
+// load balancer: a model uploaded to one is served by another (and a
+// server holding files the database lacks stores them at start), and when one
 // is killed with SIGKILL in the middle of ingestion, every event the
 // replicas acknowledged is found by the events search, and each fired
 // webhook reaches its receiver once (a repeat only from a job the killed
@@ -38,7 +39,10 @@ class RoundRobin {
 }
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let replicas: TestServer[] = [];
+/** the database every replica uses, and what they are started with */
+let databaseUrl: string;
+let env: Record<string, string>;
+const replicas: TestServer[] = [];
 let sql: postgres.Sql;
 let admin: Api;
 let receiver: Server;
@@ -58,7 +62,7 @@ beforeAll(async () => {
   // What every replica of one database must share: the signing secret of
   // user and device tokens and the key of stored webhook secrets (each is
   // generated into DATA_DIR otherwise, so differs between servers).
-  const env = {
+  env = {
     ADMIN_PASSWORD: ADMIN.password,
     JWT_SECRET: randomBytes(32).toString('hex'),
     SECRETS_KEY: randomBytes(32).toString('base64'),
@@ -68,8 +72,8 @@ beforeAll(async () => {
   // With the embedded PostgreSQL, the first server starts it and the others use it.
   const first = await startServer({ modelsDir: '/nonexistent', databaseUrl: database?.url, env });
   replicas.push(first);
-  const url = await serverDatabaseUrl(first, database?.url);
-  replicas.push(...(await Promise.all([1, 2].map(() => startServer({ modelsDir: '/nonexistent', databaseUrl: url, env })))));
+  databaseUrl = await serverDatabaseUrl(first, database?.url);
+  replicas.push(...(await Promise.all([1, 2].map(() => startReplica()))));
   sql = await serverSql(first, database?.url);
   admin = await new Api(first.url).login(ADMIN.email, ADMIN.password);
 }, 180_000);
@@ -85,9 +89,13 @@ afterAll(async () => {
 
 const at = (replica: TestServer) => new Api(replica.url, admin.token);
 
+/** A replica on the shared database: a new one, or one restarted on its data directory. */
+const startReplica = (dataDir?: string) => startServer({ modelsDir: '/nonexistent', databaseUrl, env, dataDir });
+
 describe('three replicas on one database', () => {
   it('serves a model uploaded to one replica from another, and deletes its files everywhere', { timeout: 180_000 }, async () => {
-    const [first, second, third] = replicas as [TestServer, TestServer, TestServer];
+    const [first, second] = replicas as [TestServer, TestServer, TestServer];
+    let third = replicas[2]!;
     const model = (await at(first).post('/v2/models', { name: 'detector' })).body.data;
     // A 4 MiB initializer: stored and fetched in several chunks.
     const onnx = buildConstantModel(fixtureSpec({ slow: { size: 1024, repeats: 1 } }));
@@ -101,8 +109,18 @@ describe('three replicas on one database', () => {
     }, 150_000, 'the version Active on every replica');
     expect(served).toMatchObject({ status: 'Active', replicas: { active: 3, failed: 0, total: 3 } });
     // The third replica loaded its own copy, fetched from the database.
+    const digest = createHash('sha256').update(onnx).digest('hex');
     const copy = join(third.dataDir, 'models', id, 'model.onnx');
-    expect(createHash('sha256').update(readFileSync(copy)).digest('hex')).toBe(createHash('sha256').update(onnx).digest('hex'));
+    expect(createHash('sha256').update(readFileSync(copy)).digest('hex')).toBe(digest);
+
+    // A version uploaded before its files were stored in the database: a
+    // server holding them stores them at its next start.
+    await sql`DELETE FROM model_files WHERE version_id = ${id}`;
+    await third.stop();
+    third = replicas[2] = await startReplica(third.dataDir);
+    const restored = await sql<{ name: string; sha256: string }[]>`SELECT name, sha256 FROM model_files WHERE version_id = ${id} ORDER BY name`;
+    expect(restored.map((f) => f.name)).toEqual(['model.json', 'model.onnx']);
+    expect(restored[1]!.sha256).toBe(digest);
 
     const key = (await at(second).post('/v2/inference/api-keys', { name: 'replicas' })).body.data.apiKey as string;
     const image = await makeImage('png', 32, 32);
