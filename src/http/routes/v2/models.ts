@@ -1,7 +1,8 @@
 // /v2/models and model versions: create a model, upload versions (multipart
-// model.onnx + model.json, streamed to disk), watch them go from
-// Initializing to Active (or Failed with the reason), delete them (which
-// unloads them from every worker).
+// model.onnx + model.json, streamed to disk, then stored in PostgreSQL for
+// the other replicas), watch them go from Initializing to Active (or Failed
+// with the reason) here and on every replica, delete them (which unloads
+// them from every worker of every replica).
 import { newId } from '../../../ids.js';
 import { z } from 'zod';
 import {
