@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { finished } from 'node:stream/promises';
+import { pipeline } from 'node:stream/promises';
 import type { Sql } from 'postgres';
 import type { Queryable } from '../db/database.js';
 import { insertModelFile, insertModelFileChunk, listModelFiles, modelFileChunks } from '../db/model-files.js';
@@ -62,20 +62,21 @@ export class DatabaseModelStore implements ModelStore {
     for (const file of files) {
       const hash = createHash('sha256');
       let bytes = 0;
-      const out = createWriteStream(join(directory, file.name), { flags: 'wx' });
-      try {
-        for await (const chunk of modelFileChunks(this.sql, versionId, file.name)) {
-          hash.update(chunk);
-          bytes += chunk.length;
-          if (!out.write(chunk)) await new Promise<void>((resolve, reject) => out.once('drain', resolve).once('error', reject));
-        }
-      } finally {
-        out.end();
-        await finished(out);
-      }
+      // pipeline: the file's backpressure paces the reads, and a failed write closes the cursor.
+      await pipeline(
+        modelFileChunks(this.sql, versionId, file.name),
+        async function* (chunks: AsyncIterable<Buffer>) {
+          for await (const chunk of chunks) {
+            hash.update(chunk);
+            bytes += chunk.length;
+            yield chunk;
+          }
+        },
+        createWriteStream(join(directory, file.name), { flags: 'wx' }),
+      );
       const sha256 = hash.digest('hex');
       if (bytes !== file.bytes || sha256 !== file.sha256) {
-        throw new DomainError('failed', 'stored model file is corrupt', `${file.name} of ${versionId}: ${bytes} bytes, sha256 ${sha256}; stored as ${file.bytes} bytes, sha256 ${file.sha256}`);
+        throw new DomainError('failed', `the stored ${file.name} is corrupt: read ${bytes} bytes with sha256 ${sha256}, stored as ${file.bytes} bytes with sha256 ${file.sha256}`);
       }
     }
     return files.length > 0;

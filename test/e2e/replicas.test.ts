@@ -94,8 +94,8 @@ const startReplica = (dataDir?: string) => startServer({ modelsDir: '/nonexisten
 
 describe('three replicas on one database', () => {
   it('serves a model uploaded to one replica from another, and deletes its files everywhere', { timeout: 180_000 }, async () => {
-    const [first, second] = replicas as [TestServer, TestServer, TestServer];
-    let third = replicas[2]!;
+    const first = replicas[0]!;
+    let [, second, third] = replicas as [TestServer, TestServer, TestServer];
     const model = (await at(first).post('/v2/models', { name: 'detector' })).body.data;
     // A 4 MiB initializer: stored and fetched in several chunks.
     const onnx = buildConstantModel(fixtureSpec({ slow: { size: 1024, repeats: 1 } }));
@@ -130,6 +130,20 @@ describe('three replicas on one database', () => {
       return res.status === 200 ? res : undefined;
     }, 30_000, 'a prediction through the third replica');
     expect(prediction.body.cat[0].score).toBeCloseTo(0.9, 5);
+
+    // A copy that does not match its hash is never loaded: the second
+    // replica, restarted without its copy, fetches a corrupted chunk.
+    await sql`UPDATE model_file_chunks SET data = ${Buffer.alloc(1024 * 1024)} WHERE version_id = ${id} AND name = 'model.onnx' AND seq = 0`;
+    await second.stop();
+    await removeDir(join(second.dataDir, 'models', id));
+    second = replicas[1] = await startReplica(second.dataDir);
+    const refused = await waitFor(async () => {
+      const version = (await at(second).get(`/v2/model-versions/${id}`)).body.data;
+      return version.replicas.failed === 1 ? version : undefined;
+    }, 60_000, 'the corrupt copy refused');
+    expect(refused).toMatchObject({ status: 'Failed', replicas: { active: 2, failed: 1, total: 3 } });
+    expect(refused.statusReason).toContain(`model.onnx is corrupt: read ${onnx.length} bytes`);
+    expect(existsSync(join(second.dataDir, 'models', id))).toBe(false);
 
     expect((await at(second).delete(`/v2/model-versions/${id}`)).status).toBe(204);
     await waitFor(async () => replicas.every((r) => !existsSync(join(r.dataDir, 'models', id))), 30_000, 'every cached copy removed');
