@@ -25,6 +25,7 @@ import { addFallback, addRoute, InFlight, loadUws, type HttpContext, type Route,
 import { engineSettings, InferenceEngine } from './inference/engine.js';
 import { modelValidationSettings } from './inference/validation.js';
 import { InferenceService } from './inference/service.js';
+import { DatabaseModelStore, ModelFiles } from './inference/model-store.js';
 import { log, setLogFormat, setLogLevel } from './log.js';
 import { createServerMetrics, Gauge } from './observability/metrics.js';
 import { AccountService } from './platform/accounts.js';
@@ -33,6 +34,7 @@ import { TokenService } from './platform/auth/tokens.js';
 import { bootstrap } from './platform/bootstrap.js';
 import { OutboxSender, smtpTransport } from './platform/outbox.js';
 import { bearerToken, InferenceKeyCache } from './platform/inference-keys.js';
+import { Replica } from './platform/replicas.js';
 import { loadSecretsKey, useSecretsKey } from './platform/secrets.js';
 import { parseAllowList } from './ingest/ssrf-guard.js';
 import { sealStoredWebhookSecrets } from './platform/rules/seal-stored.js';
@@ -129,13 +131,19 @@ export async function startServer(config: Config): Promise<RunningServer> {
       batch: (size) => metrics.inferenceBatchSize.observe({ model_version: versionId }, size),
     }));
     cleanups.push(() => engine.close());
-    const inference = new InferenceService(database.sql, engine, {
+    // Before the inference service, which reports version statuses under its id.
+    const replica = new Replica(database.sql, () => inference.republishStatuses());
+    await replica.start();
+    cleanups.push(() => replica.stop());
+    const modelFiles = new ModelFiles(new DatabaseModelStore(database.sql), config.dataDir);
+    const inference = new InferenceService(database.sql, engine, modelFiles, {
       queueSize: config.queueSize,
       waitingRoom: config.queueWaitingRoom,
       holdMs: config.queueHoldMs,
       organizationRequests: config.organizationQueueSize,
       loading: config.modelLoading,
       validation: modelValidationSettings(config),
+      replicaId: replica.id,
     }, metrics);
     await inference.start();
     cleanups.push(() => inference.stop());
@@ -151,7 +159,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await sender.start();
       cleanups.push(() => sender.stop());
     }
-    const management: Endpoint[] = managementEndpoints({ sql: database.sql, config, accounts, inference, inferenceKeys: keys });
+    const management: Endpoint[] = managementEndpoints({ sql: database.sql, config, accounts, inference, inferenceKeys: keys, modelFiles });
     const authenticator = createAuthenticator(database.sql, tokens);
 
     const rulesEngine = new RulesEngine(database.sql);

@@ -9,6 +9,7 @@ import { bootstrapOrganization } from '../db/accounts.js';
 import { openDatabase } from '../db/database.js';
 import { listModelVersionsWithModel } from '../db/model-versions.js';
 import { setLogLevel } from '../log.js';
+import { DatabaseModelStore, ModelFiles } from '../inference/model-store.js';
 import { modelValidationSettings } from '../inference/validation.js';
 import { registerModelDirectory } from '../platform/model-registration.js';
 import { runCli } from './run.js';
@@ -40,10 +41,9 @@ async function main(): Promise<number> {
     }
     const organization = await bootstrapOrganization(database.sql);
     if (!organization) throw new Error('the database has no organization yet: start the server once first');
-    const version = await registerModelDirectory(database.sql, {
+    const version = await registerModelDirectory(database.sql, new ModelFiles(new DatabaseModelStore(database.sql), config.dataDir), {
       organizationId: organization.id,
       sourceDir: resolve(dir!),
-      dataDir: config.dataDir,
       public: values.public,
       validation: modelValidationSettings(config),
     });

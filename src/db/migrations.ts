@@ -12,6 +12,7 @@ import { migration011 } from './migrations/011-device-credentials.js';
 import { migration012 } from './migrations/012-session-version.js';
 import { migration013 } from './migrations/013-webhook-log-scrub.js';
 import { migration014 } from './migrations/014-events-partitioned.js';
+import { migration015 } from './migrations/015-replicas.js';
 import { migration016 } from './migrations/016-rate-buckets.js';
 
 export interface Migration {
@@ -327,5 +328,6 @@ export const MIGRATIONS: readonly Migration[] = [
   migration012,
   migration013,
   migration014,
+  migration015,
   migration016,
 ];

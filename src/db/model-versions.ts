@@ -55,15 +55,6 @@ export async function insertModelVersion(
   return row!;
 }
 
-export async function setModelVersionStatus(
-  sql: Queryable,
-  id: string,
-  status: VersionStatus,
-  reason: string | null,
-): Promise<void> {
-  await sql`UPDATE model_versions SET status = ${status}, status_reason = ${reason}, updated_at = now() WHERE id = ${id}`;
-}
-
 export async function findModelVersion(sql: Queryable, id: string): Promise<ModelVersionRow | undefined> {
   const [row] = await sql<ModelVersionRow[]>`SELECT * FROM model_versions WHERE id = ${id}`;
   return row;

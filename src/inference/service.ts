@@ -5,18 +5,14 @@
 // in Triton). Loading, batching and instances are the engine's.
 import { performance } from 'node:perf_hooks';
 import type { Sql } from 'postgres';
-import {
-  findModelVersion,
-  listAllModelVersions,
-  setModelVersionStatus,
-  type ModelVersionRow,
-  type VersionStatus,
-} from '../db/model-versions.js';
+import { findModelVersion, listAllModelVersions, type ModelVersionRow, type VersionStatus } from '../db/model-versions.js';
+import { recordVersionStatus } from '../db/replicas.js';
 import { log } from '../log.js';
 import { Gauge, type ServerMetrics } from '../observability/metrics.js';
 import { DrainRate } from './drain-rate.js';
 import type { InferenceEngine, ModelRef } from './engine.js';
 import { parseModelConfig, type ModelConfig } from './model-config.js';
+import type { ModelFiles } from './model-store.js';
 import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
 import { validateModel, type ModelValidationSettings, type ValidationResult } from './validation.js';
@@ -42,6 +38,8 @@ export interface DeployedVersion extends ModelRef {
    * before it loads here.
    */
   readonly knownToLoad: boolean;
+  /** the version's files made local (see localFiles), once */
+  local: Promise<void> | undefined;
 }
 
 interface Waiter {
@@ -73,6 +71,8 @@ export interface InferenceServiceOptions {
   loading: 'eager' | 'lazy';
   /** limits of the process a version not yet known to load is validated in first */
   validation: ModelValidationSettings;
+  /** this server's row in the replicas table, under which it reports each version's status */
+  replicaId: string;
 }
 
 export class InferenceService {
@@ -83,6 +83,7 @@ export class InferenceService {
   constructor(
     private readonly sql: Sql,
     private readonly engine: InferenceEngine,
+    private readonly files: ModelFiles,
     private readonly options: InferenceServiceOptions,
     private readonly metrics: ServerMetrics,
   ) {
@@ -122,12 +123,16 @@ export class InferenceService {
   /**
    * Deploys every version in the database (loading continues in the
    * background) and follows later inserts and deletes, whichever server or
-   * tool made them.
+   * tool made them. First stores the files of versions only this server
+   * holds (uploaded before they were stored in the database), for the
+   * other replicas to fetch.
    */
   async start(): Promise<void> {
     const { unlisten } = await this.sql.listen('model_versions', (payload) => void this.onChange(payload));
     this.unlisten = unlisten;
     for (const row of await listAllModelVersions(this.sql)) {
+      // Not fatal: this server still serves the version from its own copy.
+      await this.files.storeIfOnlyHere(this.sql, row.id).catch((error: Error) => log.warn('could not store the files of a model version', { id: row.id, error }));
       if (!this.versions.has(row.id)) this.deploy(row, { validated: this.options.loading === 'lazy' && row.status === 'Active' });
     }
   }
@@ -185,10 +190,11 @@ export class InferenceService {
       drain: new DrainRate(),
       ready: Promise.resolve(),
       knownToLoad: row.status === 'Active',
+      local: undefined,
     };
     this.versions.set(version.id, version);
     if (version.status === 'Initializing') version.ready = this.validate(version);
-    else if (reason) void this.persistStatus(version);
+    else void this.persistStatus(version); // Failed, or Active (lazy): this replica reports it either way
     return version;
   }
 
@@ -196,6 +202,8 @@ export class InferenceService {
     const started = performance.now();
     await this.persistStatus(version);
     try {
+      await this.localFiles(version);
+      if (this.versions.get(version.id) !== version) return; // undeployed meanwhile
       let checked: ValidationResult | undefined;
       if (!version.knownToLoad) {
         checked = await validateModel(version.directory, version.config, this.options.validation);
@@ -228,21 +236,50 @@ export class InferenceService {
     await this.persistStatus(version);
   }
 
+  /**
+   * Before any load: the version's files on this server's disk, fetched
+   * from the model store into the local cache when this server lacks them
+   * (another replica received the upload). A failed fetch is tried again by
+   * the next load.
+   */
+  private localFiles(version: DeployedVersion): Promise<void> {
+    version.local ??= this.files.local(version.id, version.directory).then(
+      (directory) => {
+        version.directory = directory;
+      },
+      (error: unknown) => {
+        version.local = undefined;
+        throw error;
+      },
+    );
+    return version.local;
+  }
+
   private async persistStatus(version: DeployedVersion): Promise<void> {
     try {
-      await setModelVersionStatus(this.sql, version.id, version.status, version.reason);
+      await recordVersionStatus(this.sql, this.options.replicaId, version.id, version.status, version.reason);
     } catch (error) {
       log.warn('could not record model version status', { id: version.id, error: error as Error });
     }
   }
 
-  /** Removes a version from the scheduler and unloads it once its requests finish. */
+  /** Reports every version's status again: this replica's earlier reports were removed with its row. */
+  republishStatuses(): void {
+    for (const version of this.versions.values()) void this.persistStatus(version);
+  }
+
+  /**
+   * A deleted version: removed from the scheduler, unloaded once its
+   * requests finish, and its files removed from the local cache.
+   */
   async undeploy(id: string): Promise<void> {
     const version = this.versions.get(id);
-    if (!version) return;
-    this.versions.delete(id);
-    await version.ready;
-    await this.engine.models.remove(id);
+    if (version) {
+      this.versions.delete(id);
+      await version.ready;
+      await this.engine.models.remove(id);
+    }
+    await this.files.evict(id);
   }
 
   get(id: string): DeployedVersion | undefined {
@@ -365,6 +402,7 @@ export class InferenceService {
         : (body.slice().buffer as ArrayBuffer);
     let model;
     try {
+      await this.localFiles(version);
       model = await this.engine.acquire(version);
     } catch (error) {
       throw predictErrors.loadFailed(version.id, (error as Error).message);

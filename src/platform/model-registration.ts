@@ -1,14 +1,16 @@
 // Adding a model version from a directory: validate model.json against the
 // ONNX file (a real session and warm-up, the same checks a worker makes, in
 // a child process under the memory and time limits of validation.ts), copy the files
-// into DATA_DIR so the version cannot change under the server, and insert it.
-// Shared by the CLI and, later, the upload API.
+// into DATA_DIR so the version cannot change under the server, and insert it
+// with its files in the model store. The insert is shared by the CLI and the
+// upload API.
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
-import type { Queryable } from '../db/database.js';
 import { findModelByName, insertModel, insertModelVersion, type ModelVersionRow } from '../db/model-versions.js';
 import { CONFIG_FILE, MODEL_FILE, readModelConfig, type ModelConfig } from '../inference/model-config.js';
+import type { ModelFiles, ModelStore } from '../inference/model-store.js';
 import { validateModel, type ModelValidationSettings } from '../inference/validation.js';
 
 /**
@@ -21,32 +23,52 @@ export async function validateModelDirectory(directory: string, validation: Mode
   return config;
 }
 
+export interface NewStoredVersion {
+  id: string;
+  modelId: string;
+  organizationId: string;
+  /** where the files are: the version's entry in the local cache */
+  directory: string;
+  config: ModelConfig;
+  public: boolean;
+}
+
+/**
+ * Inserts a version and stores its files, in one transaction: no server
+ * learns of the version (NOTIFY fires at commit) before it can fetch the
+ * files. Removes the directory if either fails.
+ */
+export async function insertStoredVersion(sql: Sql, store: ModelStore, version: NewStoredVersion): Promise<ModelVersionRow> {
+  try {
+    return await sql.begin(async (tx) => {
+      const row = await insertModelVersion(tx, version);
+      await store.put(tx, version.id, version.directory);
+      return row;
+    });
+  } catch (error) {
+    await rm(version.directory, { recursive: true, force: true });
+    throw error;
+  }
+}
+
 export interface RegisterOptions {
   organizationId: string;
   sourceDir: string;
-  dataDir: string;
   public?: boolean;
   validation: ModelValidationSettings;
 }
 
-export async function registerModelDirectory(sql: Queryable, options: RegisterOptions): Promise<ModelVersionRow> {
+export async function registerModelDirectory(sql: Sql, files: ModelFiles, options: RegisterOptions): Promise<ModelVersionRow> {
   const config = await validateModelDirectory(options.sourceDir, options.validation);
   const id = newId();
-  const directory = join(options.dataDir, 'models', id);
+  const directory = files.directoryOf(id);
   await mkdir(directory, { recursive: true });
   try {
     for (const file of [MODEL_FILE, CONFIG_FILE]) await cp(join(options.sourceDir, file), join(directory, file));
     const model =
       (await findModelByName(sql, options.organizationId, config.name)) ??
       (await insertModel(sql, { id: newId(), organizationId: options.organizationId, name: config.name, description: config.description }));
-    return await insertModelVersion(sql, {
-      id,
-      modelId: model.id,
-      organizationId: options.organizationId,
-      directory,
-      config,
-      public: options.public ?? false,
-    });
+    return await insertStoredVersion(sql, files.store, { id, modelId: model.id, organizationId: options.organizationId, directory, config, public: options.public ?? false });
   } catch (error) {
     await rm(directory, { recursive: true, force: true });
     throw error;

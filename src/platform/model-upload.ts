@@ -93,9 +93,7 @@ export async function receiveModelUpload(
   }
 }
 
-/** Moves a received upload to its final directory, DATA_DIR/models/<versionId>. */
-export async function placeModelUpload(received: ReceivedModel, dataDir: string, versionId: string): Promise<string> {
-  const directory = join(dataDir, 'models', versionId);
+/** Moves a received upload to its version's directory (its entry in the local cache of model files). */
+export async function placeModelUpload(received: ReceivedModel, directory: string): Promise<void> {
   await rename(received.stagingDir, directory);
-  return directory;
 }

@@ -3,6 +3,7 @@
 // actions they fired (the queue survives too).
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN, Api, serverSql } from '../helpers/api.js';
+import { postEvents } from '../helpers/event-load.js';
 import { createTestDatabase, removeDir, startServer, waitFor } from '../helpers/server.js';
 
 let dataDir = '';
@@ -34,29 +35,12 @@ describe('SIGKILL durability', () => {
     };
 
     // Keep 16 clients sending; kill the server while requests are in flight.
-    const acked: number[] = [];
-    let next = 1;
-    let killed = false;
-    const client = async () => {
-      while (!killed) {
-        const timestamp = next++;
-        try {
-          const res = await fetch(`${first.url}/v1/mobile/events`, {
-            method: 'POST',
-            headers: { authorization: registration.token, 'content-type': 'application/json' },
-            body: JSON.stringify({ timestamp, attributes: { k: 'v' } }),
-          });
-          if (res.status === 204 && !killed) acked.push(timestamp);
-        } catch {
-          return; // the server is gone
-        }
-      }
-    };
-    const clients = Array.from({ length: 16 }, client);
+    const load = postEvents(() => first.url, registration.token, { k: 'v' });
+    const { acked } = load;
     await waitFor(async () => acked.length >= 300, 60_000, '300 acknowledged events');
-    killed = true; // stop counting acks that arrive from here on
+    const stopped = load.stop(); // stop counting acks that arrive from here on
     first.process.kill('SIGKILL');
-    await Promise.all(clients);
+    await stopped;
     expect(await first.stop()).toBe(null);
 
     const second = await startServer({ modelsDir: '/nonexistent', dataDir, databaseUrl: database?.url, env });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 // Inference API keys and the model-version lifecycle through the management
 // API: upload → Initializing → Active → predict with a new key → delete.
 import { existsSync } from 'node:fs';
@@ -86,7 +87,7 @@ describe('model versions', () => {
       const res = await admin.get(`/v2/model-versions/${version.id}`);
       return res.body.data.status === 'Active' ? res.body.data : undefined;
     }, 60_000, 'Active');
-    expect(active).toMatchObject({ executionProvider: 'cpu', statusReason: null });
+    expect(active).toMatchObject({ executionProvider: 'cpu', statusReason: null, replicas: { active: 1, failed: 0, total: 1 } });
     const res = await predict(server.url, version.id, image, { key });
     expect(res.status).toBe(200);
     expect(res.body.cat[0].score).toBeCloseTo(0.9, 5);
@@ -95,6 +96,10 @@ describe('model versions', () => {
     expect(listed.body.data.map((v: { id: string }) => v.id)).toEqual([version.id]);
     const directory = (await sql`SELECT directory FROM model_versions WHERE id = ${version.id}`)[0]!.directory as string;
     expect(existsSync(directory)).toBe(true);
+    // Stored in the database too, for the replicas that did not receive it.
+    const stored = await sql`SELECT name, bytes::int, sha256 FROM model_files WHERE version_id = ${version.id} ORDER BY name`;
+    expect(stored.map((f) => f.name)).toEqual(['model.json', 'model.onnx']);
+    expect(stored[1]).toMatchObject({ bytes: slow.length, sha256: createHash('sha256').update(slow).digest('hex') });
 
     expect((await member.delete(`/v2/model-versions/${version.id}`)).status).toBe(403);
     expect((await otherTenant.delete(`/v2/model-versions/${version.id}`)).status).toBe(404);
@@ -102,6 +107,7 @@ describe('model versions', () => {
     expect((await admin.delete(`/v2/model-versions/${version.id}`)).status).toBe(204);
     expect((await predict(server.url, version.id, image, { key })).status).toBe(404);
     expect(existsSync(directory)).toBe(false);
+    expect((await sql`SELECT count(*)::int AS n FROM model_file_chunks WHERE version_id = ${version.id}`)[0]!.n).toBe(0);
     expect((await admin.get(`/v2/model-versions/${version.id}`)).status).toBe(404);
   });
 
@@ -114,6 +120,7 @@ describe('model versions', () => {
       return res.body.data.status === 'Failed' ? res.body.data : undefined;
     });
     expect(failed.statusReason).toContain('model.json lists 3 labels');
+    expect(failed.replicas).toEqual({ active: 0, failed: 1, total: 1 });
   });
 
   it('refuses malformed uploads with 400 and oversized ones with 413', async () => {

@@ -4,6 +4,7 @@
 // capture their dependencies, they do not touch them until a request.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import type { ModelFiles } from '../../src/inference/model-store.js';
 import type { InferenceService } from '../../src/inference/service.js';
 import { buildOpenApi } from '../../src/http/openapi.js';
 import { managementEndpoints } from '../../src/http/routes/v2/index.js';
@@ -19,6 +20,7 @@ function document() {
     accounts: {} as AccountService,
     inference: {} as InferenceService,
     inferenceKeys: {} as InferenceKeyCache,
+    modelFiles: {} as ModelFiles,
   });
   return { endpoints, doc: buildOpenApi(endpoints) as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } } };
 }

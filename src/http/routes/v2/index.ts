@@ -2,6 +2,7 @@
 // registers them and /openapi.json documents them.
 import type { Sql } from 'postgres';
 import type { Config } from '../../../config.js';
+import type { ModelFiles } from '../../../inference/model-store.js';
 import type { InferenceService } from '../../../inference/service.js';
 import type { AccountService } from '../../../platform/accounts.js';
 import type { InferenceKeyCache } from '../../../platform/inference-keys.js';
@@ -25,6 +26,7 @@ export interface PlatformDeps {
   accounts: AccountService;
   inference: InferenceService;
   inferenceKeys: InferenceKeyCache;
+  modelFiles: ModelFiles;
 }
 
 export function managementEndpoints(deps: PlatformDeps): Endpoint[] {

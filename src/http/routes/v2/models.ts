@@ -1,9 +1,8 @@
 // /v2/models and model versions: create a model, upload versions (multipart
-// model.onnx + model.json, streamed to disk), watch them go from
-// Initializing to Active (or Failed with the reason), delete them (which
-// unloads them from every worker).
-import { rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
+// model.onnx + model.json, streamed to disk, then stored in PostgreSQL for
+// the other replicas), watch them go from Initializing to Active (or Failed
+// with the reason) here and on every replica, delete them (which unloads
+// them from every worker of every replica).
 import { newId } from '../../../ids.js';
 import { z } from 'zod';
 import {
@@ -12,7 +11,6 @@ import {
   findModel,
   findVisibleVersion,
   insertModel,
-  insertModelVersion,
   listModels,
   listVersionsOfModel,
   updateModel,
@@ -21,7 +19,10 @@ import {
 } from '../../../db/model-versions.js';
 import { ApiError } from '../../errors.js';
 import type { InferenceService } from '../../../inference/service.js';
+import type { ReplicaCounts } from '../../../db/replicas.js';
+import { insertStoredVersion } from '../../../platform/model-registration.js';
 import { placeModelUpload, receiveModelUpload } from '../../../platform/model-upload.js';
+import { replicaCounts } from '../../../platform/replicas.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { idParam } from './common.js';
 import type { PlatformDeps } from './index.js';
@@ -33,8 +34,11 @@ function presentModel(m: ModelRow & { versionCount?: number }) {
   return { id: m.id, organizationId: m.organizationId, name: m.name, description: m.description, versionCount: m.versionCount, createdAt: m.createdAt, updatedAt: m.updatedAt };
 }
 
-/** A version with its live deployment status when this server has it deployed. */
-function presentVersion(v: ModelVersionRow, inference: InferenceService) {
+/**
+ * A version with its live deployment status when this server has it
+ * deployed, and how many of the live replicas serve it.
+ */
+function presentVersion(v: ModelVersionRow, inference: InferenceService, replicas: ReplicaCounts) {
   const live = inference.get(v.id);
   return {
     id: v.id,
@@ -49,23 +53,21 @@ function presentVersion(v: ModelVersionRow, inference: InferenceService) {
     labels: v.config.labels,
     input: { width: v.config.input.width, height: v.config.input.height },
     outputFormat: v.config.output.format ?? 'auto',
+    replicas,
     createdAt: v.createdAt,
     updatedAt: v.updatedAt,
   };
 }
 
-export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpoint[] {
+export function modelsEndpoints({ sql, config, inference, modelFiles }: PlatformDeps): Endpoint[] {
+  const presentVersions = async (versions: ModelVersionRow[]) => {
+    const counts = await replicaCounts(sql, versions.map((v) => v.id));
+    return versions.map((v) => presentVersion(v, inference, counts.get(v.id)!));
+  };
   const requireModel = async (organizationId: string, id: string) => {
     const model = await findModel(sql, organizationId, id);
     if (!model) throw new ApiError(404, 'model not found');
     return model;
-  };
-  /** Unloads a version and removes its files if they live in DATA_DIR (never a bundled model directory). */
-  const retire = async (version: ModelVersionRow) => {
-    await inference.undeploy(version.id);
-    if (resolve(version.directory).startsWith(resolve(config.dataDir, 'models') + '/')) {
-      await rm(version.directory, { recursive: true, force: true });
-    }
   };
 
   return [
@@ -107,7 +109,7 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
       async handler({ caller, params }) {
         const model = await requireModel(caller.organizationId, params.model);
         const versions = await listVersionsOfModel(sql, caller.organizationId, model.id);
-        return respond.data({ ...presentModel(model), versions: versions.map((v) => presentVersion(v, inference)) });
+        return respond.data({ ...presentModel(model), versions: await presentVersions(versions) });
       },
     }),
     defineEndpoint({
@@ -140,7 +142,7 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
         const model = await requireModel(caller.organizationId, params.model);
         const versions = await listVersionsOfModel(sql, caller.organizationId, model.id);
         await deleteModel(sql, caller.organizationId, model.id);
-        for (const version of versions) await retire(version);
+        for (const version of versions) await inference.undeploy(version.id);
         return respond.noContent();
       },
     }),
@@ -156,7 +158,7 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
       async handler({ caller, params }) {
         await requireModel(caller.organizationId, params.model);
         const versions = await listVersionsOfModel(sql, caller.organizationId, params.model);
-        return respond.list(versions.map((v) => presentVersion(v, inference)), { count: versions.length });
+        return respond.list(await presentVersions(versions), { count: versions.length });
       },
     }),
     defineEndpoint({
@@ -187,16 +189,19 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
         const model = await requireModel(caller.organizationId, params.model);
         const received = await receiveModelUpload(upload!, request.headers['content-type'] ?? '', config.dataDir, config.maxModelBytes);
         const id = newId();
-        const directory = await placeModelUpload(received, config.dataDir, id);
-        let version: ModelVersionRow;
-        try {
-          version = await insertModelVersion(sql, { id, modelId: model.id, organizationId: caller.organizationId, directory, config: received.config, public: false });
-        } catch (error) {
-          await rm(directory, { recursive: true, force: true });
-          throw error;
-        }
+        const directory = modelFiles.directoryOf(id);
+        await placeModelUpload(received, directory);
+        const version = await insertStoredVersion(sql, modelFiles.store, {
+          id,
+          modelId: model.id,
+          organizationId: caller.organizationId,
+          directory,
+          config: received.config,
+          public: false,
+        });
         inference.deploy(version);
-        return respond.data(presentVersion(version, inference));
+        const [presented] = await presentVersions([version]);
+        return respond.data(presented!);
       },
     }),
     defineEndpoint({
@@ -211,7 +216,8 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
       async handler({ caller, params }) {
         const version = await findVisibleVersion(sql, caller.organizationId, params.modelVersion);
         if (!version) throw new ApiError(404, 'model version not found');
-        return respond.data(presentVersion(version, inference));
+        const [presented] = await presentVersions([version]);
+        return respond.data(presented!);
       },
     }),
     defineEndpoint({
@@ -227,7 +233,7 @@ export function modelsEndpoints({ sql, config, inference }: PlatformDeps): Endpo
         const version = await findVisibleVersion(sql, caller.organizationId, params.modelVersion);
         if (!version || version.organizationId !== caller.organizationId) throw new ApiError(404, 'model version not found');
         await deleteModelVersion(sql, caller.organizationId, version.id);
-        await retire(version);
+        await inference.undeploy(version.id);
         return respond.noContent();
       },
     }),

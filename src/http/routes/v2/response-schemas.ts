@@ -305,6 +305,13 @@ export const modelVersionSchema = z
     labels: z.array(z.string()),
     input: z.strictObject({ width: int(), height: int() }),
     outputFormat: z.enum([...OUTPUT_FORMATS, 'auto']),
+    replicas: z
+      .strictObject({
+        active: int().describe('live replicas serving it'),
+        failed: int().describe('live replicas that could not load it'),
+        total: int().describe('live replicas (a recent heartbeat): those neither active nor failed are loading it'),
+      })
+      .describe('the version on every server sharing the database; `status` is the answering server\'s own'),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

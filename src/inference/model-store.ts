@@ -1,0 +1,134 @@
+// Where a model version's files live so that every replica can load it,
+// whichever server received the upload: a ModelStore (PostgreSQL by
+// default), with each server's DATA_DIR/models/<versionId> as its local
+// cache. A server that lacks a version's files fetches them into a staging
+// directory, checks each against its stored SHA-256, and only then renames
+// the directory into place, so a directory in the cache is always whole.
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Sql } from 'postgres';
+import type { Queryable } from '../db/database.js';
+import { insertModelFile, insertModelFileChunk, listModelFiles, modelFileChunks } from '../db/model-files.js';
+import { DomainError } from '../errors.js';
+import { newId } from '../ids.js';
+import { log } from '../log.js';
+import { CONFIG_FILE, MODEL_FILE } from './model-config.js';
+
+/**
+ * The seam for another store (an S3-compatible bucket): put the files of a
+ * version, fetch them back. Deleting a version must remove its files; the
+ * PostgreSQL store's rows go with the version's row (ON DELETE CASCADE).
+ */
+export interface ModelStore {
+  /**
+   * Stores the version's files from a local directory. With the transaction
+   * that inserts the version, so that no server learns of a version (its
+   * NOTIFY fires at commit) before its files can be fetched.
+   */
+  put(tx: Queryable, versionId: string, directory: string): Promise<void>;
+  /** Writes the version's files into `directory`, each checked; false when the store has none (a bundled model). */
+  fetch(versionId: string, directory: string): Promise<boolean>;
+  has(versionId: string): Promise<boolean>;
+}
+
+const CHUNK_BYTES = 1024 * 1024;
+
+export class DatabaseModelStore implements ModelStore {
+  constructor(private readonly sql: Sql) {}
+
+  async put(tx: Queryable, versionId: string, directory: string): Promise<void> {
+    for (const name of [MODEL_FILE, CONFIG_FILE]) {
+      const hash = createHash('sha256');
+      let bytes = 0;
+      let seq = 0;
+      for await (const chunk of createReadStream(join(directory, name), { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>) {
+        hash.update(chunk);
+        bytes += chunk.length;
+        await insertModelFileChunk(tx, versionId, name, seq++, chunk);
+      }
+      await insertModelFile(tx, versionId, { name, bytes, sha256: hash.digest('hex') });
+    }
+  }
+
+  async has(versionId: string): Promise<boolean> {
+    return (await listModelFiles(this.sql, versionId)).length > 0;
+  }
+
+  async fetch(versionId: string, directory: string): Promise<boolean> {
+    const files = await listModelFiles(this.sql, versionId);
+    for (const file of files) {
+      const hash = createHash('sha256');
+      let bytes = 0;
+      // pipeline: the file's backpressure paces the reads, and a failed write closes the cursor.
+      await pipeline(
+        modelFileChunks(this.sql, versionId, file.name),
+        async function* (chunks: AsyncIterable<Buffer>) {
+          for await (const chunk of chunks) {
+            hash.update(chunk);
+            bytes += chunk.length;
+            yield chunk;
+          }
+        },
+        createWriteStream(join(directory, file.name), { flags: 'wx' }),
+      );
+      const sha256 = hash.digest('hex');
+      if (bytes !== file.bytes || sha256 !== file.sha256) {
+        throw new DomainError('failed', `the stored ${file.name} is corrupt: read ${bytes} bytes with sha256 ${sha256}, stored as ${file.bytes} bytes with sha256 ${file.sha256}`);
+      }
+    }
+    return files.length > 0;
+  }
+}
+
+/** The model store and this server's copies of its files, under DATA_DIR/models. */
+export class ModelFiles {
+  constructor(
+    readonly store: ModelStore,
+    private readonly dataDir: string,
+  ) {}
+
+  /** Where an uploaded or registered version's files are placed: the cache entry of the receiving server. */
+  directoryOf(versionId: string): string {
+    return join(this.dataDir, 'models', versionId);
+  }
+
+  /**
+   * The directory to load a version from: its cache entry, fetched from the
+   * store first if this server lacks it, or `registered` (the directory the
+   * version was registered with) when the store has no files for it: a
+   * bundled model every server has in MODELS_DIR.
+   */
+  async local(versionId: string, registered: string): Promise<string> {
+    const cached = this.directoryOf(versionId);
+    if (existsSync(join(cached, MODEL_FILE))) return cached;
+    const staging = join(this.dataDir, 'models', `.fetch-${newId()}`);
+    await mkdir(staging, { recursive: true });
+    try {
+      if (!(await this.store.fetch(versionId, staging))) return registered;
+      await rename(staging, cached);
+      return cached;
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Stores a version's files if this server holds them and the store does
+   * not: a version uploaded before files were stored in the database
+   * (migration 015) is only on the disk of the server that received it.
+   */
+  async storeIfOnlyHere(sql: Sql, versionId: string): Promise<void> {
+    const cached = this.directoryOf(versionId);
+    if (!existsSync(join(cached, MODEL_FILE)) || (await this.store.has(versionId))) return;
+    await sql.begin((tx) => this.store.put(tx, versionId, cached));
+    log.info('stored the files of a model version held only here', { id: versionId });
+  }
+
+  /** Removes a deleted version's cache entry. */
+  async evict(versionId: string): Promise<void> {
+    await rm(this.directoryOf(versionId), { recursive: true, force: true });
+  }
+}
