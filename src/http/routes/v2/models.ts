@@ -3,26 +3,8 @@
 // the other replicas), watch them go from Initializing to Active (or Failed
 // with the reason) here and on every replica, delete them (which unloads
 // them from every worker of every replica).
-import { newId } from '../../../ids.js';
 import { z } from 'zod';
-import {
-  deleteModel,
-  deleteModelVersion,
-  findModel,
-  findVisibleVersion,
-  insertModel,
-  listModels,
-  listVersionsOfModel,
-  updateModel,
-  type ModelRow,
-  type ModelVersionRow,
-} from '../../../db/model-versions.js';
-import { ApiError } from '../../errors.js';
-import type { InferenceService } from '../../../inference/service.js';
-import type { ReplicaCounts } from '../../../db/replicas.js';
-import { insertStoredVersion } from '../../../platform/model-registration.js';
-import { placeModelUpload, receiveModelUpload } from '../../../platform/model-upload.js';
-import { replicaCounts } from '../../../platform/replicas.js';
+import { ModelCatalog, presentModel } from '../../../platform/models.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { idParam } from './common.js';
 import type { PlatformDeps } from './index.js';
@@ -30,46 +12,8 @@ import { list, modelSchema, modelVersionSchema, modelWithVersionsSchema, one } f
 
 const modelBody = z.object({ name: z.string().trim().min(1).max(128), description: z.string().max(2000).default('') }).strict();
 
-function presentModel(m: ModelRow & { versionCount?: number }) {
-  return { id: m.id, organizationId: m.organizationId, name: m.name, description: m.description, versionCount: m.versionCount, createdAt: m.createdAt, updatedAt: m.updatedAt };
-}
-
-/**
- * A version with its live deployment status when this server has it
- * deployed, and how many of the live replicas serve it.
- */
-function presentVersion(v: ModelVersionRow, inference: InferenceService, replicas: ReplicaCounts) {
-  const live = inference.get(v.id);
-  return {
-    id: v.id,
-    modelId: v.modelId,
-    organizationId: v.organizationId,
-    version: v.version,
-    name: v.config.name,
-    status: live?.status ?? v.status,
-    statusReason: live ? live.reason : v.statusReason,
-    executionProvider: live?.provider ?? null,
-    public: v.public,
-    labels: v.config.labels,
-    input: { width: v.config.input.width, height: v.config.input.height },
-    outputFormat: v.config.output.format ?? 'auto',
-    replicas,
-    createdAt: v.createdAt,
-    updatedAt: v.updatedAt,
-  };
-}
-
 export function modelsEndpoints({ sql, config, inference, modelFiles }: PlatformDeps): Endpoint[] {
-  const presentVersions = async (versions: ModelVersionRow[]) => {
-    const counts = await replicaCounts(sql, versions.map((v) => v.id));
-    return versions.map((v) => presentVersion(v, inference, counts.get(v.id)!));
-  };
-  const requireModel = async (organizationId: string, id: string) => {
-    const model = await findModel(sql, organizationId, id);
-    if (!model) throw new ApiError(404, 'model not found');
-    return model;
-  };
-
+  const models = new ModelCatalog(sql, inference, modelFiles, config);
   return [
     defineEndpoint({
       method: 'get',
@@ -80,8 +24,8 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       action: 'models:read',
       responses: { 200: { description: 'the models, with their number of versions', schema: list(modelSchema) } },
       async handler({ caller }) {
-        const models = await listModels(sql, caller.organizationId);
-        return respond.list(models.map(presentModel), { count: models.length });
+        const rows = await models.list(caller.organizationId);
+        return respond.list(rows.map(presentModel), { count: rows.length });
       },
     }),
     defineEndpoint({
@@ -94,7 +38,7 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       body: modelBody,
       responses: { 200: { description: 'the model', schema: one(modelSchema) } },
       async handler({ caller, body }) {
-        return respond.data(presentModel(await insertModel(sql, { id: newId(), organizationId: caller.organizationId, ...body })));
+        return respond.data(presentModel(await models.create(caller.organizationId, body)));
       },
     }),
     defineEndpoint({
@@ -107,9 +51,8 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       params: idParam('model'),
       responses: { 200: { description: 'the model and its versions', schema: one(modelWithVersionsSchema) } },
       async handler({ caller, params }) {
-        const model = await requireModel(caller.organizationId, params.model);
-        const versions = await listVersionsOfModel(sql, caller.organizationId, model.id);
-        return respond.data({ ...presentModel(model), versions: await presentVersions(versions) });
+        const model = await models.get(caller.organizationId, params.model);
+        return respond.data({ ...presentModel(model), versions: await models.versions(caller.organizationId, model.id) });
       },
     }),
     defineEndpoint({
@@ -123,10 +66,7 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       body: modelBody.partial().strict(),
       responses: { 200: { description: 'the model', schema: one(modelSchema) } },
       async handler({ caller, params, body }) {
-        await requireModel(caller.organizationId, params.model);
-        const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-        const model = Object.keys(changes).length ? await updateModel(sql, caller.organizationId, params.model, changes) : await requireModel(caller.organizationId, params.model);
-        return respond.data(presentModel(model!));
+        return respond.data(presentModel(await models.change(caller.organizationId, params.model, body)));
       },
     }),
     defineEndpoint({
@@ -139,10 +79,7 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       params: idParam('model'),
       responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
-        const model = await requireModel(caller.organizationId, params.model);
-        const versions = await listVersionsOfModel(sql, caller.organizationId, model.id);
-        await deleteModel(sql, caller.organizationId, model.id);
-        for (const version of versions) await inference.undeploy(version.id);
+        await models.remove(caller.organizationId, params.model);
         return respond.noContent();
       },
     }),
@@ -156,9 +93,8 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       params: idParam('model'),
       responses: { 200: { description: 'the versions', schema: list(modelVersionSchema) } },
       async handler({ caller, params }) {
-        await requireModel(caller.organizationId, params.model);
-        const versions = await listVersionsOfModel(sql, caller.organizationId, params.model);
-        return respond.list(await presentVersions(versions), { count: versions.length });
+        const versions = await models.versions(caller.organizationId, params.model);
+        return respond.list(versions, { count: versions.length });
       },
     }),
     defineEndpoint({
@@ -186,22 +122,7 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
         },
       },
       async handler({ caller, params, request, upload }) {
-        const model = await requireModel(caller.organizationId, params.model);
-        const received = await receiveModelUpload(upload!, request.headers['content-type'] ?? '', config.dataDir, config.maxModelBytes);
-        const id = newId();
-        const directory = modelFiles.directoryOf(id);
-        await placeModelUpload(received, directory);
-        const version = await insertStoredVersion(sql, modelFiles.store, {
-          id,
-          modelId: model.id,
-          organizationId: caller.organizationId,
-          directory,
-          config: received.config,
-          public: false,
-        });
-        inference.deploy(version);
-        const [presented] = await presentVersions([version]);
-        return respond.data(presented!);
+        return respond.data(await models.uploadVersion(caller.organizationId, params.model, upload!, request.headers['content-type'] ?? ''));
       },
     }),
     defineEndpoint({
@@ -214,10 +135,7 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       params: idParam('modelVersion'),
       responses: { 200: { description: 'the version', schema: one(modelVersionSchema) } },
       async handler({ caller, params }) {
-        const version = await findVisibleVersion(sql, caller.organizationId, params.modelVersion);
-        if (!version) throw new ApiError(404, 'model version not found');
-        const [presented] = await presentVersions([version]);
-        return respond.data(presented!);
+        return respond.data(await models.version(caller.organizationId, params.modelVersion));
       },
     }),
     defineEndpoint({
@@ -230,10 +148,7 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       params: idParam('modelVersion'),
       responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
-        const version = await findVisibleVersion(sql, caller.organizationId, params.modelVersion);
-        if (!version || version.organizationId !== caller.organizationId) throw new ApiError(404, 'model version not found');
-        await deleteModelVersion(sql, caller.organizationId, version.id);
-        await inference.undeploy(version.id);
+        await models.removeVersion(caller.organizationId, params.modelVersion);
         return respond.noContent();
       },
     }),

@@ -1,0 +1,137 @@
+// Models and their versions (/v2/models, /v2/model-versions): a model is a
+// named series of versions; a version is uploaded (streamed to DATA_DIR,
+// stored in PostgreSQL for the other replicas), deployed on every replica,
+// and answered with this server's live status and how many live replicas
+// serve it. Deleting unloads it everywhere.
+import type { Sql } from 'postgres';
+import { newId } from '../ids.js';
+import * as db from '../db/model-versions.js';
+import type { ModelRow, ModelVersionRow } from '../db/model-versions.js';
+import type { ReplicaCounts } from '../db/replicas.js';
+import { found, notFound } from '../errors.js';
+import type { ModelFiles } from '../inference/model-store.js';
+import type { InferenceService } from '../inference/service.js';
+import { insertStoredVersion } from './model-registration.js';
+import { placeModelUpload, receiveModelUpload, type UploadBody } from './model-upload.js';
+import { replicaCounts } from './replicas.js';
+
+export function presentModel(m: ModelRow & { versionCount?: number }) {
+  return { id: m.id, organizationId: m.organizationId, name: m.name, description: m.description, versionCount: m.versionCount, createdAt: m.createdAt, updatedAt: m.updatedAt };
+}
+
+/** A version with its live status when this server has it deployed, and how many live replicas serve it. */
+function presentVersion(v: ModelVersionRow, inference: InferenceService, replicas: ReplicaCounts) {
+  const live = inference.get(v.id);
+  return {
+    id: v.id,
+    modelId: v.modelId,
+    organizationId: v.organizationId,
+    version: v.version,
+    name: v.config.name,
+    status: live?.status ?? v.status,
+    statusReason: live ? live.reason : v.statusReason,
+    executionProvider: live?.provider ?? null,
+    public: v.public,
+    labels: v.config.labels,
+    input: { width: v.config.input.width, height: v.config.input.height },
+    outputFormat: v.config.output.format ?? 'auto',
+    replicas,
+    createdAt: v.createdAt,
+    updatedAt: v.updatedAt,
+  };
+}
+
+export type PresentedVersion = ReturnType<typeof presentVersion>;
+
+export interface ModelInput {
+  name: string;
+  description: string;
+}
+
+export interface UploadSettings {
+  dataDir: string;
+  maxModelBytes: number;
+}
+
+export class ModelCatalog {
+  constructor(
+    private readonly sql: Sql,
+    private readonly inference: InferenceService,
+    private readonly modelFiles: ModelFiles,
+    private readonly upload: UploadSettings,
+  ) {}
+
+  list(organizationId: string) {
+    return db.listModels(this.sql, organizationId);
+  }
+
+  create(organizationId: string, input: ModelInput) {
+    return db.insertModel(this.sql, { id: newId(), organizationId, ...input });
+  }
+
+  async get(organizationId: string, id: string): Promise<ModelRow> {
+    return found(await db.findModel(this.sql, organizationId, id), 'model');
+  }
+
+  async change(organizationId: string, id: string, changes: Partial<ModelInput>): Promise<ModelRow> {
+    const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    if (Object.keys(given).length === 0) return this.get(organizationId, id);
+    return found(await db.updateModel(this.sql, organizationId, id, given), 'model');
+  }
+
+  /** Deletes a model with all its versions, each unloaded everywhere. */
+  async remove(organizationId: string, id: string): Promise<void> {
+    const model = await this.get(organizationId, id);
+    const versions = await db.listVersionsOfModel(this.sql, organizationId, model.id);
+    await db.deleteModel(this.sql, organizationId, model.id);
+    for (const version of versions) await this.inference.undeploy(version.id);
+  }
+
+  /** The versions of a model of the organization, presented. */
+  async versions(organizationId: string, modelId: string): Promise<PresentedVersion[]> {
+    await this.get(organizationId, modelId);
+    return this.present(await db.listVersionsOfModel(this.sql, organizationId, modelId));
+  }
+
+  /**
+   * Receives an upload (multipart model.onnx + model.json, never whole in
+   * memory), stores it with the version's row in one transaction, and starts
+   * deploying it: the answer is the version, Initializing.
+   */
+  async uploadVersion(organizationId: string, modelId: string, body: UploadBody, contentType: string): Promise<PresentedVersion> {
+    const model = await this.get(organizationId, modelId);
+    const received = await receiveModelUpload(body, contentType, this.upload.dataDir, this.upload.maxModelBytes);
+    const id = newId();
+    const directory = this.modelFiles.directoryOf(id);
+    await placeModelUpload(received, directory);
+    const version = await insertStoredVersion(this.sql, this.modelFiles.store, {
+      id,
+      modelId: model.id,
+      organizationId,
+      directory,
+      config: received.config,
+      public: false,
+    });
+    this.inference.deploy(version);
+    return (await this.present([version]))[0]!;
+  }
+
+  /** A version the organization may see: its own, or a public one. */
+  async version(organizationId: string, id: string): Promise<PresentedVersion> {
+    const version = found(await db.findVisibleVersion(this.sql, organizationId, id), 'model version');
+    return (await this.present([version]))[0]!;
+  }
+
+  /** Deletes one of the organization's versions (a public one of another organization is not found); unloaded everywhere. */
+  async removeVersion(organizationId: string, id: string): Promise<void> {
+    const version = await db.findVisibleVersion(this.sql, organizationId, id);
+    if (!version || version.organizationId !== organizationId) throw notFound('model version not found');
+    await db.deleteModelVersion(this.sql, organizationId, version.id);
+    await this.inference.undeploy(version.id);
+  }
+
+  private async present(versions: ModelVersionRow[]): Promise<PresentedVersion[]> {
+    const counts = await replicaCounts(this.sql, versions.map((v) => v.id));
+    return versions.map((v) => presentVersion(v, this.inference, counts.get(v.id)!));
+  }
+}
