@@ -77,11 +77,11 @@ export function loadStaticSite(dir: string): StaticSite | undefined {
  * console's router takes over. A missing asset stays a 404: answering it
  * with HTML would only hide the mistake.
  */
-export function resolveStaticPath(site: StaticSite, path: string): StaticFile | undefined {
+export function resolveStaticPath(site: StaticSite, path: string, options: { pages: boolean } = { pages: true }): StaticFile | undefined {
   const file = site.files.get(path) ?? site.files.get(`${path}.html`);
   if (file) return file;
   const last = path.slice(path.lastIndexOf('/') + 1);
-  return last.includes('.') ? undefined : site.files.get('/index.html');
+  return last.includes('.') || !options.pages ? undefined : site.files.get('/index.html');
 }
 
 function serve(file: StaticFile, req: Request, reply: Reply): void {
@@ -97,7 +97,8 @@ function serve(file: StaticFile, req: Request, reply: Reply): void {
 /**
  * GET of any path no other route matched. Paths under `apiPrefixes` (the
  * API's own first segments: /v1, /v2, /openapi.json, /metrics) keep the
- * API's JSON 404, so the console never shadows an API mistake.
+ * API's JSON 404, so the console never shadows an API mistake; so does any
+ * path without a file for a client that does not ask for HTML.
  */
 export function staticSiteRoute(site: StaticSite, apiPrefixes: readonly string[]): Route {
   const isApi = (path: string) => apiPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
@@ -106,7 +107,10 @@ export function staticSiteRoute(site: StaticSite, apiPrefixes: readonly string[]
     path: '/*',
     name: 'console',
     handler(req, reply) {
-      const file = isApi(req.path) ? undefined : resolveStaticPath(site, req.path);
+      // Only a browser opening a page (Accept: text/html) gets index.html for
+      // a path that names no file: an API client's wrong path stays a 404.
+      const pages = /\btext\/html\b/.test(req.headers.accept ?? '');
+      const file = isApi(req.path) ? undefined : resolveStaticPath(site, req.path, { pages });
       if (!file) throw new ApiError(404, 'route not found', `no route for GET ${req.path}`);
       serve(file, req, reply);
     },

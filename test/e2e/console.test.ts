@@ -94,6 +94,11 @@ describe('the console beside the API', () => {
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type'), path).toBe('application/json');
     }
+    // a page path answers a browser with the console, an API client with the API's 404
+    expect((await fetchPath('/no/such/route')).status).toBe(200);
+    const apiClient = await fetchPath('/no/such/route', '*/*');
+    expect(apiClient.status).toBe(404);
+    expect(apiClient.headers.get('content-type')).toBe('application/json');
     expect(await (await fetchPath('/', 'application/json')).json()).toMatchObject({ name: 'sense-inference-server' });
     expect(await (await fetchPath('/')).text()).toContain('<div id="app">');
     expect((await fetchPath('/openapi.json', '*/*')).headers.get('content-type')).toBe('application/json');

@@ -23,6 +23,9 @@ describe('the console as static files', () => {
     expect(resolveStaticPath(site, '/assets/index-abc123.js')?.contentType).toBe('text/javascript; charset=utf-8');
     expect(resolveStaticPath(site, '/docs')).toBe(site.files.get('/docs.html'));
     for (const path of ['/', '/models', '/models/01ABC/predict', '/verify-email']) expect(resolveStaticPath(site, path), path).toBe(index);
+    // for a client that does not ask for pages, only files answer
+    expect(resolveStaticPath(site, '/models', { pages: false })).toBeUndefined();
+    expect(resolveStaticPath(site, '/docs', { pages: false })).toBe(site.files.get('/docs.html'));
   });
 
   it('keeps hashed assets for good and revalidates the rest', () => {
