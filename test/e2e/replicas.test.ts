@@ -4,7 +4,8 @@
 // is killed with SIGKILL in the middle of ingestion, every event the
 // replicas acknowledged is found by the events search, and each fired
 // webhook reaches its receiver once (a repeat only from a job the killed
-// replica had claimed, under the same idempotency key).
+// replica had claimed, under the same idempotency key); a device's rate
+// limit holds for the three together.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -150,6 +151,37 @@ describe('three replicas on one database', () => {
     const [stored] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM model_file_chunks WHERE version_id = ${id}`;
     expect(stored!.n).toBe(0);
     expect((await predict(third.url, id, image, { key })).status).toBe(404);
+  });
+
+  it('holds a device to one rate limit whichever replicas its batches reach', async () => {
+    const channel = (await at(replicas[0]!).post('/v2/channels', { name: 'limited', type: 'android' })).body.data;
+    const registered = await fetch(`${replicas[2]!.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
+    const { token } = (await registered.json()) as { token: string };
+    // Batches of 500 through the replicas in turn: the defaults (200 events/s,
+    // bursts of 2,000) admit about four of them, where three replicas
+    // counting apart would admit all twelve.
+    const batch = JSON.stringify({ events: Array.from({ length: 500 }, (_, i) => ({ attributes: { i } })) });
+    const balancer = new RoundRobin(replicas);
+    const answers: Array<{ replica: TestServer; status: number }> = [];
+    const started = Date.now();
+    for (let i = 0; i < 12; i++) {
+      const replica = balancer.next();
+      const res = await fetch(`${replica.url}/v1/mobile/events/batch`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: batch });
+      answers.push({ replica, status: res.status });
+    }
+    const seconds = (Date.now() - started) / 1000;
+    expect(answers.filter((a) => a.status !== 204 && a.status !== 429)).toEqual([]);
+    const admitted = answers.filter((a) => a.status === 204).length * 500;
+    expect(admitted).toBeGreaterThanOrEqual(2000);
+    // the burst, what the rate refilled meanwhile, and a tenth of a second's
+    // lease per replica that may sit unspent
+    expect(admitted).toBeLessThanOrEqual(2000 + 200 * Math.ceil(seconds) + replicas.length * 20);
+    // Every replica took from the one bucket, and every one refused once it was empty.
+    for (const replica of replicas) {
+      const own = answers.filter((a) => a.replica === replica).map((a) => a.status);
+      expect(own).toContain(204);
+      expect(own).toContain(429);
+    }
   });
 
   it('loses no acknowledged event and runs each fired webhook once when a replica is killed mid-ingestion', { timeout: 300_000 }, async () => {
