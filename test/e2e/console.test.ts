@@ -8,13 +8,15 @@
 // CONSOLE_SCREENSHOTS=1 also saves the pages into docs/console-*.png (README).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, outboxBody } from '../helpers/api.js';
+import { makeTaskModels } from '../fixtures/task-models.js';
+import { ADMIN, outboxBody, uploadModelVersion } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
-import { ROOT } from '../helpers/server.js';
+import { removeDir, ROOT, waitFor } from '../helpers/server.js';
 
 const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 /** The flags chromium needs here: no sandbox as root, no GPU, nothing fetched from the network. */
@@ -158,6 +160,41 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.locator('input[name=threshold]').fill('1');
     await expect.poll(() => canvas.getAttribute('data-boxes')).toBe('0');
     expect(await detections.count()).toBe(0);
+  });
+
+  it('draws the polygons of a segmentation model and the keypoints of a pose model', async () => {
+    // The fixture models of test/fixtures/task-models.ts, whose answers are
+    // known: two masks above the threshold; two people with three visible
+    // keypoints between them (keypoint_threshold's default is 0.5).
+    const tasks = await makeTaskModels();
+    const admin = platform!.admin;
+    const key = (await admin.post('/v2/inference/api-keys', { name: 'console tasks' })).body.data.apiKey as string;
+    const upload = async (name: string) => {
+      const model = (await admin.post('/v2/models', { name })).body.data;
+      const files = { model: await readFile(join(tasks, name, 'model.onnx')), config: await readFile(join(tasks, name, 'model.json'), 'utf8') };
+      const version = (await uploadModelVersion(platform!.server.url, admin, model.id, files)).body.data.id as string;
+      await waitFor(async () => (await admin.get(`/v2/model-versions/${version}`)).body.data.status === 'Active', 60_000, `${name} Active`);
+      return version;
+    };
+    const versions = { seg: await upload('seg'), pose: await upload('pose') };
+    await removeDir(tasks);
+
+    const page = await newPage();
+    await page.goto(`${platform!.server.url}/models/${versions.seg}/predict`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Inference API key').fill(key);
+    const canvas = page.getByTestId('prediction-canvas');
+    const drawnOn = async (image: string) => {
+      await page.locator('input[name=image]').setInputFiles(join(ROOT, image));
+      await page.getByTestId('detections').locator('li').first().waitFor();
+      return canvas.getAttribute('data-drawn');
+    };
+    expect(await drawnOn('samples/scene.jpg')).toBe('0 rectangles, 2 polygons, 0 points');
+    expect(await page.getByTestId('detections').textContent()).toContain('polygon of');
+
+    await page.goto(`${platform!.server.url}/models/${versions.pose}/predict`);
+    await page.getByTestId('prediction-canvas').waitFor({ state: 'attached' });
+    expect(await drawnOn('samples/scene.jpg')).toBe('2 rectangles, 0 polygons, 3 points');
   });
 
   it('creates a channel with its first key shown once, and manages its keys', async () => {

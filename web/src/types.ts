@@ -48,10 +48,19 @@ export interface Channel {
   enabled: boolean;
 }
 
-export interface Detection {
-  data: { min: [number, number]; max: [number, number] };
+type Point = [number, number];
+
+/** One detection of a predict answer; what `data` holds depends on `type` (README, "Classifiers, pose and segmentation models"). */
+export type Detection = (
+  | { type: 'rectangle'; data: { min: Point; max: Point } }
+  | { type: 'polygon'; data: { points: Point[] } }
+  | { type: 'point'; data: { point: Point } }
+  | { type: 'class'; data: Record<string, never> }
+) & {
   score: number;
-}
+  /** nested detections, label-keyed: a pose's keypoints, a polygon's box (box=true) */
+  children: Prediction;
+};
 
 /** POST /v1/models/:id/predict: detections by label */
 export type Prediction = Record<string, Detection[]>;

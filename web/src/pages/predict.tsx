@@ -26,7 +26,35 @@ function colour(label: string): string {
   return `hsl(${hash % 360} 85% 45%)`;
 }
 
-function draw(canvas: HTMLCanvasElement, image: HTMLImageElement, shown: Shown[]): void {
+/** What one drawing put on the canvas, by type: the browser tests read it. */
+interface Drawn {
+  rectangle: number;
+  polygon: number;
+  point: number;
+}
+
+/** Where a detection's label goes: the top-left of its geometry; none for a class (no geometry). */
+function anchor(detection: Detection): [number, number] | undefined {
+  switch (detection.type) {
+    case 'rectangle':
+      return detection.data.min;
+    case 'polygon':
+      return [Math.min(...detection.data.points.map((p) => p[0])), Math.min(...detection.data.points.map((p) => p[1]))];
+    case 'point':
+      return detection.data.point;
+    case 'class':
+      return undefined;
+  }
+}
+
+/**
+ * Draws the image and every shown detection over it: rectangles outlined,
+ * polygons (segmentation) filled translucent and outlined, points
+ * (keypoints) as dots named by their key; children (a pose's keypoints, a
+ * polygon's box) drawn in their parent's colour. Classes have no geometry:
+ * they are only listed.
+ */
+function draw(canvas: HTMLCanvasElement, image: HTMLImageElement, shown: Shown[]): Drawn {
   const { naturalWidth: w, naturalHeight: h } = image;
   canvas.width = w;
   canvas.height = h;
@@ -34,19 +62,83 @@ function draw(canvas: HTMLCanvasElement, image: HTMLImageElement, shown: Shown[]
   ctx.drawImage(image, 0, 0);
   const line = Math.max(2, Math.round(Math.max(w, h) / 300));
   ctx.lineWidth = line;
-  ctx.font = `${line * 7}px sans-serif`;
   ctx.textBaseline = 'top';
+  const drawn: Drawn = { rectangle: 0, polygon: 0, point: 0 };
+
+  const caption = (text: string, [x, y]: [number, number], size: number, background: boolean) => {
+    ctx.font = `${size}px sans-serif`;
+    const height = size + line * 2;
+    const top = y * h >= height ? y * h - height : y * h;
+    if (background) {
+      ctx.fillRect(x * w - line / 2, top, ctx.measureText(text).width + line * 2, height);
+      ctx.fillStyle = 'white';
+    }
+    ctx.fillText(text, x * w + line / 2, top + line);
+  };
+  const shape = (detection: Detection, colour: string, nested: boolean) => {
+    ctx.strokeStyle = ctx.fillStyle = colour;
+    ctx.setLineDash(nested ? [line * 3, line * 2] : []);
+    switch (detection.type) {
+      case 'rectangle': {
+        const [x0, y0] = detection.data.min;
+        const [x1, y1] = detection.data.max;
+        ctx.strokeRect(x0 * w, y0 * h, (x1 - x0) * w, (y1 - y0) * h);
+        break;
+      }
+      case 'polygon': {
+        ctx.beginPath();
+        for (const [x, y] of detection.data.points) ctx.lineTo(x * w, y * h);
+        ctx.closePath();
+        ctx.globalAlpha = 0.3;
+        ctx.fill();
+        ctx.globalAlpha = 1;
+        ctx.stroke();
+        break;
+      }
+      case 'point': {
+        const [x, y] = detection.data.point;
+        ctx.beginPath();
+        ctx.arc(x * w, y * h, line * 2.5, 0, 2 * Math.PI);
+        ctx.fill();
+        break;
+      }
+      case 'class':
+        return;
+    }
+    drawn[detection.type]++;
+  };
+
   for (const { label, detection } of shown) {
-    const [x0, y0] = detection.data.min;
-    const [x1, y1] = detection.data.max;
-    const text = `${label} ${detection.score.toFixed(2)}`;
-    ctx.strokeStyle = ctx.fillStyle = colour(label);
-    ctx.strokeRect(x0 * w, y0 * h, (x1 - x0) * w, (y1 - y0) * h);
-    const height = line * 9;
-    const top = y0 * h >= height ? y0 * h - height : y0 * h;
-    ctx.fillRect(x0 * w - line / 2, top, ctx.measureText(text).width + line * 2, height);
-    ctx.fillStyle = 'white';
-    ctx.fillText(text, x0 * w + line / 2, top + line);
+    const colourOf = colour(label);
+    shape(detection, colourOf, false);
+    for (const [key, children] of Object.entries(detection.children ?? {})) {
+      for (const child of children) {
+        shape(child, colourOf, true);
+        ctx.strokeStyle = ctx.fillStyle = colourOf;
+        if (child.type === 'point') caption(key, child.data.point, line * 5, false);
+      }
+    }
+    const at = anchor(detection);
+    ctx.strokeStyle = ctx.fillStyle = colourOf;
+    if (at) caption(`${label} ${detection.score.toFixed(2)}`, at, line * 7, true);
+  }
+  return drawn;
+}
+
+/** A detection's geometry in a few words, for the list beside the canvas. */
+function describe(detection: Detection): string {
+  const n = (v: number) => v.toFixed(3);
+  const children = Object.values(detection.children ?? {}).flat().length;
+  const nested = children ? `, ${children} nested` : '';
+  switch (detection.type) {
+    case 'rectangle':
+      return `[${detection.data.min.map(n).join(', ')}] – [${detection.data.max.map(n).join(', ')}]${nested}`;
+    case 'polygon':
+      return `polygon of ${detection.data.points.length} points${nested}`;
+    case 'point':
+      return `[${detection.data.point.map(n).join(', ')}]${nested}`;
+    case 'class':
+      return `class${nested}`;
   }
 }
 
@@ -59,6 +151,7 @@ export function Predict({ versionId }: { versionId: string }) {
   const [dragging, setDragging] = useState(false);
   const action = useAction();
   const canvas = useRef<HTMLCanvasElement>(null);
+  const [drawn, setDrawn] = useState<Drawn>();
 
   const chooseKey = (value: string) => {
     setKey(value);
@@ -71,7 +164,9 @@ export function Predict({ versionId }: { versionId: string }) {
     .sort((a, b) => b.detection.score - a.detection.score);
 
   useEffect(() => {
-    if (image && canvas.current) draw(canvas.current, image, shown);
+    if (!image || !canvas.current) return;
+    const now = draw(canvas.current, image, shown);
+    if (JSON.stringify(now) !== JSON.stringify(drawn)) setDrawn(now);
   });
 
   const predict = (file: File) =>
@@ -127,16 +222,18 @@ export function Predict({ versionId }: { versionId: string }) {
         <input type="range" name="threshold" min={MIN_THRESHOLD} max={1} step={0.01} value={threshold} onInput={(e) => setThreshold(Number(e.currentTarget.value))} />
       </label>
       <div class="result">
-        <canvas ref={canvas} data-testid="prediction-canvas" data-boxes={image && prediction ? shown.length : undefined} />
+        <canvas
+          ref={canvas}
+          data-testid="prediction-canvas"
+          data-boxes={image && prediction ? shown.length : undefined}
+          data-drawn={image && prediction && drawn ? `${drawn.rectangle} rectangles, ${drawn.polygon} polygons, ${drawn.point} points` : undefined}
+        />
         {prediction && (
           <ol class="detections" data-testid="detections">
             {shown.map(({ label, detection }, i) => (
               <li key={i} style={{ borderColor: colour(label) }}>
                 <strong>{label}</strong> {detection.score.toFixed(3)}
-                <span class="muted">
-                  {' '}
-                  [{detection.data.min.map((n) => n.toFixed(3)).join(', ')}] – [{detection.data.max.map((n) => n.toFixed(3)).join(', ')}]
-                </span>
+                <span class="muted"> {describe(detection)}</span>
               </li>
             ))}
           </ol>
