@@ -1,4 +1,4 @@
-// npm run bench -- ingest [--devices 32] [--batch 50] [--duration 10] [--reps 3] [--quick]
+// npm run bench -- ingest [--devices 32] [--batch 50] [--duration 10] [--reps 3] [--replicas 1,2] [--quick]
 //                         [--single-rate 10000] [--batch-rate 20000] [--scenarios "json single,protobuf batch"]
 // Durable ingestion throughput and acknowledgement latency of the server on
 // embedded PostgreSQL: single events and batches, JSON and protobuf, from
@@ -11,16 +11,21 @@
 // only when acknowledged (204 = committed); the harness checks that the
 // database holds exactly what was acknowledged. Rules are active (a rule on
 // the devices' channel), and rule evaluation over 10,000 landmarks is
-// measured on its own, in process.
+// measured on its own, in process. With --replicas 1,2 it measures one
+// server next to two servers on one database (devices spread over them),
+// each size on a fresh database in every repetition.
+import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import type postgres from 'postgres';
 import { ingress } from '../src/ingest/proto/ingress.js';
-import { ADMIN, Api, serverSql } from '../test/helpers/api.js';
-import { removeDir, ROOT, startServer } from '../test/helpers/server.js';
+import { ADMIN, Api, serverDatabaseUrl, serverSql } from '../test/helpers/api.js';
+import { removeDir, ROOT, startServer, type TestServer } from '../test/helpers/server.js';
 import { buildRequest, runLoad, type LoadResult } from './load-generator.js';
-import { sampleCpu } from './process-cpu.js';
+import { sampleCpu, type CpuSample } from './process-cpu.js';
 import { stat, type Stat } from './report.js';
 import { measureRuleEvaluation } from './rule-evaluation.js';
 
@@ -35,6 +40,7 @@ const { values } = parseArgs({
     scenarios: { type: 'string' },
     'single-rate': { type: 'string', default: '10000' },
     'batch-rate': { type: 'string', default: '20000' },
+    replicas: { type: 'string', default: '1' },
     quick: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
@@ -50,6 +56,8 @@ if (values.help) {
   --single-rate <n>    events/s offered in the paced runs of single events (default: 10000)
   --batch-rate <n>     events/s offered in the paced runs of batches (default: 20000)
   --scenarios <list>   a subset of: protobuf batch, json single, json batch, protobuf single
+  --replicas <list>    servers on one database, e.g. 1,2: each size measured in every repetition,
+                       side by side (default: 1); a comparison's report is ingest-replicas.md
   --quick              a smoke run; its report (like a subset's) is kept apart from latest-ingest
 `);
   process.exit(0);
@@ -61,6 +69,10 @@ const warmupMs = Number(values.warmup) * 1000;
 const reps = Number(values.reps ?? (values.quick ? 1 : 3));
 const singleRate = Number(values['single-rate']);
 const batchRate = Number(values['batch-rate']);
+const replicaCounts = values.replicas.split(',').map((n) => Number(n.trim()));
+if (replicaCounts.some((n) => !Number.isInteger(n) || n < 1) || new Set(replicaCounts).size !== replicaCounts.length) {
+  throw new Error(`--replicas takes distinct server counts of at least 1, e.g. 1,2: ${values.replicas}`);
+}
 const say = (text: string) => process.stderr.write(`[bench ingest] ${text}\n`);
 
 interface Paced {
@@ -127,135 +139,215 @@ function body(scenario: Scenario): Buffer {
     : Buffer.from(ingress.MobileEvents.encode(ingress.MobileEvents.fromObject({ events })).finish());
 }
 
-async function main(): Promise<void> {
-  const server = await startServer({
-    modelsDir: '/nonexistent',
-    env: { ADMIN_PASSWORD: ADMIN.password, DEVICE_EVENT_RATE: '1000000', DEVICE_EVENT_BURST: '1000000', LOG_LEVEL: 'info' },
-  });
-  const sql = await serverSql(server);
-  const results: Record<string, ScenarioResult> = {};
-  let ceiling: Stat;
+/** One or several servers on one database: the first runs the embedded PostgreSQL, the others use it. */
+interface Deployment {
+  servers: TestServer[];
+  sql: postgres.Sql;
+  stop(): Promise<void>;
+}
+
+async function startDeployment(replicas: number): Promise<Deployment> {
+  // What replicas of one database must share (each generates its own into
+  // DATA_DIR otherwise): the signing secret of tokens and the secrets key.
+  const env = {
+    ADMIN_PASSWORD: ADMIN.password,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    DEVICE_EVENT_RATE: '1000000',
+    DEVICE_EVENT_BURST: '1000000',
+    LOG_LEVEL: 'info',
+  };
+  const servers = [await startServer({ modelsDir: '/nonexistent', env })];
+  let sql: postgres.Sql | undefined;
+  const stop = async () => {
+    await sql?.end();
+    // The first server last: it runs the database.
+    for (const server of [...servers].reverse()) await server.stop();
+    // Gigabytes of events after a full run: not something to leave in the temp directory.
+    for (const server of servers) await removeDir(server.dataDir);
+  };
   try {
-    const admin = await new Api(server.url).login(ADMIN.email, ADMIN.password);
-    const channel = (await admin.post('/v2/channels', { name: 'bench', type: 'android' })).body.data;
-    const project = (await admin.post('/v2/projects', { name: 'bench', channelIds: [channel.id] })).body.data;
-    const landmark = (await admin.post('/v2/landmarks', { projectId: project.id, name: 'centre', model: { type: 'circle', geometry: { center: { lat: 48.855, lon: 2.35 }, radius: 300 } } })).body.data;
-    await admin.post('/v2/rules', {
-      projectId: project.id,
-      name: 'enter centre',
-      throttleInSeconds: 60,
-      conditionsObject: [{ type: 'enterLandmark', ids: [landmark.id] }],
-      actions: [{ type: 'update device state add tags', deviceIds: 'triggering device', tags: ['visited'] }],
-    });
-    /** Each scenario has devices of its own, so that its stored events can be counted after all the measuring. */
-    const register = async () => {
-      const registered: Array<{ token: string; deviceId: string }> = [];
-      for (let d = 0; d < devices; d++) {
-        const res = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
-        registered.push((await res.json()) as { token: string; deviceId: string });
-      }
-      return registered;
-    };
+    const databaseUrl = await serverDatabaseUrl(servers[0]!);
+    for (let r = 1; r < replicas; r++) servers.push(await startServer({ modelsDir: '/nonexistent', databaseUrl, env }));
+    sql = await serverSql(servers[0]!);
+    return { servers, sql, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
 
-    const ceilingRuns: number[] = [];
-    for (let r = 0; r < reps; r++) {
-      ceilingRuns.push((await runLoad({ host: '127.0.0.1', port: server.port, request: buildRequest('GET', '/v2/health/live', {}), connections: 64, durationMs: 3000, warmupMs: 500 })).rps);
+/** One closed-loop or paced run over all replicas, with the writers' grouping and the CPU it cost. */
+type Run = LoadResult & { eventsPerCommit: number; cpu: CpuSample | undefined };
+
+interface DeploymentRuns {
+  ceiling: number;
+  closed: Record<string, Run>;
+  paced: Record<string, Run>;
+  acknowledged: Record<string, number>;
+  stored: Record<string, number>;
+}
+
+/** Every scenario once (closed loop, then paced) on a fresh deployment, devices spread over its replicas. */
+async function measureDeployment(deployment: Deployment): Promise<DeploymentRuns> {
+  const { servers, sql } = deployment;
+  const ports = servers.map((s) => s.port);
+  const runs: DeploymentRuns = { ceiling: 0, closed: {}, paced: {}, acknowledged: {}, stored: {} };
+  const admin = await new Api(servers[0]!.url).login(ADMIN.email, ADMIN.password);
+  const channel = (await admin.post('/v2/channels', { name: 'bench', type: 'android' })).body.data;
+  const project = (await admin.post('/v2/projects', { name: 'bench', channelIds: [channel.id] })).body.data;
+  const landmark = (await admin.post('/v2/landmarks', { projectId: project.id, name: 'centre', model: { type: 'circle', geometry: { center: { lat: 48.855, lon: 2.35 }, radius: 300 } } })).body.data;
+  await admin.post('/v2/rules', {
+    projectId: project.id,
+    name: 'enter centre',
+    throttleInSeconds: 60,
+    conditionsObject: [{ type: 'enterLandmark', ids: [landmark.id] }],
+    actions: [{ type: 'update device state add tags', deviceIds: 'triggering device', tags: ['visited'] }],
+  });
+  // Each scenario has devices of its own, so that its stored events can be
+  // counted after all the measuring; device i registers with (and later
+  // sends to) replica i mod n.
+  const register = async () => {
+    const registered: Array<{ token: string; deviceId: string }> = [];
+    for (let d = 0; d < devices; d++) {
+      const res = await fetch(`${servers[d % servers.length]!.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
+      registered.push((await res.json()) as { token: string; deviceId: string });
     }
-    ceiling = stat(ceilingRuns);
-    say(`load generator ceiling: ${ceiling.median.toFixed(0)} req/s`);
+    return registered;
+  };
+  // The rule reaches the other replicas by NOTIFY, within milliseconds:
+  // long before the first measured second (after registering and warming up).
 
-    /** The event writer's counters, from /metrics: events per transaction shows how well commits are grouped. */
-    const writerCounters = async () => {
+  runs.ceiling = (await runLoad({ host: '127.0.0.1', port: ports, request: buildRequest('GET', '/v2/health/live', {}), connections: 64, durationMs: 3000, warmupMs: 500 })).rps;
+  say(`load generator ceiling: ${runs.ceiling.toFixed(0)} req/s`);
+
+  /** The event writers' counters, from every replica's /metrics: events per transaction shows how well commits are grouped. */
+  const writerCounters = async () => {
+    let commits = 0;
+    let events = 0;
+    for (const server of servers) {
       const text = await (await fetch(`${server.url}/metrics`)).text();
       const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
-      return { commits: value('ingest_commits_total'), events: value('ingest_events_total') };
-    };
-    const devicesOf = new Map<string, string[]>();
-    for (const [index, scenario] of SCENARIOS.entries()) {
-      // What the previous scenario left PostgreSQL to do in the background
-      // (vacuuming its millions of events, the checkpoint its WAL started)
-      // is done now, not during this scenario's measurements: without this
-      // the single-event scenarios, run after 50,000-events/s batches,
-      // shared the machine's two cores with that backlog.
-      if (index > 0) {
-        const started = performance.now();
-        await sql`VACUUM (ANALYZE) events, devices`;
-        await sql`CHECKPOINT`;
-        say(`database quiesced before ${scenario.name} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-      }
-      const payload = body(scenario);
-      const registered = await register();
-      devicesOf.set(scenario.name, registered.map((d) => d.deviceId));
-      const requests = registered.map(({ token }) =>
-        buildRequest('POST', scenario.path, { Authorization: `Bearer ${token}`, 'Content-Type': scenario.encoding === 'json' ? 'application/json' : 'application/protobuf' }, payload),
-      );
-      const runs: Array<LoadResult & { eventsPerCommit: number; cpu: { server: number; database: number } | undefined }> = [];
-      const pacedRuns: typeof runs = [];
-      const offered = scenario.eventsPerRequest === 1 ? singleRate : batchRate;
-      let acknowledged = 0;
-      const measure = async (rate?: number) => {
-        const commitsBefore = await writerCounters();
-        const cpuBefore = sampleCpu(server.process.pid!);
-        const run = await runLoad({ host: '127.0.0.1', port: server.port, request: requests, connections: devices, durationMs, warmupMs, rate });
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        acknowledged += run.succeededTotal * scenario.eventsPerRequest;
-        const cpuAfter = sampleCpu(server.process.pid!);
-        const commitsAfter = await writerCounters();
-        const events = commitsAfter.events - commitsBefore.events;
-        const perEvent = (seconds: number) => (seconds * 1e6) / events;
-        return {
-          ...run,
-          eventsPerCommit: events / (commitsAfter.commits - commitsBefore.commits),
-          cpu: cpuBefore && cpuAfter ? { server: perEvent(cpuAfter.server - cpuBefore.server), database: perEvent(cpuAfter.database - cpuBefore.database) } : undefined,
-        };
-      };
-      for (let r = 0; r < reps; r++) {
-        const run = await measure();
-        runs.push(run);
-        const cpu = run.cpu ? `, CPU µs/event: server ${run.cpu.server.toFixed(1)}, PostgreSQL ${run.cpu.database.toFixed(1)}` : '';
-        say(`${scenario.name}: closed loop ${(run.rps * scenario.eventsPerRequest).toFixed(0)} events/s, p99 ${run.p99.toFixed(1)} ms, errors ${run.errors}, ${run.eventsPerCommit.toFixed(1)} events/commit${cpu}`);
-        const paced = await measure(offered / scenario.eventsPerRequest);
-        pacedRuns.push(paced);
-        say(`${scenario.name}: paced at ${offered} events/s: ${(paced.rps * scenario.eventsPerRequest).toFixed(0)} events/s, p99 ${paced.p99.toFixed(1)} ms, errors ${paced.errors}, ${paced.eventsPerCommit.toFixed(1)} events/commit`);
-      }
-      results[scenario.name] = {
-        eventsPerSecond: stat(runs.map((r) => r.rps * scenario.eventsPerRequest)),
-        requestsPerSecond: stat(runs.map((r) => r.rps)),
-        eventsPerCommit: stat(runs.map((r) => r.eventsPerCommit)),
-        cpuPerEvent: runs.every((r) => r.cpu)
-          ? { server: stat(runs.map((r) => r.cpu!.server)), database: stat(runs.map((r) => r.cpu!.database)) }
-          : undefined,
-        p50: stat(runs.map((r) => r.p50)),
-        p99: stat(runs.map((r) => r.p99)),
-        errors: runs.reduce((n, r) => n + r.errors, 0),
-        paced: {
-          offered,
-          eventsPerSecond: stat(pacedRuns.map((r) => r.rps * scenario.eventsPerRequest)),
-          p50: stat(pacedRuns.map((r) => r.p50)),
-          p99: stat(pacedRuns.map((r) => r.p99)),
-          errors: pacedRuns.reduce((n, r) => n + r.errors, 0),
-        },
-        acknowledged,
-        stored: 0, // counted below
-      };
+      commits += value('ingest_commits_total');
+      events += value('ingest_events_total');
     }
-    // Counted once, after all the measuring: a count over the whole table
-    // reads (and sets hint bits on) every page written so far, work that
-    // would land on the next measurement.
-    const perDevice = new Map((await sql<{ deviceId: string; n: number }[]>`SELECT device_id, count(*)::int AS n FROM events GROUP BY device_id`).map((r) => [r.deviceId, r.n]));
-    for (const [name, ids] of devicesOf) results[name]!.stored = ids.reduce((sum, id) => sum + (perDevice.get(id) ?? 0), 0);
-  } finally {
-    await sql.end();
-    await server.stop();
-    // Gigabytes of events after a full run: not something to leave in the temp directory.
-    await removeDir(server.dataDir);
+    return { commits, events };
+  };
+  /** CPU of every replica (PostgreSQL runs below the first). */
+  const cpuNow = (): CpuSample | undefined => {
+    const samples = servers.map((s) => sampleCpu(s.process.pid!));
+    if (samples.some((s) => !s)) return undefined;
+    return { server: samples.reduce((n, s) => n + s!.server, 0), database: samples.reduce((n, s) => n + s!.database, 0) };
+  };
+  const devicesOf = new Map<string, string[]>();
+  for (const [index, scenario] of SCENARIOS.entries()) {
+    // What the previous scenario left PostgreSQL to do in the background
+    // (vacuuming its millions of events, the checkpoint its WAL started)
+    // is done now, not during this scenario's measurements: without this
+    // the single-event scenarios, run after 50,000-events/s batches,
+    // shared the machine's two cores with that backlog.
+    if (index > 0) {
+      const started = performance.now();
+      await sql`VACUUM (ANALYZE) events, devices`;
+      await sql`CHECKPOINT`;
+      say(`database quiesced before ${scenario.name} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    }
+    const payload = body(scenario);
+    const registered = await register();
+    devicesOf.set(scenario.name, registered.map((d) => d.deviceId));
+    const requests = registered.map(({ token }) =>
+      buildRequest('POST', scenario.path, { Authorization: `Bearer ${token}`, 'Content-Type': scenario.encoding === 'json' ? 'application/json' : 'application/protobuf' }, payload),
+    );
+    let acknowledged = 0;
+    const measure = async (rate?: number): Promise<Run> => {
+      const commitsBefore = await writerCounters();
+      const cpuBefore = cpuNow();
+      const run = await runLoad({ host: '127.0.0.1', port: ports, request: requests, connections: devices, durationMs, warmupMs, rate });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      acknowledged += run.succeededTotal * scenario.eventsPerRequest;
+      const cpuAfter = cpuNow();
+      const commitsAfter = await writerCounters();
+      const events = commitsAfter.events - commitsBefore.events;
+      const perEvent = (seconds: number) => (seconds * 1e6) / events;
+      return {
+        ...run,
+        eventsPerCommit: events / (commitsAfter.commits - commitsBefore.commits),
+        cpu: cpuBefore && cpuAfter ? { server: perEvent(cpuAfter.server - cpuBefore.server), database: perEvent(cpuAfter.database - cpuBefore.database) } : undefined,
+      };
+    };
+    const closed = await measure();
+    const cpu = closed.cpu ? `, CPU µs/event: server ${closed.cpu.server.toFixed(1)}, PostgreSQL ${closed.cpu.database.toFixed(1)}` : '';
+    say(`${scenario.name}: closed loop ${(closed.rps * scenario.eventsPerRequest).toFixed(0)} events/s, p99 ${closed.p99.toFixed(1)} ms, errors ${closed.errors}, ${closed.eventsPerCommit.toFixed(1)} events/commit${cpu}`);
+    const offered = scenario.eventsPerRequest === 1 ? singleRate : batchRate;
+    const paced = await measure(offered / scenario.eventsPerRequest);
+    say(`${scenario.name}: paced at ${offered} events/s: ${(paced.rps * scenario.eventsPerRequest).toFixed(0)} events/s, p99 ${paced.p99.toFixed(1)} ms, errors ${paced.errors}, ${paced.eventsPerCommit.toFixed(1)} events/commit`);
+    runs.closed[scenario.name] = closed;
+    runs.paced[scenario.name] = paced;
+    runs.acknowledged[scenario.name] = acknowledged;
   }
+  // Counted once, after all the measuring: a count over the whole table
+  // reads (and sets hint bits on) every page written so far, work that
+  // would land on the next measurement.
+  const perDevice = new Map((await sql<{ deviceId: string; n: number }[]>`SELECT device_id, count(*)::int AS n FROM events GROUP BY device_id`).map((r) => [r.deviceId, r.n]));
+  for (const [name, ids] of devicesOf) runs.stored[name] = ids.reduce((sum, id) => sum + (perDevice.get(id) ?? 0), 0);
+  return runs;
+}
+
+/** The medians of one deployment size's repetitions, per scenario. */
+function summarise(reps: DeploymentRuns[]): Record<string, ScenarioResult> {
+  const results: Record<string, ScenarioResult> = {};
+  for (const scenario of SCENARIOS) {
+    const closed = reps.map((r) => r.closed[scenario.name]!);
+    const paced = reps.map((r) => r.paced[scenario.name]!);
+    const events = (runs: Run[]) => stat(runs.map((r) => r.rps * scenario.eventsPerRequest));
+    results[scenario.name] = {
+      eventsPerSecond: events(closed),
+      requestsPerSecond: stat(closed.map((r) => r.rps)),
+      eventsPerCommit: stat(closed.map((r) => r.eventsPerCommit)),
+      cpuPerEvent: closed.every((r) => r.cpu)
+        ? { server: stat(closed.map((r) => r.cpu!.server)), database: stat(closed.map((r) => r.cpu!.database)) }
+        : undefined,
+      p50: stat(closed.map((r) => r.p50)),
+      p99: stat(closed.map((r) => r.p99)),
+      errors: closed.reduce((n, r) => n + r.errors, 0),
+      paced: {
+        offered: scenario.eventsPerRequest === 1 ? singleRate : batchRate,
+        eventsPerSecond: events(paced),
+        p50: stat(paced.map((r) => r.p50)),
+        p99: stat(paced.map((r) => r.p99)),
+        errors: paced.reduce((n, r) => n + r.errors, 0),
+      },
+      acknowledged: reps.reduce((n, r) => n + r.acknowledged[scenario.name]!, 0),
+      stored: reps.reduce((n, r) => n + r.stored[scenario.name]!, 0),
+    };
+  }
+  return results;
+}
+
+async function main(): Promise<void> {
+  // Each repetition measures every deployment size on a fresh database, one
+  // after the other, so that the sizes compared share the same conditions.
+  const runsBySize = new Map<number, DeploymentRuns[]>(replicaCounts.map((n) => [n, []]));
+  for (let r = 0; r < reps; r++) {
+    for (const replicas of replicaCounts) {
+      say(`repetition ${r + 1}/${reps}: ${replicas} replica${replicas > 1 ? 's' : ''} on one database`);
+      const deployment = await startDeployment(replicas);
+      try {
+        runsBySize.get(replicas)!.push(await measureDeployment(deployment));
+      } finally {
+        await deployment.stop();
+      }
+    }
+  }
+  const ceiling = stat([...runsBySize.values()].flat().map((r) => r.ceiling));
+  const bySize = new Map([...runsBySize].map(([n, runs]) => [n, summarise(runs)]));
 
   say('rule evaluation over 10,000 landmarks, in process ...');
   const rules = measureRuleEvaluation();
   say(`  ${rules.microsecondsPerEvent.toFixed(2)} µs per event`);
 
   const created = new Date().toISOString();
+  const compared = replicaCounts.length > 1;
   const report = {
     created,
     command: `npm run bench -- ingest ${process.argv.slice(2).filter((a) => a !== 'ingest').join(' ')}`.trim(),
@@ -264,53 +356,81 @@ async function main(): Promise<void> {
     batchSize,
     durationSeconds: durationMs / 1000,
     repetitions: reps,
-    generator_ceiling: ceiling!,
-    ingest: results,
+    generator_ceiling: ceiling,
+    // one replica: the scenarios' results; several sizes compared: per size
+    ingest: compared ? Object.fromEntries([...bySize].map(([n, results]) => [`${n} replicas`, results])) : bySize.get(replicaCounts[0]!)!,
     rule_evaluation: rules,
   };
   const f = (s: Stat, d = 0) => `${s.median.toFixed(d)} (${s.min.toFixed(d)}–${s.max.toFixed(d)})`;
+  /** The table rows: per scenario, one per deployment size (with a replicas column when sizes are compared). */
+  const rows = (cells: (r: ScenarioResult, name: string, replicas: number) => string[]) =>
+    SCENARIOS.flatMap((scenario) =>
+      replicaCounts.map((n) => {
+        const r = bySize.get(n)![scenario.name]!;
+        return `| ${[scenario.name, ...(compared ? [String(n)] : []), ...cells(r, scenario.name, n)].join(' | ')} |`;
+      }),
+    );
+  const head = (titles: string[]) => [`| ${['scenario', ...(compared ? ['replicas'] : []), ...titles].join(' | ')} |`, `|${'---|'.repeat(titles.length + (compared ? 2 : 1))}`];
+  const single = replicaCounts[0]!;
   const md = [
     `# Ingestion benchmark ${created}`,
     '',
     `Command: \`${report.command}\``,
     '',
-    `Machine: ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}, ${report.machine.database}. ${devices} devices, one keep-alive connection each, closed loop; batches of ${batchSize}; ${reps} × ${durationMs / 1000} s, medians with (min–max). An event counts when its request was answered 204 (committed). Before each scenario after the first, the events and devices are vacuumed and a checkpoint is taken, so that no scenario is measured beside the previous one's maintenance. Load generator ceiling on a trivial endpoint: ${f(ceiling!)} req/s.`,
+    `Machine: ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}, ${report.machine.database}. ${devices} devices, one keep-alive connection each, closed loop; batches of ${batchSize}; ${reps} × ${durationMs / 1000} s, medians with (min–max), each repetition on a fresh database. An event counts when its request was answered 204 (committed). Before each scenario after the first, the events and devices are vacuumed and a checkpoint is taken, so that no scenario is measured beside the previous one's maintenance. Load generator ceiling on a trivial endpoint: ${f(ceiling)} req/s.`,
+    ...(compared
+      ? [
+          '',
+          `Replicas: ${replicaCounts.join(', ')} servers on the one PostgreSQL that the first runs, measured one after the other in each repetition. Device i registers with replica i mod n and sends to it; tokens, rules, rate limits and the action queue are shared through the database. Every process (replicas, PostgreSQL, load generator) shares this machine's ${report.machine.cores} cores, so the comparison shows what sharing costs or gains on one host, not the scaling of replicas on machines of their own.`,
+        ]
+      : []),
     '',
     '**Capacity** (closed loop: each device sends again as soon as it is answered; latency includes the queueing of a saturated server):',
     '',
-    '| scenario | durable events/s | requests/s | events per transaction | p50 ack ms | p99 ack ms | errors | server CPU µs/event | PostgreSQL CPU µs/event |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...Object.entries(results).map(
-      ([name, r]) =>
-        `| ${name} | ${f(r.eventsPerSecond)} | ${f(r.requestsPerSecond)} | ${r.eventsPerCommit.median.toFixed(1)} | ${r.p50.median.toFixed(1)} | ${f(r.p99, 1)} | ${r.errors} | ${r.cpuPerEvent ? f(r.cpuPerEvent.server, 1) : '–'} | ${r.cpuPerEvent ? f(r.cpuPerEvent.database, 1) : '–'} |`,
-    ),
+    ...head(['durable events/s', ...(compared ? [`vs ${replicaCounts[0]} replica${replicaCounts[0]! > 1 ? 's' : ''}`] : []), 'requests/s', 'events per transaction', 'p50 ack ms', 'p99 ack ms', 'errors', 'server CPU µs/event', 'PostgreSQL CPU µs/event']),
+    ...rows((r, name) => [
+      f(r.eventsPerSecond),
+      ...(compared ? [`${(r.eventsPerSecond.median / bySize.get(replicaCounts[0]!)![name]!.eventsPerSecond.median).toFixed(2)} ×`] : []),
+      f(r.requestsPerSecond),
+      r.eventsPerCommit.median.toFixed(1),
+      r.p50.median.toFixed(1),
+      f(r.p99, 1),
+      String(r.errors),
+      r.cpuPerEvent ? f(r.cpuPerEvent.server, 1) : '–',
+      r.cpuPerEvent ? f(r.cpuPerEvent.database, 1) : '–',
+    ]),
     '',
-    'CPU µs per event: user + system time over the run (warm-up included) per committed event, of the server process and of the PostgreSQL processes it started (from /proc): where the time per event goes.',
+    `CPU µs per event: user + system time over the run (warm-up included) per committed event, of the server process${compared ? 'es' : ''} and of the PostgreSQL processes ${compared ? 'the first' : 'it'} started (from /proc): where the time per event goes.`,
     '',
     `**At a target load** (the same ${devices} devices on a fixed schedule; latency from when each request was due, so falling behind shows):`,
     '',
-    '| scenario | offered events/s | acknowledged events/s | p50 ack ms | p99 ack ms | errors |',
-    '|---|---|---|---|---|---|',
-    ...Object.entries(results).map(
-      ([name, r]) => `| ${name} | ${r.paced.offered} | ${f(r.paced.eventsPerSecond)} | ${r.paced.p50.median.toFixed(1)} | ${f(r.paced.p99, 1)} | ${r.paced.errors} |`,
-    ),
+    ...head(['offered events/s', 'acknowledged events/s', 'p50 ack ms', 'p99 ack ms', 'errors']),
+    ...rows((r) => [String(r.paced.offered), f(r.paced.eventsPerSecond), r.paced.p50.median.toFixed(1), f(r.paced.p99, 1), String(r.paced.errors)]),
     '',
-    `Durability check (events stored per scenario's devices, counted after all runs): ${Object.entries(results).map(([name, r]) => `${name} ${r.acknowledged} acknowledged = ${r.stored} stored ${r.acknowledged === r.stored ? '✓' : '✗'}`).join('; ')}.`,
+    `Durability check (events stored per scenario's devices, counted after all runs): ${SCENARIOS.flatMap((scenario) =>
+      replicaCounts.map((n) => {
+        const r = bySize.get(n)![scenario.name]!;
+        return `${scenario.name}${compared ? ` (${n} replicas)` : ''} ${r.acknowledged} acknowledged = ${r.stored} stored ${r.acknowledged === r.stored ? '✓' : '✗'}`;
+      }),
+    ).join('; ')}.`,
     '',
     `Rule evaluation alone (in process): ${rules.rules} rules watching ${rules.landmarks} landmarks, 50,000 events of 32 moving devices: **${rules.microsecondsPerEvent.toFixed(2)} µs per event** (${rules.evaluations} rule evaluations).`,
     '',
   ].join('\n');
-  // Every run is kept in bench/results/runs/ (not tracked); a full run
-  // (not a smoke run or a subset of scenarios) becomes latest-ingest.*.
+  // Every run is kept in bench/results/runs/ (not tracked). A full run (not a
+  // smoke run or a subset of scenarios) of one server becomes latest-ingest.*;
+  // one comparing deployment sizes becomes ingest-replicas.*.
   const dir = join(ROOT, 'bench', 'results');
   await mkdir(join(dir, 'runs'), { recursive: true });
   const partial = values.quick || wanted !== undefined;
-  const base = join(dir, 'runs', `${partial ? 'quick-' : ''}ingest-${created.replace(/[:.]/g, '-')}`);
+  const kind = compared ? 'ingest-replicas' : 'ingest';
+  const base = join(dir, 'runs', `${partial ? 'quick-' : ''}${kind}-${created.replace(/[:.]/g, '-')}`);
   await writeFile(`${base}.json`, JSON.stringify(report, null, 2) + '\n');
   await writeFile(`${base}.md`, md);
-  if (!partial) {
-    await copyFile(`${base}.json`, join(dir, 'latest-ingest.json'));
-    await copyFile(`${base}.md`, join(dir, 'latest-ingest.md'));
+  if (!partial && (compared || single === 1)) {
+    const latest = compared ? 'ingest-replicas' : 'latest-ingest';
+    await copyFile(`${base}.json`, join(dir, `${latest}.json`));
+    await copyFile(`${base}.md`, join(dir, `${latest}.md`));
   }
   process.stdout.write(md + '\n');
   process.stdout.write(`${base}.json\n`);

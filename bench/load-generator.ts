@@ -12,7 +12,8 @@ import { performance } from 'node:perf_hooks';
 
 export interface LoadOptions {
   host: string;
-  port: number;
+  /** the server's port; or several servers' (replicas), connection i going to port i mod n */
+  port: number | number[];
   /** the complete request, headers and body; or one per connection (used round-robin) */
   request: Buffer | Buffer[];
   connections: number;
@@ -112,13 +113,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     Array.from({ length: options.connections }, (_, index) =>
       new Promise<void>((resolve) => {
         const request = requests[index % requests.length]!;
+        const port = Array.isArray(options.port) ? options.port[index % options.port.length]! : options.port;
         // Paced connections start spread over one interval, then send every `interval` ms.
         const interval = options.rate ? (options.connections / options.rate) * 1000 : 0;
         let due = start + (interval * index) / options.connections;
         const open = () => {
           let sentAt = 0;
           let closed = false;
-          const socket = connect({ host: options.host, port: options.port, noDelay: true });
+          const socket = connect({ host: options.host, port, noDelay: true });
           sockets.push(socket);
           const write = () => {
             if (performance.now() >= end) {
