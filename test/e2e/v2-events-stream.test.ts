@@ -1,7 +1,8 @@
 // GET /v2/events/stream against a real server: events posted through the
 // ingestion API arrive on the stream of their organization and no other;
 // channel and device filters; 400 for a bad filter, 401 without a token or
-// for another organization's channel, 429 past the per-organization cap;
+// for another organization's channel, 429 past the per-organization and
+// per-server caps;
 // a client that stops reading is dropped; events another server of the
 // database ingested arrive too; shutdown ends open streams instead of
 // waiting for them.
@@ -224,9 +225,16 @@ describe('GET /v2/events/stream', () => {
     const replica = await startServer({
       modelsDir: '/nonexistent',
       databaseUrl: await serverDatabaseUrl(server, platform.database?.url),
-      env: { ADMIN_PASSWORD: ADMIN.password, JWT_SECRET, EVENT_STREAM_POLL_MS: '200' },
+      env: { ADMIN_PASSWORD: ADMIN.password, JWT_SECRET, EVENT_STREAM_POLL_MS: '200', EVENT_STREAMS_PER_SERVER: '1' },
     });
     try {
+      // the replica holds one stream at most, whoever asks: each server counts its own
+      const held = await ready(adminB.withBaseUrl(replica.url));
+      const refused = await openEventStream(adminA.withBaseUrl(replica.url));
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ status: 429, message: 'too many event streams', error: expect.stringContaining('EVENT_STREAMS_PER_SERVER') });
+      held.close();
+
       const stream = await ready(adminA, `?deviceId=${device.deviceId}`);
       const res = await fetch(`${replica.url}/v1/iot/events`, {
         method: 'POST',
