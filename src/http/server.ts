@@ -283,7 +283,7 @@ export class Reply {
       return stream;
     }
     this.streaming = true;
-    this.onAbortHandlers = [() => void finish()];
+    this.onAbortHandlers.push(() => void finish());
     this.res.onWritable(() => {
       writable?.();
       return true;

@@ -33,9 +33,9 @@ export interface EventStreamClient {
 }
 
 /** Opens the stream as `api`'s user (no token: unauthenticated); `query` like `?deviceId=…`. */
-export async function openEventStream(api: Api, query = '', headers: Record<string, string> = {}): Promise<EventStreamClient> {
+export async function openEventStream(api: Api, query = '', headers: Record<string, string> = {}, path = '/v2/events/stream'): Promise<EventStreamClient> {
   const abort = new AbortController();
-  const res = await fetch(`${api.baseUrl}/v2/events/stream${query}`, {
+  const res = await fetch(`${api.baseUrl}${path}${query}`, {
     headers: { ...(api.token && { authorization: `Bearer ${api.token}` }), ...headers },
     signal: abort.signal,
   });
