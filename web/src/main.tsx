@@ -44,7 +44,8 @@ const PRIVATE: Record<string, Page> = {
   '/rules': () => <Rules />,
   '/devices': () => <Devices />,
   '/devices/:device': ({ device }) => <DeviceDetail key={device} deviceId={device!} />,
-  '/events': () => <Events />,
+  // keyed by the query: a link to ?deviceId= (a device's page) follows that device afresh
+  '/events': () => <Events key={location.search} />,
   '/settings': () => <Settings />,
 };
 
