@@ -35,6 +35,7 @@ import { bootstrap } from './platform/bootstrap.js';
 import { OutboxSender, smtpTransport } from './platform/outbox.js';
 import { bearerToken, InferenceKeyCache } from './platform/inference-keys.js';
 import { Replica } from './platform/replicas.js';
+import { EventTail } from './platform/event-tail.js';
 import { loadSecretsKey, useSecretsKey } from './platform/secrets.js';
 import { parseAllowList } from './ingest/ssrf-guard.js';
 import { sealStoredWebhookSecrets } from './platform/rules/seal-stored.js';
@@ -159,7 +160,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await sender.start();
       cleanups.push(() => sender.stop());
     }
-    const management: Endpoint[] = managementEndpoints({ sql: database.sql, config, accounts, inference, inferenceKeys: keys, modelFiles });
+    const eventTail = new EventTail(database.sql, config.eventStreams);
+    cleanups.push(async () => eventTail.stop());
+    const management: Endpoint[] = managementEndpoints({ sql: database.sql, config, accounts, inference, inferenceKeys: keys, modelFiles, eventTail });
     const authenticator = createAuthenticator(database.sql, tokens);
 
     const rulesEngine = new RulesEngine(database.sql);
@@ -195,6 +198,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
         () => [{ value: writer.stats.retried }],
         'counter',
       ),
+    );
+    metrics.registry.register(
+      new Gauge('event_streams_open', 'live event streams (GET /v2/events/stream) open on this server', [], () => [{ value: eventTail.open }]),
     );
     metrics.registry.register(new Gauge('ingest_backlog_events', 'events waiting for a commit', [], () => [{ value: writer.backlog }]));
     const ingest = new IngestService(database.sql, tokens, writer, config);
@@ -249,7 +255,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       inference,
       database,
       stop: async () => {
-        inFlight.draining = true;
+        // Refuses new requests and ends the event streams, which would otherwise never finish.
+        inFlight.drain();
         for (const socket of listenSockets) uws.us_listen_socket_close(socket as never);
         log.info('shutting down: draining in-flight requests', { inFlight: inFlight.size });
         if (!(await inFlight.idle(config.shutdownTimeoutMs))) {

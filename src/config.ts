@@ -61,10 +61,24 @@ export interface Config {
   actionRetryBaseMs: number;
   /** 0: events are kept forever */
   eventRetentionDays: number;
+  /** the live event tail (GET /v2/events/stream): see platform/event-tail.ts */
+  eventStreams: EventStreamSettings;
   /** WEBHOOK_ALLOWED_HOSTS entries, lower-cased and checked */
   webhookAllowedHosts: string[];
   /** SECRETS_KEY as given (32 bytes in base64); undefined: DATA_DIR/secrets-key */
   secretsKey: string | undefined;
+}
+
+/** The live event tail's limits (GET /v2/events/stream). */
+export interface EventStreamSettings {
+  /** how often each server reads new events for an organization with streams open on it (one query each time) */
+  pollMs: number;
+  /** streams one organization may have open on one server before 429 */
+  perOrganization: number;
+  /** streams one server may have open, all organizations together, before 429 */
+  perServer: number;
+  /** bytes of events one stream may hold for a client that reads too slowly before it is dropped */
+  bufferBytes: number;
 }
 
 export const EXECUTION_PROVIDERS = ['tensorrt', 'cuda', 'cpu'] as const;
@@ -344,6 +358,18 @@ const SPECS = {
   MAX_INGEST_BODY_BYTES: value(integer(1024), '4194304', 'largest ingestion request body (a batch)'),
   ACTION_RETRY_BASE_MS: value(integer(10), '1000', 'first retry delay of a failed rule action (doubles each time)'),
   EVENT_RETENTION_DAYS: value(integer(0, 36_500), '0', 'days ingested events are kept at least; older days are dropped whole, hourly (0: kept forever)'),
+  EVENT_STREAM_POLL_MS: value(
+    integer(100, 60_000),
+    '1000',
+    'how often each server reads new events for the live event streams (GET /v2/events/stream): one query per organization with streams open on it, none without',
+  ),
+  EVENT_STREAMS_PER_ORGANIZATION: value(integer(1, 100_000), '20', 'live event streams one organization may have open on one server before 429'),
+  EVENT_STREAMS_PER_SERVER: value(integer(1, 1_000_000), '1000', 'live event streams one server may have open, all organizations together, before 429'),
+  EVENT_STREAM_BUFFER_BYTES: value(
+    integer(1024, 1024 * 1024 * 1024),
+    '1048576',
+    'bytes of events one live stream may hold for a client that reads too slowly; past it the client is dropped',
+  ),
   WEBHOOK_ALLOWED_HOSTS: unset(
     allowedHosts,
     '(none: internal addresses are refused)',
@@ -488,6 +514,12 @@ export function loadConfig(env: Env = process.env): Config {
     maxIngestBodyBytes: get('MAX_INGEST_BODY_BYTES'),
     actionRetryBaseMs: get('ACTION_RETRY_BASE_MS'),
     eventRetentionDays: get('EVENT_RETENTION_DAYS'),
+    eventStreams: {
+      pollMs: get('EVENT_STREAM_POLL_MS'),
+      perOrganization: get('EVENT_STREAMS_PER_ORGANIZATION'),
+      perServer: get('EVENT_STREAMS_PER_SERVER'),
+      bufferBytes: get('EVENT_STREAM_BUFFER_BYTES'),
+    },
     webhookAllowedHosts: get('WEBHOOK_ALLOWED_HOSTS') ?? [],
     secretsKey: get('SECRETS_KEY'),
   };

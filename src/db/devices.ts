@@ -20,18 +20,33 @@ export interface DeviceRow {
   attributes: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;
+  /** when its last event arrived; null before any */
+  lastSeenAt: Date | null;
+  /** what ingestion keeps of it (db/device-state.ts): state.lastLocation, the newest location its events carried */
+  lastLocation: unknown;
+  /** state.inside: the landmarks that location is inside */
+  inside: unknown;
 }
 
-type RawDeviceRow = Omit<DeviceRow, 'properties' | 'attributes'> & { properties: string; attributes: string };
+type RawDeviceRow = Omit<DeviceRow, 'properties' | 'attributes' | 'lastLocation' | 'inside'> & {
+  properties: string;
+  attributes: string;
+  lastLocation: string | null;
+  inside: string | null;
+};
 
+// JSON as text: the connection's camelCase transform would rename the keys inside
 const columns = (sql: Queryable) =>
   sql`id, organization_id, channel_id, name, model, type, tags, sensors,
-      properties::text AS properties, attributes::text AS attributes, created_at, updated_at`;
+      properties::text AS properties, attributes::text AS attributes, created_at, updated_at,
+      last_seen_at, (state->'lastLocation')::text AS last_location, (state->'inside')::text AS inside`;
 
 const toDevice = (row: RawDeviceRow): DeviceRow => ({
   ...row,
   properties: JSON.parse(row.properties) as Record<string, unknown>,
   attributes: JSON.parse(row.attributes) as Record<string, unknown>,
+  lastLocation: row.lastLocation === null ? null : (JSON.parse(row.lastLocation) as unknown),
+  inside: row.inside === null ? null : (JSON.parse(row.inside) as unknown),
 });
 
 /** Whether the channel exists in the organization. */

@@ -95,6 +95,28 @@ export async function searchEvents(sql: Queryable, s: EventSearch): Promise<Even
   return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as unknown }));
 }
 
+/**
+ * The live tail's poll (platform/event-tail.ts): the organization's events
+ * received after `since` that are not among `seenIds` (those the tail has
+ * already read), oldest first. An index range of events_org_received in the
+ * newest day partitions; the seen ids are a hashed anti-join.
+ */
+export async function eventsSince(sql: Queryable, q: { organizationId: string; since: Date; seenIds: readonly string[]; limit: number }): Promise<EventRow[]> {
+  const rows = await sql<Array<Omit<EventRow, 'payload'> & { payload: string }>>`
+    SELECT e.id, e.organization_id, e.channel_id, e.device_id, e.server_received_at, e.client_sent_at, e.payload::text AS payload
+    FROM events e LEFT JOIN unnest(${arrayLiteral(q.seenIds)}::text::text[]) AS seen(id) ON seen.id = e.id
+    WHERE e.organization_id = ${q.organizationId} AND e.server_received_at > ${q.since} AND seen.id IS NULL
+    ORDER BY e.server_received_at, e.id
+    LIMIT ${q.limit}`;
+  return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as unknown }));
+}
+
+/** The ids and arrival times of the organization's events received after `since`: what a new tail has seen already. */
+export async function eventIdsSince(sql: Queryable, organizationId: string, since: Date): Promise<Array<{ id: string; serverReceivedAt: Date }>> {
+  return sql<Array<{ id: string; serverReceivedAt: Date }>>`
+    SELECT id, server_received_at FROM events WHERE organization_id = ${organizationId} AND server_received_at > ${since}`;
+}
+
 export type MetricOperation = 'avg' | 'min' | 'max' | 'sum' | 'count';
 
 export interface MetricQuery extends EventScope {

@@ -14,6 +14,7 @@ import type { Authenticator, Caller, UserCaller } from '../platform/auth/caller.
 import type { DeviceClaims } from '../platform/auth/tokens.js';
 import { authorize, type Action } from '../platform/permissions.js';
 import type { BodyBudget } from './body-budget.js';
+import { EventStream, STREAM_OPENING } from './event-stream.js';
 import { BodyTooLargeError, openBodyStream, readGatedBody, type BodyStream, type Reply, type Request, type Route } from './server.js';
 
 export type { Authenticator, Caller, UserCaller };
@@ -62,7 +63,24 @@ export interface ApiResponse {
   body?: unknown;
   headers?: Record<string, string>;
   contentType?: string;
+  /** a text/event-stream answer instead of a body (respond.eventStream) */
+  eventStream?: EventStreamResponse;
 }
+
+/** How a stream of server-sent events is answered: its limits, and what feeds it. */
+export interface EventStreamResponse {
+  /** bytes of messages held for a slow client before it is dropped */
+  bufferBytes: number;
+  /** a comment line this often on an idle stream; 15 s by default */
+  keepAliveMs?: number;
+  /**
+   * Called once the headers are sent, with the stream to send on; the stream
+   * may be over already (the client left meanwhile): its onClose runs at once.
+   */
+  start(stream: EventStream): void;
+}
+
+const KEEP_ALIVE_MS = 15_000;
 
 export const respond = {
   /** a resource: {data} */
@@ -74,6 +92,8 @@ export const respond = {
   bare: (body: unknown, status = 200): ApiResponse => ({ status, body }),
   /** bytes or text already encoded (protobuf, Prometheus text) */
   encoded: (encoded: { body: string | Uint8Array; contentType: string }, status = 200): ApiResponse => ({ status, ...encoded }),
+  /** server-sent events (text/event-stream), each message declared under the 200 response's `events` */
+  eventStream: (stream: EventStreamResponse): ApiResponse => ({ status: 200, eventStream: stream }),
 };
 
 type Infer<T> = T extends ZodType ? z.infer<T> : undefined;
@@ -108,6 +128,11 @@ export interface EndpointResponseDoc {
   protobuf?: string;
   /** a body that is neither JSON nor protobuf (Prometheus text) */
   text?: string;
+  /**
+   * A text/event-stream answer (respond.eventStream): its messages by event
+   * name, each `data:` line the JSON of the schema (none: no data to speak of).
+   */
+  events?: Record<string, { description: string; schema?: ZodType }>;
 }
 
 /** A body read whole and turned into the handler's value by the request's Content-Type (JSON, protobuf). */
@@ -230,6 +255,33 @@ function checkResponse(endpoint: Endpoint, req: Request, response: ApiResponse):
   throw new ApiError(500, 'internal server error', 'the response did not match its declared schema; it has been logged');
 }
 
+/**
+ * With RESPONSE_VALIDATION on, each message of an event stream is checked
+ * like a body: an event its declaration does not name, or data its schema
+ * refuses, is a server bug, logged; the stream is then ended.
+ */
+function streamCheck(endpoint: Endpoint, req: Request): ((event: string, data: unknown) => boolean) | undefined {
+  if (!responseValidation) return undefined;
+  const events = endpoint.responses?.[200]?.events ?? {};
+  return (event, data) => {
+    const declared = events[event];
+    const result = declared?.schema?.safeParse(JSON.parse(JSON.stringify(data ?? null)));
+    if (declared && (!declared.schema || result?.success)) return true;
+    const issue = !declared ? `event "${event}" is not declared` : describeIssues(result!.error!);
+    log.error('event stream message does not match its declared schema', { method: req.method, path: req.path, endpoint: endpoint.path, event, issue });
+    return false;
+  };
+}
+
+/** Starts an event stream: headers that keep proxies from buffering it, the stream, its feed. */
+function openEventStream(endpoint: Endpoint, req: Request, reply: Reply, response: EventStreamResponse): void {
+  // no-store: nothing to cache; X-Accel-Buffering: nginx passes each message on at once
+  const raw = reply.stream(200, 'text/event-stream; charset=utf-8', { 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' }, STREAM_OPENING);
+  const check = streamCheck(endpoint, req);
+  const stream = new EventStream(raw, { bufferBytes: response.bufferBytes, keepAliveMs: response.keepAliveMs ?? KEEP_ALIVE_MS, ...(check && { check }) });
+  response.start(stream);
+}
+
 /** What buffered bodies share with every other route. */
 export interface BodyBudgetPolicy {
   budget: BodyBudget;
@@ -285,6 +337,10 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
   };
   const answer = (req: Request, reply: Reply) => (response: ApiResponse | undefined) => {
     if (!response) return;
+    if (response.eventStream) {
+      openEventStream(endpoint, req, reply, response.eventStream);
+      return;
+    }
     checkResponse(endpoint, req, response);
     send(reply, response);
   };

@@ -46,11 +46,31 @@ const protobufContent = (message: string) => ({
   'application/protobuf': { schema: { type: 'string', format: 'binary', description: `protobuf message ingress.${message} (proto/ingress.proto)` } },
 });
 
+/**
+ * A text/event-stream answer: OpenAPI 3.1 has no way to describe the
+ * messages of a stream (3.2's itemSchema), so the body is a string and
+ * `x-events` gives each event name its description and the schema of its
+ * `data:` JSON.
+ */
+function eventStreamContent(events: NonNullable<EndpointResponseDoc['events']>): JsonSchema {
+  const names = Object.keys(events).map((name) => `\`${name}\``).join(', ');
+  return {
+    schema: {
+      type: 'string',
+      description: `server-sent events, each \`event:\` one of ${names} with one \`data:\` line of JSON (x-events); comment lines keep the connection alive`,
+    },
+    'x-events': Object.fromEntries(
+      Object.entries(events).map(([name, event]) => [name, { description: event.description, ...(event.schema && { data: schemaOf(event.schema) }) }]),
+    ),
+  };
+}
+
 function responseDoc(status: number, doc: EndpointResponseDoc): JsonSchema {
   const content: JsonSchema = {};
   if (doc.schema) content['application/json'] = { schema: schemaOf(doc.schema) };
   if (doc.protobuf) Object.assign(content, protobufContent(doc.protobuf));
   if (doc.text) content[doc.text] = { schema: { type: 'string' } };
+  if (doc.events) content['text/event-stream'] = eventStreamContent(doc.events);
   if (status >= 400 && Object.keys(content).length === 0) Object.assign(content, errorContent);
   return Object.keys(content).length ? { description: doc.description, content } : { description: doc.description };
 }

@@ -102,7 +102,26 @@ export interface OverflowMeasure {
 export class InFlight {
   private count = 0;
   private waiters: Array<() => void> = [];
+  private drainListeners = new Set<() => void>();
   draining = false;
+  /**
+   * Shutdown begins: new requests are refused (503), and the answers that
+   * would otherwise never end (event streams) are told to end now.
+   */
+  drain(): void {
+    this.draining = true;
+    for (const listener of [...this.drainListeners]) listener();
+    this.drainListeners.clear();
+  }
+  /** `listener` runs when drain() is called (at once if it was); returns its removal. */
+  onDrain(listener: () => void): () => void {
+    if (this.draining) {
+      listener();
+      return () => {};
+    }
+    this.drainListeners.add(listener);
+    return () => void this.drainListeners.delete(listener);
+  }
   start(): void {
     this.count++;
   }
@@ -140,9 +159,30 @@ export interface Exchange {
   corsOrigin: string | undefined;
 }
 
+/**
+ * An answer written in chunks over time (server-sent events), opened by
+ * Reply.stream. The request stays in flight until the stream is over, and
+ * shutdown (InFlight.drain) ends it, so SIGTERM never waits on it.
+ */
+export interface ResponseStream {
+  /** Writes a chunk; false when part of it waits behind a slow client (then wait for onWritable). Nothing once closed. */
+  write(chunk: string): boolean;
+  /** Runs when a client that could not take a write can take more. */
+  onWritable(handler: () => void): void;
+  /** Ends the answer normally (the last, empty chunk). */
+  end(): void;
+  /** Drops the connection at once: a client too slow to keep up. */
+  close(): void;
+  /** Runs once when the stream is over: ended, closed, the client gone, or shutdown. */
+  onClose(handler: () => void): void;
+  readonly closed: boolean;
+}
+
 export class Reply {
   aborted = false;
   finished = false;
+  /** a ResponseStream answers this request: send() and error() write nothing more */
+  private streaming = false;
   private onAbortHandlers: Array<() => void> = [];
   private readonly startedAt = performance.now();
   private bytesOut = 0;
@@ -179,25 +219,97 @@ export class Reply {
     headers?: Readonly<Record<string, string>>,
     closeConnection = false,
   ): void {
-    if (this.finished || this.aborted) return;
+    if (this.finished || this.aborted || this.streaming) return;
     this.onAbortHandlers = [];
     this.res.cork(() => {
       this.res.writeStatus(STATUS_LINES.get(status) ?? String(status));
       if (body.length > 0 || status !== 204) this.res.writeHeader('Content-Type', contentType);
       if (headers) for (const [name, value] of Object.entries(headers)) this.res.writeHeader(name, value);
-      this.res.writeHeader('X-Request-Id', this.exchange.id);
-      if (this.ctx.cors) {
-        // The answer depends on the Origin header: shared caches must key on it.
-        this.res.writeHeader('Vary', 'Origin');
-        if (this.exchange.corsOrigin !== undefined) {
-          for (const [name, value] of CorsPolicy.responseHeaders(this.exchange.corsOrigin)) this.res.writeHeader(name, value);
-        }
-      }
+      this.writeCommonHeaders();
       if (status === 204) this.res.endWithoutBody(0, closeConnection);
       else this.res.end(body, closeConnection);
     });
     if (this.ctx.accessLog) this.bytesOut = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     this.complete(status);
+  }
+
+  /**
+   * Starts a streamed answer: the status line, headers and `first` chunk now
+   * (chunked encoding), the rest through the returned stream. A request
+   * already answered or abandoned gets a stream that is closed from the start.
+   */
+  stream(status: number, contentType: string, headers: Readonly<Record<string, string>>, first: string): ResponseStream {
+    const closeHandlers: Array<() => void> = [];
+    let writable: (() => void) | undefined;
+    let closed = false;
+    let undrain = () => {};
+    const finish = () => {
+      if (closed) return false;
+      closed = true;
+      undrain();
+      this.complete(status);
+      for (const handler of closeHandlers.splice(0)) handler();
+      return true;
+    };
+    const stream: ResponseStream = {
+      get closed() {
+        return closed;
+      },
+      write: (chunk) => {
+        if (closed) return false;
+        let ok = false;
+        this.res.cork(() => {
+          ok = this.res.write(chunk);
+        });
+        if (this.ctx.accessLog) this.bytesOut += Buffer.byteLength(chunk);
+        return ok;
+      },
+      onWritable: (handler) => {
+        writable = handler;
+      },
+      end: () => {
+        if (finish()) this.res.cork(() => this.res.end());
+      },
+      close: () => {
+        if (finish()) this.res.close();
+      },
+      onClose: (handler) => {
+        if (closed) handler();
+        else closeHandlers.push(handler);
+      },
+    };
+    if (this.finished || this.aborted || this.streaming) {
+      closed = true;
+      return stream;
+    }
+    this.streaming = true;
+    this.onAbortHandlers.push(() => void finish());
+    this.res.onWritable(() => {
+      writable?.();
+      return true;
+    });
+    this.res.cork(() => {
+      this.res.writeStatus(STATUS_LINES.get(status) ?? String(status));
+      this.res.writeHeader('Content-Type', contentType);
+      for (const [name, value] of Object.entries(headers)) this.res.writeHeader(name, value);
+      this.writeCommonHeaders();
+      this.res.write(first);
+    });
+    if (this.ctx.accessLog) this.bytesOut = Buffer.byteLength(first);
+    undrain = this.inFlight.onDrain(() => stream.end());
+    return stream;
+  }
+
+  /** X-Request-Id and, for an allowed origin, the CORS headers: on every answer. */
+  private writeCommonHeaders(): void {
+    this.res.writeHeader('X-Request-Id', this.exchange.id);
+    if (this.ctx.cors) {
+      // The answer depends on the Origin header: shared caches must key on it.
+      this.res.writeHeader('Vary', 'Origin');
+      if (this.exchange.corsOrigin !== undefined) {
+        for (const [name, value] of CorsPolicy.responseHeaders(this.exchange.corsOrigin)) this.res.writeHeader(name, value);
+      }
+    }
   }
 
   json(status: number, value: unknown, headers?: Readonly<Record<string, string>>): void {

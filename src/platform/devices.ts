@@ -11,6 +11,19 @@ import { found, invalid, notFound } from '../errors.js';
 export { DEVICE_SORT_FIELDS } from '../db/devices.js';
 
 /** The public view of a device. */
+/** The last location as the API shows it: numbers only, whatever an older state holds. */
+function presentLocation(raw: unknown): { latitude: number; longitude: number; accuracy?: number; timestamp?: number } | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const l = raw as Record<string, unknown>;
+  if (typeof l.latitude !== 'number' || typeof l.longitude !== 'number') return null;
+  return {
+    latitude: l.latitude,
+    longitude: l.longitude,
+    ...(typeof l.accuracy === 'number' && { accuracy: l.accuracy }),
+    ...(typeof l.timestamp === 'number' && { timestamp: l.timestamp }),
+  };
+}
+
 export function presentDevice(d: DeviceRow) {
   return {
     id: d.id,
@@ -25,6 +38,9 @@ export function presentDevice(d: DeviceRow) {
     attributes: d.attributes,
     createdAt: d.createdAt,
     updatedAt: d.updatedAt,
+    lastSeenAt: d.lastSeenAt,
+    lastLocation: presentLocation(d.lastLocation),
+    insideLandmarkIds: Array.isArray(d.inside) ? d.inside.filter((id): id is string => typeof id === 'string') : [],
   };
 }
 

@@ -11,7 +11,8 @@ import { invalid, OutOfOrganizationError } from '../errors.js';
 /** The most buckets one metrics answer holds. */
 export const MAX_METRIC_BUCKETS = 1000;
 
-async function checkScope(sql: Queryable, organizationId: string, channelId: string | undefined, deviceId: string | undefined): Promise<void> {
+/** A channel or device named as the scope must be the organization's (OutOfOrganizationError). */
+export async function checkScope(sql: Queryable, organizationId: string, channelId: string | undefined, deviceId: string | undefined): Promise<void> {
   if (channelId && !(await db.channelOfOrganization(sql, organizationId, channelId))) throw new OutOfOrganizationError('channel', channelId);
   if (deviceId && !(await db.deviceOfOrganization(sql, organizationId, deviceId))) throw new OutOfOrganizationError('device', deviceId);
 }

@@ -2,7 +2,9 @@
 // playwright-core) against the real server: the bootstrap admin signs in,
 // creates an API key, uploads a model and watches it go Active, predicts on
 // an image and sees the boxes; the links of the emails land on working
-// pages; a member sees no key management. Skipped, saying so, where
+// pages; a member sees no key management; an event a device sends shows
+// in the live tail, the search finds it, and the device's page shows its
+// last location. Skipped, saying so, where
 // chromium is not installed (`apt-get install chromium`; .ci/run does).
 //
 // CONSOLE_SCREENSHOTS=1 also saves the pages into docs/console-*.png (README).
@@ -66,7 +68,8 @@ const navLinks = (page: Page) => page.getByRole('navigation').getByRole('link').
 beforeAll(async () => {
   // The console as its sources are now (npm ci built it once already).
   await promisify(execFile)(process.execPath, [join(ROOT, 'scripts/build-web.mjs')], { cwd: ROOT });
-  platform = await startPlatform();
+  // the live tail polls four times a second, so that its test waits less
+  platform = await startPlatform({ EVENT_STREAM_POLL_MS: '250' });
   if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 }, 180_000);
 
@@ -293,6 +296,117 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
       items: [{ type: 'enterLandmark', ids: [yard.id] }, { type: 'matchAttribute', attribute: 'event.data.speed', operator: '>', value: 30 }],
     });
     expect(rule.actions).toMatchObject([{ type: 'push', subject: 'Slow down' }]);
+  });
+
+  it('tails events live as a device sends them (paused and resumed), finds them by search, and shows the device with its last location', async () => {
+    const url = platform!.server.url;
+    const channel = (await platform!.admin.post('/v2/channels', { name: 'fleet', type: 'android' })).body.data;
+    const registration = await fetch(`${url}/v1/registration`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey, properties: { model: 'Pixel 8', os: 'Android', sensors: ['location'] } }),
+    });
+    const { token, deviceId } = (await registration.json()) as { token: string; deviceId: string };
+    await platform!.admin.patch(`/v2/devices/${deviceId}`, { name: 'van 19', tags: ['delivery', 'paris'] });
+    /** One mobile event through the ingestion API, as the device's SDK sends it. */
+    const send = async (plate: string, latitude: number, longitude: number) => {
+      const res = await fetch(`${url}/v1/mobile/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: token },
+        body: JSON.stringify({ timestamp: Date.now(), locations: [{ timestamp: Date.now(), latitude, longitude, accuracy: 25 }], attributes: { plate } }),
+      });
+      expect(res.status).toBe(204);
+    };
+
+    const page = await newPage();
+    await page.goto(`${url}/events`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    // the tail says when it is connected: only then is an event sure to be news to it
+    await page.locator('[data-testid="tail-state"][data-state="live"]').waitFor();
+    expect(await page.getByTestId('tail-state').textContent()).toBe('Live');
+    await send('EV-1', 48.85, 2.29);
+    const tail = page.getByTestId('tail').locator('tbody tr');
+    await tail.first().waitFor();
+    expect(await tail.count()).toBe(1);
+    expect(await tail.first().textContent()).toContain(deviceId);
+    expect(await tail.first().textContent()).toContain('"plate":"EV-1"');
+    expect(await tail.first().textContent()).toContain('fleet');
+
+    // paused: the next event is held, not shown; resumed: it goes on top
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await send('EV-2', 48.8584, 2.2945);
+    await page.getByRole('button', { name: 'Resume (1 new)' }).waitFor();
+    expect(await tail.count()).toBe(1);
+    await page.getByRole('button', { name: 'Resume (1 new)' }).click();
+    await expect.poll(() => tail.count()).toBe(2);
+    expect(await tail.first().textContent()).toContain('"plate":"EV-2"');
+
+    // the search finds them: the device's events, then one by its payload
+    const results = page.getByTestId('search-results').locator('tbody tr');
+    await page.getByLabel('Search device id').fill(deviceId);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByTestId('search-summary').textContent()).toContain('2 matching of 2 events of this scope');
+    expect(await results.count()).toBe(2);
+    expect(await results.first().textContent()).toContain('"plate":"EV-2"'); // newest first
+    await screenshot(page, 'events');
+    await page.getByLabel('Payload filter').fill('{"attributes.plate": "EV-1"}');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByTestId('search-summary').textContent()).toContain('1 matching of 2 events');
+    expect(await results.count()).toBe(1);
+    expect(await results.first().textContent()).toContain('"plate":"EV-1"');
+    // a time range that holds none of them: from tomorrow on
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const local = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}T00:00:00`;
+    await page.getByLabel('Payload filter').fill('');
+    await page.getByLabel('From').fill(local(tomorrow));
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByTestId('search-summary').textContent()).toContain('0 matching of 2 events');
+    await page.getByLabel('From').fill('');
+    // 30 more (without a location) in one batch: two pages of 25
+    const batch = await fetch(`${url}/v1/mobile/events/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: token },
+      body: JSON.stringify({ events: Array.from({ length: 30 }, (_, i) => ({ timestamp: Date.now(), attributes: { plate: `B-${i}` } })) }),
+    });
+    expect(batch.status).toBe(204);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByTestId('search-summary').textContent()).toContain('32 matching of 32 events of this scope; page 1');
+    expect(await results.count()).toBe(25);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => page.getByTestId('search-summary').textContent()).toContain('page 2');
+    await expect.poll(() => results.count()).toBe(7);
+    expect(await results.last().textContent()).toContain('"plate":"EV-1"');
+    expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect.poll(() => results.count()).toBe(25);
+    // oldest first
+    await page.getByLabel('Order').selectOption('asc');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(async () => (await results.first().textContent()) ?? '').toContain('"plate":"EV-1"');
+
+    // the device's page, from its link: fields, tags, and the last location on the map and in words
+    await results.first().getByRole('link', { name: deviceId }).click();
+    await page.getByRole('heading', { name: 'van 19' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/devices/${deviceId}`);
+    expect(await page.getByTestId('device-tags').textContent()).toBe('deliveryparis');
+    await expect.poll(() => page.getByTestId('device-fields').textContent()).toContain('fleet (android)'); // once the channels are read
+    expect(await page.getByTestId('last-location').textContent()).toContain('48.85840, 2.29450 ± 25 m');
+    const marker = page.getByTestId('device-map').locator('circle.marker');
+    expect([await marker.getAttribute('data-lat'), await marker.getAttribute('data-lon')]).toEqual(['48.8584', '2.2945']);
+    // the marker is drawn at the middle of the map, where the view is centred
+    expect([await marker.getAttribute('cx'), await marker.getAttribute('cy')]).toEqual(['480', '180']);
+    // its 20 most recent events
+    await expect.poll(() => page.getByTestId('device-events').locator('tbody tr').count()).toBe(20);
+    await screenshot(page, 'device');
+
+    // the Devices list links to it, with its last location
+    await page.getByRole('link', { name: 'Devices', exact: true }).first().click();
+    const listed = page.locator(`[data-device-id="${deviceId}"]`);
+    await listed.waitFor();
+    expect(await listed.textContent()).toContain('48.85840, 2.29450');
+    await screenshot(page, 'devices');
+    await listed.getByRole('link', { name: 'van 19' }).click();
+    await page.getByTestId('device-map').waitFor();
   });
 
   it('serves the API reference at /docs from the server itself', async () => {

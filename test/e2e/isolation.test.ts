@@ -1,11 +1,14 @@
 // Organization isolation, walked over the whole management API: every route
 // of /openapi.json is called with a token of organization B against the
 // resources of organization A. Each must answer 403 or 404 (401 where the
-// original API documents "you dont have access"), B's lists must not show
-// any of A's ids, and A's resources must be unchanged afterwards.
+// original API documents "you dont have access"), B's lists (and B's live
+// event stream, while A's device sends) must not show any of A's ids, and
+// A's resources must be unchanged afterwards.
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ulid } from 'ulid';
 import { Api } from '../helpers/api.js';
+import { openEventStream } from '../helpers/event-stream.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import type { TestServer } from '../helpers/server.js';
 import { twoTenants } from '../helpers/tenants.js';
@@ -42,6 +45,24 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopPlatform({ sql, server, database });
 });
+
+/**
+ * What B's stream of server-sent events carries while an event of A's device
+ * is committed (and a few polls after): the live event tail.
+ */
+async function streamedWhileAWrites(path: string): Promise<string> {
+  const stream = await openEventStream(b, '', {}, path);
+  expect(stream.status, path).toBe(200);
+  await stream.waitFor((m) => m.event === 'ready');
+  const id = ulid();
+  await sql`
+    INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, dedup_key, payload)
+    VALUES (${id}, ${ids.organization!}, ${ids.channel!}, ${ids.device!}, 'iot', now(), ${id}, ${sql.json({ secret: ids.organization! })})`;
+  // EVENT_STREAM_POLL_MS is 1 s by default: three polls
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  stream.close();
+  return JSON.stringify(stream.messages);
+}
 
 /** A's view of its resources, to compare before and after the walk. */
 async function snapshot(): Promise<string> {
@@ -120,11 +141,13 @@ describe('organization isolation', () => {
   });
 
   it('shows none of the other organization in lists', async () => {
-    const doc = (await b.get('/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    type Operation = { responses: Record<string, { content?: Record<string, unknown> }> };
+    const doc = (await b.get('/openapi.json')).body as { paths: Record<string, Record<string, Operation>> };
     const leaks: string[] = [];
     for (const [path, operations] of Object.entries(doc.paths)) {
       if (!path.startsWith('/v2/') || path.includes('{') || !('get' in operations)) continue;
-      const text = JSON.stringify((await b.get(path)).body);
+      const streamed = 'text/event-stream' in (operations.get!.responses['200']?.content ?? {});
+      const text = streamed ? await streamedWhileAWrites(path) : JSON.stringify((await b.get(path)).body);
       for (const [name, id] of Object.entries(ids)) if (text.includes(id)) leaks.push(`${path} shows ${name}`);
     }
     expect(leaks).toEqual([]);

@@ -6,7 +6,7 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDeviceAliases, registerDevice } from '../../src/db/devices.js';
 import { Api } from '../helpers/api.js';
-import type { TestServer } from '../helpers/server.js';
+import { waitFor, type TestServer } from '../helpers/server.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { rowMaker, type RowMaker } from '../helpers/rows.js';
 import { twoTenants } from '../helpers/tenants.js';
@@ -47,8 +47,13 @@ describe('create, read, update, delete', () => {
     expect(res.status).toBe(200);
     const device = res.body.data;
     expect(Object.keys(device).sort()).toEqual(
-      ['attributes', 'channelId', 'createdAt', 'id', 'model', 'name', 'organizationId', 'properties', 'sensors', 'tags', 'type', 'updatedAt'].sort(),
+      [
+        'attributes', 'channelId', 'createdAt', 'id', 'model', 'name', 'organizationId', 'properties', 'sensors', 'tags', 'type', 'updatedAt',
+        'lastSeenAt', 'lastLocation', 'insideLandmarkIds',
+      ].sort(),
     );
+    // no event yet: never seen, nowhere
+    expect(device).toMatchObject({ lastSeenAt: null, lastLocation: null, insideLandmarkIds: [] });
     expect(device).toMatchObject({
       id: expect.stringMatching(/^[0-9A-Z]{26}$/),
       name: 'Front door',
@@ -215,6 +220,45 @@ describe('search', () => {
     const res = await admin.post('/v2/devices/search', { limit: 0, sort: { field: 'color' }, filter: { colour: 'red' }, extra: true });
     expect(res.status).toBe(400);
     for (const part of ['limit:', 'sort.field:', 'filter: Unrecognized key: "colour"', 'Unrecognized key: "extra"']) expect(res.body.error).toContain(part);
+  });
+});
+
+describe('what ingestion keeps of a device', () => {
+  it('shows when it was last seen, its last location and the watched landmarks that location is inside', async () => {
+    const channel = (await admin.post('/v2/channels', { name: 'trackers', type: 'android' })).body.data;
+    const project = (await admin.post('/v2/projects', { name: 'yard watch', channelIds: [channel.id] })).body.data;
+    const yard = (
+      await admin.post('/v2/landmarks', { projectId: project.id, name: 'yard', model: { type: 'circle', geometry: { center: { lat: 48.2, lon: 16.37 }, radius: 200 } } })
+    ).body.data;
+    // the rules engine keeps track of the landmarks its rules watch
+    const rule = await admin.post('/v2/rules', { projectId: project.id, name: 'in the yard', conditionsObject: [{ type: 'insideLandmark', ids: [yard.id] }] });
+    expect(rule.status).toBe(200);
+    const registered = await fetch(`${server.url}/v1/registration`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey, properties: { model: 'Pixel 8' } }),
+    });
+    const { token, deviceId } = (await registered.json()) as { token: string; deviceId: string };
+    const send = async () => {
+      const sent = await fetch(`${server.url}/v1/mobile/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: token },
+        body: JSON.stringify({ timestamp: 1_700_000_000_000, locations: [{ timestamp: 1_700_000_000_000, latitude: 48.2001, longitude: 16.3702, accuracy: 8 }] }),
+      });
+      expect(sent.status).toBe(204);
+      return (await member.get(`/v2/devices/${deviceId}`)).body.data;
+    };
+    expect((await send()).lastLocation).toEqual({ latitude: 48.2001, longitude: 16.3702, accuracy: 8, timestamp: 1_700_000_000_000 });
+    // the new rule reaches the engine by NOTIFY, perhaps after the first event
+    const device = await waitFor(async () => {
+      const read = await send();
+      return read.insideLandmarkIds.length > 0 && read;
+    }, 10_000, 'the rules engine to place the device in the yard');
+    expect(device.insideLandmarkIds).toEqual([yard.id]);
+    expect(Date.now() - new Date(device.lastSeenAt).getTime()).toBeLessThan(60_000);
+    // the search answers the same
+    const [found] = (await admin.post('/v2/devices/search', { channelId: channel.id })).body.data;
+    expect(found).toEqual(device);
   });
 });
 

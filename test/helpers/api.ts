@@ -22,6 +22,11 @@ export class Api {
     return new Api(this.baseUrl, token);
   }
 
+  /** The same user on another server (a replica of the same database). */
+  withBaseUrl(baseUrl: string): Api {
+    return new Api(baseUrl, this.token);
+  }
+
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
     const h: Record<string, string> = { ...headers };
     if (this.token) h.authorization = `Bearer ${this.token}`;

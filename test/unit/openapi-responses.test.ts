@@ -9,9 +9,11 @@ import type { InferenceService } from '../../src/inference/service.js';
 import { buildOpenApi } from '../../src/http/openapi.js';
 import { managementEndpoints } from '../../src/http/routes/v2/index.js';
 import type { AccountService } from '../../src/platform/accounts.js';
+import type { EventTail } from '../../src/platform/event-tail.js';
 import type { InferenceKeyCache } from '../../src/platform/inference-keys.js';
 
-type Operation = { responses: Record<string, { content?: { 'application/json'?: { schema?: unknown } } }> };
+type EventStreamContent = { schema?: unknown; 'x-events'?: Record<string, { description: string; data?: unknown }> };
+type Operation = { responses: Record<string, { content?: { 'application/json'?: { schema?: unknown }; 'text/event-stream'?: EventStreamContent } }> };
 
 function document() {
   const endpoints = managementEndpoints({
@@ -21,6 +23,7 @@ function document() {
     inference: {} as InferenceService,
     inferenceKeys: {} as InferenceKeyCache,
     modelFiles: {} as ModelFiles,
+    eventTail: {} as EventTail,
   });
   return { endpoints, doc: buildOpenApi(endpoints) as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } } };
 }
@@ -37,7 +40,11 @@ describe('OpenAPI response schemas', () => {
         const successes = Object.keys(op.responses).filter((status) => /^2\d\d$/.test(status));
         if (successes.length === 0) missing.push(`${method} ${path}: no success response`);
         for (const status of successes) {
-          if (status !== '204' && !op.responses[status]!.content?.['application/json']?.schema) missing.push(`${method} ${path} ${status}`);
+          const content = op.responses[status]!.content;
+          // a stream of server-sent events documents the data of each of its events instead
+          const stream = content?.['text/event-stream'];
+          const streamed = stream?.schema && Object.keys(stream['x-events'] ?? {}).length > 0 && Object.values(stream['x-events']!).every((e) => e.data);
+          if (status !== '204' && !content?.['application/json']?.schema && !streamed) missing.push(`${method} ${path} ${status}`);
         }
       }
     }
@@ -57,6 +64,17 @@ describe('OpenAPI response schemas', () => {
       const name = /#\/components\/schemas\/([^"]+)/.exec(ref)?.[1];
       expect(name && doc.components.schemas[name], ref).toBeTruthy();
     }
+  });
+
+  it('documents the live event stream as server-sent events, the data of each event with its schema', () => {
+    const { doc } = document();
+    const op = doc.paths['/v2/events/stream']!.get!;
+    const stream = op.responses['200']!.content!['text/event-stream']!;
+    expect(op.responses['200']!.content!['application/json']).toBeUndefined();
+    expect(stream.schema).toMatchObject({ type: 'string' });
+    expect(Object.keys(stream['x-events']!)).toEqual(['ready', 'event']);
+    expect(stream['x-events']!.event!.data).toEqual({ $ref: '#/components/schemas/Event' });
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '429']));
   });
 
   it('declares the success of every endpoint (its aliases share the declaration)', () => {

@@ -51,6 +51,23 @@ export async function request<T>(method: string, path: string, options: RequestO
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/**
+ * A streamed answer (the live event tail's server-sent events), read with
+ * fetch() because EventSource cannot send the Authorization header. A
+ * refusal throws like request() (a 401 with the session's token signs out).
+ */
+export async function openStream(path: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  const token = sessionToken();
+  const authorization = token ? `Bearer ${token}` : undefined;
+  const res = await fetch(path, { headers: authorization ? { authorization, accept: 'text/event-stream' } : { accept: 'text/event-stream' }, signal });
+  if (!res.ok || !res.body) {
+    const text = await res.text();
+    checkSession(res.status, authorization);
+    throw failure(res.status, text);
+  }
+  return res.body;
+}
+
 export const get = <T>(path: string) => request<T>('GET', path);
 export const post = <T>(path: string, body?: unknown) => request<T>('POST', path, { body: body ?? {} });
 export const del = (path: string) => request<void>('DELETE', path);

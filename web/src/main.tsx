@@ -11,7 +11,9 @@ import { AcceptInvite, ForgotPassword, SetPassword, SignIn, SignUp, VerifyEmail 
 import { Channels } from './pages/channels';
 import { ApiKeys } from './pages/keys';
 import { Landmarks } from './pages/landmarks';
-import { Devices, Events, Projects } from './pages/lists';
+import { DeviceDetail, Devices } from './pages/devices';
+import { Events } from './pages/events';
+import { Projects } from './pages/lists';
 import { Rules } from './pages/rules';
 import { Models } from './pages/models';
 import { Predict } from './pages/predict';
@@ -41,7 +43,9 @@ const PRIVATE: Record<string, Page> = {
   '/landmarks': () => <Landmarks />,
   '/rules': () => <Rules />,
   '/devices': () => <Devices />,
-  '/events': () => <Events />,
+  '/devices/:device': ({ device }) => <DeviceDetail key={device} deviceId={device!} />,
+  // keyed by the query: a link to ?deviceId= (a device's page) follows that device afresh
+  '/events': () => <Events key={location.search} />,
   '/settings': () => <Settings />,
 };
 

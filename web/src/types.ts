@@ -68,3 +68,45 @@ export type Prediction = Record<string, Detection[]>;
 export interface Data<T> {
   data: T;
 }
+
+export interface LastLocation {
+  latitude: number;
+  longitude: number;
+  /** metres */
+  accuracy?: number;
+  /** epoch milliseconds, the device's */
+  timestamp?: number;
+}
+
+export interface Device {
+  id: string;
+  name: string | null;
+  model: string | null;
+  type: string | null;
+  sensors: string[];
+  channelId: string;
+  tags: string[];
+  properties: Record<string, unknown>;
+  attributes: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  lastSeenAt: string | null;
+  lastLocation: LastLocation | null;
+  insideLandmarkIds: string[];
+}
+
+/** An ingested event, as the search and the live tail give it. */
+export interface DeviceEvent {
+  id: string;
+  channelId: string;
+  deviceId: string;
+  serverReceivedAt: string;
+  clientSentAt: string | null;
+  payload: unknown;
+}
+
+/** A search's page: {data, meta: {total, filteredTotal}} */
+export interface Page<T> {
+  data: T[];
+  meta: { total: number; filteredTotal: number };
+}

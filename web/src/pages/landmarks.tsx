@@ -6,7 +6,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, get, post } from '../api';
 import { ErrorNote, Link } from '../components';
 import { useAction, useResource } from '../hooks';
-import { distance, metresPerPixel, toLatLon, toScreen, visibleTiles, type LatLon, type View } from '../map';
+import { distance, metresPerPixel, toLatLon, toScreen, type LatLon, type View } from '../map';
+import { Grid, MAP_HEIGHT as HEIGHT, MAP_WIDTH as WIDTH, storedTiles, Tiles, TILES_KEY as TILES } from '../map-view';
 import { useIsManager } from '../me';
 import type { Data } from '../types';
 
@@ -28,10 +29,6 @@ const TOOLS: Array<[Tool, string]> = [
   ['rectangle', 'Rectangle'],
   ['polygon', 'Polygon'],
 ];
-/** The map's drawing size; CSS scales it to the page. */
-const WIDTH = 960;
-const HEIGHT = 480;
-const TILES = 'sense.tileUrl';
 
 const pointsOf = (shape: Shape): LatLon[] =>
   shape.type === 'circle' ? [shape.geometry.center] : shape.type === 'rectangle' ? [shape.geometry.nw, shape.geometry.se] : shape.geometry.points;
@@ -87,7 +84,7 @@ function ProjectLandmarks({ projectId }: { projectId: string }) {
   const [tool, setTool] = useState<Tool>('pan');
   const [draft, setDraft] = useState<Shape>();
   const [name, setName] = useState('');
-  const [tiles, setTiles] = useState(() => localStorage.getItem(TILES) ?? '');
+  const [tiles, setTiles] = useState(storedTiles);
   useEffect(() => {
     if (landmarks.data && !view) setView(fit(landmarks.data));
   }, [landmarks.data, view]);
@@ -193,25 +190,6 @@ function ShapeView({ view, shape, name, draft }: { view: View; shape: Shape; nam
   return <polygon class={cls} {...data} points={points} />;
 }
 
-/** Lines of latitude and longitude at a round step for the zoom: the map without tiles. */
-function Grid({ view }: { view: View }) {
-  const step = 90 / 2 ** Math.max(0, Math.floor(view.zoom));
-  const nw = toLatLon(view, 0, 0);
-  const se = toLatLon(view, WIDTH, HEIGHT);
-  // at most six decimals: the step's own (22.5, 0.17578125…), not floating-point noise
-  const label = (degrees: number) => String(Number(degrees.toFixed(6)));
-  const lines = [];
-  for (let lon = Math.ceil(nw.lon / step) * step; lon <= se.lon; lon += step) {
-    const [x] = toScreen(view, { lat: 0, lon });
-    lines.push(<line key={`lon${lon}`} x1={x} x2={x} y1={0} y2={HEIGHT} />, <text key={`tlon${lon}`} x={x + 3} y={HEIGHT - 4}>{label(lon)}</text>);
-  }
-  for (let lat = Math.ceil(se.lat / step) * step; lat <= nw.lat; lat += step) {
-    const [, y] = toScreen(view, { lat, lon: 0 });
-    lines.push(<line key={`lat${lat}`} x1={0} x2={WIDTH} y1={y} y2={y} />, <text key={`tlat${lat}`} x={3} y={y - 3}>{label(lat)}</text>);
-  }
-  return <g class="grid">{lines}</g>;
-}
-
 function MapView(props: { view: View; setView: (v: View) => void; tool: Tool; landmarks: Landmark[]; draft: Shape | undefined; setDraft: (s: Shape | undefined) => void; tiles: string }) {
   const { view, setView, tool, draft, setDraft } = props;
   const svg = useRef<SVGSVGElement>(null);
@@ -263,7 +241,7 @@ function MapView(props: { view: View; setView: (v: View) => void; tool: Tool; la
         }}
       >
         <rect class="sea" width={WIDTH} height={HEIGHT} />
-        {props.tiles && visibleTiles(view, props.tiles).map((t) => <image key={t.url + t.x} href={t.url} x={t.x} y={t.y} width={256 * 2 ** (view.zoom - Math.round(view.zoom))} height={256 * 2 ** (view.zoom - Math.round(view.zoom))} />)}
+        <Tiles view={view} template={props.tiles} />
         <Grid view={view} />
         {props.landmarks.map((l) => (
           <ShapeView key={l.id} view={view} shape={l.model} name={l.name} />

@@ -1,6 +1,5 @@
-// The platform's other collections, listed. The live event tail and device
-// details are still to come (issue 19); until then these pages show what the
-// API holds.
+// Projects: listed, and created by admins and project managers. Devices and
+// Events have pages of their own (devices.tsx, events.tsx).
 import { useState } from 'preact/hooks';
 import { post } from '../api';
 import { ErrorNote, ResourceTable, type Column } from '../components';
@@ -51,36 +50,6 @@ export function Projects() {
         path="/v2/projects"
         empty="No projects yet."
         columns={[name, { title: 'Channels', cell: (p) => p.channelIds.length }, { title: 'Enabled', cell: (p) => (p.enabled ? 'yes' : 'no') }, id, created]}
-      />
-    </>
-  );
-}
-
-export function Devices() {
-  return (
-    <>
-      <h1>Devices</h1>
-      <ResourceTable<Named & { type: string | null; channelId: string }>
-        path="/v2/devices"
-        empty="No devices have registered yet."
-        columns={[name, { title: 'Type', cell: (d) => d.type ?? '—' }, { title: 'Channel', cell: (d) => <code>{d.channelId}</code> }, id, created]}
-      />
-    </>
-  );
-}
-
-export function Events() {
-  return (
-    <>
-      <h1>Events</h1>
-      <ResourceTable<{ id: string; deviceId: string; serverReceivedAt: string; payload: unknown }>
-        path="/v2/events"
-        empty="No events yet."
-        columns={[
-          { title: 'Received', cell: (e) => new Date(e.serverReceivedAt).toLocaleString() },
-          { title: 'Device', cell: (e) => <code>{e.deviceId}</code> },
-          { title: 'Payload', cell: (e) => <code class="payload">{JSON.stringify(e.payload)}</code> },
-        ]}
       />
     </>
   );

@@ -1,6 +1,9 @@
 // /v2 events endpoints (api-notes §1.10): search the organization's ingested
 // events, and metrics over them per time bucket.
 //
+// GET /v2/events/stream follows them live: server-sent events fed by the
+// organization's poller of platform/event-tail.ts.
+//
 // A channelId or deviceId that is not the caller's organization's is
 // answered 401 "you dont have access to this channel" / "… device", as the
 // original API did; nothing of another organization is ever read, since
@@ -93,9 +96,54 @@ const metricsBody = z
   .refine((b) => b.operation === 'count' || b.metricPath !== undefined, { message: 'required unless operation is count', path: ['metricPath'] })
   .refine((b) => !b.from || !b.to || b.from <= b.to, { message: 'must not be after to', path: ['from'] });
 
+const streamQuery = z
+  .object({
+    channelId: id.optional().describe("only this channel's events"),
+    deviceId: id.optional().describe("only this device's events"),
+  })
+  .strict();
+
 export function eventsEndpoints(deps: PlatformDeps): Endpoint[] {
-  const { sql } = deps;
+  const { sql, eventTail, config } = deps;
   return [
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/events/stream',
+      tag: 'events',
+      summary:
+        "a live tail of the organization's new events (of a channel or device) as server-sent events; read it with fetch() and the Authorization header (EventSource cannot send one)",
+      auth: 'organization',
+      action: 'events:read',
+      query: streamQuery,
+      responses: {
+        200: {
+          description:
+            'an open text/event-stream: `ready` once the tail reads for it, then one `event` per new event (its id as the message id), oldest first; ' +
+            'a comment line every 15 s when idle. A client that falls too far behind is dropped (EVENT_STREAM_BUFFER_BYTES), and the stream ends when the server shuts down: reconnect, and search for what was missed',
+          events: {
+            ready: { description: 'the tail reads for this stream: events committed from now on are sent', schema: z.strictObject({ pollMs: z.number().int().describe('how often the server reads new events') }) },
+            event: { description: 'a new event, as the search answers it', schema: eventSchema },
+          },
+        },
+        401: { description: 'you dont have access to this channel (or device)' },
+        429: { description: 'too many event streams open: of the organization on this server (EVENT_STREAMS_PER_ORGANIZATION), or on this server (EVENT_STREAMS_PER_SERVER)' },
+      },
+      async handler({ caller, query }) {
+        const subscription = await foreignScope(eventTail.subscribe(caller.organizationId, query));
+        return respond.eventStream({
+          bufferBytes: config.eventStreams.bufferBytes,
+          start(stream) {
+            stream.onClose(() => subscription.close());
+            subscription.start({
+              ready: () => stream.send('ready', { pollMs: config.eventStreams.pollMs }),
+              events: (rows) => {
+                for (const row of rows) stream.send('event', row, row.id);
+              },
+            });
+          },
+        });
+      },
+    }),
     defineEndpoint({
       method: 'post',
       path: '/v2/events',

@@ -5,6 +5,7 @@ import type { Config } from '../../../config.js';
 import type { ModelFiles } from '../../../inference/model-store.js';
 import type { InferenceService } from '../../../inference/service.js';
 import type { AccountService } from '../../../platform/accounts.js';
+import type { EventTail } from '../../../platform/event-tail.js';
 import type { InferenceKeyCache } from '../../../platform/inference-keys.js';
 import type { Endpoint } from '../../api.js';
 import { accountEndpoints } from './accounts.js';
@@ -27,6 +28,8 @@ export interface PlatformDeps {
   inference: InferenceService;
   inferenceKeys: InferenceKeyCache;
   modelFiles: ModelFiles;
+  /** the live event tail of GET /v2/events/stream */
+  eventTail: EventTail;
 }
 
 export function managementEndpoints(deps: PlatformDeps): Endpoint[] {

@@ -145,6 +145,17 @@ export const deviceSchema = z
     attributes: jsonObject,
     createdAt: timestamp,
     updatedAt: timestamp,
+    lastSeenAt: timestamp.nullable().describe('when its last event arrived; null before its first'),
+    lastLocation: z
+      .strictObject({
+        latitude: z.number(),
+        longitude: z.number(),
+        accuracy: z.number().optional().describe('metres, as the device reported it'),
+        timestamp: z.number().optional().describe('epoch milliseconds, as the device reported it'),
+      })
+      .nullable()
+      .describe('the newest location its events carried (mobile locations[], or IoT latitude/longitude); null before any'),
+    insideLandmarkIds: z.array(z.string()).describe("the landmarks watched by the organization's rules that this location is inside, as the rules engine last evaluated it"),
   })
   .meta({ id: 'Device' });
 
