@@ -6,7 +6,8 @@
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { IncomingEvent } from '../src/ingest/event-writer.js';
-import { evaluateBatch, organizationRules, type EngineDevice } from '../src/ingest/rules-engine.js';
+import { evaluateBatch, type EngineDevice } from '../src/platform/rules/batch.js';
+import { organizationRules } from '../src/platform/rules/compiled.js';
 import type { Shape } from '../src/lib/geometry.js';
 import type { LoadedRule } from '../src/platform/rules/index.js';
 

@@ -12,8 +12,6 @@ import { ingestEndpoints } from './http/routes/ingest.js';
 import { DeviceReadModel } from './ingest/device-reads.js';
 import { EventWriter } from './ingest/event-writer.js';
 import { EventPartitionMaintenance } from './ingest/event-partitions.js';
-import { RulesEngine } from './ingest/rules-engine.js';
-import { ActionRunner, outboxSms } from './ingest/actions.js';
 import { IngestService } from './ingest/service.js';
 import { managementEndpoints } from './http/routes/v2/index.js';
 import { predictEndpoint } from './http/routes/predict.js';
@@ -37,7 +35,9 @@ import { bearerToken, InferenceKeyCache } from './platform/inference-keys.js';
 import { Replica } from './platform/replicas.js';
 import { EventTail } from './platform/event-tail.js';
 import { loadSecretsKey, useSecretsKey } from './platform/secrets.js';
-import { parseAllowList } from './ingest/ssrf-guard.js';
+import { RulesEngine } from './platform/rules/engine.js';
+import { ActionRunner, outboxSms } from './platform/rules/runner.js';
+import { parseAllowList } from './platform/rules/ssrf-guard.js';
 import { sealStoredWebhookSecrets } from './platform/rules/seal-stored.js';
 
 export interface RunningServer {

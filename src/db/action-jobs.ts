@@ -1,6 +1,7 @@
 // The durable queue of fired actions (action_jobs): jobs queued inside the
-// ingestion commit by the rules engine, claimed with SKIP LOCKED by the
-// action runners (several servers share the work), and finished or retried.
+// ingestion commit (planned by the rules engine, inserted by the event
+// writer), claimed with SKIP LOCKED by the action runners (several servers
+// share the work), and finished or retried.
 import type { PendingQuery, Row, Sql } from 'postgres';
 import { arrayLiteral, jsonElements } from './array-literal.js';
 import type { Queryable } from './database.js';
@@ -14,8 +15,8 @@ export interface ActionJobRow {
   deviceId: string | null;
   eventId: string | null;
   type: string;
-  action: Record<string, any>;
-  context: Record<string, any>;
+  action: Record<string, unknown>;
+  context: Record<string, unknown>;
   attempts: number;
 }
 

@@ -1,7 +1,9 @@
 // Group commit of ingested events. Requests hand their events to the writer
 // and wait; the writer commits what is waiting in ONE transaction (one
 // multi-row insert), together with what the events change: device state,
-// rule throttles, fired actions. A request is acknowledged only after that
+// rule throttles, fired actions (planned by the rules as plain data,
+// platform/rules/engine.ts; every statement of the commit is made here from
+// db/ functions). A request is acknowledged only after that
 // commit, so nothing acknowledged is lost, and the fixed cost of a
 // transaction (its round trips, statements and WAL flush) is shared by
 // every event in it.
@@ -15,60 +17,38 @@
 // load batches grow and the cost per event falls.
 import { performance } from 'node:perf_hooks';
 import type { PendingQuery, ReservedSql, Row, Sql } from 'postgres';
+import { insertActionJobs, notifyActionJobs } from '../db/action-jobs.js';
+import { lockEngineDevices, saveDeviceStates, updateDeviceStates, type EngineDeviceRow } from '../db/device-state.js';
 import { insertAllEvents, insertNewEvents } from '../db/events.js';
+import { batchStatement } from '../db/ingest-batch.js';
+import { listRuleThrottles, upsertRuleThrottles, type RuleThrottleRow } from '../db/rule-throttle.js';
 import { invalid } from '../errors.js';
 import { log } from '../log.js';
+import type { RuleEvent } from '../platform/rules/batch.js';
+import type { RulesPlan } from '../platform/rules/engine.js';
 
-export interface IncomingEvent {
-  id: string;
-  organizationId: string;
-  channelId: string;
-  deviceId: string;
-  source: 'mobile' | 'iot';
-  serverReceivedAt: Date;
-  clientSentAt: Date | null;
-  payload: Record<string, unknown>;
+export interface IncomingEvent extends RuleEvent {
   dedupKey: string;
 }
 
-/** What a processor adds to a batch's transaction. */
-export interface ProcessorWork {
-  /** statements sent and not awaited: COMMIT follows them at once, and the writer checks each one's result */
-  writes: Array<Promise<unknown>>;
-  /** called once the transaction has committed */
-  committed(): void;
-}
-
-/** A batch the processor evaluated from memory, before the transaction. */
-export interface AheadWork {
+/**
+ * What the writer asks of the rules (platform/rules/engine.ts, RulesEngine):
+ * a plan for each batch, plain data it writes in the batch's commit, and
+ * then what became of it. No statement is made or sent by the rules.
+ */
+export interface BatchRules {
   /**
-   * The batch's one statement (one statement is one transaction: no BEGIN,
-   * no COMMIT): `insert`, the events' INSERTs (WITH entries), as a part of it, the
-   * processor's writes as the others. The INSERT fails (SQLSTATE 23505)
-   * if an event is a retry of a stored one; the statement must fail with
-   * SQLSTATE 40001 unless what the evaluation assumed still holds in the
-   * database.
+   * The batch evaluated from memory, assuming every event is new, with the
+   * versions its devices must still be at; undefined when the devices must
+   * be read first. The writer then commits the batch in one statement.
    */
-  statement(tx: Sql, insert: PendingQuery<Row[]>): { run: Promise<unknown>; committed(): void };
-  /** the statement failed: drop what the evaluation changed in memory */
-  forget(): void;
-}
-
-/** What happens inside the commit besides storing the events (rules, device state). */
-export interface EventProcessor {
-  /**
-   * The batch evaluated from what the processor holds in memory, assuming
-   * every event is new; undefined when it must read the database first.
-   * The writer then commits the batch in one statement, one round trip.
-   */
-  evaluateAhead(events: IncomingEvent[]): Promise<AheadWork | undefined>;
-  /**
-   * Called inside the transaction with the batch, in arrival order, while
-   * its INSERT is still running (so the processor can send its reads at
-   * once: they are pipelined on the connection). `stored` resolves to the
-   * ids that were new; retries of stored events are left out.
-   */
-  process(tx: Sql, events: IncomingEvent[], stored: Promise<Set<string>>): Promise<ProcessorWork>;
+  planAhead(events: readonly IncomingEvent[]): Promise<RulesPlan | undefined>;
+  /** The batch's new events evaluated on the device rows (locked) and throttles read in the transaction. */
+  planFromRows(events: readonly IncomingEvent[], devices: readonly EngineDeviceRow[], throttles: readonly RuleThrottleRow[]): Promise<RulesPlan>;
+  /** The plan committed; `versions`: each updated device's new row version. */
+  committed(plan: RulesPlan, versions: ReadonlyMap<string, string>): void;
+  /** A plan made ahead whose statement failed. */
+  forget(plan: RulesPlan): void;
 }
 
 export interface WriterOptions {
@@ -133,7 +113,7 @@ export class EventWriter {
 
   constructor(
     private readonly sql: Sql,
-    private readonly processor: EventProcessor,
+    private readonly rules: BatchRules,
     // Measured with `npm run bench -- ingest`: a second transaction as soon as
     // a handful of events wait beat one-at-a-time (single events: their
     // devices stop waiting out a whole commit) and did not cost batches.
@@ -251,35 +231,50 @@ export class EventWriter {
 
   /**
    * Commits the batch; resolves to the number of events that were new.
-   * The common batch (devices this server knows, no retried event) is one
-   * statement, one round trip: the processor evaluates it from memory and
-   * writes its outcome in the same statement as the INSERT, every
-   * assumption checked by PostgreSQL (SQLSTATE 23505 for a retried event,
-   * 40001 when another assumption fails). Any other batch, or one whose
+   * The common batch (devices the rules remember, no retried event) is one
+   * statement, one round trip: the rules plan it from memory and the plan is
+   * written in the same statement as the INSERT, every assumption checked
+   * by PostgreSQL (SQLSTATE 23505 for a retried event, 40001 when a device
+   * is no longer at its expected version). Any other batch, or one whose
    * assumptions failed, goes the locked way in two round trips: BEGIN, the
-   * INSERT and the processor's reads (devices locked) together, then its
-   * writes and COMMIT together.
+   * INSERT and the reads of the devices (locked) and their throttles
+   * together, then, once the rules planned the batch from them, its writes
+   * and COMMIT together.
    */
   private async commit(c: ReservedSql, events: IncomingEvent[]): Promise<number> {
-    const ahead = await this.processor.evaluateAhead(events);
+    const ahead = await this.rules.planAhead(events);
     if (ahead) {
       try {
-        const { run, committed } = ahead.statement(c, insertAllEvents(c, events));
-        await run;
-        committed();
+        const [result] = await oneStatement(c, insertAllEvents(c, events), ahead);
+        const versions = new Map<string, string>();
+        if (result.ids) for (let i = 0; i < result.ids.length; i++) versions.set(result.ids[i]!, result.versions![i]!);
+        this.rules.committed(ahead, versions);
         return events.length;
       } catch (error) {
-        ahead.forget();
+        this.rules.forget(ahead);
         const code = (error as { code?: string }).code;
         if (code !== SERIALIZATION_FAILURE && code !== UNIQUE_VIOLATION) throw error;
         this.stats.retried++;
       }
     }
     let stored!: Promise<Set<string>>;
-    await this.transaction(c, (issue) => {
+    let plan!: RulesPlan;
+    let versions: ReadonlyMap<string, string> = new Map();
+    await this.transaction(c, async (issue) => {
       stored = issue(insertNewEvents(c, events)).then((rows) => new Set(rows.map((r) => r.id)));
-      return this.processor.process(c, events, stored);
+      const deviceIds = [...new Set(events.map((e) => e.deviceId))];
+      // Sent at once, pipelined behind the events' INSERT. Devices are
+      // locked: a concurrent batch of another server for the same device
+      // waits, so enter/exit see one order.
+      const [deviceRows, throttleRows, fresh] = await Promise.all([lockEngineDevices(c, deviceIds), listRuleThrottles(c, deviceIds), stored]);
+      plan = await this.rules.planFromRows(fresh.size === events.length ? events : events.filter((e) => fresh.has(e.id)), deviceRows, throttleRows);
+      // Not awaited: COMMIT goes right behind them (one round trip).
+      const writes: Array<Promise<unknown>> = [saveDeviceStates(c, plan.patches).then((v) => (versions = v))];
+      if (plan.fired.size) writes.push(upsertRuleThrottles(c, [...plan.fired.values()]));
+      if (plan.jobs.length) writes.push(insertActionJobs(c, plan.jobs), notifyActionJobs(c, plan.jobs.length));
+      return writes;
     });
+    this.rules.committed(plan, versions);
     return (await stored).size;
   }
 
@@ -287,11 +282,12 @@ export class EventWriter {
    * BEGIN, the body's statements, COMMIT. PostgreSQL answers COMMIT in a
    * transaction where a statement failed with a silent rollback, so every
    * statement's own result is awaited: the transaction counts as committed
-   * only if all of them succeeded.
+   * only if all of them succeeded. The body sends its reads through
+   * `issue` and returns its writes, unsent or sent but not awaited.
    */
   private async transaction(
     c: ReservedSql,
-    body: (issue: <T>(statement: Promise<T>) => Promise<T>) => ProcessorWork | Promise<ProcessorWork>,
+    body: (issue: <T>(statement: Promise<T>) => Promise<T>) => Promise<Array<Promise<unknown>>>,
   ): Promise<void> {
     const statements: Array<Promise<unknown>> = [];
     // Each result is awaited below; until then a failure must not count as unhandled.
@@ -302,14 +298,12 @@ export class EventWriter {
     };
     try {
       issue(c`BEGIN`);
-      const work = await body(issue);
-      for (const write of work.writes) issue(write);
+      for (const write of await body(issue)) issue(write);
       issue(c`COMMIT`);
       // The first failure in statement order is the cause; the ones after
       // it only say that the transaction was aborted.
       const failed = (await Promise.allSettled(statements)).find((r) => r.status === 'rejected');
       if (failed) throw failed.reason;
-      work.committed();
     } catch (error) {
       // Ends the transaction if COMMIT was never sent; harmless after it.
       await c`ROLLBACK`.catch(() => {});
@@ -326,4 +320,20 @@ export class EventWriter {
     }
     for (const connection of this.idle.splice(0)) connection.release();
   }
+}
+
+/**
+ * A whole batch in one statement (db/ingest-batch.ts): the events' INSERT,
+ * which fails if an event was stored before, and the plan's writes; its
+ * final row checks that every device is still at its expected version.
+ */
+function oneStatement(c: Sql, insert: PendingQuery<Row[]>, plan: RulesPlan): PendingQuery<[{ ids: string[] | null; versions: string[] | null }]> {
+  return batchStatement(c, {
+    insert,
+    updateDevices: updateDeviceStates(c, plan.patches, plan.expectedVersions),
+    devices: plan.patches.size,
+    throttles: plan.fired.size ? upsertRuleThrottles(c, [...plan.fired.values()]) : undefined,
+    jobs: plan.jobs.length ? insertActionJobs(c, plan.jobs) : undefined,
+    jobCount: plan.jobs.length,
+  });
 }

@@ -2,7 +2,7 @@
 // as numbers, CIDR ranges, the internal ranges (loopback, private,
 // link-local, ...) and IPv6 forms that carry an IPv4 address, and the
 // WEBHOOK_ALLOWED_HOSTS allow list. Pure functions: configuration validates
-// the setting with them, ingest/ssrf-guard.ts applies them.
+// the setting with them, platform/rules/ssrf-guard.ts applies them.
 import { isIP } from 'node:net';
 
 export interface Range {

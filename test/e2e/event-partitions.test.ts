@@ -12,7 +12,7 @@ import { MIGRATIONS } from '../../src/db/migrations.js';
 import { newId } from '../../src/ids.js';
 import { maintainEventPartitions } from '../../src/ingest/event-partitions.js';
 import { EventWriter, type IncomingEvent } from '../../src/ingest/event-writer.js';
-import { RulesEngine } from '../../src/ingest/rules-engine.js';
+import { RulesEngine } from '../../src/platform/rules/engine.js';
 import { serverDatabaseUrl } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 

@@ -9,7 +9,7 @@ import { DomainError } from '../../src/errors.js';
 import { ApiError } from '../../src/http/errors.js';
 import { newId } from '../../src/ids.js';
 import { EventWriter, type IncomingEvent } from '../../src/ingest/event-writer.js';
-import { RulesEngine } from '../../src/ingest/rules-engine.js';
+import { RulesEngine } from '../../src/platform/rules/engine.js';
 import { serverDatabaseUrl } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 

@@ -2,7 +2,7 @@
 // internal (IPv4, IPv6, and IPv6 forms that carry an IPv4 address), the
 // allow-list, and that the check is made on what a name resolves to.
 import { describe, expect, it } from 'vitest';
-import { BlockedDestinationError, checkDestination, internalReason, NOTHING_ALLOWED, parseAllowList, pinnedLookup } from '../../src/ingest/ssrf-guard.js';
+import { BlockedDestinationError, checkDestination, internalReason, NOTHING_ALLOWED, parseAllowList, pinnedLookup } from '../../src/platform/rules/ssrf-guard.js';
 
 describe('internalReason', () => {
   it('classifies IPv4', () => {

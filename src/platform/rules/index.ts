@@ -1,6 +1,8 @@
 // Rules: the condition model, its input forms and expression string, action
-// validation, the rule service, and what the rules engine needs to evaluate
-// events (loadEnabledRules + the tree types + evaluate helpers).
+// validation, the rule service and the evaluation helpers. The rest of the
+// module is imported from its own files: the compiled index (compiled.ts),
+// batch evaluation (batch.ts), the engine that plans each ingested batch
+// (engine.ts) and the action runner (runner.ts).
 export type {
   AndCondition,
   AttributeCondition,

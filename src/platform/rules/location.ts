@@ -1,7 +1,8 @@
-// Device state kept with the device row and updated in the same commit as
-// the events: when it was last seen and its last known location (the
-// statements that read and write it are in db/device-state.ts).
-import type { IncomingEvent } from './event-writer.js';
+// Where an event puts its device: the last location the rules engine keeps
+// in the device's state (with the landmarks it is inside) and evaluates
+// landmark conditions against. Written with the device row in the commit of
+// the event (db/device-state.ts).
+import type { RuleEvent } from './batch.js';
 
 export interface LastLocation {
   latitude: number;
@@ -11,7 +12,7 @@ export interface LastLocation {
 }
 
 /** The newest location an event carries: mobile `locations[]`, or IoT latitude/longitude fields. */
-export function eventLocation(event: IncomingEvent): LastLocation | undefined {
+export function eventLocation(event: RuleEvent): LastLocation | undefined {
   const p = event.payload as Record<string, any>;
   if (Array.isArray(p.locations) && p.locations.length) {
     let best = p.locations[0];

@@ -1,6 +1,6 @@
-// What the rules engine remembers of each device between batches, so that
-// the common batch (devices it has seen, events that are new) is evaluated
-// without reading anything and committed in one round trip.
+// What the rules engine (engine.ts) remembers of each device between
+// batches, so that the common batch (devices it has seen, events that are
+// new) is evaluated without reading anything and committed in one round trip.
 //
 // An entry is the device row as this server last wrote it, the row version
 // it wrote (PostgreSQL's xmin system column, which changes with every
@@ -10,10 +10,11 @@
 // matches on that version, so a device changed meanwhile (by the management
 // API, another server) fails the transaction and the batch is retried the
 // locked way, which refreshes the entry. This server's own actions that tag
-// devices forget the entries instead (ActionRunnerOptions.onDevicesChanged):
-// a rule firing for every device of a fleet would otherwise fail a whole
-// batch per device, and each failed statement is work thrown away.
-import type { EngineDevice } from './rules-engine.js';
+// devices forget the entries instead (runner.ts,
+// ActionRunnerOptions.onDevicesChanged): a rule firing for every device of a
+// fleet would otherwise fail a whole batch per device, and each failed
+// statement is work thrown away.
+import type { EngineDevice } from './batch.js';
 
 export interface KnownDevice {
   device: EngineDevice;

@@ -26,19 +26,26 @@ import {
   markActionJobSucceeded,
   retryActionJobLater,
   type ActionJobRow,
-} from '../db/action-jobs.js';
-import { insertActionDelivery } from '../db/deliveries.js';
-import { changeDeviceTags, findDeviceTelephone } from '../db/devices.js';
-import { changeLandmarkTags } from '../db/landmarks.js';
-import { insertDeviceNotification } from '../db/notifications.js';
-import { insertOutboxSms } from '../db/outbox.js';
-import { newId } from '../ids.js';
-import { log } from '../log.js';
-import { enqueueEmail } from '../platform/outbox.js';
-import { openSecret } from '../platform/secrets.js';
+} from '../../db/action-jobs.js';
+import { insertActionDelivery } from '../../db/deliveries.js';
+import { changeDeviceTags, findDeviceTelephone } from '../../db/devices.js';
+import { changeLandmarkTags } from '../../db/landmarks.js';
+import { insertDeviceNotification } from '../../db/notifications.js';
+import { insertOutboxSms } from '../../db/outbox.js';
+import { newId } from '../../ids.js';
+import { log } from '../../log.js';
+import { enqueueEmail } from '../outbox.js';
+import { openSecret } from '../secrets.js';
+import type { RuleAction, WebhookAction } from './actions.js';
+import type { ActionContext } from './batch.js';
 import { BlockedDestinationError, checkDestination, NOTHING_ALLOWED, pinnedLookup, type AllowList } from './ssrf-guard.js';
 
-export type { ActionJobRow };
+/**
+ * A claimed job with its action typed by the rule model: the action was
+ * validated (actionSchema) when its rule was saved and queued as it was
+ * loaded (batch.ts), its context as batch.ts builds it.
+ */
+export type ClaimedJob = Omit<ActionJobRow, 'action' | 'context'> & { action: RuleAction; context: ActionContext };
 
 /** Where SMS go; the default keeps them in the outbox table for an operator or a gateway to send. */
 export interface SmsSender {
@@ -160,11 +167,13 @@ export class ActionRunner {
     return jobs.length;
   }
 
-  private async run(job: ActionJobRow): Promise<void> {
-    const maxAttempts = job.type === 'webhook' ? (job.action.retries ?? MAX_ATTEMPTS_DEFAULT - 1) + 1 : MAX_ATTEMPTS_DEFAULT;
+  private async run(row: ActionJobRow): Promise<void> {
+    const job = row as ClaimedJob;
+    const action = job.action;
+    const maxAttempts = action.type === 'webhook' ? (action.retries ?? MAX_ATTEMPTS_DEFAULT - 1) + 1 : MAX_ATTEMPTS_DEFAULT;
     try {
-      if (job.type === 'webhook') {
-        await this.webhook(job, maxAttempts);
+      if (action.type === 'webhook') {
+        await this.webhook(job, action, maxAttempts);
         await markActionJobSucceeded(this.sql, job.id);
       } else {
         // The effect and the job's completion commit together, so a crash in
@@ -188,8 +197,7 @@ export class ActionRunner {
     }
   }
 
-  private async webhook(job: ActionJobRow, maxAttempts: number): Promise<void> {
-    const a = job.action;
+  private async webhook(job: ClaimedJob, a: WebhookAction, maxAttempts: number): Promise<void> {
     const method = String(a.method ?? 'POST').toUpperCase();
     const url = renderTemplate(String(a.url), job.context);
     const body = method === 'GET' ? undefined : renderTemplate(a.body ?? JSON.stringify({ rule: job.context.rule, device: job.context.device, event: job.context.event, landmarks: job.context.landmarks }), job.context);
@@ -203,7 +211,7 @@ export class ActionRunner {
     let error: string | undefined;
     let outcome: 'success' | 'retry' | 'failure';
     try {
-      for (const [name, value] of Object.entries((a.headers ?? {}) as Record<string, string>)) {
+      for (const [name, value] of Object.entries(a.headers ?? {})) {
         headers[name.toLowerCase()] = renderTemplate(openSecret(value), job.context);
         loggedHeaders[name.toLowerCase()] = '********';
       }
@@ -252,15 +260,15 @@ export class ActionRunner {
   }
 
   /** Actions whose effect is a database change, made in one transaction with their bookkeeping. */
-  private async local(tx: TransactionSql, job: ActionJobRow): Promise<void> {
+  private async local(tx: TransactionSql, job: ClaimedJob): Promise<void> {
     const a = job.action;
     const context = job.context;
-    const deviceTargets = (ids: string[] | undefined, reflect?: boolean) => {
+    const deviceTargets = (ids: readonly string[] | undefined, reflect?: boolean) => {
       const set = new Set((ids ?? []).filter((id) => id !== 'triggering device'));
       if ((ids ?? []).includes('triggering device') || reflect) if (job.deviceId) set.add(job.deviceId);
       return [...set];
     };
-    switch (job.type) {
+    switch (a.type) {
       case 'push': {
         const targets = a.recipients ? deviceTargets(a.recipients.deviceIds, a.recipients.reflect) : job.deviceId ? [job.deviceId] : [];
         const payload = {
@@ -299,14 +307,14 @@ export class ActionRunner {
       case 'update device state add tags':
       case 'update device state remove tags': {
         const ids = deviceTargets(a.deviceIds);
-        const add = job.type.endsWith('add tags');
+        const add = a.type === 'update device state add tags';
         const changed = await changeDeviceTags(tx, job.organizationId, ids, a.tags, add);
         if (changed.length) this.options.onDevicesChanged?.(changed);
         return;
       }
       case 'update landmark state add tags':
       case 'update landmark state remove tags': {
-        const add = job.type.endsWith('add tags');
+        const add = a.type === 'update landmark state add tags';
         await changeLandmarkTags(tx, job.organizationId, a.landmarkIds, a.tags, add);
         return;
       }

@@ -12,7 +12,7 @@
 // IP addresses or CIDR ranges, compared with the resolved addresses.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { embeddedV4, inRange, internalReason, v4ToBigInt, v6ToBigInt, type AllowList } from '../lib/ip-ranges.js';
+import { embeddedV4, inRange, internalReason, v4ToBigInt, v6ToBigInt, type AllowList } from '../../lib/ip-ranges.js';
 
 /** A destination the guard refuses: permanent, the same URL fails the same way on a retry. */
 export class BlockedDestinationError extends Error {
@@ -22,7 +22,7 @@ export class BlockedDestinationError extends Error {
   }
 }
 
-export { internalReason, NOTHING_ALLOWED, parseAllowList, type AllowList } from '../lib/ip-ranges.js';
+export { internalReason, NOTHING_ALLOWED, parseAllowList, type AllowList } from '../../lib/ip-ranges.js';
 
 function allowedAddress(address: string, allow: AllowList): boolean {
   const family = isIP(address);

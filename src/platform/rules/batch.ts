@@ -1,0 +1,237 @@
+// Evaluation of a batch of events, without I/O: for every event, in order,
+// its position → the landmarks containing it (the compiled index,
+// compiled.ts) → enter/exit against the device's previous state →
+// candidate rules → conditions (evaluate.ts) → throttle → action jobs. What
+// it returns is data the event writer turns into statements of the commit
+// (device patches, fired throttles, typed jobs); the engine (engine.ts)
+// feeds it the devices and throttles, remembered or read.
+import type { NewActionJob } from '../../db/action-jobs.js';
+import type { DevicePatches, EngineDeviceRow } from '../../db/device-state.js';
+import { newId } from '../../ids.js';
+import type { RuleAction } from './actions.js';
+import { candidates, type OrganizationRules } from './compiled.js';
+import { evaluateCondition, type EvaluationContext } from './evaluate.js';
+import { eventLocation, type LastLocation } from './location.js';
+
+/** An ingested event as rules see it (ingest's IncomingEvent is one, with its idempotency key). */
+export interface RuleEvent {
+  id: string;
+  organizationId: string;
+  channelId: string;
+  deviceId: string;
+  source: 'mobile' | 'iot';
+  serverReceivedAt: Date;
+  clientSentAt: Date | null;
+  payload: Record<string, unknown>;
+}
+
+/** A device as rules see it: its row without the version, its state typed. */
+export type EngineDevice = Omit<EngineDeviceRow, 'state' | 'version'> & {
+  state: { inside?: string[]; lastLocation?: LastLocation; configuration?: unknown };
+};
+
+/** What a fired action's templates and webhook body see (`{{device.id}}`, `{{landmarks.entered.0}}`). */
+export type ActionContext = {
+  rule: { id: string; name: string; projectId: string };
+  device: {
+    id: string;
+    name: string | null;
+    model: string | null;
+    type: string | null;
+    tags: string[];
+    properties: Record<string, unknown>;
+    attributes: Record<string, unknown>;
+    location: LastLocation | null;
+  };
+  event: { id: string; channelId: string; serverReceivedAt: string; clientSentAt: string | null; payload: Record<string, unknown> };
+  landmarks: { entered: string[]; exited: string[]; inside: string[] };
+};
+
+/** A fired action to queue (the row db/action-jobs.ts inserts), its action typed by the rule model. */
+export type ActionJob = Omit<NewActionJob, 'type' | 'action' | 'context'> & {
+  type: RuleAction['type'];
+  action: RuleAction;
+  context: ActionContext;
+};
+
+/** A rule that fired for a device: its throttle's new time (db/rule-throttle.ts). */
+export interface FiredRule {
+  ruleId: string;
+  deviceId: string;
+  at: Date;
+}
+
+export interface RuleStats {
+  evaluated: number;
+  fired: number;
+  throttled: number;
+}
+
+export interface BatchOutcome {
+  /** per device: last-seen time and the state to merge */
+  patches: DevicePatches;
+  /** per rule and device (throttleKey): when it last fired */
+  fired: Map<string, FiredRule>;
+  jobs: ActionJob[];
+}
+
+/** How throttles (when a rule last fired for a device) are keyed in memory. */
+export function throttleKey(ruleId: string, deviceId: string): string {
+  return `${ruleId}:${deviceId}`;
+}
+
+/** A Set per landmark-id list of a condition tree, made once (the trees live as long as the rule set). */
+const idSets = new WeakMap<readonly string[], Set<string>>();
+function idSet(ids: readonly string[]): Set<string> {
+  let set = idSets.get(ids);
+  if (!set) idSets.set(ids, (set = new Set(ids)));
+  return set;
+}
+
+function some(set: ReadonlySet<string>, test: (id: string) => boolean): boolean {
+  for (const id of set) if (test(id)) return true;
+  return false;
+}
+
+/** The value at a path like `event.data.tempF`, `event.locations.0.latitude` or `event.channelId`. */
+export function valueAt(event: RuleEvent, path: string): unknown {
+  const parts = path.split('.');
+  let i = parts[0] === 'event' ? 1 : 0;
+  if (parts[i] === 'payload') i++;
+  const first = parts[i];
+  let value: unknown = event.payload;
+  if (first !== undefined && !(first in event.payload)) {
+    // Envelope fields, when the payload has none of that name.
+    const envelope = envelopeField(event, first);
+    if (envelope !== undefined) return i + 1 === parts.length ? envelope : undefined;
+  }
+  for (; i < parts.length; i++) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[parts[i]!];
+  }
+  return value;
+}
+
+function envelopeField(event: RuleEvent, name: string): unknown {
+  switch (name) {
+    case 'id':
+      return event.id;
+    case 'channelId':
+      return event.channelId;
+    case 'deviceId':
+      return event.deviceId;
+    case 'organizationId':
+      return event.organizationId;
+    case 'source':
+      return event.source;
+    case 'serverReceivedAt':
+      return event.serverReceivedAt.getTime();
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Evaluates events in order against their organizations' rules, updating
+ * `devices` (state) and `throttles` in place. No I/O: the engine gives it what
+ * it remembers or what the writer read, and the writer saves the outcome in
+ * the commit.
+ */
+export function evaluateBatch(
+  events: readonly RuleEvent[],
+  organizations: ReadonlyMap<string, OrganizationRules>,
+  devices: ReadonlyMap<string, EngineDevice>,
+  throttles: Map<string, number>,
+  stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 },
+): BatchOutcome {
+  const fired = new Map<string, FiredRule>();
+  const jobs: ActionJob[] = [];
+  const patches: DevicePatches = new Map();
+
+  for (const event of events) {
+    const device = devices.get(event.deviceId);
+    const organization = organizations.get(event.organizationId);
+    if (!device || !organization) continue; // deleted meanwhile: the event is kept, nothing to evaluate
+    const channel = organization.byChannel.get(event.channelId);
+    const location = eventLocation(event);
+    const before = new Set(device.state.inside ?? []);
+    let after = before;
+    if (location) {
+      after = new Set();
+      organization.landmarks.forEachContaining(location.latitude, location.longitude, (l) => after.add(l.id));
+      device.state.inside = [...after];
+      device.state.lastLocation = location;
+    }
+    const patch = patches.get(device.id) ?? { seenAt: event.serverReceivedAt, patch: {} };
+    patch.seenAt = event.serverReceivedAt;
+    if (location) Object.assign(patch.patch, { inside: device.state.inside, lastLocation: location });
+    patches.set(device.id, patch);
+
+    const time = event.clientSentAt ?? event.serverReceivedAt;
+    const knowsLocation = device.state.lastLocation !== undefined;
+    // One context per event (rules only change its time zone); attribute
+    // values are looked up once per path however many rules ask.
+    const values = new Map<string, unknown>();
+    const evaluation: EvaluationContext = {
+      time,
+      timezone: 'UTC',
+      channelId: event.channelId,
+      value: (path) => {
+        if (values.has(path)) return values.get(path);
+        const value = valueAt(event, path);
+        values.set(path, value);
+        return value;
+      },
+      // The sets around the device (inside before and after) hold a few
+      // landmarks; a rule may name thousands: walk the small side.
+      landmark: (trigger, ids) => {
+        const named = idSet(ids);
+        switch (trigger) {
+          case 'enter':
+            return location !== undefined && some(after, (id) => named.has(id) && !before.has(id));
+          case 'exit':
+            return location !== undefined && some(before, (id) => named.has(id) && !after.has(id));
+          case 'inside':
+            return some(after, (id) => named.has(id));
+          case 'outside':
+            return knowsLocation && !some(after, (id) => named.has(id));
+        }
+      },
+    };
+    for (const rule of candidates(channel, before, after)) {
+      stats.evaluated++;
+      evaluation.timezone = rule.timezone;
+      if (!evaluateCondition(rule.condition!, evaluation)) continue;
+      const key = throttleKey(rule.id, device.id);
+      const last = throttles.get(key);
+      if (rule.throttleInSeconds > 0 && last !== undefined && time.getTime() - last < rule.throttleInSeconds * 1000) {
+        stats.throttled++;
+        continue;
+      }
+      throttles.set(key, time.getTime());
+      fired.set(key, { ruleId: rule.id, deviceId: device.id, at: time });
+      stats.fired++;
+      if (rule.actions.length === 0) continue;
+      const context: ActionContext = {
+        rule: { id: rule.id, name: rule.name, projectId: rule.projectId },
+        device: { id: device.id, name: device.name, model: device.model, type: device.type, tags: device.tags, properties: device.properties, attributes: device.attributes, location: device.state.lastLocation ?? null },
+        event: { id: event.id, channelId: event.channelId, serverReceivedAt: event.serverReceivedAt.toISOString(), clientSentAt: event.clientSentAt?.toISOString() ?? null, payload: event.payload },
+        landmarks: { entered: [...after].filter((id) => !before.has(id)), exited: [...before].filter((id) => !after.has(id)), inside: [...after] },
+      };
+      for (const action of rule.actions) {
+        jobs.push({
+          id: newId(),
+          organizationId: event.organizationId,
+          ruleId: rule.id,
+          actionId: action.id,
+          deviceId: device.id,
+          eventId: event.id,
+          type: action.type,
+          action,
+          context,
+        });
+      }
+    }
+  }
+  return { patches, fired, jobs };
+}

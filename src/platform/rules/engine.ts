@@ -1,0 +1,179 @@
+// The rules engine of ingestion: for every new event, the enabled cloud
+// rules of the projects that include its channel are evaluated against the
+// event and the device's state (which landmarks it was inside). Its answer
+// to a batch is a plan, plain data (RulesPlan): the device states to save,
+// the throttles of the rules that fired, the action jobs to queue and, for
+// a batch evaluated from memory, the row versions the devices must still be
+// at. The event writer (ingest/event-writer.ts) owns every statement of the
+// commit: it writes the plan in the same transaction as the events, so an
+// acknowledged event has fired its rules exactly once, crash or not, and
+// then tells the engine what committed (committed) or failed (forget).
+//
+// Per organization, rules (parsed trees) compiled with a spatial index of
+// their landmarks (compiled.ts) are kept in memory and reloaded when
+// PostgreSQL notifies a change. Device state is remembered from the last
+// commit (known-devices.ts) and trusted only as far as PostgreSQL confirms
+// it; otherwise the writer reads it once per batch (locked), so several
+// servers can share devices.
+import type { Sql } from 'postgres';
+import type { DevicePatches, EngineDeviceRow } from '../../db/device-state.js';
+import { listLandmarkShapes } from '../../db/landmarks.js';
+import type { RuleThrottleRow } from '../../db/rule-throttle.js';
+import { log } from '../../log.js';
+import { evaluateBatch, throttleKey, type ActionJob, type EngineDevice, type FiredRule, type RuleEvent, type RuleStats } from './batch.js';
+import { organizationRules, type OrganizationRules } from './compiled.js';
+import { KnownDevices, type KnownDevice } from './known-devices.js';
+import { landmarkIds } from './model.js';
+import { loadEnabledRules } from './service.js';
+
+/** What a batch's rules change: written by the event writer in the batch's commit. */
+export interface RulesPlan {
+  /** per device: last-seen time and the state to merge (db/device-state.ts) */
+  patches: DevicePatches;
+  /** per rule and device: when it fired (db/rule-throttle.ts) */
+  fired: Map<string, FiredRule>;
+  /** fired actions to queue (db/action-jobs.ts) */
+  jobs: ActionJob[];
+  /**
+   * A plan made from memory (planAhead): the row version (xmin) each device
+   * of the batch must still be at for the plan to hold. Undefined for a plan
+   * made from rows read under lock (planFromRows): nothing to check.
+   */
+  expectedVersions: ReadonlyMap<string, string> | undefined;
+  /** rules evaluated, fired and throttled in this batch (counted into the engine's stats once it commits) */
+  stats: RuleStats;
+  /** the batch's devices as evaluated: what the engine remembers once the plan commits */
+  devices: ReadonlyMap<string, KnownDevice>;
+}
+
+/** Safety net under NOTIFY: rules and landmarks are reloaded at least this often. */
+const MAX_CACHE_AGE_MS = 60_000;
+
+function addStats(into: RuleStats, from: RuleStats): void {
+  into.evaluated += from.evaluated;
+  into.fired += from.fired;
+  into.throttled += from.throttled;
+}
+
+export class RulesEngine {
+  private readonly organizations = new Map<string, Promise<OrganizationRules>>();
+  private unlisten: Array<() => Promise<void>> = [];
+  /** devices as this server last committed them: see known-devices.ts */
+  private readonly known = new KnownDevices();
+  readonly stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 };
+
+  constructor(private readonly sql: Sql) {}
+
+  async start(): Promise<void> {
+    const forget = (organizationId: string) => this.organizations.delete(organizationId);
+    for (const channel of ['rules', 'landmarks']) {
+      const { unlisten } = await this.sql.listen(channel, forget);
+      this.unlisten.push(unlisten);
+    }
+  }
+
+  async stop(): Promise<void> {
+    for (const unlisten of this.unlisten) await unlisten().catch(() => {});
+  }
+
+  private rulesOf(organizationId: string): Promise<OrganizationRules> {
+    const cached = this.organizations.get(organizationId);
+    if (cached) return cached.then((o) => (Date.now() - o.loadedAt > MAX_CACHE_AGE_MS ? this.load(organizationId) : o));
+    return this.load(organizationId);
+  }
+
+  private load(organizationId: string): Promise<OrganizationRules> {
+    const loading = (async () => {
+      const rules = await loadEnabledRules(this.sql, organizationId, (id, error) => log.warn('rule skipped: unreadable conditions', { id, error }));
+      const needsLandmarks = rules.some((r) => r.condition !== null && landmarkIds(r.condition).length > 0);
+      return organizationRules(rules, needsLandmarks ? await listLandmarkShapes(this.sql, organizationId) : []);
+    })();
+    this.organizations.set(organizationId, loading);
+    loading.catch(() => this.organizations.delete(organizationId));
+    return loading;
+  }
+
+  private async organizationsOf(events: readonly RuleEvent[]): Promise<Map<string, OrganizationRules>> {
+    const organizations = new Map<string, OrganizationRules>();
+    for (const organizationId of new Set(events.map((e) => e.organizationId))) {
+      organizations.set(organizationId, await this.rulesOf(organizationId));
+    }
+    return organizations;
+  }
+
+  /**
+   * The batch evaluated from what this server remembers, assuming every
+   * event is new; undefined when a device of the batch is not remembered
+   * (the writer then reads the devices, locked, and asks planFromRows).
+   * Evaluated on the remembered objects themselves: the writer calls
+   * forget(plan) if its commit fails.
+   */
+  async planAhead(batch: readonly RuleEvent[]): Promise<RulesPlan | undefined> {
+    const entries = new Map<string, KnownDevice>();
+    for (const event of batch) {
+      if (entries.has(event.deviceId)) continue;
+      const entry = this.known.get(event.deviceId);
+      if (!entry) return undefined;
+      entries.set(event.deviceId, entry);
+    }
+    const organizations = await this.organizationsOf(batch);
+    const devices = new Map<string, EngineDevice>();
+    const throttles = new Map<string, number>();
+    const expectedVersions = new Map<string, string>();
+    for (const [id, entry] of entries) {
+      devices.set(id, entry.device);
+      expectedVersions.set(id, entry.version);
+      for (const [key, at] of entry.throttles) throttles.set(key, at);
+    }
+    const stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 };
+    const { patches, fired, jobs } = evaluateBatch(batch, organizations, devices, throttles, stats);
+    return { patches, fired, jobs, expectedVersions, stats, devices: entries };
+  }
+
+  /**
+   * The batch's new events (retries of stored events left out) evaluated
+   * on the devices' rows and throttles the writer read inside its
+   * transaction, the rows locked.
+   */
+  async planFromRows(events: readonly RuleEvent[], deviceRows: readonly EngineDeviceRow[], throttleRows: readonly RuleThrottleRow[]): Promise<RulesPlan> {
+    const entries = new Map<string, KnownDevice>();
+    for (const { version, ...device } of deviceRows) entries.set(device.id, { device: device as EngineDevice, version, throttles: new Map() });
+    const throttles = new Map<string, number>();
+    for (const t of throttleRows) {
+      const key = throttleKey(t.ruleId, t.deviceId);
+      throttles.set(key, t.lastFiredAt.getTime());
+      entries.get(t.deviceId)?.throttles.set(key, t.lastFiredAt.getTime());
+    }
+    const stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 };
+    if (events.length === 0) return { patches: new Map(), fired: new Map(), jobs: [], expectedVersions: undefined, stats, devices: entries };
+    const organizations = await this.organizationsOf(events);
+    const devices = new Map<string, EngineDevice>();
+    for (const [id, entry] of entries) devices.set(id, entry.device);
+    const { patches, fired, jobs } = evaluateBatch(events, organizations, devices, throttles, stats);
+    return { patches, fired, jobs, expectedVersions: undefined, stats, devices: entries };
+  }
+
+  /**
+   * The plan committed: each of its devices is remembered at the row
+   * version it was written at (`versions`, from the device-state UPDATE) or
+   * read at, with the rules that fired for it.
+   */
+  committed(plan: RulesPlan, versions: ReadonlyMap<string, string>): void {
+    addStats(this.stats, plan.stats);
+    for (const [key, f] of plan.fired) plan.devices.get(f.deviceId)?.throttles.set(key, f.at.getTime());
+    for (const [id, entry] of plan.devices) {
+      entry.version = versions.get(id) ?? entry.version;
+      this.known.set(id, entry);
+    }
+  }
+
+  /** A plan made ahead whose commit failed: what its evaluation changed in memory is dropped. */
+  forget(plan: RulesPlan): void {
+    this.known.forget(plan.devices.keys());
+  }
+
+  /** Devices changed elsewhere: their next batch reads them again. */
+  forgetDevices(deviceIds: Iterable<string>): void {
+    this.known.forget(deviceIds);
+  }
+}
