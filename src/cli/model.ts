@@ -9,6 +9,7 @@ import { bootstrapOrganization } from '../db/accounts.js';
 import { openDatabase } from '../db/database.js';
 import { listModelVersionsWithModel } from '../db/model-versions.js';
 import { setLogLevel } from '../log.js';
+import { storedModelConfig } from '../inference/model-config.js';
 import { DatabaseModelStore, ModelFiles } from '../inference/model-store.js';
 import { modelValidationSettings } from '../inference/validation.js';
 import { registerModelDirectory } from '../platform/model-registration.js';
@@ -47,7 +48,8 @@ async function main(): Promise<number> {
       public: values.public,
       validation: modelValidationSettings(config),
     });
-    process.stderr.write(`registered ${version.config.name} v${version.version} (${version.config.labels.length} labels) in ${version.directory}\n`);
+    const { name, labels } = storedModelConfig(version.config);
+    process.stderr.write(`registered ${name} v${version.version} (${labels.length} labels) in ${version.directory}\n`);
     process.stdout.write(`${version.id}\n`);
     return 0;
   } finally {

@@ -1,6 +1,5 @@
 // Queries of models and model versions.
 import type { Queryable } from './database.js';
-import type { ModelConfig } from '../inference/model-config.js';
 
 export type VersionStatus = 'Initializing' | 'Active' | 'Failed';
 
@@ -19,7 +18,8 @@ export interface ModelVersionRow {
   organizationId: string;
   version: number;
   directory: string;
-  config: ModelConfig;
+  /** model.json as the inference layer parsed it; its type is inference's, which db/ does not import */
+  config: unknown;
   public: boolean;
   status: VersionStatus;
   statusReason: string | null;

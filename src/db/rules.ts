@@ -4,7 +4,6 @@
 // camelCase transform would otherwise rename keys inside them (webhook
 // header names, properties, condition values), and it throws on a key that
 // ends in "_".
-import type { Condition } from '../platform/rules/model.js';
 import type { Queryable } from './database.js';
 
 export interface RuleRow {
@@ -19,8 +18,12 @@ export interface RuleRow {
   /** the Gen B JSON form: [root] or [] */
   conditionsObject: unknown[];
   conditions: string;
-  /** the parsed condition tree (null: no conditions, or a row written without it) */
-  conditionTree: Condition | null;
+  /**
+   * the parsed condition tree, as the rules module wrote it (null: no
+   * conditions, or a row written without it); its type is the rules
+   * module's, which db/ does not import
+   */
+  conditionTree: unknown;
   /** stored actions, secrets included */
   actions: Array<Record<string, unknown>>;
   properties: Record<string, unknown>;
@@ -49,7 +52,7 @@ const columns = (sql: Queryable) => sql`
 const toRule = (row: RawRuleRow): RuleRow => ({
   ...row,
   conditionsObject: row.conditionsObject === null ? [] : (JSON.parse(row.conditionsObject) as unknown[]),
-  conditionTree: row.conditionTree === null ? null : (JSON.parse(row.conditionTree) as Condition | null),
+  conditionTree: row.conditionTree === null ? null : (JSON.parse(row.conditionTree) as unknown),
   actions: JSON.parse(row.actions) as Array<Record<string, unknown>>,
   properties: JSON.parse(row.properties) as Record<string, unknown>,
 });

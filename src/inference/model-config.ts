@@ -97,6 +97,16 @@ export const modelConfigSchema = z
 
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
 
+/**
+ * A config read back from model_versions (db/ types it `unknown`: it does
+ * not import this layer). It was stored after parseModelConfig, so it is
+ * trusted as one; deploying a version parses it again, which fills the
+ * defaults added since it was written.
+ */
+export function storedModelConfig(stored: unknown): ModelConfig {
+  return stored as ModelConfig;
+}
+
 export class ModelConfigError extends Error {}
 
 export function parseModelConfig(value: unknown): ModelConfig {

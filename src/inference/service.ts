@@ -11,7 +11,7 @@ import { log } from '../log.js';
 import { Gauge, type ServerMetrics } from '../observability/metrics.js';
 import { DrainRate } from './drain-rate.js';
 import type { InferenceEngine, ModelRef } from './engine.js';
-import { parseModelConfig, type ModelConfig } from './model-config.js';
+import { parseModelConfig, storedModelConfig, type ModelConfig } from './model-config.js';
 import type { ModelFiles } from './model-store.js';
 import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
@@ -168,7 +168,7 @@ export class InferenceService {
   deploy(row: ModelVersionRow, { validated = false } = {}): DeployedVersion {
     const existing = this.versions.get(row.id);
     if (existing) return existing;
-    let config: ModelConfig = row.config;
+    let config = storedModelConfig(row.config);
     let reason: string | null = null;
     try {
       config = parseModelConfig(row.config); // fills defaults added since the row was written

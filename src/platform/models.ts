@@ -9,6 +9,7 @@ import * as db from '../db/model-versions.js';
 import type { ModelRow, ModelVersionRow } from '../db/model-versions.js';
 import type { ReplicaCounts } from '../db/replicas.js';
 import { found, notFound } from '../errors.js';
+import { storedModelConfig } from '../inference/model-config.js';
 import type { ModelFiles } from '../inference/model-store.js';
 import type { InferenceService } from '../inference/service.js';
 import { insertStoredVersion } from './model-registration.js';
@@ -22,19 +23,20 @@ export function presentModel(m: ModelRow & { versionCount?: number }) {
 /** A version with its live status when this server has it deployed, and how many live replicas serve it. */
 function presentVersion(v: ModelVersionRow, inference: InferenceService, replicas: ReplicaCounts) {
   const live = inference.get(v.id);
+  const config = storedModelConfig(v.config);
   return {
     id: v.id,
     modelId: v.modelId,
     organizationId: v.organizationId,
     version: v.version,
-    name: v.config.name,
+    name: config.name,
     status: live?.status ?? v.status,
     statusReason: live ? live.reason : v.statusReason,
     executionProvider: live?.provider ?? null,
     public: v.public,
-    labels: v.config.labels,
-    input: { width: v.config.input.width, height: v.config.input.height },
-    outputFormat: v.config.output.format ?? 'auto',
+    labels: config.labels,
+    input: { width: config.input.width, height: config.input.height },
+    outputFormat: config.output.format ?? 'auto',
     replicas,
     createdAt: v.createdAt,
     updatedAt: v.updatedAt,

@@ -122,7 +122,12 @@ async function checkIds(
 }
 
 /** Checks every reference of a rule against the organization (and its project, for condition landmarks). */
-async function checkReferences(sql: Queryable, organizationId: string, projectId: string, fields: Pick<RuleFields, 'conditionTree' | 'actions' | 'channelIds' | 'gatewayIds'>) {
+async function checkReferences(
+  sql: Queryable,
+  organizationId: string,
+  projectId: string,
+  fields: Pick<RuleFields, 'actions' | 'channelIds' | 'gatewayIds'> & { conditionTree: Condition | null },
+) {
   await checkIds(sql, 'landmarks', organizationId, landmarkIds(fields.conditionTree), 'landmark ids', projectId);
   await checkIds(sql, 'channels', organizationId, fields.channelIds, 'channelIds');
   await checkIds(sql, 'gateways', organizationId, fields.gatewayIds, 'gatewayIds');
@@ -139,6 +144,7 @@ function conditionFields(tree: Condition | null): Pick<RuleFields, 'conditionTre
 
 export async function createRule(sql: Sql, organizationId: string, input: RuleInput & { projectId: string; name: string }): Promise<RuleRow> {
   const parsed = parseConditionsInput(input);
+  const tree = parsed?.tree ?? null;
   const properties = withTimezone(input.properties ?? {}, parsed);
   const fields: RuleFields = {
     projectId: input.projectId,
@@ -147,7 +153,7 @@ export async function createRule(sql: Sql, organizationId: string, input: RuleIn
     type: input.type ?? 'cloud',
     enabled: input.enabled ?? true,
     generator: input.generator ?? 'custom',
-    ...conditionFields(parsed?.tree ?? null),
+    ...conditionFields(tree),
     actions: prepareActions(input.actions ?? []),
     properties,
     throttleInSeconds: input.throttleInSeconds ?? 0,
@@ -156,7 +162,7 @@ export async function createRule(sql: Sql, organizationId: string, input: RuleIn
   };
   return sql.begin(async (tx) => {
     if (!(await projectExists(tx, organizationId, input.projectId))) throw new OutOfOrganizationError('project', input.projectId);
-    await checkReferences(tx, organizationId, input.projectId, fields);
+    await checkReferences(tx, organizationId, input.projectId, { ...fields, conditionTree: tree });
     return insertRule(tx, { id: newId(), organizationId, ...fields });
   });
 }
@@ -249,7 +255,8 @@ export async function validateConditions(sql: Queryable, organizationId: string,
 
 /** The tree of a stored rule; rows written without one (by hand, or before the column) are parsed once here. */
 function currentTree(row: RuleRow): Condition | null {
-  if (row.conditionTree) return row.conditionTree;
+  // written by conditionFields, from a parsed tree
+  if (row.conditionTree) return row.conditionTree as Condition;
   if (row.conditionsObject.length > 0) return parseConditionsObject(row.conditionsObject).tree;
   return row.conditions.trim() ? parseExpression(row.conditions) : null;
 }
