@@ -350,7 +350,11 @@ async function main(): Promise<void> {
   const compared = replicaCounts.length > 1;
   const report = {
     created,
-    command: `npm run bench -- ingest ${process.argv.slice(2).filter((a) => a !== 'ingest').join(' ')}`.trim(),
+    command: `npm run bench -- ingest ${process.argv
+      .slice(2)
+      .filter((a) => a !== 'ingest')
+      .map((a) => (/\s/.test(a) ? `"${a}"` : a))
+      .join(' ')}`.trim(),
     machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, database: 'embedded PostgreSQL 18' },
     devices,
     batchSize,
@@ -410,7 +414,7 @@ async function main(): Promise<void> {
     `Durability check (events stored per scenario's devices, counted after all runs): ${SCENARIOS.flatMap((scenario) =>
       replicaCounts.map((n) => {
         const r = bySize.get(n)![scenario.name]!;
-        return `${scenario.name}${compared ? ` (${n} replicas)` : ''} ${r.acknowledged} acknowledged = ${r.stored} stored ${r.acknowledged === r.stored ? '✓' : '✗'}`;
+        return `${scenario.name}${compared ? ` (${n} replica${n > 1 ? 's' : ''})` : ''} ${r.acknowledged} acknowledged = ${r.stored} stored ${r.acknowledged === r.stored ? '✓' : '✗'}`;
       }),
     ).join('; ')}.`,
     '',
@@ -419,10 +423,11 @@ async function main(): Promise<void> {
   ].join('\n');
   // Every run is kept in bench/results/runs/ (not tracked). A full run (not a
   // smoke run or a subset of scenarios) of one server becomes latest-ingest.*;
-  // one comparing deployment sizes becomes ingest-replicas.*.
+  // one comparing deployment sizes (not a smoke run) becomes ingest-replicas.*.
   const dir = join(ROOT, 'bench', 'results');
   await mkdir(join(dir, 'runs'), { recursive: true });
-  const partial = values.quick || wanted !== undefined;
+  // (a comparison of sizes may take a subset of the scenarios: it is about the ratios)
+  const partial = values.quick || (wanted !== undefined && !compared);
   const kind = compared ? 'ingest-replicas' : 'ingest';
   const base = join(dir, 'runs', `${partial ? 'quick-' : ''}${kind}-${created.replace(/[:.]/g, '-')}`);
   await writeFile(`${base}.json`, JSON.stringify(report, null, 2) + '\n');
