@@ -2,13 +2,13 @@
 
 Run with Debian's Python (torch 1.13, CPU); see README.md ("Segmentation model") for the whole pipeline:
 
-    for c in 0 1 2; do nice -n 19 node --import tsx scripts/demo-model/generate.ts \
-        --out /tmp/demo-seg/train$c --seed-start $((1000000 + c*3000)) --count 3000 \
-        --format mixed --resize-to 320x320 --masks; done
-    nice -n 19 /usr/bin/python3 scripts/demo-model/train_seg.py \
-        --data /tmp/demo-seg/train0 /tmp/demo-seg/train1 /tmp/demo-seg/train2 --out /tmp/demo-seg/run1 \
-        --time-budget 42
+    nice -n 19 node --import tsx scripts/demo-model/generate.ts --out /tmp/demo-seg/train0 \
+        --seed-start 1000000 --count 3000 --format mixed --resize-to 320x320 --masks
+    OMP_WAIT_POLICY=PASSIVE nice -n 19 /usr/bin/python3 scripts/demo-model/train_seg.py \
+        --data /tmp/demo-seg/train0 --out /tmp/demo-seg/run1 --time-budget 50
     /usr/bin/python3 scripts/demo-model/export_seg.py --ckpt /tmp/demo-seg/run1/best.pt --out models/demo-seg
+
+The shipped model: 811 steps of 16 images (3,000 scenes) in 50 min wall on 2 shared cores.
 
 What it adds to the detector of train.py (same backbone, neck, heads, assignment and box/class losses):
 - a mask-coefficient branch per level (3x3 conv + 1x1 conv -> NM coefficients per candidate);
