@@ -17,19 +17,39 @@ export function iou(a: Box, b: Box): number {
 
 /** COCO AP for one class at one IoU threshold: greedy matching by score, 101-point interpolation. */
 export function averagePrecision(predictions: Prediction[], truths: Map<number, Box[]>, threshold: number): number {
-  const total = [...truths.values()].reduce((n, boxes) => n + boxes.length, 0);
+  const counts = new Map([...truths].map(([image, boxes]) => [image, boxes.length]));
+  return overlapAveragePrecision(
+    predictions.map((p) => ({ image: p.image, score: p.score, overlaps: (truths.get(p.image) ?? []).map((g) => iou(p.box, g)) })),
+    counts,
+    threshold,
+  );
+}
+
+/** A prediction with its overlap (box or mask IoU) with each ground truth of its class in its image. */
+export interface ScoredOverlaps {
+  image: number;
+  score: number;
+  overlaps: readonly number[];
+}
+
+/**
+ * COCO AP for one class at one IoU threshold from precomputed overlaps (so
+ * that boxes and masks share it): `truths` maps an image to its number of
+ * ground truths of the class; greedy matching by score, 101-point
+ * interpolation.
+ */
+export function overlapAveragePrecision(predictions: readonly ScoredOverlaps[], truths: Map<number, number>, threshold: number): number {
+  const total = [...truths.values()].reduce((n, count) => n + count, 0);
   if (total === 0) return NaN;
-  const matched = new Map<number, boolean[]>([...truths].map(([image, boxes]) => [image, boxes.map(() => false)]));
+  const matched = new Map<number, boolean[]>([...truths].map(([image, count]) => [image, new Array<boolean>(count).fill(false)]));
   const sorted = [...predictions].sort((a, b) => b.score - a.score);
   const tp: number[] = [];
   for (const p of sorted) {
-    const boxes = truths.get(p.image) ?? [];
     const used = matched.get(p.image) ?? [];
     let best = -1;
     let bestIou = threshold;
-    boxes.forEach((g, i) => {
+    p.overlaps.forEach((o, i) => {
       if (used[i]) return;
-      const o = iou(p.box, g);
       if (o >= bestIou) {
         bestIou = o;
         best = i;
@@ -55,4 +75,3 @@ export function averagePrecision(predictions: Prediction[], truths: Map<number, 
   }
   return sum / 101;
 }
-

@@ -72,6 +72,12 @@ export interface Scene {
   height: number;
   objects: SceneObject[];
   svg: string;
+  /**
+   * Visible-pixel instance ids on an outW x outH grid (default: full size), row-major:
+   * 0 = no object, k + 1 = objects[k]. See instanceMask() below. A method, not data,
+   * so that serialising `objects` (labels.jsonl) is unchanged.
+   */
+  instanceMask(outW?: number, outH?: number): Uint8Array;
 }
 
 // ---------------------------------------------------------------- PRNG
@@ -610,6 +616,38 @@ function visibility(item: Item, occluders: readonly Item[], w: number, h: number
   };
 }
 
+/**
+ * Instance ids of the visible pixels, painted back to front exactly as the SVG is
+ * (labelled objects in order, then the foreground lines, which erase), sampled at
+ * pixel centres: the same hit tests and the same occluders as visibility(), so
+ * an object's mask is the set of pixels that visibility() counted as visible.
+ * The result is outW x outH (row-major, 0 = no object, k + 1 = objects[k]); pixel
+ * (i, j) samples the scene point ((i + 0.5) * w / outW, (j + 0.5) * h / outH), so
+ * a smaller grid is a point-sampled (nearest) downscale of the full-size mask.
+ */
+function instanceMask(items: readonly Item[], fg: readonly Item[], w: number, h: number, outW: number, outH: number): Uint8Array {
+  if (items.length > 254) throw new Error('too many objects for an 8-bit mask');
+  const out = new Uint8Array(outW * outH);
+  const sx = w / outW;
+  const sy = h / outH;
+  const paintItem = (item: Item, value: number): void => {
+    const b = item.box;
+    const i1 = Math.max(0, Math.floor(b[0] / sx - 0.5));
+    const i2 = Math.min(outW - 1, Math.ceil(b[2] / sx - 0.5));
+    const j1 = Math.max(0, Math.floor(b[1] / sy - 0.5));
+    const j2 = Math.min(outH - 1, Math.ceil(b[3] / sy - 0.5));
+    for (let j = j1; j <= j2; j++) {
+      const y = (j + 0.5) * sy;
+      for (let i = i1; i <= i2; i++) {
+        if (insideItem(item, (i + 0.5) * sx, y)) out[j * outW + i] = value;
+      }
+    }
+  };
+  items.forEach((item, k) => paintItem(item, k + 1));
+  for (const f of fg) paintItem(f, 0);
+  return out;
+}
+
 // ---------------------------------------------------------------- raster textures
 //
 // librsvg's feTurbulence (~250 ms per megapixel and octave) and rotated
@@ -905,10 +943,12 @@ export function makeScene(seed: number): Scene {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
     `${svg.defsMarkup()}${body}${overlay}</svg>`;
 
+  const maskItems = kept.map((k) => k.item);
   return {
     width,
     height,
     svg: doc,
+    instanceMask: (outW = width, outH = height) => instanceMask(maskItems, fg, width, height, outW, outH),
     objects: kept.map(({ item, box }) => {
       const label = DEMO_LABELS[item.classId];
       if (label === undefined) throw new Error('bad class id');

@@ -258,13 +258,16 @@ def ciou(a, b, eps=1e-7):
 
 
 @torch.no_grad()
-def tal_assign(scores, pboxes, anchors, gt_labels, gt_boxes, gt_mask, topk=10, alpha=0.5, beta=6.0, eps=1e-9):
+def tal_assign(scores, pboxes, anchors, gt_labels, gt_boxes, gt_mask, topk=10, alpha=0.5, beta=6.0, eps=1e-9,
+               return_gt_idx=False):
     """scores [B,N,C] (sigmoid), pboxes [B,N,4] xyxy, anchors [N,2], gt_* [B,M,(1|4)], gt_mask [B,M] bool.
-    -> target_boxes [B,N,4], target_scores [B,N,C], fg [B,N] bool."""
+    -> target_boxes [B,N,4], target_scores [B,N,C], fg [B,N] bool (and, with return_gt_idx, the index of
+    each anchor's ground truth [B,N], meaningful where fg; train_seg.py needs it for the mask targets)."""
     b, n, c = scores.shape
     m = gt_boxes.shape[1]
     if m == 0:
-        return torch.zeros_like(pboxes), torch.zeros_like(scores), torch.zeros(b, n, dtype=torch.bool)
+        empty = torch.zeros_like(pboxes), torch.zeros_like(scores), torch.zeros(b, n, dtype=torch.bool)
+        return (*empty, torch.zeros(b, n, dtype=torch.long)) if return_gt_idx else empty
     lt = anchors.view(1, 1, n, 2) - gt_boxes[:, :, None, :2]
     rb = gt_boxes[:, :, None, 2:] - anchors.view(1, 1, n, 2)
     in_gt = torch.cat([lt, rb], -1).amin(-1) > eps                     # [B,M,N]
@@ -293,7 +296,7 @@ def tal_assign(scores, pboxes, anchors, gt_labels, gt_boxes, gt_mask, topk=10, a
     pos_iou_max = (ious * sel).amax(-1, keepdim=True)
     norm = (metric * pos_iou_max / (pos_metric_max + eps)).amax(1)       # [B,N]
     target_scores = target_scores * norm[..., None]
-    return tb, target_scores, fg
+    return (tb, target_scores, fg, gt_idx) if return_gt_idx else (tb, target_scores, fg)
 
 
 def detection_loss(outs, gt_labels, gt_boxes, gt_mask, anchors, strides):

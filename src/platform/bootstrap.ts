@@ -20,6 +20,15 @@ import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
 /** The bundled demo model's version id, the same on every installation. */
 export const DEMO_MODEL_VERSION_ID = '01JDEM0DETECT0R00000000001';
 export const DEMO_MODEL_DIRECTORY = 'demo';
+/** The bundled demo segmentation model (models/demo-seg): its fixed version id. */
+export const DEMO_SEG_MODEL_VERSION_ID = '01JDEM0SEGMENT000000000001';
+export const DEMO_SEG_MODEL_DIRECTORY = 'demo-seg';
+
+/** Bundled demo directories: fixed version ids, and public (they answer every organization's key). */
+const DEMO_VERSION_IDS: Readonly<Record<string, string>> = {
+  [DEMO_MODEL_DIRECTORY]: DEMO_MODEL_VERSION_ID,
+  [DEMO_SEG_MODEL_DIRECTORY]: DEMO_SEG_MODEL_VERSION_ID,
+};
 
 type Print = (text: string) => void;
 
@@ -42,14 +51,15 @@ async function registerBundledModels(tx: Queryable, organizationId: string, mode
       continue;
     }
     const model = await insertModel(tx, { id: newId(), organizationId, name: config.name, description: config.description });
-    const isDemo = name === DEMO_MODEL_DIRECTORY;
+    const demoId = DEMO_VERSION_IDS[name];
+    const isDemo = demoId !== undefined;
     const version = await insertModelVersion(tx, {
-      id: isDemo ? DEMO_MODEL_VERSION_ID : newId(),
+      id: demoId ?? newId(),
       modelId: model.id,
       organizationId,
       directory,
       config,
-      // The demo answers every organization's key, like the original
+      // The demos answer every organization's key, like the original
       // platform's public pretrained models.
       public: isDemo,
     });
@@ -66,11 +76,9 @@ export async function bootstrap(sql: Sql, config: Config, print: Print = (t) => 
     if (config.inferenceApiKey) await acceptConfiguredKey(tx, config.inferenceApiKey);
   });
   if (secrets.length) {
-    print(
-      ['', '=== First start: credentials (shown once, not stored in clear anywhere) ===', ...secrets, `demo model version: ${DEMO_MODEL_VERSION_ID}`, ''].join(
-        '\n',
-      ) + '\n',
-    );
+    const demos = [`demo model version: ${DEMO_MODEL_VERSION_ID}`];
+    if (existsSync(join(config.modelsDir, DEMO_SEG_MODEL_DIRECTORY, MODEL_FILE))) demos.push(`demo segmentation model version: ${DEMO_SEG_MODEL_VERSION_ID}`);
+    print(['', '=== First start: credentials (shown once, not stored in clear anywhere) ===', ...secrets, ...demos, ''].join('\n') + '\n');
   }
 }
 

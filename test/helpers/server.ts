@@ -163,7 +163,8 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false>, ti
 /** Version ids by model name, from the server's registration log lines. */
 export function registeredVersions(server: TestServer): Record<string, string> {
   const ids: Record<string, string> = {};
-  for (const m of server.stderr().matchAll(/registered model version id=(\w+) name=(\w+)/g)) ids[m[2]!] = m[1]!;
+  // names may have hyphens (the bundled demo-seg): \w+ alone would file it under "demo"
+  for (const m of server.stderr().matchAll(/registered model version id=(\w+) name=([\w-]+)/g)) ids[m[2]!] = m[1]!;
   return ids;
 }
 
