@@ -226,6 +226,7 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.getByLabel('New project name').fill('city');
     await page.getByRole('button', { name: 'Create project' }).click();
     await page.locator('tr', { hasText: 'city' }).waitFor();
+    await screenshot(page, 'projects');
     await page.getByRole('link', { name: 'Landmarks' }).click();
     const map = page.getByTestId('landmark-map');
     await map.waitFor();
