@@ -19,13 +19,12 @@
 //   ground truths of the IoU with the best same-class polygon (0 when none).
 // Without --url it starts a server on embedded defaults. The last line is
 //   mask-mAP@0.5=<x> mask-mAP@0.5:0.95=<y> box-mAP@0.5=<z> matched-IoU=<m> images=<N>
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readModelConfig } from '../src/inference/model-config.js';
 import { DEMO_SEG_MODEL_VERSION_ID } from '../src/platform/bootstrap.js';
 import { DEMO_LABELS, EVAL_SEED_START, makeScene, renderScene, type Scene } from './demo-model/scenes.js';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import { forEachScene, withEvalServer } from './eval-server.js';
 import { iou, overlapAveragePrecision, type Box, type ScoredOverlaps } from './map.js';
 import { instanceAreas, maskIous, rasterisePolygon } from './mask-iou.js';
 
@@ -79,67 +78,46 @@ interface Scored extends ScoredOverlaps {
 }
 
 async function main(): Promise<void> {
-  let server: TestServer | undefined;
-  let url = values.url;
-  let key = values.key;
-  if (!url) {
-    key = `eval-${randomBytes(12).toString('hex')}`;
-    process.stderr.write('starting a server on embedded defaults ...\n');
-    server = await startServer({ env: { INFERENCE_API_KEY: key } });
-    url = server.url;
-  }
-  if (!key) throw new Error('--key is required with --url');
-  try {
+  await withEvalServer(values, async (url, key) => {
     const predictions = new Map<string, Scored[]>(DEMO_LABELS.map((l) => [l, []]));
     const truths = new Map<string, Map<number, number>>(DEMO_LABELS.map((l) => [l, new Map()]));
     // at the default threshold: per ground truth, the best IoU; per image and class, the greedy matches
     const bestIou = new Map<string, number[]>(DEMO_LABELS.map((l) => [l, []]));
     const matchedIou = new Map<string, number[]>(DEMO_LABELS.map((l) => [l, []]));
-    let next = 0;
-    let done = 0;
     let answered = 0;
-    const worker = async () => {
-      for (let i = next++; i < count; i = next++) {
-        const scene = makeScene(seedStart + i);
-        const ids = scene.instanceMask();
-        const areas = instanceAreas(ids);
-        const answers = await predictPolygons(url!, key!, values.model!, scene, await renderScene(scene, format));
-        answered += answers.length;
-        for (const label of DEMO_LABELS) {
-          const objects = scene.objects.flatMap((o, k) => (o.label === label ? [k] : []));
-          if (objects.length) truths.get(label)!.set(i, objects.length);
-          const mine = answers
-            .filter((a) => a.label === label)
-            .map((a) => {
-              const all = maskIous(rasterisePolygon(a.points, scene.width, scene.height), ids, scene.width, areas, scene.objects.length);
-              return { answer: a, overlaps: objects.map((k) => all[k]!), boxOverlaps: objects.map((k) => iou(a.box, scene.objects[k]!.box)) };
-            });
-          for (const m of mine) predictions.get(label)!.push({ image: i, score: m.answer.score, overlaps: m.overlaps, boxOverlaps: m.boxOverlaps });
-          const kept = mine.filter((m) => m.answer.score >= defaults.threshold).sort((a, b) => b.answer.score - a.answer.score);
-          objects.forEach((_, g) => bestIou.get(label)!.push(Math.max(0, ...kept.map((m) => m.overlaps[g]!))));
-          const used = objects.map(() => false);
-          for (const m of kept) {
-            let best = -1;
-            m.overlaps.forEach((o, g) => {
-              if (!used[g] && o >= 0.5 && (best < 0 || o > m.overlaps[best]!)) best = g;
-            });
-            if (best >= 0) {
-              used[best] = true;
-              matchedIou.get(label)!.push(m.overlaps[best]!);
-            }
+    const evaluateScene = async (i: number) => {
+      const scene = makeScene(seedStart + i);
+      const ids = scene.instanceMask();
+      const areas = instanceAreas(ids);
+      const answers = await predictPolygons(url, key, values.model!, scene, await renderScene(scene, format));
+      answered += answers.length;
+      for (const label of DEMO_LABELS) {
+        const objects = scene.objects.flatMap((o, k) => (o.label === label ? [k] : []));
+        if (objects.length) truths.get(label)!.set(i, objects.length);
+        const mine = answers
+          .filter((a) => a.label === label)
+          .map((a) => {
+            const all = maskIous(rasterisePolygon(a.points, scene.width, scene.height), ids, scene.width, areas, scene.objects.length);
+            return { answer: a, overlaps: objects.map((k) => all[k]!), boxOverlaps: objects.map((k) => iou(a.box, scene.objects[k]!.box)) };
+          });
+        for (const m of mine) predictions.get(label)!.push({ image: i, score: m.answer.score, overlaps: m.overlaps, boxOverlaps: m.boxOverlaps });
+        const kept = mine.filter((m) => m.answer.score >= defaults.threshold).sort((a, b) => b.answer.score - a.answer.score);
+        objects.forEach((_, g) => bestIou.get(label)!.push(Math.max(0, ...kept.map((m) => m.overlaps[g]!))));
+        const used = objects.map(() => false);
+        for (const m of kept) {
+          let best = -1;
+          m.overlaps.forEach((o, g) => {
+            if (!used[g] && o >= 0.5 && (best < 0 || o > m.overlaps[best]!)) best = g;
+          });
+          if (best >= 0) {
+            used[best] = true;
+            matchedIou.get(label)!.push(m.overlaps[best]!);
           }
         }
-        if (++done % 50 === 0) process.stderr.write(`${done}/${count} images\n`);
       }
     };
-    for (let tries = 0; ; tries++) {
-      const res = await fetch(`${url}/v2/health/ready`).catch(() => undefined);
-      if (res?.status === 200) break;
-      if (tries > 600) throw new Error('the server never became ready');
-      await new Promise((r) => setTimeout(r, 100));
-    }
     const started = Date.now();
-    await Promise.all(Array.from({ length: Number(values.concurrency) }, worker));
+    await forEachScene(count, Number(values.concurrency), evaluateScene);
     const seconds = (Date.now() - started) / 1000;
 
     const thresholds = Array.from({ length: 10 }, (_, k) => 0.5 + 0.05 * k);
@@ -173,10 +151,7 @@ async function main(): Promise<void> {
     out(
       `mask-mAP@0.5=${m((c) => c.mask50).toFixed(4)} mask-mAP@0.5:0.95=${m((c) => c.mask).toFixed(4)} box-mAP@0.5=${m((c) => c.box50).toFixed(4)} box-mAP@0.5:0.95=${m((c) => c.box).toFixed(4)} matched-IoU=${mean(allMatched).toFixed(4)} images=${count}`,
     );
-  } finally {
-    await server?.stop();
-    if (server) await (await import('node:fs/promises')).rm(server.dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((error) => {

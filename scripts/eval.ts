@@ -5,10 +5,9 @@
 // per class, averaged over classes). Without --url it starts a server on
 // embedded defaults. The last line printed is
 //   mAP@0.5=<x> mAP@0.5:0.95=<y> images=<N>
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { DEMO_LABELS, EVAL_SEED_START, makeScene, renderScene, type Scene } from './demo-model/scenes.js';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import { forEachScene, withEvalServer } from './eval-server.js';
 import { averagePrecision, type Box, type Prediction } from './map.js';
 
 const { values } = parseArgs({
@@ -44,40 +43,18 @@ async function predictScene(url: string, key: string, scene: Scene): Promise<Arr
 }
 
 async function main(): Promise<void> {
-  let server: TestServer | undefined;
-  let url = values.url;
-  let key = values.key;
-  if (!url) {
-    key = `eval-${randomBytes(12).toString('hex')}`;
-    process.stderr.write('starting a server on embedded defaults ...\n');
-    server = await startServer({ env: { INFERENCE_API_KEY: key } });
-    url = server.url;
-  }
-  if (!key) throw new Error('--key is required with --url');
-  try {
+  await withEvalServer(values, async (url, key) => {
     const predictions = new Map<string, Prediction[]>(DEMO_LABELS.map((l) => [l, []]));
     const truths = new Map<string, Map<number, Box[]>>(DEMO_LABELS.map((l) => [l, new Map()]));
-    let next = 0;
-    let done = 0;
-    const worker = async () => {
-      for (let i = next++; i < count; i = next++) {
-        const scene = makeScene(EVAL_SEED_START + i);
-        for (const o of scene.objects) {
-          const byImage = truths.get(o.label)!;
-          byImage.set(i, [...(byImage.get(i) ?? []), o.box]);
-        }
-        for (const p of await predictScene(url!, key!, scene)) predictions.get(p.label)?.push({ image: i, box: p.box, score: p.score });
-        if (++done % 50 === 0) process.stderr.write(`${done}/${count} images\n`);
+    const evaluateScene = async (i: number) => {
+      const scene = makeScene(EVAL_SEED_START + i);
+      for (const o of scene.objects) {
+        const byImage = truths.get(o.label)!;
+        byImage.set(i, [...(byImage.get(i) ?? []), o.box]);
       }
+      for (const p of await predictScene(url, key, scene)) predictions.get(p.label)?.push({ image: i, box: p.box, score: p.score });
     };
-    // Wait for the model to be Active before measuring.
-    for (let tries = 0; ; tries++) {
-      const res = await fetch(`${url}/v2/health/ready`).catch(() => undefined);
-      if (res?.status === 200) break;
-      if (tries > 600) throw new Error('the server never became ready');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await Promise.all(Array.from({ length: Number(values.concurrency) }, worker));
+    await forEachScene(count, Number(values.concurrency), evaluateScene);
 
     const thresholds = Array.from({ length: 10 }, (_, k) => 0.5 + 0.05 * k);
     const perClass = DEMO_LABELS.map((label) => {
@@ -92,10 +69,7 @@ async function main(): Promise<void> {
     const map50 = perClass.reduce((s, c) => s + c.ap50, 0) / perClass.length;
     const map = perClass.reduce((s, c) => s + c.ap, 0) / perClass.length;
     process.stdout.write(`mAP@0.5=${map50.toFixed(4)} mAP@0.5:0.95=${map.toFixed(4)} images=${count}\n`);
-  } finally {
-    await server?.stop();
-    if (server) await (await import('node:fs/promises')).rm(server.dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((error) => {

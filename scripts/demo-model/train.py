@@ -371,6 +371,8 @@ def load_train_set(path, cache):
 
 
 def make_batch(imgs, boxes, labels, rects, idx, rng, augment):
+    """A batch and its targets; with augment, colour jitter inside the image rectangle and horizontal flips.
+    Also returns which images were flipped (train_seg.py flips their masks alike)."""
     x = torch.from_numpy(imgs[idx]).permute(0, 3, 1, 2).float()   # [B,3,H,W] 0..255
     bs = len(idx)
     m = max(1, max(len(boxes[i]) for i in idx))
@@ -383,6 +385,7 @@ def make_batch(imgs, boxes, labels, rects, idx, rng, augment):
             gb[j, :k] = torch.from_numpy(boxes[i])
             gl[j, :k] = torch.from_numpy(labels[i])
             gm[j, :k] = True
+    flip = np.zeros(bs, dtype=bool)
     if augment:
         # colour jitter inside the image rectangle (padding stays 114)
         inside = torch.zeros(bs, 1, INPUT_H, INPUT_W, dtype=torch.bool)
@@ -403,7 +406,7 @@ def make_batch(imgs, boxes, labels, rects, idx, rng, augment):
             b = gb[j].clone()
             gb[j, :, 0] = INPUT_W - b[:, 2]
             gb[j, :, 2] = INPUT_W - b[:, 0]
-    return x / 255.0, gl, gb, gm
+    return x / 255.0, gl, gb, gm, flip
 
 
 # --------------------------------------------------------------------------- evaluation
@@ -606,7 +609,7 @@ def main():
             pos = 0
         idx = np.sort(perm[pos:pos + args.batch])
         pos += args.batch
-        x, gl, gb, gm = make_batch(imgs, boxes, labels, rects, idx, rng, augment=True)
+        x, gl, gb, gm, _ = make_batch(imgs, boxes, labels, rects, idx, rng, augment=True)
         if progress < args.small_frac:
             # cheaper first phase: the whole letterboxed input scaled down (a scale augmentation too)
             x = F.interpolate(x, size=(ss, ss), mode="bilinear", align_corners=False, antialias=True)

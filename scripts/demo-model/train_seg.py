@@ -267,7 +267,7 @@ def main():
             pos = 0
         idx = np.sort(perm[pos:pos + args.batch])
         pos += args.batch
-        x, gl, gb, gm, flips = make_batch_seg(imgs, boxes, labels, rects, idx, rng)
+        x, gl, gb, gm, flips = T.make_batch(imgs, boxes, labels, rects, idx, rng, augment=True)
         bid = ids[idx].copy()
         for j in np.nonzero(flips)[0]:
             bid[j] = bid[j, :, ::-1].copy()
@@ -309,41 +309,6 @@ def main():
     with open(os.path.join(args.out, "result.json"), "w") as f:
         json.dump({"steps": step, "small_steps": small_steps, "train_minutes": round(train_s / 60, 1),
                    "cpu_minutes": round(cpu_s / 60, 1), "train_images": n}, f, indent=1)
-
-
-def make_batch_seg(imgs, boxes, labels, rects, idx, rng):
-    """train.py's make_batch (colour jitter inside the rectangle, horizontal flips) that also says which
-    images it flipped, so that their masks flip alike."""
-    x = torch.from_numpy(imgs[idx]).permute(0, 3, 1, 2).float()
-    bs = len(idx)
-    m = max(1, max(len(boxes[i]) for i in idx))
-    gb = torch.zeros(bs, m, 4)
-    gl = torch.zeros(bs, m, dtype=torch.long)
-    gm = torch.zeros(bs, m, dtype=torch.bool)
-    for j, i in enumerate(idx):
-        k = len(boxes[i])
-        if k:
-            gb[j, :k] = torch.from_numpy(boxes[i])
-            gl[j, :k] = torch.from_numpy(labels[i])
-            gm[j, :k] = True
-    inside = torch.zeros(bs, 1, INPUT_H, INPUT_W, dtype=torch.bool)
-    for j, i in enumerate(idx):
-        rx, ry, rw, rh = rects[i]
-        inside[j, :, ry:ry + rh, rx:rx + rw] = True
-    gain = torch.from_numpy(rng.uniform(0.75, 1.25, (bs, 1, 1, 1)).astype(np.float32))
-    bias = torch.from_numpy(rng.uniform(-25, 25, (bs, 1, 1, 1)).astype(np.float32))
-    chan = torch.from_numpy(rng.uniform(0.9, 1.1, (bs, 3, 1, 1)).astype(np.float32))
-    grey = x.mean(1, keepdim=True)
-    sat = torch.from_numpy(rng.uniform(0.6, 1.3, (bs, 1, 1, 1)).astype(np.float32))
-    y = ((grey + (x - grey) * sat) * gain * chan + bias).clamp(0, 255)
-    x = torch.where(inside, y, x)
-    flip = rng.random(bs) < 0.5
-    for j in np.nonzero(flip)[0]:
-        x[j] = x[j].flip(-1)
-        b = gb[j].clone()
-        gb[j, :, 0] = INPUT_W - b[:, 2]
-        gb[j, :, 2] = INPUT_W - b[:, 0]
-    return x / 255.0, gl, gb, gm, flip
 
 
 if __name__ == "__main__":
