@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVAL_SEED_START, makeScene, renderScene } from '../../scripts/demo-model/scenes.js';
 import { predict } from '../helpers/predict.js';
-import { ROOT, removeDir, startServer, waitFor, type TestServer } from '../helpers/server.js';
+import { ROOT, removeDir, startReadyServer, type TestServer } from '../helpers/server.js';
 
 const DEMO = '01JDEM0DETECT0R00000000001';
 // Inside the checkout (.scratch/ is ignored by git): the compiled code finds
@@ -19,11 +19,10 @@ let server: TestServer | undefined;
 
 beforeAll(async () => {
   await promisify(execFile)(process.execPath, [join(ROOT, 'scripts/build.mjs'), OUT], { cwd: ROOT });
-  server = await startServer({
+  server = await startReadyServer({
     args: ['--max-semi-space-size=64', join(OUT, 'main.js')],
     env: { INFERENCE_API_KEY: 'build-key', ADMIN_PASSWORD: 'build-password', WORKERS: '1', INSTANCE_COUNT: '1' },
   });
-  await waitFor(async () => (await fetch(`${server!.url}/v2/health/ready`)).status === 200, 60_000, 'ready');
 }, 180_000);
 
 afterAll(async () => {

@@ -4,14 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVAL_SEED_START, makeScene, renderScene } from '../../scripts/demo-model/scenes.js';
 import { iou, type Box } from '../../scripts/map.js';
 import { predict } from '../helpers/predict.js';
-import { removeDir, startServer, waitFor, type TestServer } from '../helpers/server.js';
+import { removeDir, startReadyServer, type TestServer } from '../helpers/server.js';
 
 const DEMO = '01JDEM0DETECT0R00000000001';
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer({ env: { INFERENCE_API_KEY: 'demo-key' } }); // MODELS_DIR: the repository's models/
-  await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 60_000, 'ready');
+  server = await startReadyServer({ env: { INFERENCE_API_KEY: 'demo-key' } }); // MODELS_DIR: the repository's models/
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { EVAL_SEED_START, makeScene, renderScene } from '../../scripts/demo-mode
 import { instanceAreas, maskIous, rasterisePolygon } from '../../scripts/mask-iou.js';
 import { DEMO_MODEL_VERSION_ID, DEMO_SEG_MODEL_VERSION_ID } from '../../src/platform/bootstrap.js';
 import { predict } from '../helpers/predict.js';
-import { removeDir, startServer, waitFor, type TestServer } from '../helpers/server.js';
+import { removeDir, startReadyServer, type TestServer } from '../helpers/server.js';
 
 // Thresholds a little under what the shipped model measured on seeds 9,000,100..9,000,107 (PNG, the
 // model's defaults): 41 of 61 objects outlined (0.672), 41 of 46 polygons on an object of their label
@@ -18,8 +18,7 @@ const MEAN_IOU = 0.72;
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer({ env: { INFERENCE_API_KEY: 'demo-key' } }); // MODELS_DIR: the repository's models/
-  await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 60_000, 'ready');
+  server = await startReadyServer({ env: { INFERENCE_API_KEY: 'demo-key' } }); // MODELS_DIR: the repository's models/
 });
 
 afterAll(async () => {
