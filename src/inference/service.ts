@@ -79,6 +79,8 @@ export class InferenceService {
   private readonly versions = new Map<string, DeployedVersion>();
   /** requests each calling organization has queued or held (see enqueue) */
   private readonly organizationLoad = new Map<string, number>();
+  /** every version found at start has left Initializing (see ready) */
+  private startupLoadsSettled = false;
 
   constructor(
     private readonly sql: Sql,
@@ -130,11 +132,15 @@ export class InferenceService {
   async start(): Promise<void> {
     const { unlisten } = await this.sql.listen('model_versions', (payload) => void this.onChange(payload));
     this.unlisten = unlisten;
+    const loads: Promise<void>[] = [];
     for (const row of await listAllModelVersions(this.sql)) {
       // Not fatal: this server still serves the version from its own copy.
       await this.files.storeIfOnlyHere(this.sql, row.id).catch((error: Error) => log.warn('could not store the files of a model version', { id: row.id, error }));
-      if (!this.versions.has(row.id)) this.deploy(row, { validated: this.options.loading === 'lazy' && row.status === 'Active' });
+      loads.push(this.deploy(row, { validated: this.options.loading === 'lazy' && row.status === 'Active' }).ready);
     }
+    void Promise.all(loads).then(() => {
+      this.startupLoadsSettled = true;
+    });
   }
 
   async stop(): Promise<void> {
@@ -292,9 +298,16 @@ export class InferenceService {
     return version && (version.public || version.organizationId === organizationId) ? version : undefined;
   }
 
-  hasActiveVersion(): boolean {
-    for (const v of this.versions.values()) if (v.status === 'Active') return true;
-    return false;
+  /**
+   * What readiness needs of the models: every version found at start has
+   * left Initializing (a load balancer must not send a version's requests
+   * to a replica still loading it), and one of them is Active. Versions
+   * uploaded later load while the replica keeps serving the others.
+   */
+  modelReadiness(): 'ok' | 'loading' | 'none-active' {
+    if (!this.startupLoadsSettled) return 'loading';
+    for (const v of this.versions.values()) if (v.status === 'Active') return 'ok';
+    return 'none-active';
   }
 
   /**

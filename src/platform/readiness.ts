@@ -1,11 +1,14 @@
 // Readiness (/v2/health/ready): a server is ready when its database answers
-// within a bound and it has an Active model version to predict with.
+// within a bound, the model versions it found at start have finished loading
+// and one of them is Active.
 import type { Queryable } from '../db/database.js';
 import { databaseAnswers } from '../db/health.js';
 
+export type ModelReadiness = 'ok' | 'loading' | 'none-active';
+
 export interface Readiness {
   database: boolean;
-  activeModelVersion: boolean;
+  models: ModelReadiness;
 }
 
 /** A database that takes longer than this to answer `SELECT 1` is as good as down to a load balancer. */
@@ -23,6 +26,6 @@ async function databaseAnswersWithin(sql: Queryable, timeoutMs: number): Promise
   }
 }
 
-export async function readiness(sql: Queryable, inference: { hasActiveVersion(): boolean }): Promise<Readiness> {
-  return { database: await databaseAnswersWithin(sql, DATABASE_TIMEOUT_MS), activeModelVersion: inference.hasActiveVersion() };
+export async function readiness(sql: Queryable, inference: { modelReadiness(): ModelReadiness }): Promise<Readiness> {
+  return { database: await databaseAnswersWithin(sql, DATABASE_TIMEOUT_MS), models: inference.modelReadiness() };
 }

@@ -168,17 +168,17 @@ export function registeredVersions(server: TestServer): Record<string, string> {
   return ids;
 }
 
-/**
- * A server over a fresh models directory (made by `makeModels`), started
- * once every version has left Initializing; stop() removes everything.
- */
-/** A server that answers ready (every version it registered at start is Active): startServer, then /v2/health/ready. */
+/** A server that answers ready (every version it found at start has loaded, one is Active): startServer, then /v2/health/ready. */
 export async function startReadyServer(options: StartOptions = {}): Promise<TestServer> {
   const server = await startServer(options);
   await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 60_000, 'ready');
   return server;
 }
 
+/**
+ * A server over a fresh models directory (made by `makeModels`), started
+ * once every version has left Initializing; stop() removes everything.
+ */
 export async function startWithModels(makeModels: () => Promise<string>, env: Record<string, string>) {
   const modelsDir = await makeModels();
   const server = await startServer({ modelsDir, env: { INFERENCE_API_KEY: 'test-key', ...env } });

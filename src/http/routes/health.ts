@@ -40,16 +40,17 @@ export function healthEndpoints(deps: { sql: Sql; inference: InferenceService; r
       method: 'get',
       path: '/v2/health/ready',
       tag: 'health',
-      summary: 'readiness: the database answers and a model version is Active',
+      summary: 'readiness: the database answers, the model versions found at start have loaded and one is Active',
       auth: 'none',
       responses: {
         200: { description: 'ready', schema: z.object({ status: z.literal('ready'), database: z.literal('ok'), activeModelVersion: z.literal(true) }) },
         503: { description: 'not ready: what is missing (Retry-After)' },
       },
       async handler() {
-        const { database, activeModelVersion: model } = await readiness(deps.sql, deps.inference);
-        if (database && model) return respond.bare({ status: 'ready', database: 'ok', activeModelVersion: true });
-        const problems = [database ? '' : 'database does not answer', model ? '' : 'no model version is Active yet'];
+        const { database, models } = await readiness(deps.sql, deps.inference);
+        if (database && models === 'ok') return respond.bare({ status: 'ready', database: 'ok', activeModelVersion: true });
+        const modelProblem = { ok: '', loading: 'model versions are still loading', 'none-active': 'no model version is Active' }[models];
+        const problems = [database ? '' : 'database does not answer', modelProblem];
         throw new ApiError(503, 'not ready', problems.filter(Boolean).join('; '), { 'Retry-After': '1' });
       },
     }),
