@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { EXECUTION_PROVIDERS, type ExecutionProvider } from '../src/config.js';
 import { ROOT, startServer, waitFor, type TestServer } from '../test/helpers/server.js';
 import { benchImage } from './images.js';
-import { measureModelLimit, measurePipelineLimit, multipartBody } from './limits.js';
+import { measureModelLimit, measurePipelineLimit, multipartBody, type PipelineLimit } from './limits.js';
 import { buildRequest, runLoad, type LoadResult } from './load-generator.js';
 import { modelDirectory } from './models.js';
 import { stat, type Stat } from './report.js';
@@ -134,6 +134,7 @@ async function benchModel(model: string, lines: string[]): Promise<void> {
   const modelRuns: number[] = [];
   const pipeline: Record<Mode['name'], number[]> = { off: [], on: [] };
   const pipelineBatch: number[] = [];
+  const alone: PipelineLimit['stages'][] = [];
   for (let rep = 0; rep < reps; rep++) {
     modelRuns.push(await measureModelLimit({ ...limits, maxBatchSize: 1 }));
     for (const mode of MODES) {
@@ -141,6 +142,7 @@ async function benchModel(model: string, lines: string[]): Promise<void> {
       pipeline[mode.name].push(result.imagesPerSecond);
       if (mode.name === 'on') pipelineBatch.push(result.meanBatchSize);
     }
+    alone.push((await measurePipelineLimit({ ...limits, maxBatchSize: 1, image: image.bytes, inFlight: 1 })).stages);
     say(`  rep ${rep + 1}: model ${modelRuns.at(-1)!.toFixed(1)}/s, pipeline off ${pipeline.off.at(-1)!.toFixed(1)}/s, on ${pipeline.on.at(-1)!.toFixed(1)}/s`);
   }
   const modelLimit = stat(modelRuns);
@@ -175,6 +177,7 @@ async function benchModel(model: string, lines: string[]): Promise<void> {
     `- model limit (ORT run() at batch 1, ${workers} threads): **${f(modelLimit)} images/s**`,
     `- pipeline limit, batching off: **${f(stat(pipeline.off))} images/s**; on (max ${batchSize}): **${f(pipelineOn)} images/s**, mean batch ${f(stat(pipelineBatch), 2)}`,
     `- pipeline ÷ model limit: off **${(stat(pipeline.off).median / modelLimit.median).toFixed(2)}**, on **${(pipelineOn.median / modelLimit.median).toFixed(2)}**`,
+    ...stageLines(alone, modelLimit.median),
     '',
     '| batching | clients | req/s | p99 ms | mean batch | errors |',
     '|---|---|---|---|---|---|',
@@ -194,6 +197,26 @@ async function benchModel(model: string, lines: string[]): Promise<void> {
     `- overload: ${capacityLevel * 8} clients retrying at once: **${f(over.rps)} req/s** successful = **${(over.rps.median / capacity).toFixed(2)}** × the ${capacityLevel}-client capacity (${capacity.toFixed(1)} req/s); p99 ${f(over.p99)} ms; refused or dropped: ${over.errors}`,
     '',
   );
+}
+
+/**
+ * Each stage's cost for one image alone and, on CPU, the ceiling it puts on
+ * pipeline ÷ model limit: the model limit already keeps every core busy, so
+ * the pipeline's decode, preprocess and postprocess take cores from it even
+ * before any hand-off between threads costs anything.
+ */
+function stageLines(alone: PipelineLimit['stages'][], modelLimit: number): string[] {
+  const ms = (stage: keyof PipelineLimit['stages']) => stat(alone.map((a) => a[stage])).median;
+  const around = ms('decodeMs') + ms('preprocessMs') + ms('postprocessMs');
+  const lines = [
+    `- one image alone (one request in flight, batching off): decode ${ms('decodeMs').toFixed(2)} ms, preprocess ${ms('preprocessMs').toFixed(2)} ms, inference ${ms('inferenceMs').toFixed(2)} ms, postprocess ${ms('postprocessMs').toFixed(2)} ms`,
+  ];
+  if (ep !== 'cpu') return lines;
+  const modelCoreMs = (cpus().length * 1000) / modelLimit;
+  lines.push(
+    `- ceiling of pipeline ÷ model limit on these ${cpus().length} cores: the model limit spends ${modelCoreMs.toFixed(2)} core-ms per image, the stages around it ${around.toFixed(2)} ms more, so at most **${(modelCoreMs / (modelCoreMs + around)).toFixed(2)}** with hand-offs free`,
+  );
+  return lines;
 }
 
 async function main(): Promise<void> {

@@ -66,9 +66,18 @@ export function benchEngine(options: LimitOptions): InferenceEngine {
 export interface PipelineLimit {
   imagesPerSecond: number;
   meanBatchSize: number;
+  /** mean milliseconds per image of each pipeline stage (inference: per run, whatever its batch) */
+  stages: { decodeMs: number; preprocessMs: number; inferenceMs: number; postprocessMs: number };
 }
 
-export async function measurePipelineLimit(options: LimitOptions & { image: Buffer }): Promise<PipelineLimit> {
+/**
+ * The engine's throughput with `inFlight` requests kept in flight (by
+ * default enough to keep every worker and instance busy, as a loaded
+ * server's queue does), and what each stage took on average. With one in
+ * flight, the stage times are each stage's cost alone, no other thread
+ * competing for the cores.
+ */
+export async function measurePipelineLimit(options: LimitOptions & { image: Buffer; inFlight?: number }): Promise<PipelineLimit> {
   const engine = benchEngine(options);
   try {
     const config = await readModelConfig(options.modelDir);
@@ -79,7 +88,7 @@ export async function measurePipelineLimit(options: LimitOptions & { image: Buff
     const end = measureFrom + options.durationMs;
     let count = 0;
     let batched = 0;
-    // Enough requests in flight to keep every worker and instance busy, as a loaded server's queue does.
+    const stages = { decodeMs: 0, preprocessMs: 0, inferenceMs: 0, postprocessMs: 0 };
     const loop = async () => {
       while (performance.now() < end) {
         const copy = new Uint8Array(new ArrayBuffer(body.length));
@@ -89,12 +98,14 @@ export async function measurePipelineLimit(options: LimitOptions & { image: Buff
         if (done >= measureFrom && done <= end) {
           count++;
           batched += timings.batchSize;
+          for (const stage of Object.keys(stages) as Array<keyof typeof stages>) stages[stage] += timings[stage];
         }
       }
     };
-    await Promise.all(Array.from({ length: options.workers * 2 + 2 * options.maxBatchSize }, loop));
+    await Promise.all(Array.from({ length: options.inFlight ?? options.workers * 2 + 2 * options.maxBatchSize }, loop));
     engine.release(model);
-    return { imagesPerSecond: count / (options.durationMs / 1000), meanBatchSize: count ? batched / count : NaN };
+    for (const stage of Object.keys(stages) as Array<keyof typeof stages>) stages[stage] = count ? stages[stage] / count : NaN;
+    return { imagesPerSecond: count / (options.durationMs / 1000), meanBatchSize: count ? batched / count : NaN, stages };
   } finally {
     await engine.close();
   }
