@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { EXECUTION_PROVIDERS, type ExecutionProvider } from '../src/config.js';
+import { maxBatchSizeOf, readModelConfig } from '../src/inference/model-config.js';
 import { ROOT, startServer, waitFor, type TestServer } from '../test/helpers/server.js';
 import { benchImage, type BenchImage } from './images.js';
 import { measureModelLimit, measurePipelineLimit, multipartBody } from './limits.js';
@@ -235,7 +236,9 @@ async function main(): Promise<void> {
 
     for (const image of images) {
       const name = `${model}/${image.name}`;
-      const limits = { modelDir, workers, intraOpThreads, provider: ep, maxBatchSize: 8, warmupMs, durationMs };
+      // The batch the server runs by default, so that server and pipeline limit compare like with like.
+      const maxBatchSize = maxBatchSizeOf(await readModelConfig(modelDir), undefined, ep === 'cpu' ? 'cpu' : 'gpu');
+      const limits = { modelDir, workers, intraOpThreads, provider: ep, maxBatchSize, warmupMs, durationMs };
       const modelRuns: number[] = [];
       const pipelineRuns: number[] = [];
       for (let rep = 0; rep < reps; rep++) {

@@ -10,7 +10,7 @@ import type { BatchingDefaults, ExecutionProvider, InstanceDefaults, InstanceKin
 import type { BackendInfo } from './backend.js';
 import { DynamicBatcher, type BatchObserver, type BatchPolicy, type RunShare } from './batcher.js';
 import { ModelInstance } from './instance.js';
-import { MODEL_FILE, type ModelConfig } from './model-config.js';
+import { maxBatchSizeOf, MODEL_FILE, type ModelConfig } from './model-config.js';
 import { bytesPerElement, inputElements } from './preprocess.js';
 import { SlotPool } from './tensor-slots.js';
 
@@ -29,6 +29,8 @@ export interface InstancePlan {
   devices: number[];
   providers: ExecutionProvider[];
   intraOpThreads: number;
+  /** the largest batch the instances are set up for */
+  maxBatchSize: number;
 }
 
 /** model.json's `instances` over the server-wide defaults. */
@@ -48,7 +50,7 @@ export function planInstances(config: ModelConfig, defaults: ServingDefaults): I
   if (!providers.includes('cpu')) providers.push('cpu');
   const cpuInstances = kind === 'cpu' ? count : 1;
   const intraOpThreads = defaults.instances.intraOpThreads ?? Math.max(1, Math.floor(cores / cpuInstances));
-  return { kind, devices, providers, intraOpThreads };
+  return { kind, devices, providers, intraOpThreads, maxBatchSize: maxBatchSizeOf(config, defaults.batching.maxBatchSize, kind) };
 }
 
 export function batchPolicy(config: ModelConfig, defaults: ServingDefaults, info: BackendInfo): BatchPolicy {
@@ -84,13 +86,12 @@ export class LoadedModel {
     share: RunShare,
   ): Promise<LoadedModel> {
     const plan = planInstances(config, defaults);
-    const maxBatchSize = config.batching?.maxBatchSize ?? defaults.batching.maxBatchSize;
     const started = await Promise.allSettled(
       plan.devices.map((deviceId, i) =>
         ModelInstance.start(plan.kind === 'gpu' ? `gpu${deviceId}:${i}` : `cpu:${i}`, {
           directory,
           config,
-          options: { providers: plan.providers, deviceId, intraOpThreads: plan.intraOpThreads, maxBatchSize },
+          options: { providers: plan.providers, deviceId, intraOpThreads: plan.intraOpThreads, maxBatchSize: plan.maxBatchSize },
         }, defaults.batching.runTimeoutMs),
       ),
     );

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { InstanceKind } from '../config.js';
 import { describeIssues } from '../lib/zod-issues.js';
 
 export const OUTPUT_FORMATS = ['yolov8', 'yolov5', 'end2end', 'ssd', 'detr', 'classification', 'yolov8-pose', 'yolov8-seg'] as const;
@@ -132,4 +133,15 @@ export async function readModelConfig(directory: string): Promise<ModelConfig> {
     throw new ModelConfigError(`${CONFIG_FILE} is not valid JSON: ${(error as Error).message}`);
   }
   return parseModelConfig(json);
+}
+
+/**
+ * The largest batch a version's instances run: model.json's, else the
+ * server's MAX_BATCH_SIZE, else by where the instances run. A GPU runs a
+ * batch in about the time of one image; on CPU a batch costs its images one
+ * after another, and batching measured no more throughput there and a worse
+ * p99 (bench/results/batching.md), so CPU instances run one image at a time.
+ */
+export function maxBatchSizeOf(config: ModelConfig, serverDefault: number | undefined, kind: InstanceKind): number {
+  return config.batching?.maxBatchSize ?? serverDefault ?? (kind === 'gpu' ? 8 : 1);
 }

@@ -16,8 +16,8 @@ import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Config } from '../config.js';
-import type { ModelConfig } from './model-config.js';
+import type { Config, InstanceKind } from '../config.js';
+import { maxBatchSizeOf, type ModelConfig } from './model-config.js';
 import type { ValidationReport, ValidationRequest } from './validate-child.js';
 
 const CHILD_FILE = new URL(`./validate-child${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
@@ -27,12 +27,13 @@ export interface ModelValidationSettings {
   memoryBytes: number;
   /** the validation process is killed past this (MODEL_VALIDATION_TIMEOUT_MS) */
   timeoutMs: number;
-  /** MAX_BATCH_SIZE: the batch the warm-up probes unless model.json says */
-  maxBatchSize: number;
+  /** MAX_BATCH_SIZE and INSTANCE_KIND: the batch the warm-up probes is the one the version will run (maxBatchSizeOf) */
+  maxBatchSize: number | undefined;
+  instanceKind: InstanceKind;
 }
 
 export function modelValidationSettings(config: Config): ModelValidationSettings {
-  return { ...config.modelValidation, maxBatchSize: config.batching.maxBatchSize };
+  return { ...config.modelValidation, maxBatchSize: config.batching.maxBatchSize, instanceKind: config.instances.kind };
 }
 
 /** Why a model cannot serve, worded for its owner. */
@@ -81,7 +82,8 @@ export function validateModel(
   config: ModelConfig,
   settings: ModelValidationSettings,
 ): Promise<ValidationResult> {
-  return slot(() => runChild({ directory, config, maxBatchSize: config.batching?.maxBatchSize ?? settings.maxBatchSize }, settings));
+  const maxBatchSize = maxBatchSizeOf(config, settings.maxBatchSize, config.instances?.kind ?? settings.instanceKind);
+  return slot(() => runChild({ directory, config, maxBatchSize }, settings));
 }
 
 function runChild(request: ValidationRequest, settings: ModelValidationSettings): Promise<ValidationResult> {
