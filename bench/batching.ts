@@ -9,11 +9,13 @@
 //   4. overload        the batching server at 8x the clients of its capacity figure, every
 //                      client retrying at once when refused or disconnected
 // Every figure is the median of --reps repetitions, with min and max.
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXECUTION_PROVIDERS, type ExecutionProvider } from '../src/config.js';
+import { GPU_INSTANCES_PER_DEVICE } from '../src/inference/loaded-model.js';
 import { ROOT, startServer, waitFor, type TestServer } from '../test/helpers/server.js';
 import { benchImage } from './images.js';
 import { measureModelLimit, measurePipelineLimit, multipartBody, type PipelineLimit } from './limits.js';
@@ -30,8 +32,10 @@ const HELP = `Usage: npm run bench -- batching [options]
   --duration <s>       measured seconds per figure (default: 5)
   --warmup <s>         unmeasured seconds before each figure (default: 1)
   --reps <n>           repetitions; figures are medians (default: 3)
-  --ep <p>             execution provider: cpu, cuda or tensorrt (default: cpu)
+  --ep <p>             execution provider: cpu, cuda, tensorrt or webgpu (default: cpu)
   --workers <n>        pipeline workers (default: one per core)
+  --instances <n>      instances per version (default: the server's, one per GPU or up to 4 CPU)
+  --out <file>         report file under bench/results (default: batching.md)
 `;
 
 const { values } = parseArgs({
@@ -46,6 +50,8 @@ const { values } = parseArgs({
     reps: { type: 'string', default: '3' },
     ep: { type: 'string', default: 'cpu' },
     workers: { type: 'string' },
+    instances: { type: 'string' },
+    out: { type: 'string', default: 'batching.md' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -63,6 +69,7 @@ const reps = Number(values.reps);
 const ep = values.ep as ExecutionProvider;
 if (!EXECUTION_PROVIDERS.includes(ep)) throw new Error(`--ep must be one of ${EXECUTION_PROVIDERS.join(', ')}`);
 const workers = Number(values.workers ?? cpus().length);
+const instances = values.instances === undefined ? undefined : Number(values.instances);
 const capacityLevel = levels.includes(16) ? 16 : levels[levels.length - 1]!;
 const KEY = 'bench-key';
 const VERSION = '01JDEM0DETECT0R00000000001'; // the demo directory's fixed id, whatever the model
@@ -82,7 +89,13 @@ async function startInference(modelDir: string, mode: Mode): Promise<TestServer 
   await symlink(modelDir, join(modelsDir, 'demo'));
   const server = await startServer({
     modelsDir,
-    env: { INFERENCE_API_KEY: KEY, WORKERS: String(workers), EXECUTION_PROVIDERS: ep, MAX_BATCH_SIZE: String(mode.maxBatchSize) },
+    env: {
+      INFERENCE_API_KEY: KEY,
+      WORKERS: String(workers),
+      EXECUTION_PROVIDERS: ep,
+      MAX_BATCH_SIZE: String(mode.maxBatchSize),
+      ...(instances === undefined ? {} : { INSTANCE_COUNT: String(instances) }),
+    },
   });
   const cleanup = async () => {
     await server.stop();
@@ -128,15 +141,17 @@ async function benchModel(model: string, lines: string[]): Promise<void> {
   const modelDir = modelDirectory(model);
   const image = await benchImage(values.image, join(ROOT, 'bench', '.cache'));
   const name = `${model}/${image.name}`;
-  const limits = { modelDir, workers, intraOpThreads: Math.max(1, Math.floor(cpus().length / workers)), provider: ep, warmupMs, durationMs };
+  const limits = { modelDir, workers, instances, intraOpThreads: Math.max(1, Math.floor(cpus().length / workers)), provider: ep, warmupMs, durationMs };
 
   say(`${name}: model and pipeline limits`);
   const modelRuns: number[] = [];
+  const modelBatchRuns: number[] = []; // GPU: one session at the batching server's batch size
   const pipeline: Record<Mode['name'], number[]> = { off: [], on: [] };
   const pipelineBatch: number[] = [];
   const alone: PipelineLimit['stages'][] = [];
   for (let rep = 0; rep < reps; rep++) {
     modelRuns.push(await measureModelLimit({ ...limits, maxBatchSize: 1 }));
+    if (ep !== 'cpu') modelBatchRuns.push(await measureModelLimit({ ...limits, maxBatchSize: batchSize }));
     for (const mode of MODES) {
       const result = await measurePipelineLimit({ ...limits, maxBatchSize: mode.maxBatchSize, image: image.bytes });
       pipeline[mode.name].push(result.imagesPerSecond);
@@ -146,6 +161,8 @@ async function benchModel(model: string, lines: string[]): Promise<void> {
     say(`  rep ${rep + 1}: model ${modelRuns.at(-1)!.toFixed(1)}/s, pipeline off ${pipeline.off.at(-1)!.toFixed(1)}/s, on ${pipeline.on.at(-1)!.toFixed(1)}/s`);
   }
   const modelLimit = stat(modelRuns);
+  // Batching on is compared with what the model gives at its batch size.
+  const modelLimitOn = ep === 'cpu' ? modelLimit : stat(modelBatchRuns);
 
   say(`${name}: servers with batching off and on, measured alternately`);
   const servers = await Promise.all(MODES.map((mode) => startInference(modelDir, mode)));
@@ -174,9 +191,11 @@ async function benchModel(model: string, lines: string[]): Promise<void> {
   lines.push(
     `## ${name}`,
     '',
-    `- model limit (ORT run() at batch 1, ${workers} threads): **${f(modelLimit)} images/s**`,
+    ep === 'cpu'
+      ? `- model limit (ORT run() at batch 1, ${workers} threads): **${f(modelLimit)} images/s**`
+      : `- model limit (ORT run() on ${instances ?? GPU_INSTANCES_PER_DEVICE} ${ep} session(s), one thread each): batch 1 **${f(modelLimit)} images/s**, batch ${batchSize} **${f(modelLimitOn)} images/s**`,
     `- pipeline limit, batching off: **${f(stat(pipeline.off))} images/s**; on (max ${batchSize}): **${f(pipelineOn)} images/s**, mean batch ${f(stat(pipelineBatch), 2)}`,
-    `- pipeline ÷ model limit: off **${(stat(pipeline.off).median / modelLimit.median).toFixed(2)}**, on **${(pipelineOn.median / modelLimit.median).toFixed(2)}**`,
+    `- pipeline ÷ model limit: off **${(stat(pipeline.off).median / modelLimit.median).toFixed(2)}**, on **${(pipelineOn.median / modelLimitOn.median).toFixed(2)}**${ep === 'cpu' ? '' : ` (on: against batch ${batchSize})`}`,
     ...stageLines(alone, modelLimit.median),
     '',
     '| batching | clients | req/s | p99 ms | mean batch | errors |',
@@ -219,13 +238,23 @@ function stageLines(alone: PipelineLimit['stages'][], modelLimit: number): strin
   return lines;
 }
 
+/** The GPUs nvidia-smi reports, for the report's machine line. */
+function gpuName(): string {
+  try {
+    const names = execFileSync('nvidia-smi', ['--query-gpu=name,driver_version', '--format=csv,noheader'], { encoding: 'utf8' }).trim();
+    return `GPU ${names.split('\n').join('; ')}`;
+  } catch {
+    return 'GPU unknown (no nvidia-smi)';
+  }
+}
+
 async function main(): Promise<void> {
   const lines = [
     `# Dynamic batching ${new Date().toISOString()}`,
     '',
     `Command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\``,
     '',
-    `Machine: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, execution provider ${ep}, ${workers} pipeline workers`,
+    `Machine: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores${ep === 'cpu' ? '' : `, ${gpuName()}`}, execution provider ${ep}, ${workers} pipeline workers, ${instances ?? "the server's default"} instances per version`,
     '',
     'Figures are medians of several repetitions with (min–max). Servers with batching off (MAX_BATCH_SIZE=1) and on run side by side and are measured alternately.',
     '',
@@ -233,7 +262,7 @@ async function main(): Promise<void> {
   for (const model of models) await benchModel(model, lines);
   const dir = join(ROOT, 'bench', 'results');
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'batching.md'), lines.join('\n'));
+  await writeFile(join(dir, values.out), lines.join('\n'));
   process.stdout.write(lines.join('\n') + '\n');
 }
 

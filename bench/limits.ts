@@ -7,6 +7,7 @@ import { Piscina } from 'piscina';
 import { performance } from 'node:perf_hooks';
 import type { ExecutionProvider } from '../src/config.js';
 import { InferenceEngine } from '../src/inference/engine.js';
+import { GPU_INSTANCES_PER_DEVICE } from '../src/inference/loaded-model.js';
 import { readModelConfig } from '../src/inference/model-config.js';
 import { predictOptions } from '../src/inference/predict-options.js';
 import type { ModelLimitTask } from './model-limit-worker.js';
@@ -23,18 +24,26 @@ export interface LimitOptions {
   durationMs: number;
 }
 
+/**
+ * Images per second of ONNX Runtime run() alone, batches of maxBatchSize.
+ * CPU: one single-threaded session per worker thread, every core busy. GPU:
+ * the sessions the server would run on the device, one thread each.
+ */
 export async function measureModelLimit(options: LimitOptions): Promise<number> {
+  const threads = options.provider === 'cpu' ? options.workers : (options.instances ?? GPU_INSTANCES_PER_DEVICE);
   const pool = new Piscina({
     filename: new URL('./model-limit-worker.ts', import.meta.url).href,
-    minThreads: options.workers,
-    maxThreads: options.workers,
+    minThreads: threads,
+    maxThreads: threads,
     execArgv: ['--import', 'tsx'],
   });
   try {
-    // Sessions are created inside the first seconds, outside the measured window.
-    const measureFrom = Date.now() + 3000 + options.warmupMs;
-    const task: ModelLimitTask = { ...options, measureFrom, end: measureFrom + options.durationMs };
-    const counts = await Promise.all(Array.from({ length: options.workers }, () => pool.run(task) as Promise<number>));
+    // Sessions are created (and, on a GPU, their kernels chosen) inside the
+    // first seconds, outside the measured window.
+    const setupMs = options.provider === 'cpu' ? 3000 : 8000;
+    const measureFrom = Date.now() + setupMs + options.warmupMs;
+    const task: ModelLimitTask = { ...options, batchSize: options.maxBatchSize, measureFrom, end: measureFrom + options.durationMs };
+    const counts = await Promise.all(Array.from({ length: threads }, () => pool.run(task) as Promise<number>));
     return counts.reduce((a, b) => a + b, 0) / (options.durationMs / 1000);
   } finally {
     await pool.close();

@@ -1,6 +1,6 @@
 // One thread of the "model limit" measurement (run by piscina): ONNX Runtime
 // run() in a loop on a prepared input tensor, nothing else, with the same
-// session options as the server's workers. Counts the runs that finish
+// session options as the server's workers. Counts the images of the runs that finish
 // between two wall-clock instants shared by all threads.
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
@@ -10,6 +10,8 @@ export interface ModelLimitTask {
   modelDir: string;
   intraOpThreads: number;
   provider: string;
+  /** images per run() */
+  batchSize: number;
   /** Date.now() values: runs finishing in [measureFrom, end] count */
   measureFrom: number;
   end: number;
@@ -25,15 +27,16 @@ export default async function modelLimit(task: ModelLimitTask): Promise<number> 
     graphOptimizationLevel: 'all',
   });
   const { width, height, layout, dtype } = config.input;
-  const elements = 3 * width * height;
+  const batch = task.batchSize;
+  const elements = batch * 3 * width * height;
   const data = dtype === 'float16' ? new Uint16Array(elements).fill(0x3800) : new Float32Array(elements).fill(0.5);
-  const dims = layout === 'NCHW' ? [1, 3, height, width] : [1, height, width, 3];
+  const dims = layout === 'NCHW' ? [batch, 3, height, width] : [batch, height, width, 3];
   const feeds = { [config.input.name ?? session.inputNames[0]!]: new ort.Tensor(dtype, data, dims) };
   let count = 0;
   while (Date.now() < task.end) {
     await session.run(feeds);
     const done = Date.now();
-    if (done >= task.measureFrom && done <= task.end) count++;
+    if (done >= task.measureFrom && done <= task.end) count += batch;
   }
   await session.release();
   return count;

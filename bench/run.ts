@@ -27,7 +27,7 @@ const HELP = `Usage: npm run bench [-- options]        (npm run bench -- ingest 
   --duration <s>       measured seconds per figure (default: 5)
   --warmup <s>         unmeasured seconds before each figure (default: 1)
   --reps <n>           repetitions; figures are medians (default: 3)
-  --ep <p>             execution provider: cpu, cuda or tensorrt (default: cpu)
+  --ep <p>             execution provider: cpu, cuda, tensorrt or webgpu (default: cpu)
   --workers <n>        server worker threads (default: one per core)
   --quick              a smoke run: demo model, jpeg-640x480, 1,4,16 clients, 3 s, 2 reps (< 3 min)
 `;
@@ -237,7 +237,7 @@ async function main(): Promise<void> {
     for (const image of images) {
       const name = `${model}/${image.name}`;
       // The batch the server runs by default, so that server and pipeline limit compare like with like.
-      const maxBatchSize = maxBatchSizeOf(await readModelConfig(modelDir), undefined, ep === 'cpu' ? 'cpu' : 'gpu');
+      const maxBatchSize = maxBatchSizeOf(await readModelConfig(modelDir), 1); // the server's default MAX_BATCH_SIZE
       const limits = { modelDir, workers, intraOpThreads, provider: ep, maxBatchSize, warmupMs, durationMs };
       const modelRuns: number[] = [];
       const pipelineRuns: number[] = [];

@@ -81,7 +81,7 @@ export interface EventStreamSettings {
   bufferBytes: number;
 }
 
-export const EXECUTION_PROVIDERS = ['tensorrt', 'cuda', 'cpu'] as const;
+export const EXECUTION_PROVIDERS = ['tensorrt', 'cuda', 'webgpu', 'cpu'] as const;
 export type ExecutionProvider = (typeof EXECUTION_PROVIDERS)[number];
 export type InstanceKind = 'cpu' | 'gpu';
 
@@ -97,8 +97,8 @@ export interface InstanceDefaults {
 }
 
 export interface BatchingDefaults {
-  /** undefined: by instance kind (see maxBatchSizeOf) */
-  maxBatchSize: number | undefined;
+  /** model.json's batching.maxBatchSize overrides it (see maxBatchSizeOf) */
+  maxBatchSize: number;
   maxQueueDelayMs: number;
   /** a batch still running after this long has its instance thread stopped */
   runTimeoutMs: number;
@@ -294,17 +294,13 @@ const SPECS = {
   EXECUTION_PROVIDERS: value(executionProviders, 'cpu', 'ordered list for GPU instances, e.g. tensorrt,cuda,cpu; the first that loads is used and logged'),
   INSTANCE_KIND: unset(
     oneOf(['cpu', 'gpu'] as const),
-    '(gpu when EXECUTION_PROVIDERS names cuda or tensorrt, else cpu)',
+    '(gpu when EXECUTION_PROVIDERS names cuda, tensorrt or webgpu, else cpu)',
     "cpu | gpu: where a version's ONNX Runtime sessions run unless its model.json says",
   ),
-  INSTANCE_COUNT: unset(integer(1, 64), '(cpu: one per core, at most 4; gpu: one per GPU_DEVICES entry)', 'ONNX Runtime sessions per model version, each in its own thread'),
+  INSTANCE_COUNT: unset(integer(1, 64), '(cpu: one per core, at most 4; gpu: two per GPU_DEVICES entry)', 'ONNX Runtime sessions per model version, each in its own thread'),
   GPU_DEVICES: value(integerList(0, 63), '0', 'comma list of GPU device ids that GPU instances use'),
   INTRA_OP_THREADS: unset(integer(1, 256), '(cores / CPU instances, at least 1)', 'ONNX Runtime threads per CPU session'),
-  MAX_BATCH_SIZE: unset(
-    integer(1, 256),
-    '(gpu instances: 8; cpu: 1)',
-    'largest batch the dynamic batcher forms (models with a batch axis)',
-  ),
+  MAX_BATCH_SIZE: value(integer(1, 256), '1', 'largest batch the dynamic batcher forms (models with a batch axis); 1: every image runs alone'),
   MAX_QUEUE_DELAY_MS: value(integer(0, 1000), '2', 'longest a request waits for others to join its batch while an instance is idle'),
   INFERENCE_TIMEOUT_MS: value(integer(10, 3_600_000), '30000', 'longest one model run may take; past it the instance thread is stopped and its requests answered 500'),
   MAX_LOADED_VERSIONS: value(integer(1, 10_000), '16', 'model versions kept loaded; the least recently used are unloaded past it'),

@@ -17,6 +17,8 @@ export { ModelLoadError } from './session.js';
 export interface BackendOptions extends SessionOptions {
   /** the largest batch wanted; the model's batch axis may allow less */
   maxBatchSize: number;
+  /** a dynamic batch axis always runs maxBatchSize rows (model-config padsToMaxBatchSize) */
+  padToMaxBatchSize?: boolean;
 }
 
 /** What the loader learns about a version and the scheduler needs. */
@@ -36,6 +38,8 @@ type InputArray = Float32Array | Uint16Array;
 export interface BatchResult {
   outputs: ImageOutputs[];
   runMs: number;
+  /** rows the session ran: the images, or more where the batch axis is fixed or padded */
+  rows: number;
 }
 
 export class ModelBackend {
@@ -48,6 +52,7 @@ export class ModelBackend {
     private readonly session: ort.InferenceSession,
     private readonly inputName: string,
     private readonly input: InputArray,
+    private readonly padToMax: boolean,
   ) {}
 
   static async load(directory: string, config: ModelConfig, options: BackendOptions): Promise<ModelBackend> {
@@ -77,7 +82,7 @@ export class ModelBackend {
         maxBatchSize: batchAxis.kind === 'fixed' ? Math.min(wanted, batchAxis.size) : wanted,
         batchingNote: undefined,
       };
-      const backend = new ModelBackend(config, info, session, inputName, input);
+      const backend = new ModelBackend(config, info, session, inputName, input, options.padToMaxBatchSize ?? false);
       await backend.warmUp();
       return backend;
     } catch (error) {
@@ -86,9 +91,10 @@ export class ModelBackend {
     }
   }
 
-  /** rows the session runs for `count` images: a fixed batch axis is always filled */
+  /** rows the session runs for `count` images: a fixed batch axis is always filled, a padded one too */
   private rows(count: number): number {
-    return this.info.batchAxis.kind === 'fixed' ? this.info.batchAxis.size : count;
+    if (this.info.batchAxis.kind === 'fixed') return this.info.batchAxis.size;
+    return this.padToMax && this.info.maxBatchSize > 1 ? this.info.maxBatchSize : count;
   }
 
   private tensor(rows: number): ort.Tensor {
@@ -159,12 +165,12 @@ export class ModelBackend {
     const elements = inputElements(this.config.input);
     images.forEach((image, i) => this.input.set(image, i * elements));
     const rows = this.rows(images.length);
-    // A fixed batch axis is padded with zeros; their outputs are dropped.
+    // A fixed (or padded) batch axis is filled with zeros; their outputs are dropped.
     if (rows > images.length) this.input.fill(0, images.length * elements, rows * elements);
     const started = performance.now();
     const raw = (await this.session.run({ [this.inputName]: this.tensor(rows) })) as Record<string, TensorLike>;
     const runMs = performance.now() - started;
-    return { outputs: this.split(raw, images.length, rows), runMs };
+    return { outputs: this.split(raw, images.length, rows), runMs, rows };
   }
 
   private split(raw: Readonly<Record<string, TensorLike>>, count: number, rows: number): ImageOutputs[] {

@@ -102,7 +102,7 @@ export class ModelInstance {
     this.pending.delete(reply.id);
     if (reply.op === 'done') {
       this.busyMs += reply.runMs;
-      waiter?.resolve({ outputs: reply.outputs, runMs: reply.runMs });
+      waiter?.resolve({ outputs: reply.outputs, runMs: reply.runMs, rows: reply.rows });
     } else {
       waiter?.reject(new Error(reply.message));
     }

@@ -10,7 +10,7 @@ import type { BatchingDefaults, ExecutionProvider, InstanceDefaults, InstanceKin
 import type { BackendInfo } from './backend.js';
 import { DynamicBatcher, type BatchObserver, type BatchPolicy, type RunShare } from './batcher.js';
 import { ModelInstance } from './instance.js';
-import { maxBatchSizeOf, MODEL_FILE, type ModelConfig } from './model-config.js';
+import { maxBatchSizeOf, MODEL_FILE, padsToMaxBatchSize, type ModelConfig } from './model-config.js';
 import { bytesPerElement, inputElements } from './preprocess.js';
 import { SlotPool } from './tensor-slots.js';
 
@@ -23,6 +23,9 @@ export interface ServingDefaults {
   pipelineWorkers: number;
 }
 
+/** GPU instances per device unless told (see planInstances) */
+export const GPU_INSTANCES_PER_DEVICE = 2;
+
 export interface InstancePlan {
   kind: InstanceKind;
   /** one entry per instance: its GPU device (0 for CPU instances) */
@@ -31,6 +34,8 @@ export interface InstancePlan {
   intraOpThreads: number;
   /** the largest batch the instances are set up for */
   maxBatchSize: number;
+  /** every run at maxBatchSize rows (padsToMaxBatchSize) */
+  padToMaxBatchSize: boolean;
 }
 
 /** model.json's `instances` over the server-wide defaults. */
@@ -38,19 +43,28 @@ export function planInstances(config: ModelConfig, defaults: ServingDefaults): I
   const wanted = config.instances ?? {};
   const kind = wanted.kind ?? defaults.instances.kind;
   const gpus = wanted.devices ?? defaults.instances.gpuDevices;
-  // GPU: one instance per device (a second session on one device only
-  // competes for it). CPU: single-threaded sessions, one per core up to 4,
-  // measured faster here than one session using every core, which leaves
-  // its thread pool fighting the pipeline workers' decodes
+  // GPU: two instances per device. One session's run leaves the device idle
+  // while its thread copies tensors in and out and launches kernels; two
+  // overlap that, and on an H200 served 337 req/s against 168 for one
+  // (bench/results/gpu-h200.md). CPU: single-threaded sessions, one per core
+  // up to 4, measured faster here than one session using every core, which
+  // leaves its thread pool fighting the pipeline workers' decodes
   // (bench/results/batching.md).
   const cores = availableParallelism();
-  const count = wanted.count ?? defaults.instances.count ?? (kind === 'gpu' ? gpus.length : Math.min(cores, 4));
+  const count = wanted.count ?? defaults.instances.count ?? (kind === 'gpu' ? GPU_INSTANCES_PER_DEVICE * gpus.length : Math.min(cores, 4));
   const devices = Array.from({ length: count }, (_, i) => (kind === 'gpu' ? gpus[i % gpus.length]! : 0));
   const providers: ExecutionProvider[] = kind === 'cpu' ? ['cpu'] : [...defaults.executionProviders];
   if (!providers.includes('cpu')) providers.push('cpu');
   const cpuInstances = kind === 'cpu' ? count : 1;
   const intraOpThreads = defaults.instances.intraOpThreads ?? Math.max(1, Math.floor(cores / cpuInstances));
-  return { kind, devices, providers, intraOpThreads, maxBatchSize: maxBatchSizeOf(config, defaults.batching.maxBatchSize, kind) };
+  return {
+    kind,
+    devices,
+    providers,
+    intraOpThreads,
+    maxBatchSize: maxBatchSizeOf(config, defaults.batching.maxBatchSize),
+    padToMaxBatchSize: padsToMaxBatchSize(config, kind),
+  };
 }
 
 export function batchPolicy(config: ModelConfig, defaults: ServingDefaults, info: BackendInfo): BatchPolicy {
@@ -91,7 +105,13 @@ export class LoadedModel {
         ModelInstance.start(plan.kind === 'gpu' ? `gpu${deviceId}:${i}` : `cpu:${i}`, {
           directory,
           config,
-          options: { providers: plan.providers, deviceId, intraOpThreads: plan.intraOpThreads, maxBatchSize: plan.maxBatchSize },
+          options: {
+            providers: plan.providers,
+            deviceId,
+            intraOpThreads: plan.intraOpThreads,
+            maxBatchSize: plan.maxBatchSize,
+            padToMaxBatchSize: plan.padToMaxBatchSize,
+          },
         }, defaults.batching.runTimeoutMs),
       ),
     );

@@ -78,6 +78,11 @@ export const modelConfigSchema = z
         maxQueueDelayMs: z.number().min(0).max(1000).optional(),
         /** batch sizes to prefer when more requests wait than one of them */
         preferredBatchSizes: z.array(z.number().int().min(1).max(256)).max(16).optional(),
+        /**
+         * Run every batch at maxBatchSize rows, padding the rest (default:
+         * on for GPU instances, off for CPU). See padsToMaxBatchSize.
+         */
+        padToMaxBatchSize: z.boolean().optional(),
       })
       .strict()
       .default({}),
@@ -137,11 +142,26 @@ export async function readModelConfig(directory: string): Promise<ModelConfig> {
 
 /**
  * The largest batch a version's instances run: model.json's, else the
- * server's MAX_BATCH_SIZE, else by where the instances run. A GPU runs a
- * batch in about the time of one image; on CPU a batch costs its images one
- * after another, and batching measured no more throughput there and a worse
- * p99 (bench/results/batching.md), so CPU instances run one image at a time.
+ * server's MAX_BATCH_SIZE (1 unless set). One image per run measured best on
+ * both kinds: on CPU a batch costs its images one after another, and batches
+ * gave no more throughput and a worse p99 (bench/results/batching.md); on an
+ * H200 with the YOLOv8n-sized model, two instances running single images
+ * served more than batches of 8, with a lower p99 (bench/results/gpu-h200.md).
+ * Models heavy enough to keep a GPU busy at batch 1 are the case for batching.
  */
-export function maxBatchSizeOf(config: ModelConfig, serverDefault: number | undefined, kind: InstanceKind): number {
-  return config.batching?.maxBatchSize ?? serverDefault ?? (kind === 'gpu' ? 8 : 1);
+export function maxBatchSizeOf(config: ModelConfig, serverDefault: number): number {
+  return config.batching?.maxBatchSize ?? serverDefault;
+}
+
+/**
+ * Whether a dynamic batch axis runs at one shape, maxBatchSize rows with the
+ * unused ones padded. On by default for GPU instances: ONNX Runtime's CUDA
+ * provider re-plans its convolutions whenever the input shape changes, and
+ * with batch sizes varying from run to run (a dynamic batcher at moderate
+ * load) an H200 served 14 req/s instead of 227 (bench/results/gpu-h200.md).
+ * Off for CPU, where a run costs in proportion to its rows and a new shape
+ * costs nothing.
+ */
+export function padsToMaxBatchSize(config: ModelConfig, kind: InstanceKind): boolean {
+  return config.batching?.padToMaxBatchSize ?? kind === 'gpu';
 }

@@ -23,7 +23,10 @@ export interface LoadedSession {
 }
 
 function providerOption(provider: ExecutionProvider, deviceId: number): ort.InferenceSession.ExecutionProviderConfig {
-  return provider === 'cpu' ? 'cpu' : { name: provider, deviceId };
+  // The WebGPU provider (bundled with onnxruntime-node, Dawn over Vulkan on
+  // Linux) picks its adapter itself and takes no device id.
+  if (provider === 'cpu' || provider === 'webgpu') return provider;
+  return { name: provider, deviceId };
 }
 
 export async function createSession(path: string, options: SessionOptions): Promise<LoadedSession> {

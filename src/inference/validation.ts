@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Config, InstanceKind } from '../config.js';
+import type { Config } from '../config.js';
 import { maxBatchSizeOf, type ModelConfig } from './model-config.js';
 import type { ValidationReport, ValidationRequest } from './validate-child.js';
 
@@ -27,13 +27,12 @@ export interface ModelValidationSettings {
   memoryBytes: number;
   /** the validation process is killed past this (MODEL_VALIDATION_TIMEOUT_MS) */
   timeoutMs: number;
-  /** MAX_BATCH_SIZE and INSTANCE_KIND: the batch the warm-up probes is the one the version will run (maxBatchSizeOf) */
-  maxBatchSize: number | undefined;
-  instanceKind: InstanceKind;
+  /** MAX_BATCH_SIZE: the batch the warm-up probes is the one the version will run (maxBatchSizeOf) */
+  maxBatchSize: number;
 }
 
 export function modelValidationSettings(config: Config): ModelValidationSettings {
-  return { ...config.modelValidation, maxBatchSize: config.batching.maxBatchSize, instanceKind: config.instances.kind };
+  return { ...config.modelValidation, maxBatchSize: config.batching.maxBatchSize };
 }
 
 /** Why a model cannot serve, worded for its owner. */
@@ -82,7 +81,7 @@ export function validateModel(
   config: ModelConfig,
   settings: ModelValidationSettings,
 ): Promise<ValidationResult> {
-  const maxBatchSize = maxBatchSizeOf(config, settings.maxBatchSize, config.instances?.kind ?? settings.instanceKind);
+  const maxBatchSize = maxBatchSizeOf(config, settings.maxBatchSize);
   return slot(() => runChild({ directory, config, maxBatchSize }, settings));
 }
 

@@ -14,7 +14,7 @@ describe('configuration', () => {
 
   it('keeps the provider order and always falls back to CPU', () => {
     expect(loadConfig({ EXECUTION_PROVIDERS: 'tensorrt, cuda' }).executionProviders).toEqual(['tensorrt', 'cuda', 'cpu']);
-    expect(() => loadConfig({ EXECUTION_PROVIDERS: 'cuda,rocm' })).toThrow('EXECUTION_PROVIDERS must be one of tensorrt, cuda, cpu, got "rocm"');
+    expect(() => loadConfig({ EXECUTION_PROVIDERS: 'cuda,rocm' })).toThrow('EXECUTION_PROVIDERS must be one of tensorrt, cuda, webgpu, cpu, got "rocm"');
   });
 
   it('fails fast on malformed numbers', () => {

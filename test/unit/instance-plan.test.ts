@@ -11,7 +11,7 @@ const model = (extra: object = {}) => parseModelConfig({ name: 'm', labels: ['a'
 function defaults(overrides: { kind?: 'cpu' | 'gpu'; maxBatchSize?: number } = {}): ServingDefaults {
   return {
     instances: { kind: overrides.kind ?? 'cpu', count: undefined, gpuDevices: [0, 1], intraOpThreads: undefined },
-    batching: { maxBatchSize: overrides.maxBatchSize, maxQueueDelayMs: 2, runTimeoutMs: 30_000 },
+    batching: { maxBatchSize: overrides.maxBatchSize ?? 1, maxQueueDelayMs: 2, runTimeoutMs: 30_000 },
     executionProviders: ['cuda'],
     pipelineWorkers: 2,
   };
@@ -27,15 +27,22 @@ describe('planInstances', () => {
     expect(plan.providers).toEqual(['cpu']);
   });
 
-  it('batches up to 8 on GPU instances, one instance per device, CPU kept as the fallback provider', () => {
+  it('runs two GPU instances per device, one image at a time unless told, CPU kept as the fallback provider', () => {
     const plan = planInstances(model(), defaults({ kind: 'gpu' }));
-    expect(plan).toMatchObject({ kind: 'gpu', devices: [0, 1], providers: ['cuda', 'cpu'], maxBatchSize: 8 });
+    expect(plan).toMatchObject({ kind: 'gpu', devices: [0, 1, 0, 1], providers: ['cuda', 'cpu'], maxBatchSize: 1 });
+    expect(planInstances(model({ instances: { count: 1 } }), defaults({ kind: 'gpu' })).devices).toEqual([0]);
   });
 
-  it('takes MAX_BATCH_SIZE over the kind, and model.json over both', () => {
+  it('takes MAX_BATCH_SIZE, and model.json over it', () => {
     expect(planInstances(model(), defaults({ maxBatchSize: 4 })).maxBatchSize).toBe(4);
     expect(planInstances(model({ batching: { maxBatchSize: 2 } }), defaults({ kind: 'gpu', maxBatchSize: 4 })).maxBatchSize).toBe(2);
-    // a model that asks for GPU instances on a CPU-default server batches as GPU instances do
-    expect(planInstances(model({ instances: { kind: 'gpu' } }), defaults()).maxBatchSize).toBe(8);
+    expect(planInstances(model({ batching: { maxBatchSize: 8 } }), defaults({ kind: 'gpu' })).maxBatchSize).toBe(8);
+  });
+
+  it('pads batches to maxBatchSize on GPU instances only, unless model.json says', () => {
+    expect(planInstances(model(), defaults({ kind: 'gpu' })).padToMaxBatchSize).toBe(true);
+    expect(planInstances(model(), defaults({ maxBatchSize: 4 })).padToMaxBatchSize).toBe(false);
+    expect(planInstances(model({ batching: { padToMaxBatchSize: false } }), defaults({ kind: 'gpu' })).padToMaxBatchSize).toBe(false);
+    expect(planInstances(model({ batching: { padToMaxBatchSize: true } }), defaults()).padToMaxBatchSize).toBe(true);
   });
 });

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Runs the GPU benchmark from a bundle made by bench/gpu/bundle.sh, on a host
+# with an NVIDIA driver and CUDA 13 user-space libraries (pip's nvidia-*
+# wheels, as PyTorch installs them) but no Node.js and no network.
+#
+#   bench/gpu/device-bench.sh PARTS_DIR RESULTS_DIR [PROVIDER...]
+#
+# 1. unpacks the bundle into $WORK_DIR (default /tmp/sense-gpu) and wires it
+#    into this checkout (node_modules, the native addon, bench/.cache);
+# 2. prints the GPU and checks each PROVIDER (default: cuda webgpu) with
+#    bench/gpu/session-check.ts: loads?, same output as the CPU?, ms per run;
+# 3. runs `bench batching` on the YOLOv8n-sized model with the first provider
+#    that loaded, 1/16/64/256 clients, and copies its report to RESULTS_DIR.
+# BENCH_ARGS overrides the benchmark's options (several runs: separate their
+# option sets with ';'); BENCH_SKIP=1 stops after 2.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+parts=${1:?usage: device-bench.sh PARTS_DIR RESULTS_DIR [PROVIDER...]}
+results=${2:?usage: device-bench.sh PARTS_DIR RESULTS_DIR [PROVIDER...]}
+shift 2
+providers=("$@")
+[ ${#providers[@]} -gt 0 ] || providers=(cuda webgpu)
+work=${WORK_DIR:-/tmp/sense-gpu}
+started=$(date +%s)
+say() { echo "[device-bench +$(($(date +%s) - started))s] $*"; }
+mkdir -p "$results"
+
+if [ ! -x "$work/bundle/node" ]; then
+  say "unpacking $(cat "$parts"/part-* | wc -c) bytes"
+  mkdir -p "$work"
+  cat "$parts"/part-* | xz -dc -T0 | tar -x -C "$work" || { say "the bundle did not unpack"; exit 1; }
+fi
+b=$work/bundle
+export PATH="$b:$PATH"
+rm -rf node_modules && ln -s "$b/node_modules" node_modules
+mkdir -p native/build/Release
+cp "$b/sense_native.node" native/build/Release/
+rm -rf bench/.cache && cp -r "$b/cache" bench/.cache
+# The npm onnxruntime-node, kept aside so a provider build can replace it.
+[ -e "$b/ort-default" ] || { mkdir -p "$b/ort-default" && mv "$b/node_modules/onnxruntime-node" "$b/ort-default/"; }
+use_ort() { # default | cuda
+  rm -rf "$b/node_modules/onnxruntime-node"
+  if [ "$1" = cuda ] && [ -d "$b/ort-cuda/onnxruntime-node" ]; then
+    ln -s "$b/ort-cuda/onnxruntime-node" "$b/node_modules/onnxruntime-node"
+  else
+    ln -s "$b/ort-default/onnxruntime-node" "$b/node_modules/onnxruntime-node"
+  fi
+}
+
+# CUDA user-space libraries from pip's nvidia-* wheels, then the driver's.
+nvidia_dirs=$(python3 -c 'import nvidia; print(" ".join(nvidia.__path__))' 2>/dev/null || true)
+libdirs=$(find $nvidia_dirs -name 'lib*.so*' -printf '%h\n' 2>/dev/null | sort -u | paste -sd: -)
+export LD_LIBRARY_PATH="${libdirs}:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:${LD_LIBRARY_PATH:-}"
+# The WebGPU provider (Dawn) needs a Vulkan loader and the NVIDIA ICD.
+if [ -d "$b/debs" ] && ! ldconfig -p | grep -q libvulkan.so.1; then
+  for f in "$b"/debs/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+fi
+icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+[ -f "$icd" ] && export VK_DRIVER_FILES=$icd
+say "node $(node --version); $(nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1)"
+say "CUDA libraries from: ${libdirs:-none found}"
+
+chosen=
+for p in "${providers[@]}"; do
+  use_ort "$([ "$p" = cuda ] && echo cuda || echo default)"
+  say "session check: $p (onnxruntime-node $(node -p "require('./node_modules/onnxruntime-node/package.json').version"))"
+  line=$(timeout 120 node --import tsx bench/gpu/session-check.ts bench/.cache/yolov8n "$p" 2>&1 | tail -5)
+  echo "$line" | tee -a "$results/session-check.txt"
+  if [ -z "$chosen" ] && echo "$line" | grep -q "^$p: loaded"; then chosen=$p; fi
+done
+[ -n "$chosen" ] || { say "no GPU provider loaded"; exit 1; }
+[ "${BENCH_SKIP:-0}" = 1 ] && exit 0
+
+use_ort "$([ "$chosen" = cuda ] && echo cuda || echo default)"
+# One benchmark per ';'-separated set of options, each with its own report.
+IFS=';' read -ra runs <<<"${BENCH_ARGS:---model yolov8n --concurrency 1,16,64,256 --reps 2 --duration 4 --warmup 2 --workers $(nproc)}"
+for i in "${!runs[@]}"; do
+  report=batching-gpu-$chosen-$((i + 1)).md
+  say "bench batching --ep $chosen ${runs[$i]}"
+  # shellcheck disable=SC2086
+  node --import tsx bench/cli.ts batching --ep "$chosen" --out "$report" ${runs[$i]} 2>&1 | tee -a "$results/bench.log"
+  cp "bench/results/$report" "$results/" 2>/dev/null
+done
+say "done"
