@@ -34,7 +34,7 @@ const HELP = `Usage: npm run bench -- batching [options]
   --reps <n>           repetitions; figures are medians (default: 3)
   --ep <p>             execution provider: cpu, cuda, tensorrt or webgpu (default: cpu)
   --workers <n>        pipeline workers (default: one per core)
-  --instances <n>      instances per version (default: the server's, one per GPU or up to 4 CPU)
+  --instances <n>      instances per version (default: the server's, two per GPU or up to 4 on CPU)
   --out <file>         report file under bench/results (default: batching.md)
 `;
 

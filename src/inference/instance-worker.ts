@@ -19,7 +19,7 @@ export type InstanceRequest = { op: 'run'; id: number; slots: SharedArrayBuffer[
 export type InstanceReply =
   | { op: 'ready'; info: BackendInfo }
   | { op: 'failed'; reason: string }
-  | { op: 'done'; id: number; outputs: ImageOutputs[]; runMs: number; rows: number }
+  | { op: 'done'; id: number; outputs: ImageOutputs[]; runMs: number }
   | { op: 'error'; id: number; message: string }
   | { op: 'closed' };
 
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     }
     const { id, slots } = message;
     running = backend.run(slots.map((slot) => tensorView(config.input, slot))).then(
-      ({ outputs, runMs, rows }) => port.postMessage({ op: 'done', id, outputs, runMs, rows } satisfies InstanceReply, transferables(outputs)),
+      ({ outputs, runMs }) => port.postMessage({ op: 'done', id, outputs, runMs } satisfies InstanceReply, transferables(outputs)),
       (error: Error) => port.postMessage({ op: 'error', id, message: error.message } satisfies InstanceReply),
     );
   });

@@ -8,6 +8,9 @@ import { Worker } from 'node:worker_threads';
 import type { BackendInfo, BatchResult } from './backend.js';
 import type { InstanceReply, InstanceRequest, InstanceWorkerData } from './instance-worker.js';
 
+/** A batch's per-image outputs and run time, as the instance thread sends them back. */
+type InstanceResult = Pick<BatchResult, 'outputs' | 'runMs'>;
+
 const WORKER_FILE = new URL(`./instance-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
 export class InstanceLoadError extends Error {}
@@ -21,7 +24,7 @@ export class ModelInstance {
   alive = true;
   private exited = false;
   private nextId = 0;
-  private readonly pending = new Map<number, { resolve: (r: BatchResult) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (r: InstanceResult) => void; reject: (e: Error) => void }>();
   private closed: (() => void) | undefined;
 
   private constructor(
@@ -71,7 +74,7 @@ export class ModelInstance {
   }
 
   /** Runs one batch: `slots` hold the images' input tensors. */
-  run(slots: SharedArrayBuffer[]): Promise<BatchResult> {
+  run(slots: SharedArrayBuffer[]): Promise<InstanceResult> {
     if (!this.alive) return Promise.reject(new Error(`instance ${this.name} is not running`));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -102,7 +105,7 @@ export class ModelInstance {
     this.pending.delete(reply.id);
     if (reply.op === 'done') {
       this.busyMs += reply.runMs;
-      waiter?.resolve({ outputs: reply.outputs, runMs: reply.runMs, rows: reply.rows });
+      waiter?.resolve({ outputs: reply.outputs, runMs: reply.runMs });
     } else {
       waiter?.reject(new Error(reply.message));
     }
