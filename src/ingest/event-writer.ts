@@ -84,6 +84,16 @@ export interface WriterStats {
 
 const SERIALIZATION_FAILURE = '40001';
 const UNIQUE_VIOLATION = '23505';
+/**
+ * The two commit strategies take their locks in opposite orders (the
+ * one-statement form updates the device row before its event keys are
+ * inserted; the locked form inserts the keys, then locks the devices), so a
+ * retry that two servers commit at once, each its own way, can deadlock.
+ * PostgreSQL rolls one of them back whole; that one is committed again.
+ */
+const DEADLOCK_DETECTED = '40P01';
+/** Commits of one batch the locked way before a deadlock is the batch's error (each one lets the other transaction through). */
+const LOCKED_ATTEMPTS = 3;
 
 /**
  * Whether PostgreSQL refused a value it was given (SQLSTATE class 22, data
@@ -253,10 +263,22 @@ export class EventWriter {
       } catch (error) {
         this.rules.forget(ahead);
         const code = (error as { code?: string }).code;
-        if (code !== SERIALIZATION_FAILURE && code !== UNIQUE_VIOLATION) throw error;
+        if (code !== SERIALIZATION_FAILURE && code !== UNIQUE_VIOLATION && code !== DEADLOCK_DETECTED) throw error;
         this.stats.retried++;
       }
     }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.commitLocked(c, events);
+      } catch (error) {
+        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt === LOCKED_ATTEMPTS) throw error;
+        this.stats.retried++;
+      }
+    }
+  }
+
+  /** The locked way: the devices' rows read under lock, the batch planned from them, in one transaction. */
+  private async commitLocked(c: ReservedSql, events: IncomingEvent[]): Promise<number> {
     let stored!: Promise<Set<string>>;
     let plan!: RulesPlan;
     let versions: ReadonlyMap<string, string> = new Map();

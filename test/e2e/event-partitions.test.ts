@@ -7,6 +7,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/db/database.js';
 import { countEvents, insertAllEvents, insertNewEvents, searchEvents, type NewEventRow } from '../../src/db/events.js';
+import { lockEngineDevices } from '../../src/db/device-state.js';
 import { migrate } from '../../src/db/migrate.js';
 import { MIGRATIONS } from '../../src/db/migrations.js';
 import { newId } from '../../src/ids.js';
@@ -164,6 +165,33 @@ describe('day partitions', () => {
       await otherWriter.stop();
       await otherEngine.stop();
     }
+  });
+
+  it('commits again a batch that PostgreSQL rolled back to break a deadlock', async () => {
+    // The writer's one-statement commit locks the device row, then inserts the
+    // event's key; this transaction (another server's locked commit) holds the
+    // key and then asks for the device row. PostgreSQL rolls the writer back
+    // (its deadlock check runs first: this side waits 10 s before checking).
+    // Before: the writer answered that batch with the deadlock error.
+    await writer.write([event(Date.now())]); // the device remembered: the next batch goes the one-statement way
+    const retried = writer.stats.retried;
+    const key = `deadlocked-${newId()}`;
+    const other = await sql.reserve();
+    try {
+      await other`BEGIN`;
+      await other`SET LOCAL deadlock_timeout = '10s'`;
+      await insertNewEvents(other, [event(today + 3_600_000, key)]);
+      const write = writer.write([event(today + 3_600_000, key)]);
+      await new Promise((r) => setTimeout(r, 300)); // the writer now waits for the key
+      await lockEngineDevices(other, [deviceId]);
+      await other`COMMIT`;
+      await write;
+    } finally {
+      other.release();
+    }
+    expect(writer.stats.retried).toBeGreaterThan(retried);
+    const [{ count }] = await sql<[{ count: number }]>`SELECT count(*)::int AS count FROM events WHERE device_id = ${deviceId} AND dedup_key = ${key}`;
+    expect(count).toBe(1);
   });
 
   it('keeps an event no partition covers, and moves it into its day once that day is created', async () => {
