@@ -53,16 +53,28 @@ export interface ReplicaCounts {
   total: number;
 }
 
-/** For each version, how many live replicas (heartbeat within `staleSeconds`) serve it. */
-export async function versionReplicaCounts(sql: Queryable, versionIds: readonly string[], staleSeconds: number): Promise<Map<string, ReplicaCounts>> {
+/**
+ * For each version, how many live replicas (heartbeat within `staleSeconds`)
+ * serve it. The asking replica (`self`) is counted by the statuses it holds
+ * in memory (null: it does not deploy the version), not by its rows: those
+ * are written just after a status changes, and an answer must not say
+ * Active with no replica serving it.
+ */
+export async function versionReplicaCounts(
+  sql: Queryable,
+  versionIds: readonly string[],
+  staleSeconds: number,
+  self: { id: string; statuses: ReadonlyArray<VersionStatus | null> },
+): Promise<Map<string, ReplicaCounts>> {
   const rows = await sql<Array<ReplicaCounts & { versionId: string }>>`
-    WITH live AS (SELECT id FROM replicas WHERE heartbeat_at >= now() - make_interval(secs => ${staleSeconds}))
+    WITH live AS (SELECT id FROM replicas WHERE heartbeat_at >= now() - make_interval(secs => ${staleSeconds})),
+    self AS (SELECT EXISTS (SELECT 1 FROM live WHERE id = ${self.id}) AS live)
     SELECT v.id AS version_id,
-      count(s.replica_id) FILTER (WHERE s.status = 'Active')::int AS active,
-      count(s.replica_id) FILTER (WHERE s.status = 'Failed')::int AS failed,
+      (count(s.replica_id) FILTER (WHERE s.status = 'Active') + CASE WHEN v.own = 'Active' AND (SELECT live FROM self) THEN 1 ELSE 0 END)::int AS active,
+      (count(s.replica_id) FILTER (WHERE s.status = 'Failed') + CASE WHEN v.own = 'Failed' AND (SELECT live FROM self) THEN 1 ELSE 0 END)::int AS failed,
       (SELECT count(*) FROM live)::int AS total
-    FROM unnest(${sql.array(versionIds as string[], 25)}) AS v(id)
-    LEFT JOIN model_version_replicas s ON s.version_id = v.id AND s.replica_id IN (SELECT id FROM live)
-    GROUP BY v.id`;
+    FROM unnest(${sql.array(versionIds as string[], 25)}, ${sql.array(self.statuses as string[], 25)}) AS v(id, own)
+    LEFT JOIN model_version_replicas s ON s.version_id = v.id AND s.replica_id <> ${self.id} AND s.replica_id IN (SELECT id FROM live)
+    GROUP BY v.id, v.own`;
   return new Map(rows.map(({ versionId, ...counts }) => [versionId, counts]));
 }

@@ -288,6 +288,11 @@ export class InferenceService {
     await this.files.evict(id);
   }
 
+  /** This server's id among the replicas sharing the database. */
+  get replicaId(): string {
+    return this.options.replicaId;
+  }
+
   get(id: string): DeployedVersion | undefined {
     return this.versions.get(id);
   }

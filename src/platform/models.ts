@@ -133,7 +133,10 @@ export class ModelCatalog {
   }
 
   private async present(versions: ModelVersionRow[]): Promise<PresentedVersion[]> {
-    const counts = await replicaCounts(this.sql, versions.map((v) => v.id));
+    const counts = await replicaCounts(this.sql, versions.map((v) => v.id), {
+      id: this.inference.replicaId,
+      statuses: versions.map((v) => this.inference.get(v.id)?.status ?? null),
+    });
     return versions.map((v) => presentVersion(v, this.inference, counts.get(v.id)!));
   }
 }

@@ -4,6 +4,7 @@
 // A version's answer counts the live replicas that serve it.
 import { hostname } from 'node:os';
 import type { Sql } from 'postgres';
+import type { VersionStatus } from '../db/model-versions.js';
 import { deleteReplica, replicaHeartbeat, versionReplicaCounts, type ReplicaCounts } from '../db/replicas.js';
 import { newId } from '../ids.js';
 import { log } from '../log.js';
@@ -50,7 +51,11 @@ export class Replica {
   }
 }
 
-/** How many live replicas serve each version. */
-export function replicaCounts(sql: Sql, versionIds: readonly string[]): Promise<Map<string, ReplicaCounts>> {
-  return versionReplicaCounts(sql, versionIds, STALE_SECONDS);
+/** How many live replicas serve each version; this replica (`self`) counted by its live statuses. */
+export function replicaCounts(
+  sql: Sql,
+  versionIds: readonly string[],
+  self: { id: string; statuses: ReadonlyArray<VersionStatus | null> },
+): Promise<Map<string, ReplicaCounts>> {
+  return versionReplicaCounts(sql, versionIds, STALE_SECONDS, self);
 }
