@@ -168,6 +168,9 @@ export class ActionRunner {
   }
 
   private async run(row: ActionJobRow): Promise<void> {
+    // Not parsed again: the rules engine wrote this action and context from
+    // a rule's validated, typed actions (NewActionJob), and JSONB gives back
+    // what it was given; only this code writes action_jobs rows.
     const job = row as ClaimedJob;
     const action = job.action;
     const maxAttempts = action.type === 'webhook' ? (action.retries ?? MAX_ATTEMPTS_DEFAULT - 1) + 1 : MAX_ATTEMPTS_DEFAULT;
