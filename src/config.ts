@@ -141,7 +141,10 @@ export interface Setting<T = unknown> {
   read(env: Env): T;
 }
 
-type Spec<T> = Omit<Setting<T>, 'name' | 'raw' | 'read'> & { kind: Kind<unknown> };
+/** Reads a setting by name (its value, or its default, worked out too): what a derived default is computed from. */
+type Lookup = (name: string) => unknown;
+
+type Spec<T> = Omit<Setting<T>, 'name' | 'raw' | 'read'> & { kind: Kind<unknown>; derive?: (get: Lookup) => T };
 
 function rawOf(env: Env, name: string, kind: Kind<unknown>, fallback: string | undefined): string | undefined {
   const raw = env[name];
@@ -153,6 +156,14 @@ function rawOf(env: Env, name: string, kind: Kind<unknown>, fallback: string | u
 function value<T>(kind: Kind<T>, defaultValue: string, help: string, options: { note?: string; perHost?: boolean } = {}): Spec<T> {
   const shown = options.note === undefined ? defaultValue : `${defaultValue} (${options.note})`;
   return { kind, default: defaultValue, shown, documented: options.perHost ? `(${options.note})` : shown, help };
+}
+
+/**
+ * A setting whose default is worked out from others when it is unset:
+ * `shown` says how, for --help and README, and `derive` does it, side by side.
+ */
+function derived<T>(kind: Kind<T>, shown: string, help: string, derive: (get: Lookup) => T): Spec<T> {
+  return { kind, default: undefined, shown, documented: shown, help, derive };
 }
 
 /** A setting with no default value: unset, it is undefined and `shown` says what happens then. */
@@ -292,10 +303,11 @@ const SPECS = {
   MODELS_DIR: value(path, './models', 'model directories registered at first start'),
   WORKERS: value(integer(1, 256), String(cores), 'preprocessing worker threads (decode, letterbox, output decoding, NMS)', { note: 'one per core', perHost: true }),
   EXECUTION_PROVIDERS: value(executionProviders, 'cpu', 'ordered list for GPU instances, e.g. tensorrt,cuda,cpu; the first that loads is used and logged'),
-  INSTANCE_KIND: unset(
+  INSTANCE_KIND: derived(
     oneOf(['cpu', 'gpu'] as const),
     '(gpu when EXECUTION_PROVIDERS names cuda, tensorrt or webgpu, else cpu)',
     "cpu | gpu: where a version's ONNX Runtime sessions run unless its model.json says",
+    (get) => ((get('EXECUTION_PROVIDERS') as ExecutionProvider[]).some((p) => p !== 'cpu') ? 'gpu' : 'cpu'),
   ),
   INSTANCE_COUNT: unset(integer(1, 64), '(cpu: one per core, at most 4; gpu: two per GPU_DEVICES entry)', 'ONNX Runtime sessions per model version, each in its own thread'),
   GPU_DEVICES: value(integerList(0, 63), '0', 'comma list of GPU device ids that GPU instances use'),
@@ -321,19 +333,26 @@ const SPECS = {
   INFERENCE_API_KEY: unset(text, '(generated, printed once)', 'accepted as an inference key of the bootstrap organization'),
   MAX_IMAGE_BYTES: value(integer(1), '10485760', 'predict image size limit (10 MB = 10 MiB)'),
   MAX_IMAGE_PIXELS: value(integer(1), '40000000', 'decoded pixel limit (decompression-bomb guard)'),
-  QUEUE_SIZE: unset(integer(1), '(WORKERS x 16)', 'requests in flight per model version'),
-  QUEUE_WAITING_ROOM: unset(integer(0), '(QUEUE_SIZE x 4)', 'requests per model version held unread while the queue is full, before 503'),
-  ORGANIZATION_QUEUE_SIZE: unset(
+  QUEUE_SIZE: derived(integer(1), '(WORKERS x 16)', 'requests in flight per model version', (get) => (get('WORKERS') as number) * 16),
+  QUEUE_WAITING_ROOM: derived(
+    integer(0),
+    '(QUEUE_SIZE x 4)',
+    'requests per model version held unread while the queue is full, before 503',
+    (get) => (get('QUEUE_SIZE') as number) * 4,
+  ),
+  ORGANIZATION_QUEUE_SIZE: derived(
     integer(1),
     '((QUEUE_SIZE + QUEUE_WAITING_ROOM) x 2)',
     'predict requests one organization may have in flight or held, all its versions together, before 503',
+    (get) => ((get('QUEUE_SIZE') as number) + (get('QUEUE_WAITING_ROOM') as number)) * 2,
   ),
   QUEUE_HOLD_MS: value(integer(0, 60_000), '5000', 'how long a held request waits for a queue place before 503'),
   MAX_BUFFERED_BYTES: value(integer(1024 * 1024), '268435456', 'request bodies held in memory at once across all requests before 503'),
-  ORGANIZATION_BUFFERED_BYTES: unset(
+  ORGANIZATION_BUFFERED_BYTES: derived(
     integer(1),
     '(MAX_BUFFERED_BYTES / 4)',
     "one organization's part of MAX_BUFFERED_BYTES (it may always have one body in memory)",
+    (get) => Math.floor((get('MAX_BUFFERED_BYTES') as number) / 4),
   ),
   TRUST_PROXY: value(integer(0, 16), '0', 'reverse proxies in front of the server; the client address is read from their X-Forwarded-For entries'),
   MIN_UPLOAD_RATE: value(integer(0), '8192', 'bytes/s a request body must average after 5 s of reading, else 408 (0: off)'),
@@ -350,7 +369,7 @@ const SPECS = {
   JWT_TTL_SECONDS: value(integer(60), '2592000', 'lifetime of user access tokens', { note: '30 days' }),
   SMTP_URL: unset(text, '(none: email stays in the outbox)', 'smtp://user:pass@host:port for outgoing email'),
   MAIL_FROM: value(text, 'sense@localhost', 'sender address of outgoing email'),
-  PUBLIC_URL: unset(text, 'http://localhost:PORT', 'base URL used in links inside emails'),
+  PUBLIC_URL: derived(text, 'http://localhost:PORT', 'base URL used in links inside emails', (get) => `http://localhost:${get('PORT') as number}`),
   MAX_MODEL_BYTES: value(integer(1024), '536870912', 'largest model.onnx accepted by the upload API'),
   INGRESS_PORT: unset(integer(0, 65535), '(same as PORT)', 'serve the device ingestion API on its own port'),
   DEVICE_TOKEN_TTL_SECONDS: value(integer(60), '31536000', 'lifetime of device tokens from /v1/registration', { note: '1 year' }),
@@ -398,7 +417,8 @@ function named<K extends SettingName>(name: K): Setting<SettingValue<K>> {
     raw,
     read(env) {
       const text = raw(env);
-      return (text === undefined ? undefined : spec.kind.parse(text, name)) as SettingValue<K>;
+      if (text !== undefined) return spec.kind.parse(text, name) as SettingValue<K>;
+      return spec.derive?.((other) => BY_NAME.get(other)!.read(env)) as SettingValue<K>;
     },
   };
 }
@@ -447,13 +467,6 @@ function ingressPort(port: number, ingress: number | undefined): number | undefi
 
 export function loadConfig(env: Env = process.env): Config {
   const get = <K extends SettingName>(name: K) => read(env, name);
-  // Settings whose default is worked out from others are read first, in this order.
-  const workers = get('WORKERS');
-  const providers = get('EXECUTION_PROVIDERS');
-  const gpuProvider = providers.some((p) => p !== 'cpu');
-  const queueSize = get('QUEUE_SIZE') ?? workers * 16;
-  const queueWaitingRoom = get('QUEUE_WAITING_ROOM') ?? queueSize * 4;
-  const maxBufferedBytes = get('MAX_BUFFERED_BYTES');
   const port = get('PORT');
   return {
     port,
@@ -461,9 +474,9 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: get('DATABASE_URL'),
     dataDir: get('DATA_DIR'),
     modelsDir: get('MODELS_DIR'),
-    workers,
+    workers: get('WORKERS'),
     instances: {
-      kind: get('INSTANCE_KIND') ?? (gpuProvider ? 'gpu' : 'cpu'),
+      kind: get('INSTANCE_KIND'),
       count: get('INSTANCE_COUNT'),
       gpuDevices: get('GPU_DEVICES'),
       intraOpThreads: get('INTRA_OP_THREADS'),
@@ -480,18 +493,18 @@ export function loadConfig(env: Env = process.env): Config {
       memoryBytes: get('MODEL_VALIDATION_MEMORY_MB'),
       timeoutMs: get('MODEL_VALIDATION_TIMEOUT_MS'),
     },
-    executionProviders: providers,
+    executionProviders: get('EXECUTION_PROVIDERS'),
     adminEmail: get('ADMIN_EMAIL'),
     adminPassword: get('ADMIN_PASSWORD'),
     inferenceApiKey: get('INFERENCE_API_KEY'),
     maxImageBytes: get('MAX_IMAGE_BYTES'),
     maxImagePixels: get('MAX_IMAGE_PIXELS'),
-    queueSize,
-    queueWaitingRoom,
+    queueSize: get('QUEUE_SIZE'),
+    queueWaitingRoom: get('QUEUE_WAITING_ROOM'),
     queueHoldMs: get('QUEUE_HOLD_MS'),
-    organizationQueueSize: get('ORGANIZATION_QUEUE_SIZE') ?? (queueSize + queueWaitingRoom) * 2,
-    maxBufferedBytes,
-    organizationBufferedBytes: get('ORGANIZATION_BUFFERED_BYTES') ?? Math.floor(maxBufferedBytes / 4),
+    organizationQueueSize: get('ORGANIZATION_QUEUE_SIZE'),
+    maxBufferedBytes: get('MAX_BUFFERED_BYTES'),
+    organizationBufferedBytes: get('ORGANIZATION_BUFFERED_BYTES'),
     trustedProxies: get('TRUST_PROXY'),
     metricsToken: get('METRICS_TOKEN'),
     minUploadRate: get('MIN_UPLOAD_RATE'),
@@ -506,7 +519,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtTtlSeconds: get('JWT_TTL_SECONDS'),
     smtpUrl: get('SMTP_URL'),
     mailFrom: get('MAIL_FROM'),
-    publicUrl: (get('PUBLIC_URL') ?? `http://localhost:${BY_NAME.get('PORT')!.raw(env)}`).replace(/\/+$/, ''),
+    publicUrl: get('PUBLIC_URL').replace(/\/+$/, ''),
     maxModelBytes: get('MAX_MODEL_BYTES'),
     ingressPort: ingressPort(port, get('INGRESS_PORT')),
     deviceTokenTtlSeconds: get('DEVICE_TOKEN_TTL_SECONDS'),

@@ -17,6 +17,19 @@ describe('configuration', () => {
     expect(() => loadConfig({ EXECUTION_PROVIDERS: 'cuda,rocm' })).toThrow('EXECUTION_PROVIDERS must be one of tensorrt, cuda, webgpu, cpu, got "rocm"');
   });
 
+  it('works out the derived defaults from the settings they depend on, given or defaulted', () => {
+    const derived = loadConfig({ WORKERS: '3', MAX_BUFFERED_BYTES: String(8 * 1024 * 1024), PORT: '9000' });
+    expect(derived).toMatchObject({ queueSize: 48, queueWaitingRoom: 192, organizationQueueSize: 480, organizationBufferedBytes: 2 * 1024 * 1024 });
+    expect(derived.publicUrl).toBe('http://localhost:9000');
+    expect(derived.instances.kind).toBe('cpu');
+    // A given setting feeds the defaults worked out from it; a given default is taken as it is.
+    expect(loadConfig({ QUEUE_SIZE: '10' })).toMatchObject({ queueSize: 10, queueWaitingRoom: 40, organizationQueueSize: 100 });
+    expect(loadConfig({ QUEUE_SIZE: '10', QUEUE_WAITING_ROOM: '0', ORGANIZATION_QUEUE_SIZE: '7' })).toMatchObject({ queueWaitingRoom: 0, organizationQueueSize: 7 });
+    expect(loadConfig({ EXECUTION_PROVIDERS: 'cuda' }).instances.kind).toBe('gpu');
+    expect(loadConfig({ EXECUTION_PROVIDERS: 'cuda', INSTANCE_KIND: 'cpu' }).instances.kind).toBe('cpu');
+    expect(loadConfig({ PUBLIC_URL: 'https://sense.example.com/' }).publicUrl).toBe('https://sense.example.com');
+  });
+
   it('fails fast on malformed numbers', () => {
     expect(() => loadConfig({ PORT: '80a' })).toThrow(ConfigError);
     expect(() => loadConfig({ WORKERS: '0' })).toThrow('WORKERS must be an integer between 1 and 256, got "0"');
