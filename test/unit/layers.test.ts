@@ -2,7 +2,7 @@
 // import its own folder and the layers below it, never one above or beside
 // it out of order. Written once here; the test reads every import.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, extname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(import.meta.dirname, '../../src');
@@ -50,11 +50,19 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every relative import of a file (static, dynamic, re-exports), as resolved .ts paths. */
+/**
+ * Every relative import of a file inside src/ (static, dynamic, re-exports,
+ * in any quotes, and the modules started as threads or children through
+ * `new URL('./file…', import.meta.url)`), as resolved .ts paths.
+ */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!);
-  return specifiers.map((s) => resolve(dirname(file), s).replace(/\.js$/, '.ts'));
+  const imports = [...text.matchAll(/(?:from|import)\s*\(?\s*(['"`])(\.{1,2}\/[^'"`]+)\1/g)].map((m) => m[2]!);
+  const started = [...text.matchAll(/new URL\(\s*['"`](\.{1,2}\/[\w./-]+)[^,]*,\s*import\.meta\.url/g)].map((m) => m[1]!);
+  return [...imports, ...started]
+    .map((s) => resolve(dirname(file), s))
+    .filter((path) => !relative(SRC, path).startsWith('..'))
+    .map((path) => (path.endsWith('.js') ? path.replace(/\.js$/, '.ts') : extname(path) ? path : `${path}.ts`));
 }
 
 function wrongWayImports(files: readonly string[] = sourceFiles(SRC)): string[] {
@@ -86,6 +94,20 @@ describe('layers', () => {
     writeFileSync(probe, "import type { Request } from '../http/server.js';\nexport type Probe = Request;\n");
     try {
       expect(wrongWayImports([probe])).toEqual(['db/.layer-probe.ts -> http/server.ts']);
+    } finally {
+      rmSync(probe, { force: true });
+    }
+  });
+
+  it('catches one in double quotes, and a worker thread started from a file above', () => {
+    const probe = join(SRC, 'db', '.layer-probe.ts');
+    writeFileSync(
+      probe,
+      'import type { Request } from "../http/server.js";\nexport type Probe = Request;\n' +
+        "export const worker = new URL(`../inference/pipeline-worker${'.ts'}`, import.meta.url);\n",
+    );
+    try {
+      expect(wrongWayImports([probe])).toEqual(['db/.layer-probe.ts -> http/server.ts', 'db/.layer-probe.ts -> inference/pipeline-worker.ts']);
     } finally {
       rmSync(probe, { force: true });
     }
