@@ -6,7 +6,7 @@
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
 import * as db from '../db/model-versions.js';
-import type { ModelRow, ModelVersionRow } from '../db/model-versions.js';
+import type { ModelRow, ModelVersionRow, VersionStatus } from '../db/model-versions.js';
 import type { ReplicaCounts } from '../db/replicas.js';
 import { found, notFound } from '../errors.js';
 import { storedModelConfig } from '../inference/model-config.js';
@@ -20,9 +20,15 @@ export function presentModel(m: ModelRow & { versionCount?: number }) {
   return { id: m.id, organizationId: m.organizationId, name: m.name, description: m.description, versionCount: m.versionCount, createdAt: m.createdAt, updatedAt: m.updatedAt };
 }
 
+/** This server's own state of a deployed version, read once for an answer. */
+interface LiveState {
+  status: VersionStatus;
+  reason: string | null;
+  provider: string | null;
+}
+
 /** A version with its live status when this server has it deployed, and how many live replicas serve it. */
-function presentVersion(v: ModelVersionRow, inference: InferenceService, replicas: ReplicaCounts) {
-  const live = inference.get(v.id);
+function presentVersion(v: ModelVersionRow, live: LiveState | undefined, replicas: ReplicaCounts) {
   const config = storedModelConfig(v.config);
   return {
     id: v.id,
@@ -133,10 +139,14 @@ export class ModelCatalog {
   }
 
   private async present(versions: ModelVersionRow[]): Promise<PresentedVersion[]> {
-    const counts = await replicaCounts(this.sql, versions.map((v) => v.id), {
-      id: this.inference.replicaId,
-      statuses: versions.map((v) => this.inference.get(v.id)?.status ?? null),
+    // One reading of this server's states for both the status and the count:
+    // a version turning Active while the count is queried must not be
+    // answered Active with this replica counted as still loading it.
+    const live = versions.map((v): LiveState | undefined => {
+      const deployed = this.inference.get(v.id);
+      return deployed && { status: deployed.status, reason: deployed.reason, provider: deployed.provider };
     });
-    return versions.map((v) => presentVersion(v, this.inference, counts.get(v.id)!));
+    const counts = await replicaCounts(this.sql, versions.map((v) => v.id), { id: this.inference.replicaId, statuses: live.map((l) => l?.status ?? null) });
+    return versions.map((v, i) => presentVersion(v, live[i], counts.get(v.id)!));
   }
 }
