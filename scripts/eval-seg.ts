@@ -22,6 +22,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readModelConfig } from '../src/inference/model-config.js';
+import { DEFAULT_THRESHOLD } from '../src/inference/predict-options.js';
 import { DEMO_SEG_MODEL_VERSION_ID } from '../src/platform/bootstrap.js';
 import { DEMO_LABELS, EVAL_SEED_START, makeScene, renderScene, type Scene } from './demo-model/scenes.js';
 import { forEachScene, withEvalServer } from './eval-server.js';
@@ -43,6 +44,7 @@ const count = Number(values.images);
 const seedStart = Number(values['seed-start']);
 const format = values.format === 'jpeg' ? 'jpeg' : 'png';
 const defaults = (await readModelConfig(join(import.meta.dirname, '..', 'models', 'demo-seg'))).defaults;
+const threshold = defaults.threshold ?? DEFAULT_THRESHOLD;
 
 interface Answer {
   label: string;
@@ -101,7 +103,7 @@ async function main(): Promise<void> {
             return { answer: a, overlaps: objects.map((k) => all[k]!), boxOverlaps: objects.map((k) => iou(a.box, scene.objects[k]!.box)) };
           });
         for (const m of mine) predictions.get(label)!.push({ image: i, score: m.answer.score, overlaps: m.overlaps, boxOverlaps: m.boxOverlaps });
-        const kept = mine.filter((m) => m.answer.score >= defaults.threshold).sort((a, b) => b.answer.score - a.answer.score);
+        const kept = mine.filter((m) => m.answer.score >= threshold).sort((a, b) => b.answer.score - a.answer.score);
         objects.forEach((_, g) => bestIou.get(label)!.push(Math.max(0, ...kept.map((m) => m.overlaps[g]!))));
         const used = objects.map(() => false);
         for (const m of kept) {
@@ -134,7 +136,7 @@ async function main(): Promise<void> {
     const out = (line: string) => process.stdout.write(line + '\n');
     out(`model version ${values.model}, ${count} held-out scenes (seeds ${seedStart}..${seedStart + count - 1}), ${format}, ${answered} polygons answered at threshold 0.001 (${seconds.toFixed(0)} s)`);
     out(`mask AP / box AP: answers at threshold 0.001, at most 100 per image; IoU of polygons rasterised at full size against the visible-pixel masks`);
-    out(`matched IoU, recall, best IoU: answers at the default threshold ${defaults.threshold}; matched = same class, mask IoU >= 0.5, greedy by score`);
+    out(`matched IoU, recall, best IoU: answers at the default threshold ${threshold}; matched = same class, mask IoU >= 0.5, greedy by score`);
     out('class                 objects  mask AP@0.5  mask AP@.5:.95  box AP@0.5  box AP@.5:.95  matched IoU  recall  best IoU');
     for (const c of perClass) {
       out(

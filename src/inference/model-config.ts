@@ -88,16 +88,20 @@ export const modelConfigSchema = z
       .default({}),
     defaults: z
       .object({
-        threshold: z.number().min(0).max(1).default(0.25),
+        /**
+         * Unset: the convention's own (resolvePredictOptions): 0.25 and 100,
+         * or 0 and every box for outputs the model already filtered (ssd).
+         */
+        threshold: z.number().min(0).max(1).optional(),
         iou: z.number().min(0).max(1).default(0.45),
-        maxDetections: z.number().int().min(1).max(10_000).default(100),
+        maxDetections: z.number().int().min(1).max(10_000).optional(),
         /** classes a classifier answers at most (the top_k query parameter) */
         topK: z.number().int().min(1).max(1000).default(5),
         /** pose models: keypoints less visible than this are left out (the keypoint_threshold query parameter) */
         keypointThreshold: z.number().min(0).max(1).default(0.5),
       })
       .strict()
-      .default({ threshold: 0.25, iou: 0.45, maxDetections: 100, topK: 5, keypointThreshold: 0.5 }),
+      .default({ iou: 0.45, topK: 5, keypointThreshold: 0.5 }),
   })
   .strict();
 

@@ -7,7 +7,7 @@ import { groupByLabel, rectangle, round, selectDetections, type Answer } from '.
 import type { Placement } from './letterbox.js';
 import type { ModelConfig } from './model-config.js';
 import { createOutputDecoder, type OutputDecoder, type OutputInfo, type TensorLike } from './outputs/index.js';
-import type { PredictOptions } from './predict-options.js';
+import { resolvePredictOptions, type PredictOptions, type ResolvedPredictOptions } from './predict-options.js';
 
 export type ImageOutputs = Record<string, TensorLike>;
 
@@ -26,8 +26,9 @@ function answer(
   labels: readonly string[],
   outputs: ImageOutputs,
   placement: Placement,
-  options: PredictOptions,
+  requested: PredictOptions,
 ): Record<string, Answer[]> {
+  const options = resolvePredictOptions(requested, decoder.task === 'detect' && decoder.finalOutputs === true);
   if (decoder.task === 'classify') {
     return groupByLabel(topClasses(decoder.scores(outputs), options), labels, (c) => ({
       type: 'class',
@@ -47,7 +48,7 @@ function answer(
 }
 
 /** The best `topK` classes at or above the threshold, best first (ties by class order). */
-function topClasses(scores: Float64Array, options: Pick<PredictOptions, 'threshold' | 'topK'>): Array<{ classId: number; score: number }> {
+function topClasses(scores: Float64Array, options: Pick<ResolvedPredictOptions, 'threshold' | 'topK'>): Array<{ classId: number; score: number }> {
   const classes: Array<{ classId: number; score: number }> = [];
   scores.forEach((score, classId) => {
     if (score >= options.threshold) classes.push({ classId, score });

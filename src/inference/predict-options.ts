@@ -4,9 +4,11 @@
 import type { ModelConfig } from './model-config.js';
 
 export interface PredictOptions {
-  threshold: number;
+  /** undefined: the convention's default (resolvePredictOptions) */
+  threshold: number | undefined;
   iou: number;
-  maxDetections: number;
+  /** undefined: the convention's default (resolvePredictOptions) */
+  maxDetections: number | undefined;
   /** classes a classifier answers at most */
   topK: number;
   /** the visibility below which a keypoint is left out */
@@ -16,6 +18,12 @@ export interface PredictOptions {
 }
 
 export const MAX_DETECTIONS_LIMIT = 1000;
+/** The defaults where neither the request nor model.json says, for scores the server filters itself. */
+export const DEFAULT_THRESHOLD = 0.25;
+export const DEFAULT_MAX_DETECTIONS = 100;
+
+/** The options with every default filled in: what decoding and selection use. */
+export type ResolvedPredictOptions = PredictOptions & { threshold: number; maxDetections: number };
 export const TOP_K_LIMIT = 1000;
 
 export interface RequestedOptions {
@@ -31,9 +39,24 @@ export function predictOptions(requested: RequestedOptions, defaults: ModelConfi
   return {
     threshold: requested.threshold ?? defaults.threshold,
     iou: requested.iou ?? defaults.iou,
-    maxDetections: requested.maxDetections ?? Math.min(defaults.maxDetections, MAX_DETECTIONS_LIMIT),
+    maxDetections: requested.maxDetections ?? (defaults.maxDetections === undefined ? undefined : Math.min(defaults.maxDetections, MAX_DETECTIONS_LIMIT)),
     topK: requested.topK ?? defaults.topK,
     keypointThreshold: requested.keypointThreshold ?? defaults.keypointThreshold,
     box: requested.box ?? false,
+  };
+}
+
+/**
+ * Fills the defaults neither the request nor model.json set. Outputs the
+ * model already filtered (`final`: torchvision's detectors ran their own
+ * score threshold, NMS and per-image cap in the graph) are answered whole:
+ * a second threshold or cap the model never had would drop boxes it kept
+ * (a Faster R-CNN keeps boxes from 0.05). Others get 0.25 and 100.
+ */
+export function resolvePredictOptions(options: PredictOptions, final: boolean): ResolvedPredictOptions {
+  return {
+    ...options,
+    threshold: options.threshold ?? (final ? 0 : DEFAULT_THRESHOLD),
+    maxDetections: options.maxDetections ?? (final ? MAX_DETECTIONS_LIMIT : DEFAULT_MAX_DETECTIONS),
   };
 }

@@ -7,7 +7,7 @@
 // version with a clear reason.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTaskModels } from '../fixtures/task-models.js';
+import { FASTER_RCNN_BOXES, makeTaskModels } from '../fixtures/task-models.js';
 import { predict } from '../helpers/predict.js';
 import { createTestDatabase, registeredVersions, removeDir, startServer, waitFor, type TestServer } from '../helpers/server.js';
 
@@ -168,6 +168,22 @@ describe('torchvision exports', () => {
       cat: [rect([0.125, 0.125], [0.375, 0.625], 0.9), rect([0.15625, 0.125], [0.40625, 0.625], 0.6)],
       'traffic cone': [rect([0.5, 0.25], [0.875, 0.875], 0.75)],
     });
+  });
+});
+
+describe('outputs a model filtered in its graph', () => {
+  it('are answered whole when model.json sets no threshold or cap: no second filter the model never had', async () => {
+    // Before: the server's own defaults (0.25, 100) dropped the boxes a
+    // Faster R-CNN kept between 0.05 and 0.25, and every one past the 100th.
+    const body = await answer('fasterrcnn');
+    const scores = [...body.cat, ...body['traffic cone']].map((d: { score: number }) => d.score);
+    expect(scores).toHaveLength(FASTER_RCNN_BOXES);
+    expect(Math.min(...scores)).toBeCloseTo(0.055, 6);
+    // The client's own threshold and cap still apply.
+    const asked = await answer('fasterrcnn', 'threshold=0.5&max_detections=10');
+    const kept = [...asked.cat, ...asked['traffic cone']].map((d: { score: number }) => d.score);
+    expect(kept).toHaveLength(10);
+    expect(Math.min(...kept)).toBeGreaterThanOrEqual(0.5);
   });
 });
 

@@ -19,6 +19,8 @@ export class SsdDecoder implements DetectionDecoder {
   // own IoU, 0.5 for Faster R-CNN): a second NMS at another IoU would drop
   // boxes the model kept.
   readonly nmsFree = true;
+  // ...and their score threshold and cap (score_thresh, detections_per_img) too.
+  readonly finalOutputs = true;
 
   constructor(
     private readonly names: SsdOutputs,

@@ -3,7 +3,7 @@
 import type { Answer, Detection } from '../detections.js';
 import type { Placement } from '../letterbox.js';
 import type { OutputFormat } from '../model-config.js';
-import type { PredictOptions } from '../predict-options.js';
+import type { ResolvedPredictOptions } from '../predict-options.js';
 
 /** Output metadata from the session: dims may be symbolic (strings) or -1. */
 export interface OutputInfo {
@@ -37,13 +37,19 @@ export interface DetectionDecoder {
   readonly format: OutputFormat;
   /** true when the model already removed duplicate boxes (NMS inside, or NMS-free by design) */
   readonly nmsFree: boolean;
+  /**
+   * true when the outputs are the model's final answer, already thresholded
+   * and capped in the graph: unset threshold and max_detections then filter
+   * nothing (see resolvePredictOptions)
+   */
+  readonly finalOutputs?: boolean;
   decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number): Candidate[];
   /**
    * The answer for one kept detection where the convention gives more than
    * a box (keypoints, a mask); undefined leaves the detection out. Without
    * it, detections are answered as rectangles.
    */
-  describe?(detection: Detection, outputs: Readonly<Record<string, TensorLike>>, placement: Placement, options: PredictOptions): Answer | undefined;
+  describe?(detection: Detection, outputs: Readonly<Record<string, TensorLike>>, placement: Placement, options: ResolvedPredictOptions): Answer | undefined;
 }
 
 /** Conventions that answer one score per class of the whole image. */
