@@ -1,9 +1,10 @@
 // Landmarks of a project on a map: drawn as a circle, a rectangle or a
-// polygon, saved, deleted. The map needs no tiles: without a tile source it
+// polygon, edited by dragging their handles (a polygon's corners, a
+// rectangle's corners, a circle's centre and rim), saved, deleted. The map needs no tiles: without a tile source it
 // is a grid of latitude and longitude; with one (a URL template set here and
 // kept in this browser, e.g. OpenStreetMap's) its tiles lie underneath.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { del, get, post } from '../api';
+import { del, get, patch, post } from '../api';
 import { ErrorNote, Link } from '../components';
 import { useAction, useResource } from '../hooks';
 import { distance, metresPerPixel, toLatLon, toScreen, type LatLon, type View } from '../map';
@@ -29,6 +30,38 @@ const TOOLS: Array<[Tool, string]> = [
   ['rectangle', 'Rectangle'],
   ['polygon', 'Polygon'],
 ];
+
+/** A rectangle from two opposite corners, whichever they are. */
+const rectangle = (a: LatLon, b: LatLon): Shape => ({
+  type: 'rectangle',
+  geometry: { nw: { lat: Math.max(a.lat, b.lat), lon: Math.min(a.lon, b.lon) }, se: { lat: Math.min(a.lat, b.lat), lon: Math.max(a.lon, b.lon) } },
+});
+
+/** Where a circle's rim handle sits: due east of the centre, one radius away. */
+const rimOf = (center: LatLon, radius: number): LatLon => ({
+  lat: center.lat,
+  lon: center.lon + (radius / (111_320 * Math.cos((center.lat * Math.PI) / 180))),
+});
+
+/** The points a shape can be dragged by: a polygon's corners; a rectangle's four corners, clockwise from north-west; a circle's centre and rim. */
+function handlesOf(shape: Shape): LatLon[] {
+  if (shape.type === 'polygon') return shape.geometry.points;
+  if (shape.type === 'circle') return [shape.geometry.center, rimOf(shape.geometry.center, shape.geometry.radius)];
+  const { nw, se } = shape.geometry;
+  return [nw, { lat: nw.lat, lon: se.lon }, se, { lat: se.lat, lon: nw.lon }];
+}
+
+/** The shape with handle `index` (see handlesOf) dragged to `at`. */
+function moveHandle(shape: Shape, index: number, at: LatLon): Shape {
+  if (shape.type === 'polygon') return { type: 'polygon', geometry: { points: shape.geometry.points.map((p, i) => (i === index ? at : p)) } };
+  if (shape.type === 'circle') {
+    const { center, radius } = shape.geometry;
+    return index === 0
+      ? { type: 'circle', geometry: { center: at, radius } }
+      : { type: 'circle', geometry: { center, radius: Math.max(1, Math.round(distance(center, at))) } };
+  }
+  return rectangle(handlesOf(shape)[(index + 2) % 4]!, at); // the opposite corner stays
+}
 
 const pointsOf = (shape: Shape): LatLon[] =>
   shape.type === 'circle' ? [shape.geometry.center] : shape.type === 'rectangle' ? [shape.geometry.nw, shape.geometry.se] : shape.geometry.points;
@@ -83,19 +116,33 @@ function ProjectLandmarks({ projectId }: { projectId: string }) {
   const [view, setView] = useState<View>();
   const [tool, setTool] = useState<Tool>('pan');
   const [draft, setDraft] = useState<Shape>();
+  /** the landmark whose shape and name the draft is editing; none: the draft is a new landmark */
+  const [editing, setEditing] = useState<Landmark>();
   const [name, setName] = useState('');
   const [tiles, setTiles] = useState(storedTiles);
   useEffect(() => {
     if (landmarks.data && !view) setView(fit(landmarks.data));
   }, [landmarks.data, view]);
 
+  const discard = () => {
+    setDraft(undefined);
+    setEditing(undefined);
+    setName('');
+  };
   const save = () =>
     action.run(async () => {
-      await post('/v2/landmarks', { projectId, name, model: draft });
-      setDraft(undefined);
-      setName('');
+      if (editing) await patch(`/v2/landmarks/${editing.id}`, { name, model: draft });
+      else await post('/v2/landmarks', { projectId, name, model: draft });
+      discard();
       landmarks.reload();
     });
+  const edit = (landmark: Landmark) => {
+    setEditing(landmark);
+    setDraft(landmark.model);
+    setName(landmark.name);
+    setTool('pan');
+    setView(fit([landmark]));
+  };
   const remove = (landmark: Landmark) =>
     confirm(`Delete landmark ${landmark.name}?`) &&
     action.run(async () => {
@@ -115,10 +162,21 @@ function ProjectLandmarks({ projectId }: { projectId: string }) {
           ))}
           <span class="muted">
             {tool === 'pan' ? 'Drag to move, wheel to zoom.' : tool === 'polygon' ? 'Click each corner.' : 'Drag on the map.'}
+            {draft && ' Drag the white handles to reshape.'}
           </span>
         </div>
       )}
-      {view && <MapView view={view} setView={setView} tool={manager ? tool : 'pan'} landmarks={landmarks.data ?? []} draft={draft} setDraft={setDraft} tiles={tiles} />}
+      {view && (
+        <MapView
+          view={view}
+          setView={setView}
+          tool={manager ? tool : 'pan'}
+          landmarks={(landmarks.data ?? []).filter((l) => l.id !== editing?.id)}
+          draft={draft}
+          setDraft={setDraft}
+          tiles={tiles}
+        />
+      )}
       {draft && (
         <form
           class="inline"
@@ -129,9 +187,9 @@ function ProjectLandmarks({ projectId }: { projectId: string }) {
         >
           <input aria-label="Landmark name" placeholder="Landmark name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
           <button type="submit" disabled={!draftReady || action.busy}>
-            Save {draft.type}
+            {editing ? `Save changes to ${editing.name}` : `Save ${draft.type}`}
           </button>
-          <button type="button" class="quiet" onClick={() => setDraft(undefined)}>
+          <button type="button" class="quiet" onClick={discard}>
             Discard
           </button>
         </form>
@@ -148,9 +206,14 @@ function ProjectLandmarks({ projectId }: { projectId: string }) {
                   Show
                 </button>
                 {manager && (
-                  <button type="button" class="danger" onClick={() => remove(l)}>
-                    Delete
-                  </button>
+                  <>
+                    <button type="button" class="quiet" onClick={() => edit(l)}>
+                      Edit
+                    </button>
+                    <button type="button" class="danger" onClick={() => remove(l)}>
+                      Delete
+                    </button>
+                  </>
                 )}
               </td>
             </tr>
@@ -193,7 +256,8 @@ function ShapeView({ view, shape, name, draft }: { view: View; shape: Shape; nam
 function MapView(props: { view: View; setView: (v: View) => void; tool: Tool; landmarks: Landmark[]; draft: Shape | undefined; setDraft: (s: Shape | undefined) => void; tiles: string }) {
   const { view, setView, tool, draft, setDraft } = props;
   const svg = useRef<SVGSVGElement>(null);
-  const drag = useRef<{ x: number; y: number; start: LatLon; view: View } | undefined>(undefined);
+  /** a drag in progress: of the map or a new shape (from `start`), or of one of the draft's handles */
+  const drag = useRef<{ x: number; y: number; start: LatLon; view: View; handle?: number } | undefined>(undefined);
   const [cursor, setCursor] = useState<LatLon>();
   /** The pointer in the map's own units (the SVG is scaled to the page). */
   const local = (e: PointerEvent | WheelEvent): [number, number] => {
@@ -201,12 +265,7 @@ function MapView(props: { view: View; setView: (v: View) => void; tool: Tool; la
     return [((e.clientX - box.left) * WIDTH) / box.width, ((e.clientY - box.top) * HEIGHT) / box.height];
   };
   const shapeTo = (start: LatLon, at: LatLon): Shape =>
-    tool === 'circle'
-      ? { type: 'circle', geometry: { center: start, radius: Math.round(distance(start, at)) } }
-      : {
-          type: 'rectangle',
-          geometry: { nw: { lat: Math.max(start.lat, at.lat), lon: Math.min(start.lon, at.lon) }, se: { lat: Math.min(start.lat, at.lat), lon: Math.max(start.lon, at.lon) } },
-        };
+    tool === 'circle' ? { type: 'circle', geometry: { center: start, radius: Math.round(distance(start, at)) } } : rectangle(start, at);
   return (
     <div class="map">
       <svg
@@ -229,7 +288,9 @@ function MapView(props: { view: View; setView: (v: View) => void; tool: Tool; la
           setCursor(toLatLon(view, x, y));
           const d = drag.current;
           if (!d) return;
-          if (tool === 'pan') setView({ ...d.view, center: toLatLon(d.view, WIDTH / 2 - (x - d.x), HEIGHT / 2 - (y - d.y)) });
+          if (d.handle !== undefined) {
+            if (draft) setDraft(moveHandle(draft, d.handle, toLatLon(view, x, y)));
+          } else if (tool === 'pan') setView({ ...d.view, center: toLatLon(d.view, WIDTH / 2 - (x - d.x), HEIGHT / 2 - (y - d.y)) });
           else setDraft(shapeTo(d.start, toLatLon(view, x, y)));
         }}
         onPointerUp={() => {
@@ -247,6 +308,27 @@ function MapView(props: { view: View; setView: (v: View) => void; tool: Tool; la
           <ShapeView key={l.id} view={view} shape={l.model} name={l.name} />
         ))}
         {draft && <ShapeView view={view} shape={draft} draft />}
+        {draft &&
+          handlesOf(draft).map((p, i) => {
+            const [cx, cy] = toScreen(view, p);
+            return (
+              <circle
+                key={i}
+                class="handle"
+                data-handle={i}
+                cx={cx}
+                cy={cy}
+                r={6}
+                onPointerDown={(e) => {
+                  // a handle's drag, not a new shape or a polygon corner
+                  e.stopPropagation();
+                  svg.current!.setPointerCapture(e.pointerId);
+                  const [x, y] = local(e);
+                  drag.current = { x, y, start: p, view, handle: i };
+                }}
+              />
+            );
+          })}
       </svg>
       <div class="map-status muted">
         <button type="button" class="quiet" onClick={() => setView({ ...view, zoom: Math.min(19, view.zoom + 1) })}>
