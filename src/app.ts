@@ -17,7 +17,7 @@ import { managementEndpoints } from './http/routes/v2/index.js';
 import { predictEndpoint } from './http/routes/predict.js';
 import { predictErrors } from './inference/predict-errors.js';
 import { setMinUploadRate } from './http/slow-bodies.js';
-import { loadStaticSite, sharedWithConsole, staticSiteRoute } from './http/static-site.js';
+import { loadStaticSite, sharedWithConsole, staticSiteRoute, type ConsoleSettings } from './http/static-site.js';
 import { BodyBudget } from './http/body-budget.js';
 import { addFallback, addRoute, InFlight, loadUws, type HttpContext, type Route, type Uws } from './http/server.js';
 import { engineSettings, InferenceEngine } from './inference/engine.js';
@@ -94,8 +94,8 @@ const CONSOLE_DIR = fileURLToPath(new URL('../web/dist', import.meta.url));
  * path segments (an unknown API path stays the API's 404), and shares GET /
  * with the API's root by the Accept header.
  */
-function withConsole(apiRoutes: Route[]): Route[] {
-  const site = loadStaticSite(CONSOLE_DIR);
+function withConsole(apiRoutes: Route[], settings: ConsoleSettings): Route[] {
+  const site = loadStaticSite(CONSOLE_DIR, settings);
   if (!site) {
     log.warn('the web console is not built: run `npm run build:web` to serve it at /', { dir: CONSOLE_DIR });
     return apiRoutes;
@@ -234,7 +234,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // The ingestion API shares the main port unless INGRESS_PORT gives it its own.
     const mainRoutes = config.ingressPort === undefined ? [...main, ...routes(ingestion)] : main;
     const listeners: Listener[] = [
-      { name: 'listening', port: config.port, routes: withConsole(mainRoutes) },
+      { name: 'listening', port: config.port, routes: withConsole(mainRoutes, { tileUrl: config.mapTileUrl ?? '' }) },
       ...(config.ingressPort === undefined
         ? []
         : [{ name: 'ingestion listening', port: config.ingressPort, routes: routes([...ingestion, ...health]) }]),

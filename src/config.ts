@@ -65,6 +65,8 @@ export interface Config {
   eventStreams: EventStreamSettings;
   /** WEBHOOK_ALLOWED_HOSTS entries, lower-cased and checked */
   webhookAllowedHosts: string[];
+  /** the console maps' default tile source (MAP_TILE_URL) */
+  mapTileUrl: string | undefined;
   /** SECRETS_KEY as given (32 bytes in base64); undefined: DATA_DIR/secrets-key */
   secretsKey: string | undefined;
 }
@@ -189,6 +191,17 @@ const mebibytes = (min: number, max: number): Kind<number> => {
 };
 
 const text: Kind<string> = { parse: (raw) => raw };
+
+/** An http(s) tile URL template with {z}, {x} and {y}, as map libraries take them. */
+const tileTemplate: Kind<string> = {
+  parse(raw, name) {
+    const value = raw.trim();
+    if (!/^https?:\/\/\S+$/.test(value) || !['{z}', '{x}', '{y}'].every((part) => value.includes(part))) {
+      throw new ConfigError(`${name} must be an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png, got "${raw}"`);
+    }
+    return value;
+  },
+};
 const path: Kind<string> = { parse: (raw) => resolve(raw) };
 const lowerCase: Kind<string> = { parse: (raw) => raw.toLowerCase() };
 
@@ -390,6 +403,11 @@ const SPECS = {
     '1048576',
     'bytes of events one live stream may hold for a client that reads too slowly; past it the client is dropped',
   ),
+  MAP_TILE_URL: unset(
+    tileTemplate,
+    '(none: the maps are a grid of latitude and longitude)',
+    "tile URL template the console's maps lay under landmarks and devices, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png; each user may set their own on the Landmarks page",
+  ),
   WEBHOOK_ALLOWED_HOSTS: unset(
     allowedHosts,
     '(none: internal addresses are refused)',
@@ -535,6 +553,7 @@ export function loadConfig(env: Env = process.env): Config {
       bufferBytes: get('EVENT_STREAM_BUFFER_BYTES'),
     },
     webhookAllowedHosts: get('WEBHOOK_ALLOWED_HOSTS') ?? [],
+    mapTileUrl: get('MAP_TILE_URL'),
     secretsKey: get('SECRETS_KEY'),
   };
 }

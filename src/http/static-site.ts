@@ -44,8 +44,17 @@ export interface StaticSite {
   files: ReadonlyMap<string, StaticFile>;
 }
 
-/** Reads every file under `dir`; undefined when it has no index.html (the console was not built). */
-export function loadStaticSite(dir: string): StaticSite | undefined {
+/** What the console reads from the server before it renders: public, the same for every user. */
+export interface ConsoleSettings {
+  /** the maps' default tile URL template (MAP_TILE_URL); empty: a grid only */
+  tileUrl: string;
+}
+
+/** The path of the console's settings, a file generated from the configuration beside the built ones. */
+export const CONSOLE_SETTINGS_PATH = '/console-settings.json';
+
+/** Reads every file under `dir`, and the settings as CONSOLE_SETTINGS_PATH; undefined when it has no index.html (the console was not built). */
+export function loadStaticSite(dir: string, settings: ConsoleSettings): StaticSite | undefined {
   let entries;
   try {
     entries = readdirSync(dir, { recursive: true, withFileTypes: true });
@@ -67,6 +76,7 @@ export function loadStaticSite(dir: string): StaticSite | undefined {
       cacheControl: urlPath.startsWith('/assets/') ? IMMUTABLE : REVALIDATE,
     });
   }
+  files.set(CONSOLE_SETTINGS_PATH, { body: Buffer.from(JSON.stringify(settings)), gzipped: undefined, contentType: CONTENT_TYPES['.json']!, cacheControl: REVALIDATE });
   return files.has('/index.html') ? { files } : undefined;
 }
 

@@ -27,6 +27,7 @@ const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const NAV = ['Models', 'API keys', 'Channels', 'Projects', 'Landmarks', 'Rules', 'Devices', 'Events', 'Settings'];
 const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
+const TILE_URL = 'http://127.0.0.1:9/tiles/{z}/{x}/{y}.png';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium && process.env.CONSOLE_TESTS_REQUIRED === '1') {
   throw new Error(`no chromium at ${CHROMIUM}, and CONSOLE_TESTS_REQUIRED=1: the console's browser tests must run (apt-get install chromium, or set CHROMIUM_BIN)`);
@@ -74,7 +75,8 @@ beforeAll(async () => {
   // The console as its sources are now (npm ci built it once already).
   await promisify(execFile)(process.execPath, [join(ROOT, 'scripts/build-web.mjs')], { cwd: ROOT });
   // the live tail polls four times a second, so that its test waits less
-  platform = await startPlatform({ EVENT_STREAM_POLL_MS: '250' });
+  // Tiles from a port where nothing listens: the maps must work without them.
+  platform = await startPlatform({ EVENT_STREAM_POLL_MS: '250', MAP_TILE_URL: TILE_URL });
   if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 }, 180_000);
 
@@ -235,6 +237,16 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.getByRole('link', { name: 'Landmarks' }).click();
     const map = page.getByTestId('landmark-map');
     await map.waitFor();
+    // The server's tile source (MAP_TILE_URL) lies under the map...
+    const tileUrls = () => map.locator('image').evaluateAll((images) => images.map((i) => i.getAttribute('href')));
+    expect((await tileUrls()).length).toBeGreaterThan(0);
+    for (const url of await tileUrls()) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:9\/tiles\/2\/\d+\/\d+\.png$/);
+    // ...unless this browser says otherwise: an empty field is the grid only, until the server's is asked for again.
+    await page.getByLabel('Tile URL').fill('');
+    await page.getByLabel('Tile URL').blur();
+    await expect.poll(async () => (await tileUrls()).length).toBe(0);
+    await page.getByRole('button', { name: "Use the server's tiles" }).click();
+    await expect.poll(async () => (await tileUrls()).length).toBeGreaterThan(0);
     const box = (await map.boundingBox())!;
     const at = (fx: number, fy: number) => [box.x + box.width * fx, box.y + box.height * fy] as const;
 

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadStaticSite, resolveStaticPath } from '../../src/http/static-site.js';
+import { CONSOLE_SETTINGS_PATH, loadStaticSite, resolveStaticPath } from '../../src/http/static-site.js';
 
 const parent = mkdtempSync(join(tmpdir(), 'static-site-'));
 const dir = join(parent, 'dist');
@@ -13,7 +13,8 @@ writeFileSync(join(dir, 'index.html'), '<!doctype html><title>index</title>');
 writeFileSync(join(dir, 'docs.html'), '<!doctype html><title>docs</title>');
 writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("x");'.repeat(100));
 writeFileSync(join(parent, 'secret.txt'), 'not to be served');
-const site = loadStaticSite(dir)!;
+const settings = { tileUrl: 'https://tiles.example.com/{z}/{x}/{y}.png' };
+const site = loadStaticSite(dir, settings)!;
 const index = site.files.get('/index.html');
 
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
@@ -38,6 +39,13 @@ describe('the console as static files', () => {
     expect(asset.gzipped!.length).toBeLessThan(asset.body.length);
   });
 
+  it("answers the server's console settings as a file beside the built ones, revalidated", () => {
+    const file = resolveStaticPath(site, CONSOLE_SETTINGS_PATH, { pages: false })!;
+    expect(JSON.parse(file.body.toString())).toEqual(settings);
+    expect(file.contentType).toBe('application/json');
+    expect(file.cacheControl).toBe('no-cache');
+  });
+
   it('answers no path outside the directory, however spelled', () => {
     for (const path of ['/../secret.txt', '/assets/../../secret.txt', '/..%2fsecret.txt', '/assets/..%2f..%2fsecret.txt', '/%2e%2e/secret.txt', '//secret.txt', '/assets/missing.js']) {
       expect(resolveStaticPath(site, path), path).toBeUndefined();
@@ -45,7 +53,7 @@ describe('the console as static files', () => {
   });
 
   it('is absent when the console was not built', () => {
-    expect(loadStaticSite(join(parent, 'nowhere'))).toBeUndefined();
-    expect(loadStaticSite(join(dir, 'assets'))).toBeUndefined(); // no index.html
+    expect(loadStaticSite(join(parent, 'nowhere'), settings)).toBeUndefined();
+    expect(loadStaticSite(join(dir, 'assets'), settings)).toBeUndefined(); // no index.html
   });
 });

@@ -6,6 +6,7 @@ import { render } from 'preact';
 import { get } from './api';
 import { Link } from './components';
 import { useResource } from './hooks';
+import { loadServerTiles } from './map-view';
 import { MeContext } from './me';
 import { AcceptInvite, ForgotPassword, SetPassword, SignIn, SignUp, VerifyEmail } from './pages/auth';
 import { Channels } from './pages/channels';
@@ -123,4 +124,5 @@ function App() {
   );
 }
 
-render(<App />, document.getElementById('app')!);
+// The maps' tile source is the one setting read before the first page.
+void loadServerTiles().then(() => render(<App />, document.getElementById('app')!));

@@ -1,7 +1,8 @@
 // What the console's maps share (the landmarks page and a device's last
 // location): the drawing size, the grid of latitude and longitude that
-// stands in for tiles, and the optional tile layer whose URL template the
-// landmarks page keeps in this browser. The projection is map.ts's.
+// stands in for tiles, and the optional tile layer: the URL template the
+// landmarks page keeps in this browser, else the server's (MAP_TILE_URL,
+// read once at start). The projection is map.ts's.
 import { toLatLon, toScreen, visibleTiles, type View } from './map';
 
 /** The map's drawing size; CSS scales it to the page. */
@@ -10,7 +11,21 @@ export const MAP_HEIGHT = 480;
 /** localStorage key of the tile URL template (empty: the grid only) */
 export const TILES_KEY = 'sense.tileUrl';
 
-export const storedTiles = (): string => localStorage.getItem(TILES_KEY) ?? '';
+/** the server's tile URL template, from /console-settings.json; empty: a grid only */
+let serverTiles = '';
+
+/** Reads the server's console settings; a server without them (or unreachable) leaves the grid. */
+export async function loadServerTiles(): Promise<void> {
+  try {
+    const res = await fetch('/console-settings.json');
+    if (res.ok) serverTiles = ((await res.json()) as { tileUrl?: string }).tileUrl ?? '';
+  } catch {
+    // the grid only
+  }
+}
+
+/** This browser's tile URL template if one was set on the landmarks page (empty: the grid only), else the server's. */
+export const storedTiles = (): string => localStorage.getItem(TILES_KEY) ?? serverTiles;
 
 /** Lines of latitude and longitude at a round step for the zoom: the map without tiles. */
 export function Grid({ view }: { view: View }) {

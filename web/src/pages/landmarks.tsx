@@ -1,8 +1,9 @@
 // Landmarks of a project on a map: drawn as a circle, a rectangle or a
 // polygon, edited by dragging their handles (a polygon's corners, a
-// rectangle's corners, a circle's centre and rim), saved, deleted. The map needs no tiles: without a tile source it
-// is a grid of latitude and longitude; with one (a URL template set here and
-// kept in this browser, e.g. OpenStreetMap's) its tiles lie underneath.
+// rectangle's corners, a circle's centre and rim), saved, deleted. The map
+// needs no tiles: without a tile source it is a grid of latitude and
+// longitude; with one (the server's MAP_TILE_URL, or a URL template set
+// here and kept in this browser, e.g. OpenStreetMap's) its tiles lie underneath.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { ErrorNote, Link } from '../components';
@@ -232,7 +233,19 @@ function ProjectLandmarks({ projectId }: { projectId: string }) {
             localStorage.setItem(TILES, e.currentTarget.value.trim());
           }}
         />
-      </label>
+      </label>{' '}
+      {localStorage.getItem(TILES) !== null && (
+        <button
+          type="button"
+          class="quiet"
+          onClick={() => {
+            localStorage.removeItem(TILES);
+            setTiles(storedTiles());
+          }}
+        >
+          Use the server's tiles
+        </button>
+      )}
     </>
   );
 }
