@@ -23,7 +23,7 @@ import { addFallback, addRoute, InFlight, loadUws, type HttpContext, type Route,
 import { engineSettings, InferenceEngine } from './inference/engine.js';
 import { modelValidationSettings } from './inference/validation.js';
 import { InferenceService } from './inference/service.js';
-import { DatabaseModelStore, ModelFiles } from './inference/model-store.js';
+import { createModelStore, ModelFiles } from './inference/model-store.js';
 import { log, setLogFormat, setLogLevel } from './log.js';
 import { createServerMetrics, Gauge } from './observability/metrics.js';
 import { AccountService } from './platform/accounts.js';
@@ -136,7 +136,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const replica = new Replica(database.sql, () => inference.republishStatuses());
     await replica.start();
     cleanups.push(() => replica.stop());
-    const modelFiles = new ModelFiles(new DatabaseModelStore(database.sql), config.dataDir);
+    const modelFiles = new ModelFiles(createModelStore(config.modelStore, database.sql), config.dataDir);
     const inference = new InferenceService(database.sql, engine, modelFiles, {
       queueSize: config.queueSize,
       waitingRoom: config.queueWaitingRoom,

@@ -53,6 +53,8 @@ export interface Config {
   mailFrom: string;
   publicUrl: string;
   maxModelBytes: number;
+  /** where uploaded models' files are kept for every replica */
+  modelStore: ModelStoreConfig;
   ingressPort: number | undefined;
   deviceTokenTtlSeconds: number;
   deviceEventRate: number;
@@ -384,6 +386,17 @@ const SPECS = {
   MAIL_FROM: value(text, 'sense@localhost', 'sender address of outgoing email'),
   PUBLIC_URL: derived(text, 'http://localhost:PORT', 'base URL used in links inside emails', (get) => `http://localhost:${get('PORT') as number}`),
   MAX_MODEL_BYTES: value(integer(1024), '536870912', 'largest model.onnx accepted by the upload API'),
+  MODEL_STORE: value(
+    oneOf(['postgres', 's3'] as const),
+    'postgres',
+    "where uploaded models' files are kept for every replica: postgres (1 MiB chunks in the database) or s3 (an S3-compatible bucket: the S3_ settings)",
+  ),
+  S3_ENDPOINT: unset(text, '(none)', 'MODEL_STORE=s3: the S3-compatible endpoint, e.g. https://s3.eu-central-1.amazonaws.com or http://minio:9000 (path-style requests)'),
+  S3_BUCKET: unset(text, '(none)', 'MODEL_STORE=s3: the bucket, which must exist'),
+  S3_REGION: value(text, 'us-east-1', 'MODEL_STORE=s3: the region requests are signed for'),
+  S3_PREFIX: value(text, 'models/', "MODEL_STORE=s3: put before each object's key (<prefix><version id>/model.onnx)"),
+  S3_ACCESS_KEY_ID: unset(text, '(none)', 'MODEL_STORE=s3: the access key id'),
+  S3_SECRET_ACCESS_KEY: unset(text, '(none)', 'MODEL_STORE=s3: the secret access key (never logged)'),
   INGRESS_PORT: unset(integer(0, 65535), '(same as PORT)', 'serve the device ingestion API on its own port'),
   DEVICE_TOKEN_TTL_SECONDS: value(integer(60), '31536000', 'lifetime of device tokens from /v1/registration', { note: '1 year' }),
   DEVICE_EVENT_RATE: value(integer(1), '200', 'events per second a device may send (sustained) before 429'),
@@ -478,6 +491,25 @@ function tlsFiles(certFile: string | undefined, keyFile: string | undefined): Tl
   return { certFile: resolve(certFile), keyFile: resolve(keyFile) };
 }
 
+export type ModelStoreConfig =
+  | { kind: 'postgres' }
+  | { kind: 's3'; endpoint: string; bucket: string; region: string; prefix: string; accessKeyId: string; secretAccessKey: string };
+
+/** MODEL_STORE with its S3 settings, all of them there when it is s3. */
+function modelStoreOf(get: <K extends SettingName>(name: K) => SettingValue<K>): ModelStoreConfig {
+  if (get('MODEL_STORE') === 'postgres') return { kind: 'postgres' };
+  const endpoint = get('S3_ENDPOINT');
+  const bucket = get('S3_BUCKET');
+  const accessKeyId = get('S3_ACCESS_KEY_ID');
+  const secretAccessKey = get('S3_SECRET_ACCESS_KEY');
+  const missing = Object.entries({ S3_ENDPOINT: endpoint, S3_BUCKET: bucket, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey })
+    .filter(([, v]) => v === undefined)
+    .map(([k]) => k);
+  if (missing.length) throw new ConfigError(`MODEL_STORE=s3 needs ${missing.join(', ')}`);
+  if (!/^https?:\/\/[^/]+/.test(endpoint!)) throw new ConfigError(`S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
+  return { kind: 's3', endpoint: endpoint!, bucket: bucket!, region: get('S3_REGION'), prefix: get('S3_PREFIX'), accessKeyId: accessKeyId!, secretAccessKey: secretAccessKey! };
+}
+
 /** A separate ingestion port, or undefined when it is the main port. */
 function ingressPort(port: number, ingress: number | undefined): number | undefined {
   return ingress === port && ingress !== 0 ? undefined : ingress;
@@ -539,6 +571,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: get('MAIL_FROM'),
     publicUrl: get('PUBLIC_URL').replace(/\/+$/, ''),
     maxModelBytes: get('MAX_MODEL_BYTES'),
+    modelStore: modelStoreOf(get),
     ingressPort: ingressPort(port, get('INGRESS_PORT')),
     deviceTokenTtlSeconds: get('DEVICE_TOKEN_TTL_SECONDS'),
     deviceEventRate: get('DEVICE_EVENT_RATE'),

@@ -10,7 +10,7 @@ import { openDatabase } from '../db/database.js';
 import { listModelVersionsWithModel } from '../db/model-versions.js';
 import { setLogLevel } from '../log.js';
 import { storedModelConfig } from '../inference/model-config.js';
-import { DatabaseModelStore, ModelFiles } from '../inference/model-store.js';
+import { createModelStore, ModelFiles } from '../inference/model-store.js';
 import { modelValidationSettings } from '../inference/validation.js';
 import { registerModelDirectory } from '../platform/model-registration.js';
 import { runCli } from './run.js';
@@ -42,7 +42,7 @@ async function main(): Promise<number> {
     }
     const organization = await bootstrapOrganization(database.sql);
     if (!organization) throw new Error('the database has no organization yet: start the server once first');
-    const version = await registerModelDirectory(database.sql, new ModelFiles(new DatabaseModelStore(database.sql), config.dataDir), {
+    const version = await registerModelDirectory(database.sql, new ModelFiles(createModelStore(config.modelStore, database.sql), config.dataDir), {
       organizationId: organization.id,
       sourceDir: resolve(dir!),
       public: values.public,

@@ -1,6 +1,6 @@
 // Where a model version's files live so that every replica can load it,
 // whichever server received the upload: a ModelStore (PostgreSQL by
-// default), with each server's DATA_DIR/models/<versionId> as its local
+// default, or an S3-compatible bucket: s3-model-store.ts), with each server's DATA_DIR/models/<versionId> as its local
 // cache. A server that lacks a version's files fetches them into a staging
 // directory, checks each against its stored SHA-256, and only then renames
 // the directory into place, so a directory in the cache is always whole.
@@ -16,11 +16,11 @@ import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import { log } from '../log.js';
 import { CONFIG_FILE, MODEL_FILE } from './model-config.js';
+import { S3ModelStore, type S3Settings } from './s3-model-store.js';
 
 /**
- * The seam for another store (an S3-compatible bucket): put the files of a
- * version, fetch them back. Deleting a version must remove its files; the
- * PostgreSQL store's rows go with the version's row (ON DELETE CASCADE).
+ * Where versions' files are kept for every replica: put the files of a
+ * version, fetch them back, remove them once the version is deleted.
  */
 export interface ModelStore {
   /**
@@ -32,6 +32,14 @@ export interface ModelStore {
   /** Writes the version's files into `directory`, each checked; false when the store has none (a bundled model). */
   fetch(versionId: string, directory: string): Promise<boolean>;
   has(versionId: string): Promise<boolean>;
+  /** Removes a deleted version's files; idempotent (every replica asks when it hears of the deletion). */
+  remove(versionId: string): Promise<void>;
+}
+
+export type ModelStoreSettings = { kind: 'postgres' } | ({ kind: 's3' } & S3Settings);
+
+export function createModelStore(settings: ModelStoreSettings, sql: Sql): ModelStore {
+  return settings.kind === 's3' ? new S3ModelStore(settings) : new DatabaseModelStore(sql);
 }
 
 const CHUNK_BYTES = 1024 * 1024;
@@ -81,6 +89,9 @@ export class DatabaseModelStore implements ModelStore {
     }
     return files.length > 0;
   }
+
+  /** Nothing to do: the files' rows went with the version's row (ON DELETE CASCADE). */
+  async remove(): Promise<void> {}
 }
 
 /** The model store and this server's copies of its files, under DATA_DIR/models. */
@@ -127,8 +138,12 @@ export class ModelFiles {
     log.info('stored the files of a model version held only here', { id: versionId });
   }
 
-  /** Removes a deleted version's cache entry. */
-  async evict(versionId: string): Promise<void> {
+  /**
+   * A deleted version: its cache entry and its files in the store. A store
+   * that cannot be reached leaves objects only this id names (logged).
+   */
+  async remove(versionId: string): Promise<void> {
     await rm(this.directoryOf(versionId), { recursive: true, force: true });
+    await this.store.remove(versionId).catch((error: Error) => log.warn('could not remove the stored files of a deleted model version', { id: versionId, error }));
   }
 }

@@ -285,7 +285,7 @@ export class InferenceService {
       await version.ready;
       await this.engine.models.remove(id);
     }
-    await this.files.evict(id);
+    await this.files.remove(id);
   }
 
   /** This server's id among the replicas sharing the database. */

@@ -30,6 +30,21 @@ describe('configuration', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://sense.example.com/' }).publicUrl).toBe('https://sense.example.com');
   });
 
+  it('takes MODEL_STORE=s3 only with its endpoint, bucket and credentials', () => {
+    expect(loadConfig({}).modelStore).toEqual({ kind: 'postgres' });
+    expect(() => loadConfig({ MODEL_STORE: 's3', S3_BUCKET: 'models' })).toThrow('MODEL_STORE=s3 needs S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY');
+    const s3 = { MODEL_STORE: 's3', S3_ENDPOINT: 'http://minio:9000', S3_BUCKET: 'models', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' };
+    expect(loadConfig(s3).modelStore).toEqual({ kind: 's3', endpoint: 'http://minio:9000', bucket: 'models', region: 'us-east-1', prefix: 'models/', accessKeyId: 'id', secretAccessKey: 'secret' });
+    expect(() => loadConfig({ ...s3, S3_ENDPOINT: 'minio:9000' })).toThrow('S3_ENDPOINT must be an http(s) URL, got "minio:9000"');
+    expect(() => loadConfig({ MODEL_STORE: 'disk' })).toThrow('MODEL_STORE must be one of postgres, s3, got "disk"');
+  });
+
+  it('takes MAP_TILE_URL only as an http(s) template with {z}, {x} and {y}', () => {
+    expect(loadConfig({ MAP_TILE_URL: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' }).mapTileUrl).toBe('https://tile.openstreetmap.org/{z}/{x}/{y}.png');
+    expect(() => loadConfig({ MAP_TILE_URL: 'https://tiles.example.com/{z}/{x}.png' })).toThrow('MAP_TILE_URL must be an http(s) URL template with {z}, {x} and {y}');
+    expect(() => loadConfig({ MAP_TILE_URL: 'javascript:alert(1)//{z}{x}{y}' })).toThrow('MAP_TILE_URL must be an http(s) URL template');
+  });
+
   it('fails fast on malformed numbers', () => {
     expect(() => loadConfig({ PORT: '80a' })).toThrow(ConfigError);
     expect(() => loadConfig({ WORKERS: '0' })).toThrow('WORKERS must be an integer between 1 and 256, got "0"');
