@@ -1,5 +1,6 @@
 // npm run bench -- ingest [--devices 32] [--batch 50] [--duration 10] [--reps 3] [--replicas 1,2] [--quick]
 //                         [--single-rate 10000] [--batch-rate 20000] [--scenarios "json single,protobuf batch"]
+//                         [--device-rates 1000000,2000]
 // Durable ingestion throughput and acknowledgement latency of the server on
 // embedded PostgreSQL: single events and batches, JSON and protobuf, from
 // N concurrent devices (one keep-alive connection each). Each scenario is
@@ -13,7 +14,10 @@
 // the devices' channel), and rule evaluation over 10,000 landmarks is
 // measured on its own, in process. With --replicas 1,2 it measures one
 // server next to two servers on one database (devices spread over them),
-// each size on a fresh database in every repetition.
+// each size on a fresh database in every repetition. With --device-rates
+// it does the same for per-device rate limits: the shared token buckets
+// cost a database round trip per lease of a tenth of a second's tokens,
+// so a limit near what the devices send shows what sharing them costs.
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
@@ -29,6 +33,9 @@ import { sampleCpu, type CpuSample } from './process-cpu.js';
 import { stat, type Stat } from './report.js';
 import { measureRuleEvaluation } from './rule-evaluation.js';
 
+/** DEVICE_EVENT_RATE where the bench measures ingestion alone: a lease of 100,000 tokens, so nearly no leases. */
+const UNLIMITED_RATE = 1_000_000;
+
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== 'ingest'),
   options: {
@@ -41,6 +48,7 @@ const { values } = parseArgs({
     'single-rate': { type: 'string', default: '10000' },
     'batch-rate': { type: 'string', default: '20000' },
     replicas: { type: 'string', default: '1' },
+    'device-rates': { type: 'string', default: String(UNLIMITED_RATE) },
     quick: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
@@ -58,6 +66,9 @@ if (values.help) {
   --scenarios <list>   a subset of: protobuf batch, json single, json batch, protobuf single
   --replicas <list>    servers on one database, e.g. 1,2: each size measured in every repetition,
                        side by side (default: 1); a comparison's report is ingest-replicas.md
+  --device-rates <list> DEVICE_EVENT_RATE of each deployment, e.g. 1000000,2000 (burst: 2 s of it),
+                       side by side like --replicas (default: 1000000, no limit in practice);
+                       a comparison's report is ingest-rate-limits.md
   --quick              a smoke run; its report (like a subset's) is kept apart from latest-ingest
 `);
   process.exit(0);
@@ -73,6 +84,28 @@ const replicaCounts = values.replicas.split(',').map((n) => Number(n.trim()));
 if (replicaCounts.some((n) => !Number.isInteger(n) || n < 1) || new Set(replicaCounts).size !== replicaCounts.length) {
   throw new Error(`--replicas takes distinct server counts of at least 1, e.g. 1,2: ${values.replicas}`);
 }
+const deviceRates = values['device-rates'].split(',').map((n) => Number(n.trim()));
+if (deviceRates.some((n) => !Number.isInteger(n) || n < 1) || new Set(deviceRates).size !== deviceRates.length) {
+  throw new Error(`--device-rates takes distinct events/s of at least 1, e.g. 1000000,2000: ${values['device-rates']}`);
+}
+
+/** What is compared side by side: server counts, per-device rate limits, or both. */
+interface Setup {
+  replicas: number;
+  deviceRate: number;
+  label: string;
+}
+const comparesReplicas = replicaCounts.length > 1;
+const comparesRates = deviceRates.length > 1;
+const SETUPS: Setup[] = replicaCounts.flatMap((replicas) =>
+  deviceRates.map((deviceRate) => ({
+    replicas,
+    deviceRate,
+    label: [comparesReplicas || !comparesRates ? `${replicas} replica${replicas > 1 ? 's' : ''}` : '', comparesRates ? (deviceRate === UNLIMITED_RATE ? 'no device limit' : `${deviceRate} events/s per device`) : '']
+      .filter(Boolean)
+      .join(', '),
+  })),
+);
 const say = (text: string) => process.stderr.write(`[bench ingest] ${text}\n`);
 
 interface Paced {
@@ -146,15 +179,15 @@ interface Deployment {
   stop(): Promise<void>;
 }
 
-async function startDeployment(replicas: number): Promise<Deployment> {
+async function startDeployment({ replicas, deviceRate }: Setup): Promise<Deployment> {
   // What replicas of one database must share (each generates its own into
   // DATA_DIR otherwise): the signing secret of tokens and the secrets key.
   const env = {
     ADMIN_PASSWORD: ADMIN.password,
     JWT_SECRET: randomBytes(32).toString('hex'),
     SECRETS_KEY: randomBytes(32).toString('base64'),
-    DEVICE_EVENT_RATE: '1000000',
-    DEVICE_EVENT_BURST: '1000000',
+    DEVICE_EVENT_RATE: String(deviceRate),
+    DEVICE_EVENT_BURST: String(deviceRate * 2),
     LOG_LEVEL: 'info',
   };
   const servers = [await startServer({ modelsDir: '/nonexistent', env })];
@@ -327,27 +360,28 @@ function summarise(reps: DeploymentRuns[]): Record<string, ScenarioResult> {
 async function main(): Promise<void> {
   // Each repetition measures every deployment size on a fresh database, one
   // after the other, so that the sizes compared share the same conditions.
-  const runsBySize = new Map<number, DeploymentRuns[]>(replicaCounts.map((n) => [n, []]));
+  const runsBySetup = new Map<string, DeploymentRuns[]>(SETUPS.map((setup) => [setup.label, []]));
   for (let r = 0; r < reps; r++) {
-    for (const replicas of replicaCounts) {
-      say(`repetition ${r + 1}/${reps}: ${replicas} replica${replicas > 1 ? 's' : ''} on one database`);
-      const deployment = await startDeployment(replicas);
+    for (const setup of SETUPS) {
+      say(`repetition ${r + 1}/${reps}: ${setup.label} (${setup.replicas} server${setup.replicas > 1 ? 's' : ''} on one database)`);
+      const deployment = await startDeployment(setup);
       try {
-        runsBySize.get(replicas)!.push(await measureDeployment(deployment));
+        runsBySetup.get(setup.label)!.push(await measureDeployment(deployment));
       } finally {
         await deployment.stop();
       }
     }
   }
-  const ceiling = stat([...runsBySize.values()].flat().map((r) => r.ceiling));
-  const bySize = new Map([...runsBySize].map(([n, runs]) => [n, summarise(runs)]));
+  const ceiling = stat([...runsBySetup.values()].flat().map((r) => r.ceiling));
+  const bySetup = new Map([...runsBySetup].map(([label, runs]) => [label, summarise(runs)]));
 
   say('rule evaluation over 10,000 landmarks, in process ...');
   const rules = measureRuleEvaluation();
   say(`  ${rules.microsecondsPerEvent.toFixed(2)} µs per event`);
 
   const created = new Date().toISOString();
-  const compared = replicaCounts.length > 1;
+  const compared = SETUPS.length > 1;
+  const first = SETUPS[0]!.label;
   const report = {
     created,
     command: `npm run bench -- ingest ${process.argv
@@ -362,39 +396,44 @@ async function main(): Promise<void> {
     repetitions: reps,
     generator_ceiling: ceiling,
     // one replica: the scenarios' results; several sizes compared: per size
-    ingest: compared ? Object.fromEntries([...bySize].map(([n, results]) => [`${n} replicas`, results])) : bySize.get(replicaCounts[0]!)!,
+    ingest: compared ? Object.fromEntries(bySetup) : bySetup.get(first)!,
     rule_evaluation: rules,
   };
   const f = (s: Stat, d = 0) => `${s.median.toFixed(d)} (${s.min.toFixed(d)}–${s.max.toFixed(d)})`;
-  /** The table rows: per scenario, one per deployment size (with a replicas column when sizes are compared). */
-  const rows = (cells: (r: ScenarioResult, name: string, replicas: number) => string[]) =>
+  /** The table rows: per scenario, one per setup (with a setup column when setups are compared). */
+  const rows = (cells: (r: ScenarioResult, name: string) => string[]) =>
     SCENARIOS.flatMap((scenario) =>
-      replicaCounts.map((n) => {
-        const r = bySize.get(n)![scenario.name]!;
-        return `| ${[scenario.name, ...(compared ? [String(n)] : []), ...cells(r, scenario.name, n)].join(' | ')} |`;
+      SETUPS.map(({ label }) => {
+        const r = bySetup.get(label)![scenario.name]!;
+        return `| ${[scenario.name, ...(compared ? [label] : []), ...cells(r, scenario.name)].join(' | ')} |`;
       }),
     );
-  const head = (titles: string[]) => [`| ${['scenario', ...(compared ? ['replicas'] : []), ...titles].join(' | ')} |`, `|${'---|'.repeat(titles.length + (compared ? 2 : 1))}`];
-  const single = replicaCounts[0]!;
+  const head = (titles: string[]) => [`| ${['scenario', ...(compared ? ['setup'] : []), ...titles].join(' | ')} |`, `|${'---|'.repeat(titles.length + (compared ? 2 : 1))}`];
   const md = [
     `# Ingestion benchmark ${created}`,
     '',
     `Command: \`${report.command}\``,
     '',
     `Machine: ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}, ${report.machine.database}. ${devices} devices, one keep-alive connection each, closed loop; batches of ${batchSize}; ${reps} × ${durationMs / 1000} s, medians with (min–max), each repetition on a fresh database. An event counts when its request was answered 204 (committed). Before each scenario after the first, the events and devices are vacuumed and a checkpoint is taken, so that no scenario is measured beside the previous one's maintenance. Load generator ceiling on a trivial endpoint: ${f(ceiling)} req/s.`,
-    ...(compared
+    ...(comparesReplicas
       ? [
           '',
           `Replicas: ${replicaCounts.join(', ')} servers on the one PostgreSQL that the first runs, measured one after the other in each repetition. Device i registers with replica i mod n and sends to it; tokens, rules, rate limits and the action queue are shared through the database. Every process (replicas, PostgreSQL, load generator) shares this machine's ${report.machine.cores} cores, so the comparison shows what sharing costs or gains on one host, not the scaling of replicas on machines of their own.`,
         ]
       : []),
+    ...(comparesRates
+      ? [
+          '',
+          `Device rate limits: DEVICE_EVENT_RATE ${deviceRates.join(', ')} events/s (burst: 2 s of it), measured one after the other in each repetition. The limit is a token bucket per device in PostgreSQL, shared by the servers; a server leases a tenth of a second's tokens at a time (or a batch's worth, if larger) with one UPDATE, so a limit near what the devices send makes them lease about ten times a second each, the most it can: the figures beside the unlimited setup are the cost of sharing the buckets. Requests over a limit are answered 429 and counted as errors.`,
+        ]
+      : []),
     '',
     '**Capacity** (closed loop: each device sends again as soon as it is answered; latency includes the queueing of a saturated server):',
     '',
-    ...head(['durable events/s', ...(compared ? [`vs ${replicaCounts[0]} replica${replicaCounts[0]! > 1 ? 's' : ''}`] : []), 'requests/s', 'events per transaction', 'p50 ack ms', 'p99 ack ms', 'errors', 'server CPU µs/event', 'PostgreSQL CPU µs/event']),
+    ...head(['durable events/s', ...(compared ? [`vs ${first}`] : []), 'requests/s', 'events per transaction', 'p50 ack ms', 'p99 ack ms', 'errors', 'server CPU µs/event', 'PostgreSQL CPU µs/event']),
     ...rows((r, name) => [
       f(r.eventsPerSecond),
-      ...(compared ? [`${(r.eventsPerSecond.median / bySize.get(replicaCounts[0]!)![name]!.eventsPerSecond.median).toFixed(2)} ×`] : []),
+      ...(compared ? [`${(r.eventsPerSecond.median / bySetup.get(first)![name]!.eventsPerSecond.median).toFixed(2)} ×`] : []),
       f(r.requestsPerSecond),
       r.eventsPerCommit.median.toFixed(1),
       r.p50.median.toFixed(1),
@@ -404,7 +443,7 @@ async function main(): Promise<void> {
       r.cpuPerEvent ? f(r.cpuPerEvent.database, 1) : '–',
     ]),
     '',
-    `CPU µs per event: user + system time over the run (warm-up included) per committed event, of the server process${compared ? 'es' : ''} and of the PostgreSQL processes ${compared ? 'the first' : 'it'} started (from /proc): where the time per event goes.`,
+    `CPU µs per event: user + system time over the run (warm-up included) per committed event, of the server process${comparesReplicas ? 'es' : ''} and of the PostgreSQL processes ${comparesReplicas ? 'the first' : 'it'} started (from /proc): where the time per event goes.`,
     '',
     `**At a target load** (the same ${devices} devices on a fixed schedule; latency from when each request was due, so falling behind shows):`,
     '',
@@ -412,9 +451,9 @@ async function main(): Promise<void> {
     ...rows((r) => [String(r.paced.offered), f(r.paced.eventsPerSecond), r.paced.p50.median.toFixed(1), f(r.paced.p99, 1), String(r.paced.errors)]),
     '',
     `Durability check (events stored per scenario's devices, counted after all runs): ${SCENARIOS.flatMap((scenario) =>
-      replicaCounts.map((n) => {
-        const r = bySize.get(n)![scenario.name]!;
-        return `${scenario.name}${compared ? ` (${n} replica${n > 1 ? 's' : ''})` : ''} ${r.acknowledged} acknowledged = ${r.stored} stored ${r.acknowledged === r.stored ? '✓' : '✗'}`;
+      SETUPS.map(({ label }) => {
+        const r = bySetup.get(label)![scenario.name]!;
+        return `${scenario.name}${compared ? ` (${label})` : ''} ${r.acknowledged} acknowledged = ${r.stored} stored ${r.acknowledged === r.stored ? '✓' : '✗'}`;
       }),
     ).join('; ')}.`,
     '',
@@ -423,17 +462,18 @@ async function main(): Promise<void> {
   ].join('\n');
   // Every run is kept in bench/results/runs/ (not tracked). A full run (not a
   // smoke run or a subset of scenarios) of one server becomes latest-ingest.*;
-  // one comparing deployment sizes (not a smoke run) becomes ingest-replicas.*.
+  // one comparing deployment sizes (not a smoke run) becomes ingest-replicas.*,
+  // one comparing device rate limits ingest-rate-limits.*.
   const dir = join(ROOT, 'bench', 'results');
   await mkdir(join(dir, 'runs'), { recursive: true });
   // (a comparison of sizes may take a subset of the scenarios: it is about the ratios)
   const partial = values.quick || (wanted !== undefined && !compared);
-  const kind = compared ? 'ingest-replicas' : 'ingest';
+  const kind = comparesRates ? 'ingest-rate-limits' : comparesReplicas ? 'ingest-replicas' : 'ingest';
   const base = join(dir, 'runs', `${partial ? 'quick-' : ''}${kind}-${created.replace(/[:.]/g, '-')}`);
   await writeFile(`${base}.json`, JSON.stringify(report, null, 2) + '\n');
   await writeFile(`${base}.md`, md);
-  if (!partial && (compared || single === 1)) {
-    const latest = compared ? 'ingest-replicas' : 'latest-ingest';
+  if (!partial && (compared || SETUPS[0]!.replicas === 1)) {
+    const latest = compared ? kind : 'latest-ingest';
     await copyFile(`${base}.json`, join(dir, `${latest}.json`));
     await copyFile(`${base}.md`, join(dir, `${latest}.md`));
   }
