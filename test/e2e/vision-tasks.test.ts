@@ -198,6 +198,10 @@ describe('model.json contradicting the model', () => {
       'model.json describes input "images" as NCHW [1, 3, 64, 64] but the model\'s input has shape [3, height, width] (an input without a batch axis needs "batchAxis": false in model.json\'s input)',
     ],
     ['nokeypoints', 'format yolov8-pose needs the keypoint names in model.json ("keypoints")'],
+    [
+      'swappedssd',
+      'format ssd: output "labels" holds float32 and output "scores" holds int64: their names look swapped (torchvision\'s Faster R-CNN returns boxes, labels, scores; name the outputs in that order when exporting)',
+    ],
   ])('%s fails to load with the reason', async (name, reason) => {
     const res = await predict(server.url, ids[name]!, await wide(), { key: 'test-key' });
     expect(res.status).toBe(500);

@@ -92,6 +92,15 @@ function ssdDecoder(outputs: readonly OutputInfo[], classes: number): SsdDecoder
     throw new OutputShapeError(`format ssd: cannot tell boxes, scores and labels apart in outputs ${outputs.map((o) => o.name).join(', ')}`);
   }
   expectDims(boxes, [undefined, 4], 'format ssd');
+  if (isInteger(scores) && !isInteger(labels)) {
+    // Named in the wrong order at export: torchvision's SSD and RetinaNet
+    // return boxes, scores, labels, but Faster R-CNN and FCOS boxes, labels,
+    // scores, and torch.onnx.export names the outputs by position.
+    throw new OutputShapeError(
+      `format ssd: output "${labels.name}" holds ${labels.type} and output "${scores.name}" holds ${scores.type}: their names look swapped ` +
+        `(torchvision's Faster R-CNN returns boxes, labels, scores; name the outputs in that order when exporting)`,
+    );
+  }
   return new SsdDecoder({ boxes: boxes.name, scores: scores.name, labels: labels.name }, classes);
 }
 
