@@ -12,7 +12,7 @@
 // CONSOLE_SCREENSHOTS=1 also saves the pages into docs/console-*.png (README).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -43,7 +43,8 @@ async function screenshot(page: Page, name: string): Promise<void> {
 
 /** A page in a fresh browser context (its own sessionStorage: signed out). */
 async function newPage(): Promise<Page> {
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 860 } });
+  // clipboard permissions: the Copy button of a key shown once writes to it
+  const context = await browser!.newContext({ viewport: { width: 1280, height: 860 }, permissions: ['clipboard-read', 'clipboard-write'] });
   const page = await context.newPage();
   page.on('dialog', (dialog) => void dialog.accept()); // the confirm() before a deletion
   return page;
@@ -133,6 +134,9 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const apiKey = await page.getByTestId('new-key').inputValue();
     expect(apiKey).toMatch(/^sk_/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(apiKey);
     const row = page.locator('tr', { hasText: 'console test' });
     await row.getByRole('button', { name: 'Disable' }).click();
     await expect.poll(() => row.locator('td').nth(2).textContent()).toBe('Disabled');
@@ -150,6 +154,20 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await model.getByRole('button', { name: 'Upload version' }).click();
     await model.locator('[data-version-status="Active"]').waitFor({ timeout: 60_000 });
     await screenshot(page, 'models');
+
+    // A version whose model.json contradicts its model: Failed, with the reason, then deleted.
+    const contradicting = join(platform!.server.dataDir, 'contradicting-model.json');
+    const demoConfig = JSON.parse(await readFile(join(ROOT, 'models/demo/model.json'), 'utf8')) as { labels: string[] };
+    await writeFile(contradicting, JSON.stringify({ ...demoConfig, labels: demoConfig.labels.slice(0, 3) }));
+    await model.locator('input[name=model]').setInputFiles(join(ROOT, 'models/demo/model.onnx'));
+    await model.locator('input[name=config]').setInputFiles(contradicting);
+    await model.getByRole('button', { name: 'Upload version' }).click();
+    const failed = model.locator('tr', { has: page.locator('[data-version-status="Failed"]') });
+    await failed.waitFor({ timeout: 60_000 });
+    expect(await failed.locator('.reason').textContent()).toContain('model.json lists 3 labels');
+    await failed.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => model.locator('[data-version-status="Failed"]').count()).toBe(0);
+    expect(await model.locator('[data-version-status="Active"]').count()).toBe(1);
 
     // Try it: the key created above, the sample scene, its boxes drawn.
     await model.getByRole('link', { name: 'Try it' }).click();
@@ -508,6 +526,11 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await member.goto(`${platform!.server.url}/settings/api-keys`);
     await member.getByText('Only admins and project managers manage API keys').waitFor();
     expect(await member.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    // nor channel keys: the member sees the channels, without their keys or a way to create one
+    await member.getByRole('link', { name: 'Channels' }).click();
+    await member.locator('[data-channel-name="trucks"]').waitFor();
+    expect(await member.getByRole('button', { name: 'API keys' }).count()).toBe(0);
+    expect(await member.getByRole('button', { name: 'Create channel' }).count()).toBe(0);
 
     // forgotten password → set-password link → signed in with the new one
     const forgetful = await newPage();
