@@ -329,8 +329,9 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     expect(bigPark.geometry.se.lat).toBeLessThan(park.geometry.se.lat);
   });
 
-  it('builds a rule from landmark and attribute conditions, checked by the server as it is built', async () => {
-    const project = (await platform!.admin.post('/v2/projects', { name: 'depot' })).body.data;
+  it('builds rules from landmark, attribute and schedule conditions in all-of and any-of groups, checked by the server as they are built, and shows their deliveries', async () => {
+    const trackers = (await platform!.admin.post('/v2/channels', { name: 'yard trackers', type: 'android' })).body.data;
+    const project = (await platform!.admin.post('/v2/projects', { name: 'depot', channelIds: [trackers.id] })).body.data;
     const yard = (
       await platform!.admin.post('/v2/landmarks', { projectId: project.id, name: 'yard', model: { type: 'circle', geometry: { center: { lat: 48.2, lon: 16.37 }, radius: 150 } } })
     ).body.data;
@@ -365,6 +366,40 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
       items: [{ type: 'enterLandmark', ids: [yard.id] }, { type: 'matchAttribute', attribute: 'event.data.speed', operator: '>', value: 30 }],
     });
     expect(rule.actions).toMatchObject([{ type: 'push', subject: 'Slow down' }]);
+
+    // Any of: an attribute, or a schedule; then a webhook, to an address webhooks may not reach.
+    await page.getByLabel('Rule name').fill('go signal');
+    await page.getByLabel('Combine with').selectOption('or');
+    await page.getByLabel('Add a condition').first().selectOption('attribute');
+    await page.getByLabel('Attribute').fill('event.attributes.go');
+    await page.getByLabel('Operator').selectOption('==');
+    await page.getByLabel('Value').fill('yes');
+    await page.getByLabel('Add a condition').first().selectOption('schedule');
+    await expect.poll(() => check.textContent()).toMatch(/^event\.attributes\.go == 'yes' \|\| /);
+    await page.getByRole('button', { name: '+ Webhook' }).click();
+    await page.getByLabel('Webhook URL').fill('http://127.0.0.1:9/hook');
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    const signal = page.locator('[data-rule-name="go signal"]');
+    await signal.waitFor();
+    const saved = (await platform!.admin.get(`/v2/rules?projectId=${project.id}`)).body.data.find((r: { name: string }) => r.name === 'go signal');
+    expect(saved.conditionsObject[0]).toMatchObject({
+      type: 'or',
+      items: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'yes' }, { type: 'schedule', weekDays: [1, 2, 3, 4, 5] }],
+    });
+    // A device of the project's channel sends the signal: the webhook is refused (an internal address) and the log says so.
+    const device = (await (await fetch(`${platform!.server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: trackers.apiKeys[0].apiKey }) })).json()) as { token: string };
+    const sent = await fetch(`${platform!.server.url}/v1/mobile/events`, {
+      method: 'POST',
+      headers: { authorization: device.token, 'content-type': 'application/json' },
+      body: JSON.stringify({ timestamp: 1, attributes: { go: 'yes' } }),
+    });
+    expect(sent.status).toBe(204);
+    await waitFor(async () => {
+      const log = (await platform!.admin.get(`/v2/rules/${saved.id}/deliveries`)).body.data as Array<{ status: string }>;
+      return log.some((job) => job.status === 'failed');
+    }, 15_000, 'the refused webhook in the delivery log');
+    await signal.getByRole('button', { name: 'Deliveries' }).click();
+    await signal.locator('tr', { hasText: 'failed' }).waitFor();
   });
 
   it('tails events live as a device sends them (paused and resumed), finds them by search, and shows the device with its last location', async () => {
