@@ -161,7 +161,16 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await writeFile(contradicting, JSON.stringify({ ...demoConfig, labels: demoConfig.labels.slice(0, 3) }));
     await model.locator('input[name=model]').setInputFiles(join(ROOT, 'models/demo/model.onnx'));
     await model.locator('input[name=config]').setInputFiles(contradicting);
+    // Uploaded at 1 MiB/s (chromium's network emulation), so that its progress bar is seen moving.
+    const network = await page.context().newCDPSession(page);
+    await network.send('Network.enable');
+    await network.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1024 * 1024 });
     await model.getByRole('button', { name: 'Upload version' }).click();
+    const progress = model.getByRole('progressbar', { name: 'Upload progress' });
+    await expect.poll(async () => Number((await progress.getAttribute('value')) ?? 0), { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(Number(await progress.getAttribute('value'))).toBeLessThan(1);
+    await progress.waitFor({ state: 'detached', timeout: 60_000 }); // gone once the upload is answered
+    await network.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     const failed = model.locator('tr', { has: page.locator('[data-version-status="Failed"]') });
     await failed.waitFor({ timeout: 60_000 });
     expect(await failed.locator('.reason').textContent()).toContain('model.json lists 3 labels');
