@@ -16,6 +16,7 @@ import { EventWriter, type IncomingEvent } from '../../src/ingest/event-writer.j
 import { RulesEngine } from '../../src/platform/rules/engine.js';
 import { serverDatabaseUrl } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { removeDir, startServer } from '../helpers/server.js';
 
 const DAY = 86_400_000;
 const today = Math.floor(Date.now() / DAY) * DAY;
@@ -222,5 +223,24 @@ describe('day partitions', () => {
     expect(Object.keys(await placeOf(sql, [...old, ancient, recent].map((e) => e.id)))).toEqual([recent.id]);
     const keys = await sql<{ dedupKey: string }[]>`SELECT dedup_key FROM event_keys WHERE dedup_key = ANY(${[...old, ancient, recent].map((e) => e.dedupKey)})`;
     expect(keys.map((k) => k.dedupKey)).toEqual([recent.dedupKey]);
+  });
+});
+
+describe('EVENT_RETENTION_DAYS on a running server', () => {
+  it('drops the day partitions past it when the server starts (and hourly after)', { timeout: 120_000 }, async () => {
+    // Days ten to eight days ago, with an event in one of them.
+    const old = [today - 10 * DAY, today - 9 * DAY, today - 8 * DAY].map(dayName);
+    expect((await maintainEventPartitions(sql, 0, today - 10 * DAY)).created).toEqual(old);
+    expect(await partitionsOf(sql)).toEqual(expect.arrayContaining(old));
+    const retained = await startServer({ modelsDir: '/nonexistent', databaseUrl: url, env: { EVENT_RETENTION_DAYS: '5' } });
+    try {
+      await retained.waitForLog(/event partitions maintained .*dropped="?events_/);
+      const names = await partitionsOf(sql);
+      for (const gone of old) expect(names).not.toContain(gone);
+      expect(names).toContain(dayName(today));
+    } finally {
+      await retained.stop();
+      await removeDir(retained.dataDir);
+    }
   });
 });
