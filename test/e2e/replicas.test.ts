@@ -5,7 +5,9 @@
 // replicas acknowledged is found by the events search, and each fired
 // webhook reaches its receiver once (a repeat only from a job the killed
 // replica had claimed, under the same idempotency key); a device's rate
-// limit holds for the three together.
+// limit holds for the three together. The database is an external
+// PostgreSQL where TEST_DATABASE_URL or TEST_REPLICAS_DATABASE_URL names one
+// (CI's local service), else the embedded one the first server starts.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -59,7 +61,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
 
-  database = await createTestDatabase();
+  database = await createTestDatabase({ replicas: true });
   // What every replica of one database must share: the signing secret of
   // user and device tokens and the key of stored webhook secrets (each is
   // generated into DATA_DIR otherwise, so differs between servers).

@@ -38,7 +38,7 @@ beforeAll(async () => {
   s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir, configureBuckets: [{ name: 'sense-models', configs: [] }] });
   const { port } = (await s3.run()) as AddressInfo;
   settings = { endpoint: `http://127.0.0.1:${port}`, bucket: 'sense-models', region: 'us-east-1', prefix: 'tenant-models/', ...CREDENTIALS };
-  database = await createTestDatabase();
+  database = await createTestDatabase({ replicas: true });
   const env = {
     ADMIN_PASSWORD: ADMIN.password,
     JWT_SECRET: randomBytes(32).toString('hex'),

@@ -49,9 +49,15 @@ export interface StartOptions {
   args?: string[];
 }
 
-/** A fresh database on TEST_DATABASE_URL's server, or undefined for the embedded default. */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
-  const base = process.env.TEST_DATABASE_URL;
+/**
+ * A fresh database on TEST_DATABASE_URL's server, or undefined for the
+ * embedded default. `replicas`: for tests of several servers on one
+ * database, which take TEST_REPLICAS_DATABASE_URL too, so that CI (.ci/run
+ * sets it when a PostgreSQL service answers) runs them on an external
+ * server as replicas are deployed, and every other test on the embedded one.
+ */
+export async function createTestDatabase({ replicas = false } = {}): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  const base = process.env.TEST_DATABASE_URL ?? (replicas ? process.env.TEST_REPLICAS_DATABASE_URL : undefined);
   if (!base) return undefined;
   const name = `sense_test_${randomBytes(6).toString('hex')}`;
   const admin = postgres(base, { max: 1, onnotice: () => {} });
