@@ -268,6 +268,8 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     const tileUrls = () => map.locator('image').evaluateAll((images) => images.map((i) => i.getAttribute('href')));
     expect((await tileUrls()).length).toBeGreaterThan(0);
     for (const url of await tileUrls()) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:9\/tiles\/2\/\d+\/\d+\.png$/);
+    // none loads (nothing listens there): each is hidden rather than drawn as a broken image
+    await expect.poll(async () => map.locator('image[visibility="hidden"]').count()).toBe((await tileUrls()).length);
     // ...unless this browser says otherwise: an empty field is the grid only, until the server's is asked for again.
     await page.getByLabel('Tile URL').fill('');
     await page.getByLabel('Tile URL').blur();
@@ -336,6 +338,26 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     expect(bigPark.geometry.nw).toEqual(park.geometry.nw); // the opposite corner stays
     expect(bigPark.geometry.se.lon).toBeGreaterThan(park.geometry.se.lon);
     expect(bigPark.geometry.se.lat).toBeLessThan(park.geometry.se.lat);
+
+    // Without tiles a place is found by its coordinates: the map goes there, and what is drawn lands there.
+    await page.getByLabel('Go to coordinates').fill('somewhere');
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await page.getByText('latitude, longitude in degrees').waitFor();
+    await page.getByLabel('Go to coordinates').fill('48.2082, 16.3738');
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await page.getByRole('button', { name: 'Rectangle' }).click();
+    await page.mouse.move(...at(0.48, 0.48));
+    await page.mouse.down();
+    await page.mouse.move(...at(0.52, 0.52), { steps: 5 });
+    await page.mouse.up();
+    await page.getByLabel('Landmark name').fill('square');
+    await page.getByRole('button', { name: 'Save rectangle' }).click();
+    await page.locator('[data-landmark="square"]').waitFor();
+    const square = ((await platform!.admin.get(`/v2/projects/${project.id}/landmarks`)).body.data as Array<{ name: string; model: any }>).find((l) => l.name === 'square')!.model;
+    for (const corner of [square.geometry.nw, square.geometry.se]) {
+      expect(Math.abs(corner.lat - 48.2082)).toBeLessThan(0.01);
+      expect(Math.abs(corner.lon - 16.3738)).toBeLessThan(0.01);
+    }
   });
 
   it('builds rules from landmark, attribute and schedule conditions in all-of and any-of groups, checked by the server as they are built, and shows their deliveries', async () => {

@@ -53,7 +53,8 @@ export function Tiles({ view, template }: { view: View; template: string }) {
   return (
     <>
       {visibleTiles(view, template).map((t) => (
-        <image key={t.url + t.x} href={t.url} x={t.x} y={t.y} width={size} height={size} />
+        // A tile that fails to load (a tile server down or unreachable) is hidden, not drawn as a broken image over the map.
+        <image key={t.url + t.x} href={t.url} x={t.x} y={t.y} width={size} height={size} onError={(e) => e.currentTarget.setAttribute('visibility', 'hidden')} />
       ))}
     </>
   );

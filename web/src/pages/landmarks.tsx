@@ -351,8 +351,39 @@ function MapView(props: { view: View; setView: (v: View) => void; tool: Tool; la
           −
         </button>{' '}
         zoom {view.zoom.toFixed(1)}
-        {cursor && ` · ${cursor.lat.toFixed(5)}, ${cursor.lon.toFixed(5)}`}
+        {cursor && ` · ${cursor.lat.toFixed(5)}, ${cursor.lon.toFixed(5)}`} <GoTo view={view} setView={setView} />
       </div>
     </div>
+  );
+}
+
+/** Latitude, longitude (decimal degrees, as "48.2082, 16.3738"): without tiles, the way to find a place is to name it. */
+const COORDINATES = /^\s*(-?\d+(?:\.\d+)?)\s*[,;\s]\s*(-?\d+(?:\.\d+)?)\s*$/;
+
+function GoTo({ view, setView }: { view: View; setView: (v: View) => void }) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string>();
+  return (
+    <form
+      class="inline go-to"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const match = COORDINATES.exec(text);
+        const lat = Number(match?.[1]);
+        const lon = Number(match?.[2]);
+        if (!match || Math.abs(lat) > 85 || Math.abs(lon) > 180) {
+          setError('latitude, longitude in degrees, e.g. 48.2082, 16.3738');
+          return;
+        }
+        setError(undefined);
+        setView({ ...view, center: { lat, lon }, zoom: Math.max(view.zoom, 15) });
+      }}
+    >
+      <input aria-label="Go to coordinates" placeholder="lat, lon" size={22} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      <button type="submit" class="quiet">
+        Go
+      </button>
+      {error && <span class="error"> {error}</span>}
+    </form>
   );
 }
