@@ -113,6 +113,14 @@ describe('instance segmentation', () => {
     expect(await answer(name)).toEqual({ cat: polygon(CAT_L, 0.9), 'traffic cone': polygon(CONE_RING, 0.75) });
   });
 
+  it('simplifies an outline to the shape it approximates: a staircase of 8 steps is a triangle', async () => {
+    const { cat } = await answer('segstairs');
+    expect(cat).toHaveLength(1);
+    // cells 2-10 x 4-12 (corners): x = 4x / 64, y = (4y - 16) / 32
+    const corners = (cat[0].data.points as number[][]).map(([x, y]) => `${x},${y}`).sort();
+    expect(corners).toEqual(['0.125,0', '0.125,1', '0.625,1']);
+  });
+
   it('box=true adds each box as a rectangle in children, under its label', async () => {
     const rect = (min: number[], max: number[], score: number) => [{ type: 'rectangle', data: { min, max }, score, children: {} }];
     expect(await answer('seg', 'box=true')).toEqual({
