@@ -1,20 +1,19 @@
 // Where a model version's files live so that every replica can load it,
 // whichever server received the upload: a ModelStore (PostgreSQL by
-// default, or an S3-compatible bucket: s3-model-store.ts), with each server's DATA_DIR/models/<versionId> as its local
-// cache. A server that lacks a version's files fetches them into a staging
+// default, or an S3-compatible bucket: s3-model-store.ts), with each
+// server's DATA_DIR/models/<versionId> as its local cache. A server that lacks a version's files fetches them into a staging
 // directory, checks each against its stored SHA-256, and only then renames
 // the directory into place, so a directory in the cache is always whole.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Sql } from 'postgres';
 import type { Queryable } from '../db/database.js';
 import { insertModelFile, insertModelFileChunk, listModelFiles, modelFileChunks } from '../db/model-files.js';
-import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import { log } from '../log.js';
+import { writeChecked } from './checked-copy.js';
 import { CONFIG_FILE, MODEL_FILE } from './model-config.js';
 import { S3ModelStore, type S3Settings } from './s3-model-store.js';
 
@@ -67,26 +66,8 @@ export class DatabaseModelStore implements ModelStore {
 
   async fetch(versionId: string, directory: string): Promise<boolean> {
     const files = await listModelFiles(this.sql, versionId);
-    for (const file of files) {
-      const hash = createHash('sha256');
-      let bytes = 0;
-      // pipeline: the file's backpressure paces the reads, and a failed write closes the cursor.
-      await pipeline(
-        modelFileChunks(this.sql, versionId, file.name),
-        async function* (chunks: AsyncIterable<Buffer>) {
-          for await (const chunk of chunks) {
-            hash.update(chunk);
-            bytes += chunk.length;
-            yield chunk;
-          }
-        },
-        createWriteStream(join(directory, file.name), { flags: 'wx' }),
-      );
-      const sha256 = hash.digest('hex');
-      if (bytes !== file.bytes || sha256 !== file.sha256) {
-        throw new DomainError('failed', `the stored ${file.name} is corrupt: read ${bytes} bytes with sha256 ${sha256}, stored as ${file.bytes} bytes with sha256 ${file.sha256}`);
-      }
-    }
+    // A failed write closes the chunks' cursor.
+    for (const file of files) await writeChecked(modelFileChunks(this.sql, versionId, file.name), join(directory, file.name), file.name, file);
     return files.length > 0;
   }
 

@@ -5,15 +5,15 @@
 // (endpoint/bucket/key), which AWS, MinIO, Ceph and R2 all answer, signed
 // with AWS Signature Version 4. The credentials never reach a log or an error.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../errors.js';
 import { EMPTY_PAYLOAD_SHA256, signS3Request } from '../lib/aws-sigv4.js';
+import { writeChecked } from './checked-copy.js';
 import { CONFIG_FILE, MODEL_FILE } from './model-config.js';
 import type { ModelStore } from './model-store.js';
 
@@ -80,25 +80,7 @@ export class S3ModelStore implements ModelStore {
     for (const name of FILES) {
       const res = await this.send({ method: 'GET', key: this.keyOf(versionId, name) });
       await this.expect(res, 'GET', name, [200]);
-      const stored = String(res.headers[SHA256_HEADER] ?? '');
-      const length = Number(res.headers['content-length']);
-      const hash = createHash('sha256');
-      let bytes = 0;
-      await pipeline(
-        res,
-        async function* (chunks: AsyncIterable<Buffer>) {
-          for await (const chunk of chunks) {
-            hash.update(chunk);
-            bytes += chunk.length;
-            yield chunk;
-          }
-        },
-        createWriteStream(join(directory, name), { flags: 'wx' }),
-      );
-      const sha256 = hash.digest('hex');
-      if (sha256 !== stored || bytes !== length) {
-        throw new DomainError('failed', `the stored ${name} is corrupt: read ${bytes} bytes with sha256 ${sha256}, stored as ${length} bytes with sha256 ${stored || '(none)'}`);
-      }
+      await writeChecked(res, join(directory, name), name, { bytes: Number(res.headers['content-length']), sha256: String(res.headers[SHA256_HEADER] ?? '') });
     }
     return true;
   }
