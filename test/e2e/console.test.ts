@@ -278,12 +278,16 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await expect.poll(async () => (await tileUrls()).length).toBeGreaterThan(0);
     const box = (await map.boundingBox())!;
     const at = (fx: number, fy: number) => [box.x + box.width * fx, box.y + box.height * fy] as const;
+    /** A press at `from`, a move in five steps, a release at `to` (page pixels). */
+    const drag = async (from: readonly [number, number], to: readonly [number, number]) => {
+      await page.mouse.move(...from);
+      await page.mouse.down();
+      await page.mouse.move(...to, { steps: 5 });
+      await page.mouse.up();
+    };
 
     await page.getByRole('button', { name: 'Rectangle' }).click();
-    await page.mouse.move(...at(0.3, 0.3));
-    await page.mouse.down();
-    await page.mouse.move(...at(0.6, 0.7), { steps: 5 });
-    await page.mouse.up();
+    await drag(at(0.3, 0.3), at(0.6, 0.7));
     await page.getByLabel('Landmark name').fill('park');
     await page.getByRole('button', { name: 'Save rectangle' }).click();
     await page.locator('[data-landmark="park"]').waitFor();
@@ -308,10 +312,7 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
 
     // A circle: dragged from its centre to its rim (a few hundred km at this zoom; the API allows 1,000).
     await page.getByRole('button', { name: 'Circle' }).click();
-    await page.mouse.move(...at(0.15, 0.8));
-    await page.mouse.down();
-    await page.mouse.move(...at(0.17, 0.8), { steps: 5 });
-    await page.mouse.up();
+    await drag(at(0.15, 0.8), at(0.17, 0.8));
     await page.getByLabel('Landmark name').fill('well');
     await page.getByRole('button', { name: 'Save circle' }).click();
     await page.locator('[data-landmark="well"]').waitFor();
@@ -319,10 +320,7 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     // Edited on the map: the park's south-east corner dragged further south-east, and renamed.
     await page.locator('tr[data-landmark-name="park"]').getByRole('button', { name: 'Edit' }).click();
     const corner = (await page.locator('[data-handle="2"]').boundingBox())!;
-    await page.mouse.move(corner.x + corner.width / 2, corner.y + corner.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(corner.x + corner.width / 2 + 60, corner.y + corner.height / 2 + 30, { steps: 5 });
-    await page.mouse.up();
+    await drag([corner.x + corner.width / 2, corner.y + corner.height / 2], [corner.x + corner.width / 2 + 60, corner.y + corner.height / 2 + 30]);
     await screenshot(page, 'landmarks-edit');
     await page.getByLabel('Landmark name').fill('big park');
     await page.getByRole('button', { name: 'Save changes to park' }).click();
@@ -346,10 +344,7 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.getByLabel('Go to coordinates').fill('48.2082, 16.3738');
     await page.getByRole('button', { name: 'Go', exact: true }).click();
     await page.getByRole('button', { name: 'Rectangle' }).click();
-    await page.mouse.move(...at(0.48, 0.48));
-    await page.mouse.down();
-    await page.mouse.move(...at(0.52, 0.52), { steps: 5 });
-    await page.mouse.up();
+    await drag(at(0.48, 0.48), at(0.52, 0.52));
     await page.getByLabel('Landmark name').fill('square');
     await page.getByRole('button', { name: 'Save rectangle' }).click();
     await page.locator('[data-landmark="square"]').waitFor();
