@@ -1,7 +1,8 @@
 // The benchmark's models: the bundled demo, the YOLOv8n-sized model exported
 // on first use (needs PyTorch for Debian's python3), or any model directory.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ROOT } from '../test/helpers/server.js';
 
@@ -9,6 +10,14 @@ const CACHE = join(ROOT, 'bench', '.cache');
 const say = (text: string) => process.stderr.write(`[bench] ${text}\n`);
 
 const DEBIAN_PYTHON = '/usr/bin/python3';
+
+const EXPORT_SCRIPT = join(ROOT, 'scripts', 'export-yolov8n.py');
+/** Beside the exported model: the script's hash, so a changed script exports again. */
+const STAMP = 'export-script.sha256';
+
+function scriptHash(): string {
+  return createHash('sha256').update(readFileSync(EXPORT_SCRIPT)).digest('hex');
+}
 
 function exportYolov8n(dir: string): void {
   try {
@@ -20,7 +29,13 @@ function exportYolov8n(dir: string): void {
     );
   }
   say('exporting the YOLOv8n-sized benchmark model (first use) ...');
-  execFileSync(DEBIAN_PYTHON, [join(ROOT, 'scripts', 'export-yolov8n.py'), dir], { stdio: 'inherit' });
+  execFileSync(DEBIAN_PYTHON, [EXPORT_SCRIPT, dir], { stdio: 'inherit' });
+  writeFileSync(join(dir, STAMP), scriptHash());
+}
+
+function exportedByThisScript(dir: string): boolean {
+  const stamp = join(dir, STAMP);
+  return existsSync(join(dir, 'model.onnx')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === scriptHash();
 }
 
 /** Resolves (and exports on first use) every model before anything is measured, so a missing one fails at once. */
@@ -28,7 +43,7 @@ export function modelDirectory(model: string): string {
   if (model === 'demo') return join(ROOT, 'models', 'demo');
   if (model === 'yolov8n') {
     const dir = join(CACHE, 'yolov8n');
-    if (!existsSync(join(dir, 'model.onnx'))) exportYolov8n(dir);
+    if (!exportedByThisScript(dir)) exportYolov8n(dir);
     return dir;
   }
   const dir = resolve(model);
