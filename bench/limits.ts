@@ -22,6 +22,8 @@ export interface LimitOptions {
   maxBatchSize: number;
   warmupMs: number;
   durationMs: number;
+  /** run the model rewritten, as the server does by default (GRAPH_REWRITE) */
+  graphRewrite?: boolean;
 }
 
 /**
@@ -64,6 +66,7 @@ export function benchEngine(options: LimitOptions): InferenceEngine {
   return new InferenceEngine({
     instances: { kind: options.provider === 'cpu' ? 'cpu' : 'gpu', count: options.instances, gpuDevices: [0], intraOpThreads: undefined },
     batching: { maxBatchSize: options.maxBatchSize, maxQueueDelayMs: 2, runTimeoutMs: 60_000 },
+    graphRewrite: options.graphRewrite ?? true,
     executionProviders: [options.provider],
     pipelineWorkers: options.workers,
     maxImageBytes: 10 * 1024 * 1024,

@@ -1,10 +1,16 @@
 // One thread of the "model limit" measurement (run by piscina): ONNX Runtime
 // run() in a loop on a prepared input tensor, nothing else, with the same
-// session options as the server's workers. Counts the images of the runs that finish
+// session options as the server's workers, on the model as the server runs
+// it (prepared-model.ts: uint8 pixels in, a dense head's candidates at the
+// default threshold out). Counts the images of the runs that finish
 // between two wall-clock instants shared by all threads.
-import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
+import { float32AtMost } from '../src/inference/backend.js';
 import { readModelConfig } from '../src/inference/model-config.js';
+import { DEFAULT_THRESHOLD } from '../src/inference/predict-options.js';
+import { prepareModel } from '../src/inference/prepared-model.js';
+import { newTensorArray } from '../src/inference/preprocess.js';
+import { createSession } from '../src/inference/session.js';
 
 export interface ModelLimitTask {
   modelDir: string;
@@ -15,23 +21,28 @@ export interface ModelLimitTask {
   /** Date.now() values: runs finishing in [measureFrom, end] count */
   measureFrom: number;
   end: number;
+  graphRewrite?: boolean;
 }
 
 export default async function modelLimit(task: ModelLimitTask): Promise<number> {
   const config = await readModelConfig(task.modelDir);
-  const session = await ort.InferenceSession.create(join(task.modelDir, 'model.onnx'), {
-    executionProviders: task.provider === 'cpu' ? ['cpu'] : [task.provider, 'cpu'],
-    intraOpNumThreads: task.intraOpThreads,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
+  const prepared = await prepareModel(task.modelDir, config, { rewrite: task.graphRewrite ?? true });
+  const { session } = await createSession(prepared.source, {
+    providers: [task.provider as 'cpu'],
+    deviceId: 0,
+    intraOpThreads: task.intraOpThreads,
   });
-  const { width, height, layout, dtype } = config.input;
+  const { width, height, layout } = config.input;
   const batch = task.batchSize;
-  const elements = batch * 3 * width * height;
-  const data = dtype === 'float16' ? new Uint16Array(elements).fill(0x3800) : new Float32Array(elements).fill(0.5);
+  const dtype = prepared.input.dtype;
+  // A mid-grey image: pixel 128, or its normalised value.
+  const data = newTensorArray(dtype, batch * 3 * width * height).fill(dtype === 'uint8' ? 128 : dtype === 'float16' ? 0x3800 : 0.5);
   const dims = layout === 'NCHW' ? [batch, 3, height, width] : [batch, height, width, 3];
-  const feeds = { [config.input.name ?? session.inputNames[0]!]: new ort.Tensor(dtype, data, dims) };
+  const feeds: Record<string, ort.Tensor> = { [prepared.input.name]: new ort.Tensor(dtype, data, dims) };
+  if (prepared.candidates) {
+    const floor = float32AtMost(config.defaults.threshold ?? DEFAULT_THRESHOLD);
+    feeds[prepared.candidates.floor] = new ort.Tensor('float32', new Float32Array(batch).fill(floor), [batch, 1]);
+  }
   let count = 0;
   while (Date.now() < task.end) {
     await session.run(feeds);

@@ -26,6 +26,7 @@ const config = await readModelConfig(directory);
 const engine = new InferenceEngine({
   instances: { kind: 'cpu', count: 1, gpuDevices: [0], intraOpThreads: 2 },
   batching: { maxBatchSize: 1, maxQueueDelayMs: 0, runTimeoutMs: 60_000 },
+  graphRewrite: true,
   executionProviders: ['cpu'],
   pipelineWorkers: 1,
   maxImageBytes: 10 * 1024 * 1024,

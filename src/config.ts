@@ -20,6 +20,8 @@ export interface Config {
   maxLoadedVersions: number;
   modelMemoryBudgetBytes: number;
   modelLoading: 'eager' | 'lazy';
+  /** versions run rewritten: uint8 pixels in, a dense head's candidates out (inference/prepared-model.ts) */
+  graphRewrite: boolean;
   /** limits of the process that loads and warms up a new model version before the server does */
   modelValidation: { memoryBytes: number; timeoutMs: number };
   executionProviders: ExecutionProvider[];
@@ -333,6 +335,7 @@ const SPECS = {
   MAX_LOADED_VERSIONS: value(integer(1, 10_000), '16', 'model versions kept loaded; the least recently used are unloaded past it'),
   MODEL_MEMORY_BUDGET_MB: value(mebibytes(1, 1024 * 1024), '4096', 'model.onnx bytes x instances kept loaded; the least recently used are unloaded past it'),
   MODEL_LOADING: value(oneOf(['eager', 'lazy'] as const), 'eager', 'eager: load every version at start; lazy: versions already Active load on first use'),
+  GRAPH_REWRITE: value(boolean, 'true', "true | false: run each version's graph rewritten to take uint8 pixels and give a dense head's candidates only (same answers)"),
   MODEL_VALIDATION_MEMORY_MB: value(
     mebibytes(256, 1024 * 1024),
     '2048',
@@ -539,6 +542,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxLoadedVersions: get('MAX_LOADED_VERSIONS'),
     modelMemoryBudgetBytes: get('MODEL_MEMORY_BUDGET_MB'),
     modelLoading: get('MODEL_LOADING'),
+    graphRewrite: get('GRAPH_REWRITE'),
     modelValidation: {
       memoryBytes: get('MODEL_VALIDATION_MEMORY_MB'),
       timeoutMs: get('MODEL_VALIDATION_TIMEOUT_MS'),

@@ -133,12 +133,13 @@ bool ReadTriple(const Napi::Object& o, const char* key, float out[3]) {
   return true;
 }
 
-// preprocess(src: Uint8Array, srcWidth, srcHeight, srcChannels, dst: Float32Array | Uint16Array, spec)
+// preprocess(src: Uint8Array, srcWidth, srcHeight, srcChannels, dst: Float32Array | Uint16Array | Uint8Array, spec)
 // spec = { dstWidth, dstHeight, rectX, rectY, rectWidth, rectHeight, bgr, nhwc, mul[3], add[3], pad[3] }
-// A Uint16Array destination receives IEEE half floats.
+// A Uint16Array destination receives IEEE half floats; a Uint8Array one the
+// pixel values, not normalised (mul and add are not used).
 Napi::Value Preprocess(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const char* usage = "preprocess(src: Uint8Array, srcWidth, srcHeight, srcChannels, dst: Float32Array|Uint16Array, spec)";
+  const char* usage = "preprocess(src: Uint8Array, srcWidth, srcHeight, srcChannels, dst: Float32Array|Uint16Array|Uint8Array, spec)";
   if (ThrowIf(env, info.Length() < 6 || !info[0].IsTypedArray() || !info[1].IsNumber() || !info[2].IsNumber() ||
                        !info[3].IsNumber() || !info[4].IsTypedArray() || !info[5].IsObject(),
               usage)) {
@@ -171,10 +172,13 @@ Napi::Value Preprocess(const Napi::CallbackInfo& info) {
   }
   for (int i = 0; i < 3; i++) s.pad[i] = static_cast<uint8_t>(pad[i] < 0 ? 0 : pad[i] > 255 ? 255 : pad[i]);
 
-  const bool fp16 = dstArray.TypedArrayType() == napi_uint16_array;
+  const napi_typedarray_type dstType = dstArray.TypedArrayType();
+  const sense::ElementType type = dstType == napi_uint16_array  ? sense::ElementType::kFloat16
+                                  : dstType == napi_uint8_array ? sense::ElementType::kUint8
+                                                                : sense::ElementType::kFloat32;
   if (ThrowIf(env, srcArray.TypedArrayType() != napi_uint8_array, "src must be a Uint8Array") ||
-      ThrowIf(env, !fp16 && dstArray.TypedArrayType() != napi_float32_array,
-              "dst must be a Float32Array or a Uint16Array (float16)") ||
+      ThrowIf(env, type == sense::ElementType::kFloat32 && dstType != napi_float32_array,
+              "dst must be a Float32Array, a Uint16Array (float16) or a Uint8Array (pixels)") ||
       ThrowIf(env, s.srcWidth <= 0 || s.srcHeight <= 0 || s.srcChannels < 1 || s.srcChannels > 4,
               "invalid source dimensions") ||
       ThrowIf(env, srcArray.ByteLength() < static_cast<size_t>(s.srcWidth) * s.srcHeight * s.srcChannels,
@@ -189,7 +193,7 @@ Napi::Value Preprocess(const Napi::CallbackInfo& info) {
   }
   const uint8_t* src = static_cast<const uint8_t*>(TypedArrayData(env, srcArray));
   void* dst = static_cast<uint8_t*>(TypedArrayData(env, dstArray));
-  sense::Preprocess(src, s, dst, fp16);
+  sense::Preprocess(src, s, dst, type);
   return env.Undefined();
 }
 

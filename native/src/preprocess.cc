@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace sense {
@@ -42,6 +43,33 @@ inline float Convert<float>(float v) { return v; }
 template <>
 inline uint16_t Convert<uint16_t>(float v) { return FloatToHalf(v); }
 
+// A tensor element from a pixel value: normalised into float or half, or
+// for a uint8 tensor the pixel itself (rounded where it was interpolated),
+// left for the model's own first nodes to normalise.
+template <typename Out>
+inline Out Element(float v, float mul, float add) {
+  if constexpr (std::is_same_v<Out, uint8_t>) {
+    (void)mul;
+    (void)add;
+    return static_cast<uint8_t>(v <= 0.f ? 0.f : v >= 255.f ? 255.f : v + 0.5f);
+  } else {
+    return Convert<Out>(v * mul + add);
+  }
+}
+
+// The same for a pixel taken as it is (no interpolation): a uint8 tensor
+// copies it.
+template <typename Out>
+inline Out Element(uint8_t v, float mul, float add) {
+  if constexpr (std::is_same_v<Out, uint8_t>) {
+    (void)mul;
+    (void)add;
+    return v;
+  } else {
+    return Convert<Out>(static_cast<float>(v) * mul + add);
+  }
+}
+
 // Source sampling positions along one axis for a bilinear resize (pixel
 // centres aligned, as OpenCV's INTER_LINEAR and libvips do).
 struct Axis {
@@ -73,7 +101,7 @@ void Run(const uint8_t* src, const PreprocessSpec& s, Out* dst) {
   for (int k = 0; k < 3; k++) {
     mul[k] = s.mul[order[k]];
     add[k] = s.add[order[k]];
-    padOut[k] = Convert<Out>(s.pad[order[k]] * mul[k] + add[k]);
+    padOut[k] = Element<Out>(s.pad[order[k]], mul[k], add[k]);
   }
   // Which source byte holds each RGB channel (grey images repeat one byte).
   const int sc = s.srcChannels;
@@ -88,8 +116,17 @@ void Run(const uint8_t* src, const PreprocessSpec& s, Out* dst) {
     }
   };
   auto fillPad = [&](int y, int x0, int x1) {
-    for (int x = x0; x < x1; x++)
-      for (int k = 0; k < 3; k++) store(x, y, k, padOut[k]);
+    if (x1 <= x0) return;
+    if (kNhwc) {
+      Out* out = dst + (static_cast<size_t>(y) * W + x0) * 3;
+      for (int x = 0; x < x1 - x0; x++)
+        for (int k = 0; k < 3; k++) out[x * 3 + k] = padOut[k];
+    } else {
+      for (int k = 0; k < 3; k++) {
+        Out* out = dst + plane * k + static_cast<size_t>(y) * W;
+        std::fill(out + x0, out + x1, padOut[k]);
+      }
+    }
   };
 
   const bool identity = s.rectWidth == s.srcWidth && s.rectHeight == s.srcHeight;
@@ -105,10 +142,20 @@ void Run(const uint8_t* src, const PreprocessSpec& s, Out* dst) {
     }
     fillPad(y, 0, s.rectX);
     if (identity) {
+      // Row by row, and plane by plane for NCHW: every store sequential.
       const uint8_t* row = src + srcStride * ry;
-      for (int rx = 0; rx < s.rectWidth; rx++) {
-        const uint8_t* p = row + static_cast<size_t>(rx) * sc;
-        for (int k = 0; k < 3; k++) store(s.rectX + rx, y, k, Convert<Out>(p[srcOffset[k]] * mul[k] + add[k]));
+      if (kNhwc) {
+        Out* out = dst + (static_cast<size_t>(y) * W + s.rectX) * 3;
+        for (int rx = 0; rx < s.rectWidth; rx++) {
+          const uint8_t* p = row + static_cast<size_t>(rx) * sc;
+          for (int k = 0; k < 3; k++) out[rx * 3 + k] = Element<Out>(p[srcOffset[k]], mul[k], add[k]);
+        }
+      } else {
+        for (int k = 0; k < 3; k++) {
+          Out* out = dst + plane * k + static_cast<size_t>(y) * W + s.rectX;
+          const uint8_t* p = row + srcOffset[k];
+          for (int rx = 0; rx < s.rectWidth; rx++) out[rx] = Element<Out>(p[static_cast<size_t>(rx) * sc], mul[k], add[k]);
+        }
       }
     } else {
       const uint8_t* r0 = src + srcStride * ay.i0[ry];
@@ -123,7 +170,7 @@ void Run(const uint8_t* src, const PreprocessSpec& s, Out* dst) {
           const float top = r0[c0 + o] + (r0[c1 + o] - r0[c0 + o]) * wx;
           const float bottom = r1[c0 + o] + (r1[c1 + o] - r1[c0 + o]) * wx;
           const float v = top + (bottom - top) * wy;
-          store(s.rectX + rx, y, k, Convert<Out>(v * mul[k] + add[k]));
+          store(s.rectX + rx, y, k, Element<Out>(v, mul[k], add[k]));
         }
       }
     }
@@ -133,8 +180,11 @@ void Run(const uint8_t* src, const PreprocessSpec& s, Out* dst) {
 
 }  // namespace
 
-void Preprocess(const uint8_t* src, const PreprocessSpec& spec, void* dst, bool fp16) {
-  if (fp16) {
+void Preprocess(const uint8_t* src, const PreprocessSpec& spec, void* dst, ElementType type) {
+  if (type == ElementType::kUint8) {
+    if (spec.nhwc) Run<uint8_t, true>(src, spec, static_cast<uint8_t*>(dst));
+    else Run<uint8_t, false>(src, spec, static_cast<uint8_t*>(dst));
+  } else if (type == ElementType::kFloat16) {
     if (spec.nhwc) Run<uint16_t, true>(src, spec, static_cast<uint16_t*>(dst));
     else Run<uint16_t, false>(src, spec, static_cast<uint16_t*>(dst));
   } else {

@@ -1,6 +1,7 @@
 // One pass from decoded pixels to a model input tensor: bilinear resize into
 // a target rectangle (the letterbox), padding around it, channel order,
-// normalisation, layout (NCHW/NHWC) and element type (float32/float16).
+// normalisation, layout (NCHW/NHWC) and element type (float32/float16, or
+// uint8 pixels for a model that normalises them itself).
 #pragma once
 
 #include <cstddef>
@@ -20,9 +21,12 @@ struct PreprocessSpec {
   uint8_t pad[3] = {114, 114, 114};  // RGB pixel value of the letterbox border
 };
 
-// `dst` holds dstWidth*dstHeight*3 elements of float (fp16 == false) or of
-// IEEE half floats stored as uint16_t (fp16 == true).
-void Preprocess(const uint8_t* src, const PreprocessSpec& spec, void* dst, bool fp16);
+enum class ElementType { kFloat32, kFloat16, kUint8 };
+
+// `dst` holds dstWidth*dstHeight*3 elements of `type`: float, IEEE half
+// floats stored as uint16_t, or uint8 pixel values (no normalisation: the
+// model's graph does it, see src/inference/graph/input-prefix.ts).
+void Preprocess(const uint8_t* src, const PreprocessSpec& spec, void* dst, ElementType type);
 
 uint16_t FloatToHalf(float value);
 

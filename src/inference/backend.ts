@@ -1,16 +1,18 @@
 // One ONNX Runtime session of one model version, able to run a batch: the
 // images' tensors are copied into one contiguous input, run, and every
-// output is split back into one image's outputs. Lives in an instance
-// thread (instance-worker.ts); model registration also loads one in process
-// to validate a model before accepting it.
-import { join } from 'node:path';
+// output is split back into one image's outputs. The session runs the
+// prepared model (prepared-model.ts): pixels in, and for a dense head its
+// candidates out, which are split by the image each belongs to. Lives in an
+// instance thread (instance-worker.ts); a validation process loads one too,
+// before a version is accepted.
 import { performance } from 'node:perf_hooks';
 import * as ort from 'onnxruntime-node';
-import { MODEL_FILE, type ModelConfig } from './model-config.js';
+import type { ModelConfig } from './model-config.js';
 import { createOutputDecoder, type OutputInfo, type TensorLike } from './outputs/index.js';
 import type { ImageOutputs } from './postprocess.js';
-import { fillPadding, inputElements, tensorView } from './preprocess.js';
-import { checkInput, createSession, ModelLoadError, outputInfos, type BatchAxis, type SessionOptions } from './session.js';
+import { prepareModel, type CandidateOutputs, type InputDtype, type PreparationOptions } from './prepared-model.js';
+import { fillPadding, inputElements, newTensorArray, type TensorArray } from './preprocess.js';
+import { createSession, ModelLoadError, type BatchAxis, type SessionOptions } from './session.js';
 
 export { ModelLoadError } from './session.js';
 
@@ -19,6 +21,8 @@ export interface BackendOptions extends SessionOptions {
   maxBatchSize: number;
   /** a dynamic batch axis always runs maxBatchSize rows (model-config padsToMaxBatchSize) */
   padToMaxBatchSize?: boolean;
+  /** how the model is rewritten, and where the rewrite is kept */
+  preparation: PreparationOptions;
 }
 
 /** What the loader learns about a version and the scheduler needs. */
@@ -31,9 +35,24 @@ export interface BackendInfo {
   maxBatchSize: number;
   /** why batching is off although a batch was asked for, if it is */
   batchingNote: string | undefined;
+  /** what the input tensor slots hold: uint8 pixels unless the rewrite was left out */
+  inputDtype: InputDtype;
+  /** the model reduces its dense head to candidates: each image runs with its score threshold as a floor */
+  candidates: boolean;
+  /** what preparing the model did, and why a part was left out (prepared-model.ts) */
+  preparation: string[];
 }
 
-type InputArray = Float32Array | Uint16Array;
+type InputArray = TensorArray;
+
+/** The largest float32 not above `value`: a floor the graph compares float32 scores with, never above the threshold. */
+export function float32AtMost(value: number): number {
+  const rounded = new Float32Array([value]);
+  if (rounded[0]! <= value) return rounded[0]!;
+  const bits = new Int32Array(rounded.buffer);
+  bits[0]! += rounded[0]! > 0 ? -1 : 1;
+  return rounded[0]!;
+}
 
 export interface BatchResult {
   outputs: ImageOutputs[];
@@ -45,6 +64,8 @@ export interface BatchResult {
 export class ModelBackend {
   /** one input tensor per batch size, all views of `input` */
   private readonly tensors = new Map<number, ort.Tensor>();
+  /** the score floor input per batch size, views of `floors` */
+  private readonly floorTensors = new Map<number, ort.Tensor>();
 
   private constructor(
     readonly config: ModelConfig,
@@ -52,37 +73,32 @@ export class ModelBackend {
     private readonly session: ort.InferenceSession,
     private readonly inputName: string,
     private readonly input: InputArray,
+    private readonly candidates: CandidateOutputs | undefined,
+    private readonly floors: Float32Array,
     private readonly padToMax: boolean,
   ) {}
 
   static async load(directory: string, config: ModelConfig, options: BackendOptions): Promise<ModelBackend> {
-    const { session, provider, failures } = await createSession(join(directory, MODEL_FILE), options);
+    const prepared = await prepareModel(directory, config, options.preparation);
+    const { session, provider, failures } = await createSession(prepared.source, options);
     try {
-      const inputName = config.input.name ?? session.inputNames[0];
-      if (!inputName) throw new ModelLoadError('the model has no inputs');
-      if (session.inputNames.length !== 1) {
-        throw new ModelLoadError(`the model has ${session.inputNames.length} inputs; exactly one image input is supported`);
-      }
-      const batchAxis = checkInput(config, session.inputMetadata.find((m) => m.name === inputName), inputName);
-      const outputs = outputInfos(session);
-      try {
-        createOutputDecoder(config, outputs);
-      } catch (error) {
-        throw new ModelLoadError((error as Error).message);
-      }
+      const { batchAxis } = prepared;
       const wanted = Math.max(1, options.maxBatchSize);
       const rows = batchAxis.kind === 'fixed' ? batchAxis.size : wanted;
-      const elements = inputElements(config.input);
-      const input = config.input.dtype === 'float16' ? new Uint16Array(rows * elements) : new Float32Array(rows * elements);
+      const input = newTensorArray(prepared.input.dtype, rows * inputElements(config.input));
       const info: BackendInfo = {
         provider,
         providerFailures: failures,
-        outputs,
+        outputs: prepared.outputs,
         batchAxis,
         maxBatchSize: batchAxis.kind === 'fixed' ? Math.min(wanted, batchAxis.size) : wanted,
         batchingNote: undefined,
+        inputDtype: prepared.input.dtype,
+        candidates: prepared.candidates !== undefined,
+        preparation: prepared.notes,
       };
-      const backend = new ModelBackend(config, info, session, inputName, input, options.padToMaxBatchSize ?? false);
+      const floors = new Float32Array(rows);
+      const backend = new ModelBackend(config, info, session, prepared.input.name, input, prepared.candidates, floors, options.padToMaxBatchSize ?? false);
       await backend.warmUp();
       return backend;
     } catch (error) {
@@ -100,10 +116,10 @@ export class ModelBackend {
   private tensor(rows: number): ort.Tensor {
     let tensor = this.tensors.get(rows);
     if (!tensor) {
-      const { width, height, layout, dtype, batchAxis } = this.config.input;
+      const { width, height, layout, batchAxis } = this.config.input;
       const data = this.input.subarray(0, rows * inputElements(this.config.input));
       const image = layout === 'NCHW' ? [3, height, width] : [height, width, 3];
-      tensor = new ort.Tensor(dtype, data, batchAxis ? [rows, ...image] : image);
+      tensor = new ort.Tensor(this.info.inputDtype, data, batchAxis ? [rows, ...image] : image);
       // Where Float16Array exists (Node 24), onnxruntime-common re-views a
       // float16 Uint16Array as a Float16Array, which Node-API does not know:
       // onnxruntime-node 1.30 then reads 0 bytes ("not enough space"). Keep
@@ -116,6 +132,18 @@ export class ModelBackend {
     return tensor;
   }
 
+  private feeds(rows: number, thresholds: readonly number[]): Record<string, ort.Tensor> {
+    const feeds: Record<string, ort.Tensor> = { [this.inputName]: this.tensor(rows) };
+    if (this.candidates) {
+      // Rows without an image (padding) keep nothing.
+      for (let i = 0; i < rows; i++) this.floors[i] = i < thresholds.length ? float32AtMost(thresholds[i]!) : Infinity;
+      let floor = this.floorTensors.get(rows);
+      if (!floor) this.floorTensors.set(rows, (floor = new ort.Tensor('float32', this.floors.subarray(0, rows), [rows, 1])));
+      feeds[this.candidates.floor] = floor;
+    }
+    return feeds;
+  }
+
   /**
    * Runs on all-padding input: allocates ONNX Runtime's arenas and proves
    * the outputs decode. A model that asks for batching is also run with two
@@ -123,16 +151,16 @@ export class ModelBackend {
    * batch axis to split on.
    */
   private async warmUp(): Promise<void> {
-    const elements = inputElements(this.config.input);
-    const pad = tensorView(this.config.input, new ArrayBuffer(elements * this.input.BYTES_PER_ELEMENT));
+    const pad = newTensorArray(this.info.inputDtype, inputElements(this.config.input));
     fillPadding(this.config.input, pad);
     if (this.info.maxBatchSize > 1) await this.probeBatchAxis(pad);
     const decoder = createOutputDecoder(this.config, this.info.outputs);
+    // Nothing passes a threshold above 1: this checks the shapes, not the scores.
+    const threshold = 1.01;
     try {
-      const [outputs] = (await this.run([pad])).outputs;
-      // Nothing passes a threshold above 1: this checks the shapes, not the scores.
+      const [outputs] = (await this.run([pad], [threshold])).outputs;
       if (decoder.task === 'classify') decoder.scores(outputs!);
-      else decoder.decode(outputs!, 1.01);
+      else decoder.decode(outputs!, threshold);
     } catch (error) {
       throw new ModelLoadError(`warm-up run failed: ${(error as Error).message}`);
     }
@@ -145,11 +173,12 @@ export class ModelBackend {
     try {
       this.input.set(pad, 0);
       this.input.set(pad, pad.length);
-      raw = await this.session.run({ [this.inputName]: this.tensor(rows) });
+      raw = await this.session.run(this.feeds(rows, [1.01, 1.01]));
     } catch (error) {
       throw new ModelLoadError(`warm-up run with a batch of ${rows} failed: ${(error as Error).message}`);
     }
-    const unbatched = Object.entries(raw).find(([, t]) => t.dims[0] !== rows);
+    const reduced = new Set([this.candidates?.candidates, this.candidates?.image]);
+    const unbatched = Object.entries(raw).find(([name, t]) => !reduced.has(name) && t.dims[0] !== rows);
     if (!unbatched) return;
     const reason = `output "${unbatched[0]}" has shape [${unbatched[1].dims.join(', ')}] for a batch of ${rows}: no batch axis to split on`;
     if (this.info.batchAxis.kind === 'fixed') throw new ModelLoadError(reason);
@@ -157,8 +186,12 @@ export class ModelBackend {
     this.info.batchingNote = `batching off: ${reason}`;
   }
 
-  /** Runs one batch of images' tensors and splits the outputs per image. */
-  async run(images: readonly InputArray[]): Promise<BatchResult> {
+  /**
+   * Runs one batch of images' tensors and splits the outputs per image.
+   * `thresholds`: each image's score threshold, the floor of its
+   * candidates (used when the model reduces its head).
+   */
+  async run(images: readonly InputArray[], thresholds: readonly number[]): Promise<BatchResult> {
     if (images.length < 1 || images.length > this.info.maxBatchSize) {
       throw new Error(`a batch of ${images.length} images; this model takes 1 to ${this.info.maxBatchSize}`);
     }
@@ -168,7 +201,7 @@ export class ModelBackend {
     // A fixed (or padded) batch axis is filled with zeros; their outputs are dropped.
     if (rows > images.length) this.input.fill(0, images.length * elements, rows * elements);
     const started = performance.now();
-    const raw = (await this.session.run({ [this.inputName]: this.tensor(rows) })) as Record<string, TensorLike>;
+    const raw = (await this.session.run(this.feeds(rows, thresholds))) as Record<string, TensorLike>;
     const runMs = performance.now() - started;
     return { outputs: this.split(raw, images.length, rows), runMs, rows };
   }
@@ -176,7 +209,9 @@ export class ModelBackend {
   private split(raw: Readonly<Record<string, TensorLike>>, count: number, rows: number): ImageOutputs[] {
     const outputs: ImageOutputs[] = Array.from({ length: count }, () => ({}));
     const batched = this.info.maxBatchSize > 1 || rows > 1;
+    const reduced = this.candidates;
     for (const [name, tensor] of Object.entries(raw)) {
+      if (reduced && (name === reduced.candidates || name === reduced.image)) continue;
       const data = tensor.data as InputArray;
       if (!batched) {
         outputs[0]![name] = { dims: tensor.dims, type: tensor.type, data: data.slice() };
@@ -189,7 +224,22 @@ export class ModelBackend {
       const dims = [1, ...tensor.dims.slice(1)];
       for (let i = 0; i < count; i++) outputs[i]![name] = { dims, type: tensor.type, data: data.slice(i * per, (i + 1) * per) };
     }
+    if (reduced) this.splitCandidates(raw, reduced, outputs);
     return outputs;
+  }
+
+  /** The reduced head's rows, by the image each belongs to (they come in image order). */
+  private splitCandidates(raw: Readonly<Record<string, TensorLike>>, reduced: CandidateOutputs, outputs: ImageOutputs[]): void {
+    const values = raw[reduced.candidates]!;
+    const images = raw[reduced.image]!.data as BigInt64Array;
+    const data = values.data as Float32Array | Uint16Array;
+    let start = 0;
+    for (let i = 0; i < outputs.length; i++) {
+      let end = start;
+      while (end < images.length && Number(images[end]) === i) end++;
+      outputs[i]![reduced.head] = { dims: [end - start, reduced.rows], type: values.type, data: data.slice(start * reduced.rows, end * reduced.rows), compact: true };
+      start = end;
+    }
   }
 
   async release(): Promise<void> {

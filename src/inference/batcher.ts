@@ -34,6 +34,8 @@ export interface BatchObserver {
 
 interface Waiting {
   slot: SharedArrayBuffer;
+  /** the request's score threshold: the floor of its candidates in a reduced head */
+  threshold: number;
   since: number;
   resolve: (result: BatchedOutputs) => void;
   reject: (error: Error) => void;
@@ -78,10 +80,10 @@ export class DynamicBatcher {
   }
 
   /** Queues a request whose input tensor is in `slot` (a request announced by expect()). */
-  submit(slot: SharedArrayBuffer): Promise<BatchedOutputs> {
+  submit(slot: SharedArrayBuffer, threshold: number): Promise<BatchedOutputs> {
     this.incoming--;
     return new Promise((resolve, reject) => {
-      this.queue.push({ slot, since: performance.now(), resolve, reject });
+      this.queue.push({ slot, threshold, since: performance.now(), resolve, reject });
       this.dispatch();
     });
   }
@@ -152,7 +154,7 @@ export class DynamicBatcher {
   private run(instance: ModelInstance, batch: Waiting[]): void {
     const sent = performance.now();
     this.observer.batch(batch.length);
-    instance.run(batch.map((item) => item.slot)).then(
+    instance.run(batch.map((item) => item.slot), batch.map((item) => item.threshold)).then(
       ({ outputs, runMs }) => {
         batch.forEach((item, i) => item.resolve({ outputs: outputs[i]!, queueMs: sent - item.since, runMs, batchSize: batch.length }));
       },

@@ -17,7 +17,7 @@ import type { ModelConfig } from './model-config.js';
 import { PipelinePool } from './pipeline-pool.js';
 import type { PipelineSettings } from './pipeline-worker.js';
 import { predictErrors } from './predict-errors.js';
-import type { PredictOptions } from './predict-options.js';
+import { resolvePredictOptions, type PredictOptions } from './predict-options.js';
 
 export interface EngineSettings extends ServingDefaults, PipelineSettings {
   cache: CacheLimits;
@@ -27,6 +27,7 @@ export interface EngineSettings extends ServingDefaults, PipelineSettings {
 export function engineSettings(config: Config): EngineSettings {
   return {
     instances: config.instances,
+    graphRewrite: config.graphRewrite,
     batching: config.batching,
     executionProviders: config.executionProviders,
     pipelineWorkers: config.workers,
@@ -42,6 +43,8 @@ export interface ModelRef {
   /** whose turn its CPU runs count as (fair-share.ts) */
   organizationId: string;
   directory: string;
+  /** where the prepared (rewritten) model is kept between loads; undefined: prepared anew at each load */
+  cacheDirectory?: string | undefined;
   config: ModelConfig;
 }
 
@@ -78,7 +81,7 @@ export class InferenceEngine {
   /** The version loaded (loading it if needed) and pinned: pass it to predict(), then release(). */
   acquire(ref: ModelRef): Promise<LoadedModel> {
     return this.models.acquire(ref.id, () =>
-      LoadedModel.load(ref.id, `${ref.id}#${++this.loads}`, ref.directory, ref.config, this.settings, this.observer(ref.id), {
+      LoadedModel.load(ref.id, `${ref.id}#${++this.loads}`, { directory: ref.directory, cacheDirectory: ref.cacheDirectory }, ref.config, this.settings, this.observer(ref.id), {
         gate: this.fairShare,
         organizationId: ref.organizationId,
       }),
@@ -104,7 +107,7 @@ export class InferenceEngine {
     try {
       model.batcher.expect();
       const pre = await this.pipeline
-        .preprocess({ versionId: model.versionId, body, contentType, input: model.config.input, slot })
+        .preprocess({ versionId: model.versionId, body, contentType, input: model.config.input, dtype: model.info.inputDtype, slot })
         .catch((error: Error) => ({ ok: false as const, error: this.failed(model, error).toJSON() }));
       if (!pre.ok) {
         model.batcher.abandon();
@@ -112,7 +115,8 @@ export class InferenceEngine {
       }
       let batched;
       try {
-        batched = await model.batcher.submit(slot);
+        // A dense head reduced in the model keeps the anchors at or above the threshold the decoder will apply.
+        batched = await model.batcher.submit(slot, resolvePredictOptions(options, false).threshold);
       } catch (error) {
         throw this.failed(model, error as Error);
       }

@@ -14,7 +14,8 @@ export interface InstanceWorkerData {
   options: BackendOptions;
 }
 
-export type InstanceRequest = { op: 'run'; id: number; slots: SharedArrayBuffer[] } | { op: 'close' };
+/** A batch: each image's tensor slot and its score threshold (the floor of its candidates). */
+export type InstanceRequest = { op: 'run'; id: number; slots: SharedArrayBuffer[]; thresholds: number[] } | { op: 'close' };
 
 export type InstanceReply =
   | { op: 'ready'; info: BackendInfo }
@@ -47,8 +48,9 @@ async function main(): Promise<void> {
       void running.then(() => backend.release()).finally(() => port.postMessage({ op: 'closed' } satisfies InstanceReply));
       return;
     }
-    const { id, slots } = message;
-    running = backend.run(slots.map((slot) => tensorView(config.input, slot))).then(
+    const { id, slots, thresholds } = message;
+    const dtype = backend.info.inputDtype;
+    running = backend.run(slots.map((slot) => tensorView(dtype, config.input, slot)), thresholds).then(
       ({ outputs, runMs }) => port.postMessage({ op: 'done', id, outputs, runMs } satisfies InstanceReply, transferables(outputs)),
       (error: Error) => port.postMessage({ op: 'error', id, message: error.message } satisfies InstanceReply),
     );

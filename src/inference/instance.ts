@@ -73,8 +73,8 @@ export class ModelInstance {
     });
   }
 
-  /** Runs one batch: `slots` hold the images' input tensors. */
-  run(slots: SharedArrayBuffer[]): Promise<InstanceResult> {
+  /** Runs one batch: `slots` hold the images' input tensors, `thresholds` their score thresholds. */
+  run(slots: SharedArrayBuffer[], thresholds: number[]): Promise<InstanceResult> {
     if (!this.alive) return Promise.reject(new Error(`instance ${this.name} is not running`));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -91,7 +91,7 @@ export class ModelInstance {
         settle(value);
       };
       this.pending.set(id, { resolve: done(resolve), reject: done(reject) });
-      this.worker.postMessage({ op: 'run', id, slots } satisfies InstanceRequest);
+      this.worker.postMessage({ op: 'run', id, slots, thresholds } satisfies InstanceRequest);
     });
   }
 

@@ -10,12 +10,15 @@ import type { BatchingDefaults, ExecutionProvider, InstanceDefaults, InstanceKin
 import type { BackendInfo } from './backend.js';
 import { DynamicBatcher, type BatchObserver, type BatchPolicy, type RunShare } from './batcher.js';
 import { ModelInstance } from './instance.js';
+import type { InstanceWorkerData } from './instance-worker.js';
 import { maxBatchSizeOf, MODEL_FILE, padsToMaxBatchSize, type ModelConfig } from './model-config.js';
 import { bytesPerElement, inputElements } from './preprocess.js';
 import { SlotPool } from './tensor-slots.js';
 
 export interface ServingDefaults {
   instances: InstanceDefaults;
+  /** versions run rewritten (GRAPH_REWRITE: prepared-model.ts) */
+  graphRewrite: boolean;
   batching: BatchingDefaults;
   /** ordered execution providers of GPU instances */
   executionProviders: readonly ExecutionProvider[];
@@ -93,28 +96,34 @@ export class LoadedModel {
   static async load(
     versionId: string,
     loadKey: string,
-    directory: string,
+    files: { directory: string; cacheDirectory: string | undefined },
     config: ModelConfig,
     defaults: ServingDefaults,
     observer: BatchObserver,
     share: RunShare,
   ): Promise<LoadedModel> {
+    const { directory } = files;
     const plan = planInstances(config, defaults);
-    const started = await Promise.allSettled(
-      plan.devices.map((deviceId, i) =>
-        ModelInstance.start(plan.kind === 'gpu' ? `gpu${deviceId}:${i}` : `cpu:${i}`, {
-          directory,
-          config,
-          options: {
-            providers: plan.providers,
-            deviceId,
-            intraOpThreads: plan.intraOpThreads,
-            maxBatchSize: plan.maxBatchSize,
-            padToMaxBatchSize: plan.padToMaxBatchSize,
-          },
-        }, defaults.batching.runTimeoutMs),
-      ),
-    );
+    const start = (deviceId: number, i: number) => {
+      const data: InstanceWorkerData = {
+        directory,
+        config,
+        options: {
+          providers: plan.providers,
+          deviceId,
+          intraOpThreads: plan.intraOpThreads,
+          maxBatchSize: plan.maxBatchSize,
+          padToMaxBatchSize: plan.padToMaxBatchSize,
+          preparation: { cacheDirectory: files.cacheDirectory, rewrite: defaults.graphRewrite },
+        },
+      };
+      return ModelInstance.start(plan.kind === 'gpu' ? `gpu${deviceId}:${i}` : `cpu:${i}`, data, defaults.batching.runTimeoutMs);
+    };
+    // The first instance prepares the model (prepared-model.ts) and caches
+    // it; the others start once it has, and read it back.
+    const [first, ...rest] = plan.devices;
+    const started = [await start(first!, 0).then((value) => ({ status: 'fulfilled' as const, value }), (reason: unknown) => ({ status: 'rejected' as const, reason }))];
+    if (started[0]!.status === 'fulfilled') started.push(...(await Promise.allSettled(rest.map((deviceId, i) => start(deviceId, i + 1)))));
     const instances = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const failure = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failure) {
@@ -123,7 +132,7 @@ export class LoadedModel {
     }
     const info = instances[0]!.info;
     const policy = batchPolicy(config, defaults, info);
-    const slotBytes = inputElements(config.input) * bytesPerElement(config.input);
+    const slotBytes = inputElements(config.input) * bytesPerElement(info.inputDtype);
     // Enough slots for every pipeline worker to be writing one while each
     // instance runs a batch and the next batch waits.
     const slotCount = defaults.pipelineWorkers + 2 * policy.maxBatchSize * instances.length;

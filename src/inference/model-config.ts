@@ -27,7 +27,13 @@ export const modelConfigSchema = z
         width: z.number().int().min(8).max(8192),
         height: z.number().int().min(8).max(8192),
         layout: z.enum(['NCHW', 'NHWC']).default('NCHW'),
-        dtype: z.enum(['float32', 'float16']).default('float32'),
+        /**
+         * The input's element type. uint8: the model takes the pixels as they
+         * are (scale, mean and std are not used); float32 and float16 inputs
+         * are fed uint8 pixels too, normalised by nodes the server adds in
+         * front of the graph (prepared-model.ts).
+         */
+        dtype: z.enum(['float32', 'float16', 'uint8']).default('float32'),
         /** letterbox keeps the aspect ratio and pads; stretch fills the input. */
         resize: z.enum(['letterbox', 'stretch']).default('letterbox'),
         color: z.enum(['RGB', 'BGR']).default('RGB'),

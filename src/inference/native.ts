@@ -60,7 +60,8 @@ interface NativeAddon {
     srcWidth: number,
     srcHeight: number,
     srcChannels: number,
-    dst: Float32Array | Uint16Array,
+    /** float32, float16 (IEEE half bits) or, not normalised, uint8 pixels */
+    dst: Float32Array | Uint16Array | Uint8Array,
     spec: PreprocessSpec,
   ): void;
 }

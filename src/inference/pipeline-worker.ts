@@ -12,6 +12,7 @@ import type { OutputInfo } from './outputs/index.js';
 import { DecoderCache, postprocess, type ImageOutputs } from './postprocess.js';
 import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
+import type { InputDtype } from './prepared-model.js';
 import { preprocessInto, tensorView, type InputConfig } from './preprocess.js';
 import { extractImage } from './request-body.js';
 
@@ -27,6 +28,8 @@ export interface PreprocessTask {
   body: ArrayBuffer;
   contentType: string;
   input: InputConfig;
+  /** what the slot holds: uint8 pixels for a prepared model, else the model's own input type */
+  dtype: InputDtype;
   /** where the input tensor is written */
   slot: SharedArrayBuffer;
 }
@@ -55,7 +58,7 @@ const decoders = new DecoderCache();
 
 async function runPreprocess(task: PreprocessTask): Promise<PreprocessOutcome> {
   const image = extractImage(task.contentType, new Uint8Array(task.body), settings.maxImageBytes);
-  const result = await preprocessInto(image, task.input, tensorView(task.input, task.slot), settings.maxImagePixels);
+  const result = await preprocessInto(image, task.input, tensorView(task.dtype, task.input, task.slot), settings.maxImagePixels);
   return { ok: true, ...result };
 }
 

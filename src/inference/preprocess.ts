@@ -1,34 +1,45 @@
 // The first half of a prediction, up to the input tensor: image bytes out of
 // the request body, decoded (sharp, shrink-on-load) and written by the
-// native addon — resampled, padded, normalised, in the model's layout and
-// dtype — straight into a tensor slot. Runs in a pipeline worker; pure
-// functions, so tools can also run them in process.
+// native addon — resampled, padded, in the model's layout — straight into a
+// tensor slot: as uint8 pixels for a prepared model (prepared-model.ts: the
+// graph normalises them), or normalised float32/float16 for one whose
+// rewrite was left out. Runs in a pipeline worker; pure functions, so tools
+// can also run them in process.
 import { performance } from 'node:perf_hooks';
 import { decodeImage } from './decode-image.js';
 import type { Placement } from './letterbox.js';
 import type { ModelConfig } from './model-config.js';
 import { native, type PreprocessSpec } from './native.js';
+import type { InputDtype } from './prepared-model.js';
 
 export type InputConfig = ModelConfig['input'];
+
+/** An input tensor's elements: float32, float16 (as IEEE half bits) or uint8 pixels. */
+export type TensorArray = Float32Array | Uint16Array | Uint8Array;
 
 /** Elements of one image's input tensor (3 channels). */
 export function inputElements(input: InputConfig): number {
   return input.width * input.height * 3;
 }
 
-export function bytesPerElement(input: InputConfig): number {
-  return input.dtype === 'float16' ? 2 : 4;
+export function bytesPerElement(dtype: InputDtype): number {
+  return dtype === 'uint8' ? 1 : dtype === 'float16' ? 2 : 4;
 }
 
-/** A typed view of one image's tensor in `buffer` at `byteOffset`. */
-export function tensorView(input: InputConfig, buffer: ArrayBufferLike, byteOffset = 0): Float32Array | Uint16Array {
+export function newTensorArray(dtype: InputDtype, elements: number): TensorArray {
+  return dtype === 'uint8' ? new Uint8Array(elements) : dtype === 'float16' ? new Uint16Array(elements) : new Float32Array(elements);
+}
+
+/** A typed view of one image's tensor in `buffer` (a tensor slot). */
+export function tensorView(dtype: InputDtype, input: InputConfig, buffer: ArrayBufferLike): TensorArray {
   const elements = inputElements(input);
-  return input.dtype === 'float16' ? new Uint16Array(buffer, byteOffset, elements) : new Float32Array(buffer, byteOffset, elements);
+  return dtype === 'uint8' ? new Uint8Array(buffer, 0, elements) : dtype === 'float16' ? new Uint16Array(buffer, 0, elements) : new Float32Array(buffer, 0, elements);
 }
 
 type Normalisation = Pick<PreprocessSpec, 'mul' | 'add' | 'pad' | 'bgr' | 'nhwc'>;
 
-function normalisation(input: InputConfig): Normalisation {
+/** value = pixel * mul[c] + add[c] per RGB channel (mul = 1 / (scale * std), add = -mean / std), and the rest of the layout. */
+export function normalisation(input: InputConfig): Normalisation {
   const { scale, mean, std, padValue, color, layout } = input;
   return {
     mul: [0, 1, 2].map((c) => 1 / (scale * std[c]!)) as [number, number, number],
@@ -40,7 +51,7 @@ function normalisation(input: InputConfig): Normalisation {
 }
 
 /** Fills `tensor` with the letterbox border only: the input of warm-up runs. */
-export function fillPadding(input: InputConfig, tensor: Float32Array | Uint16Array): void {
+export function fillPadding(input: InputConfig, tensor: TensorArray): void {
   const placement = { dstWidth: input.width, dstHeight: input.height, rectX: 0, rectY: 0, rectWidth: 1, rectHeight: 1 };
   native.preprocess(new Uint8Array(3), 1, 1, 3, tensor, { ...placement, ...normalisation(input) });
 }
@@ -56,7 +67,7 @@ export interface PreprocessResult {
 export async function preprocessInto(
   image: Uint8Array,
   input: InputConfig,
-  tensor: Float32Array | Uint16Array,
+  tensor: TensorArray,
   maxPixels: number,
 ): Promise<PreprocessResult> {
   const t0 = performance.now();

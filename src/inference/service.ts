@@ -25,6 +25,8 @@ export interface DeployedVersion extends ModelRef {
   status: VersionStatus;
   reason: string | null;
   provider: string | null;
+  /** what preparing the model did on this server (prepared-model.ts), once loaded */
+  preparation: string[] | null;
   /** requests holding a queue place: reading their body, waiting for a load, queued or running */
   inFlight: number;
   /** requests held unread until a queue place frees (the waiting room) */
@@ -187,10 +189,12 @@ export class InferenceService {
       organizationId: row.organizationId,
       public: row.public,
       directory: row.directory,
+      cacheDirectory: this.files.directoryOf(row.id),
       config,
       status: reason ? 'Failed' : validated ? 'Active' : 'Initializing',
       reason,
       provider: null,
+      preparation: null,
       inFlight: 0,
       waiting: [],
       drain: new DrainRate(),
@@ -212,7 +216,7 @@ export class InferenceService {
       if (this.versions.get(version.id) !== version) return; // undeployed meanwhile
       let checked: ValidationResult | undefined;
       if (!version.knownToLoad) {
-        checked = await validateModel(version.directory, version.config, this.options.validation);
+        checked = await validateModel(version.directory, version.config, this.options.validation, version.cacheDirectory);
         if (this.versions.get(version.id) !== version) return; // undeployed meanwhile
       }
       const model = await this.engine.acquire(version);
@@ -222,12 +226,14 @@ export class InferenceService {
       for (const failure of model.info.providerFailures) log.warn('execution provider unavailable, falling back', { id: version.id, reason: failure });
       version.status = 'Active';
       version.provider = model.info.provider;
+      version.preparation = model.info.preparation;
       log.info('model version active', {
         id: version.id,
         name: version.config.name,
         provider: model.info.provider,
         instances: model.instances.map((i) => i.name).join(','),
         maxBatchSize: model.batcher.policy.maxBatchSize,
+        graph: model.info.preparation.join('; '),
         loadMs: Math.round(performance.now() - started),
         ...(checked && {
           validationMs: Math.round(checked.ms),

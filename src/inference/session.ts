@@ -29,11 +29,14 @@ function providerOption(provider: ExecutionProvider, deviceId: number): ort.Infe
   return { name: provider, deviceId };
 }
 
-export async function createSession(path: string, options: SessionOptions): Promise<LoadedSession> {
+/** A session of the model at `source` (a file, or the model's bytes). */
+export async function createSession(source: string | Uint8Array, options: SessionOptions): Promise<LoadedSession> {
   const failures: string[] = [];
   for (const provider of options.providers) {
     try {
-      const session = await ort.InferenceSession.create(path, {
+      const create = (sessionOptions: ort.InferenceSession.SessionOptions) =>
+        typeof source === 'string' ? ort.InferenceSession.create(source, sessionOptions) : ort.InferenceSession.create(source, sessionOptions);
+      const session = await create({
         // CPU stays listed after an accelerator so unsupported nodes still run.
         executionProviders: provider === 'cpu' ? ['cpu'] : [providerOption(provider, options.deviceId), 'cpu'],
         intraOpNumThreads: options.intraOpThreads,

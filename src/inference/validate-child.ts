@@ -6,11 +6,14 @@
 // in this process, instead of in the server.
 import { ModelBackend } from './backend.js';
 import type { ModelConfig } from './model-config.js';
+import type { PreparationOptions } from './prepared-model.js';
 
 export interface ValidationRequest {
   directory: string;
   config: ModelConfig;
   maxBatchSize: number;
+  /** the version's preparation, cached where its instances will find it */
+  preparation: PreparationOptions;
 }
 
 export type ValidationReport =
@@ -31,10 +34,10 @@ function report(value: ValidationReport): Promise<void> {
 const maxRssBytes = () => process.resourceUsage().maxRSS * 1024;
 
 async function main(): Promise<number> {
-  const { directory, config, maxBatchSize } = JSON.parse(await readStdin()) as ValidationRequest;
+  const { directory, config, maxBatchSize, preparation } = JSON.parse(await readStdin()) as ValidationRequest;
   let backend: ModelBackend;
   try {
-    backend = await ModelBackend.load(directory, config, { providers: ['cpu'], deviceId: 0, intraOpThreads: 1, maxBatchSize });
+    backend = await ModelBackend.load(directory, config, { providers: ['cpu'], deviceId: 0, intraOpThreads: 1, maxBatchSize, preparation });
   } catch (error) {
     await report({ ok: false, reason: (error as Error).message, maxRssBytes: maxRssBytes() });
     return 1;

@@ -29,10 +29,12 @@ export interface ModelValidationSettings {
   timeoutMs: number;
   /** MAX_BATCH_SIZE: the batch the warm-up probes is the one the version will run (maxBatchSizeOf) */
   maxBatchSize: number;
+  /** GRAPH_REWRITE: the model is validated as it will run */
+  graphRewrite: boolean;
 }
 
 export function modelValidationSettings(config: Config): ModelValidationSettings {
-  return { ...config.modelValidation, maxBatchSize: config.batching.maxBatchSize };
+  return { ...config.modelValidation, maxBatchSize: config.batching.maxBatchSize, graphRewrite: config.graphRewrite };
 }
 
 /** Why a model cannot serve, worded for its owner. */
@@ -80,9 +82,12 @@ export function validateModel(
   directory: string,
   config: ModelConfig,
   settings: ModelValidationSettings,
+  /** where the prepared model is cached for the version's instances; undefined: not kept */
+  cacheDirectory?: string,
 ): Promise<ValidationResult> {
   const maxBatchSize = maxBatchSizeOf(config, settings.maxBatchSize);
-  return slot(() => runChild({ directory, config, maxBatchSize }, settings));
+  const preparation = { cacheDirectory, rewrite: settings.graphRewrite };
+  return slot(() => runChild({ directory, config, maxBatchSize, preparation }, settings));
 }
 
 function runChild(request: ValidationRequest, settings: ModelValidationSettings): Promise<ValidationResult> {

@@ -25,6 +25,7 @@ interface LiveState {
   status: VersionStatus;
   reason: string | null;
   provider: string | null;
+  preparation: string[] | null;
 }
 
 /** A version with its live status when this server has it deployed, and how many live replicas serve it. */
@@ -39,6 +40,7 @@ function presentVersion(v: ModelVersionRow, live: LiveState | undefined, replica
     status: live?.status ?? v.status,
     statusReason: live ? live.reason : v.statusReason,
     executionProvider: live?.provider ?? null,
+    preparation: live?.preparation ?? null,
     public: v.public,
     labels: config.labels,
     input: { width: config.input.width, height: config.input.height },
@@ -144,7 +146,7 @@ export class ModelCatalog {
     // answered Active with this replica counted as still loading it.
     const live = versions.map((v): LiveState | undefined => {
       const deployed = this.inference.get(v.id);
-      return deployed && { status: deployed.status, reason: deployed.reason, provider: deployed.provider };
+      return deployed && { status: deployed.status, reason: deployed.reason, provider: deployed.provider, preparation: deployed.preparation };
     });
     const counts = await replicaCounts(this.sql, versions.map((v) => v.id), { id: this.inference.replicaId, statuses: live.map((l) => l?.status ?? null) });
     return versions.map((v, i) => presentVersion(v, live[i], counts.get(v.id)!));

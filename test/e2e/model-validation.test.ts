@@ -88,7 +88,7 @@ describe('a new version through the HTTP API', () => {
 });
 
 describe('validateModel', () => {
-  const settings: ModelValidationSettings = { memoryBytes: 2048 * MB, timeoutMs: 60_000, maxBatchSize: 8 };
+  const settings: ModelValidationSettings = { memoryBytes: 2048 * MB, timeoutMs: 60_000, maxBatchSize: 8, graphRewrite: true };
   let dir: string;
 
   beforeAll(async () => {

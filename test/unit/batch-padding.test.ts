@@ -28,14 +28,15 @@ async function load(convention: string, padToMaxBatchSize: boolean): Promise<{ b
   await mkdir(modelDir, { recursive: true });
   await writeFile(join(modelDir, 'model.onnx'), buildBatchModel(outputs()));
   const config = parseModelConfig({ name: convention, input: { width: SIZE, height: SIZE }, ...extra });
-  const backend = await ModelBackend.load(modelDir, config, { providers: ['cpu'], deviceId: 0, intraOpThreads: 1, maxBatchSize: MAX_BATCH, padToMaxBatchSize });
+  const backend = await ModelBackend.load(modelDir, config, { providers: ['cpu'], deviceId: 0, intraOpThreads: 1, maxBatchSize: MAX_BATCH, padToMaxBatchSize, preparation: { rewrite: true } });
   return { backend, config };
 }
 
-/** Three images of different mean value: the fixtures' outputs move with it. */
-function images(config: ModelConfig): Float32Array[] {
-  return [0.1, 0.45, 0.8].map((v) => new Float32Array(inputElements(config.input)).fill(v));
+/** Three images (uint8 pixels: the models run rewritten) of different mean value: the fixtures' outputs move with it. */
+function images(config: ModelConfig): Uint8Array[] {
+  return [26, 115, 204].map((v) => new Uint8Array(inputElements(config.input)).fill(v));
 }
+const THRESHOLD = 0.25;
 
 const fingerprint = (outputs: object | undefined) =>
   Object.values(outputs ?? {})
@@ -50,15 +51,15 @@ describe('padded batches', () => {
       const inputs = images(plain.config);
       const alone = [];
       for (const image of inputs) {
-        const result = await plain.backend.run([image]);
+        const result = await plain.backend.run([image], [THRESHOLD]);
         expect(result.rows).toBe(1);
         alone.push(result.outputs[0]);
       }
-      const lone = await padded.backend.run([inputs[1]!]);
+      const lone = await padded.backend.run([inputs[1]!], [THRESHOLD]);
       expect(lone.rows).toBe(MAX_BATCH);
       expect(lone.outputs).toEqual([alone[1]]);
 
-      const together = await padded.backend.run(inputs);
+      const together = await padded.backend.run(inputs, inputs.map(() => THRESHOLD));
       expect(together.rows).toBe(MAX_BATCH);
       expect(together.outputs).toEqual(alone);
       // The images' answers differ, so a mix-up of rows (or padding rows leaking in) would show.

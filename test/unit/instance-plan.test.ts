@@ -12,6 +12,7 @@ function defaults(overrides: { kind?: 'cpu' | 'gpu'; maxBatchSize?: number } = {
   return {
     instances: { kind: overrides.kind ?? 'cpu', count: undefined, gpuDevices: [0, 1], intraOpThreads: undefined },
     batching: { maxBatchSize: overrides.maxBatchSize ?? 1, maxQueueDelayMs: 2, runTimeoutMs: 30_000 },
+    graphRewrite: true,
     executionProviders: ['cuda'],
     pipelineWorkers: 2,
   };

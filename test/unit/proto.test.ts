@@ -31,6 +31,21 @@ function firstDifference(committed: string, generated: string): string {
 }
 
 describe('generated protobuf code', () => {
+  it('src/inference/graph/onnx.json is what `npm run proto:onnx` compiles from proto/onnx.proto', { timeout: 120_000 }, async () => {
+    const script = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['proto:onnx']!;
+    const target = 'src/inference/graph/onnx.json';
+    expect(script).toContain(target);
+    const dir = await mkdtemp(join(tmpdir(), 'sense-proto-'));
+    try {
+      const env = { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}` };
+      await promisify(execFile)('sh', ['-c', script.replace(target, join(dir, 'onnx.json'))], { cwd: ROOT, env });
+      const [committed, generated] = await Promise.all([readFile(join(ROOT, target), 'utf8'), readFile(join(dir, 'onnx.json'), 'utf8')]);
+      expect(committed === generated, `${target} is stale (${firstDifference(committed, generated)}): run \`npm run proto:onnx\` and commit it`).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('is what `npm run proto` generates from proto/ingress.proto', { timeout: 120_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sense-proto-'));
     try {

@@ -17,6 +17,27 @@ export interface TensorLike {
   dims: readonly number[];
   type: string;
   data: unknown;
+  /**
+   * A dense head reduced in the model to its candidates (graph/candidates-suffix.ts):
+   * dims [M, rows], one row per kept anchor, whichever way round the head was.
+   */
+  compact?: boolean;
+}
+
+/**
+ * A dense YOLO head (one column or row of `rows` values per anchor), which
+ * the model can reduce to its candidates before it answers: the decoder of
+ * such a head says so, and reads the reduced head (TensorLike.compact) with
+ * the same code as the whole one.
+ */
+export interface DenseHead {
+  /** the head's output name */
+  output: string;
+  /** yolov8: box, class scores, extra rows; yolov5: box, objectness, class scores */
+  convention: 'yolov8' | 'yolov5';
+  classes: number;
+  /** values per anchor */
+  rows: number;
 }
 
 /** A box in input-tensor pixels (x1, y1, x2, y2) with its best class. */
@@ -44,6 +65,8 @@ export interface DetectionDecoder {
    */
   readonly finalOutputs?: boolean;
   decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number): Candidate[];
+  /** set for a dense head the model may reduce to its candidates */
+  readonly denseHead?: DenseHead;
   /**
    * The answer for one kept detection where the convention gives more than
    * a box (keypoints, a mask); undefined leaves the detection out. Without

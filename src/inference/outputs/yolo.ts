@@ -3,7 +3,7 @@
 //   YOLOv8/YOLO11: [1, 4+C, N] (channels first; [1, N, 4+C] also read), no objectness
 //   YOLOv5/YOLOv7: [1, N, 5+C], objectness then class scores; score = obj * cls
 import type { OutputFormat } from '../model-config.js';
-import type { Candidate, DetectionDecoder, TensorLike } from './types.js';
+import type { Candidate, DenseHead, DetectionDecoder, TensorLike } from './types.js';
 import { numbers, OutputShapeError, requireOutput, withoutBatch } from './types.js';
 
 function centreBox(cx: number, cy: number, w: number, h: number, score: number, classId: number): Candidate {
@@ -30,17 +30,27 @@ export class YoloV8Decoder implements DetectionDecoder {
   private best = new Float32Array(0);
   private bestClass = new Int32Array(0);
 
+  readonly denseHead: DenseHead;
+
   constructor(
     private readonly output: string,
     protected readonly classes: number,
-    private readonly extraRows = 0,
+    extraRows = 0,
     readonly format: OutputFormat = 'yolov8',
-  ) {}
+  ) {
+    this.denseHead = { output, convention: 'yolov8', classes, rows: 4 + classes + extraRows };
+  }
 
   protected layout(outputs: Readonly<Record<string, TensorLike>>): DenseLayout {
     const tensor = requireOutput(outputs, this.output);
+    const { rows } = this.denseHead;
+    if (tensor.compact) {
+      if (tensor.dims.length !== 2 || tensor.dims[1] !== rows) {
+        throw new OutputShapeError(`${this.format} candidates of "${this.output}" have shape [${tensor.dims}], expected [M, ${rows}]`);
+      }
+      return { data: numbers(tensor), anchors: tensor.dims[0]!, anchorStride: rows, rowStride: 1 };
+    }
     const dims = withoutBatch(tensor.dims, 2);
-    const rows = 4 + this.classes + this.extraRows;
     if (dims.length !== 2 || (dims[0] !== rows && dims[1] !== rows)) {
       throw new OutputShapeError(`${this.format} output "${this.output}" has shape [${tensor.dims}], expected [1, ${rows}, N]`);
     }
@@ -85,15 +95,19 @@ export class YoloV5Decoder implements DetectionDecoder {
   readonly task = 'detect' as const;
   readonly format = 'yolov5' as const;
   readonly nmsFree = false;
+  readonly denseHead: DenseHead;
 
   constructor(
     private readonly output: string,
     private readonly classes: number,
-  ) {}
+  ) {
+    this.denseHead = { output, convention: 'yolov5', classes, rows: 5 + classes };
+  }
 
   decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number): Candidate[] {
     const tensor = requireOutput(outputs, this.output);
-    const dims = withoutBatch(tensor.dims, 2);
+    // The reduced head ([M, 5+C], compact) has the whole head's layout.
+    const dims = tensor.compact ? tensor.dims : withoutBatch(tensor.dims, 2);
     const cols = 5 + this.classes;
     if (dims.length !== 2 || dims[1] !== cols) {
       throw new OutputShapeError(`yolov5 output "${this.output}" has shape [${tensor.dims}], expected [1, N, ${cols}]`);

@@ -312,6 +312,10 @@ export const modelVersionSchema = z
     status: z.enum(['Initializing', 'Active', 'Failed']),
     statusReason: z.string().nullable().describe('why it failed'),
     executionProvider: z.string().nullable().describe('where this server runs it, once loaded'),
+    preparation: z
+      .array(z.string())
+      .nullable()
+      .describe("how this server runs the model, once loaded: the graph rewrite's parts (uint8 pixels in, a dense head's candidates out) and why any was left out"),
     public: z.boolean(),
     labels: z.array(z.string()),
     input: z.strictObject({ width: int(), height: int() }),
