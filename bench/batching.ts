@@ -35,6 +35,11 @@ const HELP = `Usage: npm run bench -- batching [options]
   --ep <p>             execution provider: cpu, cuda, tensorrt or webgpu (default: cpu)
   --workers <n>        pipeline workers (default: one per core)
   --instances <n>      instances per version (default: the server's, two per GPU or up to 4 on CPU)
+  --model-batches <l>  batch sizes of the model limit (default: 1 on CPU, 1 and --batch on a GPU)
+  --compare-rewrite    also the model limits of the model as it is (GRAPH_REWRITE=false: float32 in,
+                       the whole head out) beside the rewritten one's
+  --graph-rewrite <b>  true | false: run the model rewritten (the servers' GRAPH_REWRITE; default true)
+  --precision <p>      fp32 | fp16: GPU instances' precision (the servers' GPU_PRECISION; default fp32)
   --out <file>         report file under bench/results (default: batching.md)
 `;
 
@@ -52,6 +57,10 @@ const { values } = parseArgs({
     workers: { type: 'string' },
     instances: { type: 'string' },
     out: { type: 'string', default: 'batching.md' },
+    'model-batches': { type: 'string' },
+    'compare-rewrite': { type: 'boolean', default: false },
+    'graph-rewrite': { type: 'string', default: 'true' },
+    precision: { type: 'string', default: 'fp32' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -71,6 +80,10 @@ if (!EXECUTION_PROVIDERS.includes(ep)) throw new Error(`--ep must be one of ${EX
 const workers = Number(values.workers ?? cpus().length);
 const instances = values.instances === undefined ? undefined : Number(values.instances);
 const capacityLevel = levels.includes(16) ? 16 : levels[levels.length - 1]!;
+const graphRewrite = values['graph-rewrite'] !== 'false';
+if (values.precision !== 'fp32' && values.precision !== 'fp16') throw new Error('--precision must be fp32 or fp16');
+const precision: 'fp32' | 'fp16' = values.precision;
+const modelBatches = values['model-batches']?.split(',').map(Number) ?? (ep === 'cpu' ? [1] : [1, batchSize]);
 const KEY = 'bench-key';
 const VERSION = '01JDEM0DETECT0R00000000001'; // the demo directory's fixed id, whatever the model
 const say = (text: string) => process.stderr.write(`[bench batching] ${text}\n`);
@@ -94,6 +107,8 @@ async function startInference(modelDir: string, mode: Mode): Promise<TestServer 
       WORKERS: String(workers),
       EXECUTION_PROVIDERS: ep,
       MAX_BATCH_SIZE: String(mode.maxBatchSize),
+      GRAPH_REWRITE: String(graphRewrite),
+      GPU_PRECISION: precision,
       ...(instances === undefined ? {} : { INSTANCE_COUNT: String(instances) }),
     },
   });
@@ -141,17 +156,34 @@ async function benchModel(model: string, lines: string[]): Promise<void> {
   const modelDir = modelDirectory(model);
   const image = await benchImage(values.image, join(ROOT, 'bench', '.cache'));
   const name = `${model}/${image.name}`;
-  const limits = { modelDir, workers, instances, intraOpThreads: Math.max(1, Math.floor(cpus().length / workers)), provider: ep, warmupMs, durationMs };
+  const limits = {
+    modelDir,
+    workers,
+    instances,
+    intraOpThreads: Math.max(1, Math.floor(cpus().length / workers)),
+    provider: ep,
+    warmupMs,
+    durationMs,
+    graphRewrite,
+    precision,
+  };
 
   say(`${name}: model and pipeline limits`);
-  const modelRuns: number[] = [];
-  const modelBatchRuns: number[] = []; // GPU: one session at the batching server's batch size
+  // The model limit at each batch size, rewritten (as the server runs it) and, with --compare-rewrite, as it is.
+  const modelLimits = new Map<string, number[]>();
+  const modelLimitOf = (batch: number, rewritten = graphRewrite) => modelLimits.get(`${batch}/${rewritten}`) ?? [];
   const pipeline: Record<Mode['name'], number[]> = { off: [], on: [] };
   const pipelineBatch: number[] = [];
   const alone: PipelineLimit['stages'][] = [];
+  const limitBatches = [...new Set([1, ...(ep === 'cpu' ? [] : [batchSize]), ...modelBatches])];
   for (let rep = 0; rep < reps; rep++) {
-    modelRuns.push(await measureModelLimit({ ...limits, maxBatchSize: 1 }));
-    if (ep !== 'cpu') modelBatchRuns.push(await measureModelLimit({ ...limits, maxBatchSize: batchSize }));
+    for (const batch of limitBatches) {
+      for (const rewritten of values['compare-rewrite'] ? [true, false] : [graphRewrite]) {
+        const figure = await measureModelLimit({ ...limits, graphRewrite: rewritten, maxBatchSize: batch });
+        modelLimits.set(`${batch}/${rewritten}`, [...modelLimitOf(batch, rewritten), figure]);
+      }
+    }
+    const modelRuns = modelLimitOf(1);
     for (const mode of MODES) {
       const result = await measurePipelineLimit({ ...limits, maxBatchSize: mode.maxBatchSize, image: image.bytes });
       pipeline[mode.name].push(result.imagesPerSecond);
@@ -160,9 +192,16 @@ async function benchModel(model: string, lines: string[]): Promise<void> {
     alone.push((await measurePipelineLimit({ ...limits, maxBatchSize: 1, image: image.bytes, inFlight: 1 })).stages);
     say(`  rep ${rep + 1}: model ${modelRuns.at(-1)!.toFixed(1)}/s, pipeline off ${pipeline.off.at(-1)!.toFixed(1)}/s, on ${pipeline.on.at(-1)!.toFixed(1)}/s`);
   }
-  const modelLimit = stat(modelRuns);
+  const modelLimit = stat(modelLimitOf(1));
   // Batching on is compared with what the model gives at its batch size.
-  const modelLimitOn = ep === 'cpu' ? modelLimit : stat(modelBatchRuns);
+  const modelLimitOn = ep === 'cpu' ? modelLimit : stat(modelLimitOf(batchSize));
+  const modelLimitLines = modelBatches.map((batch) => {
+    const rewritten = stat(modelLimitOf(batch, true).length ? modelLimitOf(batch, true) : modelLimitOf(batch));
+    const plain = modelLimitOf(batch, false);
+    if (!values['compare-rewrite']) return `  - batch ${batch}: **${f(stat(modelLimitOf(batch)))} images/s**`;
+    const asIs = stat(plain);
+    return `  - batch ${batch}: rewritten (uint8 in, candidates out) **${f(rewritten)} images/s**; as it is (float32 in, the whole head out) ${f(asIs)} images/s: **${(rewritten.median / asIs.median).toFixed(2)}×**, ${(100 * (1 - asIs.median / rewritten.median)).toFixed(0)}% of an unrewritten run's time went to what the rewrite removes`;
+  });
 
   say(`${name}: servers with batching off and on, measured alternately`);
   const servers = await Promise.all(MODES.map((mode) => startInference(modelDir, mode)));
@@ -194,6 +233,8 @@ async function benchModel(model: string, lines: string[]): Promise<void> {
     ep === 'cpu'
       ? `- model limit (ORT run() at batch 1, ${workers} threads): **${f(modelLimit)} images/s**`
       : `- model limit (ORT run() on ${instances ?? GPU_INSTANCES_PER_DEVICE} ${ep} session(s), one thread each): batch 1 **${f(modelLimit)} images/s**, batch ${batchSize} **${f(modelLimitOn)} images/s**`,
+    `- model limit by batch size (ORT run() only${graphRewrite ? ', the rewritten model' : ', GRAPH_REWRITE=false'}${precision === 'fp16' ? ', fp16' : ''}):`,
+    ...modelLimitLines,
     `- pipeline limit, batching off: **${f(stat(pipeline.off))} images/s**; on (max ${batchSize}): **${f(pipelineOn)} images/s**, mean batch ${f(stat(pipelineBatch), 2)}`,
     `- pipeline ÷ model limit: off **${(stat(pipeline.off).median / modelLimit.median).toFixed(2)}**, on **${(pipelineOn.median / modelLimitOn.median).toFixed(2)}**${ep === 'cpu' ? '' : ` (on: against batch ${batchSize})`}`,
     ...stageLines(alone, modelLimit.median),

@@ -24,6 +24,8 @@ export interface LimitOptions {
   durationMs: number;
   /** run the model rewritten, as the server does by default (GRAPH_REWRITE) */
   graphRewrite?: boolean;
+  /** GPU instances' precision (GPU_PRECISION; model.json's own wins) */
+  precision?: 'fp32' | 'fp16';
 }
 
 /**
@@ -67,6 +69,7 @@ export function benchEngine(options: LimitOptions): InferenceEngine {
     instances: { kind: options.provider === 'cpu' ? 'cpu' : 'gpu', count: options.instances, gpuDevices: [0], intraOpThreads: undefined },
     batching: { maxBatchSize: options.maxBatchSize, maxQueueDelayMs: 2, runTimeoutMs: 60_000 },
     graphRewrite: options.graphRewrite ?? true,
+    gpuPrecision: options.precision ?? 'fp32',
     executionProviders: [options.provider],
     pipelineWorkers: options.workers,
     maxImageBytes: 10 * 1024 * 1024,

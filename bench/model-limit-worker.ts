@@ -6,7 +6,7 @@
 // between two wall-clock instants shared by all threads.
 import * as ort from 'onnxruntime-node';
 import { float32AtMost } from '../src/inference/backend.js';
-import { readModelConfig } from '../src/inference/model-config.js';
+import { precisionOf, readModelConfig } from '../src/inference/model-config.js';
 import { DEFAULT_THRESHOLD } from '../src/inference/predict-options.js';
 import { prepareModel } from '../src/inference/prepared-model.js';
 import { newTensorArray } from '../src/inference/preprocess.js';
@@ -22,11 +22,14 @@ export interface ModelLimitTask {
   measureFrom: number;
   end: number;
   graphRewrite?: boolean;
+  precision?: 'fp32' | 'fp16';
 }
 
 export default async function modelLimit(task: ModelLimitTask): Promise<number> {
   const config = await readModelConfig(task.modelDir);
-  const prepared = await prepareModel(task.modelDir, config, { rewrite: task.graphRewrite ?? true });
+  // The precision the server's instances of this kind would run (precisionOf).
+  const precision = precisionOf(config, task.provider === 'cpu' ? 'cpu' : 'gpu', task.precision ?? 'fp32');
+  const prepared = await prepareModel(task.modelDir, config, { rewrite: task.graphRewrite ?? true, precision });
   const { session } = await createSession(prepared.source, {
     providers: [task.provider as 'cpu'],
     deviceId: 0,

@@ -27,6 +27,7 @@ const engine = new InferenceEngine({
   instances: { kind: 'cpu', count: 1, gpuDevices: [0], intraOpThreads: 2 },
   batching: { maxBatchSize: 1, maxQueueDelayMs: 0, runTimeoutMs: 60_000 },
   graphRewrite: true,
+  gpuPrecision: 'fp32',
   executionProviders: ['cpu'],
   pipelineWorkers: 1,
   maxImageBytes: 10 * 1024 * 1024,

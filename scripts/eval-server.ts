@@ -10,7 +10,12 @@ import { startServer, type TestServer } from '../test/helpers/server.js';
  * --url with --key, or one started here on embedded defaults (the bundled
  * models) with a fresh inference key, stopped and removed afterwards.
  */
-export async function withEvalServer<T>(target: { url?: string; key?: string }, evaluate: (url: string, key: string) => Promise<T>): Promise<T> {
+export async function withEvalServer<T>(
+  target: { url?: string; key?: string },
+  evaluate: (url: string, key: string) => Promise<T>,
+  /** settings of a server started here */
+  env: Record<string, string> = {},
+): Promise<T> {
   let server: TestServer | undefined;
   let { url, key } = target;
   if (url) {
@@ -18,7 +23,7 @@ export async function withEvalServer<T>(target: { url?: string; key?: string }, 
   } else {
     key = `eval-${randomBytes(12).toString('hex')}`;
     process.stderr.write('starting a server on embedded defaults ...\n');
-    server = await startServer({ env: { INFERENCE_API_KEY: key } });
+    server = await startServer({ env: { ...env, INFERENCE_API_KEY: key } });
     url = server.url;
   }
   try {

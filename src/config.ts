@@ -22,6 +22,8 @@ export interface Config {
   modelLoading: 'eager' | 'lazy';
   /** versions run rewritten: uint8 pixels in, a dense head's candidates out (inference/prepared-model.ts) */
   graphRewrite: boolean;
+  /** precision of GPU instances whose model.json does not say */
+  gpuPrecision: 'fp32' | 'fp16';
   /** limits of the process that loads and warms up a new model version before the server does */
   modelValidation: { memoryBytes: number; timeoutMs: number };
   executionProviders: ExecutionProvider[];
@@ -336,6 +338,7 @@ const SPECS = {
   MODEL_MEMORY_BUDGET_MB: value(mebibytes(1, 1024 * 1024), '4096', 'model.onnx bytes x instances kept loaded; the least recently used are unloaded past it'),
   MODEL_LOADING: value(oneOf(['eager', 'lazy'] as const), 'eager', 'eager: load every version at start; lazy: versions already Active load on first use'),
   GRAPH_REWRITE: value(boolean, 'true', "true | false: run each version's graph rewritten to take uint8 pixels and give a dense head's candidates only (same answers)"),
+  GPU_PRECISION: value(oneOf(['fp32', 'fp16'] as const), 'fp32', "fp32 | fp16: precision of GPU instances whose model.json sets none (fp16 converts the weights at load)"),
   MODEL_VALIDATION_MEMORY_MB: value(
     mebibytes(256, 1024 * 1024),
     '2048',
@@ -543,6 +546,7 @@ export function loadConfig(env: Env = process.env): Config {
     modelMemoryBudgetBytes: get('MODEL_MEMORY_BUDGET_MB'),
     modelLoading: get('MODEL_LOADING'),
     graphRewrite: get('GRAPH_REWRITE'),
+    gpuPrecision: get('GPU_PRECISION'),
     modelValidation: {
       memoryBytes: get('MODEL_VALIDATION_MEMORY_MB'),
       timeoutMs: get('MODEL_VALIDATION_TIMEOUT_MS'),

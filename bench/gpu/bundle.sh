@@ -2,8 +2,9 @@
 # Packs what the GPU benchmark needs on a host that has an NVIDIA driver and
 # CUDA 13 user-space libraries but no Node.js and no network: this machine's
 # node binary, the production node_modules trimmed to Linux x64, the built
-# native addon, the YOLOv8n-sized benchmark model and, optionally, an ONNX
-# Runtime build with the CUDA provider. The result is one xz-compressed tar
+# native addon with the libturbojpeg it opens at run time (production's JPEG
+# path: without it sharp decodes every JPEG at full size), the YOLOv8n-sized
+# benchmark model and, optionally, an ONNX Runtime build with the CUDA provider. The result is one xz-compressed tar
 # split into parts of at most PART_MIB MiB, for hosts that take files in
 # pieces; bench/gpu/device-bench.sh unpacks and runs it.
 #
@@ -45,6 +46,13 @@ b=$stage/bundle
 mkdir -p "$b/node_modules"
 cp "$(command -v node)" "$b/node"
 cp native/build/Release/sense_native.node "$b/"
+# The addon dlopen()s libturbojpeg.so.0; device-bench.sh puts lib/ on LD_LIBRARY_PATH.
+node -e "process.exit(require('./native/build/Release/sense_native.node').hasJpegDecoder ? 0 : 1)" ||
+  { echo "the addon here has no JPEG decoder (build it with libturbojpeg0-dev installed: rm -rf native/build && npm run build:native)" >&2; exit 1; }
+turbojpeg=$(ldconfig -p | awk '/libturbojpeg\.so\.0 / { print $NF; exit }')
+[ -n "$turbojpeg" ] || { echo "libturbojpeg.so.0 not found (apt-get install libturbojpeg0)" >&2; exit 1; }
+mkdir -p "$b/lib"
+cp -L "$turbojpeg" "$b/lib/libturbojpeg.so.0"
 cp -r bench/.cache "$b/cache"
 
 # Production dependencies only (npm ls --omit=dev), without the optional

@@ -10,7 +10,9 @@
 # 2. prints the GPU and checks each PROVIDER (default: cuda webgpu) with
 #    bench/gpu/session-check.ts: loads?, same output as the CPU?, ms per run;
 # 3. runs `bench batching` on the YOLOv8n-sized model with the first provider
-#    that loaded, 1/16/64/256 clients, and copies its report to RESULTS_DIR.
+#    that loaded: the model limit at batch 1, 8 and 32 rewritten (uint8 in,
+#    candidates out) and as it is, the per-stage times, 16/64/256 clients;
+#    then FP16 against it; and copies the reports to RESULTS_DIR.
 # BENCH_ARGS overrides the benchmark's options (several runs: separate their
 # option sets with ';'); BENCH_SKIP=1 stops after 2.
 set -uo pipefail
@@ -50,7 +52,7 @@ use_ort() { # default | cuda
 # CUDA user-space libraries from pip's nvidia-* wheels, then the driver's.
 nvidia_dirs=$(python3 -c 'import nvidia; print(" ".join(nvidia.__path__))' 2>/dev/null || true)
 libdirs=$(find $nvidia_dirs -name 'lib*.so*' -printf '%h\n' 2>/dev/null | sort -u | paste -sd: -)
-export LD_LIBRARY_PATH="${libdirs}:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:${LD_LIBRARY_PATH:-}"
+export LD_LIBRARY_PATH="$b/lib:${libdirs}:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:${LD_LIBRARY_PATH:-}"
 # The WebGPU provider (Dawn) needs a Vulkan loader and the NVIDIA ICD.
 if [ -d "$b/debs" ] && ! ldconfig -p | grep -q libvulkan.so.1; then
   for f in "$b"/debs/*.deb; do dpkg -x "$f" /; done
@@ -60,6 +62,12 @@ icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 [ -f "$icd" ] && export VK_DRIVER_FILES=$icd
 say "node $(node --version); $(nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1)"
 say "CUDA libraries from: ${libdirs:-none found}"
+# The production JPEG path, or the figures are not production's.
+if node -e "process.exit(require('./native/build/Release/sense_native.node').hasJpegDecoder ? 0 : 1)"; then
+  say "JPEG decoder: libturbojpeg ($b/lib)"
+else
+  say "JPEG decoder: sharp only (libturbojpeg.so.0 did not load): the decode figures would not be production's"; exit 1
+fi
 
 chosen=
 for p in "${providers[@]}"; do
@@ -74,7 +82,8 @@ done
 
 use_ort "$([ "$chosen" = cuda ] && echo cuda || echo default)"
 # One benchmark per ';'-separated set of options, each with its own report.
-IFS=';' read -ra runs <<<"${BENCH_ARGS:---model yolov8n --concurrency 1,16,64,256 --reps 2 --duration 4 --warmup 2 --workers $(nproc)}"
+common="--model yolov8n --duration 4 --warmup 2 --workers $(nproc)"
+IFS=';' read -ra runs <<<"${BENCH_ARGS:-$common --concurrency 16,64,256 --reps 2 --model-batches 1,8,32 --compare-rewrite;$common --concurrency 16,64 --reps 1 --model-batches 1,8 --precision fp16}"
 for i in "${!runs[@]}"; do
   report=batching-gpu-$chosen-$((i + 1)).md
   say "bench batching --ep $chosen ${runs[$i]}"

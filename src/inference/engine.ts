@@ -28,6 +28,7 @@ export function engineSettings(config: Config): EngineSettings {
   return {
     instances: config.instances,
     graphRewrite: config.graphRewrite,
+    gpuPrecision: config.gpuPrecision,
     batching: config.batching,
     executionProviders: config.executionProviders,
     pipelineWorkers: config.workers,

@@ -11,7 +11,7 @@ import type { BackendInfo } from './backend.js';
 import { DynamicBatcher, type BatchObserver, type BatchPolicy, type RunShare } from './batcher.js';
 import { ModelInstance } from './instance.js';
 import type { InstanceWorkerData } from './instance-worker.js';
-import { maxBatchSizeOf, MODEL_FILE, padsToMaxBatchSize, type ModelConfig } from './model-config.js';
+import { maxBatchSizeOf, MODEL_FILE, padsToMaxBatchSize, precisionOf, type ModelConfig, type Precision } from './model-config.js';
 import { bytesPerElement, inputElements } from './preprocess.js';
 import { SlotPool } from './tensor-slots.js';
 
@@ -19,6 +19,8 @@ export interface ServingDefaults {
   instances: InstanceDefaults;
   /** versions run rewritten (GRAPH_REWRITE: prepared-model.ts) */
   graphRewrite: boolean;
+  /** GPU instances' precision where model.json sets none (GPU_PRECISION) */
+  gpuPrecision: Precision;
   batching: BatchingDefaults;
   /** ordered execution providers of GPU instances */
   executionProviders: readonly ExecutionProvider[];
@@ -39,6 +41,7 @@ export interface InstancePlan {
   maxBatchSize: number;
   /** every run at maxBatchSize rows (padsToMaxBatchSize) */
   padToMaxBatchSize: boolean;
+  precision: Precision;
 }
 
 /** model.json's `instances` over the server-wide defaults. */
@@ -67,6 +70,7 @@ export function planInstances(config: ModelConfig, defaults: ServingDefaults): I
     intraOpThreads,
     maxBatchSize: maxBatchSizeOf(config, defaults.batching.maxBatchSize),
     padToMaxBatchSize: padsToMaxBatchSize(config, kind),
+    precision: precisionOf(config, kind, defaults.gpuPrecision),
   };
 }
 
@@ -114,7 +118,7 @@ export class LoadedModel {
           intraOpThreads: plan.intraOpThreads,
           maxBatchSize: plan.maxBatchSize,
           padToMaxBatchSize: plan.padToMaxBatchSize,
-          preparation: { cacheDirectory: files.cacheDirectory, rewrite: defaults.graphRewrite },
+          preparation: { cacheDirectory: files.cacheDirectory, rewrite: defaults.graphRewrite, precision: plan.precision },
         },
       };
       return ModelInstance.start(plan.kind === 'gpu' ? `gpu${deviceId}:${i}` : `cpu:${i}`, data, defaults.batching.runTimeoutMs);

@@ -59,6 +59,12 @@ export const modelConfigSchema = z
       .strict()
       .default({ logits: false }),
     /**
+     * fp16: the weights and arithmetic run in float16 (the inputs and
+     * outputs stay as they are), converted at load (graph/float16.ts).
+     * Unset: GPU_PRECISION for GPU instances, fp32 on the CPU.
+     */
+    precision: z.enum(['fp32', 'fp16']).optional(),
+    /**
      * Backend instances of this version, each one ONNX Runtime session in its
      * own thread. Omitted fields take the server-wide defaults
      * (INSTANCE_KIND, INSTANCE_COUNT, GPU_DEVICES).
@@ -174,4 +180,11 @@ export function maxBatchSizeOf(config: ModelConfig, serverDefault: number): numb
  */
 export function padsToMaxBatchSize(config: ModelConfig, kind: InstanceKind): boolean {
   return config.batching?.padToMaxBatchSize ?? kind === 'gpu';
+}
+
+export type Precision = 'fp32' | 'fp16';
+
+/** model.json's precision, else the server's for GPU instances (GPU_PRECISION), else fp32. */
+export function precisionOf(config: ModelConfig, kind: InstanceKind, gpuPrecision: Precision): Precision {
+  return config.precision ?? (kind === 'gpu' ? gpuPrecision : 'fp32');
 }

@@ -26,9 +26,10 @@ import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { addCandidatesSuffix, type CandidateOutputs } from './graph/candidates-suffix.js';
+import { convertToFloat16 } from './graph/float16.js';
 import { addInputPrefix } from './graph/input-prefix.js';
 import { OnnxModel } from './graph/onnx-model.js';
-import { MODEL_FILE, type ModelConfig } from './model-config.js';
+import { MODEL_FILE, type ModelConfig, type Precision } from './model-config.js';
 import { createOutputDecoder, type OutputInfo } from './outputs/index.js';
 import { checkInput, ModelLoadError, outputInfos, type BatchAxis } from './session.js';
 
@@ -57,12 +58,15 @@ export interface PreparationOptions {
   cacheDirectory?: string | undefined;
   /** false: the model runs as it is (GRAPH_REWRITE=off) */
   rewrite: boolean;
+  /** fp16: the weights converted to float16 (graph/float16.ts); default fp32 */
+  precision?: Precision | undefined;
 }
 
 /** Bump when the rewrite's output changes, so cached files are made again. */
 const REWRITE_VERSION = 1;
-const PREPARED_FILE = 'model.prepared.onnx';
-const PREPARED_INFO = 'model.prepared.json';
+/** One pair of files per precision: a version's CPU validation and its GPU instances may differ. */
+const preparedFile = (precision: Precision) => (precision === 'fp16' ? 'model.prepared.fp16.onnx' : 'model.prepared.onnx');
+const preparedInfo = (precision: Precision) => (precision === 'fp16' ? 'model.prepared.fp16.json' : 'model.prepared.json');
 
 interface CachedPreparation {
   key: string;
@@ -77,6 +81,7 @@ async function cacheKey(modelFile: string, config: ModelConfig, options: Prepara
     size,
     mtimeMs,
     rewrite: options.rewrite,
+    precision: options.precision ?? 'fp32',
     input: config.input,
     output: config.output,
     labels: config.labels.length,
@@ -88,30 +93,33 @@ async function cacheKey(modelFile: string, config: ModelConfig, options: Prepara
 export async function prepareModel(directory: string, config: ModelConfig, options: PreparationOptions): Promise<PreparedModel> {
   const modelFile = join(directory, MODEL_FILE);
   const cacheDirectory = options.cacheDirectory;
+  const precision = options.precision ?? 'fp32';
   const key = await cacheKey(modelFile, config, options);
-  if (cacheDirectory) {
-    const cached = await readCached(cacheDirectory, key);
+  const file = cacheDirectory && join(cacheDirectory, preparedFile(precision));
+  const info = cacheDirectory && join(cacheDirectory, preparedInfo(precision));
+  if (file && info) {
+    const cached = await readCached(file, info, key);
     if (cached) {
       const { rewritten, ...prepared } = cached.prepared;
-      return { ...prepared, source: rewritten ? join(cacheDirectory, PREPARED_FILE) : modelFile };
+      return { ...prepared, source: rewritten ? file : modelFile };
     }
   }
   const original = await readFile(modelFile);
   const { prepared, rewritten } = await rewrite(original, config, options);
-  if (!cacheDirectory) return { ...prepared, source: rewritten ?? modelFile };
+  if (!cacheDirectory || !file || !info) return { ...prepared, source: rewritten ?? modelFile };
   // Kept even when nothing was rewritten: the metadata spares the next load a session.
   await mkdir(cacheDirectory, { recursive: true });
-  if (rewritten) await writeAtomically(join(cacheDirectory, PREPARED_FILE), rewritten);
+  if (rewritten) await writeAtomically(file, rewritten);
   const entry: CachedPreparation = { key, prepared: { ...prepared, rewritten: rewritten !== undefined } };
-  await writeAtomically(join(cacheDirectory, PREPARED_INFO), JSON.stringify(entry));
-  return { ...prepared, source: rewritten ? join(cacheDirectory, PREPARED_FILE) : modelFile };
+  await writeAtomically(info, JSON.stringify(entry));
+  return { ...prepared, source: rewritten ? file : modelFile };
 }
 
-async function readCached(cacheDirectory: string, key: string): Promise<CachedPreparation | undefined> {
+async function readCached(file: string, info: string, key: string): Promise<CachedPreparation | undefined> {
   try {
-    const entry = JSON.parse(await readFile(join(cacheDirectory, PREPARED_INFO), 'utf8')) as CachedPreparation;
+    const entry = JSON.parse(await readFile(info, 'utf8')) as CachedPreparation;
     if (entry.key !== key) return undefined;
-    if (entry.prepared.rewritten && !existsSync(join(cacheDirectory, PREPARED_FILE))) return undefined;
+    if (entry.prepared.rewritten && !existsSync(file)) return undefined;
     return entry;
   } catch {
     return undefined;
@@ -164,7 +172,21 @@ async function rewrite(original: Uint8Array, config: ModelConfig, options: Prepa
     candidates: undefined,
     notes: [],
   };
-  if (!options.rewrite) return { prepared: { ...unrewritten, notes: ['graph rewrite off (GRAPH_REWRITE)'] }, rewritten: undefined };
+  const notes: string[] = [];
+  // FP16 first: the prefix and suffix then go around the converted graph.
+  let base = original;
+  if (options.precision === 'fp16') {
+    try {
+      base = convertToFloat16(original);
+      notes.push('weights and arithmetic in float16');
+    } catch (error) {
+      notes.push(`float16 left out: ${(error as Error).message}`);
+    }
+  }
+  if (!options.rewrite) {
+    notes.push('graph rewrite off (GRAPH_REWRITE)');
+    return { prepared: { ...unrewritten, notes }, rewritten: base === original ? undefined : base };
+  }
 
   const head = decoder.task === 'detect' ? decoder.denseHead : undefined;
   const headShape = head && metadata.outputs.find((o) => o.name === head.output)?.shape;
@@ -173,11 +195,10 @@ async function rewrite(original: Uint8Array, config: ModelConfig, options: Prepa
     prefix: config.input.dtype === 'uint8' ? undefined : (model: OnnxModel) => addInputPrefix(model, inputName, config.input),
     suffix: head && headShape ? (model: OnnxModel) => addCandidatesSuffix(model, head, headShape) : undefined,
   };
-  const notes: string[] = [];
   const applies = (name: string, part: ((model: OnnxModel) => unknown) | undefined): boolean => {
     if (!part) return false;
     try {
-      part(OnnxModel.parse(original));
+      part(OnnxModel.parse(base));
       return true;
     } catch (error) {
       notes.push(`${name} left out: ${(error as Error).message}`);
@@ -187,9 +208,10 @@ async function rewrite(original: Uint8Array, config: ModelConfig, options: Prepa
   const prefix = applies('uint8 input', parts.prefix);
   const suffix = applies('candidates output', parts.suffix);
   if (!head) notes.push(`candidates output: not a dense head (format ${decoder.format})`);
-  if (!prefix && !suffix) return { prepared: { ...unrewritten, notes }, rewritten: undefined };
+  if (config.input.dtype === 'uint8') notes.push('uint8 input: the model takes pixels already');
+  if (!prefix && !suffix) return { prepared: { ...unrewritten, notes }, rewritten: base === original ? undefined : base };
 
-  const model = OnnxModel.parse(original);
+  const model = OnnxModel.parse(base);
   const pixels = prefix ? parts.prefix!(model) : undefined;
   const candidates = suffix ? parts.suffix!(model) : undefined;
   const rewritten = model.encode();
@@ -197,10 +219,10 @@ async function rewrite(original: Uint8Array, config: ModelConfig, options: Prepa
     await withSession(rewritten, () => undefined);
   } catch (error) {
     notes.push(`rewrite left out: ONNX Runtime refused the rewritten model: ${(error as Error).message}`);
-    return { prepared: { ...unrewritten, notes }, rewritten: undefined };
+    return { prepared: { ...unrewritten, notes }, rewritten: base === original ? undefined : base };
   }
-  if (pixels) notes.unshift(`uint8 input "${pixels}", normalised in the graph`);
   if (candidates) notes.unshift(`output "${candidates.head}" reduced to its candidates in the graph`);
+  if (pixels) notes.unshift(`uint8 input "${pixels}", normalised in the graph`);
   return {
     prepared: { ...unrewritten, input: pixels ? { name: pixels, dtype: 'uint8' } : unrewritten.input, candidates, notes },
     rewritten,

@@ -16,8 +16,8 @@ import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Config } from '../config.js';
-import { maxBatchSizeOf, type ModelConfig } from './model-config.js';
+import type { Config, InstanceKind } from '../config.js';
+import { maxBatchSizeOf, precisionOf, type ModelConfig, type Precision } from './model-config.js';
 import type { ValidationReport, ValidationRequest } from './validate-child.js';
 
 const CHILD_FILE = new URL(`./validate-child${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
@@ -29,12 +29,20 @@ export interface ModelValidationSettings {
   timeoutMs: number;
   /** MAX_BATCH_SIZE: the batch the warm-up probes is the one the version will run (maxBatchSizeOf) */
   maxBatchSize: number;
-  /** GRAPH_REWRITE: the model is validated as it will run */
+  /** GRAPH_REWRITE, the instances' kind and GPU_PRECISION: the model is validated as it will run */
   graphRewrite: boolean;
+  instanceKind: InstanceKind;
+  gpuPrecision: Precision;
 }
 
 export function modelValidationSettings(config: Config): ModelValidationSettings {
-  return { ...config.modelValidation, maxBatchSize: config.batching.maxBatchSize, graphRewrite: config.graphRewrite };
+  return {
+    ...config.modelValidation,
+    maxBatchSize: config.batching.maxBatchSize,
+    graphRewrite: config.graphRewrite,
+    instanceKind: config.instances.kind,
+    gpuPrecision: config.gpuPrecision,
+  };
 }
 
 /** Why a model cannot serve, worded for its owner. */
@@ -86,7 +94,8 @@ export function validateModel(
   cacheDirectory?: string,
 ): Promise<ValidationResult> {
   const maxBatchSize = maxBatchSizeOf(config, settings.maxBatchSize);
-  const preparation = { cacheDirectory, rewrite: settings.graphRewrite };
+  const precision = precisionOf(config, config.instances.kind ?? settings.instanceKind, settings.gpuPrecision);
+  const preparation = { cacheDirectory, rewrite: settings.graphRewrite, precision };
   return slot(() => runChild({ directory, config, maxBatchSize, preparation }, settings));
 }
 

@@ -88,7 +88,7 @@ describe('a new version through the HTTP API', () => {
 });
 
 describe('validateModel', () => {
-  const settings: ModelValidationSettings = { memoryBytes: 2048 * MB, timeoutMs: 60_000, maxBatchSize: 8, graphRewrite: true };
+  const settings: ModelValidationSettings = { memoryBytes: 2048 * MB, timeoutMs: 60_000, maxBatchSize: 8, graphRewrite: true, instanceKind: 'cpu', gpuPrecision: 'fp32' };
   let dir: string;
 
   beforeAll(async () => {

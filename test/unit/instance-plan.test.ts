@@ -13,6 +13,7 @@ function defaults(overrides: { kind?: 'cpu' | 'gpu'; maxBatchSize?: number } = {
     instances: { kind: overrides.kind ?? 'cpu', count: undefined, gpuDevices: [0, 1], intraOpThreads: undefined },
     batching: { maxBatchSize: overrides.maxBatchSize ?? 1, maxQueueDelayMs: 2, runTimeoutMs: 30_000 },
     graphRewrite: true,
+    gpuPrecision: 'fp32',
     executionProviders: ['cuda'],
     pipelineWorkers: 2,
   };
