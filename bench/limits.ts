@@ -66,7 +66,15 @@ export function multipartBody(image: Buffer, boundary = 'bench-boundary-7d2f'): 
 /** The server's engine in process, as the server would configure it. */
 export function benchEngine(options: LimitOptions): InferenceEngine {
   return new InferenceEngine({
-    instances: { kind: options.provider === 'cpu' ? 'cpu' : 'gpu', count: options.instances, gpuDevices: [0], intraOpThreads: undefined },
+    instances: {
+      kind: options.provider === 'cpu' ? 'cpu' : 'gpu',
+      count: options.instances,
+      gpuDevices: [0],
+      intraOpThreads: undefined,
+      runner: 'auto',
+      cudaOptions: {},
+      pinnedMemory: true,
+    },
     batching: { maxBatchSize: options.maxBatchSize, maxQueueDelayMs: 2, runTimeoutMs: 60_000 },
     graphRewrite: options.graphRewrite ?? true,
     gpuPrecision: options.precision ?? 'fp32',

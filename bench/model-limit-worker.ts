@@ -4,12 +4,12 @@
 // it (prepared-model.ts: uint8 pixels in, a dense head's candidates at the
 // default threshold out). Counts the images of the runs that finish
 // between two wall-clock instants shared by all threads.
-import * as ort from 'onnxruntime-node';
 import { float32AtMost } from '../src/inference/backend.js';
 import { precisionOf, readModelConfig } from '../src/inference/model-config.js';
 import { DEFAULT_THRESHOLD } from '../src/inference/predict-options.js';
 import { prepareModel } from '../src/inference/prepared-model.js';
 import { newTensorArray } from '../src/inference/preprocess.js';
+import type { Feed } from '../src/inference/runner.js';
 import { createSession } from '../src/inference/session.js';
 
 export interface ModelLimitTask {
@@ -30,7 +30,8 @@ export default async function modelLimit(task: ModelLimitTask): Promise<number> 
   // The precision the server's instances of this kind would run (precisionOf).
   const precision = precisionOf(config, task.provider === 'cpu' ? 'cpu' : 'gpu', task.precision ?? 'fp32');
   const prepared = await prepareModel(task.modelDir, config, { rewrite: task.graphRewrite ?? true, precision });
-  const { session } = await createSession(prepared.source, {
+  // The runner the server's instances would use (INSTANCE_RUNNER=auto).
+  const { runner: session } = await createSession(prepared.source, {
     providers: [task.provider as 'cpu'],
     deviceId: 0,
     intraOpThreads: task.intraOpThreads,
@@ -41,10 +42,10 @@ export default async function modelLimit(task: ModelLimitTask): Promise<number> 
   // A mid-grey image: pixel 128, or its normalised value.
   const data = newTensorArray(dtype, batch * 3 * width * height).fill(dtype === 'uint8' ? 128 : dtype === 'float16' ? 0x3800 : 0.5);
   const dims = layout === 'NCHW' ? [batch, 3, height, width] : [batch, height, width, 3];
-  const feeds: Record<string, ort.Tensor> = { [prepared.input.name]: new ort.Tensor(dtype, data, dims) };
+  const feeds: Record<string, Feed> = { [prepared.input.name]: { type: dtype, data, dims } };
   if (prepared.candidates) {
     const floor = float32AtMost(config.defaults.threshold ?? DEFAULT_THRESHOLD);
-    feeds[prepared.candidates.floor] = new ort.Tensor('float32', new Float32Array(batch).fill(floor), [batch, 1]);
+    feeds[prepared.candidates.floor] = { type: 'float32', data: new Float32Array(batch).fill(floor), dims: [batch, 1] };
   }
   let count = 0;
   while (Date.now() < task.end) {

@@ -24,7 +24,7 @@ const { values } = parseArgs({
 const directory = join(import.meta.dirname, '..', 'models', values.model!);
 const config = await readModelConfig(directory);
 const engine = new InferenceEngine({
-  instances: { kind: 'cpu', count: 1, gpuDevices: [0], intraOpThreads: 2 },
+  instances: { kind: 'cpu', count: 1, gpuDevices: [0], intraOpThreads: 2, runner: 'auto', cudaOptions: {}, pinnedMemory: true },
   batching: { maxBatchSize: 1, maxQueueDelayMs: 0, runTimeoutMs: 60_000 },
   graphRewrite: true,
   gpuPrecision: 'fp32',

@@ -102,6 +102,12 @@ export interface InstanceDefaults {
   gpuDevices: number[];
   /** ONNX Runtime threads per CPU session; undefined: cores / instances */
   intraOpThreads: number | undefined;
+  /** what drives each session: onnxruntime-node, the native runner, or auto (native for CUDA) */
+  runner: 'auto' | 'onnxruntime-node' | 'native';
+  /** ONNX Runtime CUDA provider options the native runner sets, by their names */
+  cudaOptions: Record<string, string>;
+  /** the native runner's CUDA sessions copy through page-locked host memory */
+  pinnedMemory: boolean;
 }
 
 export interface BatchingDefaults {
@@ -231,6 +237,19 @@ const boolean: Kind<boolean> = {
   },
 };
 
+/** key=value pairs, comma-separated ('' for none). */
+const keyValueList: Kind<Record<string, string>> = {
+  parse(raw, name) {
+    const pairs: Record<string, string> = {};
+    for (const part of raw.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+      const match = /^([A-Za-z0-9_.]+)=(.*)$/.exec(part);
+      if (!match) throw new ConfigError(`${name} must be a comma list of key=value, got "${part}"`);
+      pairs[match[1]!] = match[2]!.trim();
+    }
+    return pairs;
+  },
+};
+
 function integerList(min: number, max: number): Kind<number[]> {
   return {
     parse(raw, name) {
@@ -331,6 +350,17 @@ const SPECS = {
   INSTANCE_COUNT: unset(integer(1, 64), '(cpu: one per core, at most 4; gpu: two per GPU_DEVICES entry)', 'ONNX Runtime sessions per model version, each in its own thread'),
   GPU_DEVICES: value(integerList(0, 63), '0', 'comma list of GPU device ids that GPU instances use'),
   INTRA_OP_THREADS: unset(integer(1, 256), '(cores / CPU instances, at least 1)', 'ONNX Runtime threads per CPU session'),
+  INSTANCE_RUNNER: value(
+    oneOf(['auto', 'onnxruntime-node', 'native'] as const),
+    'auto',
+    "what drives each session: onnxruntime-node, or the native runner (ONNX Runtime's C API: CUDA options, pinned memory, I/O binding); auto: native for cuda",
+  ),
+  CUDA_PROVIDER_OPTIONS: value(
+    keyValueList,
+    '',
+    'comma list of key=value ONNX Runtime CUDA provider options the native runner sets, e.g. cudnn_conv_algo_search=HEURISTIC,use_tf32=0',
+  ),
+  PINNED_MEMORY: value(boolean, 'true', "true | false: the native runner's CUDA sessions copy inputs and outputs through page-locked host memory"),
   MAX_BATCH_SIZE: value(integer(1, 256), '1', 'largest batch the dynamic batcher forms (models with a batch axis); 1: every image runs alone'),
   MAX_QUEUE_DELAY_MS: value(integer(0, 1000), '2', 'longest a request waits for others to join its batch while an instance is idle'),
   INFERENCE_TIMEOUT_MS: value(integer(10, 3_600_000), '30000', 'longest one model run may take; past it the instance thread is stopped and its requests answered 500'),
@@ -536,6 +566,9 @@ export function loadConfig(env: Env = process.env): Config {
       count: get('INSTANCE_COUNT'),
       gpuDevices: get('GPU_DEVICES'),
       intraOpThreads: get('INTRA_OP_THREADS'),
+      runner: get('INSTANCE_RUNNER'),
+      cudaOptions: get('CUDA_PROVIDER_OPTIONS'),
+      pinnedMemory: get('PINNED_MEMORY'),
     },
     batching: {
       maxBatchSize: get('MAX_BATCH_SIZE'),

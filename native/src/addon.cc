@@ -7,6 +7,7 @@
 
 #include "bmp.h"
 #include "jpeg.h"
+#include "ort_runner.h"
 #include "preprocess.h"
 
 
@@ -203,6 +204,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   // Whether decodeJpeg can decode at all (built with turbojpeg.h, libturbojpeg opened).
   exports.Set("hasJpegDecoder", Napi::Boolean::New(env, sense::JpegAvailable()));
   exports.Set("preprocess", Napi::Function::New(env, Preprocess, "preprocess"));
+  // The native runner: ortOpen() and class OrtSession (ort_runner.cc).
+  sense::InitOrtSession(env, exports);
   return exports;
 }
 

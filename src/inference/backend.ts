@@ -6,12 +6,12 @@
 // instance thread (instance-worker.ts); a validation process loads one too,
 // before a version is accepted.
 import { performance } from 'node:perf_hooks';
-import * as ort from 'onnxruntime-node';
 import type { ModelConfig } from './model-config.js';
 import { createOutputDecoder, type OutputInfo, type TensorLike } from './outputs/index.js';
 import type { ImageOutputs } from './postprocess.js';
 import { prepareModel, type CandidateOutputs, type InputDtype, type PreparationOptions } from './prepared-model.js';
 import { fillPadding, inputElements, newTensorArray, type TensorArray } from './preprocess.js';
+import type { Feed, RunnerKind, SessionRunner } from './runner.js';
 import { createSession, ModelLoadError, type BatchAxis, type SessionOptions } from './session.js';
 
 export { ModelLoadError } from './session.js';
@@ -28,6 +28,8 @@ export interface BackendOptions extends SessionOptions {
 /** What the loader learns about a version and the scheduler needs. */
 export interface BackendInfo {
   provider: string;
+  /** what drives the session: onnxruntime-node or the native runner (runner.ts) */
+  runner: RunnerKind;
   providerFailures: string[];
   outputs: OutputInfo[];
   batchAxis: BatchAxis;
@@ -63,14 +65,14 @@ export interface BatchResult {
 
 export class ModelBackend {
   /** one input tensor per batch size, all views of `input` */
-  private readonly tensors = new Map<number, ort.Tensor>();
+  private readonly tensors = new Map<number, Feed>();
   /** the score floor input per batch size, views of `floors` */
-  private readonly floorTensors = new Map<number, ort.Tensor>();
+  private readonly floorTensors = new Map<number, Feed>();
 
   private constructor(
     readonly config: ModelConfig,
     readonly info: BackendInfo,
-    private readonly session: ort.InferenceSession,
+    private readonly session: SessionRunner,
     private readonly inputName: string,
     private readonly input: InputArray,
     private readonly candidates: CandidateOutputs | undefined,
@@ -80,7 +82,7 @@ export class ModelBackend {
 
   static async load(directory: string, config: ModelConfig, options: BackendOptions): Promise<ModelBackend> {
     const prepared = await prepareModel(directory, config, options.preparation);
-    const { session, provider, failures } = await createSession(prepared.source, options);
+    const { runner: session, provider, failures } = await createSession(prepared.source, options);
     try {
       const { batchAxis } = prepared;
       const wanted = Math.max(1, options.maxBatchSize);
@@ -88,6 +90,7 @@ export class ModelBackend {
       const input = newTensorArray(prepared.input.dtype, rows * inputElements(config.input));
       const info: BackendInfo = {
         provider,
+        runner: session.kind,
         providerFailures: failures,
         outputs: prepared.outputs,
         batchAxis,
@@ -113,32 +116,25 @@ export class ModelBackend {
     return this.padToMax && this.info.maxBatchSize > 1 ? this.info.maxBatchSize : count;
   }
 
-  private tensor(rows: number): ort.Tensor {
+  private tensor(rows: number): Feed {
     let tensor = this.tensors.get(rows);
     if (!tensor) {
       const { width, height, layout, batchAxis } = this.config.input;
       const data = this.input.subarray(0, rows * inputElements(this.config.input));
       const image = layout === 'NCHW' ? [3, height, width] : [height, width, 3];
-      tensor = new ort.Tensor(this.info.inputDtype, data, batchAxis ? [rows, ...image] : image);
-      // Where Float16Array exists (Node 24), onnxruntime-common re-views a
-      // float16 Uint16Array as a Float16Array, which Node-API does not know:
-      // onnxruntime-node 1.30 then reads 0 bytes ("not enough space"). Keep
-      // the Uint16Array, which the binding accepts for float16.
-      if (!(tensor.data instanceof Uint16Array) && data instanceof Uint16Array) {
-        (tensor as unknown as { cpuData: Uint16Array }).cpuData = data;
-      }
+      tensor = { type: this.info.inputDtype, dims: batchAxis ? [rows, ...image] : image, data };
       this.tensors.set(rows, tensor);
     }
     return tensor;
   }
 
-  private feeds(rows: number, thresholds: readonly number[]): Record<string, ort.Tensor> {
-    const feeds: Record<string, ort.Tensor> = { [this.inputName]: this.tensor(rows) };
+  private feeds(rows: number, thresholds: readonly number[]): Record<string, Feed> {
+    const feeds: Record<string, Feed> = { [this.inputName]: this.tensor(rows) };
     if (this.candidates) {
       // Rows without an image (padding) keep nothing.
       for (let i = 0; i < rows; i++) this.floors[i] = i < thresholds.length ? float32AtMost(thresholds[i]!) : Infinity;
       let floor = this.floorTensors.get(rows);
-      if (!floor) this.floorTensors.set(rows, (floor = new ort.Tensor('float32', this.floors.subarray(0, rows), [rows, 1])));
+      if (!floor) this.floorTensors.set(rows, (floor = { type: 'float32', dims: [rows, 1], data: this.floors.subarray(0, rows) }));
       feeds[this.candidates.floor] = floor;
     }
     return feeds;
@@ -169,7 +165,7 @@ export class ModelBackend {
   /** Runs two images and turns batching off (or fails a fixed batch) if an output has no batch axis. */
   private async probeBatchAxis(pad: InputArray): Promise<void> {
     const rows = this.rows(2);
-    let raw: ort.InferenceSession.OnnxValueMapType;
+    let raw: Record<string, TensorLike>;
     try {
       this.input.set(pad, 0);
       this.input.set(pad, pad.length);
@@ -201,7 +197,7 @@ export class ModelBackend {
     // A fixed (or padded) batch axis is filled with zeros; their outputs are dropped.
     if (rows > images.length) this.input.fill(0, images.length * elements, rows * elements);
     const started = performance.now();
-    const raw = (await this.session.run(this.feeds(rows, thresholds))) as Record<string, TensorLike>;
+    const raw = await this.session.run(this.feeds(rows, thresholds));
     const runMs = performance.now() - started;
     return { outputs: this.split(raw, images.length, rows), runMs, rows };
   }

@@ -119,6 +119,9 @@ export class LoadedModel {
           maxBatchSize: plan.maxBatchSize,
           padToMaxBatchSize: plan.padToMaxBatchSize,
           preparation: { cacheDirectory: files.cacheDirectory, rewrite: defaults.graphRewrite, precision: plan.precision },
+          runner: defaults.instances.runner,
+          cudaOptions: defaults.instances.cudaOptions,
+          pinned: defaults.instances.pinnedMemory,
         },
       };
       return ModelInstance.start(plan.kind === 'gpu' ? `gpu${deviceId}:${i}` : `cpu:${i}`, data, defaults.batching.runTimeoutMs);

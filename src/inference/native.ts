@@ -39,7 +39,37 @@ export interface DecodedJpeg {
   data: Buffer;
 }
 
+/** A tensor of the native runner: element type as ONNX Runtime names it, dims, data. */
+export interface NativeTensor<Data> {
+  name: string;
+  type: string;
+  dims: readonly number[];
+  data: Data;
+}
+
+/** One session of the native runner (native/src/ort_runner.cc): synchronous runs, host tensors in and out. */
+export interface NativeSession {
+  readonly inputs: Array<{ name: string; type: string; shape: Array<number | string> }>;
+  readonly outputs: Array<{ name: string; type: string; shape: Array<number | string> }>;
+  run(feeds: Array<NativeTensor<ArrayBufferView>>): Array<NativeTensor<ArrayBuffer>>;
+  release(): void;
+}
+
+export interface NativeSessionOptions {
+  provider: string;
+  deviceId: number;
+  intraOpThreads: number;
+  /** ONNX Runtime CUDA provider options by name */
+  cuda: Readonly<Record<string, string>>;
+  /** CUDA: inputs and outputs through page-locked host buffers */
+  pinned: boolean;
+}
+
 interface NativeAddon {
+  /** Opens the ONNX Runtime library at `libraryPath` for the native runner (once per process). */
+  ortOpen?(libraryPath: string): { version: string; apiVersion: number };
+  /** The native runner's session class; optional so an addon built before it still loads. */
+  OrtSession?: new (source: string | Uint8Array, options: NativeSessionOptions) => NativeSession;
   decodeBmp(bytes: Uint8Array, maxPixels: number): DecodedBmp;
   /**
    * Decodes a JPEG with libturbojpeg straight to the rectangle it occupies in

@@ -24,13 +24,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as ort from 'onnxruntime-node';
 import { addCandidatesSuffix, type CandidateOutputs } from './graph/candidates-suffix.js';
 import { convertToFloat16 } from './graph/float16.js';
 import { addInputPrefix } from './graph/input-prefix.js';
 import { OnnxModel } from './graph/onnx-model.js';
 import { MODEL_FILE, type ModelConfig, type Precision } from './model-config.js';
 import { createOutputDecoder, type OutputInfo } from './outputs/index.js';
+import { createRunner, type SessionRunner } from './runner.js';
 import { checkInput, ModelLoadError, outputInfos, type BatchAxis } from './session.js';
 
 export type { CandidateOutputs } from './graph/candidates-suffix.js';
@@ -133,9 +133,9 @@ async function writeAtomically(path: string, data: Uint8Array | string): Promise
   await rename(temporary, path);
 }
 
-/** One short-lived session of `bytes`, for its metadata or to prove it loads. */
-async function withSession<T>(bytes: Uint8Array, use: (session: ort.InferenceSession) => T): Promise<T> {
-  const session = await ort.InferenceSession.create(bytes, { executionProviders: ['cpu'], intraOpNumThreads: 1, graphOptimizationLevel: 'disabled' });
+/** One short-lived CPU session of `bytes`, for its metadata or to prove it loads. */
+async function withSession<T>(bytes: Uint8Array, use: (session: SessionRunner) => T): Promise<T> {
+  const session = await createRunner('onnxruntime-node', bytes, { provider: 'cpu', deviceId: 0, intraOpThreads: 1, optimize: false });
   try {
     return use(session);
   } finally {
@@ -148,7 +148,7 @@ type Preparation = Omit<PreparedModel, 'source'>;
 async function rewrite(original: Uint8Array, config: ModelConfig, options: PreparationOptions): Promise<{ prepared: Preparation; rewritten: Uint8Array | undefined }> {
   let metadata;
   try {
-    metadata = await withSession(original, (s) => ({ inputNames: [...s.inputNames], inputs: [...s.inputMetadata], outputs: outputInfos(s) }));
+    metadata = await withSession(original, (s) => ({ inputNames: s.inputs.map((i) => i.name), inputs: [...s.inputs], outputs: outputInfos(s) }));
   } catch (error) {
     throw new ModelLoadError(`ONNX Runtime cannot load ${MODEL_FILE}: ${(error as Error).message}`);
   }

@@ -231,6 +231,7 @@ export class InferenceService {
         id: version.id,
         name: version.config.name,
         provider: model.info.provider,
+        runner: model.info.runner,
         instances: model.instances.map((i) => i.name).join(','),
         maxBatchSize: model.batcher.policy.maxBatchSize,
         graph: model.info.preparation.join('; '),

@@ -1,9 +1,10 @@
-// Creating one ONNX Runtime session and checking that model.json describes
-// the model it loaded. Runs inside an instance thread (instance-worker.ts).
-import * as ort from 'onnxruntime-node';
+// Creating one ONNX Runtime session (runner.ts: onnxruntime-node or the
+// native runner) and checking that model.json describes the model it
+// loaded. Runs inside an instance thread (instance-worker.ts).
 import type { ExecutionProvider } from '../config.js';
 import { MODEL_FILE, type ModelConfig } from './model-config.js';
 import type { OutputInfo } from './outputs/index.js';
+import { createRunner, runnerFor, type RunnerChoice, type SessionRunner, type ValueMetadata } from './runner.js';
 
 export class ModelLoadError extends Error {}
 
@@ -13,40 +14,31 @@ export interface SessionOptions {
   /** GPU device of the accelerator providers */
   deviceId: number;
   intraOpThreads: number;
+  /** INSTANCE_RUNNER: which runner drives the session (default auto) */
+  runner?: RunnerChoice;
+  /** CUDA_PROVIDER_OPTIONS, for the native runner */
+  cudaOptions?: Readonly<Record<string, string>>;
+  /** PINNED_MEMORY, for the native runner on CUDA */
+  pinned?: boolean;
 }
 
 export interface LoadedSession {
-  session: ort.InferenceSession;
+  runner: SessionRunner;
   provider: ExecutionProvider;
   /** why preferred execution providers were skipped, e.g. "cuda: ..." */
   failures: string[];
-}
-
-function providerOption(provider: ExecutionProvider, deviceId: number): ort.InferenceSession.ExecutionProviderConfig {
-  // The WebGPU provider (bundled with onnxruntime-node, Dawn over Vulkan on
-  // Linux) picks its adapter itself and takes no device id.
-  if (provider === 'cpu' || provider === 'webgpu') return provider;
-  return { name: provider, deviceId };
 }
 
 /** A session of the model at `source` (a file, or the model's bytes). */
 export async function createSession(source: string | Uint8Array, options: SessionOptions): Promise<LoadedSession> {
   const failures: string[] = [];
   for (const provider of options.providers) {
+    const kind = runnerFor(options.runner ?? 'auto', provider);
     try {
-      const create = (sessionOptions: ort.InferenceSession.SessionOptions) =>
-        typeof source === 'string' ? ort.InferenceSession.create(source, sessionOptions) : ort.InferenceSession.create(source, sessionOptions);
-      const session = await create({
-        // CPU stays listed after an accelerator so unsupported nodes still run.
-        executionProviders: provider === 'cpu' ? ['cpu'] : [providerOption(provider, options.deviceId), 'cpu'],
-        intraOpNumThreads: options.intraOpThreads,
-        interOpNumThreads: 1,
-        executionMode: 'sequential',
-        graphOptimizationLevel: 'all',
-      });
-      return { session, provider, failures };
+      const runner = await createRunner(kind, source, { ...options, provider });
+      return { runner, provider, failures };
     } catch (error) {
-      failures.push(`${provider}: ${(error as Error).message}`);
+      failures.push(`${provider} (${kind}): ${(error as Error).message}`);
     }
   }
   throw new ModelLoadError(`no execution provider could load ${MODEL_FILE}: ${failures.join('; ')}`);
@@ -59,9 +51,9 @@ export async function createSession(source: string | Uint8Array, options: Sessio
 export type BatchAxis = { kind: 'dynamic' } | { kind: 'fixed'; size: number };
 
 /** Checks the image input against model.json and reads its batch axis. */
-export function checkInput(config: ModelConfig, meta: ort.InferenceSession.ValueMetadata | undefined, name: string): BatchAxis {
+export function checkInput(config: ModelConfig, meta: ValueMetadata | undefined, name: string): BatchAxis {
   if (!meta) throw new ModelLoadError(`the model has no input named "${name}"`);
-  if (!meta.isTensor) throw new ModelLoadError(`input "${name}" is not a tensor`);
+  if (meta.type === 'non-tensor') throw new ModelLoadError(`input "${name}" is not a tensor`);
   const { width, height, layout, dtype, batchAxis } = config.input;
   if (meta.type !== dtype) {
     throw new ModelLoadError(`model.json says input.dtype ${dtype} but input "${name}" is ${meta.type}`);
@@ -82,10 +74,6 @@ export function checkInput(config: ModelConfig, meta: ort.InferenceSession.Value
   return typeof batch === 'number' && batch > 0 ? { kind: 'fixed', size: batch } : { kind: 'dynamic' };
 }
 
-export function outputInfos(session: ort.InferenceSession): OutputInfo[] {
-  return session.outputMetadata.map((m) => ({
-    name: m.name,
-    shape: m.isTensor ? m.shape : [],
-    type: m.isTensor ? m.type : 'non-tensor',
-  }));
+export function outputInfos(runner: SessionRunner): OutputInfo[] {
+  return runner.outputs.map((m) => ({ name: m.name, shape: m.shape, type: m.type }));
 }

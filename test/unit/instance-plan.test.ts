@@ -10,7 +10,7 @@ const model = (extra: object = {}) => parseModelConfig({ name: 'm', labels: ['a'
 
 function defaults(overrides: { kind?: 'cpu' | 'gpu'; maxBatchSize?: number } = {}): ServingDefaults {
   return {
-    instances: { kind: overrides.kind ?? 'cpu', count: undefined, gpuDevices: [0, 1], intraOpThreads: undefined },
+    instances: { kind: overrides.kind ?? 'cpu', count: undefined, gpuDevices: [0, 1], intraOpThreads: undefined, runner: 'auto', cudaOptions: {}, pinnedMemory: true },
     batching: { maxBatchSize: overrides.maxBatchSize ?? 1, maxQueueDelayMs: 2, runTimeoutMs: 30_000 },
     graphRewrite: true,
     gpuPrecision: 'fp32',

@@ -1,0 +1,91 @@
+// The native runner (native/src/ort_runner.cc, src/inference/runner.ts):
+// ONNX Runtime's C API on the library onnxruntime-node ships. On this
+// machine's CPU it must answer exactly as onnxruntime-node does, through the
+// whole backend (the rewritten model, batches, every output convention);
+// asked for CUDA where there is none, it fails with the runtime's reason and
+// the instance falls back to the next provider, as onnxruntime-node's does.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ModelBackend } from '../../src/inference/backend.js';
+import { parseModelConfig } from '../../src/inference/model-config.js';
+import { inputElements, newTensorArray } from '../../src/inference/preprocess.js';
+import { createRunner, nativeRunnerAvailable, runnerFor } from '../../src/inference/runner.js';
+import { createSession } from '../../src/inference/session.js';
+import { BATCH_CONVENTIONS, buildBatchModel } from '../fixtures/batch-models.js';
+import { SIZE } from '../fixtures/format-models.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sense-runner-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the native runner', () => {
+  it('opens the ONNX Runtime library onnxruntime-node ships', () => {
+    expect(nativeRunnerAvailable()).toBeUndefined();
+  });
+
+  it('is chosen for CUDA by INSTANCE_RUNNER=auto, onnxruntime-node for the rest, and either when named', () => {
+    expect(runnerFor('auto', 'cuda')).toBe('native');
+    expect(runnerFor('auto', 'cpu')).toBe('onnxruntime-node');
+    expect(runnerFor('auto', 'tensorrt')).toBe('onnxruntime-node');
+    expect(runnerFor('native', 'cpu')).toBe('native');
+    expect(runnerFor('onnxruntime-node', 'cuda')).toBe('onnxruntime-node');
+  });
+
+  it.each(Object.keys(BATCH_CONVENTIONS))('%s: answers as onnxruntime-node does, alone and batched, through the rewritten model', async (convention) => {
+    const { outputs, config: extra } = BATCH_CONVENTIONS[convention]!;
+    const modelDir = join(dir, convention);
+    await mkdir(modelDir, { recursive: true });
+    await writeFile(join(modelDir, 'model.onnx'), buildBatchModel(outputs()));
+    const config = parseModelConfig({ name: convention, input: { width: SIZE, height: SIZE }, ...extra });
+    const options = { providers: ['cpu' as const], deviceId: 0, intraOpThreads: 1, maxBatchSize: 4, preparation: { rewrite: true } };
+    const node = await ModelBackend.load(modelDir, config, { ...options, runner: 'onnxruntime-node' });
+    const nativeBackend = await ModelBackend.load(modelDir, config, { ...options, runner: 'native' });
+    try {
+      expect(node.info.runner).toBe('onnxruntime-node');
+      expect(nativeBackend.info.runner).toBe('native');
+      const images = [30, 120, 210].map((level) => newTensorArray('uint8', inputElements(config.input)).fill(level));
+      for (const threshold of [0, 0.3, 0.9]) {
+        for (const batch of [[images[1]!], images]) {
+          const a = await node.run(batch, batch.map(() => threshold));
+          const b = await nativeBackend.run(batch, batch.map(() => threshold));
+          expect(b.outputs).toEqual(a.outputs);
+        }
+      }
+    } finally {
+      await node.release();
+      await nativeBackend.release();
+    }
+  });
+
+  it('reports a run on a released session, and a feed that does not match its dims, as errors', async () => {
+    const modelDir = join(dir, 'yolov8');
+    const runner = await createRunner('native', join(modelDir, 'model.onnx'), { provider: 'cpu', deviceId: 0, intraOpThreads: 1 });
+    await expect(runner.run({ images: { type: 'float32', dims: [1, 3, SIZE, SIZE], data: new Float32Array(5) } })).rejects.toThrow(
+      'input "images": its data does not match its type and dims',
+    );
+    await runner.release();
+    await expect(runner.run({})).rejects.toThrow('the session was released');
+  });
+
+  it('falls back to the next provider with the reason when CUDA cannot load here', async () => {
+    const { runner, provider, failures } = await createSession(join(dir, 'yolov8', 'model.onnx'), {
+      providers: ['cuda', 'cpu'],
+      deviceId: 0,
+      intraOpThreads: 1,
+      runner: 'auto',
+    });
+    try {
+      expect(provider).toBe('cpu');
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toMatch(/^cuda \(native\): cuda: .+/);
+    } finally {
+      await runner.release();
+    }
+  });
+});
