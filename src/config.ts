@@ -353,7 +353,7 @@ const SPECS = {
   INSTANCE_RUNNER: value(
     oneOf(['auto', 'onnxruntime-node', 'native'] as const),
     'auto',
-    "what drives each session: onnxruntime-node, or the native runner (ONNX Runtime's C API: CUDA options, pinned memory, I/O binding); auto: native for cuda",
+    "what drives each session: onnxruntime-node, or the native runner (ONNX Runtime's C API: CUDA options, pinned memory, I/O binding); auto: native for cuda, onnxruntime-node if it fails to load",
   ),
   CUDA_PROVIDER_OPTIONS: value(
     keyValueList,

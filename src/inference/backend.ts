@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import type { ModelConfig } from './model-config.js';
 import { createOutputDecoder, type OutputInfo, type TensorLike } from './outputs/index.js';
 import type { ImageOutputs } from './postprocess.js';
-import { prepareModel, type CandidateOutputs, type InputDtype, type PreparationOptions } from './prepared-model.js';
+import { prepareModel, type CandidateOutputs, type InputDtype, type PreparationOptions, type PreparedModel } from './prepared-model.js';
 import { fillPadding, inputElements, newTensorArray, type TensorArray } from './preprocess.js';
 import type { Feed, RunnerKind, SessionRunner } from './runner.js';
 import { createSession, ModelLoadError, type BatchAxis, type SessionOptions } from './session.js';
@@ -82,6 +82,22 @@ export class ModelBackend {
 
   static async load(directory: string, config: ModelConfig, options: BackendOptions): Promise<ModelBackend> {
     const prepared = await prepareModel(directory, config, options.preparation);
+    const choice = options.runner ?? 'auto';
+    if (choice !== 'auto') return ModelBackend.start(prepared, config, { ...options, runner: choice });
+    // auto: the native runner for a CUDA instance (CUDA options, pinned
+    // memory, I/O binding), proven by its load and warm-up; if anything of
+    // that fails, onnxruntime-node with every provider, the reason kept.
+    if (options.providers[0] === 'cuda') {
+      try {
+        return await ModelBackend.start(prepared, config, { ...options, providers: ['cuda'], runner: 'native' });
+      } catch (error) {
+        return ModelBackend.start(prepared, config, { ...options, runner: 'onnxruntime-node' }, [`cuda (native runner): ${(error as Error).message}`]);
+      }
+    }
+    return ModelBackend.start(prepared, config, { ...options, runner: 'onnxruntime-node' });
+  }
+
+  private static async start(prepared: PreparedModel, config: ModelConfig, options: BackendOptions & { runner: RunnerKind }, earlier: string[] = []): Promise<ModelBackend> {
     const { runner: session, provider, failures } = await createSession(prepared.source, options);
     try {
       const { batchAxis } = prepared;
@@ -91,7 +107,7 @@ export class ModelBackend {
       const info: BackendInfo = {
         provider,
         runner: session.kind,
-        providerFailures: failures,
+        providerFailures: [...earlier, ...failures],
         outputs: prepared.outputs,
         batchAxis,
         maxBatchSize: batchAxis.kind === 'fixed' ? Math.min(wanted, batchAxis.size) : wanted,

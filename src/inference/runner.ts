@@ -5,10 +5,11 @@
 // memory limit), page-locked host buffers and I/O binding. Both take plain
 // tensors in and give plain tensors out, so the backend does not care.
 //
-// Which one an instance uses (INSTANCE_RUNNER): `auto` takes the native
-// runner for CUDA and onnxruntime-node for the CPU (where the two run the
-// same kernels and onnxruntime-node's run does not block its thread) and
-// TensorRT and WebGPU (which the native runner does not drive).
+// Which one an instance uses (INSTANCE_RUNNER): `auto` tries the native
+// runner for a CUDA instance, and onnxruntime-node should its load or
+// warm-up fail (backend.ts); onnxruntime-node for the CPU (the same kernels
+// either way) and for TensorRT and WebGPU, which the native runner does not
+// drive.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -52,12 +53,6 @@ export interface RunnerOptions {
   pinned?: boolean;
   /** false: no graph optimisation (a session only read for its metadata) */
   optimize?: boolean;
-}
-
-/** Which runner an instance on `provider` uses. */
-export function runnerFor(choice: RunnerChoice, provider: ExecutionProvider): RunnerKind {
-  if (choice !== 'auto') return choice;
-  return provider === 'cuda' && nativeRunnerAvailable() === undefined ? 'native' : 'onnxruntime-node';
 }
 
 // --- onnxruntime-node ---

@@ -4,7 +4,7 @@
 import type { ExecutionProvider } from '../config.js';
 import { MODEL_FILE, type ModelConfig } from './model-config.js';
 import type { OutputInfo } from './outputs/index.js';
-import { createRunner, runnerFor, type RunnerChoice, type SessionRunner, type ValueMetadata } from './runner.js';
+import { createRunner, type RunnerChoice, type RunnerKind, type SessionRunner, type ValueMetadata } from './runner.js';
 
 export class ModelLoadError extends Error {}
 
@@ -14,7 +14,7 @@ export interface SessionOptions {
   /** GPU device of the accelerator providers */
   deviceId: number;
   intraOpThreads: number;
-  /** INSTANCE_RUNNER: which runner drives the session (default auto) */
+  /** INSTANCE_RUNNER: which runner drives the session (auto: backend.ts chooses; onnxruntime-node here) */
   runner?: RunnerChoice;
   /** CUDA_PROVIDER_OPTIONS, for the native runner */
   cudaOptions?: Readonly<Record<string, string>>;
@@ -32,8 +32,8 @@ export interface LoadedSession {
 /** A session of the model at `source` (a file, or the model's bytes). */
 export async function createSession(source: string | Uint8Array, options: SessionOptions): Promise<LoadedSession> {
   const failures: string[] = [];
+  const kind: RunnerKind = options.runner === 'native' ? 'native' : 'onnxruntime-node';
   for (const provider of options.providers) {
-    const kind = runnerFor(options.runner ?? 'auto', provider);
     try {
       const runner = await createRunner(kind, source, { ...options, provider });
       return { runner, provider, failures };

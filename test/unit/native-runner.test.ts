@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelBackend } from '../../src/inference/backend.js';
 import { parseModelConfig } from '../../src/inference/model-config.js';
 import { inputElements, newTensorArray } from '../../src/inference/preprocess.js';
-import { createRunner, nativeRunnerAvailable, runnerFor } from '../../src/inference/runner.js';
+import { createRunner, nativeRunnerAvailable } from '../../src/inference/runner.js';
 import { createSession } from '../../src/inference/session.js';
 import { BATCH_CONVENTIONS, buildBatchModel } from '../fixtures/batch-models.js';
 import { SIZE } from '../fixtures/format-models.js';
@@ -27,14 +27,6 @@ afterAll(async () => {
 describe('the native runner', () => {
   it('opens the ONNX Runtime library onnxruntime-node ships', () => {
     expect(nativeRunnerAvailable()).toBeUndefined();
-  });
-
-  it('is chosen for CUDA by INSTANCE_RUNNER=auto, onnxruntime-node for the rest, and either when named', () => {
-    expect(runnerFor('auto', 'cuda')).toBe('native');
-    expect(runnerFor('auto', 'cpu')).toBe('onnxruntime-node');
-    expect(runnerFor('auto', 'tensorrt')).toBe('onnxruntime-node');
-    expect(runnerFor('native', 'cpu')).toBe('native');
-    expect(runnerFor('onnxruntime-node', 'cuda')).toBe('onnxruntime-node');
   });
 
   it.each(Object.keys(BATCH_CONVENTIONS))('%s: answers as onnxruntime-node does, alone and batched, through the rewritten model', async (convention) => {
@@ -78,7 +70,7 @@ describe('the native runner', () => {
       providers: ['cuda', 'cpu'],
       deviceId: 0,
       intraOpThreads: 1,
-      runner: 'auto',
+      runner: 'native',
     });
     try {
       expect(provider).toBe('cpu');
@@ -86,6 +78,26 @@ describe('the native runner', () => {
       expect(failures[0]).toMatch(/^cuda \(native\): cuda: .+/);
     } finally {
       await runner.release();
+    }
+  });
+
+  it('INSTANCE_RUNNER=auto tries it for a CUDA instance, then onnxruntime-node with every provider, the reasons kept', async () => {
+    const { config: extra } = BATCH_CONVENTIONS.yolov8!;
+    const config = parseModelConfig({ name: 'auto', input: { width: SIZE, height: SIZE }, ...extra });
+    const backend = await ModelBackend.load(join(dir, 'yolov8'), config, {
+      providers: ['cuda', 'cpu'],
+      deviceId: 0,
+      intraOpThreads: 1,
+      maxBatchSize: 1,
+      runner: 'auto',
+      preparation: { rewrite: true },
+    });
+    try {
+      expect(backend.info).toMatchObject({ provider: 'cpu', runner: 'onnxruntime-node' });
+      expect(backend.info.providerFailures[0]).toMatch(/^cuda \(native runner\): no execution provider could load model.onnx: cuda \(native\): /);
+      expect(backend.info.providerFailures[1]).toMatch(/^cuda \(onnxruntime-node\): /);
+    } finally {
+      await backend.release();
     }
   });
 });
