@@ -80,6 +80,7 @@ export function benchEngine(options: LimitOptions): InferenceEngine {
     gpuPrecision: options.precision ?? 'fp32',
     executionProviders: [options.provider],
     pipelineWorkers: options.workers,
+    instanceMemoryBytes: 2048 * 1024 * 1024,
     maxImageBytes: 10 * 1024 * 1024,
     maxImagePixels: 40_000_000,
     cache: { maxLoaded: 1, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, concurrentLoads: 1 },

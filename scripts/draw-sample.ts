@@ -28,6 +28,7 @@ const engine = new InferenceEngine({
   batching: { maxBatchSize: 1, maxQueueDelayMs: 0, runTimeoutMs: 60_000 },
   graphRewrite: true,
   gpuPrecision: 'fp32',
+  instanceMemoryBytes: 2048 * 1024 * 1024,
   executionProviders: ['cpu'],
   pipelineWorkers: 1,
   maxImageBytes: 10 * 1024 * 1024,

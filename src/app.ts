@@ -143,6 +143,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       holdMs: config.queueHoldMs,
       organizationRequests: config.organizationQueueSize,
       loading: config.modelLoading,
+      isolation: config.modelIsolation,
       validation: modelValidationSettings(config),
       replicaId: replica.id,
     }, metrics);
@@ -206,8 +207,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const ingest = new IngestService(database.sql, tokens, writer, config);
     await ingest.start();
     cleanups.push(() => ingest.stop());
-    // One memory budget for every buffered request body, whatever the route.
+    // One memory budget for every tenant's buffered request body, whatever the
+    // route, and one apart for bodies whose sender is not known.
     const bodyBudget = new BodyBudget(config.maxBufferedBytes, config.organizationBufferedBytes);
+    const strangersBudget = new BodyBudget(config.unauthenticatedBufferedBytes, config.unauthenticatedBytesPerAddress);
     const authenticators: Authenticators = {
       user: (header) => authenticator.user(header),
       member: (user) => authenticator.member(user),
@@ -224,7 +227,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const predict = predictEndpoint({ inference, budget: bodyBudget, maxImageBytes: config.maxImageBytes, holdMs: config.queueHoldMs });
     const openApi = JSON.stringify(buildOpenApi([predict, ...management, ...ingestion, ...health]));
     const routes = (endpoints: Endpoint[]): Route[] =>
-      endpoints.flatMap((endpoint) => endpointRoutes(endpoint, authenticators, { budget: bodyBudget, holdMs: config.queueHoldMs }));
+      endpoints.flatMap((endpoint) => endpointRoutes(endpoint, authenticators, { budget: bodyBudget, strangers: strangersBudget, holdMs: config.queueHoldMs }));
 
     const inFlight = new InFlight();
     const main: Route[] = [

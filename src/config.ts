@@ -24,6 +24,10 @@ export interface Config {
   graphRewrite: boolean;
   /** precision of GPU instances whose model.json does not say */
   gpuPrecision: 'fp32' | 'fp16';
+  /** which versions' instances run in child processes under instanceMemoryBytes */
+  modelIsolation: 'stored' | 'all' | 'none';
+  /** RLIMIT_DATA of an isolated version's instance process */
+  instanceMemoryBytes: number;
   /** limits of the process that loads and warms up a new model version before the server does */
   modelValidation: { memoryBytes: number; timeoutMs: number };
   executionProviders: ExecutionProvider[];
@@ -38,6 +42,10 @@ export interface Config {
   organizationQueueSize: number;
   maxBufferedBytes: number;
   organizationBufferedBytes: number;
+  /** bodies of senders not (yet) known: unauthenticated routes, small bodies read while their caller is checked */
+  unauthenticatedBufferedBytes: number;
+  /** one client address's part of unauthenticatedBufferedBytes */
+  unauthenticatedBytesPerAddress: number;
   trustedProxies: number;
   metricsToken: string | undefined;
   minUploadRate: number;
@@ -369,6 +377,16 @@ const SPECS = {
   MODEL_LOADING: value(oneOf(['eager', 'lazy'] as const), 'eager', 'eager: load every version at start; lazy: versions already Active load on first use'),
   GRAPH_REWRITE: value(boolean, 'true', "true | false: run each version's graph rewritten to take uint8 pixels and give a dense head's candidates only (same answers)"),
   GPU_PRECISION: value(oneOf(['fp32', 'fp16'] as const), 'fp32', "fp32 | fp16: precision of GPU instances whose model.json sets none (fp16 converts the weights at load)"),
+  MODEL_ISOLATION: value(
+    oneOf(['stored', 'all', 'none'] as const),
+    'stored',
+    "stored: versions the server stores (uploads, npm run model -- add) run each instance in a child process under MODEL_INSTANCE_MEMORY_MB, MODELS_DIR's in the server's threads; all; none",
+  ),
+  MODEL_INSTANCE_MEMORY_MB: value(
+    mebibytes(256, 1024 * 1024),
+    '2048',
+    "memory (RLIMIT_DATA) of an isolated version's instance process; past it the version is Failed and the server goes on",
+  ),
   MODEL_VALIDATION_MEMORY_MB: value(
     mebibytes(256, 1024 * 1024),
     '2048',
@@ -405,6 +423,13 @@ const SPECS = {
     "one organization's part of MAX_BUFFERED_BYTES (it may always have one body in memory)",
     (get) => Math.floor((get('MAX_BUFFERED_BYTES') as number) / 4),
   ),
+  UNAUTHENTICATED_BUFFERED_BYTES: derived(
+    integer(64 * 1024),
+    '(MAX_BUFFERED_BYTES / 16, at most 16777216)',
+    'bodies whose sender is not known, held at once: unauthenticated routes (login, signup…) and small bodies read while their caller is checked; kept apart from MAX_BUFFERED_BYTES',
+    (get) => Math.min(16 * 1024 * 1024, Math.floor((get('MAX_BUFFERED_BYTES') as number) / 16)),
+  ),
+  UNAUTHENTICATED_BYTES_PER_ADDRESS: value(integer(1024), '65536', "one client address's part of UNAUTHENTICATED_BUFFERED_BYTES"),
   TRUST_PROXY: value(integer(0, 16), '0', 'reverse proxies in front of the server; the client address is read from their X-Forwarded-For entries'),
   MIN_UPLOAD_RATE: value(integer(0), '8192', 'bytes/s a request body must average after 5 s of reading, else 408 (0: off)'),
   METRICS_TOKEN: unset(text, '(none: /metrics answers this host only)', 'bearer token that /metrics requires from scrapers'),
@@ -580,6 +605,8 @@ export function loadConfig(env: Env = process.env): Config {
     modelLoading: get('MODEL_LOADING'),
     graphRewrite: get('GRAPH_REWRITE'),
     gpuPrecision: get('GPU_PRECISION'),
+    modelIsolation: get('MODEL_ISOLATION'),
+    instanceMemoryBytes: get('MODEL_INSTANCE_MEMORY_MB'),
     modelValidation: {
       memoryBytes: get('MODEL_VALIDATION_MEMORY_MB'),
       timeoutMs: get('MODEL_VALIDATION_TIMEOUT_MS'),
@@ -596,6 +623,8 @@ export function loadConfig(env: Env = process.env): Config {
     organizationQueueSize: get('ORGANIZATION_QUEUE_SIZE'),
     maxBufferedBytes: get('MAX_BUFFERED_BYTES'),
     organizationBufferedBytes: get('ORGANIZATION_BUFFERED_BYTES'),
+    unauthenticatedBufferedBytes: get('UNAUTHENTICATED_BUFFERED_BYTES'),
+    unauthenticatedBytesPerAddress: get('UNAUTHENTICATED_BYTES_PER_ADDRESS'),
     trustedProxies: get('TRUST_PROXY'),
     metricsToken: get('METRICS_TOKEN'),
     minUploadRate: get('MIN_UPLOAD_RATE'),

@@ -197,6 +197,8 @@ export function defineEndpoint<
 }
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** An unauthenticated route's body (a login, a signup, a password reset): a few hundred bytes of JSON. */
+const UNAUTHENTICATED_BODY_LIMIT = 16 * 1024;
 
 function validate<T>(schema: ZodType | undefined, value: unknown, what: string): T {
   if (!schema) return undefined as T;
@@ -284,7 +286,10 @@ function openEventStream(endpoint: Endpoint, req: Request, reply: Reply, respons
 
 /** What buffered bodies share with every other route. */
 export interface BodyBudgetPolicy {
+  /** tenants' bodies, each organization a part (MAX_BUFFERED_BYTES) */
   budget: BodyBudget;
+  /** bodies of senders not known, each client address a part (UNAUTHENTICATED_BUFFERED_BYTES) */
+  strangers: BodyBudget;
   holdMs: number;
 }
 
@@ -304,7 +309,7 @@ const SYNCHRONOUS_SCHEMES: ReadonlySet<AuthLevel> = new Set(['none', 'inferenceK
  * before the handler is called.
  */
 export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies: BodyBudgetPolicy): Route[] {
-  const limit = endpoint.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const limit = endpoint.bodyLimit ?? (endpoint.auth === 'none' ? UNAUTHENTICATED_BODY_LIMIT : DEFAULT_BODY_LIMIT);
   const policy = bodyPolicyOf(endpoint);
   const tooLarge = (bytes: number) =>
     endpoint.errors?.bodyTooLarge?.(bytes, limit) ?? new ApiError(413, 'request body too large', `the limit is ${limit} bytes`);
@@ -353,7 +358,15 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
     buffered: (req, reply) => {
       let caller: unknown;
       const owner = () => (caller as { organizationId?: string } | undefined)?.organizationId;
-      const options = { limit, budget: bodies.budget, holdMs: bodies.holdMs, tooLarge: (error: BodyTooLargeError) => tooLarge(error.bytes), owner };
+      const options = {
+        limit,
+        budget: bodies.budget,
+        strangers: bodies.strangers,
+        unauthenticated: endpoint.auth === 'none',
+        holdMs: bodies.holdMs,
+        tooLarge: (error: BodyTooLargeError) => tooLarge(error.bytes),
+        owner,
+      };
       // uWS needs the body handler attached synchronously, before any await.
       const buffered = readGatedBody(req, reply, options, async () => {
         caller = await callerOf(req);

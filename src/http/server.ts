@@ -383,8 +383,16 @@ export const SMALL_BODY_BYTES = 64 * 1024;
 
 export interface GatedBodyOptions {
   limit: number;
-  /** the memory budget every route's buffered bodies share */
+  /** the memory budget every route's buffered bodies share, each organization a part */
   budget: BodyBudget;
+  /**
+   * The budget of bodies whose sender is not known, each client address a
+   * part: an unauthenticated route's, and a small body read while its caller
+   * is checked. Kept apart so that strangers never hold what tenants' bodies need.
+   */
+  strangers: BodyBudget;
+  /** the route authenticates nobody: its body is only ever a stranger's */
+  unauthenticated: boolean;
   /** how long to wait for body memory before 503 */
   holdMs: number;
   /** the answer for a body over `limit` */
@@ -399,33 +407,49 @@ export interface GatedBody {
   release(): void;
 }
 
+/** Memory held for a body: in which budget, under whose part. */
+interface Held {
+  budget: BodyBudget;
+  owner: string | undefined;
+}
+
 /**
  * Reads a request body only for a caller `gate` lets through (it
- * authenticates, and throws to refuse), with memory for it reserved from
- * the shared budget. A large body waits in the client's socket (paused)
- * until both are settled, so a refused caller has it never read: the
- * connection is closed after the answer. A small one is read meanwhile, as
- * it usually came with the headers anyway. Resolves undefined when the
- * request has been answered (refused, or the client went away). Must be
- * called synchronously inside the route handler, as uWS requires.
+ * authenticates, and throws to refuse), with memory for it reserved first.
+ * A large body waits in the client's socket (paused) until both are
+ * settled, so a refused caller has it never read: the connection is closed
+ * after the answer. A small one is read meanwhile, as it usually came with
+ * the headers anyway, counted in the strangers' budget under the client's
+ * address (if that address's part is full, it waits for its caller to be
+ * known like a large one); an unauthenticated route's body is only ever
+ * counted there. Resolves undefined when the request has been answered
+ * (refused, or the client went away). Must be called synchronously inside
+ * the route handler, as uWS requires.
  */
 export function readGatedBody(req: Request, reply: Reply, options: GatedBodyOptions, gate: () => Promise<void>): Promise<GatedBody | undefined> {
-  const { limit, budget } = options;
+  const { limit, budget, strangers } = options;
   const reserve = Math.min(declaredLength(req) ?? limit, limit);
   const large = reserve > SMALL_BODY_BYTES;
   const body = readBody(req, reply, limit);
-  body.catch(() => {}); // awaited below, unless refused before
-  // A small body is reserved at once, before its caller is known: counted in the whole budget only.
-  let owner: string | undefined;
-  let reserved = !large && budget.tryReserve(reserve);
-  if (!reserved) pauseBody(req);
+  let complete = false;
+  body.then(
+    () => (complete = true),
+    () => {}, // awaited below, unless refused before
+  );
+  const address = req.clientAddress;
+  let held: Held | undefined = (!large || options.unauthenticated) && strangers.tryReserve(reserve, address) ? { budget: strangers, owner: address } : undefined;
+  if (!held) pauseBody(req);
+  const release = () => {
+    if (held) held.budget.release(reserve, held.owner);
+    held = undefined;
+  };
   const refuse = async (error: unknown) => {
-    if (large) {
+    release();
+    // A body still arriving is not waited for: the connection closes after the answer.
+    if (large || !complete) {
       reply.error(error, true);
       return undefined;
     }
-    resumeBody(req);
-    await body.catch(() => undefined);
     reply.error(error);
     return undefined;
   };
@@ -433,23 +457,24 @@ export function readGatedBody(req: Request, reply: Reply, options: GatedBodyOpti
     try {
       await gate();
     } catch (error) {
-      if (reserved) budget.release(reserve, owner);
       return refuse(error);
     }
-    if (!reserved) {
-      owner = options.owner?.();
-      reserved = await budget.reserve(reserve, owner, options.holdMs);
-      if (!reserved) return refuse(new ApiError(503, 'server busy', 'too many request bodies in memory; retry shortly', { 'Retry-After': '1' }));
+    if (!held) {
+      const target: Held = options.unauthenticated ? { budget: strangers, owner: address } : { budget, owner: options.owner?.() };
+      if (!(await target.budget.reserve(reserve, target.owner, options.holdMs))) {
+        return refuse(new ApiError(503, 'server busy', 'too many request bodies in memory; retry shortly', { 'Retry-After': '1' }));
+      }
+      held = target;
       if (reply.aborted) {
-        budget.release(reserve, owner);
+        release();
         return undefined;
       }
       resumeBody(req);
     }
     try {
-      return { bytes: await body, release: () => budget.release(reserve, owner) };
+      return { bytes: await body, release };
     } catch (error) {
-      budget.release(reserve, owner);
+      release();
       if (error instanceof BodyTooLargeError) {
         reply.error(options.tooLarge(error), error.closeConnection);
         return undefined;
@@ -494,8 +519,10 @@ export function readBody(req: Request, reply: Reply, limit: number, measurer?: (
     }
     // With a declared length the body lands in one exactly-sized, unshared
     // ArrayBuffer that can later be transferred to a worker without a copy.
-    let buffer: Uint8Array | undefined =
-      declared !== undefined && declared > limit ? undefined : new Uint8Array(new ArrayBuffer(Math.min(declared ?? 64 * 1024, limit)));
+    // It is allocated with the first chunk: a body held paused (its memory
+    // not yet granted) holds none.
+    let buffer: Uint8Array | undefined;
+    let overflowed = declared !== undefined && declared > limit;
     let received = 0;
     let settled = false;
     const unwatch = watchBody(req, reply, () => received, () => {
@@ -510,6 +537,7 @@ export function readBody(req: Request, reply: Reply, limit: number, measurer?: (
     req.raw.onData((chunk, isLast) => {
       if (settled) return;
       const size = chunk.byteLength;
+      if (!buffer && !overflowed) buffer = new Uint8Array(new ArrayBuffer(Math.min(declared ?? 64 * 1024, limit)));
       if (buffer && received + size > limit) {
         // Crossing the limit: keep nothing more, measure what is left if possible.
         if (!measurable((declared ?? received + size) - received)) {
@@ -522,6 +550,7 @@ export function readBody(req: Request, reply: Reply, limit: number, measurer?: (
         measure = measurer!();
         measure.feed(buffer.subarray(0, received));
         buffer = undefined; // over the limit: nothing more is kept
+        overflowed = true;
       }
       if (!buffer) {
         measure ??= measurer!();

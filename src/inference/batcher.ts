@@ -113,7 +113,7 @@ export class DynamicBatcher {
     // A permit granted after its batch went elsewhere (or failed) is someone else's turn.
     while (this.permits > 0) {
       this.permits--;
-      this.share!.gate.release();
+      this.share!.gate.release(this.share!.organizationId, 0);
     }
     if (!this.healthy) this.failAll(new NoInstanceError('no instance of this model version is running'));
   }
@@ -154,6 +154,7 @@ export class DynamicBatcher {
   private run(instance: ModelInstance, batch: Waiting[]): void {
     const sent = performance.now();
     this.observer.batch(batch.length);
+    // The run's wall time is what it cost the organization's share (a failed run too).
     instance.run(batch.map((item) => item.slot), batch.map((item) => item.threshold)).then(
       ({ outputs, runMs }) => {
         batch.forEach((item, i) => item.resolve({ outputs: outputs[i]!, queueMs: sent - item.since, runMs, batchSize: batch.length }));
@@ -162,7 +163,7 @@ export class DynamicBatcher {
         for (const item of batch) item.reject(error);
       },
     ).finally(() => {
-      this.share?.gate.release();
+      this.share?.gate.release(this.share.organizationId, performance.now() - sent);
       if (instance.alive) this.idle.push(instance);
       this.dispatch();
     });

@@ -32,6 +32,7 @@ export function engineSettings(config: Config): EngineSettings {
     batching: config.batching,
     executionProviders: config.executionProviders,
     pipelineWorkers: config.workers,
+    instanceMemoryBytes: config.instanceMemoryBytes,
     maxImageBytes: config.maxImageBytes,
     maxImagePixels: config.maxImagePixels,
     cache: { maxLoaded: config.maxLoadedVersions, memoryBudgetBytes: config.modelMemoryBudgetBytes, concurrentLoads: 2 },
@@ -46,6 +47,8 @@ export interface ModelRef {
   directory: string;
   /** where the prepared (rewritten) model is kept between loads; undefined: prepared anew at each load */
   cacheDirectory?: string | undefined;
+  /** its instances run in child processes under MODEL_INSTANCE_MEMORY_MB (a version not trusted with the server's memory) */
+  isolated?: boolean;
   config: ModelConfig;
 }
 
@@ -82,7 +85,7 @@ export class InferenceEngine {
   /** The version loaded (loading it if needed) and pinned: pass it to predict(), then release(). */
   acquire(ref: ModelRef): Promise<LoadedModel> {
     return this.models.acquire(ref.id, () =>
-      LoadedModel.load(ref.id, `${ref.id}#${++this.loads}`, { directory: ref.directory, cacheDirectory: ref.cacheDirectory }, ref.config, this.settings, this.observer(ref.id), {
+      LoadedModel.load(ref.id, `${ref.id}#${++this.loads}`, { directory: ref.directory, cacheDirectory: ref.cacheDirectory }, ref.isolated ?? false, ref.config, this.settings, this.observer(ref.id), {
         gate: this.fairShare,
         organizationId: ref.organizationId,
       }),

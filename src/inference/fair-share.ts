@@ -1,23 +1,31 @@
-// Fair shares of the CPU between organizations. Every version has its own
-// instances (threads), but on a CPU host they all run on the same cores: an
-// organization with a model that takes seconds per run, or with many
-// versions busy at once, would otherwise hold every core while the others'
-// batches wait in the operating system's run queue behind it. Each batch
-// on a CPU instance first takes one of `capacity` run permits (one per
-// core); when permits are short, the next goes to the waiting organization
-// served longest ago, so a busy organization gets its turn like any other
-// but cannot take the others'. A long run still holds its permit until it ends
-// (INFERENCE_TIMEOUT_MS bounds that): an organization waits at most for one
-// run of each permit. GPU instances do not take permits: their device runs
-// one kernel stream per instance and they barely use the CPU.
+// Fair shares of the CPU between organizations, by run time. Every version
+// has its own instances (threads), but on a CPU host they all run on the
+// same cores: an organization with a model that takes seconds per run, or
+// with many versions busy at once, would otherwise hold every core while the
+// others' batches wait in the operating system's run queue behind it. Each
+// batch on a CPU instance first takes one of `capacity` run permits (one per
+// core). When permits are short:
+//   - the next goes to the waiting organization that has used the least run
+//     time (start-time fair queueing: an organization that was idle comes
+//     back level with the busy ones, not with credit for its idle time), so
+//     an organization whose runs cost 100x more gets 100x fewer of them,
+//     rather than every other turn;
+//   - and while others wait, no organization holds more than its share of
+//     the permits (capacity / organizations running or waiting, rounded
+//     up), so a slow model's runs cannot take every core for seconds at a
+//     time: a run is not preempted once started.
+// A long run still holds its permit until it ends (INFERENCE_TIMEOUT_MS
+// bounds that). GPU instances do not take permits: their device runs one
+// kernel stream per instance and they barely use the CPU.
 
 export class FairShare {
   private free: number;
   /** organizations with batches waiting for a permit, each with its waiters in arrival order */
   private readonly waiting = new Map<string, Array<() => void>>();
-  /** when each organization was last given a permit (a sequence number) */
-  private readonly lastServed = new Map<string, number>();
-  private served = 0;
+  /** run time (ms) each organization has used: its virtual time */
+  private readonly used = new Map<string, number>();
+  /** permits each organization holds now */
+  private readonly holding = new Map<string, number>();
 
   constructor(readonly capacity: number) {
     this.free = capacity;
@@ -25,9 +33,9 @@ export class FairShare {
 
   /** A permit now for `organizationId`, if one is free and nobody waits for it. */
   tryAcquire(organizationId: string): boolean {
+    this.catchUp(organizationId);
     if (this.free === 0 || this.waiting.size > 0) return false;
-    this.free--;
-    this.markServed(organizationId);
+    this.grant(organizationId);
     return true;
   }
 
@@ -41,26 +49,57 @@ export class FairShare {
     });
   }
 
-  release(): void {
-    let next: string | undefined;
-    for (const organizationId of this.waiting.keys()) {
-      if (next === undefined || (this.lastServed.get(organizationId) ?? -1) < (this.lastServed.get(next) ?? -1)) next = organizationId;
-    }
-    if (next === undefined) {
-      this.free++;
-      return;
-    }
-    const queue = this.waiting.get(next)!;
-    const grant = queue.shift()!;
-    if (queue.length === 0) this.waiting.delete(next);
-    this.markServed(next);
-    grant();
+  /** Gives back `organizationId`'s permit, charging it `runMs` of run time (0 for one it did not use). */
+  release(organizationId: string, runMs: number): void {
+    const held = (this.holding.get(organizationId) ?? 1) - 1;
+    if (held > 0) this.holding.set(organizationId, held);
+    else this.holding.delete(organizationId);
+    this.used.set(organizationId, (this.used.get(organizationId) ?? 0) + Math.max(0, runMs));
+    this.free++;
+    this.dispatch();
   }
 
-  private markServed(organizationId: string): void {
-    // Forgetting everyone at once is fair too: all start level again.
-    if (this.lastServed.size > 100_000) this.lastServed.clear();
-    this.lastServed.set(organizationId, ++this.served);
+  /** Free permits to the waiting organizations, least run time first, none beyond its share. */
+  private dispatch(): void {
+    while (this.free > 0 && this.waiting.size > 0) {
+      const active = new Set([...this.waiting.keys(), ...this.holding.keys()]).size;
+      const share = Math.ceil(this.capacity / active);
+      let next: string | undefined;
+      for (const organizationId of this.waiting.keys()) {
+        if ((this.holding.get(organizationId) ?? 0) >= share) continue;
+        if (next === undefined || (this.used.get(organizationId) ?? 0) < (this.used.get(next) ?? 0)) next = organizationId;
+      }
+      if (next === undefined) return; // every waiting organization holds its share: the permit waits for another's run to end
+      const queue = this.waiting.get(next)!;
+      const grant = queue.shift()!;
+      if (queue.length === 0) this.waiting.delete(next);
+      this.grant(next);
+      grant();
+    }
+  }
+
+  private grant(organizationId: string): void {
+    this.free--;
+    this.holding.set(organizationId, (this.holding.get(organizationId) ?? 0) + 1);
+  }
+
+  /**
+   * An organization coming back (neither running nor waiting) is brought
+   * level with the least served of those that are: an idle spell is not
+   * credit to spend later (and a first appearance starts there, not at zero).
+   */
+  private catchUp(organizationId: string): void {
+    if (this.waiting.has(organizationId) || this.holding.has(organizationId)) return;
+    let floor: number | undefined;
+    for (const other of new Set([...this.waiting.keys(), ...this.holding.keys()])) {
+      const used = this.used.get(other) ?? 0;
+      if (floor === undefined || used < floor) floor = used;
+    }
+    this.used.set(organizationId, Math.max(this.used.get(organizationId) ?? 0, floor ?? 0));
+    // Forgetting the idle ones keeps the map small; they come back level anyway.
+    if (this.used.size > 10_000) {
+      for (const key of this.used.keys()) if (!this.waiting.has(key) && !this.holding.has(key) && key !== organizationId) this.used.delete(key);
+    }
   }
 
   /** Permits in use, for metrics. */

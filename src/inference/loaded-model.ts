@@ -10,7 +10,7 @@ import type { BatchingDefaults, ExecutionProvider, InstanceDefaults, InstanceKin
 import type { BackendInfo } from './backend.js';
 import { DynamicBatcher, type BatchObserver, type BatchPolicy, type RunShare } from './batcher.js';
 import { ModelInstance } from './instance.js';
-import type { InstanceWorkerData } from './instance-worker.js';
+import type { InstanceWorkerData } from './instance-host.js';
 import { maxBatchSizeOf, MODEL_FILE, padsToMaxBatchSize, precisionOf, type ModelConfig, type Precision } from './model-config.js';
 import { bytesPerElement, inputElements } from './preprocess.js';
 import { SlotPool } from './tensor-slots.js';
@@ -26,6 +26,8 @@ export interface ServingDefaults {
   executionProviders: readonly ExecutionProvider[];
   /** pipeline workers: requests that can be preprocessing at once */
   pipelineWorkers: number;
+  /** an isolated version's instances each run in a process under this memory limit (MODEL_INSTANCE_MEMORY_MB) */
+  instanceMemoryBytes: number;
 }
 
 /** GPU instances per device unless told (see planInstances) */
@@ -101,6 +103,8 @@ export class LoadedModel {
     versionId: string,
     loadKey: string,
     files: { directory: string; cacheDirectory: string | undefined },
+    /** run each instance in a child process under a memory limit (a version not trusted with the server's memory) */
+    isolated: boolean,
     config: ModelConfig,
     defaults: ServingDefaults,
     observer: BatchObserver,
@@ -124,7 +128,8 @@ export class LoadedModel {
           pinned: defaults.instances.pinnedMemory,
         },
       };
-      return ModelInstance.start(plan.kind === 'gpu' ? `gpu${deviceId}:${i}` : `cpu:${i}`, data, defaults.batching.runTimeoutMs);
+      const isolation = isolated ? { memoryBytes: defaults.instanceMemoryBytes } : undefined;
+      return ModelInstance.start(plan.kind === 'gpu' ? `gpu${deviceId}:${i}` : `cpu:${i}`, data, defaults.batching.runTimeoutMs, isolation);
     };
     // The first instance prepares the model (prepared-model.ts) and caches
     // it; the others start once it has, and read it back.
@@ -157,9 +162,14 @@ export class LoadedModel {
     );
   }
 
-  /** false once an instance thread has died (crashed, or stopped past INFERENCE_TIMEOUT_MS): the load is replaced */
+  /** false once an instance has died (crashed, or stopped past INFERENCE_TIMEOUT_MS): the load is replaced */
   get healthy(): boolean {
     return this.instances.every((i) => i.alive);
+  }
+
+  /** why an isolated instance could not go on (its memory limit, its process died): the version must not load again */
+  get fatal(): string | undefined {
+    return this.instances.find((i) => i.fatal)?.fatal;
   }
 
   async close(): Promise<void> {

@@ -16,6 +16,7 @@ import type { ModelFiles } from './model-store.js';
 import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
 import { validateModel, type ModelValidationSettings, type ValidationResult } from './validation.js';
+import { VersionQueue, type QueueTicket } from './version-queue.js';
 
 export interface DeployedVersion extends ModelRef {
   readonly modelId: string;
@@ -27,10 +28,8 @@ export interface DeployedVersion extends ModelRef {
   provider: string | null;
   /** what preparing the model did on this server (prepared-model.ts), once loaded */
   preparation: string[] | null;
-  /** requests holding a queue place: reading their body, waiting for a load, queued or running */
-  inFlight: number;
-  /** requests held unread until a queue place frees (the waiting room) */
-  readonly waiting: Waiter[];
+  /** its admission queue: places for requests in flight and a waiting room, shared fairly between organizations */
+  readonly queue: VersionQueue;
   readonly drain: DrainRate;
   /** resolves when the version leaves Initializing */
   ready: Promise<void>;
@@ -44,21 +43,7 @@ export interface DeployedVersion extends ModelRef {
   local: Promise<void> | undefined;
 }
 
-interface Waiter {
-  enter: () => void;
-  timer: NodeJS.Timeout;
-}
-
-/**
- * A request's place in its version's queue. Admitted at once (`wait` null)
- * or held in the waiting room, body unread, until a place frees (`wait`
- * resolves) or the hold time passes (`wait` rejects with 503).
- */
-export interface QueueTicket {
-  wait: Promise<void> | null;
-  /** gives the place (or the wait) back; call exactly once, when the request ends */
-  release(): void;
-}
+export type { QueueTicket } from './version-queue.js';
 
 export interface InferenceServiceOptions {
   /** requests in flight per version */
@@ -71,6 +56,8 @@ export interface InferenceServiceOptions {
   organizationRequests: number;
   /** lazy: versions already Active in the database load on their first request */
   loading: 'eager' | 'lazy';
+  /** which versions' instances run in memory-limited child processes (MODEL_ISOLATION) */
+  isolation: 'stored' | 'all' | 'none';
   /** limits of the process a version not yet known to load is validated in first */
   validation: ModelValidationSettings;
   /** this server's row in the replicas table, under which it reports each version's status */
@@ -94,7 +81,7 @@ export class InferenceService {
     const registry = metrics.registry;
     const perVersion = (value: (v: DeployedVersion) => number) => () =>
       [...this.versions.values()].map((v) => ({ labels: { model_version: v.id }, value: value(v) }));
-    registry.register(new Gauge('inference_queue_depth', 'predict requests in flight per model version (queued or running)', ['model_version'], perVersion((v) => v.inFlight)));
+    registry.register(new Gauge('inference_queue_depth', 'predict requests in flight per model version (queued or running)', ['model_version'], perVersion((v) => v.queue.inFlight)));
     registry.register(new Gauge('inference_pool_queue', 'tasks waiting for a free pipeline worker', [], () => [{ value: engine.pipeline.queued }]));
     registry.register(
       new Gauge('model_versions', 'model versions by deployment status', ['status'], () =>
@@ -183,6 +170,14 @@ export class InferenceService {
     } catch (error) {
       reason = (error as Error).message;
     }
+    const drain = new DrainRate();
+    const { queueSize: places, waitingRoom, holdMs } = this.options;
+    // A refusal's Retry-After: how long the version takes to drain what it holds, at its measured rate.
+    const queue: VersionQueue = new VersionQueue(
+      { places, waitingRoom, holdMs },
+      () => predictErrors.overloaded(row.id, drain.retryAfterSeconds(queue.inFlight + queue.held)),
+      () => drain.completed(),
+    );
     const version: DeployedVersion = {
       id: row.id,
       modelId: row.modelId,
@@ -190,14 +185,14 @@ export class InferenceService {
       public: row.public,
       directory: row.directory,
       cacheDirectory: this.files.directoryOf(row.id),
+      isolated: this.isolates(row.id, row.directory),
       config,
       status: reason ? 'Failed' : validated ? 'Active' : 'Initializing',
       reason,
       provider: null,
       preparation: null,
-      inFlight: 0,
-      waiting: [],
-      drain: new DrainRate(),
+      queue,
+      drain,
       ready: Promise.resolve(),
       knownToLoad: row.status === 'Active',
       local: undefined,
@@ -232,6 +227,7 @@ export class InferenceService {
         name: version.config.name,
         provider: model.info.provider,
         runner: model.info.runner,
+        isolated: version.isolated ?? false,
         instances: model.instances.map((i) => i.name).join(','),
         maxBatchSize: model.batcher.policy.maxBatchSize,
         graph: model.info.preparation.join('; '),
@@ -250,6 +246,25 @@ export class InferenceService {
   }
 
   /**
+   * Whether a version's instances run in memory-limited processes: with
+   * MODEL_ISOLATION=stored, a version whose files the server stores (a
+   * tenant's upload, an admin's `model add`: in the model store, placed in
+   * DATA_DIR/models), not one of MODELS_DIR's, which ship with the server.
+   */
+  private isolates(id: string, directory: string): boolean {
+    return this.options.isolation === 'all' || (this.options.isolation === 'stored' && directory === this.files.directoryOf(id));
+  }
+
+  private failAtRunTime(version: DeployedVersion, reason: string): void {
+    if (version.status === 'Failed' || this.versions.get(version.id) !== version) return;
+    version.status = 'Failed';
+    version.reason = reason;
+    log.error('model version failed while running', { id: version.id, reason });
+    void this.persistStatus(version);
+    void this.engine.models.remove(version.id);
+  }
+
+  /**
    * Before any load: the version's files on this server's disk, fetched
    * from the model store into the local cache when this server lacks them
    * (another replica received the upload). A failed fetch is tried again by
@@ -259,6 +274,7 @@ export class InferenceService {
     version.local ??= this.files.local(version.id, version.directory).then(
       (directory) => {
         version.directory = directory;
+        version.isolated = this.isolates(version.id, directory);
       },
       (error: unknown) => {
         version.local = undefined;
@@ -346,7 +362,7 @@ export class InferenceService {
     // the pipeline every tenant shares.
     const load = this.organizationLoad.get(organizationId) ?? 0;
     if (load >= this.options.organizationRequests) throw predictErrors.organizationBusy(this.options.organizationRequests);
-    const ticket = this.versionTicket(version);
+    const ticket = version.queue.enter(organizationId);
     this.organizationLoad.set(organizationId, load + 1);
     return {
       wait: ticket.wait,
@@ -357,62 +373,6 @@ export class InferenceService {
         ticket.release();
       },
     };
-  }
-
-  private versionTicket(version: DeployedVersion): QueueTicket {
-    if (version.inFlight < this.options.queueSize) {
-      version.inFlight++;
-      return this.ticket(version, null);
-    }
-    if (version.waiting.length >= this.options.waitingRoom) throw this.overloaded(version);
-    let waiter!: Waiter;
-    const wait = new Promise<void>((resolve, reject) => {
-      waiter = {
-        enter: resolve,
-        timer: setTimeout(() => {
-          version.waiting.splice(version.waiting.indexOf(waiter), 1);
-          reject(this.overloaded(version));
-        }, this.options.holdMs),
-      };
-    });
-    version.waiting.push(waiter);
-    wait.catch(() => {}); // the caller may stop listening (client gone); the ticket still settles
-    return this.ticket(version, wait, waiter);
-  }
-
-  private overloaded(version: DeployedVersion) {
-    return predictErrors.overloaded(version.id, version.drain.retryAfterSeconds(version.inFlight + version.waiting.length));
-  }
-
-  private ticket(version: DeployedVersion, wait: Promise<void> | null, waiter?: Waiter): QueueTicket {
-    let holding = wait === null;
-    let released = false;
-    void wait?.then(() => (holding = true), () => {});
-    return {
-      wait,
-      release: () => {
-        if (released) return;
-        released = true;
-        if (holding) return this.leave(version);
-        const index = waiter ? version.waiting.indexOf(waiter) : -1;
-        if (index >= 0) {
-          clearTimeout(waiter!.timer);
-          version.waiting.splice(index, 1);
-        }
-      },
-    };
-  }
-
-  /** A request left the queue: its place goes to the first held request, if any. */
-  private leave(version: DeployedVersion): void {
-    version.drain.completed();
-    const next = version.waiting.shift();
-    if (!next) {
-      version.inFlight--;
-      return;
-    }
-    clearTimeout(next.timer);
-    next.enter();
   }
 
   /**
@@ -433,7 +393,12 @@ export class InferenceService {
       throw predictErrors.loadFailed(version.id, (error as Error).message);
     }
     try {
-      const { json, timings: t } = await this.engine.predict(model, buffer, contentType, options);
+      const { json, timings: t } = await this.engine.predict(model, buffer, contentType, options).catch((error: unknown) => {
+        // An isolated instance that exhausted its memory or died: the version
+        // fails (it would do the same again), the server and the others go on.
+        if (model!.fatal) this.failAtRunTime(version, model!.fatal);
+        throw error;
+      });
       const labels = { model_version: version.id };
       const stage = this.metrics.inferenceDuration;
       stage.observe({ ...labels, stage: 'decode' }, t.decodeMs / 1000);

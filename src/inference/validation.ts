@@ -1,22 +1,15 @@
 // Validating a model version that is not yet known to load, before any of
 // it runs in the server: a child process (validate-child.ts) loads it and
-// runs the warm-up under a memory limit and a time limit, one ONNX Runtime
-// thread. A few-KB model can ask for gigabytes at its first run (an Expand
-// or ConstantOfShape to billions of elements); inside the server that would
-// take every tenant down, in the child it fails the version with a reason.
-//
-// The memory limit is RLIMIT_DATA (`ulimit -d`): private writable memory
-// (heap, anonymous mmap, so ONNX Runtime's tensors and arenas and V8's
-// committed heap) but not address space that is only reserved. RLIMIT_AS
-// (`ulimit -v`) cannot be used: V8 reserves about 1 GB of address space to
-// start and each WebAssembly instance (tsx loads one) ~10 GB, so node fails
-// to start under any useful AS limit.
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
+// runs the warm-up under a memory limit (limited-process.ts) and a time
+// limit, one ONNX Runtime thread. A few-KB model can ask for gigabytes at its
+// first run (an Expand or ConstantOfShape to billions of elements); inside
+// the server that would take every tenant down, in the child it fails the
+// version with a reason.
 import { extname } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type { Config, InstanceKind } from '../config.js';
+import { LIMIT_NOT_SET, OUT_OF_MEMORY, spawnLimited } from './limited-process.js';
 import { maxBatchSizeOf, precisionOf, type ModelConfig, type Precision } from './model-config.js';
 import type { ValidationReport, ValidationRequest } from './validate-child.js';
 
@@ -71,9 +64,6 @@ async function slot<T>(task: () => Promise<T>): Promise<T> {
   }
 }
 
-/** What ONNX Runtime, the C++ runtime and V8 say when an allocation fails. */
-const OUT_OF_MEMORY = /Failed to allocate memory|bad_alloc|out of memory|Cannot allocate memory|ENOMEM|Allocation failed/i;
-
 function memoryReason(settings: ModelValidationSettings, detail: string): string {
   const size = /requested buffer of size (\d+)/.exec(detail)?.[1];
   const mb = Math.round(settings.memoryBytes / (1024 * 1024));
@@ -101,20 +91,13 @@ export function validateModel(
 
 function runChild(request: ValidationRequest, settings: ModelValidationSettings): Promise<ValidationResult> {
   const started = performance.now();
-  // Development runs TypeScript through tsx's loader, as the instance threads do.
-  const loader = CHILD_FILE.pathname.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
-  const kib = Math.ceil(settings.memoryBytes / 1024);
-  const child = spawn(
-    '/bin/sh',
-    ['-c', 'ulimit -d "$1" || exit 125; shift; exec "$@"', 'sh', String(kib), process.execPath, ...loader, fileURLToPath(CHILD_FILE)],
-    { stdio: ['pipe', 'pipe', 'pipe'] },
-  );
+  const child = spawnLimited(CHILD_FILE, settings.memoryBytes, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout = (stdout + d).slice(-65536)));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-8192)));
-  child.stdin.on('error', () => {}); // the child may end before reading it all
-  child.stdin.end(JSON.stringify(request));
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout = (stdout + d).slice(-65536)));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-8192)));
+  child.stdin!.on('error', () => {}); // the child may end before reading it all
+  child.stdin!.end(JSON.stringify(request));
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -143,7 +126,7 @@ function runChild(request: ValidationRequest, settings: ModelValidationSettings)
       if (report) {
         return reject(new ModelValidationError(OUT_OF_MEMORY.test(report.reason) ? memoryReason(settings, report.reason) : report.reason));
       }
-      if (code === 125) {
+      if (code === LIMIT_NOT_SET) {
         return reject(new ModelValidationError(`the model validation process could not set its memory limit: ${stderr.trim()}`));
       }
       // No report: the process died. Under the memory limit that is most

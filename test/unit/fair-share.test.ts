@@ -5,23 +5,74 @@ import { DynamicBatcher } from '../../src/inference/batcher.js';
 import { FairShare } from '../../src/inference/fair-share.js';
 import type { ModelInstance } from '../../src/inference/instance.js';
 
+const flush = () => new Promise((r) => setImmediate(r));
+
 describe('FairShare', () => {
-  it('grants free permits at once and the rest to the waiting organization served longest ago', async () => {
+  it('grants free permits at once and the rest to the waiting organization that has used the least run time', async () => {
     const gate = new FairShare(1);
     expect(gate.tryAcquire('a')).toBe(true);
     const order: string[] = [];
     const wait = (org: string, n: number) => gate.acquire(org).then(() => order.push(`${org}${n}`));
-    const waits = [wait('a', 1), wait('a', 2), wait('a', 3), wait('b', 1), wait('c', 1)];
+    const waits = [wait('a', 1), wait('a', 2), wait('b', 1), wait('c', 1)];
     expect(gate.tryAcquire('d')).toBe(false); // others are waiting
-    for (let i = 0; i < 5; i++) {
-      gate.release();
-      await Promise.resolve();
-    }
+    gate.release('a', 100); // a has used 100 ms: b and c (level with a when they came, at 0) go first
+    await flush();
+    gate.release('b', 10);
+    await flush();
+    gate.release('c', 10);
+    await flush();
+    gate.release('a', 100);
+    await flush();
     await Promise.all(waits);
-    // a was served last (the permit it held): b and c, never served, go first.
-    expect(order).toEqual(['b1', 'c1', 'a1', 'a2', 'a3']);
-    gate.release();
+    expect(order).toEqual(['b1', 'c1', 'a1', 'a2']);
+    gate.release('a', 100);
     expect(gate.inUse).toBe(0);
+  });
+
+  it('shares the cores by run time: a model 100x slower gets 100x fewer runs, not every other one', async () => {
+    // Two cores, two organizations each keeping a run waiting at all times: one whose runs take 1.4 s, one 14 ms.
+    const gate = new FairShare(2);
+    const cost: Record<string, number> = { slow: 1400, fast: 14 };
+    const busy: Record<string, number> = { slow: 0, fast: 0 };
+    const running: Array<{ org: string; end: number }> = [];
+    let now = 0;
+    const want = (org: string) => void gate.acquire(org).then(() => running.push({ org, end: now + cost[org]! }));
+    for (const org of ['slow', 'slow', 'fast', 'fast']) want(org);
+    await flush();
+    while (now < 60_000) {
+      running.sort((a, b) => a.end - b.end);
+      const run = running.shift()!;
+      now = run.end;
+      busy[run.org]! += cost[run.org]!;
+      gate.release(run.org, cost[run.org]!);
+      want(run.org);
+      await flush();
+    }
+    // The fast organization keeps at least its core: about half of the run time (the share cap), never starved.
+    const fastShare = busy.fast! / (busy.fast! + busy.slow!);
+    expect(fastShare).toBeGreaterThan(0.45);
+    expect(fastShare).toBeLessThan(0.55);
+  });
+
+  it('brings an organization coming back from idle level with the busy ones: no credit for its idle time', async () => {
+    const gate = new FairShare(1);
+    expect(gate.tryAcquire('busy')).toBe(true);
+    gate.release('busy', 10_000); // ten seconds of runs, then idle
+    expect(gate.tryAcquire('busy')).toBe(true);
+    const order: string[] = [];
+    const want = (org: string) => void gate.acquire(org).then(() => order.push(org));
+    want('busy');
+    want('new');
+    let holder = 'busy';
+    for (let i = 0; i < 10; i++) {
+      gate.release(holder, 100);
+      await flush();
+      holder = order.at(-1)!;
+      want(holder);
+    }
+    // Level at its first wait, "new" alternates with "busy"; starting from zero it would take every permit for ten seconds.
+    expect(order.filter((o) => o === 'new').length).toBeLessThanOrEqual(6);
+    expect(order.filter((o) => o === 'busy').length).toBeGreaterThanOrEqual(4);
   });
 });
 

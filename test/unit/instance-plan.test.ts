@@ -14,6 +14,7 @@ function defaults(overrides: { kind?: 'cpu' | 'gpu'; maxBatchSize?: number } = {
     batching: { maxBatchSize: overrides.maxBatchSize ?? 1, maxQueueDelayMs: 2, runTimeoutMs: 30_000 },
     graphRewrite: true,
     gpuPrecision: 'fp32',
+    instanceMemoryBytes: 2048 * 1024 * 1024,
     executionProviders: ['cuda'],
     pipelineWorkers: 2,
   };

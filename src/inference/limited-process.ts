@@ -1,0 +1,40 @@
+// A node process of the server's own code under a memory limit: the
+// validation of a new version (validate-child.ts) and the instances of a
+// version not trusted with the server's memory (instance-process.ts). A
+// graph can ask for what its author chooses (an Expand or ConstantOfShape
+// sized by the image's pixels); in such a process the allocation fails, or
+// the process dies, and the server and every other version go on.
+//
+// The limit is RLIMIT_DATA (`ulimit -d`): private writable memory (heap,
+// anonymous mmap, so ONNX Runtime's tensors and arenas and V8's committed
+// heap) but not address space that is only reserved. RLIMIT_AS (`ulimit -v`)
+// cannot be used: V8 reserves about 1 GB of address space to start and each
+// WebAssembly instance (tsx loads one) ~10 GB, so node fails to start under
+// any useful AS limit.
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+
+/** What ONNX Runtime, the C++ runtime and V8 say when an allocation fails. */
+export const OUT_OF_MEMORY = /Failed to allocate memory|bad_alloc|out of memory|Cannot allocate memory|ENOMEM|Allocation failed/i;
+
+/** The exit code of a process whose limit could not be set. */
+export const LIMIT_NOT_SET = 125;
+
+export interface LimitedProcessOptions {
+  stdio: StdioOptions;
+  /** the IPC channel's serialization, when stdio has one */
+  serialization?: 'json' | 'advanced';
+}
+
+/** Starts `entry` (a module of this code base) in node under a data limit of `memoryBytes`. */
+export function spawnLimited(entry: URL, memoryBytes: number, options: LimitedProcessOptions): ChildProcess {
+  // Development runs TypeScript through tsx's loader, as the instance threads do.
+  const loader = entry.pathname.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
+  const kib = Math.ceil(memoryBytes / 1024);
+  return spawn(
+    '/bin/sh',
+    ['-c', `ulimit -d "$1" || exit ${LIMIT_NOT_SET}; shift; exec "$@"`, 'sh', String(kib), process.execPath, ...loader, fileURLToPath(entry)],
+    { stdio: options.stdio, ...(options.serialization && { serialization: options.serialization }) },
+  );
+}

@@ -1,0 +1,97 @@
+// An uploaded version runs each instance in a child process under
+// MODEL_INSTANCE_MEMORY_MB: a model whose allocations depend on the image's
+// pixels (it passes validation, whose warm-up image is grey) fails there on
+// a bright image, the version goes Failed with the reason, and the server,
+// its memory and every other version go on.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type postgres from 'postgres';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_MODEL_VERSION_ID } from '../../src/platform/bootstrap.js';
+import { buildConstantModel } from '../fixtures/onnx-models.js';
+import { fixtureConfig, fixtureSpec } from '../fixtures/predict-models.js';
+import { Api, uploadModelVersion } from '../helpers/api.js';
+import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { predict } from '../helpers/predict.js';
+import { ROOT, waitFor, type TestServer } from '../helpers/server.js';
+
+const MB = 1024 * 1024;
+
+/** resident memory of a process now (VmRSS), in bytes */
+function rss(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+}
+
+const solid = (level: number) => sharp({ create: { width: 64, height: 48, channels: 3, background: { r: level, g: level, b: level } } }).png().toBuffer();
+
+describe('an uploaded model that allocates by pixel value', () => {
+  let server: TestServer;
+  let sql: postgres.Sql;
+  let admin: Api;
+  let database: Platform['database'];
+
+  beforeAll(async () => {
+    ({ database, server, sql, admin } = await startPlatform(
+      { INFERENCE_API_KEY: 'test-key', MODEL_INSTANCE_MEMORY_MB: '512' },
+      { modelsDir: join(ROOT, 'models') },
+    ));
+  });
+
+  afterAll(() => stopPlatform({ sql, server, database }));
+
+  const status = (id: string, wanted: string) =>
+    waitFor(async () => {
+      const res = await admin.get(`/v2/model-versions/${id}`);
+      return res.body.data.status === wanted ? res.body.data : undefined;
+    }, 60_000, `${id} ${wanted}`);
+
+  async function upload(name: string, model: Uint8Array): Promise<string> {
+    const created = (await admin.post('/v2/models', { name })).body.data;
+    const uploaded = await uploadModelVersion(server.url, admin, created.id, { model, config: fixtureConfig(name) });
+    expect(uploaded.status).toBe(200);
+    return uploaded.body.data.id as string;
+  }
+
+  it('fails the version in its own process, not the server, and the other versions keep answering', async () => {
+    // 2^31 elements per unit of brightness above mid-grey: a white image asks for 4 GiB.
+    const bomb = await upload('bomb', buildConstantModel(fixtureSpec({ allocateByBrightness: 2 ** 31 })));
+    const normal = await upload('normal', buildConstantModel(fixtureSpec()));
+    await status(bomb, 'Active'); // validation's warm-up image is grey: nothing allocated
+    await status(normal, 'Active');
+    await status(DEMO_MODEL_VERSION_ID, 'Active');
+    await server.waitForLog(new RegExp(`model version active id=${bomb}.*`));
+
+    const [dark, white] = [await solid(40), await solid(255)];
+    expect((await predict(server.url, bomb, dark)).status).toBe(200);
+    const before = rss(server.process.pid!);
+
+    const refused = await predict(server.url, bomb, white);
+    expect(refused.status).toBe(500);
+    expect(refused.body.error).toContain('model needed more than 512 MB while running (MODEL_INSTANCE_MEMORY_MB)');
+    const failed = await status(bomb, 'Failed');
+    expect(failed.statusReason).toBe('model needed more than 512 MB while running (MODEL_INSTANCE_MEMORY_MB)');
+    // Failed stays Failed: the next request is refused before it runs.
+    const after = await predict(server.url, bomb, dark);
+    expect(after.status).toBe(500);
+    expect(after.body.error).toContain('MODEL_INSTANCE_MEMORY_MB');
+
+    // The server never held the model's allocation, and the others answer.
+    expect(rss(server.process.pid!) - before).toBeLessThan(256 * MB);
+    expect((await predict(server.url, normal, white)).status).toBe(200);
+    expect((await predict(server.url, DEMO_MODEL_VERSION_ID, white)).status).toBe(200);
+    expect(server.process.exitCode).toBeNull();
+  });
+
+  it('runs an uploaded version in instance processes and MODELS_DIR ones in the server', async () => {
+    const line = await server.waitForLog(new RegExp(`model version active id=${DEMO_MODEL_VERSION_ID}.*`));
+    expect(line).toContain('isolated=false');
+    const uploaded = await upload('plain', buildConstantModel(fixtureSpec()));
+    await status(uploaded, 'Active');
+    const active = await server.waitForLog(new RegExp(`model version active id=${uploaded}.*`));
+    expect(active).toContain('isolated=true');
+    const res = await predict(server.url, uploaded, await solid(128));
+    expect(res.status).toBe(200);
+    expect(res.body.cat[0].score).toBeCloseTo(0.9, 5);
+  });
+});
