@@ -34,6 +34,8 @@ export interface BatchObserver {
 
 interface Waiting {
   slot: SharedArrayBuffer;
+  /** who asked (the calling organization): callers are served in turn */
+  caller: string;
   /** the request's score threshold: the floor of its candidates in a reduced head */
   threshold: number;
   since: number;
@@ -58,6 +60,9 @@ export class DynamicBatcher {
   private timer: NodeJS.Timeout | undefined;
   /** requests being preprocessed: they will join the queue soon */
   private incoming = 0;
+  /** when each caller was last served (a sequence number), for takeInTurn */
+  private readonly lastServed = new Map<string, number>();
+  private served = 0;
 
   constructor(
     private readonly instances: readonly ModelInstance[],
@@ -80,10 +85,10 @@ export class DynamicBatcher {
   }
 
   /** Queues a request whose input tensor is in `slot` (a request announced by expect()). */
-  submit(slot: SharedArrayBuffer, threshold: number): Promise<BatchedOutputs> {
+  submit(slot: SharedArrayBuffer, threshold: number, caller: string): Promise<BatchedOutputs> {
     this.incoming--;
     return new Promise((resolve, reject) => {
-      this.queue.push({ slot, threshold, since: performance.now(), resolve, reject });
+      this.queue.push({ slot, threshold, caller, since: performance.now(), resolve, reject });
       this.dispatch();
     });
   }
@@ -108,7 +113,7 @@ export class DynamicBatcher {
       const instance = this.idle.shift()!;
       if (!instance.alive) continue;
       if (this.share) this.permits--;
-      this.run(instance, this.queue.splice(0, size));
+      this.run(instance, this.takeInTurn(size));
     }
     // A permit granted after its batch went elsewhere (or failed) is someone else's turn.
     while (this.permits > 0) {
@@ -134,6 +139,29 @@ export class DynamicBatcher {
       });
     }
     return false;
+  }
+
+  /**
+   * `size` queued requests, callers in turn: each next one is the oldest
+   * request of the caller served longest ago, so a caller with many queued
+   * (one organization flooding a public version) does not keep another's
+   * behind all of its own. With one caller queued, simply the oldest.
+   */
+  private takeInTurn(size: number): Waiting[] {
+    const first = this.queue[0]!.caller;
+    if (this.queue.every((w) => w.caller === first)) return this.queue.splice(0, size);
+    const batch: Waiting[] = [];
+    while (batch.length < size && this.queue.length > 0) {
+      let pick = 0;
+      for (let i = 1; i < this.queue.length; i++) {
+        if ((this.lastServed.get(this.queue[i]!.caller) ?? -1) < (this.lastServed.get(this.queue[pick]!.caller) ?? -1)) pick = i;
+      }
+      const [item] = this.queue.splice(pick, 1);
+      if (this.lastServed.size > 10_000) this.lastServed.clear(); // all level again: fair too
+      this.lastServed.set(item!.caller, ++this.served);
+      batch.push(item!);
+    }
+    return batch;
   }
 
   /** The largest preferred size that fits, else everything that fits. */

@@ -97,11 +97,12 @@ export class InferenceEngine {
   }
 
   /**
-   * One prediction on a pinned load. `body` is transferred to a worker and
-   * unusable afterwards. Throws DomainError for the client's mistakes and for
+   * One prediction on a pinned load, for `caller` (the organization calling:
+   * a public version's batcher serves its callers in turn). `body` is
+   * transferred to a worker and unusable afterwards. Throws DomainError for the client's mistakes and for
    * failed runs.
    */
-  async predict(model: LoadedModel, body: ArrayBuffer, contentType: string, options: PredictOptions): Promise<Prediction> {
+  async predict(model: LoadedModel, body: ArrayBuffer, contentType: string, options: PredictOptions, caller = model.versionId): Promise<Prediction> {
     const slot = await model.slots.acquire();
     let released = false;
     const releaseSlot = () => {
@@ -120,7 +121,7 @@ export class InferenceEngine {
       let batched;
       try {
         // A dense head reduced in the model keeps the anchors at or above the threshold the decoder will apply.
-        batched = await model.batcher.submit(slot, resolvePredictOptions(options, false).threshold);
+        batched = await model.batcher.submit(slot, resolvePredictOptions(options, false).threshold, caller);
       } catch (error) {
         throw this.failed(model, error as Error);
       }

@@ -10,16 +10,27 @@
 //     back level with the busy ones, not with credit for its idle time), so
 //     an organization whose runs cost 100x more gets 100x fewer of them,
 //     rather than every other turn;
-//   - and while others wait, no organization holds more than its share of
-//     the permits (capacity / organizations running or waiting, rounded
-//     up), so a slow model's runs cannot take every core for seconds at a
-//     time: a run is not preempted once started.
+//   - and no organization holds more than its share of the permits
+//     (capacity / organizations active, rounded up), so a slow model's runs
+//     cannot take every core for seconds at a time: a run is not preempted
+//     once started. Active means running, waiting, or either within the last
+//     ACTIVE_WINDOW_MS: a client of a fast model is between two runs (its
+//     answer going out, its next request coming in) most of the time, and
+//     the permit it is about to ask for must not go to the slow model in
+//     the meantime. That keeps a permit idle for up to ACTIVE_WINDOW_MS after
+//     an organization's last run: the price of not waiting seconds for one.
 // A long run still holds its permit until it ends (INFERENCE_TIMEOUT_MS
 // bounds that). GPU instances do not take permits: their device runs one
 // kernel stream per instance and they barely use the CPU.
 
+/** How long an organization counts as active after its last run or wait (see above). */
+export const ACTIVE_WINDOW_MS = 250;
+
 export class FairShare {
   private free: number;
+  /** when each organization last ran or waited (this.now()) */
+  private readonly lastActive = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
   /** organizations with batches waiting for a permit, each with its waiters in arrival order */
   private readonly waiting = new Map<string, Array<() => void>>();
   /** run time (ms) each organization has used: its virtual time */
@@ -27,14 +38,18 @@ export class FairShare {
   /** permits each organization holds now */
   private readonly holding = new Map<string, number>();
 
-  constructor(readonly capacity: number) {
+  constructor(
+    readonly capacity: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     this.free = capacity;
   }
 
-  /** A permit now for `organizationId`, if one is free and nobody waits for it. */
+  /** A permit now for `organizationId`, if one is free, nobody waits for it and it is within its share. */
   tryAcquire(organizationId: string): boolean {
     this.catchUp(organizationId);
-    if (this.free === 0 || this.waiting.size > 0) return false;
+    this.lastActive.set(organizationId, this.now());
+    if (this.free === 0 || this.waiting.size > 0 || this.atShare(organizationId)) return false;
     this.grant(organizationId);
     return true;
   }
@@ -46,11 +61,13 @@ export class FairShare {
       const queue = this.waiting.get(organizationId);
       if (queue) queue.push(resolve);
       else this.waiting.set(organizationId, [resolve]);
+      this.dispatch(); // a free permit held back from another organization's recent share may be this one's
     });
   }
 
   /** Gives back `organizationId`'s permit, charging it `runMs` of run time (0 for one it did not use). */
   release(organizationId: string, runMs: number): void {
+    this.lastActive.set(organizationId, this.now());
     const held = (this.holding.get(organizationId) ?? 1) - 1;
     if (held > 0) this.holding.set(organizationId, held);
     else this.holding.delete(organizationId);
@@ -59,17 +76,39 @@ export class FairShare {
     this.dispatch();
   }
 
+  /** Organizations running, waiting, or either within ACTIVE_WINDOW_MS; the recently active ones forgotten once past it. */
+  private activeCount(): number {
+    const now = this.now();
+    let count = 0;
+    for (const [organizationId, at] of this.lastActive) {
+      if (this.waiting.has(organizationId) || this.holding.has(organizationId) || now - at < ACTIVE_WINDOW_MS) count++;
+      else this.lastActive.delete(organizationId);
+    }
+    return count;
+  }
+
+  /** Whether `organizationId` holds its share of the permits already. */
+  private atShare(organizationId: string): boolean {
+    return (this.holding.get(organizationId) ?? 0) >= Math.ceil(this.capacity / Math.max(1, this.activeCount()));
+  }
+
   /** Free permits to the waiting organizations, least run time first, none beyond its share. */
   private dispatch(): void {
     while (this.free > 0 && this.waiting.size > 0) {
-      const active = new Set([...this.waiting.keys(), ...this.holding.keys()]).size;
-      const share = Math.ceil(this.capacity / active);
       let next: string | undefined;
       for (const organizationId of this.waiting.keys()) {
-        if ((this.holding.get(organizationId) ?? 0) >= share) continue;
+        if (this.atShare(organizationId)) continue;
         if (next === undefined || (this.used.get(organizationId) ?? 0) < (this.used.get(next) ?? 0)) next = organizationId;
       }
-      if (next === undefined) return; // every waiting organization holds its share: the permit waits for another's run to end
+      if (next === undefined) {
+        // Every waiting organization holds its share: the permit is kept for the
+        // recently active others, until they run again or their window passes.
+        this.timer ??= setTimeout(() => {
+          this.timer = undefined;
+          this.dispatch();
+        }, ACTIVE_WINDOW_MS).unref();
+        return;
+      }
       const queue = this.waiting.get(next)!;
       const grant = queue.shift()!;
       if (queue.length === 0) this.waiting.delete(next);

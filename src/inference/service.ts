@@ -379,7 +379,7 @@ export class InferenceService {
    * Runs one prediction for a request holding a queue place; `body` is
    * transferred to a worker and unusable afterwards.
    */
-  async predict(version: DeployedVersion, body: Uint8Array, contentType: string, options: PredictOptions): Promise<string> {
+  async predict(version: DeployedVersion, organizationId: string, body: Uint8Array, contentType: string, options: PredictOptions): Promise<string> {
     // Transfer needs the whole ArrayBuffer; readBody hands out exactly-sized ones.
     const buffer =
       body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
@@ -393,7 +393,7 @@ export class InferenceService {
       throw predictErrors.loadFailed(version.id, (error as Error).message);
     }
     try {
-      const { json, timings: t } = await this.engine.predict(model, buffer, contentType, options).catch((error: unknown) => {
+      const { json, timings: t } = await this.engine.predict(model, buffer, contentType, options, organizationId).catch((error: unknown) => {
         // An isolated instance that exhausted its memory or died: the version
         // fails (it would do the same again), the server and the others go on.
         if (model!.fatal) this.failAtRunTime(version, model!.fatal);

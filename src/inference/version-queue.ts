@@ -9,6 +9,12 @@
 //     request of the organization holding the most of it (that one is refused,
 //     503), as long as that organization would still hold more than the
 //     newcomer's; otherwise the newcomer is refused.
+//   - an organization holds at most its share of the places (places /
+//     organizations active, rounded up) while another active one holds less
+//     than its own: active means holding a place, waiting, or either within
+//     the last ACTIVE_WINDOW_MS, since a client between two requests (its
+//     answer going out, its next request coming in) must find its place
+//     still there, not taken by the flood that is always asking.
 // So one organization's flood fills what nobody else wants and no more.
 
 /** A request's place in the queue: admitted at once (`wait` null) or held until `wait` settles. */
@@ -35,11 +41,17 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
+/** How long an organization counts as active after its last request left or came (see above). */
+export const ACTIVE_WINDOW_MS = 250;
+
 export class VersionQueue {
   /** requests holding a place */
   inFlight = 0;
   private readonly inFlightBy = new Map<string, number>();
   private readonly waiting: Waiter[] = [];
+  /** when each organization last entered or left */
+  private readonly lastActive = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly limits: VersionQueueLimits,
@@ -47,6 +59,7 @@ export class VersionQueue {
     private readonly overloaded: () => Error,
     /** a request left its place (the drain rate counts it) */
     private readonly onLeave: () => void = () => {},
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Requests held in the waiting room. */
@@ -56,7 +69,8 @@ export class VersionQueue {
 
   /** A place now, or in the waiting room; throws `overloaded()` when neither is to be had. */
   enter(organizationId: string): QueueTicket {
-    if (this.inFlight < this.limits.places) {
+    this.lastActive.set(organizationId, this.now());
+    if (this.inFlight < this.limits.places && !this.overShare(organizationId)) {
       this.take(organizationId);
       return this.ticket(organizationId, null);
     }
@@ -90,6 +104,23 @@ export class VersionQueue {
     return true;
   }
 
+  /** The organizations holding a place, waiting, or either within ACTIVE_WINDOW_MS; the others forgotten. */
+  private active(): string[] {
+    const now = this.now();
+    const holding = (org: string) => this.inFlightBy.has(org) || this.waiting.some((w) => w.organizationId === org);
+    for (const [org, at] of this.lastActive) if (now - at >= ACTIVE_WINDOW_MS && !holding(org)) this.lastActive.delete(org);
+    return [...this.lastActive.keys()];
+  }
+
+  /** Whether `organizationId` holds its share of the places while another active organization holds less than its own. */
+  private overShare(organizationId: string): boolean {
+    const active = this.active();
+    if (active.length < 2) return false;
+    const share = Math.ceil(this.limits.places / active.length);
+    const held = (org: string) => this.inFlightBy.get(org) ?? 0;
+    return held(organizationId) >= share && active.some((org) => org !== organizationId && held(org) < share);
+  }
+
   private take(organizationId: string): void {
     this.inFlight++;
     this.inFlightBy.set(organizationId, (this.inFlightBy.get(organizationId) ?? 0) + 1);
@@ -117,18 +148,34 @@ export class VersionQueue {
   /** A request left its place: the place goes to a held request of the organization holding the fewest, if any wait. */
   private leave(organizationId: string): void {
     this.onLeave();
+    this.lastActive.set(organizationId, this.now());
     this.inFlight--;
     const left = (this.inFlightBy.get(organizationId) ?? 1) - 1;
     if (left > 0) this.inFlightBy.set(organizationId, left);
     else this.inFlightBy.delete(organizationId);
-    let next: Waiter | undefined;
-    for (const w of this.waiting) {
-      if (next === undefined || (this.inFlightBy.get(w.organizationId) ?? 0) < (this.inFlightBy.get(next.organizationId) ?? 0)) next = w;
+    this.admitWaiting();
+  }
+
+  /** Free places to held requests, the organization holding the fewest first, none beyond its share. */
+  private admitWaiting(): void {
+    while (this.inFlight < this.limits.places && this.waiting.length > 0) {
+      let next: Waiter | undefined;
+      for (const w of this.waiting) {
+        if (this.overShare(w.organizationId)) continue;
+        if (next === undefined || (this.inFlightBy.get(w.organizationId) ?? 0) < (this.inFlightBy.get(next.organizationId) ?? 0)) next = w;
+      }
+      if (!next) {
+        // Kept for an organization active a moment ago, until it asks or its window passes.
+        this.timer ??= setTimeout(() => {
+          this.timer = undefined;
+          this.admitWaiting();
+        }, ACTIVE_WINDOW_MS).unref();
+        return;
+      }
+      this.waiting.splice(this.waiting.indexOf(next), 1);
+      clearTimeout(next.timer);
+      this.take(next.organizationId);
+      next.enter();
     }
-    if (!next) return;
-    this.waiting.splice(this.waiting.indexOf(next), 1);
-    clearTimeout(next.timer);
-    this.take(next.organizationId);
-    next.enter();
   }
 }

@@ -106,12 +106,12 @@ describe('batchers under a fair share', () => {
     const batcherB = new DynamicBatcher([b.instance], policy, observer, { gate, organizationId: 'org-b' });
     for (let i = 0; i < 3; i++) {
       batcherA.expect();
-      void batcherA.submit(slot(), 0.25);
+      void batcherA.submit(slot(), 0.25, 'caller');
     }
     await settle();
     expect(log).toEqual(['a:1']); // one permit: org A's second instance waits for it
     batcherB.expect();
-    const answered = batcherB.submit(slot(), 0.25);
+    const answered = batcherB.submit(slot(), 0.25, 'caller');
     await settle();
     slowA.finish();
     await settle();
@@ -130,7 +130,7 @@ describe('batchers under a fair share', () => {
     const gpu = fakeInstance(log, 'gpu');
     const batcher = new DynamicBatcher([gpu.instance], policy, observer);
     batcher.expect();
-    void batcher.submit(slot(), 0.25);
+    void batcher.submit(slot(), 0.25, 'caller');
     await settle();
     expect(log).toEqual(['gpu:1']);
   });

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/http/errors.js';
 import { isSealed, openSecret, useSecretsKey } from '../../src/platform/secrets.js';
-import { actionsSchema, prepareActions, presentActions, SECRET_MASK } from '../../src/platform/rules/actions.js';
+import { actionsSchema, prepareActions, presentActions, SECRET_MASK, webhookOrigin } from '../../src/platform/rules/actions.js';
+import { webhookTarget } from '../../src/platform/rules/runner.js';
 import { ConditionError, ExpressionSyntaxError } from '../../src/platform/rules/errors.js';
 import { compareValues, evaluateCondition, scheduleHolds } from '../../src/platform/rules/evaluate.js';
 import { generateExpression, parseExpression } from '../../src/platform/rules/expression.js';
@@ -424,6 +425,27 @@ describe('actions', () => {
     expect(issues([{ type: 'sms', message: 'm', recipients: {} }])).toEqual(['0.recipients.telephoneNumbers: must name at least one telephone number (or reflect to the triggering device)']);
     expect(issues([{ type: 'teleport' }])[0]).toMatch(/^0\.type:/);
     expect(issues([{ type: 'push', message: 'm' }])[0]).toMatch(/^0\.subject:/);
+  });
+
+  it('keeps webhook templates out of the URL before its path, where a value could change the host', () => {
+    const issues = (url: string) => parse([{ type: 'webhook', method: 'post', url }]).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
+    const refused = '0.url: templates ({{…}}) may only be in the path and query, not in the scheme, user, host or port';
+    expect(issues('http://{{rule.name}}@hooks.example.com/in')).toEqual([refused]);
+    expect(issues('http://user:{{device.id}}@hooks.example.com/in')).toEqual([refused]);
+    // (a placeholder in the host does not even make a URL)
+    expect(issues('https://{{device.id}}.hooks.example.com/in')).toContain(refused);
+    expect(issues('https://hooks.example.com:{{rule.id}}/in')).toContain(refused);
+    expect(issues('https://hooks.example.com/in/{{device.id}}?rule={{rule.name}}')).toEqual([]);
+    expect(webhookOrigin('https://hooks.example.com/in/{{device.id}}')).toBe('https://hooks.example.com');
+  });
+
+  it('sends a webhook only to the origin its template names, whatever the values render to', () => {
+    const context = { device: { id: 'evil.example.com/x' }, rule: { name: '@evil.example.com' } };
+    expect(webhookTarget('https://hooks.example.com/in/{{device.id}}?r={{rule.name}}', context).origin).toBe('https://hooks.example.com');
+    // An action stored before templates were kept out of the host is refused at delivery.
+    expect(() => webhookTarget('http://{{rule.name}}hooks.example.com/in', { rule: { name: 'x@evil.example.com/' } })).toThrow(
+      'blocked: the URL has a template before its path (user, host or port); templates may only be in the path and query',
+    );
   });
 
   it('normalises webhook headers and email body, gives ids, keeps masked secrets of the same action', () => {

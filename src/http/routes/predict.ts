@@ -146,7 +146,7 @@ export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
           resumeBody(req);
         }
         const bytes = await body;
-        reply.send(200, await deps.inference.predict(version, bytes, contentType, options));
+        reply.send(200, await deps.inference.predict(version, organizationId, bytes, contentType, options));
       } catch (error) {
         if (!(error instanceof BodyTooLargeError)) throw error;
         // The image's size, counted while the body was dropped; for a body

@@ -121,7 +121,10 @@ const webhook = z
       .string()
       .transform((m) => m.toUpperCase())
       .pipe(z.enum(['POST', 'PUT', 'PATCH', 'DELETE', 'GET'])),
-    url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048),
+    url: z
+      .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+      .max(2048)
+      .refine((url) => webhookOrigin(url) !== undefined, 'templates ({{…}}) may only be in the path and query, not in the scheme, user, host or port'),
     headers: headers.optional(),
     /** a JSON body may be given as JSON; it is sent as its text */
     body: z
@@ -221,13 +224,20 @@ export function prepareActions(input: readonly ActionInput[], previous: readonly
   });
 }
 
-/** The origin a URL (template) sends to; the whole text when it does not parse (a templated host). */
-function originOf(url: unknown): string {
-  if (typeof url !== 'string') return '';
+/**
+ * The origin a webhook URL (template) sends to, whatever its placeholders
+ * render to; undefined when a placeholder lies before the path (in the
+ * scheme, user, password, host or port), where a value could send the
+ * request, its secrets and its headers to another host.
+ */
+export function webhookOrigin(template: unknown): string | undefined {
+  if (typeof template !== 'string') return undefined;
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(template)?.[0];
+  if (authority === undefined || /\{\{|\}\}/.test(authority)) return undefined;
   try {
-    return new URL(url).origin;
+    return new URL(template).origin;
   } catch {
-    return url;
+    return undefined;
   }
 }
 
@@ -237,7 +247,9 @@ function originOf(url: unknown): string {
  */
 function resolveWebhookSecrets(out: WebhookAction, old: Record<string, unknown> | undefined, i: number): void {
   const previous = old?.type === 'webhook' ? old : undefined;
-  const sameOrigin = previous !== undefined && originOf(previous.url) === originOf(out.url);
+  // A masked secret stays bound to the origin it was given for.
+  const origin = webhookOrigin(out.url);
+  const sameOrigin = previous !== undefined && origin !== undefined && webhookOrigin(previous.url) === origin;
   const keep = (field: string, stored: unknown): string => {
     if (typeof stored !== 'string') {
       throw invalid('invalid request body', `actions.${i}.${field}: "${SECRET_MASK}" stands for the stored value of this action; send the value itself`);

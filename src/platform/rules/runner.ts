@@ -36,7 +36,7 @@ import { newId } from '../../ids.js';
 import { log } from '../../log.js';
 import { enqueueEmail } from '../outbox.js';
 import { openSecret } from '../secrets.js';
-import type { RuleAction, WebhookAction } from './actions.js';
+import { webhookOrigin, type RuleAction, type WebhookAction } from './actions.js';
 import type { ActionContext } from './batch.js';
 import { BlockedDestinationError, checkDestination, NOTHING_ALLOWED, pinnedLookup, type AllowList } from './ssrf-guard.js';
 
@@ -82,6 +82,22 @@ export function renderTemplate(template: string, context: Record<string, unknown
     if (value === undefined || value === null) return '';
     return typeof value === 'object' ? JSON.stringify(value) : String(value);
   });
+}
+
+/**
+ * Where a webhook goes: its URL template rendered, then held to the origin
+ * the template names (the host placeholders cannot change: actions.ts
+ * refuses them at save, and an action stored before that is refused here).
+ */
+export function webhookTarget(template: string, context: Record<string, unknown>): URL {
+  const origin = webhookOrigin(template);
+  if (origin === undefined) throw new BlockedDestinationError('blocked: the URL has a template before its path (user, host or port); templates may only be in the path and query');
+  const url = renderTemplate(template, context);
+  const target = URL.canParse(url) ? new URL(url) : undefined;
+  if (!target) throw new BlockedDestinationError(`the URL ${JSON.stringify(url.slice(0, 200))} does not parse`);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new BlockedDestinationError(`blocked: ${target.protocol} is not http or https`);
+  if (target.origin !== origin) throw new BlockedDestinationError(`blocked: the URL rendered to ${target.origin}, not the ${origin} it names`);
+  return target;
 }
 
 export function signature(secret: string, timestamp: string, body: string): string {
@@ -226,9 +242,7 @@ export class ActionRunner {
         headers['x-sense-timestamp'] = loggedHeaders['x-sense-timestamp'] = timestamp;
         headers['x-sense-signature'] = signature(openSecret(a.secret), timestamp, body ?? '');
       }
-      const target = URL.canParse(url) ? new URL(url) : undefined;
-      if (!target) throw new BlockedDestinationError(`the URL ${JSON.stringify(url.slice(0, 200))} does not parse`);
-      if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new BlockedDestinationError(`blocked: ${target.protocol} is not http or https`);
+      const target = webhookTarget(String(a.url), job.context);
       const destination = await checkDestination(target, this.options.webhookAllowList ?? NOTHING_ALLOWED);
       status = await send(target, pinnedLookup(destination), method, headers, body, timeoutMs);
       outcome = status >= 200 && status < 300 ? 'success' : status >= 500 || status === 429 || status === 408 ? 'retry' : 'failure';
