@@ -1,6 +1,7 @@
 // Limits on how many things one request carries, checked before the costly
 // part of decoding. A 4 MiB protobuf body holds two million empty events (2
-// bytes each), or 1,000 events of 1,000 empty locations each: protobufjs
+// bytes each), or 1,000 events of 1,000 empty locations each, or one event
+// whose properties list two million sensors: protobufjs
 // built every one of those objects and zod judged each before the batch
 // limit was looked at, 2 s and 19 s of the event loop. The protobuf walk
 // below reads only tags and lengths (no object is made), the JSON walk only
@@ -25,6 +26,17 @@ const EVENT_LIST_FIELDS = new Map<number, string>([
   [11, 'error'],
 ]);
 const EVENT_LIST_NAMES = [...EVENT_LIST_FIELDS.values()];
+/**
+ * Event's message fields whose messages have lists of their own: field, name,
+ * and the nested repeated fields (Configuration.useSensors, Property.sensors).
+ * Their entries count like an event's own; a message field sent many times
+ * (protobufjs merges each occurrence into the last) counts once per time.
+ */
+const EVENT_NESTED_LISTS = new Map<number, { name: string; lists: Map<number, string> }>([
+  [7, { name: 'configurations', lists: new Map([[4, 'useSensors']]) }],
+  [8, { name: 'properties', lists: new Map([[8, 'sensors']]) }],
+  [9, { name: 'push', lists: new Map() }],
+]);
 
 const tooMany = (detail: string) => invalid('invalid request body', detail);
 
@@ -93,20 +105,47 @@ class Wire {
 const malformed = () => new MalformedWire();
 class MalformedWire extends Error {}
 
-function checkEventWire(bytes: Uint8Array, start: number, end: number, budget: Budget, where: string): void {
-  const counts = new Map<number, number>();
+/** Counts the entries of the repeated fields `lists` in the message at [start, end), each against MAX_LIST_ITEMS and the budget. */
+function checkListsWire(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  lists: ReadonlyMap<number, string>,
+  budget: Budget,
+  where: string,
+  counts = new Map<number, number>(),
+  nested?: (field: number, range: [number, number] | undefined) => void,
+): void {
   const wire = new Wire(bytes, start, end);
   while (wire.pos < wire.end) {
     const tag = wire.varint();
     const field = Math.floor(tag / 8);
-    wire.skip(tag & 7);
-    const name = EVENT_LIST_FIELDS.get(field);
+    const range = wire.skip(tag & 7);
+    nested?.(field, range);
+    const name = lists.get(field);
     if (name === undefined) continue;
     const count = (counts.get(field) ?? 0) + 1;
     counts.set(field, count);
     if (count > MAX_LIST_ITEMS) throw tooMany(`${where}${name}: at most ${MAX_LIST_ITEMS} entries`);
     budget.add(1);
   }
+}
+
+function checkEventWire(bytes: Uint8Array, start: number, end: number, budget: Budget, where: string): void {
+  // Every occurrence of a nested message field counts, and its lists' entries,
+  // summed over the occurrences (protobufjs appends them as it merges).
+  const occurrences = new Map<number, number>();
+  const nestedCounts = new Map<number, Map<number, number>>();
+  checkListsWire(bytes, start, end, EVENT_LIST_FIELDS, budget, where, new Map(), (field, range) => {
+    const nested = EVENT_NESTED_LISTS.get(field);
+    if (!nested || !range) return;
+    const count = (occurrences.get(field) ?? 0) + 1;
+    occurrences.set(field, count);
+    if (count > MAX_LIST_ITEMS) throw tooMany(`${where}${nested.name}: sent ${count} times; at most ${MAX_LIST_ITEMS}`);
+    budget.add(1);
+    if (!nestedCounts.has(field)) nestedCounts.set(field, new Map());
+    checkListsWire(bytes, range[0], range[1], nested.lists, budget, `${where}${nested.name}.`, nestedCounts.get(field));
+  });
 }
 
 /**
@@ -162,13 +201,21 @@ export function checkJsonContainers(bytes: Uint8Array): void {
   }
 }
 
-function checkEventValue(event: unknown, budget: Budget, where: string): void {
-  if (typeof event !== 'object' || event === null) return;
-  for (const name of EVENT_LIST_NAMES) {
-    const list = (event as Record<string, unknown>)[name];
+function checkListsValue(value: unknown, names: Iterable<string>, budget: Budget, where: string): void {
+  if (typeof value !== 'object' || value === null) return;
+  for (const name of names) {
+    const list = (value as Record<string, unknown>)[name];
     const count = Array.isArray(list) ? list.length : typeof list === 'object' && list !== null ? Object.keys(list).length : 0;
     if (count > MAX_LIST_ITEMS) throw tooMany(`${where}${name}: at most ${MAX_LIST_ITEMS} entries`);
     budget.add(count);
+  }
+}
+
+function checkEventValue(event: unknown, budget: Budget, where: string): void {
+  if (typeof event !== 'object' || event === null) return;
+  checkListsValue(event, EVENT_LIST_NAMES, budget, where);
+  for (const { name, lists } of EVENT_NESTED_LISTS.values()) {
+    checkListsValue((event as Record<string, unknown>)[name], lists.values(), budget, `${where}${name}.`);
   }
 }
 

@@ -5,6 +5,19 @@ import { checkJsonContainers, checkProtobufItems, MAX_JSON_CONTAINERS } from '..
 import { ProtoWriter } from '../helpers/protobuf.js';
 
 const text = (s: string) => new TextEncoder().encode(s);
+
+/** Field `field` holding `value` (ProtoWriter spreads its bytes, too many for megabytes). */
+function lengthDelimited(field: number, value: Uint8Array): Uint8Array {
+  const head = [field * 8 + 2];
+  for (let n = value.length; ; n = Math.floor(n / 128)) {
+    head.push(n >= 128 ? (n % 128) | 0x80 : n);
+    if (n < 128) break;
+  }
+  const out = new Uint8Array(head.length + value.length);
+  out.set(head);
+  out.set(value, head.length);
+  return out;
+}
 const detailOf = (fn: () => unknown) => {
   try {
     fn();
@@ -40,6 +53,24 @@ describe('protobuf walk', () => {
     const fine = new ProtoWriter();
     for (let i = 0; i < 1000; i++) fine.bytes(1, event);
     expect(() => checkProtobufItems(fine.finish(), 'batch')).not.toThrow();
+  });
+
+  it('counts the lists nested in an event (properties.sensors, configurations.useSensors) before decoding', () => {
+    // One event whose properties list two million sensors (4 MiB): refused on the bytes.
+    const sensors = new Uint8Array(4_000_000);
+    for (let i = 0; i < sensors.length; i += 2) sensors[i] = 0x42; // field 8, length-delimited, empty: one sensor ""
+    const event = lengthDelimited(8, sensors);
+    expect(event.length).toBeGreaterThan(4_000_000);
+    expect(detailOf(() => checkProtobufItems(event, 'event'))).toBe('properties.sensors: at most 1000 entries');
+    expect(detailOf(() => decodeEventBatch(lengthDelimited(1, event), 'protobuf'))).toBe('events.0.properties.sensors: at most 1000 entries');
+    // The entries of a nested message sent several times add up, as the decoder merges them.
+    const half = new ProtoWriter();
+    for (let i = 0; i < 600; i++) half.bytes(4, new TextEncoder().encode('gps'));
+    const twice = new ProtoWriter().bytes(7, half.finish()).bytes(7, half.finish()).finish();
+    expect(detailOf(() => checkProtobufItems(twice, 'event'))).toBe('configurations.useSensors: at most 1000 entries');
+    // And the same in JSON.
+    const json = text(JSON.stringify({ properties: { sensors: Array.from({ length: 1001 }, () => 'gps') } }));
+    expect(detailOf(() => decodeEventBatch(text(`[${new TextDecoder().decode(json)}]`), 'json'))).toBe('events.0.properties.sensors: at most 1000 entries');
   });
 
   it('leaves malformed wire format to the decoder, which words the error', () => {
