@@ -3,6 +3,11 @@
 // image must never take the worker down.
 #include <napi.h>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+#include <mutex>
+
 #include <string>
 
 #include "bmp.h"
@@ -198,7 +203,26 @@ Napi::Value Preprocess(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// glibc's malloc returns a freed block to the system only if it was mmap'd,
+// and it mmaps blocks above a threshold that, left dynamic, rises to the
+// largest block freed so far (up to 32 MiB): after one large request body,
+// every body of a few MiB comes from the heap, where a small allocation
+// made meanwhile pins the heap's top, and the memory is not returned when
+// the bodies go (a server idle after a flood stayed at gigabytes). A fixed
+// threshold keeps large blocks mmap'd: returned the moment they are freed.
+// Set once per process, at the addon's first load (the main thread's).
+void FixMallocThresholds() {
+#if defined(__GLIBC__)
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
+  });
+#endif
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  FixMallocThresholds();
   exports.Set("decodeBmp", Napi::Function::New(env, DecodeBmp, "decodeBmp"));
   exports.Set("decodeJpeg", Napi::Function::New(env, DecodeJpeg, "decodeJpeg"));
   // Whether decodeJpeg can decode at all (built with turbojpeg.h, libturbojpeg opened).

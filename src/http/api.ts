@@ -7,6 +7,7 @@
 // produce /openapi.json (openapi.ts), so the document cannot drift.
 import type { z, ZodType } from 'zod';
 import { whyUnstorable } from '../lib/storable.js';
+import { decodeUtf8 } from '../lib/utf8.js';
 import { ApiError } from './errors.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import { log } from '../log.js';
@@ -221,7 +222,7 @@ function storable<T>(value: T, what: string): T {
 function parseJson(bytes: Uint8Array): unknown {
   if (bytes.byteLength === 0) return undefined;
   try {
-    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    return JSON.parse(decodeUtf8(bytes));
   } catch (error) {
     throw new ApiError(400, 'invalid JSON body', (error as Error).message);
   }

@@ -1,18 +1,24 @@
 // Who may read /metrics (the 'metrics' authentication scheme). It names
 // every organization's model versions, so it is not public: with
 // METRICS_TOKEN set it wants that bearer token (Prometheus' `authorization`
-// setting); without, only clients on this host (the peer address, whatever
-// a proxy says) may read it.
+// setting); without, only a scraper on this host talking to the server
+// directly: a loopback peer with no forwarding header. A reverse proxy on
+// the same host (the usual way in front of TRUST_PROXY) is a loopback peer
+// too, but it relays the world's requests and says so in X-Forwarded-For.
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from './errors.js';
 import { isLoopback, type Request } from './server.js';
+
+/** Headers a proxy adds to the requests it relays. */
+const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
 
 export function metricsAccess(token: string | undefined): (req: Request) => void {
   const expected = token === undefined ? undefined : Buffer.from(token);
   return (req) => {
     if (expected === undefined) {
-      if (!isLoopback(req.peerAddress)) {
-        throw new ApiError(403, 'forbidden', 'metrics are served to this host only; set METRICS_TOKEN to scrape them over the network');
+      const relayed = FORWARDING_HEADERS.some((name) => req.headers[name] !== undefined);
+      if (!isLoopback(req.peerAddress) || relayed) {
+        throw new ApiError(403, 'forbidden', 'metrics are served to this host only, not through a proxy; set METRICS_TOKEN to scrape them over the network');
       }
       return;
     }

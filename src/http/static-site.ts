@@ -94,6 +94,30 @@ export function resolveStaticPath(site: StaticSite, path: string, options: { pag
   return last.includes('.') || !options.pages ? undefined : site.files.get('/index.html');
 }
 
+/**
+ * What a console page may load and who may frame it. Scripts, styles and
+ * requests come from this origin only (Vite builds no inline script; the
+ * API is same-origin); images also from any http(s) origin, for the map
+ * tiles MAP_TILE_URL (or a user's own setting) names; nobody may frame the
+ * pages (clickjacking a signed-in admin), nor plugins or <base> run.
+ */
+export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: http: https:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
+
 function serve(file: StaticFile, req: Request, reply: Reply): void {
   const gzip = file.gzipped !== undefined && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
   reply.send(200, gzip ? file.gzipped! : file.body, file.contentType, {
@@ -101,6 +125,7 @@ function serve(file: StaticFile, req: Request, reply: Reply): void {
     ...(file.gzipped ? { Vary: 'Accept-Encoding' } : {}),
     ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
     'X-Content-Type-Options': 'nosniff',
+    ...(file.contentType.startsWith('text/html') ? PAGE_SECURITY_HEADERS : {}),
   });
 }
 

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { Sql } from 'postgres';
 import { findModelVersion, listAllModelVersions, type ModelVersionRow, type VersionStatus } from '../db/model-versions.js';
 import { recordVersionStatus } from '../db/replicas.js';
+import { withoutServerPaths } from '../lib/server-paths.js';
 import { log } from '../log.js';
 import { Gauge, type ServerMetrics } from '../observability/metrics.js';
 import { DrainRate } from './drain-rate.js';
@@ -239,8 +240,8 @@ export class InferenceService {
       });
     } catch (error) {
       version.status = 'Failed';
-      version.reason = (error as Error).message;
-      log.error('model version failed to load', { id: version.id, reason: version.reason });
+      version.reason = withoutServerPaths((error as Error).message);
+      log.error('model version failed to load', { id: version.id, reason: (error as Error).message });
     }
     await this.persistStatus(version);
   }
@@ -390,7 +391,8 @@ export class InferenceService {
       await this.localFiles(version);
       model = await this.engine.acquire(version);
     } catch (error) {
-      throw predictErrors.loadFailed(version.id, (error as Error).message);
+      log.error('model version failed to load for a request', { id: version.id, reason: (error as Error).message });
+      throw predictErrors.loadFailed(version.id, withoutServerPaths((error as Error).message));
     }
     try {
       const { json, timings: t } = await this.engine.predict(model, buffer, contentType, options, organizationId).catch((error: unknown) => {

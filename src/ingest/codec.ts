@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { isStorableText, LATEST_TIME_MS, UNSTORABLE_TEXT, whyUnstorable } from '../lib/storable.js';
 import { invalid } from '../errors.js';
+import { decodeUtf8 } from '../lib/utf8.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import { canonicalEvent } from './canonical-event.js';
 import { checkJsonContainers, checkJsonItems, checkProtobufItems, MAX_BATCH_EVENTS, MAX_LIST_ITEMS } from './item-limits.js';
@@ -171,7 +172,7 @@ export type Registration = z.infer<typeof registrationSchema>;
 function parseJson(body: Uint8Array): unknown {
   checkJsonContainers(body);
   try {
-    return JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+    return JSON.parse(decodeUtf8(body));
   } catch (error) {
     throw invalid('invalid JSON body', (error as Error).message);
   }

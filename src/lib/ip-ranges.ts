@@ -77,9 +77,11 @@ const INTERNAL: readonly Range[] = [
   ['ff00::/8', 'multicast'],
 ].map(([cidr, label]) => parseRange(cidr!, label!));
 
-/** IPv6 forms that carry an IPv4 address, which is what they reach: mapped, compatible, NAT64, 6to4. */
+/** IPv6 forms that carry an IPv4 address, which is what they reach: mapped, translated, compatible, NAT64, 6to4. */
 export function embeddedV4(value: bigint): bigint | undefined {
   if (value >> 32n === 0xffffn) return value & 0xffffffffn; // ::ffff:a.b.c.d
+  if (value >> 32n === 0xffff0000n) return value & 0xffffffffn; // ::ffff:0:a.b.c.d (IPv4-translated, RFC 2765)
+  if (value >> 80n === v6ToBigInt('64:ff9b:1::') >> 80n) return value & 0xffffffffn; // local-use NAT64 (RFC 8215)
   if (value >> 32n === 0n && value > 1n) return value; // ::a.b.c.d (deprecated "compatible")
   if (value >> 32n === v6ToBigInt('64:ff9b::') >> 32n) return value & 0xffffffffn; // NAT64
   if (value >> 112n === 0x2002n) return (value >> 80n) & 0xffffffffn; // 6to4

@@ -28,6 +28,24 @@ describe('client addresses', () => {
   });
 });
 
+describe('/metrics without METRICS_TOKEN', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { TRUST_PROXY: '1' } });
+  });
+  afterAll(() => server.stop());
+
+  it('answers a scraper on this host, not a request a proxy on this host relays', async () => {
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
+    const relays: Array<Record<string, string>> = [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { 'x-real-ip': '203.0.113.9' }];
+    for (const header of relays) {
+      const relayed = await fetch(`${server.url}/metrics`, { headers: header });
+      expect(relayed.status, JSON.stringify(header)).toBe(403);
+      expect(((await relayed.json()) as { error: string }).error).toBe('metrics are served to this host only, not through a proxy; set METRICS_TOKEN to scrape them over the network');
+    }
+  });
+});
+
 describe('/metrics with METRICS_TOKEN', () => {
   let server: TestServer;
   beforeAll(async () => {

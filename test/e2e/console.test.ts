@@ -93,6 +93,13 @@ describe('the console beside the API', () => {
     const page = await fetchPath('/models/01JDEM0DETECT0R00000000001/predict');
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-cache');
+    // Pages may not be framed, nor load scripts from elsewhere (the browser tests below run under this policy).
+    for (const path of ['/models', '/', '/docs']) {
+      const res = await fetchPath(path);
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(res.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('content-security-policy'), path).toContain("script-src 'self'");
+    }
     const html = await page.text();
     const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
     const asset = await fetchPath(script, '*/*');

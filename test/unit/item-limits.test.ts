@@ -44,6 +44,14 @@ describe('JSON containers', () => {
   });
 });
 
+describe('JSON text', () => {
+  it('refuses bytes that are not UTF-8 instead of storing U+FFFD for them', () => {
+    const body = Buffer.concat([Buffer.from('[{"attributes":{"name":"caf'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}]')]);
+    expect(detailOf(() => decodeEventBatch(body, 'json'))).toBe('the body is not valid UTF-8');
+    expect(decodeEventBatch(Buffer.from('[{"attributes":{"name":"café"}}]'), 'json')[0]!.attributes).toEqual({ name: 'café' });
+  });
+});
+
 describe('protobuf walk', () => {
   it('counts events and list entries by field number without decoding', () => {
     const event = new ProtoWriter().int64(1, 5).bytes(2, new Uint8Array()).bytes(2, new Uint8Array()).finish();

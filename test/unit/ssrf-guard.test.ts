@@ -27,7 +27,11 @@ describe('internalReason', () => {
       expect(internalReason(a), a).toBeDefined();
     }
     expect(internalReason('::ffff:127.0.0.1')).toBe('loopback');
-    for (const a of ['::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1']) expect(internalReason(a), a).toBeUndefined();
+    // IPv4-translated (::ffff:0:a.b.c.d) and local-use NAT64 (64:ff9b:1::/48) reach IPv4 too.
+    expect(internalReason('::ffff:0:7f00:1')).toBe('loopback');
+    expect(internalReason('::ffff:0:169.254.169.254')).toMatch(/metadata/);
+    expect(internalReason('64:ff9b:1::a00:1')).toBeDefined();
+    for (const a of ['::ffff:8.8.8.8', '::ffff:0:808:808', '64:ff9b::808:808', '2002:808:808::1']) expect(internalReason(a), a).toBeUndefined();
   });
 });
 
