@@ -24,6 +24,8 @@ import { engineSettings, InferenceEngine } from './inference/engine.js';
 import { modelValidationSettings } from './inference/validation.js';
 import { InferenceService } from './inference/service.js';
 import { createModelStore, ModelFiles } from './inference/model-store.js';
+import { native } from './inference/native.js';
+import { trimWhenIdle } from './lib/idle-trim.js';
 import { log, setLogFormat, setLogLevel } from './log.js';
 import { createServerMetrics, Gauge } from './observability/metrics.js';
 import { AccountService } from './platform/accounts.js';
@@ -230,6 +232,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
       endpoints.flatMap((endpoint) => endpointRoutes(endpoint, authenticators, { budget: bodyBudget, strangers: strangersBudget, holdMs: config.queueHoldMs }));
 
     const inFlight = new InFlight();
+    // Freed memory back to the system once the server goes quiet (lib/idle-trim.ts).
+    if (native.trimMemory) {
+      const stopTrimming = trimWhenIdle({ answered: () => inFlight.answered, inFlight: () => inFlight.size, trim: () => native.trimMemory!(), idleMs: 10_000 });
+      cleanups.push(async () => stopTrimming());
+    }
     const main: Route[] = [
       ...routes([...health, predict, ...management]),
       { method: 'get', path: '/openapi.json', handler: (_req, reply) => reply.send(200, openApi) },

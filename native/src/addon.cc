@@ -6,7 +6,6 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
-#include <mutex>
 
 #include <string>
 
@@ -203,26 +202,25 @@ Napi::Value Preprocess(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// glibc's malloc returns a freed block to the system only if it was mmap'd,
-// and it mmaps blocks above a threshold that, left dynamic, rises to the
-// largest block freed so far (up to 32 MiB): after one large request body,
-// every body of a few MiB comes from the heap, where a small allocation
-// made meanwhile pins the heap's top, and the memory is not returned when
-// the bodies go (a server idle after a flood stayed at gigabytes). A fixed
-// threshold keeps large blocks mmap'd: returned the moment they are freed.
-// Set once per process, at the addon's first load (the main thread's).
-void FixMallocThresholds() {
+// trimMemory(): gives the free memory of glibc's heaps back to the system.
+// Freed blocks below glibc's mmap threshold stay in its heaps, and the
+// threshold rises to the largest block freed so far (up to 32 MiB): after
+// one large request body, bodies of a few MiB come from a heap, where a
+// small allocation made meanwhile keeps the memory around them from being
+// returned (a server idle after a flood stayed at gigabytes). malloc_trim
+// releases every free page of every heap (madvise), not only the top; the
+// server calls it when it has been idle for a while (http/memory-trim.ts),
+// so requests never pay for it. Answers whether memory was released.
+Napi::Value TrimMemory(const Napi::CallbackInfo& info) {
 #if defined(__GLIBC__)
-  static std::once_flag once;
-  std::call_once(once, [] {
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-    mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
-  });
+  return Napi::Boolean::New(info.Env(), malloc_trim(0) != 0);
+#else
+  return Napi::Boolean::New(info.Env(), false);
 #endif
 }
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
-  FixMallocThresholds();
+  exports.Set("trimMemory", Napi::Function::New(env, TrimMemory, "trimMemory"));
   exports.Set("decodeBmp", Napi::Function::New(env, DecodeBmp, "decodeBmp"));
   exports.Set("decodeJpeg", Napi::Function::New(env, DecodeJpeg, "decodeJpeg"));
   // Whether decodeJpeg can decode at all (built with turbojpeg.h, libturbojpeg opened).

@@ -181,7 +181,8 @@ export interface EndpointDefinition<
   errors?: ErrorMapper;
   /** Gen A / older spellings of the same operation, served by the same handler */
   aliases?: Array<{ method: EndpointDefinition<A, P, Q, B, C>['method']; path: string }>;
-  handler(ctx: HandlerContext<Infer<P>, Infer<Q>, B extends ZodType ? z.infer<B> : C, CallerFor<A>>): Promise<ApiResponse | undefined>;
+  /** May answer at once (a synchronous scheme's handler that awaits nothing is then answered without a promise). */
+  handler(ctx: HandlerContext<Infer<P>, Infer<Q>, B extends ZodType ? z.infer<B> : C, CallerFor<A>>): Promise<ApiResponse | undefined> | ApiResponse | undefined;
 }
 
 /** A declared endpoint with its types erased, as the router and the OpenAPI generator see it. */
@@ -333,9 +334,10 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
     if (endpoint.action) authorize(member.role, endpoint.action);
     return member;
   };
+  // Parameters a route declares no schema for are not read (nor the query parsed).
   const parameters = (req: Request) => ({
-    params: validate(endpoint.params, storable(req.params, 'path parameter'), 'path parameter'),
-    query: validate(endpoint.query, storable(Object.fromEntries(req.query), 'query parameter'), 'query parameter'),
+    params: endpoint.params ? validate(endpoint.params, storable(req.params, 'path parameter'), 'path parameter') : undefined,
+    query: endpoint.query ? validate(endpoint.query, storable(Object.fromEntries(req.query), 'query parameter'), 'query parameter') : undefined,
   });
   const parseBody = (raw: Uint8Array, req: Request): unknown => {
     if (endpoint.content) return endpoint.content.parse(raw, req);
@@ -352,9 +354,19 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
   };
 
   const handlers: Record<BodyPolicy | 'none', Route['handler']> = {
-    none: async (req, reply) => {
-      const caller = await callerOf(req);
-      answer(req, reply)(await endpoint.handler({ ...parameters(req), body: undefined, caller: caller as never, request: req, upload: undefined, reply }));
+    none: (req, reply) => {
+      // A synchronous scheme and a handler that awaits nothing (health, the
+      // version) are answered at once, without a promise or a microtask.
+      if (SYNCHRONOUS_SCHEMES.has(endpoint.auth)) {
+        const result = endpoint.handler({ ...parameters(req), body: undefined, caller: callerNow(req) as never, request: req, upload: undefined, reply });
+        if (result instanceof Promise) return result.then(answer(req, reply));
+        answer(req, reply)(result);
+        return;
+      }
+      return (async () => {
+        const caller = await callerOf(req);
+        answer(req, reply)(await endpoint.handler({ ...parameters(req), body: undefined, caller: caller as never, request: req, upload: undefined, reply }));
+      })();
     },
     buffered: (req, reply) => {
       let caller: unknown;
@@ -404,7 +416,7 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
     },
     handler: (req, reply) => {
       const caller = callerNow(req);
-      return endpoint.handler({ ...parameters(req), body: undefined, caller: caller as never, request: req, upload: undefined, reply }).then(answer(req, reply));
+      return Promise.resolve(endpoint.handler({ ...parameters(req), body: undefined, caller: caller as never, request: req, upload: undefined, reply })).then(answer(req, reply));
     },
   };
   const handler = handlers[policy ?? 'none'];

@@ -101,6 +101,7 @@ export interface OverflowMeasure {
 /** Counts requests in progress so shutdown can wait for them. */
 export class InFlight {
   private count = 0;
+  private ended = 0;
   private waiters: Array<() => void> = [];
   private drainListeners = new Set<() => void>();
   draining = false;
@@ -127,7 +128,12 @@ export class InFlight {
   }
   end(): void {
     this.count--;
+    this.ended++;
     if (this.count === 0) for (const w of this.waiters.splice(0)) w();
+  }
+  /** requests answered (or abandoned) since start */
+  get answered(): number {
+    return this.ended;
   }
   get size(): number {
     return this.count;
@@ -145,18 +151,45 @@ export class InFlight {
   }
 }
 
-/** What the access log and the response headers need to know of a request, read before anything can fail. */
-export interface Exchange {
-  method: string;
-  /** without the query string, which may carry keys */
-  path: string;
-  id: string;
+/**
+ * What the access log and the response headers need to know of a request,
+ * read before anything can fail. The addresses and the CORS origin are
+ * worked out when first read: most answers need neither (no access log, no
+ * route that throttles by address, no Origin header), and working them out
+ * on every request (the peer parsed, the proxy list read) cost a fifth of a
+ * trivial request's time.
+ */
+export class Exchange {
+  private peerText: string | undefined;
+  private clientText: string | undefined;
+  private cors: string | null | undefined;
+
+  constructor(
+    readonly method: string,
+    /** without the query string, which may carry keys */
+    readonly path: string,
+    readonly id: string,
+    /** the peer's address as uWS gives it: 4 or 16 bytes */
+    private readonly peerBytes: Uint8Array,
+    private readonly headers: Readonly<Record<string, string>>,
+    private readonly ctx: HttpContext,
+  ) {}
+
   /** the connection's other end, canonical (see canonicalAddress) */
-  peer: string;
+  get peer(): string {
+    return (this.peerText ??= addressText(this.peerBytes));
+  }
+
   /** the client as TRUST_PROXY says to read it */
-  client: string;
+  get client(): string {
+    return (this.clientText ??= clientAddress(this.peer, this.headers['x-forwarded-for'], this.ctx.trustedProxies));
+  }
+
   /** the Origin header when CORS_ORIGINS allows it; undefined otherwise */
-  corsOrigin: string | undefined;
+  get corsOrigin(): string | undefined {
+    if (this.cors === undefined) this.cors = this.ctx.cors?.allows(this.headers.origin) ? this.headers.origin! : null;
+    return this.cors ?? undefined;
+  }
 }
 
 /**
@@ -178,6 +211,31 @@ export interface ResponseStream {
   readonly closed: boolean;
 }
 
+/**
+ * A route's series of the request metrics, resolved once when the route is
+ * added rather than keyed on every answer: its duration histogram and one
+ * counter per status it has answered.
+ */
+export class RouteMetrics {
+  private readonly duration: { observe(seconds: number): void };
+  private readonly byStatus = new Map<number, { value: number }>();
+
+  constructor(
+    private readonly metrics: ServerMetrics,
+    readonly route: string,
+    private readonly method: string,
+  ) {
+    this.duration = metrics.httpDuration.labeled({ route });
+  }
+
+  answered(status: number, seconds: number): void {
+    let counter = this.byStatus.get(status);
+    if (!counter) this.byStatus.set(status, (counter = this.metrics.httpRequests.series({ route: this.route, method: this.method, status: String(status) })));
+    counter.value++;
+    this.duration.observe(seconds);
+  }
+}
+
 export class Reply {
   aborted = false;
   finished = false;
@@ -186,17 +244,16 @@ export class Reply {
   private onAbortHandlers: Array<() => void> = [];
   private readonly startedAt = performance.now();
   private bytesOut = 0;
-  private readonly metrics: ServerMetrics;
   private readonly inFlight: InFlight;
+  private readonly route: string;
 
   constructor(
     private readonly res: HttpResponse,
-    private readonly route: string,
-    private readonly method: string,
+    private readonly routeMetrics: RouteMetrics,
     readonly exchange: Exchange,
     private readonly ctx: HttpContext,
   ) {
-    this.metrics = ctx.metrics;
+    this.route = routeMetrics.route;
     this.inFlight = ctx.inFlight;
     this.inFlight.start();
     res.onAborted(() => {
@@ -341,9 +398,8 @@ export class Reply {
   private complete(status: number): void {
     if (this.finished) return;
     this.finished = true;
-    this.metrics.httpRequests.inc({ route: this.route, method: this.method, status: String(status) });
     const ms = performance.now() - this.startedAt;
-    this.metrics.httpDuration.observe({ route: this.route }, ms / 1000);
+    this.routeMetrics.answered(status, ms / 1000);
     this.inFlight.end();
     if (this.ctx.accessLog) {
       const { method, path, id, client } = this.exchange;
@@ -634,6 +690,37 @@ export function canonicalAddress(raw: string): string {
   return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
+/**
+ * The canonical text of an address as uWS gives it in binary (4 or 16
+ * bytes): IPv4 dotted, IPv4-mapped IPv6 (a dual-stack listener's IPv4
+ * clients) as IPv4, other IPv6 compressed (RFC 5952) — canonicalAddress
+ * without parsing text.
+ */
+export function addressText(bytes: Uint8Array): string {
+  if (bytes.length === 4) return `${bytes[0]}.${bytes[1]}.${bytes[2]}.${bytes[3]}`;
+  if (bytes.length !== 16) return '';
+  let mapped = bytes[10] === 0xff && bytes[11] === 0xff;
+  for (let i = 0; i < 10 && mapped; i++) if (bytes[i] !== 0) mapped = false;
+  if (mapped) return `${bytes[12]}.${bytes[13]}.${bytes[14]}.${bytes[15]}`;
+  const groups: number[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push((bytes[i]! << 8) | bytes[i + 1]!);
+  // The longest run of two or more zero groups becomes "::" (the first of equals).
+  let bestStart = -1;
+  let bestLength = 1;
+  for (let i = 0; i < 8; ) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLength) [bestStart, bestLength] = [i, j - i];
+    i = j;
+  }
+  const hex = (from: number, to: number) => groups.slice(from, to).map((g) => g.toString(16)).join(':');
+  return bestStart < 0 ? hex(0, 8) : `${hex(0, bestStart)}::${hex(bestStart + bestLength, 8)}`;
+}
+
 /** 127.0.0.0/8 or ::1 (and their IPv4-carrying IPv6 forms), by the same ranges the webhook guard uses. */
 export function isLoopback(address: string): boolean {
   return internalReason(address) === 'loopback';
@@ -649,15 +736,42 @@ function readHeaders(req: UwsTypes.HttpRequest): Record<string, string> {
 
 /** Cannot fail: the reply, its request id and access-log line exist even for a malformed request. */
 function exchangeOf(req: UwsTypes.HttpRequest, res: HttpResponse, headers: Record<string, string>, ctx: HttpContext): Exchange {
-  const peer = canonicalAddress(Buffer.from(res.getRemoteAddressAsText()).toString());
-  return {
-    method: req.getCaseSensitiveMethod(),
-    path: req.getUrl(),
-    id: requestId(headers['x-request-id']),
-    peer,
-    client: clientAddress(peer, headers['x-forwarded-for'], ctx.trustedProxies),
-    corsOrigin: ctx.cors?.allows(headers.origin) ? headers.origin : undefined,
-  };
+  // The bytes are uWS's until this callback returns: copied (4 or 16 of them), read as text when needed.
+  const peer = new Uint8Array(res.getRemoteAddress()).slice();
+  return new Exchange(req.getCaseSensitiveMethod(), req.getUrl(), requestId(headers['x-request-id']), peer, headers, ctx);
+}
+
+/** A request's snapshot: what uWS gives only during the callback copied now, the rest worked out when read. */
+class RequestSnapshot implements Request {
+  private parsedQuery: URLSearchParams | undefined;
+  bodyPaused?: boolean;
+
+  constructor(
+    private readonly exchange: Exchange,
+    readonly params: Record<string, string>,
+    readonly headers: Record<string, string>,
+    private readonly rawQuery: string,
+    readonly raw: HttpResponse,
+  ) {}
+
+  get method(): string {
+    return this.exchange.method;
+  }
+  get path(): string {
+    return this.exchange.path;
+  }
+  get requestId(): string {
+    return this.exchange.id;
+  }
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams(this.rawQuery));
+  }
+  get peerAddress(): string {
+    return this.exchange.peer;
+  }
+  get clientAddress(): string {
+    return this.exchange.client;
+  }
 }
 
 /** Throws on invalid percent-encoding in the path. */
@@ -666,17 +780,7 @@ function snapshot(req: UwsTypes.HttpRequest, res: HttpResponse, paramNames: stri
   paramNames.forEach((name, i) => {
     params[name] = decodeURIComponent(req.getParameter(i) ?? '');
   });
-  return {
-    method: exchange.method,
-    path: exchange.path,
-    query: new URLSearchParams(req.getQuery() ?? ''),
-    params,
-    headers,
-    peerAddress: exchange.peer,
-    clientAddress: exchange.client,
-    requestId: exchange.id,
-    raw: res,
-  };
+  return new RequestSnapshot(exchange, params, headers, req.getQuery() ?? '', res);
 }
 
 export function addRoute(app: TemplatedApp, route: Route, ctx: HttpContext): void {
@@ -686,9 +790,10 @@ export function addRoute(app: TemplatedApp, route: Route, ctx: HttpContext): voi
     .map((s) => s.slice(1));
   const name = route.name ?? route.path;
   const method = route.method === 'del' ? 'DELETE' : route.method.toUpperCase();
+  const metrics = new RouteMetrics(ctx.metrics, name, method);
   app[route.method](route.path, (res, uwsReq) => {
     const headers = readHeaders(uwsReq);
-    const reply = new Reply(res, name, method, exchangeOf(uwsReq, res, headers, ctx), ctx);
+    const reply = new Reply(res, metrics, exchangeOf(uwsReq, res, headers, ctx), ctx);
     let req: Request;
     try {
       req = snapshot(uwsReq, res, paramNames, headers, reply.exchange);
@@ -711,8 +816,15 @@ export function addRoute(app: TemplatedApp, route: Route, ctx: HttpContext): voi
 
 /** Unknown paths answer 404 in the error shape instead of uWS's empty default. */
 export function addFallback(app: TemplatedApp, ctx: HttpContext): void {
+  const byMethod = new Map<string, RouteMetrics>();
   app.any('/*', (res, req) => {
-    const reply = new Reply(res, 'unmatched', req.getCaseSensitiveMethod(), exchangeOf(req, res, readHeaders(req), ctx), ctx);
+    const method = req.getCaseSensitiveMethod();
+    // A series per method, resolved once; past a few dozen (a client making
+    // methods up) they share one, so nobody grows the metrics at will.
+    const label = byMethod.has(method) || byMethod.size < 32 ? method : 'OTHER';
+    let metrics = byMethod.get(label);
+    if (!metrics) byMethod.set(label, (metrics = new RouteMetrics(ctx.metrics, 'unmatched', label)));
+    const reply = new Reply(res, metrics, exchangeOf(req, res, readHeaders(req), ctx), ctx);
     reply.error(new ApiError(404, 'route not found', `no route for ${req.getCaseSensitiveMethod()} ${req.getUrl()}`));
   });
 }

@@ -66,6 +66,8 @@ export interface NativeSessionOptions {
 }
 
 interface NativeAddon {
+  /** Gives the free memory of glibc's heaps back to the system (malloc_trim); false where there is none to give or no glibc. */
+  trimMemory?(): boolean;
   /** Opens the ONNX Runtime library at `libraryPath` for the native runner (once per process). */
   ortOpen?(libraryPath: string): { version: string; apiVersion: number };
   /** The native runner's session class; optional so an addon built before it still loads. */

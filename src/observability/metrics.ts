@@ -37,10 +37,18 @@ abstract class Base implements Metric {
 export class Counter extends Base {
   private values = new Map<string, { labels: string[]; value: number }>();
   inc(labels: Labels = {}, by = 1): void {
+    this.series(labels).value += by;
+  }
+
+  /**
+   * One label set's series, to keep and add to: no key built per increment
+   * (for code that records the same labels on every request).
+   */
+  series(labels: Labels = {}): { value: number } {
     const key = labelKey(this.labelNames, labels);
-    const entry = this.values.get(key);
-    if (entry) entry.value += by;
-    else this.values.set(key, { labels: this.labelNames.map((n) => labels[n] ?? ''), value: by });
+    let entry = this.values.get(key);
+    if (!entry) this.values.set(key, (entry = { labels: this.labelNames.map((n) => labels[n] ?? ''), value: 0 }));
+    return entry;
   }
   render(): string {
     let out = this.header('counter');
@@ -69,8 +77,15 @@ export class Gauge extends Base {
   }
 }
 
+interface HistogramSeries {
+  labels: string[];
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
 export class Histogram extends Base {
-  private series = new Map<string, { labels: string[]; counts: number[]; sum: number; count: number }>();
+  private series = new Map<string, HistogramSeries>();
   constructor(
     name: string,
     help: string,
@@ -80,16 +95,31 @@ export class Histogram extends Base {
     super(name, help, labelNames);
   }
   observe(labels: Labels, value: number): void {
+    this.record(this.seriesOf(labels), value);
+  }
+
+  /** One label set's series, to keep and observe into (see Counter.series). */
+  labeled(labels: Labels): { observe(value: number): void } {
+    const series = this.seriesOf(labels);
+    return { observe: (value) => this.record(series, value) };
+  }
+
+  private seriesOf(labels: Labels): HistogramSeries {
     const key = labelKey(this.labelNames, labels);
     let s = this.series.get(key);
     if (!s) {
       s = { labels: this.labelNames.map((n) => labels[n] ?? ''), counts: new Array(this.buckets.length).fill(0), sum: 0, count: 0 };
       this.series.set(key, s);
     }
+    return s;
+  }
+
+  private record(s: HistogramSeries, value: number): void {
     for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]!) s.counts[i]!++;
     s.sum += value;
     s.count++;
   }
+
   render(): string {
     let out = this.header('histogram');
     for (const s of this.series.values()) {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { requestId } from '../../src/http/request-id.js';
-import { ClientDisconnectedError, InFlight, Reply, type HttpResponse } from '../../src/http/server.js';
+import { ClientDisconnectedError, Exchange, InFlight, Reply, RouteMetrics, type HttpResponse } from '../../src/http/server.js';
 import { createServerMetrics } from '../../src/observability/metrics.js';
 import { log, REDACTED, setLogFormat, setLogLevel } from '../../src/log.js';
 import { removeDir, startServer, waitFor, type TestServer } from '../helpers/server.js';
@@ -112,8 +112,8 @@ function fakeResponse() {
 
 function reply(res: HttpResponse): Reply {
   const ctx = { metrics: createServerMetrics(), inFlight: new InFlight(), trustedProxies: 0, accessLog: true, cors: undefined };
-  const exchange = { method: 'POST', path: '/v2/things', id: 'req-7', peer: '10.0.0.1', client: '10.0.0.1', corsOrigin: undefined };
-  return new Reply(res, '/v2/things', 'POST', exchange, ctx);
+  const exchange = new Exchange('POST', '/v2/things', 'req-7', new Uint8Array([10, 0, 0, 1]), {}, ctx);
+  return new Reply(res, new RouteMetrics(ctx.metrics, '/v2/things', 'POST'), exchange, ctx);
 }
 
 describe('the reply', () => {

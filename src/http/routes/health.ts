@@ -21,7 +21,7 @@ export function healthEndpoints(deps: { sql: Sql; inference: InferenceService; r
       operationId,
       auth: 'none',
       responses: { 200: { description: 'the server and API version', schema: versionSchema } },
-      handler: async () => respond.bare({ name: 'sense-inference-server', version: API_VERSION }),
+      handler: () => respond.bare({ name: 'sense-inference-server', version: API_VERSION }),
     });
   return [
     // The original API's root answered its version (GET "" in sense-api.openapi.json).
@@ -34,7 +34,7 @@ export function healthEndpoints(deps: { sql: Sql; inference: InferenceService; r
       summary: 'liveness: the process answers',
       auth: 'none',
       responses: { 200: { description: 'alive', schema: z.object({ status: z.literal('ok') }) } },
-      handler: async () => respond.bare({ status: 'ok' }),
+      handler: () => respond.bare({ status: 'ok' }),
     }),
     defineEndpoint({
       method: 'get',
