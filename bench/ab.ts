@@ -1,18 +1,26 @@
-// npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32]
+// npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32] [--profile]
 // This checkout against another one (e.g. the commit before a refactor, in a
-// git worktree with node_modules linked) on the same host, in one run:
-// predict (the demo model on samples/scene.jpg, multipart, `concurrency`
-// clients), ingestion of single JSON events and of protobuf batches of 50
-// (`devices` devices, one connection each), all closed loop. Servers run one
-// at a time, in the order A B B A A B…, so the machine's drift falls on both
-// sides alike; each figure is the median of --reps runs, and the table shows
-// B/A. Prints a markdown report.
+// git worktree with node_modules linked) on the same host, in one run: the
+// trivial endpoint (GET /v2/health/live, 64 connections: what a request
+// costs the server and nothing else), predict (the demo model on
+// samples/scene.jpg, multipart, `concurrency` clients), ingestion of single
+// JSON events and of protobuf batches of 50 (`devices` devices, one
+// connection each), all closed loop. Servers run one at a time, in the
+// order A B B A A B…, so the machine's drift falls on both sides alike; each
+// figure is the median of --reps runs, and the table shows B/A. With
+// --profile, each side then serves the trivial endpoint once more under
+// node --cpu-prof, and the report lists where its time went. Prints a
+// markdown report.
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ingress } from '../src/ingest/proto/ingress.js';
 import { ADMIN, Api } from '../test/helpers/api.js';
 import { removeDir, ROOT, startServer, waitFor } from '../test/helpers/server.js';
 import { multipartBody } from './limits.js';
+import { topOfProfile } from './cpu-profile.js';
 import { buildRequest, runLoad } from './load-generator.js';
 import { stat, type Stat } from './report.js';
 
@@ -24,11 +32,12 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     concurrency: { type: 'string', default: '16' },
     devices: { type: 'string', default: '32' },
+    profile: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help || !values.against) {
-  process.stdout.write('Usage: npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32]\n');
+  process.stdout.write('Usage: npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32] [--profile]\n');
   process.exit(values.help ? 0 : 2);
 }
 const reps = Number(values.reps);
@@ -44,8 +53,9 @@ const event = { locations: [{ latitude: 48.85, longitude: 2.35, accuracy: 5 }], 
 const single = Buffer.from(JSON.stringify(event));
 const batch = Buffer.from(ingress.MobileEvents.encode(ingress.MobileEvents.fromObject({ events: Array.from({ length: 50 }, () => event) })).finish());
 
-type Workload = 'predict req/s' | 'ingest json single events/s' | 'ingest protobuf batch events/s';
-const WORKLOADS: Workload[] = ['predict req/s', 'ingest json single events/s', 'ingest protobuf batch events/s'];
+type Workload = 'trivial endpoint req/s' | 'predict req/s' | 'ingest json single events/s' | 'ingest protobuf batch events/s';
+const WORKLOADS: Workload[] = ['trivial endpoint req/s', 'predict req/s', 'ingest json single events/s', 'ingest protobuf batch events/s'];
+const TRIVIAL = buildRequest('GET', '/v2/health/live', {});
 
 /** One server of `cwd`, measured on every workload once. */
 async function measureOnce(cwd: string): Promise<Record<Workload, number>> {
@@ -77,6 +87,7 @@ async function measureOnce(cwd: string): Promise<Record<Workload, number>> {
     const device = (body: Buffer, path: string, type: string) =>
       tokens.map((token) => buildRequest('POST', path, { Authorization: `Bearer ${token}`, 'Content-Type': type }, body));
     return {
+      'trivial endpoint req/s': await load(TRIVIAL, 64),
       'predict req/s': await load(buildRequest('POST', DEMO, { Authorization: `Bearer ${KEY}`, 'Content-Type': image.contentType }, image.body), concurrency),
       'ingest json single events/s': await load(device(single, '/v1/mobile/events', 'application/json'), devices),
       'ingest protobuf batch events/s': (await load(device(batch, '/v1/mobile/events/batch', 'application/protobuf'), devices)) * 50,
@@ -104,4 +115,31 @@ process.stdout.write('| workload | A | B | B/A |\n|---|---|---|---|\n');
 for (const w of WORKLOADS) {
   const [a, b] = [median('A', w), median('B', w)];
   process.stdout.write(`| ${w} | ${fmt(a)} | ${fmt(b)} | ${(b.median / a.median).toFixed(3)} |\n`);
+}
+
+/** The trivial endpoint under `node --cpu-prof` on `cwd`'s server (its own start script): the top of the profile. */
+async function profileTrivial(cwd: string): Promise<string[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'sense-ab-profile-'));
+  const start = (JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const server = await startServer({ cwd, args: ['--cpu-prof', '--cpu-prof-dir', dir, ...start.trim().split(/\s+/).slice(1)], env: { MODELS_DIR: `${ROOT}/models` } });
+  try {
+    await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 120_000, 'the server to be ready');
+    await runLoad({ host: '127.0.0.1', port: server.port, request: TRIVIAL, connections: 64, durationMs, warmupMs: 1000 });
+  } finally {
+    await server.stop(); // the profile is written as the process exits
+    await removeDir(server.dataDir);
+  }
+  try {
+    return (await topOfProfile(dir, cwd)).map((e) => `${(e.share * 100).toFixed(1)}% ${e.name}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (values.profile) {
+  for (const side of ['A', 'B'] as const) {
+    say(`profiling ${side} on the trivial endpoint`);
+    const top = await profileTrivial(sides[side]);
+    process.stdout.write(`\n${side} (${sides[side]}): self time on GET /v2/health/live, share of the busy samples\n\n${top.map((line) => `- ${line}`).join('\n')}\n`);
+  }
 }

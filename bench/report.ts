@@ -47,7 +47,10 @@ export interface Report {
   created: string;
   command: string;
   machine: Record<string, string | number>;
-  generator_ceiling: { endpoint: string; connections: number; rps: Stat };
+  /** the server's cheapest endpoint: what one request costs it, nothing else */
+  trivial_endpoint: { endpoint: string; connections: number; rps: Stat };
+  /** the load generator against a bare uWS app in its own process: its own limit */
+  generator_ceiling: { connections: number; rps: Stat };
   workloads: string[];
   model_limit: Record<string, Stat>;
   pipeline_limit: Record<string, Stat>;
@@ -68,8 +71,9 @@ export function markdown(report: Report): string {
     '',
     `Machine: ${Object.entries(report.machine).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     '',
-    `Figures are medians of ${report.generator_ceiling.rps.runs.length > 0 ? 'several' : ''} repetitions with (min–max). ` +
-      `The load generator's own ceiling, on \`${report.generator_ceiling.endpoint}\` with ${report.generator_ceiling.connections} connections: ` +
+    `Figures are medians of ${report.trivial_endpoint.rps.runs.length > 0 ? 'several' : ''} repetitions with (min–max). ` +
+      `The server's trivial endpoint, \`${report.trivial_endpoint.endpoint}\` with ${report.trivial_endpoint.connections} connections: ` +
+      `**${range(report.trivial_endpoint.rps, 0)} req/s**; the load generator's own ceiling (a bare uWS app in its process, ${report.generator_ceiling.connections} connections): ` +
       `**${range(report.generator_ceiling.rps, 0)} req/s**.`,
     'req/s counts successful responses only and the latency percentiles are theirs; ' +
       'failed responses are in the errors column by status (503: shed by the bounded queue, with Retry-After).',
