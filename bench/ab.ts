@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ingress } from '../src/ingest/proto/ingress.js';
 import { ADMIN, Api } from '../test/helpers/api.js';
-import { removeDir, ROOT, startServer, waitFor } from '../test/helpers/server.js';
+import { removeDir, ROOT, waitFor } from '../test/helpers/server.js';
+import { startBenchServer } from './bench-server.js';
 import { multipartBody } from './limits.js';
 import { topOfProfile } from './cpu-profile.js';
 import { buildRequest, runLoad } from './load-generator.js';
@@ -59,7 +60,7 @@ const TRIVIAL = buildRequest('GET', '/v2/health/live', {});
 
 /** One server of `cwd`, measured on every workload once. */
 async function measureOnce(cwd: string): Promise<Record<Workload, number>> {
-  const server = await startServer({
+  const server = await startBenchServer({
     cwd,
     env: {
       MODELS_DIR: `${ROOT}/models`,
@@ -121,7 +122,7 @@ for (const w of WORKLOADS) {
 async function profileTrivial(cwd: string): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), 'sense-ab-profile-'));
   const start = (JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const server = await startServer({ cwd, args: ['--cpu-prof', '--cpu-prof-dir', dir, ...start.trim().split(/\s+/).slice(1)], env: { MODELS_DIR: `${ROOT}/models` } });
+  const server = await startBenchServer({ cwd, args: ['--cpu-prof', '--cpu-prof-dir', dir, ...start.trim().split(/\s+/).slice(1)], env: { MODELS_DIR: `${ROOT}/models` } });
   try {
     await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 120_000, 'the server to be ready');
     await runLoad({ host: '127.0.0.1', port: server.port, request: TRIVIAL, connections: 64, durationMs, warmupMs: 1000 });

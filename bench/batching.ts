@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXECUTION_PROVIDERS, type ExecutionProvider } from '../src/config.js';
 import { GPU_INSTANCES_PER_DEVICE } from '../src/inference/loaded-model.js';
-import { ROOT, startServer, waitFor, type TestServer } from '../test/helpers/server.js';
+import { ROOT, waitFor, type TestServer } from '../test/helpers/server.js';
+import { startBenchServer } from './bench-server.js';
 import { benchImage } from './images.js';
 import { measureModelLimit, measurePipelineLimit, multipartBody, type PipelineLimit } from './limits.js';
 import { buildRequest, runLoad, type LoadResult } from './load-generator.js';
@@ -100,7 +101,7 @@ const MODES: Mode[] = [
 async function startInference(modelDir: string, mode: Mode): Promise<TestServer & { cleanup(): Promise<void> }> {
   const modelsDir = await mkdtemp(join(tmpdir(), 'bench-models-'));
   await symlink(modelDir, join(modelsDir, 'demo'));
-  const server = await startServer({
+  const server = await startBenchServer({
     modelsDir,
     env: {
       INFERENCE_API_KEY: KEY,

@@ -10,7 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
-import { removeDir, ROOT, startServer, type TestServer } from '../test/helpers/server.js';
+import { removeDir, ROOT, type TestServer } from '../test/helpers/server.js';
+import { startBenchServer } from './bench-server.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== 'flood'),
@@ -72,7 +73,7 @@ async function flood(server: TestServer, path: string) {
 async function measure(label: string, cwd: string) {
   const runs = [];
   for (const path of ['/v1/mobile/events/batch', '/v1/registration']) {
-    const server = await startServer({ cwd, env: { MODELS_DIR: `${ROOT}/models` } });
+    const server = await startBenchServer({ cwd, env: { MODELS_DIR: `${ROOT}/models` } });
     try {
       await new Promise((r) => setTimeout(r, 3000)); // the demo model's load settles
       runs.push(await flood(server, path));

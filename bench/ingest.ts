@@ -27,7 +27,8 @@ import { parseArgs } from 'node:util';
 import type postgres from 'postgres';
 import { ingress } from '../src/ingest/proto/ingress.js';
 import { ADMIN, Api, serverDatabaseUrl, serverSql } from '../test/helpers/api.js';
-import { removeDir, ROOT, startServer, type TestServer } from '../test/helpers/server.js';
+import { removeDir, ROOT, type TestServer } from '../test/helpers/server.js';
+import { startBenchServer } from './bench-server.js';
 import { buildRequest, runLoad, type LoadResult } from './load-generator.js';
 import { sampleCpu, type CpuSample } from './process-cpu.js';
 import { stat, type Stat } from './report.js';
@@ -190,7 +191,7 @@ async function startDeployment({ replicas, deviceRate }: Setup): Promise<Deploym
     DEVICE_EVENT_BURST: String(deviceRate * 2),
     LOG_LEVEL: 'info',
   };
-  const servers = [await startServer({ modelsDir: '/nonexistent', env })];
+  const servers = [await startBenchServer({ modelsDir: '/nonexistent', env })];
   let sql: postgres.Sql | undefined;
   const stop = async () => {
     await sql?.end();
@@ -201,7 +202,7 @@ async function startDeployment({ replicas, deviceRate }: Setup): Promise<Deploym
   };
   try {
     const databaseUrl = await serverDatabaseUrl(servers[0]!);
-    for (let r = 1; r < replicas; r++) servers.push(await startServer({ modelsDir: '/nonexistent', databaseUrl, env }));
+    for (let r = 1; r < replicas; r++) servers.push(await startBenchServer({ modelsDir: '/nonexistent', databaseUrl, env }));
     sql = await serverSql(servers[0]!);
     return { servers, sql, stop };
   } catch (error) {

@@ -12,7 +12,8 @@ import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { EXECUTION_PROVIDERS, type ExecutionProvider } from '../src/config.js';
 import { maxBatchSizeOf, readModelConfig } from '../src/inference/model-config.js';
-import { ROOT, startServer, waitFor, type TestServer } from '../test/helpers/server.js';
+import { ROOT, waitFor, type TestServer } from '../test/helpers/server.js';
+import { startBenchServer } from './bench-server.js';
 import { benchImage, type BenchImage } from './images.js';
 import { measureModelLimit, measurePipelineLimit, multipartBody } from './limits.js';
 import { measureGeneratorCeiling } from './generator-ceiling.js';
@@ -109,7 +110,7 @@ interface Target {
 async function startInferenceServer(modelDir: string): Promise<Target & { server: TestServer }> {
   const modelsDir = await mkdtemp(join(tmpdir(), 'bench-models-'));
   await symlink(modelDir, join(modelsDir, 'demo')); // the fixed demo id, whatever the model
-  const server = await startServer({
+  const server = await startBenchServer({
     modelsDir,
     env: { INFERENCE_API_KEY: KEY, WORKERS: String(workers), EXECUTION_PROVIDERS: ep, QUEUE_SIZE: '1024' },
   });

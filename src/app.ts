@@ -24,6 +24,7 @@ import { engineSettings, InferenceEngine } from './inference/engine.js';
 import { modelValidationSettings } from './inference/validation.js';
 import { InferenceService } from './inference/service.js';
 import { createModelStore, ModelFiles } from './inference/model-store.js';
+import { jpegDecoder } from './inference/decode-image.js';
 import { native } from './inference/native.js';
 import { trimWhenIdle } from './lib/idle-trim.js';
 import { log, setLogFormat, setLogLevel } from './log.js';
@@ -130,6 +131,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     cleanups.push(() => keys.stop());
 
     const metrics = createServerMetrics();
+    const jpeg = jpegDecoder();
+    if (jpeg.reason) log.warn('JPEG images are decoded by sharp, about three times slower than libturbojpeg', { reason: jpeg.reason });
+    else log.info('JPEG decoder', { decoder: jpeg.decoder });
     const engine = new InferenceEngine(engineSettings(config), (versionId) => ({
       batch: (size) => metrics.inferenceBatchSize.observe({ model_version: versionId }, size),
     }));

@@ -3,6 +3,7 @@ import { ConfigError, helpText, loadConfig } from './config.js';
 import { startServer, type RunningServer } from './app.js';
 import { UwsLoadError } from './http/uws-loader.js';
 import { log } from './log.js';
+import { ensurePortsFree, PortInUseError } from './lib/port-check.js';
 
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -29,8 +30,30 @@ async function main(): Promise<void> {
     process.removeAllListeners(signal);
     process.on(signal, () => shutdown(signal));
   }
+  await ensurePortsFree(config.host, [
+    { port: config.port, setting: 'PORT' },
+    ...(config.ingressPort === undefined ? [] : [{ port: config.ingressPort, setting: 'INGRESS_PORT' }]),
+  ]);
+  watchParent(shutdown);
   server = await startServer(config);
   if (stopping) stopServer(server);
+}
+
+/**
+ * Started by npm (`npm start`), the server stops when npm does: a process
+ * manager or a script that signals npm's own process (`npm start & kill $!`)
+ * would otherwise leave the server and its embedded PostgreSQL running, as
+ * npm does not pass the signal on. Its parent gone, the process is adopted
+ * by another (its parent id changes): that is the signal. Under systemd or
+ * in a container, run the compiled entry point (`node dist/main.js`), which
+ * gets the signals itself.
+ */
+function watchParent(shutdown: (signal: string) => void): void {
+  if (process.env.npm_lifecycle_event === undefined) return;
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) shutdown('parent exited');
+  }, 500).unref();
 }
 
 function stopServer(server: RunningServer): void {
@@ -46,6 +69,9 @@ function stopServer(server: RunningServer): void {
 main().catch((error) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`configuration error: ${error.message}\n\n${helpText()}`);
+  } else if (error instanceof PortInUseError) {
+    // one line, for a person who started a second server by mistake
+    process.stderr.write(`failed to start: ${error.message}\n`);
   } else if (error instanceof UwsLoadError) {
     // several lines meant for a person: written as they are, not as one log field
     process.stderr.write(`failed to start: ${error.message}\n`);

@@ -225,6 +225,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("decodeJpeg", Napi::Function::New(env, DecodeJpeg, "decodeJpeg"));
   // Whether decodeJpeg can decode at all (built with turbojpeg.h, libturbojpeg opened).
   exports.Set("hasJpegDecoder", Napi::Boolean::New(env, sense::JpegAvailable()));
+  exports.Set("jpegDecoderMissing", Napi::String::New(env, sense::JpegUnavailableReason()));
   exports.Set("preprocess", Napi::Function::New(env, Preprocess, "preprocess"));
   // The native runner: ortOpen() and class OrtSession (ort_runner.cc).
   sense::InitOrtSession(env, exports);

@@ -102,6 +102,8 @@ namespace {
 // library was installed still loads (BMP, preprocessing) on a machine that
 // lacks it, and JPEG then simply stays with sharp.
 struct TurboJpeg {
+  /** why JPEG stays with sharp, when it does */
+  const char* missing = nullptr;
   decltype(&tjInitDecompress) initDecompress = nullptr;
   decltype(&tjDecompressHeader3) decompressHeader3 = nullptr;
   decltype(&tjDecompress2) decompress2 = nullptr;
@@ -122,13 +124,17 @@ const TurboJpeg& Tj() {
     for (const char* name : {"libturbojpeg.so.0", "libturbojpeg.so"}) {
       if ((library = dlopen(name, RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
     }
-    if (library == nullptr) return t;
+    if (library == nullptr) {
+      t.missing = "libturbojpeg.so.0 is not installed on this machine (Debian: apt-get install libturbojpeg0)";
+      return t;
+    }
     Bind(library, "tjInitDecompress", &t.initDecompress);
     Bind(library, "tjDecompressHeader3", &t.decompressHeader3);
     Bind(library, "tjDecompress2", &t.decompress2);
     Bind(library, "tjGetErrorStr2", &t.getErrorStr2);
     Bind(library, "tjDestroy", &t.destroy);
     t.ok = t.initDecompress && t.decompressHeader3 && t.decompress2 && t.getErrorStr2 && t.destroy;
+    if (!t.ok) t.missing = "the libturbojpeg.so.0 found lacks the TurboJPEG 2 API";
     return t;  // the library stays open for the life of the process
   }();
   return tj;
@@ -189,6 +195,8 @@ void Orient(const uint8_t* src, int w, int h, int orientation, uint8_t* dst) {
 }  // namespace
 
 bool JpegAvailable() { return Tj().ok; }
+
+const char* JpegUnavailableReason() { return Tj().ok ? "" : Tj().missing; }
 
 JpegStatus ReadJpegHeader(const uint8_t* data, size_t size, double maxPixels, const JpegTarget& target,
                           JpegImage* image, std::string* error) {
@@ -311,6 +319,10 @@ bool DecodeJpegPixels(const uint8_t* data, size_t size, const JpegImage& image, 
 #else  // no libturbojpeg: every JPEG goes to sharp
 
 bool JpegAvailable() { return false; }
+
+const char* JpegUnavailableReason() {
+  return "the native addon was built without turbojpeg.h (Debian: apt-get install libturbojpeg0-dev, then npm run build:native)";
+}
 
 JpegStatus ReadJpegHeader(const uint8_t*, size_t, double, const JpegTarget&, JpegImage*, std::string*) {
   return JpegStatus::kDeclined;

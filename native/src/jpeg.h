@@ -58,6 +58,9 @@ enum class JpegStatus { kOk, kDeclined, kFailed };
 // Whether JPEG can be decoded here at all (built with it, libturbojpeg opened).
 bool JpegAvailable();
 
+// Why JpegAvailable() is false (built without the header, library missing), or "".
+const char* JpegUnavailableReason();
+
 // Phase 1: reads the header, places the image and picks the DCT scale.
 // kFailed (reason in *error) on an unreadable header or when width*height
 // exceeds maxPixels; kDeclined for what it leaves to sharp (see above), or

@@ -343,7 +343,7 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
     if (endpoint.content) return endpoint.content.parse(raw, req);
     return endpoint.body ? validate(endpoint.body, storable(parseJson(raw) ?? {}, 'request body'), 'request body') : undefined;
   };
-  const answer = (req: Request, reply: Reply) => (response: ApiResponse | undefined) => {
+  const answerNow = (req: Request, reply: Reply, response: ApiResponse | undefined): void => {
     if (!response) return;
     if (response.eventStream) {
       openEventStream(endpoint, req, reply, response.eventStream);
@@ -352,15 +352,18 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
     checkResponse(endpoint, req, response);
     send(reply, response);
   };
+  const answer = (req: Request, reply: Reply) => (response: ApiResponse | undefined) => answerNow(req, reply, response);
 
+  const synchronous = SYNCHRONOUS_SCHEMES.has(endpoint.auth);
   const handlers: Record<BodyPolicy | 'none', Route['handler']> = {
     none: (req, reply) => {
       // A synchronous scheme and a handler that awaits nothing (health, the
       // version) are answered at once, without a promise or a microtask.
-      if (SYNCHRONOUS_SCHEMES.has(endpoint.auth)) {
-        const result = endpoint.handler({ ...parameters(req), body: undefined, caller: callerNow(req) as never, request: req, upload: undefined, reply });
+      if (synchronous) {
+        const { params, query } = parameters(req);
+        const result = endpoint.handler({ params, query, body: undefined, caller: callerNow(req) as never, request: req, upload: undefined, reply });
         if (result instanceof Promise) return result.then(answer(req, reply));
-        answer(req, reply)(result);
+        answerNow(req, reply, result);
         return;
       }
       return (async () => {

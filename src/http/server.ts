@@ -163,21 +163,27 @@ export class Exchange {
   private peerText: string | undefined;
   private clientText: string | undefined;
   private cors: string | null | undefined;
+  /** answered or abandoned: uWS's response may no longer be asked for the peer */
+  done = false;
 
   constructor(
     readonly method: string,
     /** without the query string, which may carry keys */
     readonly path: string,
     readonly id: string,
-    /** the peer's address as uWS gives it: 4 or 16 bytes */
-    private readonly peerBytes: Uint8Array,
+    /** where the peer's address is read, while the response lives */
+    private readonly res: Pick<HttpResponse, 'getRemoteAddress'>,
     private readonly headers: Readonly<Record<string, string>>,
     private readonly ctx: HttpContext,
-  ) {}
+  ) {
+    // The access log reads the client once the answer is out: then it must be known before.
+    if (ctx.accessLog) void this.client;
+  }
 
-  /** the connection's other end, canonical (see canonicalAddress) */
+  /** the connection's other end, canonical (see canonicalAddress); read while the request is handled */
   get peer(): string {
-    return (this.peerText ??= addressText(this.peerBytes));
+    if (this.peerText === undefined) this.peerText = this.done ? '' : addressText(new Uint8Array(this.res.getRemoteAddress()));
+    return this.peerText;
   }
 
   /** the client as TRUST_PROXY says to read it */
@@ -398,6 +404,7 @@ export class Reply {
   private complete(status: number): void {
     if (this.finished) return;
     this.finished = true;
+    this.exchange.done = true;
     const ms = performance.now() - this.startedAt;
     this.routeMetrics.answered(status, ms / 1000);
     this.inFlight.end();
@@ -736,9 +743,7 @@ function readHeaders(req: UwsTypes.HttpRequest): Record<string, string> {
 
 /** Cannot fail: the reply, its request id and access-log line exist even for a malformed request. */
 function exchangeOf(req: UwsTypes.HttpRequest, res: HttpResponse, headers: Record<string, string>, ctx: HttpContext): Exchange {
-  // The bytes are uWS's until this callback returns: copied (4 or 16 of them), read as text when needed.
-  const peer = new Uint8Array(res.getRemoteAddress()).slice();
-  return new Exchange(req.getCaseSensitiveMethod(), req.getUrl(), requestId(headers['x-request-id']), peer, headers, ctx);
+  return new Exchange(req.getCaseSensitiveMethod(), req.getUrl(), requestId(headers['x-request-id']), res, headers, ctx);
 }
 
 /** A request's snapshot: what uWS gives only during the callback copied now, the rest worked out when read. */

@@ -87,6 +87,8 @@ interface NativeAddon {
   decodeJpeg?(bytes: Uint8Array, maxPixels: number, boxWidth: number, boxHeight: number, letterbox: boolean): DecodedJpeg | null;
   /** whether decodeJpeg can decode at all (built with turbojpeg.h, libturbojpeg.so.0 found at run time) */
   hasJpegDecoder?: boolean;
+  /** why not, when it cannot: every JPEG is then decoded by sharp, about three times slower */
+  jpegDecoderMissing?: string;
   preprocess(
     src: Uint8Array,
     srcWidth: number,

@@ -1,11 +1,16 @@
 // The server's life: first start on an empty database (bootstrap prints the
 // credentials once), graceful shutdown with a request in flight, and a
 // restart on the same data directory that keeps everything.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePredictModels } from '../fixtures/predict-models.js';
 import { makeImage } from '../helpers/images.js';
 import { predict } from '../helpers/predict.js';
-import { createTestDatabase, removeDir, startServer, waitFor, type TestServer } from '../helpers/server.js';
+import { createTestDatabase, removeDir, ROOT, startServer, waitFor, type TestServer } from '../helpers/server.js';
 
 let modelsDir: string;
 let dataDir: string;
@@ -85,16 +90,53 @@ describe('server lifecycle', () => {
 });
 
 describe('the listening port', () => {
-  it('is not shared: a second server on a port in use refuses to start, saying why', async () => {
+  it('is not shared: a second server on a port in use refuses before anything else, in one line', async () => {
     const first = await startServer({ modelsDir });
     try {
-      const second = startServer({ modelsDir, env: { PORT: String(first.port) } });
-      await expect(second).rejects.toThrow(/server exited with 1 before .*cannot listen on 127\.0\.0\.1:\d+: the port is in use/s);
-      // The first one still has the port to itself and answers.
+      // Even on the same data directory: it used to join the first one's
+      // database as a replica, load every model and write its records first.
+      const second = startServer({ modelsDir, dataDir: first.dataDir, env: { PORT: String(first.port) } });
+      const refusal = await second.then(
+        () => '',
+        (error: Error) => error.message,
+      );
+      expect(refusal).toMatch(/^server exited with 1 before /);
+      const stderr = /; stderr:\n([\s\S]*)$/.exec(refusal)?.[1] ?? refusal;
+      expect(stderr.trim().split('\n')).toEqual([`failed to start: port ${first.port} on 127.0.0.1 is in use (another server?); stop it or set PORT`]);
+      // The first one still has the port to itself, answers, and saw no second replica.
       expect((await fetch(`${first.url}/v2/health/live`)).status).toBe(200);
+      expect(first.stderr()).not.toMatch(/violates foreign key|replica.*joined/);
     } finally {
       await first.stop();
       await removeDir(first.dataDir);
+    }
+  }, 120_000);
+});
+
+describe('under npm', () => {
+  it('stops (draining, then PostgreSQL) when npm itself is killed, as `npm start & kill $!` does', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sense-npm-'));
+    const npm = spawn('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, MODELS_DIR: modelsDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    npm.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    try {
+      const port = Number(await waitFor(async () => /listening host=\S+ port=(\d+)/.exec(stderr)?.[1], 60_000, 'the server to listen'));
+      expect((await fetch(`http://127.0.0.1:${port}/v2/health/live`)).status).toBe(200);
+      const postgres = () => existsSync(join(dataDir, 'postgres', 'postmaster.pid'));
+      expect(postgres()).toBe(true);
+      npm.kill('SIGTERM'); // npm's own process: it does not pass the signal on
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/v2/health/live`).catch(() => undefined)) === undefined, 30_000, 'the port to close');
+      await waitFor(async () => !postgres(), 30_000, 'the embedded PostgreSQL to stop');
+      expect(stderr).toMatch(/signal received signal="?parent exited/);
+    } finally {
+      npm.kill('SIGKILL');
+      // The server (npm's grandchild) ends on its own; its PostgreSQL last.
+      await waitFor(async () => !existsSync(join(dataDir, 'postgres', 'postmaster.pid')), 30_000, 'PostgreSQL to stop').catch(() => undefined);
+      await removeDir(dataDir);
     }
   }, 120_000);
 });

@@ -112,7 +112,7 @@ function fakeResponse() {
 
 function reply(res: HttpResponse): Reply {
   const ctx = { metrics: createServerMetrics(), inFlight: new InFlight(), trustedProxies: 0, accessLog: true, cors: undefined };
-  const exchange = new Exchange('POST', '/v2/things', 'req-7', new Uint8Array([10, 0, 0, 1]), {}, ctx);
+  const exchange = new Exchange('POST', '/v2/things', 'req-7', { getRemoteAddress: () => new Uint8Array([10, 0, 0, 1]).buffer }, {}, ctx);
   return new Reply(res, new RouteMetrics(ctx.metrics, '/v2/things', 'POST'), exchange, ctx);
 }
 

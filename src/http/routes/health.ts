@@ -2,6 +2,7 @@
 import type { Sql } from 'postgres';
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
+import { jpegDecoder } from '../../inference/decode-image.js';
 import type { InferenceService } from '../../inference/service.js';
 import type { Registry } from '../../observability/metrics.js';
 import { readiness } from '../../platform/readiness.js';
@@ -43,12 +44,15 @@ export function healthEndpoints(deps: { sql: Sql; inference: InferenceService; r
       summary: 'readiness: the database answers, the model versions found at start have loaded and one is Active',
       auth: 'none',
       responses: {
-        200: { description: 'ready', schema: z.object({ status: z.literal('ready'), database: z.literal('ok'), activeModelVersion: z.literal(true) }) },
+        200: {
+          description: 'ready, and which decoder JPEGs get here (libturbojpeg, or sharp for all: slower, and its pixels differ a little)',
+          schema: z.object({ status: z.literal('ready'), database: z.literal('ok'), activeModelVersion: z.literal(true), jpegDecoder: z.enum(['libturbojpeg', 'sharp']) }),
+        },
         503: { description: 'not ready: what is missing (Retry-After)' },
       },
       async handler() {
         const { database, models } = await readiness(deps.sql, deps.inference);
-        if (database && models === 'ok') return respond.bare({ status: 'ready', database: 'ok', activeModelVersion: true });
+        if (database && models === 'ok') return respond.bare({ status: 'ready', database: 'ok', activeModelVersion: true, jpegDecoder: jpegDecoder().decoder });
         const modelProblem = { ok: '', loading: 'model versions are still loading', 'none-active': 'no model version is Active' }[models];
         const problems = [database ? '' : 'database does not answer', modelProblem];
         throw new ApiError(503, 'not ready', problems.filter(Boolean).join('; '), { 'Retry-After': '1' });
