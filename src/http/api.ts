@@ -368,7 +368,8 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
       }
       return (async () => {
         const caller = await callerOf(req);
-        answer(req, reply)(await endpoint.handler({ ...parameters(req), body: undefined, caller: caller as never, request: req, upload: undefined, reply }));
+        const { params, query } = parameters(req);
+        answerNow(req, reply, await endpoint.handler({ params, query, body: undefined, caller: caller as never, request: req, upload: undefined, reply }));
       })();
     },
     buffered: (req, reply) => {
@@ -393,7 +394,7 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
         try {
           const { params, query } = parameters(req);
           const body = parseBody(gated.bytes, req);
-          answer(req, reply)(await endpoint.handler({ params, query, body, caller: caller as never, request: req, upload: undefined, reply }));
+          answerNow(req, reply, await endpoint.handler({ params, query, body, caller: caller as never, request: req, upload: undefined, reply }));
         } finally {
           gated.release();
         }
@@ -403,7 +404,8 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
       const upload = openBodyStream(req, reply, limit);
       return (async () => {
         const caller = await callerOf(req);
-        return endpoint.handler({ ...parameters(req), body: undefined, caller: caller as never, request: req, upload, reply });
+        const { params, query } = parameters(req);
+        return endpoint.handler({ params, query, body: undefined, caller: caller as never, request: req, upload, reply });
       })().then(
         (response) => {
           upload.discard();
@@ -419,7 +421,8 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
     },
     handler: (req, reply) => {
       const caller = callerNow(req);
-      return Promise.resolve(endpoint.handler({ ...parameters(req), body: undefined, caller: caller as never, request: req, upload: undefined, reply })).then(answer(req, reply));
+      const { params, query } = parameters(req);
+      return Promise.resolve(endpoint.handler({ params, query, body: undefined, caller: caller as never, request: req, upload: undefined, reply })).then(answer(req, reply));
     },
   };
   const handler = handlers[policy ?? 'none'];
