@@ -8,6 +8,7 @@ import { newId } from '../ids.js';
 import { DomainError, invalid } from '../errors.js';
 import { MultipartStream, type PartHeaders, type PartSink } from '../lib/multipart-stream.js';
 import { multipartBoundary, MultipartError } from '../lib/multipart.js';
+import { checkOnnxFile, NotOnnxError } from '../inference/graph/onnx-file.js';
 import { CONFIG_FILE, MODEL_FILE, parseModelConfig, ModelConfigError, type ModelConfig } from '../inference/model-config.js';
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -18,12 +19,21 @@ export interface UploadBody {
   start(onChunk: (chunk: Buffer) => void | Promise<void>): Promise<number>;
 }
 
-/** Which file a part is: by field name (model / config) or by file name. */
+/**
+ * Which file a part is: by its field name (model / config, or the file
+ * names), else by its file name. The field decides: `-F model=@a.json`
+ * is the model part whatever the file is called, and its content is then
+ * checked for what it is.
+ */
 function fileFor(part: PartHeaders): typeof MODEL_FILE | typeof CONFIG_FILE | undefined {
-  if (part.name === 'model' || part.name === MODEL_FILE || part.filename === MODEL_FILE) return MODEL_FILE;
-  if (part.name === 'config' || part.name === CONFIG_FILE || part.filename === CONFIG_FILE) return CONFIG_FILE;
+  if (part.name === 'model' || part.name === MODEL_FILE) return MODEL_FILE;
+  if (part.name === 'config' || part.name === CONFIG_FILE) return CONFIG_FILE;
+  if (part.filename === MODEL_FILE) return MODEL_FILE;
+  if (part.filename === CONFIG_FILE) return CONFIG_FILE;
   return undefined;
 }
+
+const PART_OF = { [MODEL_FILE]: '"model"', [CONFIG_FILE]: '"config"' } as const;
 
 function fileSink(path: string, limit: number, what: string): PartSink {
   const stream: WriteStream = createWriteStream(path, { flags: 'wx' });
@@ -69,7 +79,9 @@ export async function receiveModelUpload(
     const multipart = new MultipartStream(boundary, (part) => {
       const file = fileFor(part);
       if (!file) throw invalid('invalid upload', `unexpected part "${part.name}": send "model" (model.onnx) and "config" (model.json)`);
-      if (seen.has(file)) throw invalid('invalid upload', `${file} was sent twice`);
+      if (seen.has(file)) {
+        throw invalid('invalid upload', `two parts hold ${file} (the second: field "${part.name}"${part.filename ? `, file "${part.filename}"` : ''}); send model.onnx as "model" and model.json as "config"`);
+      }
       seen.add(file);
       return fileSink(join(stagingDir, file), file === MODEL_FILE ? maxModelBytes : MAX_CONFIG_BYTES, file);
     });
@@ -79,10 +91,18 @@ export async function receiveModelUpload(
       if (!seen.has(file)) throw invalid('invalid upload', `${file} is missing: send "model" (model.onnx) and "config" (model.json)`);
     }
     let json: unknown;
+    const text = await readFile(join(stagingDir, CONFIG_FILE), 'utf8');
     try {
-      json = JSON.parse(await readFile(join(stagingDir, CONFIG_FILE), 'utf8'));
+      json = JSON.parse(text);
     } catch (error) {
-      throw invalid('invalid model.json', (error as Error).message);
+      const swapped = !/^\s*[{[]/.test(text) ? ` (the ${PART_OF[CONFIG_FILE]} part is not JSON text: are model.onnx and model.json swapped?)` : '';
+      throw invalid('invalid model.json', `${(error as Error).message}${swapped}`);
+    }
+    try {
+      await checkOnnxFile(join(stagingDir, MODEL_FILE));
+    } catch (error) {
+      if (!(error instanceof NotOnnxError)) throw error;
+      throw invalid('invalid upload', `the ${PART_OF[MODEL_FILE]} part (model.onnx) is not an ONNX model: ${error.message}`);
     }
     return { stagingDir, config: parseModelConfig(json) };
   } catch (error) {

@@ -9,7 +9,8 @@ import * as db from '../db/model-versions.js';
 import type { ModelRow, ModelVersionRow, VersionStatus } from '../db/model-versions.js';
 import type { ReplicaCounts } from '../db/replicas.js';
 import { found, notFound } from '../errors.js';
-import { storedModelConfig } from '../inference/model-config.js';
+import { storedModelConfig, type ModelConfig } from '../inference/model-config.js';
+import { DEFAULT_THRESHOLD } from '../inference/predict-options.js';
 import type { ModelFiles } from '../inference/model-store.js';
 import type { InferenceService } from '../inference/service.js';
 import { insertStoredVersion } from './model-registration.js';
@@ -26,6 +27,11 @@ interface LiveState {
   reason: string | null;
   provider: string | null;
   preparation: string[] | null;
+}
+
+/** The threshold predict applies when the request sets none: model.json's, else the server's (0 for `ssd` models, whose own threshold ran in the graph). */
+function defaultThreshold(config: ModelConfig): number {
+  return config.defaults.threshold ?? (config.output.format === 'ssd' ? 0 : DEFAULT_THRESHOLD);
 }
 
 /** A version with its live status when this server has it deployed, and how many live replicas serve it. */
@@ -45,6 +51,7 @@ function presentVersion(v: ModelVersionRow, live: LiveState | undefined, replica
     labels: config.labels,
     input: { width: config.input.width, height: config.input.height },
     outputFormat: config.output.format ?? 'auto',
+    defaults: { threshold: defaultThreshold(config) },
     replicas,
     createdAt: v.createdAt,
     updatedAt: v.updatedAt,
@@ -106,9 +113,11 @@ export class ModelCatalog {
   /**
    * Receives an upload (multipart model.onnx + model.json, never whole in
    * memory), stores it with the version's row in one transaction, and starts
-   * deploying it: the answer is the version, Initializing.
+   * deploying it: the answer is the version, Initializing, or, when
+   * `waitMs` is given, as it stands once it has loaded or failed to on this
+   * server (or when waitMs has passed).
    */
-  async uploadVersion(organizationId: string, modelId: string, body: UploadBody, contentType: string): Promise<PresentedVersion> {
+  async uploadVersion(organizationId: string, modelId: string, body: UploadBody, contentType: string, waitMs = 0): Promise<PresentedVersion> {
     const model = await this.get(organizationId, modelId);
     const received = await receiveModelUpload(body, contentType, this.upload.dataDir, this.upload.maxModelBytes);
     const id = newId();
@@ -122,7 +131,12 @@ export class ModelCatalog {
       config: received.config,
       public: false,
     });
-    this.inference.deploy(version);
+    const deployed = this.inference.deploy(version);
+    if (waitMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([deployed.ready, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+      clearTimeout(timer);
+    }
     return (await this.present([version]))[0]!;
   }
 

@@ -29,7 +29,20 @@ beforeAll(async () => {
 
 afterAll(() => stopPlatform({ sql, server, database }));
 
-const upload = (api: Api, modelId: string, parts: { model?: Uint8Array; config?: unknown }) => uploadModelVersion(server.url, api, modelId, parts);
+/** A model made `extra` bytes larger by a doc_string (ModelProto field 6): still an ONNX model, big enough to arrive in many chunks. */
+function withDocString(model: Uint8Array, extra: number): Uint8Array {
+  const length: number[] = [];
+  for (let v = extra; ; v = Math.floor(v / 128)) {
+    if (v < 128) {
+      length.push(v);
+      break;
+    }
+    length.push((v % 128) | 0x80);
+  }
+  return Buffer.concat([model, Buffer.from([(6 << 3) | 2, ...length]), Buffer.alloc(extra, 'a')]);
+}
+
+const upload = (api: Api, modelId: string, parts: { model?: Uint8Array; config?: unknown }, query = '') => uploadModelVersion(server.url, api, modelId, parts, query);
 
 describe('inference API keys', () => {
   it('creates a key shown once, lists prefixes only, and predict follows enable/disable/delete', async () => {
@@ -128,6 +141,20 @@ describe('model versions', () => {
     expect(failed.replicas).toEqual({ active: 0, failed: 1, total: 1 });
   });
 
+  it('answers an upload with ?wait=true once the version is Active or Failed, so a predict can follow at once', async () => {
+    const model = (await admin.post('/v2/models', { name: 'waited' })).body.data;
+    const uploaded = await upload(admin, model.id, { model: buildConstantModel(fixtureSpec()), config: fixtureConfig('waited') }, '?wait=true');
+    expect(uploaded.body.data).toMatchObject({ status: 'Active', statusReason: null, replicas: { active: 1, failed: 0, total: 1 } });
+    const key = (await admin.post('/v2/inference/api-keys', { name: 'waited' })).body.data.apiKey;
+    expect((await predict(server.url, uploaded.body.data.id, await makeImage('png', 32, 32), { key })).status).toBe(200);
+    const failed = await upload(admin, model.id, { model: buildConstantModel(fixtureSpec()), config: { ...fixtureConfig('waited'), labels: ['a', 'b', 'c'] } }, '?wait=true');
+    expect(failed.body.data).toMatchObject({ status: 'Failed', statusReason: expect.stringContaining('model.json lists 3 labels') });
+    expect((await upload(admin, model.id, { model: buildConstantModel(fixtureSpec()), config: fixtureConfig('waited') }, '?wait=soon')).body).toMatchObject({
+      status: 400,
+      message: 'invalid query parameter',
+    });
+  });
+
   it('refuses malformed uploads with 400 and oversized ones with 413', async () => {
     const model = (await admin.post('/v2/models', { name: 'bad uploads' })).body.data;
     const onnx = buildConstantModel(fixtureSpec());
@@ -138,6 +165,21 @@ describe('model versions', () => {
       message: 'invalid model.json',
       error: expect.stringContaining('labels'),
     });
+    // A model.onnx that is not a model is refused at once, saying what it looks like.
+    const jpeg = await upload(admin, model.id, { model: await makeImage('jpeg', 16, 16), config: fixtureConfig('photo') });
+    expect(jpeg.body).toMatchObject({
+      status: 400,
+      message: 'invalid upload',
+      error: 'the "model" part (model.onnx) is not an ONNX model: its bytes are not an ONNX ModelProto (it looks like a JPEG image)',
+    });
+    const json = await upload(admin, model.id, { model: new TextEncoder().encode(JSON.stringify(fixtureConfig('x'))), config: fixtureConfig('x') });
+    expect(json.body.error).toMatch(/^the "model" part \(model\.onnx\) is not an ONNX model: .*\(it looks like JSON: model\.json\?\)$/);
+    // The two files swapped: each part by its field, and the reason says what happened.
+    const form = new FormData();
+    form.append('model', new Blob([JSON.stringify(fixtureConfig('x'))]), 'model.json');
+    form.append('config', new Blob([onnx]), 'model.onnx');
+    const swapped = await fetch(`${server.url}/v2/models/${model.id}/versions`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
+    expect(await swapped.json()).toMatchObject({ status: 400, message: 'invalid model.json', error: expect.stringContaining('are model.onnx and model.json swapped?') });
     const big = await upload(admin, model.id, { model: new Uint8Array(9 * 1024 * 1024), config: fixtureConfig('big') });
     expect(big.status).toBe(413);
     expect((await upload(member, model.id, { model: onnx, config: fixtureConfig('x') })).status).toBe(403);
@@ -155,7 +197,7 @@ describe('model versions', () => {
     const model = (await admin.post('/v2/models', { name: 'keep-alive' })).body.data;
     for (let attempt = 0; attempt < 3; attempt++) {
       const form = new FormData();
-      form.append('model', new Blob([new Uint8Array(4 * 1024 * 1024).fill(7)]), 'model.onnx');
+      form.append('model', new Blob([withDocString(buildConstantModel(fixtureSpec()), 4 * 1024 * 1024)]), 'model.onnx');
       form.append('config', new Blob([JSON.stringify(fixtureConfig('keep-alive'))]), 'model.json');
       const encoded = new Request('http://localhost/', { method: 'POST', body: form });
       const body = Buffer.from(await encoded.arrayBuffer());

@@ -120,10 +120,10 @@ export async function signUpTenant(api: Api, sql: postgres.Sql, email: string, o
 }
 
 /** Uploads model.onnx and/or model.json as a new version of a model (multipart, as the console would). */
-export async function uploadModelVersion(serverUrl: string, api: Api, modelId: string, parts: { model?: Uint8Array; config?: unknown }) {
+export async function uploadModelVersion(serverUrl: string, api: Api, modelId: string, parts: { model?: Uint8Array; config?: unknown }, query = '') {
   const form = new FormData();
   if (parts.model) form.append('model', new Blob([parts.model]), 'model.onnx');
   if (parts.config !== undefined) form.append('config', new Blob([typeof parts.config === 'string' ? parts.config : JSON.stringify(parts.config)]), 'model.json');
-  const res = await fetch(`${serverUrl}/v2/models/${modelId}/versions`, { method: 'POST', headers: { authorization: `Bearer ${api.token}` }, body: form });
+  const res = await fetch(`${serverUrl}/v2/models/${modelId}/versions${query}`, { method: 'POST', headers: { authorization: `Bearer ${api.token}` }, body: form });
   return { status: res.status, body: (await res.json()) as any };
 }

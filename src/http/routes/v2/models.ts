@@ -10,6 +10,9 @@ import { idParam } from './common.js';
 import type { PlatformDeps } from './index.js';
 import { list, modelSchema, modelVersionSchema, modelWithVersionsSchema, one } from './response-schemas.js';
 
+/** How long `?wait=true` holds an upload's answer for the version to load: long enough for large models on a GPU, bounded so that no client hangs on one. */
+const UPLOAD_WAIT_MS = 120_000;
+
 const modelBody = z.object({ name: z.string().trim().min(1).max(128), description: z.string().max(2000).default('') }).strict();
 
 export function modelsEndpoints({ sql, config, inference, modelFiles }: PlatformDeps): Endpoint[] {
@@ -102,10 +105,13 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       path: '/v2/models/:model/versions',
       tag: 'models',
       summary:
-        'upload a version: multipart with parts "model" (model.onnx) and "config" (model.json). Answers at once with status Initializing; the version loads on every worker in the background',
+        'upload a version: multipart with parts "model" (model.onnx) and "config" (model.json). Answers at once with status Initializing, the version loading on every worker in the background; with ?wait=true, once it is Active or Failed on this server (at most 120 s, then Initializing)',
       auth: 'organization',
       action: 'models:write',
       params: idParam('model'),
+      query: z
+        .object({ wait: z.enum(['true', 'false']).default('false').describe('true: answer once the version has loaded (Active) or failed to (Failed), at most 120 s') })
+        .strict(),
       bodyPolicy: 'streamed',
       responses: { 200: { description: 'the version, Initializing', schema: one(modelVersionSchema) } },
       bodyLimit: config.maxModelBytes + 2 * 1024 * 1024,
@@ -121,8 +127,9 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
           },
         },
       },
-      async handler({ caller, params, request, upload }) {
-        return respond.data(await models.uploadVersion(caller.organizationId, params.model, upload!, request.headers['content-type'] ?? ''));
+      async handler({ caller, params, query, request, upload }) {
+        const wait = query.wait === 'true' ? UPLOAD_WAIT_MS : 0;
+        return respond.data(await models.uploadVersion(caller.organizationId, params.model, upload!, request.headers['content-type'] ?? '', wait));
       },
     }),
     defineEndpoint({

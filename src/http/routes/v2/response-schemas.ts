@@ -320,6 +320,9 @@ export const modelVersionSchema = z
     labels: z.array(z.string()),
     input: z.strictObject({ width: int(), height: int() }),
     outputFormat: z.enum([...OUTPUT_FORMATS, 'auto']),
+    defaults: z
+      .strictObject({ threshold: z.number().describe('the score threshold predict applies when the request sets none') })
+      .describe("predict's defaults for this version"),
     replicas: z
       .strictObject({
         active: int().describe('live replicas serving it'),
