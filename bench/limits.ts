@@ -6,6 +6,7 @@
 import { Piscina } from 'piscina';
 import { performance } from 'node:perf_hooks';
 import type { ExecutionProvider } from '../src/config.js';
+import { jpegDecoder } from '../src/inference/decode-image.js';
 import { InferenceEngine } from '../src/inference/engine.js';
 import { GPU_INSTANCES_PER_DEVICE } from '../src/inference/loaded-model.js';
 import { readModelConfig } from '../src/inference/model-config.js';
@@ -83,6 +84,7 @@ export function benchEngine(options: LimitOptions): InferenceEngine {
     instanceMemoryBytes: 2048 * 1024 * 1024,
     maxImageBytes: 10 * 1024 * 1024,
     maxImagePixels: 40_000_000,
+    jpegDecoder: jpegDecoder().decoder,
     cache: { maxLoaded: 1, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, concurrentLoads: 1 },
   });
 }

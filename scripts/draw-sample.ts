@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { readModelConfig } from '../src/inference/model-config.js';
 import { predictOptions } from '../src/inference/predict-options.js';
+import { jpegDecoder } from '../src/inference/decode-image.js';
 import { InferenceEngine } from '../src/inference/engine.js';
 import { EVAL_SEED_START, makeScene, renderScene } from './demo-model/scenes.js';
 
@@ -33,6 +34,7 @@ const engine = new InferenceEngine({
   pipelineWorkers: 1,
   maxImageBytes: 10 * 1024 * 1024,
   maxImagePixels: 40_000_000,
+  jpegDecoder: jpegDecoder().decoder,
   cache: { maxLoaded: 1, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, concurrentLoads: 1 },
 });
 const scene = makeScene(Number(values.seed));

@@ -116,6 +116,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   setResponseValidation(config.responseValidation);
   setLogFormat(config.logFormat);
   const uws = loadUws(); // before anything else: no point starting without it
+  const jpeg = jpegDecoder(config.jpegDecoder); // nor without the JPEG decoder JPEG_DECODER pins
   const cleanups: Array<() => Promise<void>> = [];
   const cleanup = async () => {
     for (const fn of cleanups.reverse()) await fn().catch((error) => log.error('shutdown step failed', { error }));
@@ -131,7 +132,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
     cleanups.push(() => keys.stop());
 
     const metrics = createServerMetrics();
-    const jpeg = jpegDecoder();
     if (jpeg.reason) log.warn('JPEG images are decoded by sharp, about three times slower than libturbojpeg', { reason: jpeg.reason });
     else log.info('JPEG decoder', { decoder: jpeg.decoder });
     const engine = new InferenceEngine(engineSettings(config), (versionId) => ({
@@ -211,6 +211,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
     );
     metrics.registry.register(new Gauge('ingest_backlog_events', 'events waiting for a commit', [], () => [{ value: writer.backlog }]));
     const ingest = new IngestService(database.sql, tokens, writer, config);
+    metrics.registry.register(
+      new Gauge(
+        'ingest_unknown_fields_total',
+        'requests whose mobile events carried a field the server does not know (accepted, the field dropped), by field; at most 200 names, then "(other)"',
+        ['field'],
+        () => ingest.unknownFields.series(),
+        'counter',
+      ),
+    );
     await ingest.start();
     cleanups.push(() => ingest.stop());
     // One memory budget for every tenant's buffered request body, whatever the
@@ -229,7 +238,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       metrics: metricsAccess(config.metricsToken),
     };
     const ingestion = ingestEndpoints({ ingest, reads: new DeviceReadModel(database.sql), maxBodyBytes: config.maxIngestBodyBytes });
-    const health = healthEndpoints({ sql: database.sql, inference, registry: metrics.registry });
+    const health = healthEndpoints({ sql: database.sql, inference, registry: metrics.registry, jpegDecoder: jpeg.decoder });
     const predict = predictEndpoint({ inference, budget: bodyBudget, maxImageBytes: config.maxImageBytes, holdMs: config.queueHoldMs });
     const openApi = JSON.stringify(buildOpenApi([predict, ...management, ...ingestion, ...health]));
     const routes = (endpoints: Endpoint[]): Route[] =>

@@ -36,6 +36,8 @@ export interface Config {
   inferenceApiKey: string | undefined;
   maxImageBytes: number;
   maxImagePixels: number;
+  /** JPEG_DECODER: auto (libturbojpeg where the addon has it) or one pinned, so that servers built on different machines decode alike */
+  jpegDecoder: 'auto' | 'libturbojpeg' | 'sharp';
   queueSize: number;
   queueWaitingRoom: number;
   queueHoldMs: number;
@@ -376,6 +378,11 @@ const SPECS = {
   MODEL_MEMORY_BUDGET_MB: value(mebibytes(1, 1024 * 1024), '4096', 'model.onnx bytes x instances kept loaded; the least recently used are unloaded past it'),
   MODEL_LOADING: value(oneOf(['eager', 'lazy'] as const), 'eager', 'eager: load every version at start; lazy: versions already Active load on first use'),
   GRAPH_REWRITE: value(boolean, 'true', "true | false: run each version's graph rewritten to take uint8 pixels and give a dense head's candidates only (same answers)"),
+  JPEG_DECODER: value(
+    oneOf(['auto', 'libturbojpeg', 'sharp'] as const),
+    'auto',
+    'auto | libturbojpeg | sharp: which decoder JPEG images get (auto: libturbojpeg where the native addon has it); the two differ by a level or so per pixel, so pin one where servers must answer alike. libturbojpeg refuses to start without it',
+  ),
   GPU_PRECISION: value(oneOf(['fp32', 'fp16'] as const), 'fp32', "fp32 | fp16: precision of GPU instances whose model.json sets none (fp16 converts the weights at load)"),
   MODEL_ISOLATION: value(
     oneOf(['stored', 'all', 'none'] as const),
@@ -617,6 +624,7 @@ export function loadConfig(env: Env = process.env): Config {
     inferenceApiKey: get('INFERENCE_API_KEY'),
     maxImageBytes: get('MAX_IMAGE_BYTES'),
     maxImagePixels: get('MAX_IMAGE_PIXELS'),
+    jpegDecoder: get('JPEG_DECODER'),
     queueSize: get('QUEUE_SIZE'),
     queueWaitingRoom: get('QUEUE_WAITING_ROOM'),
     queueHoldMs: get('QUEUE_HOLD_MS'),

@@ -2,6 +2,7 @@
 import { ConfigError, helpText, loadConfig } from './config.js';
 import { startServer, type RunningServer } from './app.js';
 import { UwsLoadError } from './http/uws-loader.js';
+import { JpegDecoderError } from './inference/decode-image.js';
 import { log } from './log.js';
 import { ensurePortsFree, PortInUseError } from './lib/port-check.js';
 
@@ -72,7 +73,7 @@ main().catch((error) => {
   } else if (error instanceof PortInUseError) {
     // one line, for a person who started a second server by mistake
     process.stderr.write(`failed to start: ${error.message}\n`);
-  } else if (error instanceof UwsLoadError) {
+  } else if (error instanceof UwsLoadError || error instanceof JpegDecoderError) {
     // several lines meant for a person: written as they are, not as one log field
     process.stderr.write(`failed to start: ${error.message}\n`);
   } else {

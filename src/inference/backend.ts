@@ -12,7 +12,7 @@ import type { ImageOutputs } from './postprocess.js';
 import { prepareModel, type CandidateOutputs, type InputDtype, type PreparationOptions, type PreparedModel } from './prepared-model.js';
 import { fillPadding, inputElements, newTensorArray, type TensorArray } from './preprocess.js';
 import type { Feed, RunnerKind, SessionRunner } from './runner.js';
-import { createSession, ModelLoadError, type BatchAxis, type SessionOptions } from './session.js';
+import { createSession, fixedRows, ModelLoadError, type BatchAxis, type SessionOptions } from './session.js';
 
 export { ModelLoadError } from './session.js';
 
@@ -102,7 +102,8 @@ export class ModelBackend {
     try {
       const { batchAxis } = prepared;
       const wanted = Math.max(1, options.maxBatchSize);
-      const rows = batchAxis.kind === 'fixed' ? batchAxis.size : wanted;
+      const fixed = fixedRows(batchAxis);
+      const rows = fixed ?? wanted;
       const input = newTensorArray(prepared.input.dtype, rows * inputElements(config.input));
       const info: BackendInfo = {
         provider,
@@ -110,7 +111,7 @@ export class ModelBackend {
         providerFailures: [...earlier, ...failures],
         outputs: prepared.outputs,
         batchAxis,
-        maxBatchSize: batchAxis.kind === 'fixed' ? Math.min(wanted, batchAxis.size) : wanted,
+        maxBatchSize: Math.min(wanted, fixed ?? wanted),
         batchingNote: undefined,
         inputDtype: prepared.input.dtype,
         candidates: prepared.candidates !== undefined,
@@ -128,17 +129,18 @@ export class ModelBackend {
 
   /** rows the session runs for `count` images: a fixed batch axis is always filled, a padded one too */
   private rows(count: number): number {
-    if (this.info.batchAxis.kind === 'fixed') return this.info.batchAxis.size;
+    const fixed = fixedRows(this.info.batchAxis);
+    if (fixed !== undefined) return fixed;
     return this.padToMax && this.info.maxBatchSize > 1 ? this.info.maxBatchSize : count;
   }
 
   private tensor(rows: number): Feed {
     let tensor = this.tensors.get(rows);
     if (!tensor) {
-      const { width, height, layout, batchAxis } = this.config.input;
+      const { width, height, layout } = this.config.input;
       const data = this.input.subarray(0, rows * inputElements(this.config.input));
       const image = layout === 'NCHW' ? [3, height, width] : [height, width, 3];
-      tensor = { type: this.info.inputDtype, dims: batchAxis ? [rows, ...image] : image, data };
+      tensor = { type: this.info.inputDtype, dims: this.info.batchAxis.kind === 'none' ? image : [rows, ...image], data };
       this.tensors.set(rows, tensor);
     }
     return tensor;
@@ -193,7 +195,7 @@ export class ModelBackend {
     const unbatched = Object.entries(raw).find(([name, t]) => !reduced.has(name) && t.dims[0] !== rows);
     if (!unbatched) return;
     const reason = `output "${unbatched[0]}" has shape [${unbatched[1].dims.join(', ')}] for a batch of ${rows}: no batch axis to split on`;
-    if (this.info.batchAxis.kind === 'fixed') throw new ModelLoadError(reason);
+    if (this.info.batchAxis.kind !== 'dynamic') throw new ModelLoadError(reason);
     this.info.maxBatchSize = 1;
     this.info.batchingNote = `batching off: ${reason}`;
   }

@@ -21,14 +21,27 @@ import { predictErrors } from './predict-errors.js';
 sharp.concurrency(1);
 sharp.cache(false);
 
+export type JpegDecoder = 'libturbojpeg' | 'sharp';
+
+export class JpegDecoderError extends Error {}
+
 /**
- * Which decoder JPEGs get on this machine: libturbojpeg through the addon,
- * or sharp for all of them (about three times slower on a 1280x720 photo,
- * and its pixels differ a little), with the reason. Logged at start and in
- * readiness, so that two servers answering differently can be told apart.
+ * Which decoder JPEGs get, as JPEG_DECODER asks: auto takes libturbojpeg
+ * through the addon where it was built with it, else sharp for all of them
+ * (about three times slower on a 1280x720 photo); either may be pinned,
+ * since their pixels differ a little (a level or so on average, more at
+ * some edges of a downscaled photo) and so, for sensitive models, do the
+ * detections. Logged at start and answered by readiness, so that two
+ * servers answering differently can be told apart. The reason says why
+ * sharp is used; throws JpegDecoderError when libturbojpeg is asked for
+ * and this addon has none.
  */
-export function jpegDecoder(): { decoder: 'libturbojpeg' | 'sharp'; reason?: string } {
-  return native.hasJpegDecoder ? { decoder: 'libturbojpeg' } : { decoder: 'sharp', reason: native.jpegDecoderMissing || 'the native addon predates its JPEG decoder (npm run build:native)' };
+export function jpegDecoder(wanted: 'auto' | JpegDecoder = 'auto'): { decoder: JpegDecoder; reason?: string } {
+  const missing = native.jpegDecoderMissing || 'the native addon predates its JPEG decoder (npm run build:native)';
+  if (wanted === 'sharp') return { decoder: 'sharp', reason: 'JPEG_DECODER=sharp' };
+  if (native.hasJpegDecoder) return { decoder: 'libturbojpeg' };
+  if (wanted === 'libturbojpeg') throw new JpegDecoderError(`JPEG_DECODER=libturbojpeg, but the native addon has no JPEG decoder: ${missing}`);
+  return { decoder: 'sharp', reason: missing };
 }
 
 export interface RawPixels {
@@ -91,7 +104,7 @@ function decodeJpegNatively(bytes: Uint8Array, target: DecodeTarget, maxPixels: 
   };
 }
 
-export async function decodeImage(bytes: Uint8Array, target: DecodeTarget, maxPixels: number): Promise<DecodedImage> {
+export async function decodeImage(bytes: Uint8Array, target: DecodeTarget, maxPixels: number, jpeg: JpegDecoder = jpegDecoder().decoder): Promise<DecodedImage> {
   const format = sniffImageFormat(bytes);
   if (!format) throw predictErrors.unknownFormat();
 
@@ -111,7 +124,7 @@ export async function decodeImage(bytes: Uint8Array, target: DecodeTarget, maxPi
     };
   }
 
-  if (format === 'jpeg' && native.hasJpegDecoder) {
+  if (format === 'jpeg' && jpeg === 'libturbojpeg' && native.hasJpegDecoder) {
     const decoded = decodeJpegNatively(bytes, target, maxPixels);
     if (decoded) return decoded;
   }

@@ -1,8 +1,9 @@
 // From decoded candidates to the predict response: boxes mapped back onto
-// the original image (letterbox undone, 0-1, x first), class-wise NMS, the
-// detection cap, and the JSON grouped by label.
+// the original image (letterbox undone, x first), class-wise NMS, the boxes
+// clipped to the image (0-1), the detection cap, and the JSON grouped by
+// label.
 import type { Placement } from './letterbox.js';
-import { normalizeX, normalizeY } from './letterbox.js';
+import { clamp01, fractionX, fractionY } from './letterbox.js';
 import type { Candidate } from './outputs/index.js';
 
 /** Candidates kept for NMS at most, best first (as Ultralytics' max_nms). */
@@ -33,6 +34,12 @@ function iou(a: Detection, b: Detection): number {
  * Maps candidates onto the original image and keeps the best `maxDetections`.
  * IoU is unchanged by the (axis-aligned) mapping, so NMS runs on mapped boxes.
  * Models that remove duplicates themselves (nmsFree) skip NMS.
+ *
+ * Boxes are clipped to the image after NMS, as the exporters' own
+ * postprocessing does (Ultralytics' scale_boxes): two boxes that reach past
+ * the same border overlap less as drawn than clipped, and clipping first
+ * would let one suppress the other near the edges. A box that lies wholly
+ * in the padding still takes part in NMS but is not answered.
  */
 export function selectDetections(
   candidates: Candidate[],
@@ -41,19 +48,29 @@ export function selectDetections(
 ): Detection[] {
   const mapped: Detection[] = [];
   for (const c of candidates) {
-    const d: Detection = {
+    mapped.push({
       classId: c.classId,
       score: c.score,
-      x1: normalizeX(placement, Math.min(c.x1, c.x2)),
-      y1: normalizeY(placement, Math.min(c.y1, c.y2)),
-      x2: normalizeX(placement, Math.max(c.x1, c.x2)),
-      y2: normalizeY(placement, Math.max(c.y1, c.y2)),
+      x1: fractionX(placement, Math.min(c.x1, c.x2)),
+      y1: fractionY(placement, Math.min(c.y1, c.y2)),
+      x2: fractionX(placement, Math.max(c.x1, c.x2)),
+      y2: fractionY(placement, Math.max(c.y1, c.y2)),
       source: c,
-    };
-    if (d.x2 > d.x1 && d.y2 > d.y1) mapped.push(d); // boxes wholly in the padding vanish
+    });
   }
   mapped.sort((a, b) => b.score - a.score);
-  if (!options.nms) return mapped.slice(0, options.maxDetections);
+  const answered: Detection[] = [];
+  const answer = (d: Detection): void => {
+    const clipped = { ...d, x1: clamp01(d.x1), y1: clamp01(d.y1), x2: clamp01(d.x2), y2: clamp01(d.y2) };
+    if (clipped.x2 > clipped.x1 && clipped.y2 > clipped.y1) answered.push(clipped);
+  };
+  if (!options.nms) {
+    for (const d of mapped) {
+      if (answered.length >= options.maxDetections) break;
+      answer(d);
+    }
+    return answered;
+  }
 
   const pool = mapped.length > MAX_NMS_CANDIDATES ? mapped.slice(0, MAX_NMS_CANDIDATES) : mapped;
   const kept: Detection[] = [];
@@ -62,9 +79,10 @@ export function selectDetections(
       if (k.classId === d.classId && iou(k, d) > options.iou) continue outer;
     }
     kept.push(d);
-    if (kept.length >= options.maxDetections) break;
+    answer(d);
+    if (answered.length >= options.maxDetections) break;
   }
-  return kept;
+  return answered;
 }
 
 export const round = (v: number) => Math.round(v * 1e6) / 1e6;

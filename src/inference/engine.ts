@@ -14,6 +14,7 @@ import { FairShare } from './fair-share.js';
 import { LoadedModel, type ServingDefaults } from './loaded-model.js';
 import { ModelCache, type CacheLimits } from './model-cache.js';
 import type { ModelConfig } from './model-config.js';
+import { jpegDecoder } from './decode-image.js';
 import { PipelinePool } from './pipeline-pool.js';
 import type { PipelineSettings } from './pipeline-worker.js';
 import { predictErrors } from './predict-errors.js';
@@ -35,6 +36,7 @@ export function engineSettings(config: Config): EngineSettings {
     instanceMemoryBytes: config.instanceMemoryBytes,
     maxImageBytes: config.maxImageBytes,
     maxImagePixels: config.maxImagePixels,
+    jpegDecoder: jpegDecoder(config.jpegDecoder).decoder,
     cache: { maxLoaded: config.maxLoadedVersions, memoryBudgetBytes: config.modelMemoryBudgetBytes, concurrentLoads: 2 },
   };
 }

@@ -35,15 +35,24 @@ export function placeImage(
   };
 }
 
+/** Input-tensor x (pixels) to a fraction of the original image width: outside [0, 1] past its edges. */
+export function fractionX(p: Placement, x: number): number {
+  return (x - p.rectX) / p.rectWidth;
+}
+
+export function fractionY(p: Placement, y: number): number {
+  return (y - p.rectY) / p.rectHeight;
+}
+
 /** Input-tensor x (pixels) to a 0-1 fraction of the original image width, clamped. */
 export function normalizeX(p: Placement, x: number): number {
-  return clamp01((x - p.rectX) / p.rectWidth);
+  return clamp01(fractionX(p, x));
 }
 
 export function normalizeY(p: Placement, y: number): number {
-  return clamp01((y - p.rectY) / p.rectHeight);
+  return clamp01(fractionY(p, y));
 }
 
-function clamp01(v: number): number {
+export function clamp01(v: number): number {
   return v < 0 ? 0 : v > 1 ? 1 : v;
 }

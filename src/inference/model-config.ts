@@ -43,10 +43,12 @@ export const modelConfigSchema = z
         std: triple.refine((s) => s.every((v) => v !== 0), 'std must not contain 0').default([1, 1, 1]),
         padValue: z.number().int().min(0).max(255).default(114),
         /**
-         * false for an input without a batch axis, [3, H, W] (torchvision's
-         * detectors exported with torch.onnx.export): one image a run.
+         * Whether the input has a batch axis. Read from the graph when
+         * omitted: [3, H, W] (torchvision's detectors exported with
+         * torch.onnx.export) has none and runs one image at a time. When
+         * given, the graph must agree.
          */
-        batchAxis: z.boolean().default(true),
+        batchAxis: z.boolean().optional(),
       })
       .strict(),
     output: z

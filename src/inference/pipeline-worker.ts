@@ -15,10 +15,13 @@ import type { PredictOptions } from './predict-options.js';
 import type { InputDtype } from './prepared-model.js';
 import { preprocessInto, tensorView, type InputConfig } from './preprocess.js';
 import { extractImage } from './request-body.js';
+import type { JpegDecoder } from './decode-image.js';
 
 export interface PipelineSettings {
   maxImageBytes: number;
   maxImagePixels: number;
+  /** which decoder JPEGs get (decode-image.ts jpegDecoder, resolved from JPEG_DECODER) */
+  jpegDecoder: JpegDecoder;
 }
 
 export interface PreprocessTask {
@@ -58,7 +61,7 @@ const decoders = new DecoderCache();
 
 async function runPreprocess(task: PreprocessTask): Promise<PreprocessOutcome> {
   const image = extractImage(task.contentType, new Uint8Array(task.body), settings.maxImageBytes);
-  const result = await preprocessInto(image, task.input, tensorView(task.dtype, task.input, task.slot), settings.maxImagePixels);
+  const result = await preprocessInto(image, task.input, tensorView(task.dtype, task.input, task.slot), settings.maxImagePixels, settings.jpegDecoder);
   return { ok: true, ...result };
 }
 

@@ -6,7 +6,7 @@
 // rewrite was left out. Runs in a pipeline worker; pure functions, so tools
 // can also run them in process.
 import { performance } from 'node:perf_hooks';
-import { decodeImage } from './decode-image.js';
+import { decodeImage, type JpegDecoder } from './decode-image.js';
 import type { Placement } from './letterbox.js';
 import type { ModelConfig } from './model-config.js';
 import { native, type PreprocessSpec } from './native.js';
@@ -69,10 +69,11 @@ export async function preprocessInto(
   input: InputConfig,
   tensor: TensorArray,
   maxPixels: number,
+  jpeg?: JpegDecoder,
 ): Promise<PreprocessResult> {
   const t0 = performance.now();
   const { width, height, resize, padValue } = input;
-  const { pixels, placement } = await decodeImage(image, { width, height, resize, padValue }, maxPixels);
+  const { pixels, placement } = await decodeImage(image, { width, height, resize, padValue }, maxPixels, jpeg);
   const t1 = performance.now();
   native.preprocess(pixels.data, pixels.width, pixels.height, pixels.channels, tensor, { ...placement, ...normalisation(input) });
   return { placement, decodeMs: t1 - t0, preprocessMs: performance.now() - t1 };

@@ -46,30 +46,42 @@ export async function createSession(source: string | Uint8Array, options: Sessio
 
 /**
  * What the model's first axis allows: a dynamic axis takes any batch size, a
- * fixed one exactly that many images (a smaller batch is padded).
+ * fixed one exactly that many images (a smaller batch is padded); none, an
+ * input of one image without a batch axis ([3, H, W], as torchvision's
+ * detectors export), runs like a fixed batch of one.
  */
-export type BatchAxis = { kind: 'dynamic' } | { kind: 'fixed'; size: number };
+export type BatchAxis = { kind: 'dynamic' } | { kind: 'fixed'; size: number } | { kind: 'none' };
 
-/** Checks the image input against model.json and reads its batch axis. */
+/** Rows a run of this axis always holds (undefined: as many as the batch). */
+export function fixedRows(axis: BatchAxis): number | undefined {
+  return axis.kind === 'fixed' ? axis.size : axis.kind === 'none' ? 1 : undefined;
+}
+
+/**
+ * Checks the image input against model.json and reads its batch axis. The
+ * graph says whether there is one (a rank-3 input has none); model.json's
+ * `batchAxis`, when given, must agree.
+ */
 export function checkInput(config: ModelConfig, meta: ValueMetadata | undefined, name: string): BatchAxis {
   if (!meta) throw new ModelLoadError(`the model has no input named "${name}"`);
   if (meta.type === 'non-tensor') throw new ModelLoadError(`input "${name}" is not a tensor`);
-  const { width, height, layout, dtype, batchAxis } = config.input;
+  const { width, height, layout, dtype } = config.input;
   if (meta.type !== dtype) {
     throw new ModelLoadError(`model.json says input.dtype ${dtype} but input "${name}" is ${meta.type}`);
   }
   const expected = layout === 'NCHW' ? [3, height, width] : [height, width, 3];
   const shape = meta.shape;
+  const batchAxis = config.input.batchAxis ?? shape.length !== expected.length;
   const fits = (d: number | string, want: number) => typeof d !== 'number' || d < 0 || d === want;
   const image = batchAxis ? shape.slice(1) : shape;
   const matches = shape.length === expected.length + (batchAxis ? 1 : 0) && image.every((d, i) => fits(d, expected[i]!));
   if (!matches) {
     const described = batchAxis ? `${layout} [1, ${expected.join(', ')}]` : `${layout} without a batch axis [${expected.join(', ')}]`;
-    const hint = batchAxis && shape.length === expected.length ? ' (an input without a batch axis needs "batchAxis": false in model.json\'s input)' : '';
+    const hint =
+      config.input.batchAxis === true && shape.length === expected.length ? ' (this input has no batch axis: remove "batchAxis": true from model.json\'s input)' : '';
     throw new ModelLoadError(`model.json describes input "${name}" as ${described} but the model's input has shape [${shape.join(', ')}]${hint}`);
   }
-  // No batch axis runs like a fixed batch of one; only the tensor's shape differs.
-  if (!batchAxis) return { kind: 'fixed', size: 1 };
+  if (!batchAxis) return { kind: 'none' };
   const batch = shape[0]!;
   return typeof batch === 'number' && batch > 0 ? { kind: 'fixed', size: batch } : { kind: 'dynamic' };
 }

@@ -3,10 +3,11 @@
 // found at start loaded, not only the first one to finish (a predict to the
 // other would be answered 500 "status Initializing").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { native } from '../../src/inference/native.js';
 import { DEMO_MODEL_VERSION_ID, DEMO_SEG_MODEL_VERSION_ID } from '../../src/platform/bootstrap.js';
 import { makeImage } from '../helpers/images.js';
 import { predict } from '../helpers/predict.js';
-import { removeDir, startServer, type TestServer } from '../helpers/server.js';
+import { removeDir, startReadyServer, startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 
@@ -41,6 +42,23 @@ describe('GET /v2/health/ready', () => {
     const image = await makeImage('png', 64, 64);
     for (const id of [DEMO_MODEL_VERSION_ID, DEMO_SEG_MODEL_VERSION_ID]) {
       expect((await predict(server.url, id, image, { key: 'ready-key' })).status).toBe(200);
+    }
+  });
+});
+
+describe('the JPEG decoder', () => {
+  it('is the one JPEG_DECODER pins, named in readiness and the log', async () => {
+    const image = await makeImage('jpeg', 640, 360);
+    const here = native.hasJpegDecoder ? 'libturbojpeg' : 'sharp';
+    expect(((await (await fetch(`${server.url}/v2/health/ready`)).json()) as { jpegDecoder: string }).jpegDecoder).toBe(here);
+    const pinned = await startReadyServer({ env: { INFERENCE_API_KEY: 'ready-key', JPEG_DECODER: 'sharp' } });
+    try {
+      expect(await (await fetch(`${pinned.url}/v2/health/ready`)).json()).toMatchObject({ status: 'ready', jpegDecoder: 'sharp' });
+      expect(pinned.stderr()).toMatch(/JPEG images are decoded by sharp.*JPEG_DECODER=sharp/);
+      expect((await predict(pinned.url, DEMO_MODEL_VERSION_ID, image, { key: 'ready-key' })).status).toBe(200);
+    } finally {
+      await pinned.stop();
+      await removeDir(pinned.dataDir);
     }
   });
 });

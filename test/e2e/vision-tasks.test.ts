@@ -177,6 +177,10 @@ describe('torchvision exports', () => {
       'traffic cone': [rect([0.5, 0.25], [0.875, 0.875], 0.75)],
     });
   });
+
+  it('load with model.json silent on the batch axis: the graph says there is none', async () => {
+    expect(await answer('nobatchaxis')).toEqual(await answer('torchvision'));
+  });
 });
 
 describe('outputs a model filtered in its graph', () => {
@@ -202,8 +206,8 @@ describe('model.json contradicting the model', () => {
     ['badkeypoints', 'model.json lists 2 labels and 3 keypoints (format yolov8-pose expects [1, 15, N]) but output "output0" has shape [1, 12, 3]'],
     ['badseg', 'model.json lists 2 labels and the prototypes 2 masks (format yolov8-seg expects [1, 8, N]) but output "output0" has shape [1, 9, 3]'],
     [
-      'nobatchaxis',
-      'model.json describes input "images" as NCHW [1, 3, 64, 64] but the model\'s input has shape [3, height, width] (an input without a batch axis needs "batchAxis": false in model.json\'s input)',
+      'batchaxistrue',
+      'model.json describes input "images" as NCHW [1, 3, 64, 64] but the model\'s input has shape [3, height, width] (this input has no batch axis: remove "batchAxis": true from model.json\'s input)',
     ],
     ['nokeypoints', 'format yolov8-pose needs the keypoint names in model.json ("keypoints")'],
     [

@@ -71,7 +71,7 @@ describe('bytes in: the uint8 prefix', () => {
   it.each(cases)('%s: the model sees the native preprocessing\'s values, bit for bit', async (_, extra) => {
     const input = parseModelConfig({ name: 'identity', labels: ['x'], input: { ...base, ...extra } }).input;
     const image = input.layout === 'NCHW' ? [3, input.height, input.width] : [input.height, input.width, 3];
-    const shape = input.batchAxis ? [1, ...image] : image;
+    const shape = input.batchAxis === false ? image : [1, ...image];
     const type = input.dtype === 'float16' ? T.FLOAT16 : T.FLOAT;
     const model = OnnxModel.parse(
       encodeModel({ name: 'identity', node: [node('Identity', ['images'], ['out'])], input: [valueInfo('images', type, shape)], output: [valueInfo('out', type, shape)] }),

@@ -2,7 +2,7 @@
 import type { Sql } from 'postgres';
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
-import { jpegDecoder } from '../../inference/decode-image.js';
+import type { JpegDecoder } from '../../inference/decode-image.js';
 import type { InferenceService } from '../../inference/service.js';
 import type { Registry } from '../../observability/metrics.js';
 import { readiness } from '../../platform/readiness.js';
@@ -12,7 +12,7 @@ export const API_VERSION = '2.0.0';
 
 const versionSchema = z.object({ name: z.string(), version: z.string() });
 
-export function healthEndpoints(deps: { sql: Sql; inference: InferenceService; registry: Registry }): Endpoint[] {
+export function healthEndpoints(deps: { sql: Sql; inference: InferenceService; registry: Registry; jpegDecoder: JpegDecoder }): Endpoint[] {
   const version = (path: string, operationId: string, summary: string) =>
     defineEndpoint({
       method: 'get',
@@ -52,7 +52,7 @@ export function healthEndpoints(deps: { sql: Sql; inference: InferenceService; r
       },
       async handler() {
         const { database, models } = await readiness(deps.sql, deps.inference);
-        if (database && models === 'ok') return respond.bare({ status: 'ready', database: 'ok', activeModelVersion: true, jpegDecoder: jpegDecoder().decoder });
+        if (database && models === 'ok') return respond.bare({ status: 'ready', database: 'ok', activeModelVersion: true, jpegDecoder: deps.jpegDecoder });
         const modelProblem = { ok: '', loading: 'model versions are still loading', 'none-active': 'no model version is Active' }[models];
         const problems = [database ? '' : 'database does not answer', modelProblem];
         throw new ApiError(503, 'not ready', problems.filter(Boolean).join('; '), { 'Retry-After': '1' });

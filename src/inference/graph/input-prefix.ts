@@ -35,8 +35,8 @@ export function addInputPrefix(model: OnnxModel, name: string, input: InputConfi
   const pixels = model.newPublicName(`${name}_uint8`);
   model.replaceInput(name, [{ name: pixels, elemType: DataType.UINT8, shape: info.shape }]);
 
-  // Constants broadcast along the channel axis.
-  const channelDims = input.layout === 'NHWC' ? [3] : input.batchAxis ? [1, 3, 1, 1] : [3, 1, 1];
+  // Constants broadcast along the channel axis (NCHW with or without the batch axis, as the graph has it).
+  const channelDims = input.layout === 'NHWC' ? [3] : info.shape?.length === 3 ? [3, 1, 1] : [1, 3, 1, 1];
   const { mul, add } = channelNormalisation(input);
   const nodes: NodeSpec[] = [];
   let value = model.newName('pixels_float');
