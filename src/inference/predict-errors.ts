@@ -10,8 +10,13 @@ export const predictErrors = {
   notMultipart: () =>
     invalid('could not parse multipart form', "request Content-Type isn't multipart/form-data"),
   badMultipart: (detail: string) => invalid('could not parse multipart form', detail),
-  /** Go's http.ErrMissingFile text, as the original service answered. */
-  missingFile: () => invalid('could not parse multipart form', 'http: no such file'),
+  /** A form without the "file" part: says which parts it had, since a wrong field name is the usual cause. */
+  missingFile: (parts: readonly string[]) =>
+    invalid(
+      'could not parse multipart form',
+      `no "file" part in the form: send the image as the multipart field "file" (${parts.length ? `the form had ${parts.slice(0, 5).map((p) => JSON.stringify(p.slice(0, 64))).join(', ')}${parts.length > 5 ? ', …' : ''}` : 'the form had no parts'})`,
+    ),
+  emptyImage: (field: string) => invalid('could not parse image', `image: ${field} is empty (0 bytes): expected a JPG, PNG, GIF, BMP, TIFF or WEBP image`),
   badJson: (detail: string) => invalid('could not parse JSON body', detail),
   badQuery: (detail: string) => invalid('invalid query parameter', detail),
   unauthorized: () => new DomainError('unauthenticated', 'Invalid or missing API key.'),

@@ -2,7 +2,7 @@
 // a `file` part, or a JSON body {"image": "<base64>"}. The main thread only
 // classifies the Content-Type; the worker extracts the bytes, so parsing a
 // 13 MB JSON body never blocks the event loop.
-import { findMultipartPart, multipartBoundary, MultipartError } from '../lib/multipart.js';
+import { multipartBoundary, MultipartError, multipartParts } from '../lib/multipart.js';
 import { predictErrors } from './predict-errors.js';
 
 export type PredictBodyKind = 'multipart' | 'json';
@@ -25,6 +25,7 @@ export function extractImage(contentType: string, body: Uint8Array, maxImageByte
   const kind = predictBodyKind(contentType);
   const image = kind === 'multipart' ? fromMultipart(contentType, body) : kind === 'json' ? fromJson(body) : undefined;
   if (!image) throw predictErrors.notMultipart();
+  if (image.byteLength === 0) throw predictErrors.emptyImage(kind === 'multipart' ? 'the "file" part' : 'the "image" field');
   if (image.byteLength > maxImageBytes) throw predictErrors.fileTooLarge(image.byteLength);
   return image;
 }
@@ -33,9 +34,12 @@ function fromMultipart(contentType: string, body: Uint8Array): Uint8Array {
   const boundary = multipartBoundary(contentType);
   if (!boundary) throw predictErrors.badMultipart('no multipart boundary param in Content-Type');
   try {
-    const part = findMultipartPart(body, boundary, 'file');
-    if (!part) throw predictErrors.missingFile();
-    return part.data;
+    const names: string[] = [];
+    for (const part of multipartParts(body, boundary)) {
+      if (part.name === 'file') return part.data;
+      names.push(part.name);
+    }
+    throw predictErrors.missingFile(names);
   } catch (error) {
     if (error instanceof MultipartError) throw predictErrors.badMultipart(error.message);
     throw error;

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { isStorableText, LATEST_TIME_MS, UNSTORABLE_TEXT, whyUnstorable } from '../lib/storable.js';
 import { invalid } from '../errors.js';
 import { decodeUtf8 } from '../lib/utf8.js';
-import { describeIssues } from '../lib/zod-issues.js';
+import { describeIssues, received } from '../lib/zod-issues.js';
+import { collectUnknownFields } from './unknown-fields.js';
 import { canonicalEvent } from './canonical-event.js';
 import { checkJsonContainers, checkJsonItems, checkProtobufItems, MAX_BATCH_EVENTS, MAX_LIST_ITEMS } from './item-limits.js';
 import { ingress } from './proto/ingress.js';
@@ -43,10 +44,14 @@ export const contentTypeOf = (format: WireFormat) => (format === 'protobuf' ? 'a
  * int64 values: JSON numbers, or strings of digits (proto3 JSON writes int64
  * as strings); either way a safe integer, which a JavaScript number holds exactly.
  */
-const int64 = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number).pipe(z.number().int())]);
+const int64 = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number).pipe(z.number().int())], {
+  error: (issue) => `expected an integer (a JSON number, or a string of digits), got ${received(issue.input)}`,
+});
 /** The event's own time: milliseconds since 1970, up to the end of the year 9999. */
 const clientTime = int64.pipe(z.number().min(0, { error: 'must be a time in milliseconds since 1970' }).max(LATEST_TIME_MS, { error: 'must be a time before the year 10000, in milliseconds since 1970' }));
-const num = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/).transform(Number)]);
+const num = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/).transform(Number)], {
+  error: (issue) => `expected a number (a JSON number, or a string of one), got ${received(issue.input)}`,
+});
 /** A string PostgreSQL can store (db/storable.ts). */
 const storable = z.string().refine(isStorableText, { error: UNSTORABLE_TEXT });
 const str = storable.max(1024);
@@ -129,7 +134,9 @@ export const eventSchema = renamed(
     configurations: configuration.optional(),
     properties: property.optional(),
     push: push.optional(),
-    attributes: z.record(storable.max(256), z.union([storable, z.number(), z.boolean()]).transform(String)).optional(),
+    attributes: z
+      .record(storable.max(256), z.union([storable, z.number(), z.boolean()], { error: (issue) => `expected a string, number or boolean, got ${received(issue.input)}` }).transform(String))
+      .optional(),
     error: list(eventError).optional(),
   }),
 );
@@ -226,16 +233,39 @@ function decodeChecked<M>(body: Uint8Array, format: WireFormat, kind: 'batch' | 
   return value;
 }
 
-export function decodeEvent(body: Uint8Array, format: WireFormat): MobileEvent {
-  const value = decodeChecked(body, format, 'event', ingress.Event, 'Event');
-  return (canonicalEvent(value) as MobileEvent | undefined) ?? validated(eventSchema, value);
+/**
+ * Decoded mobile events, and the fields they carried that the server does
+ * not know (dropped; unknown-fields.ts counts and logs them).
+ */
+export interface DecodedEvents {
+  events: MobileEvent[];
+  unknownFields: ReadonlySet<string>;
 }
 
-export function decodeEventBatch(body: Uint8Array, format: WireFormat): MobileEvent[] {
+const NONE: ReadonlySet<string> = new Set();
+
+/** The unknown fields of events that left the fast path (which takes none). */
+function unknownFieldsOf(events: readonly unknown[]): ReadonlySet<string> {
+  const found = new Set<string>();
+  for (const event of events) collectUnknownFields(event, found);
+  return found;
+}
+
+export function decodeEvent(body: Uint8Array, format: WireFormat): DecodedEvents {
+  const value = decodeChecked(body, format, 'event', ingress.Event, 'Event');
+  const canonical = canonicalEvent(value) as MobileEvent | undefined;
+  if (canonical) return { events: [canonical], unknownFields: NONE };
+  return { events: [validated(eventSchema, value)], unknownFields: unknownFieldsOf([value]) };
+}
+
+export function decodeEventBatch(body: Uint8Array, format: WireFormat): DecodedEvents {
   const value = decodeChecked(body, format, 'batch', ingress.MobileEvents, 'MobileEvents');
   // A bare JSON array is accepted as a batch too.
   const batch = Array.isArray(value) ? { events: value } : value;
-  return canonicalEvents(batch) ?? validatedBatch(batch);
+  const canonical = canonicalEvents(batch);
+  if (canonical) return { events: canonical, unknownFields: NONE };
+  const events = validatedBatch(batch);
+  return { events, unknownFields: unknownFieldsOf((batch as { events: unknown[] }).events) };
 }
 
 export function decodeRegistration(body: Uint8Array, format: WireFormat): Registration {

@@ -14,9 +14,10 @@ import type { DeviceClaims, TokenService } from '../platform/auth/tokens.js';
 import { bearer } from '../platform/auth/authenticator.js';
 import { authenticateChannelKey } from '../platform/channel-keys.js';
 import { validatePayload } from '../platform/schema-validation.js';
-import type { MobileEvent, Registration } from './codec.js';
+import type { DecodedEvents, Registration } from './codec.js';
 import type { EventWriter, IncomingEvent } from './event-writer.js';
 import { RateLimiter } from './rate-limit.js';
+import { UnknownFieldReport } from './unknown-fields.js';
 
 export interface IngestSettings {
   deviceTokenTtlSeconds: number;
@@ -47,6 +48,8 @@ export class IngestService {
   /** device id → when its token's credentials were last found valid, and for which channel key */
   private readonly knownDevices = new Map<string, { checkedAt: number; keyId: string | undefined }>();
   private readonly channelSchemas = new Map<string, { schemaId: string | null; fields: unknown; checkedAt: number }>();
+  /** fields the devices send that the server drops: counted and logged once per channel */
+  readonly unknownFields = new UnknownFieldReport();
 
   constructor(
     private readonly sql: Sql,
@@ -129,8 +132,9 @@ export class IngestService {
   }
 
   /** Stores mobile events (one request = one or a batch); resolves once committed. */
-  async submitMobile(device: DeviceClaims, events: MobileEvent[], idempotencyKey: string | undefined): Promise<void> {
+  async submitMobile(device: DeviceClaims, { events, unknownFields }: DecodedEvents, idempotencyKey: string | undefined): Promise<void> {
     await this.admit(device, events.length);
+    if (unknownFields.size > 0) this.unknownFields.note(device.channelId, unknownFields);
     const now = new Date();
     const incoming = events.map((event, index): IncomingEvent => {
       const timestamp = typeof event.timestamp === 'number' ? event.timestamp : undefined;

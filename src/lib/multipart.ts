@@ -72,11 +72,3 @@ export function* multipartParts(body: Uint8Array, boundary: string): Generator<M
     if (pos + 2 > buf.length) throw new MultipartError('multipart: unexpected end of body');
   }
 }
-
-/** The first part named `field`, or undefined when there is none. */
-export function findMultipartPart(body: Uint8Array, boundary: string, field: string): MultipartPart | undefined {
-  for (const part of multipartParts(body, boundary)) {
-    if (part.name === field) return part;
-  }
-  return undefined;
-}

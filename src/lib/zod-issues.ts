@@ -11,3 +11,12 @@ export function describeIssues(error: z.ZodError): string {
     .map((issue) => `${issue.path.length ? formatPath(issue.path) : '(root)'}: ${issue.message}`)
     .join('; ');
 }
+
+/** What arrived, for an error that says "expected X, got Y": a short quote of a string, the kind of anything else. */
+export function received(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return String(value);
+}

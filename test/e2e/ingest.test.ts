@@ -295,6 +295,32 @@ describe('item limits, checked before decoding', () => {
     expect((await send('/v1/mobile/events/batch', json, auth)).json).toEqual(refused('events.1.locations: at most 1000 entries'));
     expect((await send('/v1/mobile/events/batch', events(100, new Uint8Array()), auth)).status).toBe(204);
   });
+
+  it('names the field, what it expects and what arrived', async () => {
+    const auth = { authorization: (await register()).token };
+    // Before: `events.0.timestamp: Invalid input`.
+    const batch = { events: [{ timestamp: 'yesterday' }] };
+    expect((await send('/v1/mobile/events/batch', batch, auth)).json).toEqual(
+      refused('events.0.timestamp: expected an integer (a JSON number, or a string of digits), got "yesterday"'),
+    );
+    expect((await send('/v1/mobile/events', { locations: [{ latitude: 48.8, longitude: 2.3, accuracy: [5] }] }, auth)).json).toEqual(
+      refused('locations.0.accuracy: expected a number (a JSON number, or a string of one), got an array'),
+    );
+    expect((await send('/v1/mobile/events', { attributes: { floor: null } }, auth)).json).toEqual(refused('attributes.floor: expected a string, number or boolean, got null'));
+  });
+
+  it('accepts fields it does not know, counts them by name and logs each once per channel', async () => {
+    const auth = { authorization: (await register()).token };
+    const metric = async () => /^ingest_unknown_fields_total\{field="locations\.altitudeMeters"\} (\d+)$/m.exec(await (await fetch(`${server.url}/metrics`)).text())?.[1];
+    const before = Number((await metric()) ?? 0);
+    const event = { locations: [{ latitude: 48.8, longitude: 2.3, altitudeMeters: 35 }] };
+    // Before: accepted with 204 and the field dropped without a trace.
+    expect((await send('/v1/mobile/events', event, auth)).status).toBe(204);
+    expect((await send('/v1/mobile/events/batch', { events: [event, event] }, auth)).status).toBe(204);
+    expect(Number(await metric())).toBe(before + 2);
+    const logged = server.stderr().split('\n').filter((line) => line.includes('field the server does not know') && line.includes('locations.altitudeMeters'));
+    expect(logged).toHaveLength(1);
+  });
 });
 
 describe('revoked credentials', () => {

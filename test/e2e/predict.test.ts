@@ -213,7 +213,6 @@ describe('§7 error rows', () => {
     ['SVG', () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>')],
     ['PDF', () => Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF')],
     ['AVIF', () => sharp(pattern(32, 32), { raw: { width: 32, height: 32, channels: 3 } }).avif().toBuffer()],
-    ['empty', () => Buffer.alloc(0)],
   ];
   for (const form of BODY_FORMS) {
     it.each(unknown)(`400 unknown format for %s (${form})`, async (_name, make) => {
@@ -222,6 +221,15 @@ describe('§7 error rows', () => {
       expect(res.body).toEqual({ status: 400, message: 'could not parse image', error: 'image: unknown format' });
     });
   }
+
+  it.each([
+    ['multipart', 'the "file" part'],
+    ['json', 'the "image" field'],
+  ] as const)('400 naming the empty field for an empty image (%s)', async (form, field) => {
+    // Before: `image: unknown format`, as if the bytes were of some other kind.
+    const res = await predict(server.url, DEMO, Buffer.alloc(0), { form, filename: 'photo.jpg' });
+    expect(res.body).toEqual({ status: 400, message: 'could not parse image', error: `image: ${field} is empty (0 bytes): expected a JPG, PNG, GIF, BMP, TIFF or WEBP image` });
+  });
 
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'image/jpeg', ''])(
     '400 could not parse multipart form for Content-Type "%s"',
@@ -247,7 +255,12 @@ describe('§7 error rows', () => {
       body: form,
     });
     expect(missing.status).toBe(400);
-    expect(await missing.json()).toEqual({ status: 400, message: 'could not parse multipart form', error: 'http: no such file' });
+    // Before: Go's `http: no such file`, which named neither the field nor what arrived.
+    expect(await missing.json()).toEqual({
+      status: 400,
+      message: 'could not parse multipart form',
+      error: 'no "file" part in the form: send the image as the multipart field "file" (the form had "image")',
+    });
 
     const broken = await fetch(`${server.url}/v1/models/${DEMO}/predict`, {
       method: 'POST',

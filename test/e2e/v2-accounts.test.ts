@@ -115,10 +115,18 @@ describe('login throttling under concurrency', () => {
 describe('tokens', () => {
   it('refuses missing, malformed, forged, expired and non-access tokens', async () => {
     expect((await anon.get('/v2/users/me')).body).toEqual({ status: 401, message: 'authentication required', error: 'missing Authorization header' });
-    expect((await anon.withToken('garbage').get('/v2/users/me')).status).toBe(401);
+    // Before: jose's own words ("Invalid Compact JWS", "signature verification failed").
+    expect((await anon.withToken('garbage').get('/v2/users/me')).body).toEqual({
+      status: 401,
+      message: 'invalid token',
+      error: 'the token is not a JWT (three base64url parts joined by dots): expected the token POST /v2/login answers in "token"',
+    });
     const key = new TextEncoder().encode('test-secret-test-secret-test-secret-1234');
     const forged = await new SignJWT({ type: 'access' }).setProtectedHeader({ alg: 'HS256' }).setSubject('x').setExpirationTime('1h').sign(new TextEncoder().encode('another-secret-another-secret-another'));
-    expect((await anon.withToken(forged).get('/v2/users/me')).status).toBe(401);
+    expect((await anon.withToken(forged).get('/v2/users/me')).body).toMatchObject({
+      status: 401,
+      error: 'the token\'s signature does not verify: it was not issued by this server, or was altered (expected the token POST /v2/login answers in "token")',
+    });
     const expired = await new SignJWT({ type: 'access' }).setProtectedHeader({ alg: 'HS256' }).setSubject('x').setIssuedAt(1).setExpirationTime(2).sign(key);
     expect((await anon.withToken(expired).get('/v2/users/me')).body.error).toBe('token has expired');
     const verify = await new SignJWT({ type: 'verify' }).setProtectedHeader({ alg: 'HS256' }).setSubject('x').setExpirationTime('1h').sign(key);

@@ -134,10 +134,10 @@ describe('canonical mobile events skip zod', () => {
     expect(canonicalEvent(JSON.parse(json.toString()))).toBeDefined();
     expect(canonicalEvent(fromProtobuf)).toBeDefined();
     const expected = eventSchema.parse(event);
-    expect(decodeEvent(json, 'json')).toEqual(expected);
+    expect(decodeEvent(json, 'json')).toEqual({ events: [expected], unknownFields: new Set() });
     // protobuf floats are 32-bit: compared with zod's reading of the same decoded message
-    expect(JSON.stringify(decodeEvent(protobuf, 'protobuf'))).toBe(JSON.stringify(eventSchema.parse(fromProtobuf)));
-    expect(decodeEventBatch(Buffer.from(JSON.stringify({ events: [event, event] })), 'json')).toEqual([expected, expected]);
+    expect(JSON.stringify(decodeEvent(protobuf, 'protobuf').events[0])).toBe(JSON.stringify(eventSchema.parse(fromProtobuf)));
+    expect(decodeEventBatch(Buffer.from(JSON.stringify({ events: [event, event] })), 'json').events).toEqual([expected, expected]);
   });
 
   it('leaves other spellings, strings for numbers and bad values to zod', () => {
@@ -146,8 +146,8 @@ describe('canonical mobile events skip zod', () => {
     expect(canonicalEvent({ locations: [{ latitude: 91, longitude: 0 }] })).toBeUndefined();
     expect(canonicalEvent(JSON.parse('{"attributes":{"__proto__":"x"}}'))).toBeUndefined();
     // …and zod still answers them: renamed, converted, or refused with the path.
-    expect(decodeEvent(Buffer.from('{"powers":[{"batteryLevel":50}]}'), 'json')).toEqual({ powers: [{ batteryLife: 50 }] });
-    expect(decodeEvent(Buffer.from('{"timestamp":"1700000000000"}'), 'json')).toEqual({ timestamp: 1_700_000_000_000 });
+    expect(decodeEvent(Buffer.from('{"powers":[{"batteryLevel":50}]}'), 'json')).toEqual({ events: [{ powers: [{ batteryLife: 50 }] }], unknownFields: new Set() });
+    expect(decodeEvent(Buffer.from('{"timestamp":"1700000000000"}'), 'json').events).toEqual([{ timestamp: 1_700_000_000_000 }]);
     let refusal: unknown;
     try {
       decodeEvent(Buffer.from('{"locations":[{"latitude":91,"longitude":0}]}'), 'json');
@@ -157,5 +157,13 @@ describe('canonical mobile events skip zod', () => {
     expect(refusal).toBeInstanceOf(DomainError);
     expect(ApiError.from(refusal)!.status).toBe(400);
     expect(ApiError.from(refusal)!.detail).toMatch(/locations/);
+  });
+
+  it('names the fields it does not know, through the aliases and the nested lists, and keeps the event', () => {
+    const raw = { timestamp: 1, altitude: 3, configuration: { eventTTL: 5, colour: 'red' }, locations: [{ latitude: 1, longitude: 2, floor: 4 }, { latitude: 1, longitude: 2, floor: 5, heading: 1 }], powers: [{ batteryLevel: 5 }] };
+    const decoded = decodeEventBatch(Buffer.from(JSON.stringify([raw])), 'json');
+    expect([...decoded.unknownFields].sort()).toEqual(['altitude', 'configurations.colour', 'locations.floor', 'locations.heading']);
+    expect(decoded.events[0]).toMatchObject({ timestamp: 1, configurations: { eventTtl: 5 }, powers: [{ batteryLife: 5 }] });
+    expect(decoded.events[0]).not.toHaveProperty('altitude');
   });
 });

@@ -48,7 +48,7 @@ describe('JSON text', () => {
   it('refuses bytes that are not UTF-8 instead of storing U+FFFD for them', () => {
     const body = Buffer.concat([Buffer.from('[{"attributes":{"name":"caf'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}]')]);
     expect(detailOf(() => decodeEventBatch(body, 'json'))).toBe('the body is not valid UTF-8');
-    expect(decodeEventBatch(Buffer.from('[{"attributes":{"name":"café"}}]'), 'json')[0]!.attributes).toEqual({ name: 'café' });
+    expect(decodeEventBatch(Buffer.from('[{"attributes":{"name":"café"}}]'), 'json').events[0]!.attributes).toEqual({ name: 'café' });
   });
 });
 

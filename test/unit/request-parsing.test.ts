@@ -1,8 +1,11 @@
 // Pure parts of the predict request path: multipart, base64, format sniffing.
 import { describe, expect, it } from 'vitest';
-import { findMultipartPart, multipartBoundary, multipartParts } from '../../src/lib/multipart.js';
+import { multipartBoundary, multipartParts } from '../../src/lib/multipart.js';
 import { sniffImageFormat } from '../../src/inference/image-format.js';
 import { decodeBase64, extractImage, predictBodyKind } from '../../src/inference/request-body.js';
+
+/** The first part named `field`, as the predict path looks for "file". */
+const findMultipartPart = (body: Uint8Array, boundary: string, field: string) => [...multipartParts(body, boundary)].find((p) => p.name === field);
 
 const body = (text: string) => Buffer.from(text, 'latin1');
 

@@ -139,7 +139,7 @@ export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps
       operationId: 'mobileEvent',
       content: wire((bytes, req) => decodeEvent(bytes, formatOf(req)), eventSchema, 'Event'),
       async handler({ body, caller, request }) {
-        await ingest.submitMobile(caller, [body], idempotencyKey(request));
+        await ingest.submitMobile(caller, body, idempotencyKey(request));
         return respond.noContent();
       },
     }),

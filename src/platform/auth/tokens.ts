@@ -109,8 +109,22 @@ export class TokenService {
       return payload;
     } catch (error) {
       if (error instanceof DomainError) throw error;
-      if (error instanceof joseErrors.JWTExpired) throw new DomainError('unauthenticated', 'invalid token', 'token has expired');
-      throw new DomainError('unauthenticated', 'invalid token', (error as Error).message);
+      throw new DomainError('unauthenticated', 'invalid token', whyRefused(error as Error, type));
     }
   }
+}
+
+/** Where a token of each type comes from, for the reason a malformed one is refused. */
+const ISSUED_BY: Readonly<Record<string, string>> = { access: 'POST /v2/login answers in "token"', device: 'POST /v1/registration answers in "token"' };
+
+/** jose's reasons ("Invalid Compact JWS") in words that say what was expected and what arrived. */
+function whyRefused(error: Error, type: string): string {
+  const expected = `expected the token ${ISSUED_BY[type] ?? 'this server issued'}`;
+  if (error instanceof joseErrors.JWTExpired) return 'token has expired';
+  if (error instanceof joseErrors.JWSInvalid) return `the token is not a JWT (three base64url parts joined by dots): ${expected}`;
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return `the token's signature does not verify: it was not issued by this server, or was altered (${expected})`;
+  if (error instanceof joseErrors.JOSEAlgNotAllowed) return `the token is signed with an algorithm other than HS256: ${expected}`;
+  if (error instanceof joseErrors.JWTInvalid) return `the token's payload is not a JWT claims set: ${expected}`;
+  if (error instanceof joseErrors.JWTClaimValidationFailed) return `the token's "${error.claim}" claim is not valid (${error.reason})`;
+  return error.message;
 }
