@@ -17,11 +17,11 @@ const USAGE = 'Usage: npm run admin -- reset-password [--email <address>] [--pas
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { email: { type: 'string' }, password: { type: 'string' } },
+    options: { email: { type: 'string' }, password: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
-  if (positionals[0] !== 'reset-password' || positionals.length !== 1) {
+  if (values.help || positionals[0] !== 'reset-password' || positionals.length !== 1) {
     process.stdout.write(USAGE);
-    return 2;
+    return values.help ? 0 : 2;
   }
   const password = values.password ?? generatePassword();
   if (password.length < 8 || password.length > 200) {

@@ -13,11 +13,14 @@ import { loadSecretsKey, openSecret, useSecretsKey } from '../platform/secrets.j
 import { runCli } from './run.js';
 
 async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { limit: { type: 'string', default: '20' } } });
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { limit: { type: 'string', default: '20' }, help: { type: 'boolean', short: 'h' } },
+  });
   const [command = 'list', id] = positionals;
-  if (!['list', 'show'].includes(command) || (command === 'show' && !id)) {
+  if (values.help || !['list', 'show'].includes(command) || (command === 'show' && !id)) {
     process.stdout.write('Usage: npm run outbox -- [list [--limit N]] | show <id>\n');
-    return 2;
+    return values.help ? 0 : 2;
   }
   setLogLevel('warn');
   const config = loadConfig();
@@ -31,7 +34,9 @@ async function main(): Promise<number> {
         `Sent: ${email.sentAt?.toISOString() ?? 'no'}${email.lastError ? ` (last error: ${email.lastError})` : ''}\n\n${openSecret(email.body)}`);
       return 0;
     }
-    for (const e of await listOutboxEmails(database.sql, Number(values.limit))) {
+    const emails = await listOutboxEmails(database.sql, Number(values.limit));
+    if (emails.length === 0) process.stdout.write('the outbox is empty: no email was queued\n');
+    for (const e of emails) {
       process.stdout.write(`${e.id}  ${e.createdAt.toISOString()}  ${e.sentAt ? 'sent  ' : 'queued'}  ${e.kind.padEnd(15)} ${e.toAddress}  ${e.subject}\n`);
     }
     return 0;

@@ -363,9 +363,18 @@ export class Reply {
     return stream;
   }
 
-  /** X-Request-Id and, for an allowed origin, the CORS headers: on every answer. */
+  /** Request headers the answer depends on beyond CORS's Origin (Vary), for caches to key on. */
+  private varies: string | undefined;
+
+  /** The answer depends on request header `name` (e.g. Accept: GET / answers a browser the console, a client the API). */
+  varyOn(name: string): void {
+    this.varies = this.varies ? `${this.varies}, ${name}` : name;
+  }
+
+  /** X-Request-Id, Vary and, for an allowed origin, the CORS headers: on every answer. */
   private writeCommonHeaders(): void {
     this.res.writeHeader('X-Request-Id', this.exchange.id);
+    if (this.varies) this.res.writeHeader('Vary', this.varies);
     if (this.ctx.cors) {
       // The answer depends on the Origin header: shared caches must key on it.
       this.res.writeHeader('Vary', 'Origin');

@@ -120,9 +120,9 @@ export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 function serve(file: StaticFile, req: Request, reply: Reply): void {
   const gzip = file.gzipped !== undefined && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+  if (file.gzipped) reply.varyOn('Accept-Encoding');
   reply.send(200, gzip ? file.gzipped! : file.body, file.contentType, {
     'Cache-Control': file.cacheControl,
-    ...(file.gzipped ? { Vary: 'Accept-Encoding' } : {}),
     ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
     'X-Content-Type-Options': 'nosniff',
     ...(file.contentType.startsWith('text/html') ? PAGE_SECURITY_HEADERS : {}),
@@ -161,6 +161,10 @@ export function sharedWithConsole(route: Route, site: StaticSite): Route {
   const index = site.files.get('/index.html')!;
   return {
     ...route,
-    handler: (req, reply) => (/\btext\/html\b/.test(req.headers.accept ?? '') ? serve(index, req, reply) : route.handler(req, reply)),
+    handler: (req, reply) => {
+      // Both answers depend on Accept: a cache must not give a browser the JSON, nor a client the page.
+      reply.varyOn('Accept');
+      return /\btext\/html\b/.test(req.headers.accept ?? '') ? serve(index, req, reply) : route.handler(req, reply);
+    },
   };
 }

@@ -293,6 +293,26 @@ export class AccountService {
     return { user, role: caller.organizationId ? await findMembershipRole(this.sql, caller.organizationId, caller.userId) : undefined };
   }
 
+  /**
+   * A signed-in user's new password, the current one required (a stolen
+   * token alone cannot take the account over). Wrong guesses count against
+   * the account like failed logins. Every other session ends; the answer is
+   * a token for this one, in the same organization.
+   */
+  async changePassword(caller: { userId: string; organizationId?: string | undefined }, current: string, next: string): Promise<string> {
+    const user = await this.user(caller.userId);
+    const attempt = await claimLoginAttempt(this.sql, emailKey(user.email), LOGIN_THROTTLE);
+    if (!attempt.admitted) throw tooManyLogins(attempt, 'this account is locked after failed password checks');
+    if (!(await verifyPassword(current, user.passwordHash))) {
+      throw new DomainError('forbidden', 'wrong password', 'currentPassword is not the current password of this account');
+    }
+    return this.sql.begin(async (tx) => {
+      const replaced = await replacePassword(tx, user.id, next);
+      if (!replaced) throw new DomainError('conflict', 'user does not exist', 'this account was deleted');
+      return this.tokens.issue({ id: user.id, sessionVersion: replaced.sessionVersion }, caller.organizationId);
+    });
+  }
+
   /** Changes the user's own name or locale. */
   async changeMe(userId: string, changes: { name?: string | undefined; locale?: Record<string, unknown> | undefined }): Promise<UserRow> {
     const user = await this.user(userId);

@@ -31,6 +31,27 @@ function admin(...args: string[]) {
 const login = (password: string) =>
   fetch(`${server.url}/v2/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password }) });
 
+describe('the command-line tools', () => {
+  it('answer --help with their usage, and exit 0', async () => {
+    for (const [tool, usage] of [
+      ['admin', 'Usage: npm run admin -- reset-password'],
+      ['outbox', 'Usage: npm run outbox --'],
+      ['model', 'Usage:'],
+    ] as const) {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', `src/cli/${tool}.ts`, '--help'], { cwd: ROOT });
+      expect(stdout, tool).toContain(usage);
+    }
+  });
+
+  it('say so when the outbox holds nothing', async () => {
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: server.dataDir };
+    delete env.DATABASE_URL;
+    if (database) env.DATABASE_URL = database.url;
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/outbox.ts'], { cwd: ROOT, env });
+    expect(stdout).toBe('the outbox is empty: no email was queued\n');
+  });
+});
+
 describe('npm run admin -- reset-password', () => {
   it('sets the password, ends older sessions, and generates one when none is given', async () => {
     const before = ((await (await login('first-password-1')).json()) as { token: string }).token;

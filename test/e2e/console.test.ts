@@ -19,6 +19,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTaskModels } from '../fixtures/task-models.js';
 import { ADMIN, outboxBody, uploadModelVersion } from '../helpers/api.js';
+import { predict } from '../helpers/predict.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { removeDir, ROOT, waitFor } from '../helpers/server.js';
 
@@ -119,8 +120,12 @@ describe('the console beside the API', () => {
     const apiClient = await fetchPath('/no/such/route', '*/*');
     expect(apiClient.status).toBe(404);
     expect(apiClient.headers.get('content-type')).toBe('application/json');
-    expect(await (await fetchPath('/', 'application/json')).json()).toMatchObject({ name: 'sense-inference-server' });
-    expect(await (await fetchPath('/')).text()).toContain('<div id="app">');
+    const version = await fetchPath('/', 'application/json');
+    expect(await version.json()).toMatchObject({ name: 'sense-inference-server' });
+    expect(version.headers.get('vary')).toBe('Accept');
+    const page = await fetchPath('/');
+    expect(await page.text()).toContain('<div id="app">');
+    expect(page.headers.get('vary')).toBe('Accept, Accept-Encoding');
     expect((await fetchPath('/openapi.json', '*/*')).headers.get('content-type')).toBe('application/json');
   });
 });
@@ -200,10 +205,22 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     const answer = JSON.parse((await page.getByTestId('raw-json').textContent())!) as Record<string, unknown[]>;
     expect(Object.keys(answer).length).toBeGreaterThan(0);
     await screenshot(page, 'predict');
+    // the slider starts at the model's default threshold (0.35 for the demo; before: 0.25 whatever the model),
+    // so what is drawn is what the API answers a client that sets none
+    expect(await page.locator('input[name=threshold]').inputValue()).toBe('0.35');
+    const versionId = /\/models\/([^/]+)\/predict/.exec(page.url())![1]!;
+    const byDefault = await predict(platform!.server.url, versionId, await readFile(join(ROOT, 'samples/scene.jpg')), { key: apiKey });
+    expect(drawn).toBe(Object.values(byDefault.body as Record<string, unknown[]>).flat().length);
     // the slider filters what is drawn: at 1 nothing is left
     await page.locator('input[name=threshold]').fill('1');
     await expect.poll(() => canvas.getAttribute('data-boxes')).toBe('0');
     expect(await detections.count()).toBe(0);
+    // a file the browser cannot decode: its error, and no longer the previous image under it
+    const notAnImage = join(platform!.server.dataDir, 'not-an-image.jpg');
+    await writeFile(notAnImage, 'this is text, not a JPEG');
+    await page.locator('input[name=image]').setInputFiles(notAnImage);
+    await page.locator('.error').first().waitFor();
+    await expect.poll(() => canvas.getAttribute('width')).toBe('0');
   });
 
   it('draws the polygons of a segmentation model and the keypoints of a pose model', async () => {
@@ -392,6 +409,8 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await screenshot(page, 'rules');
     await page.getByRole('button', { name: 'Save rule' }).click();
     await page.locator('[data-rule-name="speeding in the yard"]').waitFor();
+    // the list says it in words, the landmark by its name (before: its id in the expression string)
+    await expect.poll(() => page.locator('[data-rule-name="speeding in the yard"]').getByTestId('rule-conditions').textContent()).toBe('enters yard and event.data.speed > 30');
 
     const [rule] = (await platform!.admin.get(`/v2/rules?projectId=${project.id}`)).body.data;
     expect(rule.conditionsObject[0]).toMatchObject({
@@ -433,6 +452,16 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     }, 15_000, 'the refused webhook in the delivery log');
     await signal.getByRole('button', { name: 'Deliveries' }).click();
     await signal.locator('tr', { hasText: 'failed' }).waitFor();
+    expect(await signal.getByTestId('rule-conditions').textContent()).toBe('event.attributes.go == "yes" or Mon, Tue, Wed, Thu, Fri 08:00–18:00');
+
+    // a rule without conditions: said in words, not as a lone `true`
+    await platform!.admin.post('/v2/rules', { projectId: project.id, name: 'every event', conditionsObject: [], actions: [] });
+    await page.reload();
+    await page.getByLabel('Project').selectOption({ label: 'depot' });
+    const always = page.locator('[data-rule-name="every event"]');
+    await always.waitFor();
+    expect(await always.getByTestId('rule-conditions').textContent()).toBe('no conditions: every event of the project');
+    expect(await always.locator('code.expression').count()).toBe(0);
   });
 
   it('tails events live as a device sends them (paused and resumed), finds them by search, and shows the device with its last location', async () => {
@@ -546,6 +575,61 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.getByTestId('device-map').waitFor();
   });
 
+  it('fits a phone: one row of navigation, nothing wider than the screen, no request that answers 404', async () => {
+    const admin = platform!.admin;
+    const model = (await admin.post('/v2/models', { name: 'phone' })).body.data;
+    const files = { model: await readFile(join(ROOT, 'models/demo/model.onnx')), config: await readFile(join(ROOT, 'models/demo/model.json'), 'utf8') };
+    const version = (await uploadModelVersion(platform!.server.url, admin, model.id, files, '?wait=true')).body.data;
+    expect(version.status).toBe('Active');
+    const context = await browser!.newContext({ viewport: { width: 420, height: 800 } });
+    const page = await context.newPage();
+    const missing: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 404) missing.push(response.url());
+    });
+    await page.goto(`${platform!.server.url}/models`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.locator('[data-testid="version-id"]').first().waitFor();
+    // Before: the links wrapped into a 300 px block above every page.
+    const nav = (await page.getByRole('navigation').boundingBox())!;
+    expect(nav.height).toBeLessThan(60);
+    const overflow = () => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    expect(await overflow()).toBe(0);
+    // The version ids a client needs for predict are on the Models page.
+    expect(await page.locator('[data-testid="version-id"]').allTextContents()).toContain(version.id);
+    // Try it: the file input stays on the screen.
+    await page.locator(`[data-version-id="${version.id}"]`).getByRole('link', { name: 'Try it' }).click();
+    await page.locator('input[name=image]').waitFor();
+    const input = (await page.locator('input[name=image]').boundingBox())!;
+    expect(input.x + input.width).toBeLessThanOrEqual(420);
+    expect(await overflow()).toBe(0);
+    // Before: /favicon.ico answered 404 on every page.
+    expect(missing).toEqual([]);
+    await context.close();
+  });
+
+  it('titles a device without a name by what it is and the end of its id', async () => {
+    const channel = (await platform!.admin.post('/v2/channels', { name: 'unnamed phones', type: 'android' })).body.data;
+    const registered = await fetch(`${platform!.server.url}/v1/registration`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey, properties: { manufacturer: 'Google', model: 'Pixel 8' } }),
+    });
+    const { token } = (await registered.json()) as { token: string };
+    const deviceId = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
+    const page = await newPage();
+    await page.goto(`${platform!.server.url}/devices/${deviceId}`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    // Before: "Unnamed device", the same for every one of them.
+    await page.getByRole('heading', { name: `Pixel 8 · …${deviceId.slice(-6)}` }).waitFor();
+    // its id on one line
+    const id = page.getByTestId('device-fields').locator('code').first();
+    expect(await id.textContent()).toBe(deviceId);
+    const box = (await id.boundingBox())!;
+    const fontSize = await page.evaluate<number>(`parseFloat(getComputedStyle(document.querySelector('[data-testid="device-fields"] code')).fontSize)`);
+    expect(box.height).toBeLessThan(fontSize * 2); // one line is ~1.2 × the font size
+  });
+
   it('serves the API reference at /docs from the server itself', async () => {
     const page = await newPage();
     const outside: string[] = [];
@@ -571,6 +655,23 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await newcomer.goto(await emailLink('nia@example.com', '/verify-email'));
     await newcomer.getByRole('button', { name: 'Verify and sign in' }).click();
     await signedInAs(newcomer, 'nia@example.com');
+
+    // she changes her password in Settings (the current one required); a new sign-in takes the new one
+    await newcomer.goto(`${platform!.server.url}/settings`);
+    await newcomer.getByLabel('Current password').fill('not-my-password');
+    await newcomer.getByLabel('New password').fill('nia-password-2');
+    await newcomer.getByRole('button', { name: 'Change password' }).click();
+    await newcomer.getByText('currentPassword is not the current password of this account').waitFor();
+    await newcomer.getByLabel('Current password').fill('nia-password-1');
+    await newcomer.getByLabel('New password').fill('nia-password-2');
+    await newcomer.getByRole('button', { name: 'Change password' }).click();
+    await newcomer.getByText('Password changed. Your other sessions are signed out.').waitFor();
+    await newcomer.reload();
+    await signedInAs(newcomer, 'nia@example.com'); // this session goes on
+    const again = await newPage();
+    await again.goto(`${platform!.server.url}/settings`);
+    await signIn(again, 'nia@example.com', 'nia-password-2');
+    await signedInAs(again, 'nia@example.com');
 
     // the admin invites a member from Settings; the member accepts through the link
     const admin = await newPage();

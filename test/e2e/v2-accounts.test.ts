@@ -173,6 +173,24 @@ describe('sessions after a password reset', () => {
   });
 });
 
+describe('changing your own password', () => {
+  it('needs the current password, ends every other session and keeps this one', async () => {
+    const session = await signUpTenant(anon, sql, 'heidi@example.com');
+    const other = await anon.login('heidi@example.com', 'tenant-password-1');
+    // Before: no way to change it but a reset email (PATCH /v2/users/me took only name and locale).
+    const wrong = await session.post('/v2/users/me/password', { currentPassword: 'not-it-at-all', newPassword: 'heidi-new-password' });
+    expect(wrong.body).toEqual({ status: 403, message: 'wrong password', error: 'currentPassword is not the current password of this account' });
+    expect((await session.post('/v2/users/me/password', { currentPassword: 'tenant-password-1', newPassword: 'short' })).status).toBe(400);
+    const changed = await session.post('/v2/users/me/password', { currentPassword: 'tenant-password-1', newPassword: 'heidi-new-password' });
+    expect(changed.status).toBe(200);
+    for (const stale of [session, other]) expect((await stale.get('/v2/users/me')).status).toBe(401);
+    const kept = anon.withToken(changed.body.data.token);
+    expect((await kept.get('/v2/users/me')).body.data).toMatchObject({ email: 'heidi@example.com', role: 'admin' });
+    expect((await anon.post('/v2/login', { email: 'heidi@example.com', password: 'tenant-password-1' })).status).toBe(401);
+    expect((await anon.login('heidi@example.com', 'heidi-new-password')).token).toBeTruthy();
+  });
+});
+
 describe('invitations and organizations', () => {
   it('invites a member who joins with the invited role; members may not invite', async () => {
     expect((await admin.post('/v2/users/invite', { emails: ['dave@example.com'], role: 'member' })).status).toBe(204);

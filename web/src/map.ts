@@ -73,3 +73,39 @@ export function visibleTiles(view: View, template: string): Array<{ url: string;
   }
   return tiles;
 }
+
+/**
+ * The view that shows the box around `points` whole, with a margin of
+ * `margin` (a fraction of the view) on every side, at a zoom of at most
+ * `maxZoom`; a single point gets `maxZoom`.
+ */
+export function fitView(points: readonly LatLon[], width: number, height: number, { margin = 0.1, maxZoom = 18 } = {}): View {
+  const lats = points.map((p) => p.lat);
+  const lons = points.map((p) => p.lon);
+  const south = Math.min(...lats);
+  const north = Math.max(...lats);
+  const west = Math.min(...lons);
+  const east = Math.max(...lons);
+  // World pixels at zoom 0; each zoom level doubles them.
+  const [x0, y0] = world({ lat: north, lon: west }, 0);
+  const [x1, y1] = world({ lat: south, lon: east }, 0);
+  const usable = 1 - 2 * margin;
+  const fits = Math.min((width * usable) / Math.max(x1 - x0, 1e-9), (height * usable) / Math.max(y1 - y0, 1e-9));
+  const zoom = Math.min(maxZoom, Math.max(1, Math.log2(fits)));
+  const size = TILE * 2 ** zoom;
+  const cx = ((x0 + x1) / 2 / TILE) * size;
+  const cy = ((y0 + y1) / 2 / TILE) * size;
+  const lon = (cx / size) * 360 - 180;
+  const lat = (Math.atan(Math.sinh(Math.PI * (1 - (2 * cy) / size))) * 180) / Math.PI;
+  return { center: { lat, lon }, zoom, width, height };
+}
+
+/** The corners of the box around a circle of `radius` metres: what a view must hold to show it whole. */
+export function circleBox(center: LatLon, radius: number): [LatLon, LatLon] {
+  const dLat = (radius / EARTH_RADIUS) * (180 / Math.PI);
+  const dLon = dLat / Math.max(Math.cos((center.lat * Math.PI) / 180), 1e-6);
+  return [
+    { lat: center.lat - dLat, lon: center.lon - dLon },
+    { lat: center.lat + dLat, lon: center.lon + dLon },
+  ];
+}

@@ -29,6 +29,7 @@ export interface ModelVersion {
   statusReason: string | null;
   labels: string[];
   input: { width: number; height: number };
+  defaults: { threshold: number };
 }
 
 export interface ApiKey {

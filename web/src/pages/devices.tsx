@@ -90,6 +90,11 @@ export function Devices() {
 /** Latitude, longitude with five decimals (about a metre). */
 const coordinates = (l: LastLocation) => `${l.latitude.toFixed(5)}, ${l.longitude.toFixed(5)}`;
 
+/** A device's name, or what it is and the end of its id ("Pixel 8 · …4Q7Z9K"): "Unnamed device" told one from another on no page. */
+function deviceTitle(d: Device): string {
+  return d.name ?? `${d.model ?? d.type ?? 'Device'} · …${d.id.slice(-6)}`;
+}
+
 export function DeviceDetail({ deviceId }: { deviceId: string }) {
   const device = useResource(async () => (await get<Data<Device>>(`/v2/devices/${encodeURIComponent(deviceId)}`)).data, deviceId);
   const events = useResource(() => post<Page<DeviceEvent>>('/v2/events', { deviceId, limit: 20 }), deviceId);
@@ -101,7 +106,7 @@ export function DeviceDetail({ deviceId }: { deviceId: string }) {
       <p class="muted">
         <Link href="/devices">Devices</Link> /
       </p>
-      <h1>{d ? (d.name ?? 'Unnamed device') : 'Device'}</h1>
+      <h1>{d ? deviceTitle(d) : 'Device'}</h1>
       <ErrorNote error={device.error} />
       {d && (
         <>

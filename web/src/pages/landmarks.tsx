@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { ErrorNote, Link } from '../components';
 import { useAction, useResource } from '../hooks';
-import { distance, metresPerPixel, toLatLon, toScreen, type LatLon, type View } from '../map';
+import { circleBox, distance, fitView, metresPerPixel, toLatLon, toScreen, type LatLon, type View } from '../map';
 import { Grid, MAP_HEIGHT as HEIGHT, MAP_WIDTH as WIDTH, storedTiles, Tiles, TILES_KEY as TILES } from '../map-view';
 import { useIsManager } from '../me';
 import type { Data } from '../types';
@@ -64,18 +64,15 @@ function moveHandle(shape: Shape, index: number, at: LatLon): Shape {
   return rectangle(handlesOf(shape)[(index + 2) % 4]!, at); // the opposite corner stays
 }
 
+/** What a view must hold to show the shape whole: a circle's box, a rectangle's corners, a polygon's points. */
 const pointsOf = (shape: Shape): LatLon[] =>
-  shape.type === 'circle' ? [shape.geometry.center] : shape.type === 'rectangle' ? [shape.geometry.nw, shape.geometry.se] : shape.geometry.points;
+  shape.type === 'circle' ? circleBox(shape.geometry.center, shape.geometry.radius) : shape.type === 'rectangle' ? [shape.geometry.nw, shape.geometry.se] : shape.geometry.points;
 
-/** The view that shows every landmark, or the whole world when there are none. */
+/** The view that shows every landmark whole (before: a 200 m circle was cut by the zoom picked for its centre alone), or the whole world when there are none. */
 function fit(landmarks: Landmark[]): View {
   const points = landmarks.flatMap((l) => pointsOf(l.model));
   if (points.length === 0) return { center: { lat: 20, lon: 0 }, zoom: 2, width: WIDTH, height: HEIGHT };
-  const lats = points.map((p) => p.lat);
-  const lons = points.map((p) => p.lon);
-  const center = { lat: (Math.min(...lats) + Math.max(...lats)) / 2, lon: (Math.min(...lons) + Math.max(...lons)) / 2 };
-  const span = Math.max(Math.max(...lons) - Math.min(...lons), (Math.max(...lats) - Math.min(...lats)) * 2, 0.005);
-  return { center, zoom: Math.min(18, Math.max(1, Math.log2((360 * (WIDTH / 256)) / span) - 1)), width: WIDTH, height: HEIGHT };
+  return fitView(points, WIDTH, HEIGHT);
 }
 
 export function Landmarks() {

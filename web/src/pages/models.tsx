@@ -74,6 +74,7 @@ function ModelCard({ model, manager, changed }: { model: ModelWithVersions; mana
         <thead>
           <tr>
             <th>Version</th>
+            <th>Id (for predict)</th>
             <th>Name</th>
             <th>Status</th>
             <th>Labels</th>
@@ -85,6 +86,9 @@ function ModelCard({ model, manager, changed }: { model: ModelWithVersions; mana
           {model.versions.map((v) => (
             <tr key={v.id} data-version-id={v.id}>
               <td>{v.version}</td>
+              <td>
+                <code class="id" data-testid="version-id">{v.id}</code>
+              </td>
               <td>{v.name}</td>
               <td>
                 <span class={`status ${v.status.toLowerCase()}`} data-version-status={v.status}>

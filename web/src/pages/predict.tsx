@@ -147,7 +147,8 @@ export function Predict({ versionId }: { versionId: string }) {
   const [key, setKey] = useState(() => sessionStorage.getItem(KEY) ?? '');
   const [image, setImage] = useState<HTMLImageElement>();
   const [prediction, setPrediction] = useState<Prediction>();
-  const [threshold, setThreshold] = useState(0.25);
+  // Starts at the version's own default: what the API answers when a client sets no threshold.
+  const [threshold, setThreshold] = useState<number>();
   const [dragging, setDragging] = useState(false);
   const action = useAction();
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -158,13 +159,20 @@ export function Predict({ versionId }: { versionId: string }) {
     sessionStorage.setItem(KEY, value);
   };
 
+  const v = version.data?.data;
+  const minimum = threshold ?? Math.max(MIN_THRESHOLD, v?.defaults.threshold ?? MIN_THRESHOLD);
   const shown: Shown[] = Object.entries(prediction ?? {})
     .flatMap(([label, detections]) => detections.map((detection) => ({ label, detection })))
-    .filter(({ detection }) => detection.score >= threshold)
+    .filter(({ detection }) => detection.score >= minimum)
     .sort((a, b) => b.detection.score - a.detection.score);
 
   useEffect(() => {
-    if (!image || !canvas.current) return;
+    if (!canvas.current) return;
+    if (!image) {
+      // No picture of an earlier image under a new image's error.
+      canvas.current.width = canvas.current.height = 0;
+      return;
+    }
     const now = draw(canvas.current, image, shown);
     if (JSON.stringify(now) !== JSON.stringify(drawn)) setDrawn(now);
   });
@@ -172,6 +180,7 @@ export function Predict({ versionId }: { versionId: string }) {
   const predict = (file: File) =>
     action.run(async () => {
       setPrediction(undefined);
+      setImage(undefined);
       const url = URL.createObjectURL(file);
       const loaded = new Image();
       loaded.src = url;
@@ -187,7 +196,6 @@ export function Predict({ versionId }: { versionId: string }) {
       );
     });
 
-  const v = version.data?.data;
   return (
     <>
       <p>
@@ -218,8 +226,8 @@ export function Predict({ versionId }: { versionId: string }) {
       <ErrorNote error={action.error} />
       {action.busy && <p role="status">Predicting…</p>}
       <label class="slider">
-        Threshold {threshold.toFixed(2)}
-        <input type="range" name="threshold" min={MIN_THRESHOLD} max={1} step={0.01} value={threshold} onInput={(e) => setThreshold(Number(e.currentTarget.value))} />
+        Threshold {minimum.toFixed(2)}
+        <input type="range" name="threshold" min={MIN_THRESHOLD} max={1} step={0.01} value={minimum} onInput={(e) => setThreshold(Number(e.currentTarget.value))} />
       </label>
       <div class="result">
         <canvas

@@ -27,6 +27,7 @@ interface Rule {
   id: string;
   name: string;
   conditions: string;
+  conditionsObject: Condition[];
   enabled: boolean;
   actions: Array<{ type: string }>;
 }
@@ -63,6 +64,33 @@ const seconds = (value: string) => {
   return (h ?? 0) * 3600 + (m ?? 0) * 60;
 };
 
+/**
+ * A rule's conditions in words, landmarks by name ("enters park or (is
+ * inside depot and Mon–Fri 08:00–18:00)"): the expression string names
+ * landmarks by id, and says a lone `true` for a rule without conditions.
+ */
+function describeConditions(conditions: Condition[], landmarkName: (id: string) => string): string {
+  const leaf = (c: Leaf): string => {
+    switch (c.type) {
+      case 'matchAttribute':
+        return `${c.attribute} ${c.operator} ${JSON.stringify(c.value)}`;
+      case 'schedule':
+        return `${c.weekDays.map((d) => DAYS[d]).join(', ')} ${clock(c.timeOfDay.from)}–${clock(c.timeOfDay.to)}`;
+      default: {
+        const verb = TRIGGERS.find(([t]) => t === c.type)?.[1] ?? c.type;
+        return `${verb} ${c.ids.map(landmarkName).join(' or ') || '(no landmark)'}`;
+      }
+    }
+  };
+  const node = (c: Condition, nested: boolean): string => {
+    if (!isGroup(c)) return leaf(c);
+    if (c.items.length === 0) return c.type === 'and' ? 'always' : 'never';
+    const text = c.items.map((item) => node(item, true)).join(` ${c.type} `);
+    return nested && c.items.length > 1 ? `(${text})` : text;
+  };
+  return conditions.length === 0 ? 'no conditions: every event of the project' : conditions.map((c) => node(c, false)).join(' and ');
+}
+
 export function Rules() {
   const projects = useResource(async () => (await get<Data<Array<{ id: string; name: string }>>>('/v2/projects')).data, 'projects');
   const [chosen, setChosen] = useState<string>();
@@ -97,6 +125,8 @@ export function Rules() {
 
 function ProjectRules({ projectId }: { projectId: string }) {
   const rules = useResource(async () => (await get<Data<Rule[]>>(`/v2/rules?projectId=${projectId}`)).data, projectId);
+  const landmarks = useResource(async () => (await get<Data<Array<{ id: string; name: string }>>>(`/v2/projects/${projectId}/landmarks?count=1000`)).data, `landmarks ${projectId}`);
+  const landmarkName = (id: string) => landmarks.data?.find((l) => l.id === id)?.name ?? id;
   const manager = useIsManager();
   const action = useAction();
   const [open, setOpen] = useState<string>();
@@ -128,7 +158,14 @@ function ProjectRules({ projectId }: { projectId: string }) {
               </button>
             )}
           </header>
-          <code class="expression">{rule.conditions}</code>
+          <p class="conditions" data-testid="rule-conditions">
+            {describeConditions(rule.conditionsObject, landmarkName)}
+          </p>
+          {rule.conditionsObject.length > 0 && (
+            <code class="expression" title="the expression string the API answers">
+              {rule.conditions}
+            </code>
+          )}
           {open === rule.id && <Deliveries ruleId={rule.id} />}
         </section>
       ))}

@@ -1,5 +1,7 @@
-// Settings: who is signed in, the organization the session works in (a
-// user may belong to several), inviting people (admins), signing out.
+// Settings: who is signed in, their password, the organization the session
+// works in (a user may belong to several), inviting people (admins),
+// signing out.
+import { useState } from 'preact/hooks';
 import { get, post } from '../api';
 import { ErrorNote, Link } from '../components';
 import { useAction, useResource } from '../hooks';
@@ -22,6 +24,8 @@ export function Settings() {
   const organizations = useResource(async () => (await get<Data<Organization[]>>('/v2/organizations')).data, 'organizations');
   const switching = useAction();
   const inviting = useAction();
+  const changing = useAction();
+  const [changed, setChanged] = useState(false);
   const current = tokenOrganization();
   return (
     <>
@@ -34,6 +38,32 @@ export function Settings() {
         <button type="button" onClick={signOut}>
           Sign out
         </button>
+      </section>
+      <section class="panel">
+        <h2>Password</h2>
+        <form
+          class="inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const form = e.currentTarget;
+            const { currentPassword, newPassword } = Object.fromEntries(new FormData(form)) as Record<string, string>;
+            setChanged(false);
+            void changing.run(async () => {
+              // Every other session ends; this one goes on with the token the answer carries.
+              signIn((await post<Data<{ token: string }>>('/v2/users/me/password', { currentPassword, newPassword })).data.token);
+              form.reset();
+              setChanged(true);
+            });
+          }}
+        >
+          <input name="currentPassword" type="password" autoComplete="current-password" aria-label="Current password" placeholder="Current password" required />
+          <input name="newPassword" type="password" autoComplete="new-password" aria-label="New password" placeholder="New password (8 characters or more)" minLength={8} required />
+          <button type="submit" disabled={changing.busy}>
+            Change password
+          </button>
+        </form>
+        <ErrorNote error={changing.error} />
+        {changed && <p role="status">Password changed. Your other sessions are signed out.</p>}
       </section>
       <section class="panel">
         <h2>Organization</h2>

@@ -160,6 +160,22 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       },
     }),
     defineEndpoint({
+      method: 'post',
+      path: '/v2/users/me/password',
+      tag: 'users',
+      summary: 'change your password: the current one required; every other session ends, and the answer is a token for this one',
+      auth: 'user',
+      body: z.object({ currentPassword: z.string().min(1).max(200), newPassword: password }).strict(),
+      responses: {
+        200: { description: 'password changed: a new token for this session', schema: one(tokenResponse) },
+        403: { description: 'currentPassword is wrong' },
+        429: { description: 'too many wrong passwords for this account' },
+      },
+      async handler({ caller, body }) {
+        return respond.data({ token: await accounts.changePassword(caller, body.currentPassword, body.newPassword) });
+      },
+    }),
+    defineEndpoint({
       method: 'get',
       path: '/v2/organizations',
       tag: 'organizations',
