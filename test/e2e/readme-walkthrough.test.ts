@@ -1,0 +1,111 @@
+// README's walkthrough, run as a newcomer types it: the shell blocks of
+// "Predict", "Management API in five minutes" and "Device ingestion", in
+// order, in one bash session in the checkout, against a server started as
+// README says (credentials printed at first start). Only what a reader fills
+// in is filled in: the server's address (the test server's port), the admin
+// password and the inference key it printed. A README that no longer works
+// as written fails here.
+//
+// Needs curl and jq, as the walkthrough does. Without them the test is
+// skipped with a warning, except where WALKTHROUGH_TESTS_REQUIRED=1
+// (.ci/run sets it): there a missing tool fails the run.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, ROOT, startServer, waitFor, type TestServer } from '../helpers/server.js';
+
+const hasTools = ['curl', 'jq'].every((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0);
+if (!hasTools && process.env.WALKTHROUGH_TESTS_REQUIRED === '1') {
+  throw new Error('curl and jq are needed for README\'s walkthrough, and WALKTHROUGH_TESTS_REQUIRED=1: apt-get install curl jq');
+}
+if (!hasTools) console.warn('README walkthrough test skipped: it needs curl and jq (apt-get install curl jq)');
+
+/** The ```sh blocks of the section under `heading`, up to the next heading (a `# comment` inside a block is not one). */
+function shellBlocks(readme: string, heading: string): string[] {
+  const lines = readme.split('\n');
+  const start = lines.indexOf(heading);
+  if (start < 0) throw new Error(`README has no "${heading}" section`);
+  const blocks: string[] = [];
+  let block: string[] | undefined;
+  let fenced = false;
+  for (const line of lines.slice(start + 1)) {
+    if (line.startsWith('```')) {
+      if (!fenced && line === '```sh') block = [];
+      else if (fenced && block) {
+        blocks.push(`${block.join('\n')}\n`);
+        block = undefined;
+      }
+      fenced = !fenced;
+      continue;
+    }
+    if (!fenced && /^#{1,6} /.test(line)) break;
+    block?.push(line);
+  }
+  return blocks;
+}
+
+/** Replaces `from` (it must occur) with `to`: a README that drops a placeholder fails here, not silently. */
+function fillIn(script: string, from: string | RegExp, to: string): string {
+  const filled = script.replace(from, to);
+  if (filled === script) throw new Error(`README's walkthrough no longer has ${from}`);
+  return filled;
+}
+
+let server: TestServer;
+
+beforeAll(async () => {
+  if (!hasTools) return;
+  const env: Record<string, string> = { RESPONSE_VALIDATION: 'true' };
+  server = await startServer({ env });
+  await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).ok || undefined, 120_000, 'ready');
+}, 180_000);
+
+afterAll(async () => {
+  if (!server) return;
+  await server.stop();
+  await removeDir(server.dataDir);
+});
+
+describe.skipIf(!hasTools)("README's walkthrough", () => {
+  it('runs command for command and does what its comments say', async () => {
+    const printed = server.stdout();
+    const password = /admin login:\s+admin@example\.com \/ (\S+)/.exec(printed)?.[1];
+    const key = /inference API key:\s+(sk_\S+)/.exec(printed)?.[1];
+    expect(password, printed).toBeDefined();
+    expect(key, printed).toBeDefined();
+
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const sections = ['## Predict', '## Management API in five minutes', '## Device ingestion'].map((h) => shellBlocks(readme, h));
+    expect(sections.map((s) => s.length)).toEqual([2, 1, 1]);
+    let script = sections
+      .flat()
+      .map((block, i) => `echo; echo "=== block ${i} ==="\n${block}`)
+      .join('\n');
+    script = fillIn(script, /^KEY=sk_\.\.\..*$/m, `KEY='${key}'`);
+    script = fillIn(script, /^PASSWORD='the admin password printed at first start'$/m, `PASSWORD='${password}'`);
+    script = fillIn(script, /http:\/\/localhost:8080/g, server.url);
+    // The live tail streams until interrupted, as the reader would with Ctrl-C: here after 3 s.
+    const preamble = 'curl() { if [[ "$*" == *events/stream* ]]; then command curl --max-time 3 "$@" || true; else command curl "$@"; fi; }\n';
+    const run = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', preamble + script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    expect(run.status, `${run.stderr}\n${run.stdout}`).toBe(0);
+    const [, ...blocks] = run.stdout.split(/^=== block \d+ ===\n/m);
+    expect(blocks).toHaveLength(4);
+    const [multipart, base64, management, ingestion] = blocks as [string, string, string, string];
+
+    // Predict, multipart and base64: the same detections of the demo scene.
+    const detections = JSON.parse(multipart);
+    expect(Object.keys(detections).length).toBeGreaterThan(0);
+    expect(JSON.parse(base64)).toEqual(detections);
+
+    // The rule's conditions, the version Active at once, then its predict answer.
+    const lines = management.trim().split('\n');
+    expect(management).toContain('enterLandmark');
+    expect(lines).toContain('"Active"');
+    expect(JSON.parse(lines.at(-1)!)).toEqual(detections);
+
+    // The device registered, walked into the park, and got the rule's notification.
+    expect(ingestion).toContain('"You entered the park"');
+    expect(ingestion).toContain('event: ready');
+  }, 180_000);
+});
