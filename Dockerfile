@@ -13,8 +13,13 @@
 # drops them unanswered; test/e2e/uws-upstream.test.ts), and Node 20 is past
 # its end of life.
 
+# The base images: Node 22 on Debian 13. CI builds with local stand-ins
+# (scripts/container-check.sh: where no registry answers); users keep these.
+ARG BASE_IMAGE=node:22-trixie
+ARG RUNTIME_IMAGE=node:22-trixie-slim
+
 # --- build: compiler, cmake and dev dependencies (Vite for the web console) ----
-FROM node:22-trixie AS build
+FROM ${BASE_IMAGE} AS build
 WORKDIR /app
 # Dependencies first, so that a change under src/ reuses this layer. The root
 # package's install script builds the addon, so native/ comes with them.
@@ -35,7 +40,7 @@ RUN npm run build \
  && rm -rf native/build/CMakeFiles native/build/*.ninja native/build/.ninja_*
 
 # --- runtime: node, libturbojpeg for the native JPEG path, the compiled app -----
-FROM node:22-trixie-slim
+FROM ${RUNTIME_IMAGE}
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libturbojpeg0 \
  && rm -rf /var/lib/apt/lists/* \
