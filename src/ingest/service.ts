@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
 import { deviceCredentialsValid, registerDevice } from '../db/devices.js';
+import { UNIQUE_KEY_PREFIX } from '../db/events.js';
 import { findChannelSchemaId } from '../db/channels.js';
 import { findSchema } from '../db/schemas.js';
 import { LATEST_TIME_MS } from '../lib/storable.js';
@@ -192,7 +193,7 @@ export class IngestService {
   private dedupKey(eventId: string, device: DeviceClaims, idempotencyKey: string | undefined, index: number, timestamp: number | undefined, payload: unknown): string {
     if (idempotencyKey) return `k:${digest(idempotencyKey, String(index))}`;
     if (timestamp !== undefined) return `p:${digest(device.deviceId, String(timestamp), canonicalJson(payload))}`;
-    return `u:${eventId}`;
+    return `${UNIQUE_KEY_PREFIX}${eventId}`;
   }
 
   private async schemaOf(device: DeviceClaims): Promise<unknown> {
