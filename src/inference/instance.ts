@@ -69,8 +69,13 @@ function processHost(data: InstanceWorkerData, isolation: Isolation): { host: Ho
       post: (request) => {
         if (child.connected) child.send(request);
       },
+      // Resolves once the process is gone: one still writing its prepared
+      // model into DATA_DIR must not outlive a server that has stopped.
       kill: async () => {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        await exited;
       },
       stderr: () => stderr,
     },

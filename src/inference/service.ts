@@ -16,7 +16,7 @@ import { parseModelConfig, storedModelConfig, type ModelConfig } from './model-c
 import type { ModelFiles } from './model-store.js';
 import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
-import { validateModel, type ModelValidationSettings, type ValidationResult } from './validation.js';
+import { ValidationAbortedError, validateModel, type ModelValidationSettings, type ValidationResult } from './validation.js';
 import { VersionQueue, type QueueTicket } from './version-queue.js';
 
 export interface DeployedVersion extends ModelRef {
@@ -111,6 +111,9 @@ export class InferenceService {
   }
 
   private unlisten: (() => Promise<void>) | undefined;
+  /** aborted by stop(): validation processes are killed, not left writing into DATA_DIR after the server exits */
+  private readonly stopping = new AbortController();
+  private readonly validations = new Set<Promise<unknown>>();
 
   /**
    * Deploys every version in the database (loading continues in the
@@ -135,6 +138,8 @@ export class InferenceService {
 
   async stop(): Promise<void> {
     await this.unlisten?.().catch(() => {});
+    this.stopping.abort();
+    await Promise.allSettled(this.validations);
   }
 
   private async onChange(payload: string): Promise<void> {
@@ -212,7 +217,9 @@ export class InferenceService {
       if (this.versions.get(version.id) !== version) return; // undeployed meanwhile
       let checked: ValidationResult | undefined;
       if (!version.knownToLoad) {
-        checked = await validateModel(version.directory, version.config, this.options.validation, version.cacheDirectory);
+        const validation = validateModel(version.directory, version.config, this.options.validation, version.cacheDirectory, this.stopping.signal);
+        this.validations.add(validation);
+        checked = await validation.finally(() => this.validations.delete(validation));
         if (this.versions.get(version.id) !== version) return; // undeployed meanwhile
       }
       const model = await this.engine.acquire(version);
@@ -239,6 +246,7 @@ export class InferenceService {
         }),
       });
     } catch (error) {
+      if (error instanceof ValidationAbortedError) return; // no verdict: the next start validates it
       version.status = 'Failed';
       version.reason = withoutServerPaths((error as Error).message);
       log.error('model version failed to load', { id: version.id, reason: (error as Error).message });

@@ -82,16 +82,32 @@ export function validateModel(
   settings: ModelValidationSettings,
   /** where the prepared model is cached for the version's instances; undefined: not kept */
   cacheDirectory?: string,
+  /**
+   * Aborted when the server stops: the process is killed and the promise
+   * rejects with ValidationAbortedError once it has exited, so nothing it
+   * started (the prepared model's cache files) outlives the server.
+   */
+  signal?: AbortSignal,
 ): Promise<ValidationResult> {
   const maxBatchSize = maxBatchSizeOf(config, settings.maxBatchSize);
   const precision = precisionOf(config, config.instances.kind ?? settings.instanceKind, settings.gpuPrecision);
   const preparation = { cacheDirectory, rewrite: settings.graphRewrite, precision };
-  return slot(() => runChild({ directory, config, maxBatchSize, preparation }, settings));
+  return slot(() => runChild({ directory, config, maxBatchSize, preparation }, settings, signal));
 }
 
-function runChild(request: ValidationRequest, settings: ModelValidationSettings): Promise<ValidationResult> {
+/** The validation was stopped with the server: no verdict on the model. */
+export class ValidationAbortedError extends Error {
+  constructor() {
+    super('model validation stopped: the server is stopping');
+  }
+}
+
+function runChild(request: ValidationRequest, settings: ModelValidationSettings, signal: AbortSignal | undefined): Promise<ValidationResult> {
+  if (signal?.aborted) return Promise.reject(new ValidationAbortedError());
   const started = performance.now();
   const child = spawnLimited(CHILD_FILE, settings.memoryBytes, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const abort = () => child.kill('SIGKILL');
+  signal?.addEventListener('abort', abort, { once: true });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout = (stdout + d).slice(-65536)));
@@ -107,11 +123,14 @@ function runChild(request: ValidationRequest, settings: ModelValidationSettings)
   return new Promise((resolve, reject) => {
     child.on('error', (error) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
       reject(new ModelValidationError(`the model validation process could not start: ${error.message}`));
     });
-    child.on('close', (code, signal) => {
+    child.on('close', (code, killedBy) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
       const ms = performance.now() - started;
+      if (signal?.aborted) return reject(new ValidationAbortedError());
       if (timedOut) {
         reject(new ModelValidationError(`model load and warm-up took longer than ${settings.timeoutMs / 1000} s (MODEL_VALIDATION_TIMEOUT_MS)`));
         return;
@@ -132,11 +151,11 @@ function runChild(request: ValidationRequest, settings: ModelValidationSettings)
       // No report: the process died. Under the memory limit that is most
       // often an allocation the runtime could not survive.
       if (OUT_OF_MEMORY.test(stderr)) return reject(new ModelValidationError(memoryReason(settings, stderr)));
-      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      const how = killedBy ? `was killed by ${killedBy}` : `exited with code ${code}`;
       const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('Node.js v'));
       const last = lines.find((l) => /^\w*Error\b/.test(l)) ?? lines.pop();
       const mb = Math.round(settings.memoryBytes / (1024 * 1024));
-      const hint = signal ? `; it may need more than ${mb} MB (MODEL_VALIDATION_MEMORY_MB)` : '';
+      const hint = killedBy ? `; it may need more than ${mb} MB (MODEL_VALIDATION_MEMORY_MB)` : '';
       reject(new ModelValidationError(`the model validation process ${how} while loading and running the model${last ? `: ${last}` : ''}${hint}`));
     });
   });
