@@ -192,7 +192,12 @@ describe('channels', () => {
     expect((await admin.post('/v2/channels', { name: 'x', type: 'ios', credentials: { ['k\ud800']: 1 } })).body.error).toBe(
       'credentials.k\\ud800: must not contain U+0000 or an unpaired surrogate',
     );
-    expect((await admin.get('/v2/channels?name=%00')).body).toMatchObject({ status: 400, message: 'invalid query parameter' });
+    // In a query a route reads (a route that declares none never parses its query).
+    expect((await admin.get('/v2/rules?projectId=%00')).body).toEqual({
+      status: 400,
+      message: 'invalid query parameter',
+      error: 'projectId: must not contain U+0000 or an unpaired surrogate',
+    });
   });
 
   it('updates a channel: fields, projects, and the read-only fields of a Gen B body are ignored', async () => {
