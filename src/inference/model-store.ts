@@ -1,21 +1,16 @@
 // Where a model version's files live so that every replica can load it,
 // whichever server received the upload: a ModelStore (PostgreSQL by
-// default, or an S3-compatible bucket: s3-model-store.ts), with each
+// default, in platform/database-model-store.ts, which also picks the store
+// MODEL_STORE names; or an S3-compatible bucket: s3-model-store.ts), with each
 // server's DATA_DIR/models/<versionId> as its local cache. A server that lacks a version's files fetches them into a staging
 // directory, checks each against its stored SHA-256, and only then renames
 // the directory into place, so a directory in the cache is always whole.
-import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Sql } from 'postgres';
-import type { Queryable } from '../db/database.js';
-import { insertModelFile, insertModelFileChunk, listModelFiles, modelFileChunks } from '../db/model-files.js';
 import { newId } from '../ids.js';
 import { log } from '../log.js';
-import { writeChecked } from './checked-copy.js';
-import { CONFIG_FILE, MODEL_FILE } from './model-config.js';
-import { S3ModelStore, type S3Settings } from './s3-model-store.js';
+import { MODEL_FILE } from './model-config.js';
 
 /**
  * Where versions' files are kept for every replica: put the files of a
@@ -25,54 +20,16 @@ export interface ModelStore {
   /**
    * Stores the version's files from a local directory. With the transaction
    * that inserts the version, so that no server learns of a version (its
-   * NOTIFY fires at commit) before its files can be fetched.
+   * NOTIFY fires at commit) before its files can be fetched; opaque here
+   * (the database store writes in it), and undefined to store them on
+   * their own (in a transaction of their own where the store has them).
    */
-  put(tx: Queryable, versionId: string, directory: string): Promise<void>;
+  put(tx: unknown, versionId: string, directory: string): Promise<void>;
   /** Writes the version's files into `directory`, each checked; false when the store has none (a bundled model). */
   fetch(versionId: string, directory: string): Promise<boolean>;
   has(versionId: string): Promise<boolean>;
   /** Removes a deleted version's files; idempotent (every replica asks when it hears of the deletion). */
   remove(versionId: string): Promise<void>;
-}
-
-export type ModelStoreSettings = { kind: 'postgres' } | ({ kind: 's3' } & S3Settings);
-
-export function createModelStore(settings: ModelStoreSettings, sql: Sql): ModelStore {
-  return settings.kind === 's3' ? new S3ModelStore(settings) : new DatabaseModelStore(sql);
-}
-
-const CHUNK_BYTES = 1024 * 1024;
-
-export class DatabaseModelStore implements ModelStore {
-  constructor(private readonly sql: Sql) {}
-
-  async put(tx: Queryable, versionId: string, directory: string): Promise<void> {
-    for (const name of [MODEL_FILE, CONFIG_FILE]) {
-      const hash = createHash('sha256');
-      let bytes = 0;
-      let seq = 0;
-      for await (const chunk of createReadStream(join(directory, name), { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>) {
-        hash.update(chunk);
-        bytes += chunk.length;
-        await insertModelFileChunk(tx, versionId, name, seq++, chunk);
-      }
-      await insertModelFile(tx, versionId, { name, bytes, sha256: hash.digest('hex') });
-    }
-  }
-
-  async has(versionId: string): Promise<boolean> {
-    return (await listModelFiles(this.sql, versionId)).length > 0;
-  }
-
-  async fetch(versionId: string, directory: string): Promise<boolean> {
-    const files = await listModelFiles(this.sql, versionId);
-    // A failed write closes the chunks' cursor.
-    for (const file of files) await writeChecked(modelFileChunks(this.sql, versionId, file.name), join(directory, file.name), file.name, file);
-    return files.length > 0;
-  }
-
-  /** Nothing to do: the files' rows went with the version's row (ON DELETE CASCADE). */
-  async remove(): Promise<void> {}
 }
 
 /** The model store and this server's copies of its files, under DATA_DIR/models. */
@@ -112,10 +69,10 @@ export class ModelFiles {
    * not: a version uploaded before files were stored in the database
    * (migration 015) is only on the disk of the server that received it.
    */
-  async storeIfOnlyHere(sql: Sql, versionId: string): Promise<void> {
+  async storeIfOnlyHere(versionId: string): Promise<void> {
     const cached = this.directoryOf(versionId);
     if (!existsSync(join(cached, MODEL_FILE)) || (await this.store.has(versionId))) return;
-    await sql.begin((tx) => this.store.put(tx, versionId, cached));
+    await this.store.put(undefined, versionId, cached);
     log.info('stored the files of a model version held only here', { id: versionId });
   }
 

@@ -2,11 +2,10 @@
 // admission (404 / not ready / queue full with Retry-After from the
 // measured drain rate), and the hand-off of a request to the engine. Kept
 // free of HTTP and of SQL details so front ends and backends stay apart (as
-// in Triton). Loading, batching and instances are the engine's.
+// in Triton). Loading, batching and instances are the engine's. Which
+// versions exist, and where their statuses go, is a VersionRegistry's
+// (version-registry.ts): the platform's over the database, or one in memory.
 import { performance } from 'node:perf_hooks';
-import type { Sql } from 'postgres';
-import { findModelVersion, listAllModelVersions, type ModelVersionRow, type VersionStatus } from '../db/model-versions.js';
-import { recordVersionStatus } from '../db/replicas.js';
 import { withoutServerPaths } from '../lib/server-paths.js';
 import { log } from '../log.js';
 import { Gauge, type ServerMetrics } from '../observability/metrics.js';
@@ -17,6 +16,7 @@ import type { ModelFiles } from './model-store.js';
 import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
 import { ValidationAbortedError, validateModel, type ModelValidationSettings, type ValidationResult } from './validation.js';
+import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from './version-registry.js';
 import { VersionQueue, type QueueTicket } from './version-queue.js';
 
 export interface DeployedVersion extends ModelRef {
@@ -35,7 +35,7 @@ export interface DeployedVersion extends ModelRef {
   /** resolves when the version leaves Initializing */
   ready: Promise<void>;
   /**
-   * Active in the database: it loaded before, in a limited validation
+   * Active in the registry: it loaded before, in a limited validation
    * process or here. Any other version is validated in such a process
    * before it loads here.
    */
@@ -55,13 +55,13 @@ export interface InferenceServiceOptions {
   holdMs: number;
   /** requests one organization may have queued or held, all versions together, before 503 */
   organizationRequests: number;
-  /** lazy: versions already Active in the database load on their first request */
+  /** lazy: versions already Active in the registry load on their first request */
   loading: 'eager' | 'lazy';
   /** which versions' instances run in memory-limited child processes (MODEL_ISOLATION) */
   isolation: 'stored' | 'all' | 'none';
   /** limits of the process a version not yet known to load is validated in first */
   validation: ModelValidationSettings;
-  /** this server's row in the replicas table, under which it reports each version's status */
+  /** this server's id among the replicas, under which it reports each version's status to the registry */
   replicaId: string;
 }
 
@@ -73,7 +73,7 @@ export class InferenceService {
   private startupLoadsSettled = false;
 
   constructor(
-    private readonly sql: Sql,
+    private readonly versionRegistry: VersionRegistry,
     private readonly engine: InferenceEngine,
     private readonly files: ModelFiles,
     private readonly options: InferenceServiceOptions,
@@ -116,19 +116,18 @@ export class InferenceService {
   private readonly validations = new Set<Promise<unknown>>();
 
   /**
-   * Deploys every version in the database (loading continues in the
+   * Deploys every registered version (loading continues in the
    * background) and follows later inserts and deletes, whichever server or
    * tool made them. First stores the files of versions only this server
    * holds (uploaded before they were stored in the database), for the
    * other replicas to fetch.
    */
   async start(): Promise<void> {
-    const { unlisten } = await this.sql.listen('model_versions', (payload) => void this.onChange(payload));
-    this.unlisten = unlisten;
+    this.unlisten = await this.versionRegistry.subscribe((change) => void this.onChange(change));
     const loads: Promise<void>[] = [];
-    for (const row of await listAllModelVersions(this.sql)) {
+    for (const row of await this.versionRegistry.list()) {
       // Not fatal: this server still serves the version from its own copy.
-      await this.files.storeIfOnlyHere(this.sql, row.id).catch((error: Error) => log.warn('could not store the files of a model version', { id: row.id, error }));
+      await this.files.storeIfOnlyHere(row.id).catch((error: Error) => log.warn('could not store the files of a model version', { id: row.id, error }));
       loads.push(this.deploy(row, { validated: this.options.loading === 'lazy' && row.status === 'Active' }).ready);
     }
     void Promise.all(loads).then(() => {
@@ -142,31 +141,29 @@ export class InferenceService {
     await Promise.allSettled(this.validations);
   }
 
-  private async onChange(payload: string): Promise<void> {
-    const [op, id] = payload.split(':');
-    if (!id) return;
+  private async onChange({ id, deleted }: VersionChange): Promise<void> {
     try {
-      if (op === 'DELETE') {
+      if (deleted) {
         await this.undeploy(id);
       } else if (!this.versions.has(id)) {
-        const row = await findModelVersion(this.sql, id);
+        const row = await this.versionRegistry.find(id);
         if (row) this.deploy(row);
       }
     } catch (error) {
-      log.error('could not follow a model version change', { op, id, error: error as Error });
+      log.error('could not follow a model version change', { id, deleted, error: error as Error });
     }
   }
 
   /**
    * Registers a version. Unless it is known to load (`validated`: Active in
-   * the database, in lazy mode), it is Initializing while a first load and
+   * the registry, in lazy mode), it is Initializing while a first load and
    * warm-up prove it can serve, then Active or Failed with the reason. A
    * version never Active before is first loaded and warmed up in a limited
    * child process (validation.ts), so a model that would allocate gigabytes
    * or run for minutes fails there, not in the server. The load here then
    * stays in the engine's cache like any other.
    */
-  deploy(row: ModelVersionRow, { validated = false } = {}): DeployedVersion {
+  deploy(row: RegisteredVersion, { validated = false } = {}): DeployedVersion {
     const existing = this.versions.get(row.id);
     if (existing) return existing;
     let config = storedModelConfig(row.config);
@@ -295,7 +292,7 @@ export class InferenceService {
 
   private async persistStatus(version: DeployedVersion): Promise<void> {
     try {
-      await recordVersionStatus(this.sql, this.options.replicaId, version.id, version.status, version.reason);
+      await this.versionRegistry.recordStatus(this.options.replicaId, version.id, version.status, version.reason);
     } catch (error) {
       log.warn('could not record model version status', { id: version.id, error: error as Error });
     }
@@ -320,7 +317,7 @@ export class InferenceService {
     await this.files.remove(id);
   }
 
-  /** This server's id among the replicas sharing the database. */
+  /** This server's id among the replicas sharing the registry. */
   get replicaId(): string {
     return this.options.replicaId;
   }

@@ -33,9 +33,15 @@ const RANKS: Record<string, number> = {
 /**
  * Layers a layer may not reach even though they are below it: the front end
  * calls a domain service, never db/ directly, so every rule of a resource
- * (scope, references, not-found) sits in one place.
+ * (scope, references, not-found) sits in one place; inference runs with no
+ * database at all (which versions exist reaches it through its
+ * VersionRegistry port, inference/version-registry.ts, which the platform
+ * implements over db/).
  */
-const SKIPPED: Record<string, readonly string[]> = { http: ['db'] };
+const SKIPPED: Record<string, readonly string[]> = { http: ['db'], inference: ['db'] };
+
+/** Packages a layer may not import, for the same reasons: inference never holds a connection. */
+const FORBIDDEN_PACKAGES: Record<string, readonly string[]> = { inference: ['postgres'] };
 
 function layerOf(file: string): string {
   const [first] = relative(SRC, file).split('/');
@@ -65,10 +71,22 @@ function importsOf(file: string): string[] {
     .map((path) => (path.endsWith('.js') ? path.replace(/\.js$/, '.ts') : extname(path) ? path : `${path}.ts`));
 }
 
+/** Every package a file imports (static, dynamic, re-exports, type-only), by its name: `postgres`, `@scope/name`, `node:fs`. */
+function packagesOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*(['"`])([^'"`./][^'"`]*)\1/g)].map((m) => {
+    const parts = m[2]!.split('/');
+    return parts[0]!.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+  });
+}
+
 function wrongWayImports(files: readonly string[] = sourceFiles(SRC)): string[] {
   const wrong: string[] = [];
   for (const file of files) {
     const from = layerOf(file);
+    for (const name of packagesOf(file)) {
+      if (FORBIDDEN_PACKAGES[from]?.includes(name)) wrong.push(`${relative(SRC, file)} -> package ${name}`);
+    }
     for (const target of importsOf(file)) {
       const to = layerOf(target);
       if (from === to) continue;
@@ -108,6 +126,20 @@ describe('layers', () => {
     );
     try {
       expect(wrongWayImports([probe])).toEqual(['db/.layer-probe.ts -> http/server.ts', 'db/.layer-probe.ts -> inference/pipeline-worker.ts']);
+    } finally {
+      rmSync(probe, { force: true });
+    }
+  });
+
+  it('catches inference reaching the database, through db/ or the postgres package', () => {
+    const probe = join(SRC, 'inference', '.layer-probe.ts');
+    writeFileSync(
+      probe,
+      "import type { Sql } from 'postgres';\nimport { listAllModelVersions } from '../db/model-versions.js';\n" +
+        'export const probe = (sql: Sql) => listAllModelVersions(sql);\n',
+    );
+    try {
+      expect(wrongWayImports([probe])).toEqual(['inference/.layer-probe.ts -> package postgres', 'inference/.layer-probe.ts -> db/model-versions.ts']);
     } finally {
       rmSync(probe, { force: true });
     }
