@@ -3,7 +3,7 @@
 // "ok" to everything. A figure near it means the generator, not the server
 // measured, was the limit; the server's trivial endpoint (GET
 // /v2/health/live) is measured separately and named for what it is.
-import { loadUws } from '../src/http/server.js';
+import { loadUws } from '../src/http/uws.js';
 import { buildRequest, runLoad } from './load-generator.js';
 
 export async function measureGeneratorCeiling(options: { connections: number; durationMs: number; warmupMs: number }): Promise<number> {

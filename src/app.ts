@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { endpointRoutes, setResponseValidation, type Authenticators, type Endpoint } from './http/api.js';
-import { CorsPolicy, preflightRoute } from './http/cors.js';
+import { CorsPolicy } from './http/cors.js';
 import { buildOpenApi } from './http/openapi.js';
 import { metricsAccess } from './http/metrics-access.js';
 import { healthEndpoints } from './http/routes/health.js';
@@ -16,14 +16,18 @@ import { IngestService } from './ingest/service.js';
 import { managementEndpoints } from './http/routes/v2/index.js';
 import { predictEndpoint } from './http/routes/predict.js';
 import { predictErrors } from './inference/predict-errors.js';
-import { setMinUploadRate } from './http/slow-bodies.js';
+import { UploadRateWatch } from './http/slow-bodies.js';
 import { loadStaticSite, sharedWithConsole, staticSiteRoute, type ConsoleSettings } from './http/static-site.js';
 import { BodyBudget } from './http/body-budget.js';
-import { addFallback, addRoute, InFlight, loadUws, type HttpContext, type Route, type Uws } from './http/server.js';
+import type { HttpContext } from './http/context.js';
+import { InFlight } from './http/draining.js';
+import type { Route } from './http/router.js';
+import { HttpServer } from './http/server.js';
+import { loadUws } from './http/uws.js';
 import { engineSettings, InferenceEngine } from './inference/engine.js';
 import { modelValidationSettings } from './inference/validation.js';
 import { InferenceService } from './inference/service.js';
-import { createModelStore, ModelFiles } from './inference/model-store.js';
+import { ModelFiles } from './inference/model-store.js';
 import { jpegDecoder } from './inference/decode-image.js';
 import { native } from './inference/native.js';
 import { trimWhenIdle } from './lib/idle-trim.js';
@@ -36,6 +40,8 @@ import { bootstrap } from './platform/bootstrap.js';
 import { OutboxSender, smtpTransport } from './platform/outbox.js';
 import { bearerToken, InferenceKeyCache } from './platform/inference-keys.js';
 import { Replica } from './platform/replicas.js';
+import { createModelStore } from './platform/database-model-store.js';
+import { DatabaseVersionRegistry } from './platform/model-version-registry.js';
 import { EventTail } from './platform/event-tail.js';
 import { loadSecretsKey, useSecretsKey } from './platform/secrets.js';
 import { RulesEngine } from './platform/rules/engine.js';
@@ -57,26 +63,9 @@ interface Listener {
   routes: Route[];
 }
 
-/** uWS's LIBUS_LISTEN_EXCLUSIVE_PORT */
-const EXCLUSIVE_PORT = 1;
-
-/** One uWS app on one port (HTTPS with TLS_CERT/TLS_KEY); resolves with its listen socket. */
-async function listen(uws: Uws, config: Config, listener: Listener, ctx: HttpContext): Promise<unknown> {
-  const app = config.tls ? uws.SSLApp({ cert_file_name: config.tls.certFile, key_file_name: config.tls.keyFile }) : uws.App();
-  for (const route of listener.routes) addRoute(app, route, ctx);
-  if (ctx.cors) addRoute(app, preflightRoute(ctx.cors), ctx);
-  addFallback(app, ctx);
-  // Exclusive: without it uWS sets SO_REUSEPORT, and a second server started
-  // on a port in use would silently share (split) its traffic.
-  const listenExclusive = app.listen as unknown as (host: string, port: number, options: number, cb: (socket: unknown) => void) => void;
-  const socket = await new Promise<unknown>((resolve, reject) =>
-    listenExclusive.call(app, config.host, listener.port, EXCLUSIVE_PORT, (s) =>
-      s
-        ? resolve(s)
-        : reject(new Error(`cannot listen on ${config.host}:${listener.port}: the port is in use (another server?) or not permitted`)),
-    ),
-  );
-  const port = uws.us_socket_local_port(socket as never);
+/** One port of the server (HTTPS with TLS_CERT/TLS_KEY); resolves with the port it listens on. */
+async function listen(server: HttpServer, config: Config, listener: Listener): Promise<number> {
+  const port = await server.listen({ host: config.host, port: listener.port, tls: config.tls }, listener.routes);
   log.info(listener.name, {
     host: config.host,
     port,
@@ -85,7 +74,7 @@ async function listen(uws: Uws, config: Config, listener: Listener, ctx: HttpCon
     instances: config.instances.kind,
     providers: config.executionProviders.join(','),
   });
-  return socket;
+  return port;
 }
 
 /** web/dist: beside src/ (tsx) and dist/ (compiled) alike. */
@@ -112,7 +101,6 @@ function withConsole(apiRoutes: Route[], settings: ConsoleSettings): Route[] {
 
 export async function startServer(config: Config): Promise<RunningServer> {
   setLogLevel(config.logLevel);
-  setMinUploadRate(config.minUploadRate);
   setResponseValidation(config.responseValidation);
   setLogFormat(config.logFormat);
   const uws = loadUws(); // before anything else: no point starting without it
@@ -143,7 +131,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await replica.start();
     cleanups.push(() => replica.stop());
     const modelFiles = new ModelFiles(createModelStore(config.modelStore, database.sql), config.dataDir);
-    const inference = new InferenceService(database.sql, engine, modelFiles, {
+    const inference = new InferenceService(new DatabaseVersionRegistry(database.sql), engine, modelFiles, {
       queueSize: config.queueSize,
       waitingRoom: config.queueWaitingRoom,
       holdMs: config.queueHoldMs,
@@ -268,10 +256,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
       trustedProxies: config.trustedProxies,
       accessLog: config.accessLog,
       cors: CorsPolicy.from(config.corsOrigins),
+      uploadRate: new UploadRateWatch(config.minUploadRate),
     };
-    const listenSockets: unknown[] = [];
-    for (const listener of listeners) listenSockets.push(await listen(uws, config, listener, ctx));
-    const port = uws.us_socket_local_port(listenSockets[0] as never);
+    const server = new HttpServer(uws, ctx);
+    const ports: number[] = [];
+    for (const listener of listeners) ports.push(await listen(server, config, listener));
+    const port = ports[0]!;
 
     return {
       port,
@@ -279,12 +269,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       database,
       stop: async () => {
         // Refuses new requests and ends the event streams, which would otherwise never finish.
-        inFlight.drain();
-        for (const socket of listenSockets) uws.us_listen_socket_close(socket as never);
-        log.info('shutting down: draining in-flight requests', { inFlight: inFlight.size });
-        if (!(await inFlight.idle(config.shutdownTimeoutMs))) {
-          log.warn('shutdown timeout reached with requests still in flight', { inFlight: inFlight.size });
-        }
+        await server.stop(config.shutdownTimeoutMs);
         await cleanup();
         log.info('shutdown complete');
       },

@@ -6,7 +6,7 @@
 // Authentication is by the Authorization header, never cookies, so no
 // Allow-Credentials is sent.
 import { ApiError } from './errors.js';
-import type { Route } from './server.js';
+import type { Route } from './router.js';
 
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, X-Request-Id, Idempotency-Key';

@@ -4,7 +4,7 @@
 // than events come: past `bufferBytes` waiting, the client is dropped (its
 // connection closed) rather than buffered for ever. A dropped client
 // reconnects and searches for what it missed.
-import type { ResponseStream } from './server.js';
+import type { ResponseStream } from './reply.js';
 
 export interface EventStreamOptions {
   /** bytes of messages a stream may hold for a slow client before it is dropped */

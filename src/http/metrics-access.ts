@@ -7,7 +7,8 @@
 // too, but it relays the world's requests and says so in X-Forwarded-For.
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from './errors.js';
-import { isLoopback, type Request } from './server.js';
+import { isLoopback } from './client-address.js';
+import type { Request } from './request.js';
 
 /** Headers a proxy adds to the requests it relays. */
 const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];

@@ -5,7 +5,8 @@
 // request); past a grace period, a body whose average rate over the time it
 // was actually being read is below the minimum is answered 408 and its
 // connection closed. Time a body spends paused by the server (waiting for a
-// queue place or memory) is not the client's and does not count.
+// queue place or memory) is not the client's and does not count. The rate
+// is each server's own (HttpContext.uploadRate), not a process setting.
 import { ApiError } from './errors.js';
 
 /** Reading time before the rate is judged: slow starts (TLS, mobile radios) are not punished. */
@@ -27,42 +28,46 @@ interface Entry {
   lastTick: number;
 }
 
-let minBytesPerSecond = 0;
-const watched = new Set<Entry>();
-let ticker: NodeJS.Timeout | undefined;
+/**
+ * The minimum upload rate of one server (MIN_UPLOAD_RATE, passed in; 0 turns
+ * the watch off) and the ticker over the bodies it is reading.
+ */
+export class UploadRateWatch {
+  private readonly watched = new Set<Entry>();
+  private ticker: NodeJS.Timeout | undefined;
 
-/** MIN_UPLOAD_RATE; 0 turns the watch off. */
-export function setMinUploadRate(bytesPerSecond: number): void {
-  minBytesPerSecond = bytesPerSecond;
-}
+  constructor(private readonly minBytesPerSecond: number) {}
 
-function tick(): void {
-  const now = Date.now();
-  for (const entry of watched) {
-    if (!entry.body.paused()) entry.activeMs += now - entry.lastTick;
-    entry.lastTick = now;
-    if (entry.activeMs < GRACE_MS) continue;
-    if (entry.body.received() < (minBytesPerSecond * entry.activeMs) / 1000) {
-      watched.delete(entry);
-      entry.body.fail(
-        new ApiError(408, 'request body too slow', `the body arrived slower than ${minBytesPerSecond} bytes/s (MIN_UPLOAD_RATE)`),
-      );
+  /** Watches a body while it is read; call the returned function once it is complete or abandoned. */
+  watch(body: WatchedBody): () => void {
+    if (this.minBytesPerSecond === 0) return unwatched;
+    const entry: Entry = { body, activeMs: 0, lastTick: Date.now() };
+    this.watched.add(entry);
+    if (!this.ticker) {
+      this.ticker = setInterval(() => this.tick(), TICK_MS);
+      this.ticker.unref();
+    }
+    return () => this.watched.delete(entry);
+  }
+
+  private tick(): void {
+    const now = Date.now();
+    for (const entry of this.watched) {
+      if (!entry.body.paused()) entry.activeMs += now - entry.lastTick;
+      entry.lastTick = now;
+      if (entry.activeMs < GRACE_MS) continue;
+      if (entry.body.received() < (this.minBytesPerSecond * entry.activeMs) / 1000) {
+        this.watched.delete(entry);
+        entry.body.fail(
+          new ApiError(408, 'request body too slow', `the body arrived slower than ${this.minBytesPerSecond} bytes/s (MIN_UPLOAD_RATE)`),
+        );
+      }
+    }
+    if (this.watched.size === 0 && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
     }
   }
-  if (watched.size === 0 && ticker) {
-    clearInterval(ticker);
-    ticker = undefined;
-  }
 }
 
-/** Watches a body while it is read; call the returned function once it is complete or abandoned. */
-export function watchBodyRate(body: WatchedBody): () => void {
-  if (minBytesPerSecond === 0) return () => {};
-  const entry: Entry = { body, activeMs: 0, lastTick: Date.now() };
-  watched.add(entry);
-  if (!ticker) {
-    ticker = setInterval(tick, TICK_MS);
-    ticker.unref();
-  }
-  return () => watched.delete(entry);
-}
+const unwatched = () => {};

@@ -1,7 +1,7 @@
 // Who may read what the server says about itself: /metrics (it names every
 // organization's model versions) and the client address throttles key on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalAddress, clientAddress, isLoopback } from '../../src/http/server.js';
+import { canonicalAddress, clientAddress, isLoopback } from '../../src/http/client-address.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('client addresses', () => {
