@@ -16,7 +16,10 @@ import type { DeviceClaims } from '../platform/auth/tokens.js';
 import { authorize, type Action } from '../platform/permissions.js';
 import type { BodyBudget } from './body-budget.js';
 import { EventStream, STREAM_OPENING } from './event-stream.js';
-import { BodyTooLargeError, openBodyStream, readGatedBody, type BodyStream, type Reply, type Request, type Route } from './server.js';
+import { BodyTooLargeError, openBodyStream, readGatedBody, type BodyStream } from './body-readers.js';
+import type { Reply } from './reply.js';
+import type { Request } from './request.js';
+import type { Route } from './router.js';
 
 export type { Authenticator, Caller, UserCaller };
 
@@ -158,6 +161,9 @@ export interface EndpointDefinition<
   method: 'get' | 'post' | 'put' | 'patch' | 'del';
   path: string;
   summary: string;
+  /** OpenAPI description: a sentence or two on what the operation does, beyond its summary */
+  description?: string;
+  /** OpenAPI tag: the area of the API (a key of TAGS in openapi.ts) */
   tag: string;
   /** OpenAPI operationId; derived from method and path by default */
   operationId?: string;

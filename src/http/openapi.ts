@@ -35,7 +35,16 @@ function parameters(endpoint: Endpoint): JsonSchema[] {
     const schema = schemaOf(type);
     const required = new Set((schema.required as string[] | undefined) ?? []);
     for (const [name, property] of Object.entries((schema.properties as Record<string, JsonSchema>) ?? {})) {
-      out.push({ name, in: location, required: location === 'path' || required.has(name), schema: property });
+      // A parameter's description belongs on the parameter object, where
+      // documentation viewers show it, not inside its schema.
+      const { description, ...rest } = property;
+      out.push({
+        name,
+        in: location,
+        ...(typeof description === 'string' && { description }),
+        required: location === 'path' || required.has(name),
+        schema: typeof description === 'string' ? rest : property,
+      });
     }
   }
   return out;
@@ -75,6 +84,38 @@ function responseDoc(status: number, doc: EndpointResponseDoc): JsonSchema {
   return Object.keys(content).length ? { description: doc.description, content } : { description: doc.description };
 }
 
+/**
+ * The areas of the API, in the order /docs lists them; each declaration's
+ * `tag` is one of these.
+ */
+const TAGS: Record<string, string> = {
+  inference: 'Running a model version on an image (/v1/models/{modelVersionId}/predict) and the inference API keys that authorize it.',
+  models: 'Models and their versions: uploading an ONNX model version, its deployment status on the workers, deleting it.',
+  accounts: 'Signing up, verifying an email address, logging in, password resets, invitations and switching organization.',
+  users: 'The authenticated user and the members of the organization.',
+  organizations: 'The organizations a user belongs to: creating, renaming and deleting them.',
+  channels: 'Channels, through which devices send events, and their API keys, with which devices register.',
+  schemas: 'Payload schemas: the fields that the events of a channel are validated against.',
+  projects: 'Projects, which group channels with their rules and landmarks.',
+  gateways: 'Gateways: the on-premises edge servers of the organization.',
+  devices: 'Devices registered in the channels of the organization: reading, updating, deleting and searching them.',
+  landmarks: 'Landmarks: named places of a project (circles, rectangles, polygons), which rules can refer to.',
+  rules: 'Rules, which run actions (push notifications, emails, SMS, webhooks) on the events that meet their conditions, and the log of their deliveries.',
+  events: 'The events devices sent: search, aggregates over time, and a live stream.',
+  ingestion: 'The device API (/v1): registration with a channel API key, sending events, and what a device reads back.',
+  health: 'The API version, liveness, readiness and Prometheus metrics.',
+};
+
+/**
+ * An operation that has no 4XX of its own can still be refused by the HTTP
+ * layer (uWebSockets) before the route runs: a malformed request line or
+ * header is answered 400 with a small HTML page.
+ */
+const MALFORMED_HTTP: JsonSchema = {
+  description: 'malformed HTTP request, refused by the HTTP layer before the route runs (an HTML page, not the JSON error)',
+  content: { 'text/html': { schema: { type: 'string' } } },
+};
+
 /** What every operation of a scheme can answer besides its own responses. */
 const SCHEME_ERRORS: Record<AuthLevel, Record<number, string>> = {
   none: {},
@@ -85,8 +126,9 @@ const SCHEME_ERRORS: Record<AuthLevel, Record<number, string>> = {
   metrics: { 401: 'METRICS_TOKEN is set and was not sent', 403: 'METRICS_TOKEN is not set and the client is not on this host' },
 };
 
-const SECURITY: Record<AuthLevel, JsonSchema[] | undefined> = {
-  none: undefined,
+/** `[]` marks a public operation as such (there is no document-wide default). */
+const SECURITY: Record<AuthLevel, JsonSchema[]> = {
+  none: [],
   user: [{ bearerToken: [] }],
   organization: [{ bearerToken: [] }],
   device: [{ deviceToken: [] }],
@@ -116,9 +158,11 @@ function operation(endpoint: Endpoint): JsonSchema {
   if (endpoint.params || endpoint.query || bodyPolicyOf(endpoint)) errors[400] = 'invalid request (the offending field is named in `error`)';
   if (endpoint.params) errors[404] = 'not found in the organization of the caller';
   for (const [status, description] of Object.entries(errors)) responses[status] ??= { description, content: errorContent };
+  if (!Object.keys(responses).some((status) => status.startsWith('4'))) responses[400] = MALFORMED_HTTP;
   const op: JsonSchema = {
     tags: [endpoint.tag],
     summary: endpoint.summary,
+    ...(endpoint.description && { description: endpoint.description }),
     operationId:
       endpoint.operationId ??
       `${endpoint.method === 'del' ? 'delete' : endpoint.method}${endpoint.path.replace(/[/:-](\w)/g, (_, c: string) => c.toUpperCase())}`,
@@ -127,9 +171,8 @@ function operation(endpoint: Endpoint): JsonSchema {
       ...(endpoint.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: false, description: h.description, schema: { type: 'string' } })),
     ],
     responses,
+    security: SECURITY[endpoint.auth],
   };
-  const security = SECURITY[endpoint.auth];
-  if (security) op.security = security;
   const body = requestBody(endpoint);
   if (body) op.requestBody = body;
   return op;
@@ -138,6 +181,7 @@ function operation(endpoint: Endpoint): JsonSchema {
 export function buildOpenApi(endpoints: readonly Endpoint[]): JsonSchema {
   sharedSchemas = {};
   const paths: Record<string, Record<string, JsonSchema>> = {};
+  const used = new Set(endpoints.map((endpoint) => endpoint.tag));
   for (const endpoint of endpoints) {
     const path = endpoint.path.replace(/:(\w+)/g, '{$1}');
     (paths[path] ??= {})[endpoint.method === 'del' ? 'delete' : endpoint.method] = operation(endpoint);
@@ -148,7 +192,15 @@ export function buildOpenApi(endpoints: readonly Endpoint[]): JsonSchema {
       title: 'Sense inference server',
       version: '2.0.0',
       description: 'Inference (/v1/models), platform management (/v2) and device ingestion (/v1) APIs. Errors are {status, message, error}.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
+    // Relative: the document is served by the server it describes, so its
+    // paths are on whatever origin /openapi.json was fetched from.
+    servers: [{ url: '/', description: 'this server (the origin that served this document)' }],
+    // Every tag in use, described; a tag missing from TAGS is listed without a description (and the lint test fails).
+    tags: [...Object.keys(TAGS).filter((name) => used.has(name)), ...[...used].filter((name) => !(name in TAGS))].map((name) =>
+      TAGS[name] ? { name, description: TAGS[name] } : { name },
+    ),
     paths,
     components: {
       schemas: { Error: errorSchema, ...sharedSchemas },

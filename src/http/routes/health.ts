@@ -13,26 +13,29 @@ export const API_VERSION = '2.0.0';
 const versionSchema = z.object({ name: z.string(), version: z.string() });
 
 export function healthEndpoints(deps: { sql: Sql; inference: InferenceService; registry: Registry; jpegDecoder: JpegDecoder }): Endpoint[] {
-  const version = (path: string, operationId: string, summary: string) =>
+  const version = (path: string, operationId: string, summary: string, description: string) =>
     defineEndpoint({
       method: 'get',
       path,
       tag: 'health',
       summary,
+      description,
       operationId,
       auth: 'none',
       responses: { 200: { description: 'the server and API version', schema: versionSchema } },
       handler: () => respond.bare({ name: 'sense-inference-server', version: API_VERSION }),
     });
   return [
-    // The original API's root answered its version (GET "" in sense-api.openapi.json).
-    version('/', 'rootVersion', 'the API version (the original root)'),
-    version('/v2', 'version', 'the API version'),
+    // The platform's API root answered its version (docs/CONTRACT.md#v2-coverage).
+    version('/', 'rootVersion', 'the API version (the original root)', 'Answers the name and version of the server, as the root of the original API did; kept for its clients.'),
+    version('/v2', 'version', 'the API version', 'Answers the name of the server and the version of the API it implements. Needs no authentication.'),
     defineEndpoint({
       method: 'get',
       path: '/v2/health/live',
       tag: 'health',
       summary: 'liveness: the process answers',
+      description:
+        'Liveness probe: answers 200 as long as the process serves requests, whatever the state of the database or the models.',
       auth: 'none',
       responses: { 200: { description: 'alive', schema: z.object({ status: z.literal('ok') }) } },
       handler: () => respond.bare({ status: 'ok' }),
@@ -42,6 +45,8 @@ export function healthEndpoints(deps: { sql: Sql; inference: InferenceService; r
       path: '/v2/health/ready',
       tag: 'health',
       summary: 'readiness: the database answers, the model versions found at start have loaded and one is Active',
+      description:
+        'Readiness probe: answers 200 once the database answers, the model versions found at start have loaded and one is Active; otherwise 503 with what is missing.',
       auth: 'none',
       responses: {
         200: {
@@ -63,6 +68,8 @@ export function healthEndpoints(deps: { sql: Sql; inference: InferenceService; r
       path: '/metrics',
       tag: 'health',
       summary: "Prometheus metrics; they name every organization's model versions, so they are not public",
+      description:
+        "Prometheus metrics of the server, in the text exposition format. They name every organization's model versions, so they need METRICS_TOKEN, or a client on the server's own host when no token is set.",
       operationId: 'metrics',
       auth: 'metrics',
       responses: { 200: { description: 'Prometheus text exposition format', text: 'text/plain; version=0.0.4; charset=utf-8' } },

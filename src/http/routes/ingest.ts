@@ -1,4 +1,4 @@
-// The device ingestion API (/v1, api-notes.md §2): registration, mobile and
+// The device ingestion API (/v1, docs/CONTRACT.md#ingest): registration, mobile and
 // IoT events, and what devices read back. JSON or protobuf both ways: bodies
 // are decoded by their Content-Type (a content parser), answers encoded by
 // Accept. Events authenticate the device from headers before their body is
@@ -22,7 +22,7 @@ import type { DeviceReadModel } from '../../ingest/device-reads.js';
 import type { IngestService } from '../../ingest/service.js';
 import { defineEndpoint, respond, type ApiResponse, type ContentParser, type Endpoint, type EndpointResponseDoc, type ErrorMapper } from '../api.js';
 import { queryNumber } from '../query-params.js';
-import type { Request } from '../server.js';
+import type { Request } from '../request.js';
 
 export interface IngestRouteDeps {
   ingest: IngestService;
@@ -116,6 +116,8 @@ export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps
       path: '/v1/registration',
       tag: 'ingestion',
       summary: 'register a device with its channel API key',
+      description:
+        'Registers a device with the API key of its channel and answers the device token to send on every other /v1 route, in JSON or protobuf.',
       operationId: 'register',
       auth: 'none',
       content: wire((bytes, req) => decodeRegistration(bytes, formatOf(req)), registrationSchema, 'RegistrationRequest'),
@@ -136,6 +138,8 @@ export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps
       path: '/v1/mobile/events',
       tag: 'ingestion',
       summary: 'send one mobile event; 204 once committed',
+      description:
+        'Sends one event of a mobile device, as JSON or protobuf. Answers 204 once the event is committed; an Idempotency-Key makes a retry safe.',
       operationId: 'mobileEvent',
       content: wire((bytes, req) => decodeEvent(bytes, formatOf(req)), eventSchema, 'Event'),
       async handler({ body, caller, request }) {
@@ -149,6 +153,8 @@ export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps
       path: '/v1/mobile/events/batch',
       tag: 'ingestion',
       summary: 'send up to 1,000 mobile events; 204 once committed',
+      description:
+        'Sends up to 1,000 events of a mobile device at once, as JSON or protobuf. Answers 204 once all are committed.',
       operationId: 'mobileEventBatch',
       content: wire((bytes, req) => decodeEventBatch(bytes, formatOf(req)), eventBatchSchema, 'MobileEvents'),
       async handler({ body, caller, request }) {
@@ -162,6 +168,8 @@ export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps
       path: '/v1/iot/events',
       tag: 'ingestion',
       summary: "send an IoT event (free-form JSON, checked against the channel's schema); 204 once committed",
+      description:
+        "Sends one event of an IoT device: free-form JSON, validated against the payload schema of the device's channel. Answers 204 once it is committed.",
       operationId: 'iotEvent',
       content: wire((bytes) => decodeIotPayload(bytes), z.record(z.string(), z.unknown())),
       async handler({ body, caller, request }) {
@@ -174,6 +182,8 @@ export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps
       path: '/v1/mobile/configuration',
       tag: 'ingestion',
       summary: "the device's configuration",
+      description:
+        'Answers the configuration of the device, in JSON or protobuf: whether it is enabled, how often it sends, which sensors it uses, how long it keeps events and how much it may store.',
       operationId: 'configuration',
       auth: 'device',
       responses: { 200: { description: 'configuration', schema: configuration, protobuf: 'Configuration' } },
@@ -191,6 +201,8 @@ export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps
       path: '/v1/mobile/ibeacons',
       tag: 'ingestion',
       summary: 'iBeacons to whitelist',
+      description:
+        'Answers the iBeacons the device should listen for (its whitelist), `count` at most.',
       operationId: 'ibeacons',
       auth: 'device',
       query: z.object({
@@ -217,6 +229,8 @@ export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps
       path: '/v1/mobile/notifications',
       tag: 'ingestion',
       summary: "the device's push notifications",
+      description:
+        'Answers the push notifications waiting for the device.',
       operationId: 'notifications',
       auth: 'device',
       query: z.object({
@@ -241,6 +255,8 @@ export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps
       path: '/v1/mobile/rules',
       tag: 'ingestion',
       summary: 'edge rules for the device to run',
+      description:
+        'Answers the rules the device runs itself (edge rules), with their conditions and actions.',
       operationId: 'edgeRules',
       auth: 'device',
       query: z.object({ ruleType: z.string().optional().meta({ description: 'edge (default)' }) }),

@@ -1,4 +1,4 @@
-// POST /v1/models/:modelVersionId/predict (api-spec.md §4.1). Everything
+// POST /v1/models/:modelVersionId/predict (docs/CONTRACT.md#predict). Everything
 // that can fail without the body fails before a byte of it is buffered:
 // authentication, the query, the version's state, the content type, the
 // queue and the memory budget. The handler reads the body itself (body
@@ -13,7 +13,7 @@ import type { InferenceService, QueueTicket } from '../../inference/service.js';
 import { defineEndpoint, type Endpoint } from '../api.js';
 import type { BodyBudget } from '../body-budget.js';
 import { numberBetween, queryFlag, queryNumber } from '../query-params.js';
-import { BodyTooLargeError, declaredLength, pauseBody, readBody, resumeBody, SMALL_BODY_BYTES } from '../server.js';
+import { BodyTooLargeError, declaredLength, pauseBody, readBody, resumeBody, SMALL_BODY_BYTES } from '../body-readers.js';
 
 export interface PredictRouteDeps {
   inference: InferenceService;
@@ -37,8 +37,8 @@ const count = (limit: number, description: string) =>
     message: (raw) => `must be an integer between 1 and ${limit}, got "${raw}"`,
   });
 
-// In the order the original checked them, which is the order a client with
-// several wrong parameters hears about them; those the original did not have come last.
+// In the order the platform checked them (docs/CONTRACT.md#predict-query), which is the order
+// a client with several wrong parameters hears about them; those it did not have come last.
 const predictQuery = z.object({
   max_detections: count(MAX_DETECTIONS_LIMIT, "at most this many detections; the model version's default when absent"),
   threshold: fraction('minimum score'),
@@ -69,6 +69,8 @@ export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
     path: '/v1/models/:modelVersionId/predict',
     tag: 'inference',
     summary: 'run a model version on one image; detections grouped by label',
+    description:
+      "Runs an Active model version of the caller's organization on one image, sent as a multipart `file` part or as base64 JSON, and answers its detections grouped by label. The query parameters override the version's defaults (model.json); when the queue or the memory budget is full the request is refused with 503 before its body is read.",
     operationId: 'predict',
     auth: 'inferenceKey',
     params: z.object({ modelVersionId: z.string() }),

@@ -1,4 +1,4 @@
-// /v2 accounts, users and organizations (api-notes.md §1.1, §1.3).
+// /v2 accounts, users and organizations (docs/CONTRACT.md#v2-auth).
 import { z } from 'zod';
 import { presentOrganization, presentUser, type AccountService } from '../../../platform/accounts.js';
 import { ROLES } from '../../../platform/permissions.js';
@@ -19,6 +19,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/signup',
       tag: 'accounts',
       summary: 'sign up: creates a user, an organization they administer, and sends a verification email',
+      description:
+        'Creates a user and an organization that the user administers, then emails a link to verify the address. Answers 204; an address already signed up is refused with 409.',
       auth: 'none',
       body: z.object({ email, password, name, organizationName: z.string().trim().min(1).max(128), locale: locale.optional() }).strict(),
       responses: { 204: { description: 'verification email queued' }, 409: { description: 'the user already exists' } },
@@ -32,6 +34,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/verify-email',
       tag: 'accounts',
       summary: 'verify an email address with the token sent to it; returns an access token',
+      description:
+        'Marks the email address as verified with the token from the verification email, and answers an access token so the user is logged in at once.',
       auth: 'none',
       body: tokenBody,
       responses: { 200: { description: 'verified', schema: tokenResponse } },
@@ -44,6 +48,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/login',
       tag: 'accounts',
       summary: 'log in with email and password; returns {"token": "<JWT>"}',
+      description:
+        'Exchanges an email address and password for an access token (a JWT) to send as `Authorization: Bearer`. Wrong credentials answer 401, an address not yet verified 403, and too many failed logins 429.',
       auth: 'none',
       body: z.object({ email, password: z.string().min(1).max(200), organizationId: id.optional() }).strict(),
       responses: {
@@ -61,6 +67,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/request-password',
       tag: 'accounts',
       summary: 'send a password reset email (answers 204 whether or not the address exists)',
+      description:
+        'Emails a password reset link to the address if an account has it. The answer is 204 either way, so it does not tell whether an account exists.',
       auth: 'none',
       body: z.object({ email }).strict(),
       responses: { 204: { description: 'reset email queued (or no such user)' } },
@@ -74,6 +82,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/set-password',
       tag: 'accounts',
       summary: 'set a new password with a reset token',
+      description:
+        'Sets a new password with the token from a password reset email, and answers an access token for the account.',
       auth: 'none',
       body: z.object({ token: z.string().min(1).max(512), password }).strict(),
       responses: { 200: { description: 'password set', schema: one(tokenResponse) } },
@@ -86,6 +96,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/set-organization',
       tag: 'accounts',
       summary: 'switch organization: a new access token bound to another of your organizations',
+      description:
+        'Answers a new access token bound to another organization the caller belongs to; the organization routes then act in that organization.',
       auth: 'user',
       body: z.object({ organizationId: id }).strict(),
       aliases: [{ method: 'post', path: '/v2/setOrganization' }],
@@ -99,6 +111,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/accept-invite',
       tag: 'accounts',
       summary: 'accept an invitation: joins the organization (creating the account if needed)',
+      description:
+        'Accepts an invitation with the token from its email: the user joins the inviting organization, and an account is created for the address if it has none.',
       auth: 'none',
       body: z.object({ token: z.string().min(1).max(512), name, password, locale: locale.optional() }).strict(),
       responses: { 200: { description: 'an access token bound to the organization joined', schema: tokenResponse } },
@@ -111,6 +125,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/users/invite',
       tag: 'users',
       summary: 'invite people by email into the organization of the token',
+      description:
+        'Emails invitations to join the organization of the token, with one role for all of them (member by default); each invited person accepts with POST /v2/accept-invite.',
       auth: 'organization',
       action: 'users:invite',
       body: z.object({ emails: z.array(email).min(1).max(100), role: z.enum(ROLES as ['admin', 'project_manager', 'member']).default('member') }).strict(),
@@ -126,6 +142,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/users',
       tag: 'users',
       summary: 'list the members of the organization',
+      description:
+        'Lists the users who are members of the organization of the token, each with their role and whether their invitation is outstanding.',
       auth: 'organization',
       action: 'users:read',
       responses: { 200: { description: 'the members, with their role', schema: list(userSchema, countMeta) } },
@@ -139,6 +157,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/users/me',
       tag: 'users',
       summary: 'the authenticated user',
+      description:
+        'Answers the user that the access token belongs to.',
       auth: 'user',
       responses: { 200: { description: 'the user, with their role when the token names an organization', schema: one(userSchema) } },
       async handler({ caller }) {
@@ -151,6 +171,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/users/me',
       tag: 'users',
       summary: 'update your name or locale',
+      description:
+        'Changes the name or the locale of the authenticated user; fields not given keep their value.',
       auth: 'user',
       body: z.object({ name: name.optional(), locale: locale.optional() }).strict(),
       aliases: [{ method: 'put', path: '/v2/users/me' }],
@@ -164,6 +186,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/users/me/password',
       tag: 'users',
       summary: 'change your password: the current one required; every other session ends, and the answer is a token for this one',
+      description:
+        'Changes the password of the authenticated user, who must send the current one. Every other session of the user ends, and the answer is a new access token for this one.',
       auth: 'user',
       body: z.object({ currentPassword: z.string().min(1).max(200), newPassword: password }).strict(),
       responses: {
@@ -180,6 +204,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/organizations',
       tag: 'organizations',
       summary: 'the organizations you belong to',
+      description:
+        "Lists the organizations the authenticated user is a member of, with the user's role in each.",
       auth: 'user',
       responses: { 200: { description: 'the organizations, with your role in each', schema: list(organizationSchema, countMeta) } },
       async handler({ caller }) {
@@ -192,6 +218,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/organizations',
       tag: 'organizations',
       summary: 'create an organization; you become its admin',
+      description:
+        'Creates an organization with the authenticated user as its admin. Switch to it with POST /v2/set-organization.',
       auth: 'user',
       body: z.object({ name: z.string().trim().min(1).max(128) }).strict(),
       responses: { 200: { description: 'the organization, with your role (admin)', schema: one(organizationSchema) } },
@@ -204,6 +232,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/organizations/:organization',
       tag: 'organizations',
       summary: 'rename an organization (admins)',
+      description:
+        'Renames an organization; only its admins may.',
       auth: 'user',
       params: z.object({ organization: id }),
       body: z.object({ name: z.string().trim().min(1).max(128) }).strict(),
@@ -217,6 +247,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/organizations/:organization',
       tag: 'organizations',
       summary: 'delete an organization and everything in it (admins)',
+      description:
+        'Deletes an organization with everything in it; only its admins may.',
       auth: 'user',
       params: z.object({ organization: id }),
       responses: { 204: { description: 'deleted' } },

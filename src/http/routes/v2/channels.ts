@@ -1,4 +1,4 @@
-// /v2 channels and their API keys (api-notes.md §1.4). Gen B flat routes,
+// /v2 channels and their API keys (docs/CONTRACT.md#v2-resources). Gen B flat routes,
 // with the Gen A spellings (`apiKeys`, PUT {enabled}) as aliases.
 import { z } from 'zod';
 import {
@@ -60,6 +60,8 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/channels',
       tag: 'channels',
       summary: 'list the channels of the organization',
+      description:
+        'Lists the channels of the organization: the ways devices send events in, each with its payload schema and projects.',
       auth: 'organization',
       action: 'channels:read',
       responses: { 200: { description: 'the channels', schema: list(channelSchema) } },
@@ -73,6 +75,8 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/channels',
       tag: 'channels',
       summary: 'create a channel; the response carries its first API key (`apiKeys[0].apiKey`, shown only this once)',
+      description:
+        'Creates a channel, with its first API key for devices to register with. The key itself (`apiKeys[0].apiKey`) appears in this answer only.',
       auth: 'organization',
       action: 'channels:write',
       body: z.object(channelFields).strict(),
@@ -89,6 +93,8 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/channels/:channel',
       tag: 'channels',
       summary: 'get a channel',
+      description:
+        'Answers one channel of the organization with its payload schema, projects and whether it is enabled.',
       auth: 'organization',
       action: 'channels:read',
       params: channelParams,
@@ -102,6 +108,8 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/channels/:channel',
       tag: 'channels',
       summary: 'update a channel; `projectIds` replaces its projects; `enabled: false` stops its keys from authenticating',
+      description:
+        'Updates a channel; fields not given keep their value. `projectIds` replaces the projects it belongs to, and `enabled: false` stops its API keys from authenticating.',
       auth: 'organization',
       action: 'channels:write',
       params: channelParams,
@@ -118,6 +126,8 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/channels/:channel',
       tag: 'channels',
       summary: 'delete a channel, its API keys and its devices',
+      description:
+        'Deletes a channel together with its API keys and the devices registered through it.',
       auth: 'organization',
       action: 'channels:write',
       params: channelParams,
@@ -132,6 +142,8 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/channels/:channel/api-keys',
       tag: 'channels',
       summary: 'list the API keys of a channel (never the keys themselves: {id, prefix, enabled, createdAt, updatedAt})',
+      description:
+        'Lists the API keys of a channel. The keys themselves are never shown again after their creation: only their id, prefix and state.',
       auth: 'organization',
       action: 'channelKeys:read',
       params: channelParams,
@@ -147,6 +159,8 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/channels/:channel/api-keys',
       tag: 'channels',
       summary: 'create an API key for a channel; the response is the only place the key (`apiKey`) appears',
+      description:
+        'Creates another API key for a channel, e.g. to rotate keys. The answer is the only place the key (`apiKey`) appears.',
       auth: 'organization',
       action: 'channelKeys:write',
       params: channelParams,
@@ -162,6 +176,8 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/channels/:channel/api-keys/:apiKey/enable',
       tag: 'channels',
       summary: 'enable an API key',
+      description:
+        'Enables an API key of a channel again: devices can register with it.',
       auth: 'organization',
       action: 'channelKeys:write',
       params: keyParams,
@@ -175,6 +191,8 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/channels/:channel/api-keys/:apiKey/disable',
       tag: 'channels',
       summary: 'disable an API key: devices can no longer register with it',
+      description:
+        'Disables an API key of a channel: devices can no longer register with it until it is enabled again.',
       auth: 'organization',
       action: 'channelKeys:write',
       params: keyParams,
@@ -188,6 +206,8 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/channels/:channel/apiKeys/:apiKey',
       tag: 'channels',
       summary: 'enable or disable an API key (Gen A spelling of the enable/disable routes)',
+      description:
+        'Enables or disables an API key of a channel, as the enable and disable routes do; kept for clients of the original (Gen A) API.',
       auth: 'organization',
       action: 'channelKeys:write',
       params: keyParams,
@@ -202,6 +222,8 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/channels/:channel/api-keys/:apiKey',
       tag: 'channels',
       summary: 'delete an API key',
+      description:
+        'Deletes an API key of a channel for good; devices can no longer register with it.',
       auth: 'organization',
       action: 'channelKeys:write',
       params: keyParams,

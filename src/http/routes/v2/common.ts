@@ -27,8 +27,8 @@ export const tags = z.array(z.string().trim().min(1).max(64)).max(100);
 
 /**
  * A project, channel or device named as the scope of a request (in its body)
- * that is not the organization's is answered 401 with the original API's
- * wording; one addressed by the path stays a plain 404.
+ * that is not the organization's is answered 401 with the platform's
+ * wording (docs/CONTRACT.md#v2-errors); one addressed by the path stays a plain 404.
  */
 export async function foreignScope<T>(work: Promise<T>): Promise<T> {
   try {

@@ -15,6 +15,8 @@ export function deliveriesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       path: '/v2/rules/:rule/deliveries',
       tag: 'rules',
       summary: 'the delivery log of a rule: fired actions, their status, and every webhook attempt (newest first)',
+      description:
+        'The delivery log of a rule, newest first: each action it fired, its status, and every attempt of a webhook with its answer.',
       auth: 'organization',
       action: 'rules:read',
       params: idParam('rule'),

@@ -1,4 +1,4 @@
-// /v2 devices (api-notes.md §1.6, Gen B): create, read, update, delete,
+// /v2 devices (Gen B; docs/CONTRACT.md#v2-resources): create, read, update, delete,
 // search, and look-up by alias. Devices registered through the ingestion API
 // are created by ingest/.
 import { z } from 'zod';
@@ -39,6 +39,8 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       path: '/v2/devices',
       tag: 'devices',
       summary: 'create a device in a channel of the organization',
+      description:
+        'Creates a device in a channel of the organization, without it registering itself through /v1/registration.',
       auth: 'organization',
       action: 'devices:write',
       body: z.object({ channelId: id, name: text.optional(), model: text.optional(), type: text.optional(), tags: tags.optional() }).strict(),
@@ -53,6 +55,8 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       path: '/v2/devices/:device',
       tag: 'devices',
       summary: 'a device',
+      description:
+        'Answers one device of the organization, with when it was last seen, its last location and the landmarks it is inside.',
       auth: 'organization',
       action: 'devices:read',
       params: idParam('device'),
@@ -66,6 +70,8 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       path: '/v2/devices/:device',
       tag: 'devices',
       summary: 'update a device: name, model, type (null clears them), tags (replaced)',
+      description:
+        'Updates a device: name, model and type (null clears each), and tags, which are replaced as a whole.',
       auth: 'organization',
       action: 'devices:write',
       params: idParam('device'),
@@ -80,6 +86,8 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       path: '/v2/devices/:device',
       tag: 'devices',
       summary: 'delete a device (and its aliases)',
+      description:
+        'Deletes a device together with its aliases.',
       auth: 'organization',
       action: 'devices:write',
       params: idParam('device'),
@@ -95,6 +103,8 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       tag: 'devices',
       summary:
         'search the devices of the organization; channelId / projectId narrow the scope (meta.total), filter narrows further (meta.filteredTotal)',
+      description:
+        'Searches the devices of the organization, paged. `channelId` or `projectId` narrow the scope (counted in meta.total), and the filter narrows it further (meta.filteredTotal).',
       auth: 'organization',
       action: 'devices:read',
       body: searchBody(DEVICE_SORT_FIELDS, {
@@ -126,6 +136,8 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       path: '/v2/devices/alias-lookup',
       tag: 'devices',
       summary: 'the id of the device holding an alias, e.g. {"type": "tel", "value": "+15550100"} (phone aliases: see registration)',
+      description:
+        'Finds the device that holds an alias, e.g. {"type": "tel", "value": "+15550100"}, and answers its id; 404 when no device of the organization holds it.',
       auth: 'organization',
       action: 'devices:read',
       body: z.object({ type: z.string().trim().min(1).max(64), value: z.string().trim().min(1).max(256) }).strict(),

@@ -1,4 +1,4 @@
-// /v2 events endpoints (api-notes §1.10): search the organization's ingested
+// /v2 events endpoints (docs/CONTRACT.md#v2-pagination): search the organization's ingested
 // events, and metrics over them per time bucket.
 //
 // GET /v2/events/stream follows them live: server-sent events fed by the
@@ -6,7 +6,7 @@
 //
 // A channelId or deviceId that is not the caller's organization's is
 // answered 401 "you dont have access to this channel" / "… device", as the
-// original API did; nothing of another organization is ever read, since
+// platform did (docs/CONTRACT.md#v2-errors); nothing of another organization is ever read, since
 // every query is scoped to the caller's organization anyway.
 import { z } from 'zod';
 import { EARLIEST_TIME_MS, LATEST_TIME_MS } from '../../../lib/storable.js';
@@ -112,6 +112,8 @@ export function eventsEndpoints(deps: PlatformDeps): Endpoint[] {
       tag: 'events',
       summary:
         "a live tail of the organization's new events (of a channel or device) as server-sent events; read it with fetch() and the Authorization header (EventSource cannot send one)",
+      description:
+        'A live tail of the new events of the organization, or of one channel or device, as server-sent events. Read it with fetch() and the Authorization header, since EventSource cannot send one; too many open streams are refused with 429.',
       auth: 'organization',
       action: 'events:read',
       query: streamQuery,
@@ -149,6 +151,8 @@ export function eventsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/events',
       tag: 'events',
       summary: 'search the events of the organization (of a channel or device), newest first by default, paged with sinceId',
+      description:
+        'Searches the events of the organization, or of one channel or device, within a time range (`from`, `to`) and a `filter` on their payloads. Newest first by default, `limit` at a time, paged with `sinceId`.',
       auth: 'organization',
       action: 'events:read',
       body: searchBody,
@@ -167,6 +171,8 @@ export function eventsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/events/metrics',
       tag: 'events',
       summary: "aggregate a numeric payload value (avg, min, max, sum, count) per hour or day of a channel's events, in a time zone",
+      description:
+        "Aggregates a numeric value of the payloads of a channel's events (avg, min, max, sum or count) per hour or per day in a time zone, over a time range.",
       auth: 'organization',
       action: 'events:read',
       body: metricsBody,

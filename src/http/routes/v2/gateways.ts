@@ -1,6 +1,6 @@
-// /v2 gateways (api-notes.md §1.10): on-premises edge servers of an
-// organization. The original API listed, renamed and deleted them; POST is an
-// addition so that they can be created through the API.
+// /v2 gateways (docs/CONTRACT.md#v2-resources): on-premises edge servers of an
+// organization. The platform's API listed, renamed and deleted them; POST is an
+// addition so that they can be created through the API (docs/CONTRACT.md#diff-gateway-create).
 import { z } from 'zod';
 import { createGateway, deleteGateway, getGateway, listGateways, presentGateway, renameGateway } from '../../../platform/gateways.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
@@ -20,6 +20,8 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/gateways',
       tag: 'gateways',
       summary: 'list the gateways of the organization',
+      description:
+        'Lists the gateways (on-premises edge servers) of the organization.',
       auth: 'organization',
       action: 'gateways:read',
       responses: { 200: { description: 'the gateways', schema: list(gatewaySchema) } },
@@ -33,6 +35,8 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/gateways',
       tag: 'gateways',
       summary: 'create a gateway (an addition to the original API, which had no documented way to create one)',
+      description:
+        'Creates a gateway with a name. The original API had no documented way to create one; this route is an addition.',
       auth: 'organization',
       action: 'gateways:write',
       body: z.object({ name }).strict(),
@@ -46,6 +50,8 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/gateways/:gateway',
       tag: 'gateways',
       summary: 'get a gateway',
+      description:
+        'Answers one gateway of the organization.',
       auth: 'organization',
       action: 'gateways:read',
       params: gatewayParams,
@@ -59,6 +65,8 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/gateways/:gateway',
       tag: 'gateways',
       summary: 'rename a gateway (the other fields of a gateway sent back are accepted and ignored)',
+      description:
+        'Renames a gateway. The other fields of a gateway as GET answers it may be sent back; they are accepted and ignored.',
       auth: 'organization',
       action: 'gateways:write',
       params: gatewayParams,
@@ -82,6 +90,8 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/gateways/:gateway',
       tag: 'gateways',
       summary: 'delete a gateway',
+      description:
+        'Deletes a gateway of the organization.',
       auth: 'organization',
       action: 'gateways:write',
       params: gatewayParams,

@@ -20,6 +20,9 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       path: `/v2/inference/api-keys/:apiKey/${enabled ? 'enable' : 'disable'}`,
       tag: 'inference',
       summary: `${enabled ? 'enable' : 'disable'} an inference API key`,
+      description: enabled
+        ? 'Enables an inference API key again: predict requests with it are accepted.'
+        : 'Disables an inference API key: predict requests with it are refused with 401 until it is enabled again.',
       auth: 'organization',
       action: 'inferenceKeys:write',
       params: idParam('apiKey'),
@@ -34,6 +37,8 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       path: '/v2/inference/api-keys',
       tag: 'inference',
       summary: 'list the inference API keys of the organization (prefixes only)',
+      description:
+        'Lists the inference API keys of the organization: their ids, prefixes and states, never the keys themselves.',
       auth: 'organization',
       action: 'inferenceKeys:read',
       responses: { 200: { description: 'the keys (prefixes only)', schema: list(inferenceKeySchema) } },
@@ -47,6 +52,8 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       path: '/v2/inference/api-keys',
       tag: 'inference',
       summary: 'create an inference API key; `apiKey` is shown in this answer only',
+      description:
+        'Creates an inference API key, which authorizes POST /v1/models/{modelVersionId}/predict for the organization. The key (`apiKey`) appears in this answer only.',
       auth: 'organization',
       action: 'inferenceKeys:write',
       body: z.object({ name: z.string().trim().max(128).default('') }).strict(),
@@ -63,6 +70,8 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       path: '/v2/inference/api-keys/:apiKey',
       tag: 'inference',
       summary: 'delete an inference API key',
+      description:
+        'Deletes an inference API key for good; predict requests with it are refused with 401.',
       auth: 'organization',
       action: 'inferenceKeys:write',
       params: idParam('apiKey'),

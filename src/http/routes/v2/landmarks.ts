@@ -1,4 +1,4 @@
-// /v2 landmarks (geofences; api-notes.md §1.8). Gen B flat routes, plus the
+// /v2 landmarks (geofences; docs/CONTRACT.md#v2-landmarks). Gen B flat routes, plus the
 // Gen A routes nested under projects. A landmark's shape may be sent in the
 // Gen A/B "model" spelling or the Gen C "shape" spelling (Elasticsearch
 // geo_shape, [lon, lat]); it is stored once (lib/geometry.ts) and
@@ -98,6 +98,8 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       path: '/v2/landmarks',
       tag: 'landmarks',
       summary: 'create a landmark in a project of the organization; the shape as model (Gen A/B) or shape (Gen C)',
+      description:
+        'Creates a landmark in a project of the organization. Its shape is given as `model` (Gen A/B: circle, rectangle or polygon) or as `shape` (Gen C: a geo_shape, [lon, lat] order).',
       auth: 'organization',
       action: 'landmarks:write',
       body: createBody,
@@ -112,6 +114,8 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       path: '/v2/landmarks/:landmark',
       tag: 'landmarks',
       summary: 'a landmark',
+      description:
+        'Answers one landmark of the organization with its shape, as `model` and as `shape`.',
       auth: 'organization',
       action: 'landmarks:read',
       params: landmarkParam,
@@ -126,6 +130,8 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       tag: 'landmarks',
       summary:
         'update a landmark: given fields are replaced (address: null clears it), a new shape as model or shape; a landmark as GET returns it may be sent back (read-only fields must be unchanged)',
+      description:
+        'Updates a landmark: the fields given are replaced (`address: null` clears it), a new shape as `model` or `shape`. A landmark as GET answers it may be sent back, its read-only fields unchanged.',
       auth: 'organization',
       action: 'landmarks:write',
       params: landmarkParam,
@@ -142,6 +148,8 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       path: '/v2/landmarks/:landmark',
       tag: 'landmarks',
       summary: 'delete a landmark',
+      description:
+        'Deletes a landmark of the organization.',
       auth: 'organization',
       action: 'landmarks:write',
       params: landmarkParam,
@@ -157,6 +165,8 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       tag: 'landmarks',
       summary:
         'search the landmarks of the organization; projectId narrows the scope (meta.total), name and filter narrow further (meta.filteredTotal)',
+      description:
+        'Searches the landmarks of the organization, paged. `projectId` narrows the scope (meta.total); name and filter narrow it further (meta.filteredTotal).',
       auth: 'organization',
       action: 'landmarks:read',
       body: searchBody(LANDMARK_SORT_FIELDS, {
@@ -184,6 +194,8 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       path: '/v2/projects/:project/landmarks',
       tag: 'landmarks',
       summary: 'Gen A: create a landmark in the project',
+      description:
+        'Creates a landmark in the project, as the original (Gen A) API did; answers 201 with the landmark.',
       auth: 'organization',
       action: 'landmarks:write',
       params: projectParam,
@@ -200,6 +212,8 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       path: '/v2/projects/:project/landmarks',
       tag: 'landmarks',
       summary: 'Gen A: the landmarks of the project, `count` at a time by id; meta.nextIndex / nextHRef give the next page',
+      description:
+        'Lists the landmarks of a project as the original (Gen A) API did: `count` at a time, ordered by id, with meta.nextIndex and nextHRef for the next page.',
       auth: 'organization',
       action: 'landmarks:read',
       params: projectParam,
@@ -241,6 +255,8 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       path: '/v2/projects/:project/landmarks/:landmark',
       tag: 'landmarks',
       summary: 'Gen A: a landmark of the project',
+      description:
+        'Answers one landmark of the project (Gen A route); 404 when it is in another project.',
       auth: 'organization',
       action: 'landmarks:read',
       params: projectLandmarkParams,
@@ -254,6 +270,8 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       path: '/v2/projects/:project/landmarks/:landmark',
       tag: 'landmarks',
       summary: 'Gen A: delete a landmark of the project',
+      description:
+        'Deletes a landmark of the project (Gen A route).',
       auth: 'organization',
       action: 'landmarks:write',
       params: projectLandmarkParams,

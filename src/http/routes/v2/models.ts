@@ -23,6 +23,8 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       path: '/v2/models',
       tag: 'models',
       summary: 'list the models of the organization',
+      description:
+        'Lists the models of the organization, each a named series of model versions.',
       auth: 'organization',
       action: 'models:read',
       responses: { 200: { description: 'the models, with their number of versions', schema: list(modelSchema) } },
@@ -36,6 +38,8 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       path: '/v2/models',
       tag: 'models',
       summary: 'create a model (a named series of versions)',
+      description:
+        'Creates a model: a name (and description) under which versions are uploaded.',
       auth: 'organization',
       action: 'models:write',
       body: modelBody,
@@ -49,6 +53,8 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       path: '/v2/models/:model',
       tag: 'models',
       summary: 'a model with its versions',
+      description:
+        'Answers one model of the organization with its versions.',
       auth: 'organization',
       action: 'models:read',
       params: idParam('model'),
@@ -63,6 +69,8 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       path: '/v2/models/:model',
       tag: 'models',
       summary: 'rename or describe a model',
+      description:
+        'Renames a model or changes its description; fields not given keep their value.',
       auth: 'organization',
       action: 'models:write',
       params: idParam('model'),
@@ -77,6 +85,8 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       path: '/v2/models/:model',
       tag: 'models',
       summary: 'delete a model and all its versions',
+      description:
+        'Deletes a model with all its versions, which are unloaded from every worker and whose files are removed.',
       auth: 'organization',
       action: 'models:write',
       params: idParam('model'),
@@ -91,6 +101,8 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       path: '/v2/models/:model/versions',
       tag: 'models',
       summary: 'the versions of a model with their deployment status',
+      description:
+        'Lists the versions of a model with their deployment status (Initializing, Active or Failed).',
       auth: 'organization',
       action: 'models:read',
       params: idParam('model'),
@@ -106,6 +118,8 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       tag: 'models',
       summary:
         'upload a version: multipart with parts "model" (model.onnx) and "config" (model.json). Answers at once with status Initializing, the version loading on every worker in the background; with ?wait=true, once it is Active or Failed on this server (at most 120 s, then Initializing)',
+      description:
+        'Uploads a model version as multipart, with the parts `model` (model.onnx) and `config` (model.json). It answers at once with status Initializing while the version loads on every worker; with `?wait=true` it answers once the version is Active or Failed on this server (at most 120 s).',
       auth: 'organization',
       action: 'models:write',
       params: idParam('model'),
@@ -137,6 +151,8 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       path: '/v2/model-versions/:modelVersion',
       tag: 'models',
       summary: 'a model version and its deployment status: Initializing, Active or Failed (with statusReason)',
+      description:
+        'Answers a model version with its deployment status: Initializing, Active or Failed (with statusReason). Poll it after an upload until it is Active.',
       auth: 'organization',
       action: 'models:read',
       params: idParam('modelVersion'),
@@ -150,6 +166,8 @@ export function modelsEndpoints({ sql, config, inference, modelFiles }: Platform
       path: '/v2/model-versions/:modelVersion',
       tag: 'models',
       summary: 'delete a model version: it is unloaded from every worker and its files removed',
+      description:
+        'Deletes a model version: it is unloaded from every worker and its files are removed.',
       auth: 'organization',
       action: 'models:write',
       params: idParam('modelVersion'),

@@ -1,4 +1,4 @@
-// /v2 projects (api-notes.md §1.7): Gen B flat routes, plus Gen A's channel
+// /v2 projects (docs/CONTRACT.md#v2-resources): Gen B flat routes, plus Gen A's channel
 // attach / detach / list routes and its `channelIDs` spelling.
 import { z } from 'zod';
 import { presentChannel } from '../../../platform/channels.js';
@@ -45,6 +45,8 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/projects',
       tag: 'projects',
       summary: 'list the projects of the organization',
+      description:
+        'Lists the projects of the organization with their channels.',
       auth: 'organization',
       action: 'projects:read',
       responses: { 200: { description: 'the projects', schema: list(projectSchema) } },
@@ -58,6 +60,8 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/projects',
       tag: 'projects',
       summary: 'create a project with its channels (`channelIds`, or Gen A `channelIDs`)',
+      description:
+        'Creates a project attached to the given channels (`channelIds`, or `channelIDs` as the original API spelled it).',
       auth: 'organization',
       action: 'projects:write',
       body: z.object({ name, channelIds, channelIDs: channelIds, enabled: z.boolean().optional() }).strict(),
@@ -72,6 +76,8 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/projects/:project',
       tag: 'projects',
       summary: 'get a project',
+      description:
+        'Answers one project of the organization with its channels.',
       auth: 'organization',
       action: 'projects:read',
       params: projectParams,
@@ -85,6 +91,8 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/projects/:project',
       tag: 'projects',
       summary: 'update a project; `channelIds` replaces its channels',
+      description:
+        'Updates a project; fields not given keep their value, and `channelIds` replaces its channels.',
       auth: 'organization',
       action: 'projects:write',
       params: projectParams,
@@ -105,6 +113,8 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/projects/:project',
       tag: 'projects',
       summary: 'delete a project with its rules and landmarks; its channels are detached, not deleted',
+      description:
+        'Deletes a project together with its rules and landmarks. Its channels are detached from it, not deleted.',
       auth: 'organization',
       action: 'projects:write',
       params: projectParams,
@@ -119,6 +129,8 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/projects/:project/channels',
       tag: 'projects',
       summary: 'list the channels attached to a project (Gen A)',
+      description:
+        'Lists the channels attached to a project, as the original (Gen A) API did.',
       auth: 'organization',
       action: 'projects:read',
       params: projectParams,
@@ -133,6 +145,8 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/projects/:project/channels/:channel',
       tag: 'projects',
       summary: 'attach a channel to a project (Gen A); answers 201 with the project',
+      description:
+        'Attaches a channel of the organization to a project (Gen A route), and answers 201 with the project.',
       auth: 'organization',
       action: 'projects:write',
       params: projectChannelParams,
@@ -147,6 +161,8 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/projects/:project/channels/:channel',
       tag: 'projects',
       summary: 'detach a channel from a project (Gen A)',
+      description:
+        'Detaches a channel from a project (Gen A route); the channel itself is kept.',
       auth: 'organization',
       action: 'projects:write',
       params: projectChannelParams,

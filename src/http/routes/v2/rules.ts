@@ -1,10 +1,10 @@
-// /v2 rules endpoints (api-notes §1.9, §3): the Gen B flat routes, the Gen A
+// /v2 rules endpoints (docs/CONTRACT.md#v2-rules): the Gen B flat routes, the Gen A
 // routes nested under projects, and validate-conditions.
 //
 // Conditions come in any accepted form (conditionsObject, logicalCondition,
 // or only the `conditions` string); the server derives the other forms.
 // A projectId in a body that is not the caller's organization's is answered
-// 401 "you dont have access to this project" (as the original API did); a
+// 401 "you dont have access to this project" (as the platform did: docs/CONTRACT.md#v2-errors); a
 // project or rule in the path that is not the organization's is a 404.
 import { z } from 'zod';
 import { notFound } from '../../../errors.js';
@@ -83,6 +83,8 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/rules',
       tag: 'rules',
       summary: 'list the rules of the organization (of one project with ?projectId=)',
+      description:
+        'Lists the rules of the organization, or of one project with `?projectId=`.',
       auth: 'organization',
       action: 'rules:read',
       query: z.object({ projectId: id.optional() }).strict(),
@@ -97,6 +99,8 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/rules',
       tag: 'rules',
       summary: 'create a rule in a project; conditions in any accepted form, the others derived',
+      description:
+        'Creates a rule in a project: conditions on the events of its channels, and the actions to run when an event meets them. Conditions may be given in any accepted form; the other forms are derived.',
       auth: 'organization',
       action: 'rules:write',
       body: createBody,
@@ -110,6 +114,8 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/rules/validate-conditions',
       tag: 'rules',
       summary: 'check conditions without saving: {valid, conditions, conditionsObject}, or 400 with the reason',
+      description:
+        'Checks rule conditions without saving anything: answers {valid, conditions, conditionsObject} with every form of them, or 400 with the reason they are refused.',
       auth: 'organization',
       action: 'rules:read',
       body: validateBody,
@@ -123,6 +129,8 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/rules/:rule',
       tag: 'rules',
       summary: 'a rule',
+      description:
+        'Answers one rule of the organization with its conditions (in every form) and its actions.',
       auth: 'organization',
       action: 'rules:read',
       params: idParam('rule'),
@@ -136,6 +144,8 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/rules/:rule',
       tag: 'rules',
       summary: 'change a rule; fields not given keep their value, conditions given in any form replace the old ones',
+      description:
+        'Changes a rule. Fields not given keep their value; conditions given in any form replace the old ones.',
       auth: 'organization',
       action: 'rules:write',
       params: idParam('rule'),
@@ -150,6 +160,8 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/rules/:rule',
       tag: 'rules',
       summary: 'delete a rule',
+      description:
+        'Deletes a rule of the organization.',
       auth: 'organization',
       action: 'rules:write',
       params: idParam('rule'),
@@ -165,6 +177,8 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/projects/:project/rules',
       tag: 'rules',
       summary: 'create a rule in the project (Gen A: 201)',
+      description:
+        'Creates a rule in the project, as the original (Gen A) API did; answers 201 with the rule.',
       auth: 'organization',
       action: 'rules:write',
       params: idParam('project'),
@@ -180,6 +194,8 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/projects/:project/rules',
       tag: 'rules',
       summary: 'list the rules of a project (Gen A)',
+      description:
+        'Lists the rules of a project (Gen A route).',
       auth: 'organization',
       action: 'rules:read',
       params: idParam('project'),
@@ -194,6 +210,8 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/projects/:project/rules/:rule',
       tag: 'rules',
       summary: 'a rule of a project (Gen A)',
+      description:
+        'Answers one rule of the project (Gen A route); 404 when it is in another project.',
       auth: 'organization',
       action: 'rules:read',
       params: projectRuleParams,
@@ -209,6 +227,8 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/projects/:project/rules/:rule',
       tag: 'rules',
       summary: 'delete a rule of a project (Gen A: 204)',
+      description:
+        'Deletes a rule of the project (Gen A route); answers 204.',
       auth: 'organization',
       action: 'rules:write',
       params: projectRuleParams,

@@ -1,4 +1,4 @@
-// /v2 schemas: the payload schemas of IoT channels (api-notes.md §1.5).
+// /v2 schemas: the payload schemas of IoT channels (docs/CONTRACT.md#v2-schemas).
 import { z } from 'zod';
 import { schemaFields } from '../../../platform/schema-validation.js';
 import { changeSchema, createSchema, deleteSchema, getSchema, listSchemas, presentSchema } from '../../../platform/schemas.js';
@@ -8,7 +8,7 @@ import { list, one, payloadSchemaSchema } from './response-schemas.js';
 import type { PlatformDeps } from './index.js';
 
 const name = z.string().trim().min(1).max(128);
-/** Only JSON payloads are validated ("querystring" schemas of the original are not supported). */
+/** Only JSON payloads are validated (the platform's "querystring" schemas are not: docs/CONTRACT.md#diff-schemas-json). */
 const format = z.literal('json');
 
 const readOnly = {
@@ -31,6 +31,8 @@ export function schemasEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/schemas',
       tag: 'schemas',
       summary: 'list the payload schemas of the organization',
+      description:
+        "Lists the payload schemas of the organization: the field trees that channels validate their events' JSON against.",
       auth: 'organization',
       action: 'schemas:read',
       responses: { 200: { description: 'the schemas', schema: list(payloadSchemaSchema) } },
@@ -44,6 +46,8 @@ export function schemasEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/schemas',
       tag: 'schemas',
       summary: 'create a payload schema: fields [{id, type, fields?, isArray?}] describe the JSON payload from its root',
+      description:
+        'Creates a payload schema. Its fields ({id, type, fields?, isArray?}) describe the JSON payload of an event from its root.',
       auth: 'organization',
       action: 'schemas:write',
       body: z.object({ name, format: format.default('json'), fields: schemaFields, type: readOnly.type }).strict(),
@@ -58,6 +62,8 @@ export function schemasEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/schemas/:schema',
       tag: 'schemas',
       summary: 'get a payload schema',
+      description:
+        'Answers one payload schema of the organization with its fields.',
       auth: 'organization',
       action: 'schemas:read',
       params: schemaParams,
@@ -71,6 +77,8 @@ export function schemasEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/schemas/:schema',
       tag: 'schemas',
       summary: 'update a payload schema (`fields` replaces the whole field tree); channels using it validate against the new fields',
+      description:
+        'Updates a payload schema; `fields` replaces the whole field tree. Channels using the schema validate new events against the new fields.',
       auth: 'organization',
       action: 'schemas:write',
       params: schemaParams,
@@ -86,6 +94,8 @@ export function schemasEndpoints(deps: PlatformDeps): Endpoint[] {
       path: '/v2/schemas/:schema',
       tag: 'schemas',
       summary: 'delete a payload schema that no channel uses',
+      description:
+        'Deletes a payload schema. A schema that a channel still uses is refused with 409.',
       auth: 'organization',
       action: 'schemas:write',
       params: schemaParams,
