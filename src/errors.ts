@@ -57,7 +57,7 @@ export const notFound = (message: string) => new DomainError('not-found', messag
 /**
  * A request named, as the scope of its work (not as the resource addressed by
  * its path), a project, channel or device that is not its organization's. The
- * original API answered these 401 "you dont have access to this …".
+ * platform answered these 401 "you dont have access to this …" (docs/CONTRACT.md#v2-errors).
  */
 export class OutOfOrganizationError extends DomainError {
   constructor(

@@ -19,7 +19,7 @@ export const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
   conflict: 409,
   'too-large': 413,
   throttled: 429,
-  // predict's documented "could not inference model" (api-spec.md §7)
+  // predict's documented "could not inference model" (docs/CONTRACT.md#predict-errors)
   failed: 500,
   unavailable: 503,
 };

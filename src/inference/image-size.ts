@@ -1,6 +1,6 @@
 // The size of the image inside a predict body too large to keep, counted as
 // the body streams past unkept: "filesize: <bytes>" in the 400 means the
-// image file's size (api-spec.md §7), not the size of the body around it.
+// image file's size (docs/CONTRACT.md#predict-filesize), not the size of the body around it.
 // Multipart: the bytes of the `file` part; JSON: what the base64 "image"
 // string decodes to. Each counter keeps only a few bytes of state, whatever
 // the body's size. `result()` is undefined when the body does not have the

@@ -1,4 +1,4 @@
-// The error rows of the predict API (api-spec.md §7), byte for byte, plus the
+// The error rows of the predict API (docs/CONTRACT.md#predict-errors), byte for byte, plus the
 // ones this server adds in the same shape. Everything that answers predict
 // with an error builds it here; http/errors.ts gives each kind its status.
 import { DomainError, invalid, notFound } from '../errors.js';

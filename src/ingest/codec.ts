@@ -1,7 +1,7 @@
 // The ingestion API's two encodings. Requests and answers are JSON unless
 // the client says protobuf (Content-Type / Accept: application/protobuf or
-// application/x-protobuf), as the original SDKs do. JSON accepts both
-// spellings the original documentation and protobuf used (batteryLevel /
+// application/x-protobuf), as the platform's SDKs do. JSON accepts both
+// spellings the platform's documentation and protobuf used (docs/CONTRACT.md#ingest-encodings: batteryLevel /
 // batteryLife, configuration / configurations, eventTTL / eventTtl, sensors
 // / useSensors, snake_case / camelCase); events are stored in one canonical
 // form: the protobuf field names.

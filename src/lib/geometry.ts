@@ -1,7 +1,7 @@
 // Landmark shapes: the two request spellings, the one stored form, bounding
 // boxes and point-in-shape tests.
 //
-// Spellings accepted (api-notes.md §1.8):
+// Spellings accepted (docs/CONTRACT.md#v2-landmarks):
 //   model (Gen A/B)  {type: "circle",    geometry: {center: {lat, lon}, radius}}   (also {lat, lon, radius})
 //                    {type: "rectangle", geometry: {nw: {lat, lon}, se: {lat, lon}}}
 //                    {type: "polygon",   geometry: {points: [{lat, lon}, …≥3]}}

@@ -59,8 +59,8 @@ async function registerBundledModels(tx: Queryable, organizationId: string, mode
       organizationId,
       directory,
       config,
-      // The demos answer every organization's key, like the original
-      // platform's public pretrained models.
+      // The demos answer every organization's key, as the platform's public
+      // pretrained models did (docs/CONTRACT.md#predict-route).
       public: isDemo,
     });
     log.info('registered model version', { id: version.id, name: config.name, directory });

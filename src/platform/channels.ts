@@ -1,4 +1,4 @@
-// Channels (api-notes.md §1.4): creation with a first API key, updates that
+// Channels (docs/CONTRACT.md#v2-resources): creation with a first API key, updates that
 // keep schema and project references inside the organization.
 import type { JSONValue, Sql } from 'postgres';
 import { newId } from '../ids.js';

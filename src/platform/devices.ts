@@ -1,4 +1,4 @@
-// Devices (api-notes.md §1.6, Gen B) as the management API sees them: made
+// Devices (Gen B; docs/CONTRACT.md#v2-resources) as the management API sees them: made
 // in a channel of the organization, read, changed, searched and deleted
 // there. Devices that register themselves through the ingestion API are made
 // by ingest/ (registerDevice in db/devices.ts).

@@ -1,4 +1,4 @@
-// Reading the organization's ingested events (api-notes §1.10): the search
+// Reading the organization's ingested events (docs/CONTRACT.md#v2-pagination): the search
 // (paged with sinceId) and metrics over a payload value per hour or day.
 // A channel or device given as the scope must be the organization's; every
 // query is scoped to the organization anyway, so nothing of another is read.

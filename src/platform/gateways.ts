@@ -1,4 +1,4 @@
-// Gateways (api-notes.md §1.10): on-premises edge servers of an organization.
+// Gateways (docs/CONTRACT.md#v2-resources): on-premises edge servers of an organization.
 // Every operation is scoped to the caller's organization; one that names a
 // gateway of another organization finds nothing.
 import { newId } from '../ids.js';

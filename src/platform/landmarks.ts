@@ -1,4 +1,4 @@
-// Landmarks (geofences; api-notes.md §1.8) of an organization's projects. A
+// Landmarks (geofences; docs/CONTRACT.md#v2-landmarks) of an organization's projects. A
 // shape is stored once (lib/geometry.ts) and presented in both spellings:
 // Gen A/B `model` and Gen C `shape`. A project named in a body that is not the
 // organization's makes the input invalid; one named by the path is not found.

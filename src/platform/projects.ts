@@ -1,4 +1,4 @@
-// Projects (api-notes.md §1.7): named groups of channels that rules and
+// Projects (docs/CONTRACT.md#v2-resources): named groups of channels that rules and
 // landmarks belong to. Channel references stay inside the organization.
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';

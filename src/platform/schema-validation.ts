@@ -1,4 +1,4 @@
-// IoT payload schemas (api-notes.md §1.5): a tree of named, typed fields that
+// IoT payload schemas (docs/CONTRACT.md#v2-schemas): a tree of named, typed fields that
 // describes a JSON payload from its root, e.g. [{id: "data", type: "object",
 // fields: [{id: "tempF", type: "float"}]}] for {"data": {"tempF": 72.5}}.
 //
@@ -8,8 +8,8 @@
 //
 // Matching rules: a declared field must have its declared type when present;
 // absent and null fields are accepted (devices omit readings they do not
-// have), and keys the schema does not declare are accepted (the original
-// platform took "any kind of data"). An object field without nested fields
+// have), and keys the schema does not declare are accepted (the platform
+// took "any kind of data": docs/CONTRACT.md#v2-schemas). An object field without nested fields
 // accepts any object. `isArray` fields are arrays whose every element has the
 // declared type.
 import { z } from 'zod';
@@ -21,7 +21,7 @@ export { FIELD_TYPES, type FieldType, type SchemaField } from '../db/schemas.js'
 export const SCHEMA_LIMITS = { maxDepth: 10, maxFields: 1000, maxFieldsPerLevel: 200 } as const;
 
 const fieldType = z
-  // "int" is the spelling of the original docs' prose; their examples use "integer".
+  // "int" is the spelling of the platform docs' prose, their examples use "integer" (docs/CONTRACT.md#v2-schemas).
   .enum([...FIELD_TYPES, 'int'])
   .transform((t): FieldType => (t === 'int' ? 'integer' : t));
 

@@ -1,4 +1,4 @@
-// Payload schemas of IoT channels (api-notes.md §1.5): stored definitions
+// Payload schemas of IoT channels (docs/CONTRACT.md#v2-schemas): stored definitions
 // that channels validate ingested payloads against (schema-validation.ts).
 // A schema in use by a channel cannot be deleted.
 import { newId } from '../ids.js';

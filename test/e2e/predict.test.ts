@@ -1,6 +1,6 @@
 // The predict API end to end: a real server process on loopback, real
 // embedded PostgreSQL, real ONNX Runtime sessions of fixture models with
-// known outputs. Every error row of api-spec.md §7 in both body forms.
+// known outputs. Every error row of docs/CONTRACT.md#predict-errors in both body forms.
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// Every path and method of the original API's OpenAPI files (copied from
-// the reference material into test/fixtures/reference) is served: none
+// Every path and method of the platform's OpenAPI files (copied into
+// test/fixtures/reference) is served (docs/CONTRACT.md#v2-coverage): none
 // answers "route not found", and errors come in the {status, message} shape.
 import { readFileSync } from 'node:fs';
 import type postgres from 'postgres';

@@ -50,7 +50,7 @@ const PRIVATE: Record<string, Page> = {
   '/settings': () => <Settings />,
 };
 
-/** The navigation, named as in the original dashboard; "API keys" only for the roles that manage them. */
+/** The navigation, named as in the platform's dashboard (docs/CONTRACT.md#console-names); "API keys" only for the roles that manage them. */
 const NAV: Array<{ href: string; label: string; managers?: true }> = [
   { href: '/models', label: 'Models' },
   { href: '/settings/api-keys', label: 'API keys', managers: true },

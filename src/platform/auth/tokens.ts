@@ -1,5 +1,5 @@
 // The server's JWTs (HS256, jose). User access tokens carry the claims of
-// the original API (Gen B): sub (user id), organizationId, type "access",
+// the platform (Gen B; docs/CONTRACT.md#v2-auth): sub (user id), organizationId, type "access",
 // iat, exp. Device tokens (from /v1/registration) carry sub (device id),
 // organizationId, channelId, type "device". Verification pins the algorithm,
 // so tokens signed otherwise (or unsigned) are refused, and checks the type,

@@ -1,4 +1,4 @@
-// Rule actions (api-notes §3.1, §3.3): validated by type, normalised, and
+// Rule actions (docs/CONTRACT.md#v2-rules): validated by type, normalised, and
 // given an id on save. Secrets (a webhook's basic-auth password, HMAC secret
 // and the values of its custom headers, which often carry tokens) are stored
 // encrypted (platform/secrets.ts) and never returned, to any role: responses

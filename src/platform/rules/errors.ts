@@ -1,5 +1,5 @@
 // How a condition that cannot be converted is refused: invalid input, the message the
-// original API used for this failure, and where it failed in `error`.
+// platform used for this failure, and where it failed in `error` (docs/CONTRACT.md#diff-conversion-400).
 import { DomainError, invalid } from '../../errors.js';
 
 export const CONVERSION_FAILED = 'failed to convert to valid conditions';

@@ -1,5 +1,5 @@
 // The `conditions` expression string: generated from the condition tree, in
-// the style of the original API (api-notes §3.2), and parsed back by a small
+// the style of the platform's API (docs/CONTRACT.md#v2-rules), and parsed back by a small
 // recursive-descent parser of exactly that grammar ("advanced" rules send
 // only the string):
 //

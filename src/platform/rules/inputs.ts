@@ -1,9 +1,9 @@
 // Parsing of the object forms of conditions into the condition tree, and the
-// Gen B JSON form the API returns (api-notes §3.1, §3.2):
+// Gen B JSON form the API returns (docs/CONTRACT.md#v2-rules):
 //
 // - Gen B `conditionsObject`: a node or an array of nodes (an array is their
 //   conjunction); nodes {type: "and"|"or", items}, {type: "not", items: [one]}
-//   (our addition: Gen B had no negation), the landmark leaves
+//   (our addition: Gen B had no negation; docs/CONTRACT.md#diff-rule-forms), the landmark leaves
 //   {type: "enterLandmark"|"exitLandmark"|"insideLandmark"|"outsideLandmark",
 //   ids, attribute?, channelId?}, {type: "matchAttribute", attribute, operator,
 //   value, channelId?}, {type: "schedule", date{from,to}, weekDays,

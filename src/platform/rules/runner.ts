@@ -67,8 +67,8 @@ const LEASE_SECONDS = 60;
 /**
  * Replaces {{path}} with values from the context: `{{device.id}}`,
  * `{{event.payload.attributes.plan}}`, `{{landmarks.entered.0}}`; the
- * original platform's Go-template spelling `{{.Device.ID}}` works too (paths
- * are matched case-insensitively). Missing values become empty text.
+ * platform's Go-template spelling `{{.Device.ID}}` works too (paths are
+ * matched case-insensitively; docs/CONTRACT.md#diff-templates). Missing values become empty text.
  */
 export function renderTemplate(template: string, context: Record<string, unknown>): string {
   return template.replace(/\{\{\s*\.?([A-Za-z0-9_.]+)\s*\}\}/g, (_match, path: string) => {

@@ -1,4 +1,4 @@
-// Rules (api-notes §1.9, §3): create, change, read and delete, every
+// Rules (docs/CONTRACT.md#v2-rules): create, change, read and delete, every
 // reference checked against the caller's organization; and the read the
 // rules engine uses, loadEnabledRules.
 import type { Sql } from 'postgres';
@@ -43,7 +43,7 @@ export interface RuleInput {
   gatewayIds?: string[] | undefined;
 }
 
-/** The public view of a rule: the Gen B shape of api-notes §3.2. */
+/** The public view of a rule: the Gen B shape (docs/CONTRACT.md#v2-rules). */
 export function presentRule(row: RuleRow) {
   return {
     id: row.id,

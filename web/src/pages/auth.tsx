@@ -178,7 +178,7 @@ export function SetPassword() {
       <form
         onSubmit={(e) => {
           const { password } = fields(e);
-          // this one answer is enveloped ({data: {token}}), as in the original API
+          // this one answer is enveloped ({data: {token}}), as on the platform (docs/CONTRACT.md#v2-auth)
           void action.run(async () => enter((await post<Data<{ token: string }>>('/v2/set-password', { token, password })).data.token));
         }}
       >
