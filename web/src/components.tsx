@@ -92,7 +92,7 @@ export function KeyManager({ keys, named, resourceKey }: { keys: KeyApi; named: 
         <tbody>
           {listed.data?.map((key) => (
             <tr key={key.id} data-key-id={key.id}>
-              {named && <td>{key.name}</td>}
+              {named && <td>{'name' in key ? key.name : ''}</td>}
               <td>
                 <code>{key.prefix}…</code>
               </td>

@@ -1,57 +1,67 @@
-// The shapes the console reads from the API (GET /openapi.json has them all);
-// only the fields it shows.
-export type Role = 'admin' | 'project_manager' | 'member';
+// The shapes the console reads from the API. The /v2 ones are inferred from
+// the server's response schemas (src/http/routes/v2/response-schemas.ts, what
+// GET /openapi.json shows and RESPONSE_VALIDATION checks), so they cannot
+// drift from what the server answers. The imports are type-only: erased by
+// the build, nothing of the server (nor zod) reaches the bundle.
+import type { z } from 'zod';
+import type {
+  channelKeySchema,
+  channelSchema,
+  deliverySchema,
+  deviceSchema,
+  eventSchema,
+  inferenceKeySchema,
+  landmarkSchema,
+  modelSchema,
+  modelVersionSchema,
+  modelWithVersionsSchema,
+  newChannelKeySchema,
+  newChannelSchema,
+  newInferenceKeySchema,
+  organizationSchema,
+  ruleSchema,
+  totalsMeta,
+  userSchema,
+} from '../../src/http/routes/v2/response-schemas.js';
 
-export interface Me {
-  email: string;
-  name: string;
-  role?: Role;
-}
+/** GET /v2/users/me: the user, with their role when the token names an organization */
+export type Me = z.infer<typeof userSchema>;
+export type Role = NonNullable<Me['role']>;
 
-export interface Organization {
-  id: string;
-  name: string;
-}
+export type Organization = z.infer<typeof organizationSchema>;
 
-export interface Model {
-  id: string;
-  name: string;
-  description: string;
-}
+export type Model = z.infer<typeof modelSchema>;
+export type ModelVersion = z.infer<typeof modelVersionSchema>;
+export type VersionStatus = ModelVersion['status'];
+/** GET /v2/models/:id */
+export type ModelWithVersions = z.infer<typeof modelWithVersionsSchema>;
 
-export type VersionStatus = 'Initializing' | 'Active' | 'Failed';
+export type ChannelApiKey = z.infer<typeof channelKeySchema>;
+export type NewChannelApiKey = z.infer<typeof newChannelKeySchema>;
+export type InferenceKey = z.infer<typeof inferenceKeySchema>;
+export type NewInferenceKey = z.infer<typeof newInferenceKeySchema>;
+/** A channel's key or an inference key, as the key manager lists them (only inference keys have a name). */
+export type ApiKey = ChannelApiKey | InferenceKey;
+export type NewApiKey = NewChannelApiKey | NewInferenceKey;
 
-export interface ModelVersion {
-  id: string;
-  version: number;
-  name: string;
-  status: VersionStatus;
-  statusReason: string | null;
-  labels: string[];
-  input: { width: number; height: number };
-  defaults: { threshold: number };
-}
+export type Channel = z.infer<typeof channelSchema>;
+/** POST /v2/channels: the channel, with its first API key */
+export type NewChannel = z.infer<typeof newChannelSchema>;
 
-export interface ApiKey {
-  id: string;
-  name?: string;
-  prefix: string;
-  enabled: boolean;
-  createdAt: string;
-}
+export type Device = z.infer<typeof deviceSchema>;
+export type LastLocation = NonNullable<Device['lastLocation']>;
 
-export type NewApiKey = ApiKey & { apiKey: string };
+/** An ingested event, as the search and the live tail give it. */
+export type DeviceEvent = z.infer<typeof eventSchema>;
 
-export interface Channel {
-  id: string;
-  name: string;
-  type: string;
-  enabled: boolean;
-}
+export type Landmark = z.infer<typeof landmarkSchema>;
+export type Rule = z.infer<typeof ruleSchema>;
+export type Delivery = z.infer<typeof deliverySchema>;
 
+// /v1 predict (its schema is the route's own, src/http/routes/predict.ts).
 type Point = [number, number];
 
-/** One detection of a predict answer; what `data` holds depends on `type` (README, "Classifiers, pose and segmentation models"). */
+/** One detection of a predict answer; what `data` holds depends on `type` (docs/WALKTHROUGH.md, "Classifiers, pose and segmentation models"). */
 export type Detection = (
   | { type: 'rectangle'; data: { min: Point; max: Point } }
   | { type: 'polygon'; data: { points: Point[] } }
@@ -66,48 +76,13 @@ export type Detection = (
 /** POST /v1/models/:id/predict: detections by label */
 export type Prediction = Record<string, Detection[]>;
 
+/** respond.data's envelope: {data} */
 export interface Data<T> {
   data: T;
 }
 
-export interface LastLocation {
-  latitude: number;
-  longitude: number;
-  /** metres */
-  accuracy?: number;
-  /** epoch milliseconds, the device's */
-  timestamp?: number;
-}
-
-export interface Device {
-  id: string;
-  name: string | null;
-  model: string | null;
-  type: string | null;
-  sensors: string[];
-  channelId: string;
-  tags: string[];
-  properties: Record<string, unknown>;
-  attributes: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-  lastSeenAt: string | null;
-  lastLocation: LastLocation | null;
-  insideLandmarkIds: string[];
-}
-
-/** An ingested event, as the search and the live tail give it. */
-export interface DeviceEvent {
-  id: string;
-  channelId: string;
-  deviceId: string;
-  serverReceivedAt: string;
-  clientSentAt: string | null;
-  payload: unknown;
-}
-
-/** A search's page: {data, meta: {total, filteredTotal}} */
+/** A search's page: {data, meta: {total, filteredTotal}} (respond.list with totalsMeta) */
 export interface Page<T> {
   data: T[];
-  meta: { total: number; filteredTotal: number };
+  meta: z.infer<typeof totalsMeta>;
 }

@@ -5,13 +5,13 @@ import { del, get, post } from '../api';
 import { ErrorNote, KeyManager, ShownOnce, type KeyApi } from '../components';
 import { useAction, useResource } from '../hooks';
 import { useIsManager } from '../me';
-import type { ApiKey, Channel, Data, NewApiKey } from '../types';
+import type { Channel, ChannelApiKey, Data, NewChannel, NewChannelApiKey } from '../types';
 
-const TYPES = ['iot', 'android', 'ios', 'gateway'];
+const TYPES: Array<Channel['type']> = ['iot', 'android', 'ios', 'gateway'];
 
 const channelKeys = (channel: string): KeyApi => ({
-  list: async () => (await get<Data<ApiKey[]>>(`/v2/channels/${channel}/api-keys`)).data,
-  create: async () => (await post<Data<NewApiKey>>(`/v2/channels/${channel}/api-keys`)).data,
+  list: async () => (await get<Data<ChannelApiKey[]>>(`/v2/channels/${channel}/api-keys`)).data,
+  create: async () => (await post<Data<NewChannelApiKey>>(`/v2/channels/${channel}/api-keys`)).data,
   setEnabled: (id, enabled) => post(`/v2/channels/${channel}/api-keys/${id}/${enabled ? 'enable' : 'disable'}`),
   remove: (id) => del(`/v2/channels/${channel}/api-keys/${id}`),
 });
@@ -20,7 +20,7 @@ export function Channels() {
   const channels = useResource(async () => (await get<Data<Channel[]>>('/v2/channels')).data, 'channels');
   const manager = useIsManager();
   const action = useAction();
-  const [created, setCreated] = useState<Channel & { apiKeys: NewApiKey[] }>();
+  const [created, setCreated] = useState<NewChannel>();
   const [open, setOpen] = useState<string>();
   return (
     <>
@@ -33,7 +33,7 @@ export function Channels() {
             const form = e.currentTarget;
             const { name, type } = Object.fromEntries(new FormData(form));
             void action.run(async () => {
-              setCreated((await post<Data<Channel & { apiKeys: NewApiKey[] }>>('/v2/channels', { name, type })).data);
+              setCreated((await post<Data<NewChannel>>('/v2/channels', { name, type })).data);
               form.reset();
               channels.reload();
             });

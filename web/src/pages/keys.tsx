@@ -1,13 +1,13 @@
-// API keys (under Settings, as in the original dashboard): the inference
+// API keys (under Settings, as in the platform's dashboard: docs/CONTRACT.md#console-names): the inference
 // keys predict accepts. Admins and project managers only, as in the API.
 import { del, get, post } from '../api';
 import { KeyManager, type KeyApi } from '../components';
 import { useIsManager } from '../me';
-import type { ApiKey, Data, NewApiKey } from '../types';
+import type { Data, InferenceKey, NewInferenceKey } from '../types';
 
 const inferenceKeys: KeyApi = {
-  list: async () => (await get<Data<ApiKey[]>>('/v2/inference/api-keys')).data,
-  create: async (name) => (await post<Data<NewApiKey>>('/v2/inference/api-keys', { name })).data,
+  list: async () => (await get<Data<InferenceKey[]>>('/v2/inference/api-keys')).data,
+  create: async (name) => (await post<Data<NewInferenceKey>>('/v2/inference/api-keys', { name })).data,
   setEnabled: (id, enabled) => post(`/v2/inference/api-keys/${id}/${enabled ? 'enable' : 'disable'}`),
   remove: (id) => del(`/v2/inference/api-keys/${id}`),
 };

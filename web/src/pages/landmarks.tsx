@@ -11,18 +11,10 @@ import { useAction, useResource } from '../hooks';
 import { circleBox, distance, fitView, metresPerPixel, toLatLon, toScreen, type LatLon, type View } from '../map';
 import { Grid, MAP_HEIGHT as HEIGHT, MAP_WIDTH as WIDTH, storedTiles, Tiles, TILES_KEY as TILES } from '../map-view';
 import { useIsManager } from '../me';
-import type { Data } from '../types';
+import type { Data, Landmark } from '../types';
 
-type Shape =
-  | { type: 'circle'; geometry: { center: LatLon; radius: number } }
-  | { type: 'rectangle'; geometry: { nw: LatLon; se: LatLon } }
-  | { type: 'polygon'; geometry: { points: LatLon[] } };
-
-interface Landmark {
-  id: string;
-  name: string;
-  model: Shape;
-}
+/** A landmark's `model` (Gen A/B spelling): what is drawn, and what a save sends. */
+type Shape = Landmark['model'];
 
 type Tool = 'pan' | Shape['type'];
 const TOOLS: Array<[Tool, string]> = [

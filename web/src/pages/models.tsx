@@ -7,9 +7,7 @@ import { del, get, post, upload } from '../api';
 import { ErrorNote, Link } from '../components';
 import { useAction, useResource } from '../hooks';
 import { useIsManager } from '../me';
-import type { Data, Model, ModelVersion } from '../types';
-
-type ModelWithVersions = Model & { versions: ModelVersion[] };
+import type { Data, Model, ModelWithVersions } from '../types';
 
 /** Often enough to see a version turn Active soon after it does. */
 const POLL_MS = 2000;

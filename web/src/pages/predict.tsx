@@ -8,7 +8,7 @@ import { get, post, request } from '../api';
 import { ErrorNote, Link } from '../components';
 import { useAction, useResource } from '../hooks';
 import { useIsManager } from '../me';
-import type { Data, Detection, ModelVersion, NewApiKey, Prediction } from '../types';
+import type { Data, Detection, ModelVersion, NewInferenceKey, Prediction } from '../types';
 
 const MIN_THRESHOLD = 0.05;
 /** Predict needs an inference API key, not the session: the one chosen here stays for the session of this tab. */
@@ -274,7 +274,7 @@ function KeyChoice({ value, choose }: { value: string; choose: (key: string) => 
         <button
           type="button"
           disabled={action.busy}
-          onClick={() => action.run(async () => choose((await post<Data<NewApiKey>>('/v2/inference/api-keys', { name: 'console (browser)' })).data.apiKey))}
+          onClick={() => action.run(async () => choose((await post<Data<NewInferenceKey>>('/v2/inference/api-keys', { name: 'console (browser)' })).data.apiKey))}
         >
           Create a key for this browser
         </button>

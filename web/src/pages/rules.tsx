@@ -8,7 +8,7 @@ import { del, get, post } from '../api';
 import { ErrorNote, Link } from '../components';
 import { useAction, useResource } from '../hooks';
 import { useIsManager } from '../me';
-import type { Data } from '../types';
+import type { Data, Delivery, Rule as RuleResponse } from '../types';
 
 type Trigger = 'enterLandmark' | 'exitLandmark' | 'insideLandmark' | 'outsideLandmark';
 type Leaf =
@@ -23,23 +23,8 @@ type Condition = Group | Leaf;
 const isGroup = (c: Condition): c is Group => c.type === 'and' || c.type === 'or';
 type Action = { type: 'webhook'; method: string; url: string } | { type: 'push'; subject: string; message: string };
 
-interface Rule {
-  id: string;
-  name: string;
-  conditions: string;
-  conditionsObject: Condition[];
-  enabled: boolean;
-  actions: Array<{ type: string }>;
-}
-
-interface Delivery {
-  id: string;
-  type: string;
-  status: string;
-  attempts: number;
-  lastError: string | null;
-  createdAt: string;
-}
+/** The response's conditionsObject, which the schema leaves open (a node with a type), read as the nodes this builder makes. */
+type Rule = Omit<RuleResponse, 'conditionsObject'> & { conditionsObject: Condition[] };
 
 const TRIGGERS: Array<[Trigger, string]> = [
   ['enterLandmark', 'enters'],
