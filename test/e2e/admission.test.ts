@@ -11,7 +11,7 @@ import { makePredictModels } from '../fixtures/predict-models.js';
 import { heldPredict } from '../helpers/held-request.js';
 import { encodeBmp } from '../helpers/images.js';
 import { predict } from '../helpers/predict.js';
-import { startWithModels, type TestServer } from '../helpers/server.js';
+import { startWithModels, waitFor, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 let ids: Record<string, string>;
@@ -28,6 +28,16 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(() => stop?.());
+
+/**
+ * Waits until `count` requests hold places of `versionId`'s queue
+ * (inference_queue_depth): the predict handler takes its place and reserves
+ * its body memory in the same synchronous step, as soon as the head is read.
+ */
+async function holding(versionId: string, count: number): Promise<void> {
+  const line = `inference_queue_depth{model_version="${versionId}"} ${count}\n`;
+  await waitFor(async () => (await (await fetch(`${server.url}/metrics`)).text()).includes(line), 10_000, `${count} requests in ${versionId}'s queue`);
+}
 
 /** An uncompressed BMP of about `bytes` bytes: its body is what the budget counts. */
 const bmpOf = (bytes: number) => {
@@ -46,7 +56,7 @@ describe('the request-body memory budget', () => {
   it('answers 503 with Retry-After after QUEUE_HOLD_MS, keeping the connection for a small body', async () => {
     // A half-sent upload holds ~1000 KiB of the budget; a 50 KiB request cannot fit meanwhile.
     const held = await heldPredict(server.port, ids.fixture!, bmpOf(1000 * KIB));
-    await new Promise((r) => setTimeout(r, 300));
+    await holding(ids.fixture!, 1); // its memory is reserved
     const started = Date.now();
     const refused = await predict(server.url, ids.fixture!, bmpOf(50 * KIB));
     expect(refused.status).toBe(503);
@@ -64,7 +74,7 @@ describe("an organization's share", () => {
     // Before: each version had its own queue only, so one tenant's many versions could fill the shared pipeline.
     const image = bmpOf(1 * KIB);
     const held = await Promise.all(Array.from({ length: 3 }, () => heldPredict(server.port, ids.slow!, image)));
-    await new Promise((r) => setTimeout(r, 300));
+    await holding(ids.slow!, 3); // three of the organization's five places taken
     const fast = await Promise.all(Array.from({ length: 3 }, () => predict(server.url, ids.fixture!, image)));
     const refused = fast.filter((r) => r.status === 503);
     expect(refused).toHaveLength(1);

@@ -1,7 +1,7 @@
 // Organization isolation, walked over the whole management API: every route
 // of /openapi.json is called with a token of organization B against the
 // resources of organization A. Each must answer 403 or 404 (401 where the
-// original API documents "you dont have access"), B's lists (and B's live
+// platform documented "you dont have access": docs/CONTRACT.md#v2-errors), B's lists (and B's live
 // event stream, while A's device sends) must not show any of A's ids, and
 // A's resources must be unchanged afterwards.
 import type postgres from 'postgres';
@@ -11,7 +11,7 @@ import { Api } from '../helpers/api.js';
 import { openEventStream } from '../helpers/event-stream.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import type { TestServer } from '../helpers/server.js';
-import { twoTenants } from '../helpers/tenants.js';
+import { organizationOf, twoTenants } from '../helpers/tenants.js';
 
 let server: TestServer;
 let sql: postgres.Sql;
@@ -46,20 +46,38 @@ afterAll(async () => {
   await stopPlatform({ sql, server, database });
 });
 
-/**
- * What B's stream of server-sent events carries while an event of A's device
- * is committed (and a few polls after): the live event tail.
- */
-async function streamedWhileAWrites(path: string): Promise<string> {
-  const stream = await openEventStream(b, '', {}, path);
-  expect(stream.status, path).toBe(200);
-  await stream.waitFor((m) => m.event === 'ready');
+/** B's own channel and device, for the events that mark how far B's stream has read. */
+let ownOfB: { organization: string; channel: string; device: string } | undefined;
+
+/** Commits an event as a device's, straight into the table (as any server's writer would). */
+async function insertEvent(organization: string, channel: string, device: string, payload: Record<string, string | number>): Promise<string> {
   const id = ulid();
   await sql`
     INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, dedup_key, payload)
-    VALUES (${id}, ${ids.organization!}, ${ids.channel!}, ${ids.device!}, 'iot', now(), ${id}, ${sql.json({ secret: ids.organization! })})`;
-  // EVENT_STREAM_POLL_MS is 1 s by default: three polls
-  await new Promise((resolve) => setTimeout(resolve, 3_000));
+    VALUES (${id}, ${organization}, ${channel}, ${device}, 'iot', now(), ${id}, ${sql.json(payload)})`;
+  return id;
+}
+
+/**
+ * What B's stream of server-sent events carries while an event of A's device
+ * is committed (and two polls after): the live event tail. Each of those
+ * polls is marked by an event of B's own committed after A's: once B's
+ * stream has it, the poll that read it came after A's event was there.
+ */
+async function streamedWhileAWrites(path: string): Promise<string> {
+  if (!ownOfB) {
+    const channel = (await b.post('/v2/channels', { name: 'b-sensors', type: 'iot' })).body.data.id as string;
+    const device = (await b.post('/v2/devices', { channelId: channel, name: 'b-device' })).body.data.id as string;
+    ownOfB = { organization: organizationOf(b), channel, device };
+  }
+  const stream = await openEventStream(b, '', {}, path);
+  expect(stream.status, path).toBe(200);
+  await stream.waitFor((m) => m.event === 'ready');
+  await insertEvent(ids.organization!, ids.channel!, ids.device!, { secret: ids.organization! });
+  for (let poll = 1; poll <= 2; poll++) {
+    const marker = await insertEvent(ownOfB.organization, ownOfB.channel, ownOfB.device, { marker: poll });
+    await stream.waitForEvent((e) => e.id === marker);
+  }
   stream.close();
   return JSON.stringify(stream.messages);
 }

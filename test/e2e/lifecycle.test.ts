@@ -77,7 +77,7 @@ describe('server lifecycle', () => {
       const image = await makeImage('png', 8, 8);
       await waitFor(async () => (await predict(server.url, '01JDEM0DETECT0R00000000001', image, { key: generatedKey })).status === 200);
       // Each version loads on its own after a restart; the slow fixture may
-      // still be Initializing (500 of the spec) for a moment, so wait for it
+      // still be Initializing (the 500 of docs/CONTRACT.md#predict-states) for a moment, so wait for it
       // too, then check it answers with the same generated key.
       await waitFor(async () => (await predict(server.url, slowId, image, { key: generatedKey })).status === 200);
       const response = await predict(server.url, slowId, image, { key: generatedKey });

@@ -109,6 +109,29 @@ const settled = (ruleId: string, count: number) =>
     return jobs.length === count && jobs.every((j) => j.status !== 'pending') ? jobs : undefined;
   }, 15_000, `${count} settled jobs`);
 
+/**
+ * Resolves once this server's rules engine has read the organization's
+ * rules as committed now (it hears of changes through NOTIFY): a probe rule
+ * created now fires only from rules read after it was committed, so after
+ * every earlier change.
+ */
+async function rulesReloaded(): Promise<void> {
+  const probe = await rule({
+    conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.probe', operator: '==', value: 'yes' }],
+    actions: [{ type: 'update device state add tags', deviceIds: ['triggering device'], tags: ['probe'] }],
+  });
+  const device = await register();
+  let n = 0;
+  await waitFor(
+    async () => {
+      await sendJson(device.token, { timestamp: ++n, attributes: { probe: 'yes' } });
+      return (await jobsOf(probe)).length > 0;
+    },
+    15_000,
+    'the rules engine to hear of a new rule',
+  );
+}
+
 describe('a device walking into a landmark', () => {
   it('stores the batch once, fires once, and the webhook receiver gets the signed request', async () => {
     const park = await landmark('park');
@@ -184,7 +207,8 @@ describe('conditions', () => {
     for (const id of ids) await settled(id, 1);
     const [row] = await sql`SELECT tags FROM devices WHERE id = ${device.deviceId}`;
     expect([...row!.tags].sort()).toEqual(['!=', '<', '<=', '==', '>', '>=', 'contains'].sort());
-    await new Promise((r) => setTimeout(r, 300));
+    // Nothing to wait for: the jobs of every rule an event fires are committed
+    // with the event, in one transaction, and the 204 came after it.
     expect(await jobsOf(never)).toEqual([]);
   });
 
@@ -243,7 +267,7 @@ describe('actions', () => {
     const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.legacy', operator: '==', value: 'yes' }], actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/legacy`, username: 'u', password: 'sealed-later', headers: { 'X-Legacy': 'x' } }] });
     // the row as an earlier version wrote it: plain text
     await sql`UPDATE rules SET actions = jsonb_set(jsonb_set(actions, '{0,password}', '"legacy-password"'), '{0,headers,X-Legacy}', '"legacy-token"') WHERE id = ${ruleId}`;
-    await new Promise((r) => setTimeout(r, 1000)); // the engine hears of the change (NOTIFY)
+    await rulesReloaded(); // the engine hears of the change (NOTIFY)
     const device = await register();
     await sendJson(device.token, { timestamp: 5, attributes: { legacy: 'yes' } });
     await settled(ruleId, 1);
@@ -263,8 +287,8 @@ describe('actions', () => {
       expect(text).not.toContain('legacy-token');
       expect(text).toContain('enc:v1:');
     }
-    // and this server still opens them
-    await new Promise((r) => setTimeout(r, 1000));
+    // and this server still opens them, once it has read the sealed rule
+    await rulesReloaded();
     received.length = 0;
     await sendJson(device.token, { timestamp: 6, attributes: { legacy: 'yes' } });
     await settled(ruleId, 2);

@@ -76,11 +76,21 @@ function flooding(loop: (running: () => boolean) => Promise<void>, clients: numb
   };
 }
 
-/** A's fast version (the bootstrap organization's), alone and under `flood`: the fraction it keeps. */
-async function keptUnder(flood: () => () => Promise<void>): Promise<number> {
+/** The inference_queue_depth gauge of a version: its places taken. */
+async function queueDepth(versionId: string): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  return Number(new RegExp(`^inference_queue_depth\\{model_version="${versionId}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+}
+
+/**
+ * A's fast version (the bootstrap organization's), alone and under `flood`:
+ * the fraction it keeps. Measured once `underWay` says the flood is at full
+ * strength.
+ */
+async function keptUnder(flood: () => () => Promise<void>, underWay: () => Promise<boolean> | boolean): Promise<number> {
   const alone = await throughput(DEMO_MODEL_VERSION_ID, 'test-key', 2);
   const stop = flood();
-  await new Promise((r) => setTimeout(r, 1000)); // the flood under way
+  await waitFor(async () => underWay(), 30_000, 'the flood under way');
   const under = await throughput(DEMO_MODEL_VERSION_ID, 'test-key', 2);
   await stop();
   const kept = under / alone;
@@ -98,43 +108,50 @@ describe('another tenant keeps its share', () => {
     });
     const slow = uploaded.body.data.id as string;
     await waitFor(async () => (await otherAdmin.get(`/v2/model-versions/${slow}`)).body.data.status === 'Active', 90_000, 'slow Active');
-    const kept = await keptUnder(() =>
-      flooding(async (running) => {
-        while (running()) await predict(server.url, slow, image, { key: otherKey });
-      }, 6),
+    const kept = await keptUnder(
+      () =>
+        flooding(async (running) => {
+          while (running()) await predict(server.url, slow, image, { key: otherKey });
+        }, 6),
+      // its 6 clients against QUEUE_SIZE 4: every place of the slow version taken
+      async () => (await queueDepth(slow)) === 4,
     );
     expect(kept).toBeGreaterThanOrEqual(0.4);
   });
 
   it('under strangers trickling login bodies', { timeout: 60_000 }, async () => {
     const sockets = new Set<Socket>();
-    const kept = await keptUnder(() =>
-      flooding(async (running) => {
-        while (running()) {
-          // 10 KB announced, 2 KB sent at once, then 200 bytes every 100 ms: just above MIN_UPLOAD_RATE's grace.
-          await new Promise<void>((done) => {
-            const socket = connect(server.port, '127.0.0.1');
-            sockets.add(socket);
-            const body = Buffer.alloc(10_000, 'a');
-            let sent = 2000;
-            const timer = setInterval(() => {
-              if (!running() || sent >= body.length) return socket.destroy();
-              socket.write(body.subarray(sent, sent + 200));
-              sent += 200;
-            }, 100);
-            socket.on('connect', () =>
-              socket.write(`POST /v2/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.subarray(0, 2000)}`),
-            );
-            socket.on('data', () => socket.destroy());
-            socket.on('error', () => {});
-            socket.on('close', () => {
-              clearInterval(timer);
-              sockets.delete(socket);
-              done();
+    let connected = 0;
+    const kept = await keptUnder(
+      () =>
+        flooding(async (running) => {
+          while (running()) {
+            // 10 KB announced, 2 KB sent at once, then 200 bytes every 100 ms: just above MIN_UPLOAD_RATE's grace.
+            await new Promise<void>((done) => {
+              const socket = connect(server.port, '127.0.0.1');
+              sockets.add(socket);
+              const body = Buffer.alloc(10_000, 'a');
+              let sent = 2000;
+              const timer = setInterval(() => {
+                if (!running() || sent >= body.length) return socket.destroy();
+                socket.write(body.subarray(sent, sent + 200));
+                sent += 200;
+              }, 100);
+              socket.on('connect', () =>
+                socket.write(`POST /v2/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.subarray(0, 2000)}`, () => connected++),
+              );
+              socket.on('data', () => socket.destroy());
+              socket.on('error', () => {});
+              socket.on('close', () => {
+                clearInterval(timer);
+                sockets.delete(socket);
+                done();
+              });
             });
-          });
-        }
-      }, 150),
+          }
+        }, 150),
+      // every stranger connected, its head and first 2 KB sent
+      () => connected >= 150,
     );
     for (const socket of sockets) socket.destroy();
     expect(kept).toBeGreaterThanOrEqual(0.4);
@@ -145,12 +162,22 @@ describe('another tenant keeps its share', () => {
     // queue full. A refused one retries after 100 ms, not at once: the load
     // generator shares the server's two cores, and a refusal loop at full
     // speed would measure how much CPU it takes from the server.
-    const kept = await keptUnder(() =>
-      flooding(async (running) => {
-        while (running()) {
-          if ((await predict(server.url, DEMO_MODEL_VERSION_ID, image, { key: otherKey })).status === 503) await new Promise((r) => setTimeout(r, 100));
-        }
-      }, 32),
+    let [refused, served] = [0, 0];
+    const kept = await keptUnder(
+      () =>
+        flooding(async (running) => {
+          while (running()) {
+            if ((await predict(server.url, DEMO_MODEL_VERSION_ID, image, { key: otherKey })).status !== 503) served++;
+            else {
+              refused++;
+              // the load generator's pacing, not a wait for the server (see above)
+              await new Promise((r) => setTimeout(r, 100));
+            }
+          }
+        }, 32),
+      // the version's 4 places and 8 waiting full (the flood is being refused),
+      // and that many of its requests served since: the queue has turned over once
+      () => refused > 0 && served >= 12,
     );
     expect(kept).toBeGreaterThanOrEqual(0.4);
   });

@@ -110,14 +110,18 @@ describe('GET /v2/events/stream', () => {
 
     const seenByB = await streamB.waitForEvent((e) => e.deviceId === deviceB.deviceId);
     expect(seenByB.organizationId).toBe(orgB);
-    // a few polls later, still nothing of the other organization on either
+    // later polls, still nothing of the other organization on either: each
+    // stream reads on until an event of its own posted after everything else
     await post(deviceA, { tempF: 72 });
     await streamA.waitForEvent((e) => e.payload.data.tempF === 72);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await post(deviceA, { marker: 'A' });
+    await post(deviceB, { marker: 'B' });
+    await streamA.waitForEvent((e) => e.payload.data.marker === 'A');
+    await streamB.waitForEvent((e) => e.payload.data.marker === 'B');
     expect(streamA.events().every((e) => e.organizationId === orgA)).toBe(true);
-    expect(streamA.events().map((e) => e.payload.data)).toEqual([{ tempF: 71.5 }, { tempF: 72 }]);
+    expect(streamA.events().map((e) => e.payload.data)).toEqual([{ tempF: 71.5 }, { tempF: 72 }, { marker: 'A' }]);
     expect(streamB.events().every((e) => e.organizationId === orgB)).toBe(true);
-    expect(streamB.events()).toHaveLength(1);
+    expect(streamB.events().map((e) => e.payload.data)).toEqual([{ secret: 'of B' }, { marker: 'B' }]);
     streamA.close();
     streamB.close();
   });
@@ -128,8 +132,10 @@ describe('GET /v2/events/stream', () => {
     const stream = await ready(adminA, `?deviceId=${device.deviceId}`);
     for (let n = 1; n <= 5; n++) await post(device, { n });
     await stream.waitForEvent((e) => e.payload.data.n === 5);
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(stream.events().map((e) => e.payload.data.n)).toEqual([1, 2, 3, 4, 5]);
+    // a later event: what would have come twice comes before it
+    await post(device, { n: 6 });
+    await stream.waitForEvent((e) => e.payload.data.n === 6);
+    expect(stream.events().map((e) => e.payload.data.n)).toEqual([1, 2, 3, 4, 5, 6]);
     stream.close();
   });
 
@@ -141,9 +147,13 @@ describe('GET /v2/events/stream', () => {
     await post(one, { who: 'one' });
     await byDevice.waitForEvent((e) => e.payload.data.who === 'one');
     await byChannel.waitForEvent((e) => e.payload.data.who === 'two');
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(byDevice.events().map((e) => e.deviceId)).toEqual([one.deviceId]);
-    expect(byChannel.events().map((e) => e.channelId)).toEqual([two.channelId]);
+    // each stream's own later event, posted after the other's: read past what it must not show
+    await post(two, { who: 'two again' });
+    await post(one, { who: 'one again' });
+    await byDevice.waitForEvent((e) => e.payload.data.who === 'one again');
+    await byChannel.waitForEvent((e) => e.payload.data.who === 'two again');
+    expect(byDevice.events().map((e) => e.deviceId)).toEqual([one.deviceId, one.deviceId]);
+    expect(byChannel.events().map((e) => e.channelId)).toEqual([two.channelId, two.channelId]);
     byDevice.close();
     byChannel.close();
   });
