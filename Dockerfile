@@ -66,7 +66,7 @@ ENV NODE_ENV=production \
 VOLUME ["/data"]
 EXPOSE 8080
 USER sense:sense
-# Ready = the database answers and the model versions found at start have loaded, one Active (README: Operations).
+# Ready = the database answers and the model versions found at start have loaded, one Active (docs/OPERATIONS.md: Running the server).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=90s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/v2/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM drains requests in flight and stops PostgreSQL (SHUTDOWN_TIMEOUT_MS,

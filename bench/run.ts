@@ -283,7 +283,7 @@ async function main(): Promise<void> {
   }
 
   // Every run is kept in bench/results/runs/ (not tracked); a full run
-  // becomes latest.* (tracked, cited by README).
+  // becomes latest.* (tracked, cited by docs/BENCHMARKS.md).
   const dir = join(ROOT, 'bench', 'results');
   await mkdir(join(dir, 'runs'), { recursive: true });
   const stamp = report.created.replace(/[:.]/g, '-');

@@ -2,7 +2,7 @@
 // Renders a held-out scene of the demo generator, runs a bundled demo model
 // (models/<--model>) on it through the server's own engine (InferenceEngine:
 // decode, native preprocessing, ONNX Runtime, NMS, masks to polygons) and
-// draws the answer over it for the README: the detector's boxes with the
+// draws the answer over it for docs/MODELS.md: the detector's boxes with the
 // ground-truth boxes dashed, or the segmentation model's polygons (filled,
 // outlined) with the outline of each ground-truth visible-pixel mask in white.
 import { writeFile } from 'node:fs/promises';

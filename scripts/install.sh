@@ -26,7 +26,7 @@ fi
 # (hundreds of MB, and a failed install offline). npm 11 skips it through
 # package.json's allowScripts; older npm (Node 20's own npm 10) runs it, and
 # this variable makes it a no-op. Set ONNXRUNTIME_NODE_INSTALL=cuda12 to get
-# them (README: GPUs).
+# them (docs/OPERATIONS.md: GPUs).
 export ONNXRUNTIME_NODE_INSTALL="${ONNXRUNTIME_NODE_INSTALL:-skip}"
 # A dependency that falls back to compiling with node-gyp (bufferutil and
 # utf-8-validate ship linux-x64 prebuilds, so none does today) finds Node's

@@ -157,7 +157,7 @@ export interface Setting<T = unknown> {
   readonly default: string | undefined;
   /** the default as --help prints it */
   readonly shown: string;
-  /** the default as README's configuration table writes it: `shown`, except where that depends on the host */
+  /** the default as the configuration table of docs/OPERATIONS.md writes it: `shown`, except where that depends on the host */
   readonly documented: string;
   /** the environment's text, else the default's; undefined when unset without a default */
   raw(env: Env): string | undefined;
@@ -176,7 +176,7 @@ function rawOf(env: Env, name: string, kind: Kind<unknown>, fallback: string | u
   return unset ? fallback : raw;
 }
 
-/** A setting whose default is a value (`note` glosses it; `perHost`: it depends on the machine, so README gives the note only). */
+/** A setting whose default is a value (`note` glosses it; `perHost`: it depends on the machine, so docs/OPERATIONS.md gives the note only). */
 function value<T>(kind: Kind<T>, defaultValue: string, help: string, options: { note?: string; perHost?: boolean } = {}): Spec<T> {
   const shown = options.note === undefined ? defaultValue : `${defaultValue} (${options.note})`;
   return { kind, default: defaultValue, shown, documented: options.perHost ? `(${options.note})` : shown, help };
@@ -184,7 +184,7 @@ function value<T>(kind: Kind<T>, defaultValue: string, help: string, options: { 
 
 /**
  * A setting whose default is worked out from others when it is unset:
- * `shown` says how, for --help and README, and `derive` does it, side by side.
+ * `shown` says how, for --help and docs/OPERATIONS.md, and `derive` does it, side by side.
  */
 function derived<T>(kind: Kind<T>, shown: string, help: string, derive: (get: Lookup) => T): Spec<T> {
   return { kind, default: undefined, shown, documented: shown, help, derive };
@@ -340,8 +340,8 @@ const cores = availableParallelism();
 
 /**
  * Every environment variable the server reads, in the order --help prints
- * them: each default is written here once, and --help, README's table (a
- * test compares) and loadConfig all take it from here.
+ * them: each default is written here once, and --help, the table of
+ * docs/OPERATIONS.md (a test compares) and loadConfig all take it from here.
  */
 const SPECS = {
   PORT: value(integer(0, 65535), '8080', 'HTTP port of the inference and management APIs'),

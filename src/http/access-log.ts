@@ -1,8 +1,8 @@
 // One info line per request, written when its reply completes (answered or
 // aborted: 499). The path is logged without its query string, which may carry
 // keys. It costs one short synchronous write per request, a few microseconds,
-// next to the milliseconds a predict or an ingestion commit takes (README,
-// Operations); ACCESS_LOG=false turns it off.
+// next to the milliseconds a predict or an ingestion commit takes (docs/OPERATIONS.md,
+// "Logs and request ids"); ACCESS_LOG=false turns it off.
 import { log, logs } from '../log.js';
 
 export interface AccessEntry {

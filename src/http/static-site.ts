@@ -8,7 +8,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ApiError } from './errors.js';
-import type { Reply, Request, Route } from './server.js';
+import type { Reply } from './reply.js';
+import type { Request } from './request.js';
+import type { Route } from './router.js';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -153,8 +155,8 @@ export function staticSiteRoute(site: StaticSite, apiPrefixes: readonly string[]
 }
 
 /**
- * An API route whose path is also a console page: GET /, where the original
- * API answered its version. A browser opening the page asks for HTML and
+ * An API route whose path is also a console page: GET /, where the platform's
+ * API answered its version (docs/CONTRACT.md#v2-coverage). A browser opening the page asks for HTML and
  * gets the console; an API client (any other Accept) the API's answer.
  */
 export function sharedWithConsole(route: Route, site: StaticSite): Route {

@@ -229,7 +229,7 @@ export function describeFailure(runtime: Runtime, attempts: Attempt[]): string {
       (a, i) => `  ${i + 1}. ${a.candidate.name} (${a.candidate.source}; ${a.candidate.serves}): ${a.error ?? 'loaded'}`,
     ),
     `Runs on: ${UWS_SUPPORTED}`,
-    'See "Node versions" in README.md.',
+    'See "Node versions" in docs/TROUBLESHOOTING.md.',
   ];
   return lines.join('\n');
 }

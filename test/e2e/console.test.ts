@@ -9,7 +9,7 @@
 // does), except where CONSOLE_TESTS_REQUIRED=1 (.ci/run sets it): there a
 // missing browser fails the run instead of skipping what it should check.
 //
-// CONSOLE_SCREENSHOTS=1 also saves the pages into docs/console-*.png (README).
+// CONSOLE_SCREENSHOTS=1 also saves the pages into docs/console-*.png (docs/CONSOLE.md).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';

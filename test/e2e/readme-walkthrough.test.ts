@@ -1,10 +1,10 @@
-// README's walkthrough, run as a newcomer types it: the shell blocks of
-// "Predict", "Management API in five minutes" and "Device ingestion", in
-// order, in one bash session in the checkout, against a server started as
-// README says (credentials printed at first start). Only what a reader fills
-// in is filled in: the server's address (the test server's port), the admin
-// password and the inference key it printed. A README that no longer works
-// as written fails here.
+// The walkthrough (docs/WALKTHROUGH.md, linked from README's quick tour), run
+// as a newcomer types it: the shell blocks of "Predict", "Management API in
+// five minutes" and "Device ingestion", in order, in one bash session in the
+// checkout, against a server started as README says (credentials printed at
+// first start). Only what a reader fills in is filled in: the server's
+// address (the test server's port), the admin password and the inference key
+// it printed. A walkthrough that no longer works as written fails here.
 //
 // Needs curl and jq, as the walkthrough does. Without them the test is
 // skipped with a warning, except where WALKTHROUGH_TESTS_REQUIRED=1
@@ -15,17 +15,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, ROOT, startServer, waitFor, type TestServer } from '../helpers/server.js';
 
+/** Where the walkthrough lives, relative to the checkout. */
+const WALKTHROUGH = 'docs/WALKTHROUGH.md';
+
 const hasTools = ['curl', 'jq'].every((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0);
 if (!hasTools && process.env.WALKTHROUGH_TESTS_REQUIRED === '1') {
-  throw new Error('curl and jq are needed for README\'s walkthrough, and WALKTHROUGH_TESTS_REQUIRED=1: apt-get install curl jq');
+  throw new Error('curl and jq are needed for the walkthrough (docs/WALKTHROUGH.md), and WALKTHROUGH_TESTS_REQUIRED=1: apt-get install curl jq');
 }
-if (!hasTools) console.warn('README walkthrough test skipped: it needs curl and jq (apt-get install curl jq)');
+if (!hasTools) console.warn('walkthrough test skipped: it needs curl and jq (apt-get install curl jq)');
 
 /** The ```sh blocks of the section under `heading`, up to the next heading (a `# comment` inside a block is not one). */
-function shellBlocks(readme: string, heading: string): string[] {
-  const lines = readme.split('\n');
+function shellBlocks(text: string, heading: string): string[] {
+  const lines = text.split('\n');
   const start = lines.indexOf(heading);
-  if (start < 0) throw new Error(`README has no "${heading}" section`);
+  if (start < 0) throw new Error(`${WALKTHROUGH} has no "${heading}" section`);
   const blocks: string[] = [];
   let block: string[] | undefined;
   let fenced = false;
@@ -45,10 +48,10 @@ function shellBlocks(readme: string, heading: string): string[] {
   return blocks;
 }
 
-/** Replaces `from` (it must occur) with `to`: a README that drops a placeholder fails here, not silently. */
+/** Replaces `from` (it must occur) with `to`: a walkthrough that drops a placeholder fails here, not silently. */
 function fillIn(script: string, from: string | RegExp, to: string): string {
   const filled = script.replace(from, to);
-  if (filled === script) throw new Error(`README's walkthrough no longer has ${from}`);
+  if (filled === script) throw new Error(`${WALKTHROUGH} no longer has ${from}`);
   return filled;
 }
 
@@ -67,7 +70,7 @@ afterAll(async () => {
   await removeDir(server.dataDir);
 });
 
-describe.skipIf(!hasTools)("README's walkthrough", () => {
+describe.skipIf(!hasTools)('the walkthrough of docs/WALKTHROUGH.md', () => {
   it('runs command for command and does what its comments say', async () => {
     const printed = server.stdout();
     const password = /admin login:\s+admin@example\.com \/ (\S+)/.exec(printed)?.[1];
@@ -75,8 +78,8 @@ describe.skipIf(!hasTools)("README's walkthrough", () => {
     expect(password, printed).toBeDefined();
     expect(key, printed).toBeDefined();
 
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const sections = ['## Predict', '## Management API in five minutes', '## Device ingestion'].map((h) => shellBlocks(readme, h));
+    const walkthrough = readFileSync(join(ROOT, WALKTHROUGH), 'utf8');
+    const sections = ['## Predict', '## Management API in five minutes', '## Device ingestion'].map((h) => shellBlocks(walkthrough, h));
     expect(sections.map((s) => s.length)).toEqual([2, 1, 1]);
     let script = sections
       .flat()

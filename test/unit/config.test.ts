@@ -2,6 +2,15 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, helpText, loadConfig, SETTINGS } from '../../src/config.js';
 
+/** The "## Configuration" section of docs/OPERATIONS.md, up to the next section of its level. */
+function configurationTable(): string {
+  const text = readFileSync(new URL('../../docs/OPERATIONS.md', import.meta.url), 'utf8');
+  const start = text.indexOf('\n## Configuration\n');
+  expect(start, 'docs/OPERATIONS.md has a "## Configuration" section').toBeGreaterThanOrEqual(0);
+  const end = text.indexOf('\n## ', start + 1);
+  return text.slice(start, end < 0 ? undefined : end);
+}
+
 describe('configuration', () => {
   it('has documented defaults', () => {
     const config = loadConfig({});
@@ -55,27 +64,25 @@ describe('configuration', () => {
     for (const setting of SETTINGS) expect(help).toContain(setting.name);
   });
 
-  it('documents every setting in the configuration table of the README', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Operations'));
+  it('documents every setting in the configuration table of docs/OPERATIONS.md', () => {
+    const table = configurationTable();
     const documented = new Set([...table.matchAll(/^\| (.*?) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map((n) => n[1]!)));
     for (const setting of SETTINGS) expect(documented, setting.name).toContain(setting.name);
   });
 
-  it('gives every default in the README table as the settings declare it', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Operations'));
-    // README's markup aside: `code`, *emphasis*, × and ÷ for --help's x and /
+  it('gives every default in the docs/OPERATIONS.md table as the settings declare it', () => {
+    const table = configurationTable();
+    // Markdown aside: `code`, *emphasis*, × and ÷ for --help's x and /
     const plain = (cell: string) => cell.replace(/[`*]/g, '').replaceAll('×', 'x').replaceAll('÷', '/').replace(/\s+/g, ' ').trim();
     const written = new Map<string, string>();
     for (const [, names, defaults] of table.matchAll(/^\| (`[A-Z0-9_]+`(?: \/ `[A-Z0-9_]+`)*) \| (.*?) \|/gm)) {
       const row = [...names!.matchAll(/`([A-Z0-9_]+)`/g)].map((n) => n[1]!);
       // a row of several settings gives their defaults in the same order, separated by " / "
       const cells = row.length === 1 ? [defaults!] : defaults!.split(' / ');
-      expect(cells, `README row ${names}: one default per setting`).toHaveLength(row.length);
+      expect(cells, `docs/OPERATIONS.md row ${names}: one default per setting`).toHaveLength(row.length);
       row.forEach((name, i) => written.set(name, plain(cells[i]!)));
     }
-    expect([...written.keys()].sort(), 'README rows are the declared settings').toEqual(SETTINGS.map((s) => s.name).sort());
+    expect([...written.keys()].sort(), 'docs/OPERATIONS.md rows are the declared settings').toEqual(SETTINGS.map((s) => s.name).sort());
     for (const setting of SETTINGS) expect(written.get(setting.name), setting.name).toBe(setting.documented);
   });
 

@@ -1,6 +1,6 @@
 // How a version's instances and batch size follow from model.json over the
-// server's defaults: the decisions README's "Instances, batching and many
-// versions" documents.
+// server's defaults: the decisions docs/MODELS.md's "Instances, batching and
+// many versions" documents.
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { planInstances, type ServingDefaults } from '../../src/inference/loaded-model.js';
