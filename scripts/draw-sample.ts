@@ -51,7 +51,7 @@ type Drawn = { type: string; data: { min: [number, number]; max: [number, number
 const detections = JSON.parse(result.json) as Record<string, Drawn[]>;
 const colours = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#bfef45', '#fabed4', '#469990'];
 const colourOf = (label: string) => colours[config.labels.indexOf(label) % colours.length];
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const { width: W, height: H } = scene;
 const shapes: string[] = [];
 const layers: NonNullable<Parameters<ReturnType<typeof sharp>['composite']>[0]> = [];
@@ -79,7 +79,7 @@ for (const [label, list] of Object.entries(detections)) {
   for (const d of list) {
     if (d.type === 'polygon') {
       const points = d.data.points.map(([x, y]) => [x * W, y * H] as const);
-      const text = `${escape(label)} ${d.score.toFixed(2)}`;
+      const text = `${escapeXml(label)} ${d.score.toFixed(2)}`;
       const top = points.reduce((a, b) => (b[1] < a[1] || (b[1] === a[1] && b[0] < a[0]) ? b : a));
       shapes.push(`<polygon points="${points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ')}" fill="${colourOf(label)}" fill-opacity="0.45" stroke="${colourOf(label)}" stroke-width="2.5" stroke-linejoin="round"/>`);
       shapes.push(`<rect x="${top[0]}" y="${Math.max(0, top[1] - 20)}" width="${text.length * 7.5 + 6}" height="18" fill="${colourOf(label)}"/>`);
@@ -90,7 +90,7 @@ for (const [label, list] of Object.entries(detections)) {
     const y1 = d.data.min[1] * H;
     const x2 = d.data.max[0] * W;
     const y2 = d.data.max[1] * H;
-    const text = `${escape(label)} ${d.score.toFixed(2)}`;
+    const text = `${escapeXml(label)} ${d.score.toFixed(2)}`;
     shapes.push(`<rect x="${x1}" y="${y1}" width="${x2 - x1}" height="${y2 - y1}" fill="none" stroke="${colourOf(label)}" stroke-width="3"/>`);
     shapes.push(`<rect x="${x1}" y="${Math.max(0, y1 - 18)}" width="${text.length * 7.5 + 6}" height="18" fill="${colourOf(label)}"/>`);
     shapes.push(`<text x="${x1 + 3}" y="${Math.max(0, y1 - 18) + 13}" font-family="sans-serif" font-size="13" fill="white">${text}</text>`);

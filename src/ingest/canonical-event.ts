@@ -121,7 +121,7 @@ function field(kind: Kind, value: unknown): unknown {
       return strings(value);
     case 'attributes':
       return attributes(value);
-    default:
+    default: {
       if ('object' in kind) return object(kind.object, value);
       if (!Array.isArray(value) || value.length > MAX_LIST) return DECLINE;
       const out = new Array<unknown>(value.length);
@@ -131,6 +131,7 @@ function field(kind: Kind, value: unknown): unknown {
         out[i] = item;
       }
       return out;
+    }
   }
 }
 

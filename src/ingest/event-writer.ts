@@ -319,9 +319,9 @@ export class EventWriter {
       return statement;
     };
     try {
-      issue(c`BEGIN`);
-      for (const write of await body(issue)) issue(write);
-      issue(c`COMMIT`);
+      void issue(c`BEGIN`);
+      for (const write of await body(issue)) void issue(write);
+      void issue(c`COMMIT`);
       // The first failure in statement order is the cause; the ones after
       // it only say that the transaction was aborted.
       const failed = (await Promise.allSettled(statements)).find((r) => r.status === 'rejected');

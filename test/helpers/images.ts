@@ -27,7 +27,7 @@ export interface BmpOptions {
 export function encodeBmp(rgb: Buffer, width: number, height: number, options: BmpOptions = {}): Buffer {
   const bpp = options.bitsPerPixel ?? 24;
   const stride = Math.ceil((bpp * width) / 32) * 4;
-  let palette: number[] = [];
+  const palette: number[] = [];
   const index = new Map<number, number>();
   if (bpp === 8) {
     for (let i = 0; i < width * height; i++) {
