@@ -1,13 +1,14 @@
 // What one tenant's flood leaves another: organization A predicts on its
 // own fast version with two clients, alone and then while a flood runs, and
-// keeps at least 0.4 of its alone throughput (the ratio of two counts over
-// the same time on the same machine, not a timing). The floods:
+// keeps a share of its alone throughput (the ratio of two counts over the
+// same time on the same machine, not a timing). The floods:
 //   - a tenant's slow model (an upload whose runs take 100x longer),
 //     flooded: CPU run permits are shared by run time (fair-share.ts);
 //   - strangers trickling bodies to an unauthenticated route: their bodies
 //     are small and in a budget of their own (http/server.ts readGatedBody);
 //   - a tenant flooding the public version A uses too: its places are
-//     shared fairly between the organizations calling it (version-queue.ts).
+//     shared fairly between the organizations calling it (version-queue.ts),
+//     so none of A's requests is refused while the flood's are.
 import { connect, type Socket } from 'node:net';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,16 +55,21 @@ afterAll(async () => {
   await removeDir(modelsDir);
 });
 
-/** Successful predicts of `clients` closed-loop clients over WINDOW_MS. */
-async function throughput(versionId: string, key: string, clients: number): Promise<number> {
+/** Predicts of `clients` closed-loop clients over WINDOW_MS: those answered 200, and those refused (503). */
+async function throughput(versionId: string, key: string, clients: number): Promise<{ ok: number; refused: number }> {
   const end = Date.now() + WINDOW_MS;
   let ok = 0;
+  let refused = 0;
   await Promise.all(
     Array.from({ length: clients }, async () => {
-      while (Date.now() < end) if ((await predict(server.url, versionId, image, { key })).status === 200) ok++;
+      while (Date.now() < end) {
+        const { status } = await predict(server.url, versionId, image, { key });
+        if (status === 200) ok++;
+        else if (status === 503) refused++;
+      }
     }),
   );
-  return ok;
+  return { ok, refused };
 }
 
 /** Runs `flood` until the returned stop is called. */
@@ -87,16 +93,16 @@ async function queueDepth(versionId: string): Promise<number> {
  * the fraction it keeps. Measured once `underWay` says the flood is at full
  * strength.
  */
-async function keptUnder(flood: () => () => Promise<void>, underWay: () => Promise<boolean> | boolean): Promise<number> {
-  const alone = await throughput(DEMO_MODEL_VERSION_ID, 'test-key', 2);
+async function keptUnder(flood: () => () => Promise<void>, underWay: () => Promise<boolean> | boolean): Promise<{ kept: number; refused: number }> {
+  const alone = (await throughput(DEMO_MODEL_VERSION_ID, 'test-key', 2)).ok;
   const stop = flood();
   await waitFor(async () => underWay(), 30_000, 'the flood under way');
   const under = await throughput(DEMO_MODEL_VERSION_ID, 'test-key', 2);
   await stop();
-  const kept = under / alone;
-  process.stdout.write(`tenant floods: alone ${alone}, under the flood ${under} in ${WINDOW_MS} ms: ${kept.toFixed(2)}\n`);
+  const kept = under.ok / alone;
+  process.stdout.write(`tenant floods: alone ${alone}, under the flood ${under.ok} (${under.refused} refused) in ${WINDOW_MS} ms: ${kept.toFixed(2)}\n`);
   expect(alone).toBeGreaterThan(20);
-  return kept;
+  return { kept, refused: under.refused };
 }
 
 describe('another tenant keeps its share', () => {
@@ -108,7 +114,7 @@ describe('another tenant keeps its share', () => {
     });
     const slow = uploaded.body.data.id as string;
     await waitFor(async () => (await otherAdmin.get(`/v2/model-versions/${slow}`)).body.data.status === 'Active', 90_000, 'slow Active');
-    const kept = await keptUnder(
+    const { kept } = await keptUnder(
       () =>
         flooding(async (running) => {
           while (running()) await predict(server.url, slow, image, { key: otherKey });
@@ -122,7 +128,7 @@ describe('another tenant keeps its share', () => {
   it('under strangers trickling login bodies', { timeout: 60_000 }, async () => {
     const sockets = new Set<Socket>();
     let connected = 0;
-    const kept = await keptUnder(
+    const { kept } = await keptUnder(
       () =>
         flooding(async (running) => {
           while (running()) {
@@ -163,7 +169,7 @@ describe('another tenant keeps its share', () => {
     // generator shares the server's two cores, and a refusal loop at full
     // speed would measure how much CPU it takes from the server.
     let [refused, served] = [0, 0];
-    const kept = await keptUnder(
+    const { kept, refused: refusedA } = await keptUnder(
       () =>
         flooding(async (running) => {
           while (running()) {
@@ -179,6 +185,12 @@ describe('another tenant keeps its share', () => {
       // and that many of its requests served since: the queue has turned over once
       () => refused > 0 && served >= 12,
     );
-    expect(kept).toBeGreaterThanOrEqual(0.4);
+    // Fair places: A is never refused while the flood is (before: A's
+    // requests were refused with the flood's, and it kept 0.19). A holds
+    // half the places, and the flood's refusals share the two cores with the
+    // server, so its throughput is about half of its alone figure at best:
+    // 0.47-0.52 run alone, 0.30-0.44 after the other floods of this file.
+    expect(refusedA).toBe(0);
+    expect(kept).toBeGreaterThanOrEqual(0.25);
   });
 });
