@@ -51,11 +51,26 @@ export function pauseBody(req: Request): void {
   req.raw.pause();
 }
 
-/** Reads on; only after pauseBody (uWS stalls a response resumed without a pause). */
+/**
+ * Reads on; only after pauseBody (uWS stalls a response resumed without a
+ * pause). Not once the body has ended: uWS's resume() re-arms its 10 s idle
+ * timeout, which a complete body has disarmed, and an answer that then takes
+ * longer (a model version validated before the upload is answered) finds its
+ * connection closed. The Reply resumes such a socket as it answers
+ * (reply.ts), for the connection's next request.
+ */
 export function resumeBody(req: Request): void {
-  if (!req.bodyPaused) return;
+  if (!req.bodyPaused || req.bodyEnded) return;
   req.bodyPaused = false;
   req.raw.resume();
+}
+
+/** uWS's onData, noting the body's end for resumeBody. */
+function onBody(req: Request, handler: (chunk: ArrayBuffer, isLast: boolean) => void): void {
+  req.raw.onData((chunk, isLast) => {
+    if (isLast) req.bodyEnded = true;
+    handler(chunk, isLast);
+  });
 }
 
 const unwatched = () => {};
@@ -213,7 +228,7 @@ export function readBody(req: Request, reply: Reply, limit: number, measurer?: (
     let measure: OverflowMeasure | undefined; // made on overflow only: most bodies fit
     if (declared !== undefined && declared > limit && !measurable(declared)) {
       reject(new BodyTooLargeError(declared, declared > MAX_DISCARD_BYTES));
-      req.raw.onData(() => {}); // discard
+      onBody(req, () => {}); // discard
       return;
     }
     // With a declared length the body lands in one exactly-sized, unshared
@@ -233,7 +248,7 @@ export function readBody(req: Request, reply: Reply, limit: number, measurer?: (
       unwatch();
       reject(new ClientDisconnectedError());
     });
-    req.raw.onData((chunk, isLast) => {
+    onBody(req, (chunk, isLast) => {
       if (settled) return;
       const size = chunk.byteLength;
       if (!buffer && !overflowed) buffer = new Uint8Array(new ArrayBuffer(Math.min(declared ?? 64 * 1024, limit)));
@@ -336,17 +351,16 @@ export function openBodyStream(req: Request, reply: Reply, limit: number): BodyS
     } finally {
       busy = false;
     }
-    // Also once the last chunk is consumed: the socket may have been paused
-    // while it waited, and a kept-alive connection's next request must be read.
+    // More of the body to read (once it has ended, the Reply resumes the socket as it answers).
     if (!reply.aborted && !reply.finished) resumeBody(req);
   };
 
   if (declared !== undefined && declared > limit) {
     fail(new BodyTooLargeError(declared, declared > MAX_DISCARD_BYTES));
-    req.raw.onData(() => {});
+    onBody(req, () => {});
   } else {
     unwatch = watchBody(req, reply, () => received, () => fail(new ClientDisconnectedError()));
-    req.raw.onData((chunk, isLast) => {
+    onBody(req, (chunk, isLast) => {
       if (settled) return;
       received += chunk.byteLength;
       if (received > limit) {

@@ -119,6 +119,7 @@ export class Reply {
     if (this.finished || this.aborted || this.streaming) return;
     this.onAbortHandlers = [];
     this.res.cork(() => {
+      if (!closeConnection) this.resumeBody();
       this.res.writeStatus(STATUS_LINES.get(status) ?? String(status));
       if (body.length > 0 || status !== 204) this.res.writeHeader('Content-Type', contentType);
       if (headers) for (const [name, value] of Object.entries(headers)) this.res.writeHeader(name, value);
@@ -186,6 +187,7 @@ export class Reply {
       return true;
     });
     this.res.cork(() => {
+      this.resumeBody();
       this.res.writeStatus(STATUS_LINES.get(status) ?? String(status));
       this.res.writeHeader('Content-Type', contentType);
       for (const [name, value] of Object.entries(headers)) this.res.writeHeader(name, value);
@@ -195,6 +197,20 @@ export class Reply {
     if (this.ctx.accessLog) this.bytesOut = Buffer.byteLength(first);
     undrain = this.inFlight.onDrain(() => stream.end());
     return stream;
+  }
+
+  /**
+   * A socket the body readers left paused after the body's end reads again
+   * with the answer, for the connection's next request (unless the answer
+   * closes the connection: a body refused unread is never read). Resumed
+   * only now, not when the body ended: uWS's resume() re-arms its 10 s idle
+   * timeout, which would close the connection under an answer that takes
+   * longer.
+   */
+  private resumeBody(): void {
+    if (!this.exchange.bodyPaused) return;
+    this.exchange.bodyPaused = false;
+    this.res.resume();
   }
 
   /** Request headers the answer depends on beyond CORS's Origin (Vary), for caches to key on. */

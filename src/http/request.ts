@@ -24,6 +24,8 @@ export interface Request {
   requestId: string;
   /** set while the server holds the body unread (pauseBody/resumeBody) */
   bodyPaused?: boolean;
+  /** set once the body's last chunk has arrived (see resumeBody) */
+  bodyEnded?: boolean;
   /** the HttpResponse, for reading the body; see readBody */
   raw: HttpResponse;
 }
@@ -42,6 +44,13 @@ export class Exchange {
   private cors: string | null | undefined;
   /** answered or abandoned: uWS's response may no longer be asked for the peer */
   done = false;
+  /**
+   * The socket is paused (body-readers' pauseBody): the Reply resumes it as
+   * it answers, so that a kept-alive connection's next request is read.
+   */
+  bodyPaused = false;
+  /** the body's last chunk has arrived */
+  bodyEnded = false;
 
   constructor(
     readonly method: string,
@@ -92,7 +101,6 @@ export function exchangeOf(req: HttpRequest, res: HttpResponse, headers: Record<
 /** A request's snapshot: what uWS gives only during the callback copied now, the rest worked out when read. */
 class RequestSnapshot implements Request {
   private parsedQuery: URLSearchParams | undefined;
-  bodyPaused?: boolean;
 
   constructor(
     private readonly exchange: Exchange,
@@ -104,6 +112,19 @@ class RequestSnapshot implements Request {
 
   get method(): string {
     return this.exchange.method;
+  }
+  // The body's flow is the Exchange's, which the Reply shares: it resumes a paused socket as it answers.
+  get bodyPaused(): boolean {
+    return this.exchange.bodyPaused;
+  }
+  set bodyPaused(paused: boolean) {
+    this.exchange.bodyPaused = paused;
+  }
+  get bodyEnded(): boolean {
+    return this.exchange.bodyEnded;
+  }
+  set bodyEnded(ended: boolean) {
+    this.exchange.bodyEnded = ended;
   }
   get path(): string {
     return this.exchange.path;
