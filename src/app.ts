@@ -18,7 +18,8 @@ import { predictEndpoint } from './http/routes/predict.js';
 import { predictErrors } from './inference/predict-errors.js';
 import { UploadRateWatch } from './http/slow-bodies.js';
 import { loadStaticSite, sharedWithConsole, staticSiteRoute, type ConsoleSettings } from './http/static-site.js';
-import { BodyBudget } from './http/body-budget.js';
+import { BodyBudget } from './lib/body-budget.js';
+import { PredictAdmission } from './inference/admission.js';
 import type { HttpContext } from './http/context.js';
 import { InFlight } from './http/draining.js';
 import type { Route } from './http/router.js';
@@ -135,7 +136,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
       queueSize: config.queueSize,
       waitingRoom: config.queueWaitingRoom,
       holdMs: config.queueHoldMs,
-      organizationRequests: config.organizationQueueSize,
       loading: config.modelLoading,
       isolation: config.modelIsolation,
       validation: modelValidationSettings(config),
@@ -227,7 +227,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     };
     const ingestion = ingestEndpoints({ ingest, reads: new DeviceReadModel(database.sql), maxBodyBytes: config.maxIngestBodyBytes });
     const health = healthEndpoints({ sql: database.sql, inference, registry: metrics.registry, jpegDecoder: jpeg.decoder });
-    const predict = predictEndpoint({ inference, budget: bodyBudget, maxImageBytes: config.maxImageBytes, holdMs: config.queueHoldMs });
+    const admission = new PredictAdmission(inference, bodyBudget, { organizationRequests: config.organizationQueueSize, holdMs: config.queueHoldMs });
+    const predict = predictEndpoint({ admission, maxImageBytes: config.maxImageBytes });
     const openApi = JSON.stringify(buildOpenApi([predict, ...management, ...ingestion, ...health]));
     const routes = (endpoints: Endpoint[]): Route[] =>
       endpoints.flatMap((endpoint) => endpointRoutes(endpoint, authenticators, { budget: bodyBudget, strangers: strangersBudget, holdMs: config.queueHoldMs }));

@@ -14,7 +14,7 @@ import { log } from '../log.js';
 import type { Authenticator, Caller, UserCaller } from '../platform/auth/caller.js';
 import type { DeviceClaims } from '../platform/auth/tokens.js';
 import { authorize, type Action } from '../platform/permissions.js';
-import type { BodyBudget } from './body-budget.js';
+import type { BodyBudget } from '../lib/body-budget.js';
 import { EventStream, STREAM_OPENING } from './event-stream.js';
 import { BodyTooLargeError, openBodyStream, readGatedBody, type BodyStream } from './body-readers.js';
 import type { Reply } from './reply.js';

@@ -9,7 +9,7 @@
 //    to hold (model uploads).
 // Each must be started synchronously inside the route handler, as uWS
 // requires. The minimum upload rate is the server's (HttpContext.uploadRate).
-import type { BodyBudget } from './body-budget.js';
+import type { BodyBudget } from '../lib/body-budget.js';
 import { ApiError } from './errors.js';
 import { ClientDisconnectedError, type Reply } from './reply.js';
 import type { Request } from './request.js';

@@ -1,6 +1,8 @@
 // The scheduler's front: which model versions exist and in which state,
-// admission (404 / not ready / queue full with Retry-After from the
-// measured drain rate), and the hand-off of a request to the engine. Kept
+// whether a request may call one (404 / not ready), each version's queue
+// (full: 503 with Retry-After from the measured drain rate), and the
+// hand-off of a request to the engine. The gates a predict request passes
+// in turn are driven by admission.ts, this service its backend. Kept
 // free of HTTP and of SQL details so front ends and backends stay apart (as
 // in Triton). Loading, batching and instances are the engine's. Which
 // versions exist, and where their statuses go, is a VersionRegistry's
@@ -9,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { withoutServerPaths } from '../lib/server-paths.js';
 import { log } from '../log.js';
 import { Gauge, type ServerMetrics } from '../observability/metrics.js';
+import type { AdmissionBackend } from './admission.js';
 import { DrainRate } from './drain-rate.js';
 import type { InferenceEngine, ModelRef } from './engine.js';
 import { parseModelConfig, storedModelConfig, type ModelConfig } from './model-config.js';
@@ -17,7 +20,7 @@ import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
 import { ValidationAbortedError, validateModel, type ModelValidationSettings, type ValidationResult } from './validation.js';
 import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from './version-registry.js';
-import { VersionQueue, type QueueTicket } from './version-queue.js';
+import { VersionQueue } from './version-queue.js';
 
 export interface DeployedVersion extends ModelRef {
   readonly modelId: string;
@@ -44,8 +47,6 @@ export interface DeployedVersion extends ModelRef {
   local: Promise<void> | undefined;
 }
 
-export type { QueueTicket } from './version-queue.js';
-
 export interface InferenceServiceOptions {
   /** requests in flight per version */
   queueSize: number;
@@ -53,8 +54,6 @@ export interface InferenceServiceOptions {
   waitingRoom: number;
   /** how long a held request waits for a queue place before 503 */
   holdMs: number;
-  /** requests one organization may have queued or held, all versions together, before 503 */
-  organizationRequests: number;
   /** lazy: versions already Active in the registry load on their first request */
   loading: 'eager' | 'lazy';
   /** which versions' instances run in memory-limited child processes (MODEL_ISOLATION) */
@@ -65,10 +64,8 @@ export interface InferenceServiceOptions {
   replicaId: string;
 }
 
-export class InferenceService {
+export class InferenceService implements AdmissionBackend<DeployedVersion> {
   private readonly versions = new Map<string, DeployedVersion>();
-  /** requests each calling organization has queued or held (see enqueue) */
-  private readonly organizationLoad = new Map<string, number>();
   /** every version found at start has left Initializing (see ready) */
   private startupLoadsSettled = false;
 
@@ -354,31 +351,6 @@ export class InferenceService {
     if (version.status === 'Initializing') throw predictErrors.initializing(id);
     if (version.status === 'Failed') throw predictErrors.loadFailed(id, version.reason ?? 'unknown reason');
     return version;
-  }
-
-  /**
-   * A place in the version's queue, or in its waiting room when the queue
-   * is full; 503 with Retry-After (from the measured drain rate) when both
-   * are. A held request costs no body memory and no CPU: under overload,
-   * clients that retry at once wait their turn instead of being refused.
-   */
-  enqueue(version: DeployedVersion, organizationId: string): QueueTicket {
-    // One organization's share of the server, whatever its number of versions:
-    // the per-version limits alone would let many versions of one tenant fill
-    // the pipeline every tenant shares.
-    const load = this.organizationLoad.get(organizationId) ?? 0;
-    if (load >= this.options.organizationRequests) throw predictErrors.organizationBusy(this.options.organizationRequests);
-    const ticket = version.queue.enter(organizationId);
-    this.organizationLoad.set(organizationId, load + 1);
-    return {
-      wait: ticket.wait,
-      release: () => {
-        const left = (this.organizationLoad.get(organizationId) ?? 1) - 1;
-        if (left > 0) this.organizationLoad.set(organizationId, left);
-        else this.organizationLoad.delete(organizationId);
-        ticket.release();
-      },
-    };
   }
 
   /**

@@ -15,7 +15,7 @@
 // the same connection.
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BodyBudget } from '../../src/http/body-budget.js';
+import { BodyBudget } from '../../src/lib/body-budget.js';
 import { openBodyStream, readGatedBody } from '../../src/http/body-readers.js';
 import type { HttpContext } from '../../src/http/context.js';
 import { InFlight } from '../../src/http/draining.js';

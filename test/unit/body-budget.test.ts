@@ -1,6 +1,6 @@
 // The body memory budget and each organization's part of it (src/http/body-budget.ts).
 import { describe, expect, it } from 'vitest';
-import { BodyBudget } from '../../src/http/body-budget.js';
+import { BodyBudget } from '../../src/lib/body-budget.js';
 
 // A grant resolves its reserve() promise: every promise job queued so far has run after this.
 const settle = () => new Promise((r) => setImmediate(r));

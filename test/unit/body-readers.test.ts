@@ -4,7 +4,7 @@
 // error, aborted, ctx); the budgets are the real BodyBudget. And the
 // minimum upload rate's watch, on fake timers.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BodyBudget } from '../../src/http/body-budget.js';
+import { BodyBudget } from '../../src/lib/body-budget.js';
 import { BodyTooLargeError, declaredLength, readBody, readGatedBody, SMALL_BODY_BYTES, type GatedBodyOptions } from '../../src/http/body-readers.js';
 import { ApiError } from '../../src/http/errors.js';
 import { ClientDisconnectedError, type Reply } from '../../src/http/reply.js';

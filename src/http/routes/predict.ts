@@ -1,26 +1,24 @@
 // POST /v1/models/:modelVersionId/predict (docs/CONTRACT.md#predict). Everything
 // that can fail without the body fails before a byte of it is buffered:
 // authentication, the query, the version's state, the content type, the
-// queue and the memory budget. The handler reads the body itself (body
-// policy 'handler'), once admission gives it a turn.
+// queue and the memory budget. Those gates are inference/admission.ts's; the
+// handler reads the body itself (body policy 'handler') once its pass is
+// ready, and answers.
 import { z } from 'zod';
-import type { DomainError } from '../../errors.js';
 import { imageSizeCounter } from '../../inference/image-size.js';
 import { predictErrors } from '../../inference/predict-errors.js';
 import { MAX_DETECTIONS_LIMIT, predictOptions, TOP_K_LIMIT } from '../../inference/predict-options.js';
 import { predictBodyKind, predictBodyLimit } from '../../inference/request-body.js';
-import type { InferenceService, QueueTicket } from '../../inference/service.js';
+import type { PredictAdmission, PredictPass } from '../../inference/admission.js';
+import type { DeployedVersion } from '../../inference/service.js';
 import { defineEndpoint, type Endpoint } from '../api.js';
-import type { BodyBudget } from '../body-budget.js';
 import { numberBetween, queryFlag, queryNumber } from '../query-params.js';
 import { BodyTooLargeError, declaredLength, pauseBody, readBody, resumeBody, SMALL_BODY_BYTES } from '../body-readers.js';
 
 export interface PredictRouteDeps {
-  inference: InferenceService;
-  budget: BodyBudget;
+  /** the gates a request passes before its image reaches the engine (inference/admission.ts) */
+  admission: PredictAdmission<DeployedVersion>;
   maxImageBytes: number;
-  /** how long a request waits for body memory before 503 (QUEUE_HOLD_MS) */
-  holdMs: number;
 }
 
 const fraction = (name: string) =>
@@ -96,21 +94,20 @@ export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
       503: { description: 'server is busy (Retry-After)' },
     },
     async handler({ params, query, caller, request: req, reply }) {
-      const { organizationId } = caller;
-      const version = deps.inference.admit(params.modelVersionId, organizationId);
+      const admitted = deps.admission.admit(params.modelVersionId, caller.organizationId);
       const contentType = req.headers['content-type'] ?? '';
       const kind = predictBodyKind(contentType);
       if (!kind) throw predictErrors.notMultipart();
       const options = predictOptions(
         { threshold: query.threshold, iou: query.iou, maxDetections: query.max_detections, topK: query.top_k, keypointThreshold: query.keypoint_threshold, box: query.box },
-        version.config.defaults,
+        admitted.version.config.defaults,
       );
       const limit = predictBodyLimit(kind, deps.maxImageBytes);
       const reserve = Math.min(declaredLength(req) ?? limit, limit);
       const large = reserve > SMALL_BODY_BYTES;
-      let ticket: QueueTicket;
+      let pass: PredictPass<DeployedVersion>;
       try {
-        ticket = deps.inference.enqueue(version, organizationId);
+        pass = admitted.enter(reserve);
       } catch (error) {
         // Shed before a byte is read: a large body is not read only to be dropped.
         reply.error(error, large);
@@ -119,21 +116,13 @@ export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
       // Attached before the first await: uWS delivers the body to whoever listens now.
       const body = readBody(req, reply, limit, () => imageSizeCounter(kind, contentType));
       body.catch(() => {}); // awaited below, unless the request ends before
-      let gone = false;
-      reply.onAbort(() => {
-        gone = true;
-        ticket.release();
-      });
-      let reserved = ticket.wait === null && deps.budget.tryReserve(reserve, organizationId);
-      // A request that must wait (for a queue place or body memory) leaves its
-      // body in the client's socket until its turn: no memory, no CPU.
-      if (!reserved) pauseBody(req);
-
+      reply.onAbort(() => pass.abandon());
       try {
-        if (!reserved) {
-          const refusal = await waitForTurn(deps, ticket, reserve, organizationId);
-          reserved = refusal === undefined;
-          if (gone) return undefined;
+        if (pass.state === 'held') {
+          // Its body stays in the client's socket until its turn: no memory, no CPU.
+          pauseBody(req);
+          const refusal = await pass.wait();
+          if (reply.aborted) return undefined;
           if (refusal) {
             if (large) {
               reply.error(refusal, true);
@@ -147,8 +136,7 @@ export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
           }
           resumeBody(req);
         }
-        const bytes = await body;
-        reply.send(200, await deps.inference.predict(version, organizationId, bytes, contentType, options));
+        reply.send(200, await pass.run(await body, contentType, options));
       } catch (error) {
         if (!(error instanceof BodyTooLargeError)) throw error;
         // The image's size, counted while the body was dropped; for a body
@@ -156,20 +144,9 @@ export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
         const imageBytes = error.measured ?? (kind === 'json' ? Math.floor((error.bytes * 3) / 4) : error.bytes);
         reply.error(predictErrors.fileTooLarge(imageBytes), error.closeConnection);
       } finally {
-        ticket.release();
-        if (reserved) deps.budget.release(reserve, organizationId);
+        pass.release();
       }
       return undefined;
     },
   });
-}
-
-/** Waits for a queue place, then for body memory; the 503 to answer if either does not come in time. */
-async function waitForTurn(deps: PredictRouteDeps, ticket: QueueTicket, reserve: number, organizationId: string): Promise<DomainError | undefined> {
-  try {
-    await ticket.wait;
-  } catch (error) {
-    return error as DomainError;
-  }
-  return (await deps.budget.reserve(reserve, organizationId, deps.holdMs)) ? undefined : predictErrors.memoryBusy(1);
 }

@@ -5,7 +5,9 @@
 // organization's part does not hold up the others behind it. An
 // organization with nothing in memory may always have one body, however
 // large (up to the whole budget), so the per-organization part never
-// refuses a request that the server could take.
+// refuses a request that the server could take. Neutral code: the HTTP
+// body readers reserve from it, and so does predict's admission
+// (inference/admission.ts).
 
 interface Waiter {
   bytes: number;
