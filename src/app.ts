@@ -218,6 +218,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       user: (header) => authenticator.user(header),
       member: (user) => authenticator.member(user),
       device: (header) => ingest.authenticate(header),
+      deviceNow: (header) => ingest.authenticateNow(header),
       inferenceKey: (header) => {
         const organizationId = keys.authenticate(bearerToken(header));
         if (!organizationId) throw predictErrors.unauthorized();

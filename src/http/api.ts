@@ -16,7 +16,7 @@ import type { DeviceClaims } from '../platform/auth/tokens.js';
 import { authorize, type Action } from '../platform/permissions.js';
 import type { BodyBudget } from '../lib/body-budget.js';
 import { EventStream, STREAM_OPENING } from './event-stream.js';
-import { BodyTooLargeError, openBodyStream, readGatedBody, type BodyStream } from './body-readers.js';
+import { BodyTooLargeError, openBodyStream, readGatedBody, type BodyStream, type GatedBody, type GatedBodyOptions } from './body-readers.js';
 import type { Reply } from './reply.js';
 import type { Request } from './request.js';
 import type { Route } from './router.js';
@@ -37,6 +37,8 @@ export type AuthLevel = 'none' | 'user' | 'organization' | 'device' | 'inference
 /** The schemes' resolvers, filled in by the composition root (app.ts). */
 export interface Authenticators extends Authenticator {
   device(authorization: string | undefined): Promise<DeviceCaller>;
+  /** the device when known without waiting (see IngestService.authenticateNow); undefined: ask device() */
+  deviceNow(authorization: string | undefined): DeviceCaller | undefined;
   /** the organization of an inference API key; throws the predict 401 */
   inferenceKey(authorization: string | undefined): InferenceKeyCaller;
   metrics(request: Request): void;
@@ -360,6 +362,27 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
   };
   const answer = (req: Request, reply: Reply) => (response: ApiResponse | undefined) => answerNow(req, reply, response);
 
+  /** What readGatedBody needs of the route, the same for each request. */
+  const gatedOptions: GatedBodyOptions = {
+    limit,
+    budget: bodies.budget,
+    strangers: bodies.strangers,
+    unauthenticated: endpoint.auth === 'none',
+    holdMs: bodies.holdMs,
+    tooLarge: (error: BodyTooLargeError) => tooLarge(error.bytes),
+  };
+  /** A buffered body, once read (undefined: refused or abandoned before), parsed and handed to the handler with its caller. */
+  const answerBuffered = async (req: Request, reply: Reply, gated: GatedBody | undefined, caller: unknown): Promise<void> => {
+    if (!gated) return; // refused before its body
+    try {
+      const { params, query } = parameters(req);
+      const body = parseBody(gated.bytes, req);
+      answerNow(req, reply, await endpoint.handler({ params, query, body, caller: caller as never, request: req, upload: undefined, reply }));
+    } finally {
+      gated.release();
+    }
+  };
+
   const synchronous = SYNCHRONOUS_SCHEMES.has(endpoint.auth);
   const handlers: Record<BodyPolicy | 'none', Route['handler']> = {
     none: (req, reply) => {
@@ -379,32 +402,15 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
       })();
     },
     buffered: (req, reply) => {
-      let caller: unknown;
-      const owner = () => (caller as { organizationId?: string } | undefined)?.organizationId;
-      const options = {
-        limit,
-        budget: bodies.budget,
-        strangers: bodies.strangers,
-        unauthenticated: endpoint.auth === 'none',
-        holdMs: bodies.holdMs,
-        tooLarge: (error: BodyTooLargeError) => tooLarge(error.bytes),
-        owner,
-      };
       // uWS needs the body handler attached synchronously, before any await.
+      const known = endpoint.auth === 'device' ? auth.deviceNow(req.headers.authorization) : undefined;
+      if (known) return readGatedBody(req, reply, gatedOptions, { owner: known.organizationId }).then((gated) => answerBuffered(req, reply, gated, known));
+      let caller: unknown;
+      const options = { ...gatedOptions, owner: () => (caller as { organizationId?: string } | undefined)?.organizationId };
       const buffered = readGatedBody(req, reply, options, async () => {
         caller = await callerOf(req);
       });
-      return (async () => {
-        const gated = await buffered;
-        if (!gated) return; // refused before its body
-        try {
-          const { params, query } = parameters(req);
-          const body = parseBody(gated.bytes, req);
-          answerNow(req, reply, await endpoint.handler({ params, query, body, caller: caller as never, request: req, upload: undefined, reply }));
-        } finally {
-          gated.release();
-        }
-      })();
+      return buffered.then((gated) => answerBuffered(req, reply, gated, caller));
     },
     streamed: (req, reply) => {
       const upload = openBodyStream(req, reply, limit);

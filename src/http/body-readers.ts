@@ -121,6 +121,11 @@ export interface GatedBody {
   release(): void;
 }
 
+/** A caller authenticated before its body was read (see readGatedBody): whose part of the budget its body counts against. */
+export interface KnownCaller {
+  owner: string | undefined;
+}
+
 /** Memory held for a body: in which budget, under whose part. */
 interface Held {
   budget: BodyBudget;
@@ -130,6 +135,9 @@ interface Held {
 /**
  * Reads a request body only for a caller `gate` lets through (it
  * authenticates, and throws to refuse), with memory for it reserved first.
+ * A caller known before its body (a KnownCaller for `gate`: a device whose
+ * token and registration were checked recently) has its body counted in its
+ * owner's part of the shared budget straight away.
  * A large body waits in the client's socket (paused) until both are
  * settled, so a refused caller has it never read: the connection is closed
  * after the answer. A small one is read meanwhile, as it usually came with
@@ -140,7 +148,7 @@ interface Held {
  * (refused, or the client went away). Must be called synchronously inside
  * the route handler, as uWS requires.
  */
-export function readGatedBody(req: Request, reply: Reply, options: GatedBodyOptions, gate: () => Promise<void>): Promise<GatedBody | undefined> {
+export function readGatedBody(req: Request, reply: Reply, options: GatedBodyOptions, gate: (() => Promise<void>) | KnownCaller): Promise<GatedBody | undefined> {
   const { limit, budget, strangers } = options;
   const reserve = Math.min(declaredLength(req) ?? limit, limit);
   const large = reserve > SMALL_BODY_BYTES;
@@ -150,8 +158,15 @@ export function readGatedBody(req: Request, reply: Reply, options: GatedBodyOpti
     () => (complete = true),
     () => {}, // awaited below, unless refused before
   );
-  const address = req.clientAddress;
-  let held: Held | undefined = (!large || options.unauthenticated) && strangers.tryReserve(reserve, address) ? { budget: strangers, owner: address } : undefined;
+  const known = typeof gate === 'function' ? undefined : gate;
+  let held: Held | undefined;
+  if (known) {
+    // Its sender known already: counted in its part of the shared budget, the strangers' untouched.
+    if (budget.tryReserve(reserve, known.owner)) held = { budget, owner: known.owner };
+  } else if (!large || options.unauthenticated) {
+    const address = req.clientAddress; // read only here: the peer's address costs a call into uWS
+    if (strangers.tryReserve(reserve, address)) held = { budget: strangers, owner: address };
+  }
   if (!held) pauseBody(req);
   const release = () => {
     if (held) held.budget.release(reserve, held.owner);
@@ -168,13 +183,17 @@ export function readGatedBody(req: Request, reply: Reply, options: GatedBodyOpti
     return undefined;
   };
   return (async () => {
-    try {
-      await gate();
-    } catch (error) {
-      return refuse(error);
+    if (typeof gate === 'function') {
+      try {
+        await gate();
+      } catch (error) {
+        return refuse(error);
+      }
     }
     if (!held) {
-      const target: Held = options.unauthenticated ? { budget: strangers, owner: address } : { budget, owner: options.owner?.() };
+      const target: Held = options.unauthenticated
+        ? { budget: strangers, owner: req.clientAddress }
+        : { budget, owner: known ? known.owner : options.owner?.() };
       if (!(await target.budget.reserve(reserve, target.owner, options.holdMs))) {
         return refuse(new ApiError(503, 'server busy', 'too many request bodies in memory; retry shortly', { 'Retry-After': '1' }));
       }

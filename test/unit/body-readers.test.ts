@@ -183,6 +183,36 @@ describe('readGatedBody', () => {
     expect(budget.inUse).toBe(0);
   });
 
+  it("counts a known caller's body in its owner's part at once: no gate, no strangers' memory, no peer address read", async () => {
+    const [budget, strangers] = [new BodyBudget(1 << 20, 1 << 20), new BodyBudget(1 << 20)];
+    const { req, send, log } = fakeRequest({ 'content-length': '100' });
+    let peerReads = 0;
+    Object.defineProperty(req, 'clientAddress', { get: () => (peerReads++, '192.0.2.1') });
+    const body = readGatedBody(req, fakeReply().reply, options(budget, strangers, { owner: () => 'not asked' }), { owner: 'org-7' });
+    expect([budget.inUse, strangers.inUse, log]).toEqual([100, 0, []]); // read at once, in the tenant's budget
+    expect(budget.tryReserve(1 << 20, 'org-7')).toBe(false); // under org-7's part
+    send(bytes(100, 3), true);
+    const read = await body;
+    expect(read!.bytes).toEqual(bytes(100, 3));
+    read!.release();
+    expect(budget.inUse).toBe(0);
+    expect(peerReads).toBe(0);
+  });
+
+  it("leaves a known caller's body unread while its owner's part is full, then reads it", async () => {
+    const [budget, strangers] = [new BodyBudget(1000, 1000), new BodyBudget(1 << 20)];
+    expect(budget.tryReserve(1000, 'someone')).toBe(true);
+    const { req, send, log } = fakeRequest({ 'content-length': '100' });
+    const body = readGatedBody(req, fakeReply().reply, options(budget, strangers, { holdMs: 5000 }), { owner: 'org-7' });
+    expect(log).toEqual(['pause']);
+    budget.release(1000, 'someone');
+    await vi.waitFor(() => expect(log).toEqual(['pause', 'resume']));
+    expect([budget.inUse, strangers.inUse]).toEqual([100, 0]);
+    send(bytes(100), true);
+    (await body)!.release();
+    expect(budget.inUse).toBe(0);
+  });
+
   it('answers a refused caller without reading a large body, and closes the connection', async () => {
     const [budget, strangers] = [new BodyBudget(1 << 20), new BodyBudget(1 << 20)];
     const { req } = fakeRequest({ 'content-length': String(SMALL_BODY_BYTES * 4) });

@@ -82,9 +82,15 @@ export class TokenService {
       .sign(this.key);
   }
 
-  async verifyDevice(token: string): Promise<DeviceClaims> {
+  /** The claims of a device token verified before and not yet expired; undefined otherwise (verifyDevice then). */
+  verifiedDevice(token: string): DeviceClaims | undefined {
     const cached = this.deviceCache.get(token);
-    if (cached && cached.expiresAt > Date.now()) return cached.claims;
+    return cached && cached.expiresAt > Date.now() ? cached.claims : undefined;
+  }
+
+  async verifyDevice(token: string): Promise<DeviceClaims> {
+    const cached = this.verifiedDevice(token);
+    if (cached) return cached;
     const payload = await this.verifyType(token, 'device');
     if (typeof payload.organizationId !== 'string' || typeof payload.channelId !== 'string') {
       throw new DomainError('unauthenticated', 'invalid token', 'device token without organization or channel');
