@@ -47,19 +47,30 @@ export class RateLimiter {
     this.chunk = Math.min(burst, Math.max(1, Math.ceil(rate / LEASES_PER_SECOND)));
   }
 
-  /** Takes `cost` tokens; resolves to 0 when allowed, else the seconds to wait. */
-  async take(key: string, cost: number): Promise<number> {
+  /**
+   * Takes `cost` tokens: 0 when allowed, else the seconds to wait. Answered
+   * at once (no promise) when the lease covers it or the device was just
+   * refused, as most calls are; a promise when the bucket must be asked.
+   */
+  take(key: string, cost: number): number | Promise<number> {
     let lease = this.leases.get(key);
     if (!lease) {
       if (this.leases.size > 200_000) this.leases.clear(); // bounded memory; forgetting only loses leased tokens
       lease = { tokens: 0, emptyUntil: 0 };
       this.leases.set(key, lease);
     }
-    if (lease.tokens < cost && Date.now() >= lease.emptyUntil) {
-      // Other requests of the device may spend or lease meanwhile: the lease object is shared.
-      lease.tokens += await takeBucketTokens(this.sql, key, Math.max(cost - lease.tokens, this.chunk), this.rate, this.burst);
-      if (lease.tokens < cost) lease.emptyUntil = Date.now() + 1000 / LEASES_PER_SECOND;
-    }
+    if (lease.tokens < cost && Date.now() >= lease.emptyUntil) return this.lease(key, lease, cost);
+    return this.spend(lease, cost);
+  }
+
+  private async lease(key: string, lease: Lease, cost: number): Promise<number> {
+    // Other requests of the device may spend or lease meanwhile: the lease object is shared.
+    lease.tokens += await takeBucketTokens(this.sql, key, Math.max(cost - lease.tokens, this.chunk), this.rate, this.burst);
+    if (lease.tokens < cost) lease.emptyUntil = Date.now() + 1000 / LEASES_PER_SECOND;
+    return this.spend(lease, cost);
+  }
+
+  private spend(lease: Lease, cost: number): number {
     if (lease.tokens >= cost) {
       lease.tokens -= cost;
       return 0;

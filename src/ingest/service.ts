@@ -143,16 +143,23 @@ export class IngestService {
     return known !== undefined && known.keyId === claims.keyId && Date.now() - known.checkedAt <= RECHECK_MS;
   }
 
-  private async admit(device: DeviceClaims, count: number): Promise<void> {
-    const wait = await this.limiter.take(device.deviceId, count);
-    if (wait > 0) {
-      throw new DomainError('throttled', 'too many events', `this device is over ${this.settings.deviceEventRate} events/s`, wait);
+  /** The device's rate limit: at once when its lease decides (see RateLimiter.take), else after asking the bucket. */
+  private admit(device: DeviceClaims, count: number): void | Promise<void> {
+    const wait = this.limiter.take(device.deviceId, count);
+    if (typeof wait === 'number') return this.throttle(wait);
+    return wait.then((seconds) => this.throttle(seconds));
+  }
+
+  private throttle(waitSeconds: number): void {
+    if (waitSeconds > 0) {
+      throw new DomainError('throttled', 'too many events', `this device is over ${this.settings.deviceEventRate} events/s`, waitSeconds);
     }
   }
 
   /** Stores mobile events (one request = one or a batch); resolves once committed. */
   async submitMobile(device: DeviceClaims, { events, unknownFields }: DecodedEvents, idempotencyKey: string | undefined): Promise<void> {
-    await this.admit(device, events.length);
+    const admitting = this.admit(device, events.length);
+    if (admitting) await admitting;
     if (unknownFields.size > 0) this.unknownFields.note(device.channelId, unknownFields);
     const now = new Date();
     const incoming = events.map((event, index): IncomingEvent => {
@@ -175,7 +182,8 @@ export class IngestService {
 
   /** Stores an IoT event after checking it against its channel's schema (400 naming the path). */
   async submitIot(device: DeviceClaims, payload: Record<string, unknown>, idempotencyKey: string | undefined): Promise<void> {
-    await this.admit(device, 1);
+    const admitting = this.admit(device, 1);
+    if (admitting) await admitting;
     const schema = await this.schemaOf(device);
     if (schema) {
       const violation = validatePayload(schema as never, payload);
