@@ -38,14 +38,26 @@ import { AccountService } from './platform/accounts.js';
 import { createAuthenticator } from './platform/auth/authenticator.js';
 import { TokenService } from './platform/auth/tokens.js';
 import { bootstrap } from './platform/bootstrap.js';
+import { ChannelKeyService } from './platform/channel-keys.js';
+import { ChannelService } from './platform/channels.js';
+import { DeviceService } from './platform/devices.js';
+import { EventService } from './platform/events.js';
+import { GatewayService } from './platform/gateways.js';
+import { LandmarkService } from './platform/landmarks.js';
+import { ModelService } from './platform/models.js';
+import { ProjectService } from './platform/projects.js';
+import { SchemaService } from './platform/schemas.js';
+import type { PlatformServices } from './platform/services.js';
 import { OutboxSender, smtpTransport } from './platform/outbox.js';
-import { bearerToken, InferenceKeyCache } from './platform/inference-keys.js';
+import { bearerToken, InferenceKeyCache, InferenceKeyService } from './platform/inference-keys.js';
 import { Replica } from './platform/replicas.js';
 import { createModelStore } from './platform/database-model-store.js';
 import { DatabaseVersionRegistry } from './platform/model-version-registry.js';
 import { EventTail } from './platform/event-tail.js';
 import { loadSecretsKey, useSecretsKey } from './platform/secrets.js';
+import { RuleDeliveryService } from './platform/rules/deliveries.js';
 import { RulesEngine } from './platform/rules/engine.js';
+import { RuleService } from './platform/rules/service.js';
 import { ActionRunner, outboxSms } from './platform/rules/runner.js';
 import { parseAllowList } from './platform/rules/ssrf-guard.js';
 import { sealStoredWebhookSecrets } from './platform/rules/seal-stored.js';
@@ -149,18 +161,36 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const sealed = await sealStoredWebhookSecrets(database.sql);
     if (sealed > 0) log.info('sealed webhook secrets stored in plain text', { rows: sealed });
     const tokens = await TokenService.create(config.jwtSecret, config.dataDir, config.jwtTtlSeconds);
-    const accounts = new AccountService(database.sql, tokens, { publicUrl: config.publicUrl });
     if (config.smtpUrl) {
       const sender = new OutboxSender(database.sql, smtpTransport(config.smtpUrl, config.mailFrom));
       await sender.start();
       cleanups.push(() => sender.stop());
     }
-    const eventTail = new EventTail(database.sql, config.eventStreams);
+    // The domain services, each built once here; the routes, the rules engine
+    // and ingestion reach the database through them.
+    const events = new EventService(database.sql);
+    const eventTail = new EventTail(database.sql, events, config.eventStreams);
     cleanups.push(async () => eventTail.stop());
-    const management: Endpoint[] = managementEndpoints({ sql: database.sql, config, accounts, inference, inferenceKeys: keys, modelFiles, eventTail });
+    const platform: PlatformServices = {
+      accounts: new AccountService(database.sql, tokens, { publicUrl: config.publicUrl }),
+      channels: new ChannelService(database.sql),
+      channelKeys: new ChannelKeyService(database.sql),
+      schemas: new SchemaService(database.sql),
+      projects: new ProjectService(database.sql),
+      gateways: new GatewayService(database.sql),
+      devices: new DeviceService(database.sql),
+      landmarks: new LandmarkService(database.sql),
+      rules: new RuleService(database.sql),
+      ruleDeliveries: new RuleDeliveryService(database.sql),
+      events,
+      eventTail,
+      inferenceKeys: new InferenceKeyService(database.sql, keys),
+      models: new ModelService(database.sql, inference, modelFiles, config),
+    };
+    const management: Endpoint[] = managementEndpoints(platform, config);
     const authenticator = createAuthenticator(database.sql, tokens);
 
-    const rulesEngine = new RulesEngine(database.sql);
+    const rulesEngine = new RulesEngine(database.sql, platform.rules);
     await rulesEngine.start();
     cleanups.push(() => rulesEngine.stop());
     const actions = new ActionRunner(database.sql, outboxSms, {
@@ -198,7 +228,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       new Gauge('event_streams_open', 'live event streams (GET /v2/events/stream) open on this server', [], () => [{ value: eventTail.open }]),
     );
     metrics.registry.register(new Gauge('ingest_backlog_events', 'events waiting for a commit', [], () => [{ value: writer.backlog }]));
-    const ingest = new IngestService(database.sql, tokens, writer, config);
+    const ingest = new IngestService(database.sql, tokens, platform.channelKeys, writer, config);
     metrics.registry.register(
       new Gauge(
         'ingest_unknown_fields_total',

@@ -13,7 +13,8 @@ export interface ChannelRow {
   type: ChannelType;
   schemaId: string | null;
   method: string | null;
-  credentials: JSONValue | null;
+  /** push-notification settings: a string or a JSON object, as the API takes them */
+  credentials: string | Record<string, unknown> | null;
   enabled: boolean;
   createdAt: Date;
   updatedAt: Date;

@@ -12,7 +12,8 @@ export interface RuleRow {
   projectId: string;
   name: string;
   description: string;
-  type: string;
+  /** the API writes no other (the column's default is 'cloud') */
+  type: 'cloud' | 'edge';
   enabled: boolean;
   generator: string;
   /** the Gen B JSON form: [root] or [] */

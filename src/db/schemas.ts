@@ -17,8 +17,9 @@ export interface SchemaRow {
   id: string;
   organizationId: string;
   name: string;
-  type: string;
-  format: string;
+  /** the only kind and format there are (the columns' defaults, migration 002) */
+  type: 'default';
+  format: 'json';
   fields: SchemaField[];
   createdAt: Date;
   updatedAt: Date;

@@ -13,7 +13,7 @@ import { LATEST_TIME_MS } from '../lib/storable.js';
 import { DomainError, invalid } from '../errors.js';
 import type { DeviceClaims, TokenService } from '../platform/auth/tokens.js';
 import { bearer } from '../platform/auth/authenticator.js';
-import { authenticateChannelKey } from '../platform/channel-keys.js';
+import type { ChannelKeyService } from '../platform/channel-keys.js';
 import { validatePayload } from '../platform/schema-validation.js';
 import type { DecodedEvents, Registration } from './codec.js';
 import type { EventWriter, IncomingEvent } from './event-writer.js';
@@ -55,6 +55,7 @@ export class IngestService {
   constructor(
     private readonly sql: Sql,
     private readonly tokens: TokenService,
+    private readonly channelKeys: ChannelKeyService,
     private readonly writer: EventWriter,
     private readonly settings: IngestSettings,
   ) {
@@ -86,7 +87,7 @@ export class IngestService {
   }
 
   async register(request: Registration): Promise<{ token: string; deviceId: string; organizationId: string }> {
-    const channel = await authenticateChannelKey(this.sql, request.apiKey);
+    const channel = await this.channelKeys.authenticate(request.apiKey);
     if (!channel) throw new DomainError('unauthenticated', 'Failed to register with given API KEY', 'the API key is unknown or disabled, or its channel is disabled');
     const properties = request.properties ?? {};
     const device = await registerDevice(this.sql, {

@@ -84,7 +84,7 @@ export function presentUser(user: UserRow, role?: Role) {
 }
 
 /** The public view of an organization: with the caller's role in it when known. */
-export function presentOrganization(o: { id: string; name: string; createdAt: Date; updatedAt: Date; role?: string | undefined }) {
+export function presentOrganization(o: { id: string; name: string; createdAt: Date; updatedAt: Date; role?: Role | undefined }) {
   return {
     id: o.id,
     name: o.name,

@@ -1,6 +1,6 @@
 // Channels (docs/CONTRACT.md#v2-resources): creation with a first API key, updates that
 // keep schema and project references inside the organization.
-import type { JSONValue, Sql } from 'postgres';
+import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
 import {
   deleteChannel as deleteChannelRow,
@@ -27,8 +27,8 @@ export interface ChannelInput {
   type: ChannelType;
   schemaId?: string | null | undefined;
   method?: string | null | undefined;
-  /** any JSON value; stored as given */
-  credentials?: unknown;
+  /** stored as given */
+  credentials?: ChannelRow['credentials'] | undefined;
   enabled?: boolean | undefined;
   projectIds?: string[] | undefined;
 }
@@ -66,55 +66,62 @@ async function checkProjects(sql: Queryable, organizationId: string, projectIds:
   if (missing.length) throw invalid('bad projectIds', `no project ${missing.join(', ')} in this organization`);
 }
 
-export const listChannels = (sql: Queryable, organizationId: string) => listChannelRows(sql, organizationId);
+/** Channels of an organization: every operation is scoped to it. */
+export class ChannelService {
+  constructor(private readonly sql: Sql) {}
 
-export async function getChannel(sql: Queryable, organizationId: string, id: string): Promise<ChannelRow> {
-  return found(await findChannel(sql, organizationId, id), 'channel');
-}
+  list(organizationId: string): Promise<ChannelRow[]> {
+    return listChannelRows(this.sql, organizationId);
+  }
 
-/** Deletes a channel with its keys; its devices' tokens stop working. */
-export async function deleteChannel(sql: Queryable, organizationId: string, id: string): Promise<void> {
-  if (!(await deleteChannelRow(sql, organizationId, id))) throw notFound('channel not found');
-}
+  async get(organizationId: string, id: string): Promise<ChannelRow> {
+    return found(await findChannel(this.sql, organizationId, id), 'channel');
+  }
 
-/** Creates a channel, attaches it to its projects and makes its first API key (shown once, in `apiKeys`). */
-export async function createChannel(sql: Sql, organizationId: string, input: ChannelInput) {
-  return sql.begin(async (tx) => {
-    const projectIds = unique(input.projectIds ?? []);
-    await checkSchema(tx, organizationId, input.schemaId);
-    await checkProjects(tx, organizationId, projectIds);
-    const id = newId();
-    await insertChannel(tx, {
-      id,
-      organizationId,
-      name: input.name,
-      type: input.type,
-      schemaId: input.schemaId ?? null,
-      method: input.method ?? null,
-      credentials: (input.credentials ?? null) as JSONValue | null,
-      enabled: input.enabled ?? true,
+  /** Deletes a channel with its keys; its devices' tokens stop working. */
+  async delete(organizationId: string, id: string): Promise<void> {
+    if (!(await deleteChannelRow(this.sql, organizationId, id))) throw notFound('channel not found');
+  }
+
+  /** Creates a channel, attaches it to its projects and makes its first API key (shown once, in `apiKeys`). */
+  async create(organizationId: string, input: ChannelInput) {
+    return this.sql.begin(async (tx) => {
+      const projectIds = unique(input.projectIds ?? []);
+      await checkSchema(tx, organizationId, input.schemaId);
+      await checkProjects(tx, organizationId, projectIds);
+      const id = newId();
+      await insertChannel(tx, {
+        id,
+        organizationId,
+        name: input.name,
+        type: input.type,
+        schemaId: input.schemaId ?? null,
+        method: input.method ?? null,
+        credentials: input.credentials ?? null,
+        enabled: input.enabled ?? true,
+      });
+      await setChannelProjects(tx, id, projectIds);
+      const key = await insertNewChannelKey(tx, organizationId, id);
+      const channel = (await findChannel(tx, organizationId, id))!;
+      return { ...presentChannel(channel), apiKeys: [presentNewChannelKey(key.row, key.apiKey)] };
     });
-    await setChannelProjects(tx, id, projectIds);
-    const key = await insertNewChannelKey(tx, organizationId, id);
-    const channel = (await findChannel(tx, organizationId, id))!;
-    return { ...presentChannel(channel), apiKeys: [presentNewChannelKey(key.row, key.apiKey)] };
-  });
-}
+  }
 
-/** Applies a partial update; `projectIds`, when given, replaces the channel's projects. */
-export async function changeChannel(sql: Sql, organizationId: string, id: string, update: ChannelUpdate): Promise<ChannelRow> {
-  return sql.begin(async (tx) => {
-    if (!(await findChannel(tx, organizationId, id))) throw notFound('channel not found');
-    const { projectIds, ...rest } = update;
-    const changes = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as ChannelChanges;
-    await checkSchema(tx, organizationId, changes.schemaId);
-    await updateChannel(tx, organizationId, id, changes);
-    if (projectIds) {
-      const ids = unique(projectIds);
-      await checkProjects(tx, organizationId, ids);
-      await setChannelProjects(tx, id, ids);
-      if (Object.keys(changes).length === 0) await touchChannel(tx, id);
-    }
-    return (await findChannel(tx, organizationId, id))!;
-  });
+  /** Applies a partial update; `projectIds`, when given, replaces the channel's projects. */
+  async change(organizationId: string, id: string, update: ChannelUpdate): Promise<ChannelRow> {
+    return this.sql.begin(async (tx) => {
+      if (!(await findChannel(tx, organizationId, id))) throw notFound('channel not found');
+      const { projectIds, ...rest } = update;
+      const changes = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as ChannelChanges;
+      await checkSchema(tx, organizationId, changes.schemaId);
+      await updateChannel(tx, organizationId, id, changes);
+      if (projectIds) {
+        const ids = unique(projectIds);
+        await checkProjects(tx, organizationId, ids);
+        await setChannelProjects(tx, id, ids);
+        if (Object.keys(changes).length === 0) await touchChannel(tx, id);
+      }
+      return (await findChannel(tx, organizationId, id))!;
+    });
+  }
 }

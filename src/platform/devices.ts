@@ -2,8 +2,8 @@
 // in a channel of the organization, read, changed, searched and deleted
 // there. Devices that register themselves through the ingestion API are made
 // by ingest/ (registerDevice in db/devices.ts).
+import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
-import type { Queryable } from '../db/database.js';
 import * as db from '../db/devices.js';
 import type { DeviceRow, DeviceSearch } from '../db/devices.js';
 import { found, invalid, notFound } from '../errors.js';
@@ -62,38 +62,45 @@ export interface DeviceUpdate {
 
 const distinct = (tags: readonly string[] | undefined) => tags && [...new Set(tags)];
 
-export async function createDevice(sql: Queryable, organizationId: string, input: DeviceInput): Promise<DeviceRow> {
-  if (!(await db.channelInOrganization(sql, organizationId, input.channelId))) {
-    throw invalid('invalid request body', 'channelId: no such channel in this organization');
+/** Devices of an organization, as the management API sees them. */
+export class DeviceService {
+  constructor(private readonly sql: Sql) {}
+
+  async create(organizationId: string, input: DeviceInput): Promise<DeviceRow> {
+    if (!(await db.channelInOrganization(this.sql, organizationId, input.channelId))) {
+      throw invalid('invalid request body', 'channelId: no such channel in this organization');
+    }
+    return db.insertDevice(this.sql, {
+      id: newId(),
+      organizationId,
+      channelId: input.channelId,
+      name: input.name,
+      model: input.model,
+      type: input.type,
+      tags: distinct(input.tags) ?? [],
+    });
   }
-  return db.insertDevice(sql, {
-    id: newId(),
-    organizationId,
-    channelId: input.channelId,
-    name: input.name,
-    model: input.model,
-    type: input.type,
-    tags: distinct(input.tags) ?? [],
-  });
-}
 
-export async function getDevice(sql: Queryable, organizationId: string, id: string): Promise<DeviceRow> {
-  return found(await db.findDevice(sql, organizationId, id), 'device');
-}
+  async get(organizationId: string, id: string): Promise<DeviceRow> {
+    return found(await db.findDevice(this.sql, organizationId, id), 'device');
+  }
 
-export async function changeDevice(sql: Queryable, organizationId: string, id: string, update: DeviceUpdate): Promise<DeviceRow> {
-  const changes = { name: update.name, model: update.model, type: update.type, tags: distinct(update.tags) };
-  return found(await db.updateDevice(sql, organizationId, id, changes), 'device');
-}
+  async change(organizationId: string, id: string, update: DeviceUpdate): Promise<DeviceRow> {
+    const changes = { name: update.name, model: update.model, type: update.type, tags: distinct(update.tags) };
+    return found(await db.updateDevice(this.sql, organizationId, id, changes), 'device');
+  }
 
-/** Deletes a device with its aliases. */
-export async function deleteDevice(sql: Queryable, organizationId: string, id: string): Promise<void> {
-  if (!(await db.deleteDevice(sql, organizationId, id))) throw notFound('device not found');
-}
+  /** Deletes a device with its aliases. */
+  async delete(organizationId: string, id: string): Promise<void> {
+    if (!(await db.deleteDevice(this.sql, organizationId, id))) throw notFound('device not found');
+  }
 
-export const searchDevices = (sql: Queryable, organizationId: string, search: DeviceSearch) => db.searchDevices(sql, organizationId, search);
+  search(organizationId: string, search: DeviceSearch) {
+    return db.searchDevices(this.sql, organizationId, search);
+  }
 
-/** The id of the device of the organization holding an alias (a phone number, say). */
-export async function deviceIdByAlias(sql: Queryable, organizationId: string, type: string, value: string): Promise<string> {
-  return found(await db.findDeviceIdByAlias(sql, organizationId, type, value), 'device');
+  /** The id of the device of the organization holding an alias (a phone number, say). */
+  async idByAlias(organizationId: string, type: string, value: string): Promise<string> {
+    return found(await db.findDeviceIdByAlias(this.sql, organizationId, type, value), 'device');
+  }
 }

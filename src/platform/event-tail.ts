@@ -18,7 +18,7 @@ import * as db from '../db/events.js';
 import type { EventRow } from '../db/events.js';
 import { DomainError } from '../errors.js';
 import { log } from '../log.js';
-import { checkScope } from './events.js';
+import type { EventService } from './events.js';
 
 /** How far back each poll looks for events that became visible late. */
 export const TAIL_LOOKBACK_MS = 5_000;
@@ -103,6 +103,7 @@ export class EventTail {
 
   constructor(
     private readonly sql: Queryable,
+    private readonly events: EventService,
     private readonly settings: TailSettings,
   ) {}
 
@@ -117,7 +118,7 @@ export class EventTail {
    * past the per-organization or per-server cap, 'throttled'.
    */
   async subscribe(organizationId: string, filter: TailFilter): Promise<TailSubscription> {
-    await checkScope(this.sql, organizationId, filter.channelId, filter.deviceId);
+    await this.events.checkScope(organizationId, filter.channelId, filter.deviceId);
     if (this.stopped) throw new DomainError('unavailable', 'server is shutting down', 'open the stream again on another server', 1);
     const mine = this.places.get(organizationId) ?? 0;
     if (mine >= this.settings.perOrganization) {

@@ -2,7 +2,7 @@
 // (paged with sinceId) and metrics over a payload value per hour or day.
 // A channel or device given as the scope must be the organization's; every
 // query is scoped to the organization anyway, so nothing of another is read.
-import type { Queryable } from '../db/database.js';
+import type { Sql } from 'postgres';
 import * as db from '../db/events.js';
 import type { EventScope, MetricQuery } from '../db/events.js';
 import { invalid, OutOfOrganizationError } from '../errors.js';
@@ -11,29 +11,11 @@ import { invalid, OutOfOrganizationError } from '../errors.js';
 /** The most buckets one metrics answer holds. */
 export const MAX_METRIC_BUCKETS = 1000;
 
-/** A channel or device named as the scope must be the organization's (OutOfOrganizationError). */
-export async function checkScope(sql: Queryable, organizationId: string, channelId: string | undefined, deviceId: string | undefined): Promise<void> {
-  if (channelId && !(await db.channelOfOrganization(sql, organizationId, channelId))) throw new OutOfOrganizationError('channel', channelId);
-  if (deviceId && !(await db.deviceOfOrganization(sql, organizationId, deviceId))) throw new OutOfOrganizationError('device', deviceId);
-}
-
 export interface EventSearchInput extends Omit<EventScope, 'organizationId'> {
   limit: number;
   order: 'asc' | 'desc';
   /** the last event of the previous page */
   sinceId?: string | undefined;
-}
-
-/** A page of events with the totals of the scope (`total`) and of the filtered scope (`filteredTotal`). */
-export async function searchEvents(sql: Queryable, organizationId: string, search: EventSearchInput) {
-  await checkScope(sql, organizationId, search.channelId, search.deviceId);
-  if (search.sinceId && !(await db.eventExists(sql, organizationId, search.sinceId))) {
-    throw invalid('invalid request body', `sinceId: no event ${search.sinceId} in this organization`);
-  }
-  const { limit, order, sinceId, ...rest } = search;
-  const scope: EventScope = { organizationId, ...rest };
-  const [rows, totals] = await Promise.all([db.searchEvents(sql, { ...scope, limit, order, sinceId }), db.countEvents(sql, scope)]);
-  return { rows, totals };
 }
 
 export interface MetricsInput extends Omit<MetricQuery, 'organizationId' | 'channelId'> {
@@ -52,27 +34,50 @@ async function inTimezone<T>(timezone: string, work: () => Promise<T>): Promise<
   }
 }
 
-/** The metric per bucket, with the totals of the scope. */
-export async function eventMetrics(sql: Queryable, organizationId: string, input: MetricsInput) {
-  await checkScope(sql, organizationId, input.channelId, undefined);
-  const { interval, ...rest } = input;
-  const q: MetricQuery = { organizationId, ...rest };
-  const totals = await db.countEvents(sql, q);
-  const buckets = await inTimezone(q.timezone, async () => {
-    if (interval === false) return [{ ...(await db.metricTotal(sql, q)), ts: q.from ?? null }];
-    let { from, to } = q;
-    if (!from || !to) {
-      const bounds = await db.metricBounds(sql, q);
-      if (!bounds && !from) return [];
-      from ??= bounds!.from;
-      to ??= bounds && bounds.to > from ? bounds.to : from;
+/** The organization's ingested events: the search, the metrics, and the check of a scope. */
+export class EventService {
+  constructor(private readonly sql: Sql) {}
+
+  /** A channel or device named as the scope must be the organization's (OutOfOrganizationError). */
+  async checkScope(organizationId: string, channelId: string | undefined, deviceId: string | undefined): Promise<void> {
+    if (channelId && !(await db.channelOfOrganization(this.sql, organizationId, channelId))) throw new OutOfOrganizationError('channel', channelId);
+    if (deviceId && !(await db.deviceOfOrganization(this.sql, organizationId, deviceId))) throw new OutOfOrganizationError('device', deviceId);
+  }
+
+  /** A page of events with the totals of the scope (`total`) and of the filtered scope (`filteredTotal`). */
+  async search(organizationId: string, search: EventSearchInput) {
+    await this.checkScope(organizationId, search.channelId, search.deviceId);
+    if (search.sinceId && !(await db.eventExists(this.sql, organizationId, search.sinceId))) {
+      throw invalid('invalid request body', `sinceId: no event ${search.sinceId} in this organization`);
     }
-    const unit = interval === '1h' ? 'hour' : 'day';
-    const count = Math.ceil((to.getTime() - from.getTime()) / (unit === 'hour' ? 3_600_000 : 86_400_000)) + 1;
-    if (count > MAX_METRIC_BUCKETS) {
-      throw invalid('invalid request body', `interval: from..to holds about ${count} buckets of ${interval}; the most is ${MAX_METRIC_BUCKETS}`);
-    }
-    return db.metricBuckets(sql, { ...q, from, to }, unit);
-  });
-  return { buckets, totals };
+    const { limit, order, sinceId, ...rest } = search;
+    const scope: EventScope = { organizationId, ...rest };
+    const [rows, totals] = await Promise.all([db.searchEvents(this.sql, { ...scope, limit, order, sinceId }), db.countEvents(this.sql, scope)]);
+    return { rows, totals };
+  }
+
+  /** The metric per bucket, with the totals of the scope. */
+  async metrics(organizationId: string, input: MetricsInput) {
+    await this.checkScope(organizationId, input.channelId, undefined);
+    const { interval, ...rest } = input;
+    const q: MetricQuery = { organizationId, ...rest };
+    const totals = await db.countEvents(this.sql, q);
+    const buckets = await inTimezone(q.timezone, async () => {
+      if (interval === false) return [{ ...(await db.metricTotal(this.sql, q)), ts: q.from ?? null }];
+      let { from, to } = q;
+      if (!from || !to) {
+        const bounds = await db.metricBounds(this.sql, q);
+        if (!bounds && !from) return [];
+        from ??= bounds!.from;
+        to ??= bounds && bounds.to > from ? bounds.to : from;
+      }
+      const unit = interval === '1h' ? 'hour' : 'day';
+      const count = Math.ceil((to.getTime() - from.getTime()) / (unit === 'hour' ? 3_600_000 : 86_400_000)) + 1;
+      if (count > MAX_METRIC_BUCKETS) {
+        throw invalid('invalid request body', `interval: from..to holds about ${count} buckets of ${interval}; the most is ${MAX_METRIC_BUCKETS}`);
+      }
+      return db.metricBuckets(this.sql, { ...q, from, to }, unit);
+    });
+    return { buckets, totals };
+  }
 }

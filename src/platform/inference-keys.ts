@@ -4,7 +4,6 @@
 // one database agree within milliseconds) and every 30 s as a safety net.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Sql } from 'postgres';
-import type { Queryable } from '../db/database.js';
 import * as db from '../db/inference-keys.js';
 import type { InferenceKeyRow } from '../db/inference-keys.js';
 import { found, notFound } from '../errors.js';
@@ -74,44 +73,44 @@ export function presentInferenceKey(k: InferenceKeyRow) {
   return { id: k.id, name: k.name, prefix: k.keyPrefix, enabled: k.enabled, createdBy: k.createdBy, createdAt: k.createdAt, updatedAt: k.updatedAt };
 }
 
-// Every change reloads this server's cache before it returns, so that the
-// caller's next predict sees it; other servers follow the NOTIFY.
+/**
+ * Inference API keys of an organization. Every change reloads this server's
+ * cache before it returns, so that the caller's next predict sees it; other
+ * servers follow the NOTIFY.
+ */
+export class InferenceKeyService {
+  constructor(
+    private readonly sql: Sql,
+    private readonly cache: InferenceKeyCache,
+  ) {}
 
-export const listInferenceKeys = (sql: Queryable, organizationId: string) => db.listInferenceKeys(sql, organizationId);
+  list(organizationId: string): Promise<InferenceKeyRow[]> {
+    return db.listInferenceKeys(this.sql, organizationId);
+  }
 
-/** A new key of the organization: its row and the key itself, which nothing shows again. */
-export async function createInferenceKey(
-  sql: Queryable,
-  cache: InferenceKeyCache,
-  organizationId: string,
-  input: { name: string; createdBy: string },
-): Promise<{ row: InferenceKeyRow; apiKey: string }> {
-  const apiKey = generateApiKey();
-  const row = await db.insertInferenceKey(sql, {
-    id: newId(),
-    organizationId,
-    name: input.name,
-    keyHash: digestApiKey(apiKey),
-    keyPrefix: displayPrefix(apiKey),
-    createdBy: input.createdBy,
-  });
-  await cache.reload();
-  return { row, apiKey };
-}
+  /** A new key of the organization: its row and the key itself, which nothing shows again. */
+  async create(organizationId: string, input: { name: string; createdBy: string }): Promise<{ row: InferenceKeyRow; apiKey: string }> {
+    const apiKey = generateApiKey();
+    const row = await db.insertInferenceKey(this.sql, {
+      id: newId(),
+      organizationId,
+      name: input.name,
+      keyHash: digestApiKey(apiKey),
+      keyPrefix: displayPrefix(apiKey),
+      createdBy: input.createdBy,
+    });
+    await this.cache.reload();
+    return { row, apiKey };
+  }
 
-export async function setInferenceKeyEnabled(
-  sql: Queryable,
-  cache: InferenceKeyCache,
-  organizationId: string,
-  id: string,
-  enabled: boolean,
-): Promise<InferenceKeyRow> {
-  const row = found(await db.setInferenceKeyEnabled(sql, organizationId, id, enabled), 'api key');
-  await cache.reload();
-  return row;
-}
+  async setEnabled(organizationId: string, id: string, enabled: boolean): Promise<InferenceKeyRow> {
+    const row = found(await db.setInferenceKeyEnabled(this.sql, organizationId, id, enabled), 'api key');
+    await this.cache.reload();
+    return row;
+  }
 
-export async function deleteInferenceKey(sql: Queryable, cache: InferenceKeyCache, organizationId: string, id: string): Promise<void> {
-  if (!(await db.deleteInferenceKey(sql, organizationId, id))) throw notFound('api key not found');
-  await cache.reload();
+  async delete(organizationId: string, id: string): Promise<void> {
+    if (!(await db.deleteInferenceKey(this.sql, organizationId, id))) throw notFound('api key not found');
+    await this.cache.reload();
+  }
 }

@@ -18,7 +18,15 @@ import { placeModelUpload, receiveModelUpload, type UploadBody } from './model-u
 import { replicaCounts } from './replicas.js';
 
 export function presentModel(m: ModelRow & { versionCount?: number }) {
-  return { id: m.id, organizationId: m.organizationId, name: m.name, description: m.description, versionCount: m.versionCount, createdAt: m.createdAt, updatedAt: m.updatedAt };
+  return {
+    id: m.id,
+    organizationId: m.organizationId,
+    name: m.name,
+    description: m.description,
+    ...(m.versionCount !== undefined && { versionCount: m.versionCount }),
+    createdAt: m.createdAt,
+    updatedAt: m.updatedAt,
+  };
 }
 
 /** This server's own state of a deployed version, read once for an answer. */
@@ -35,7 +43,7 @@ function defaultThreshold(config: ModelConfig): number {
 }
 
 /** A version with its live status when this server has it deployed, and how many live replicas serve it. */
-function presentVersion(v: ModelVersionRow, live: LiveState | undefined, replicas: ReplicaCounts) {
+export function presentVersion(v: ModelVersionRow, live: LiveState | undefined, replicas: ReplicaCounts) {
   const config = storedModelConfig(v.config);
   return {
     id: v.id,
@@ -50,7 +58,7 @@ function presentVersion(v: ModelVersionRow, live: LiveState | undefined, replica
     public: v.public,
     labels: config.labels,
     input: { width: config.input.width, height: config.input.height },
-    outputFormat: config.output.format ?? 'auto',
+    outputFormat: config.output.format ?? ('auto' as const),
     defaults: { threshold: defaultThreshold(config) },
     replicas,
     createdAt: v.createdAt,
@@ -70,7 +78,7 @@ export interface UploadSettings {
   maxModelBytes: number;
 }
 
-export class ModelCatalog {
+export class ModelService {
   constructor(
     private readonly sql: Sql,
     private readonly inference: InferenceService,

@@ -44,67 +44,74 @@ async function checkChannels(sql: Queryable, organizationId: string, channelIds:
   if (missing.length) throw invalid('bad channelIds', `no channel ${missing.join(', ')} in this organization`);
 }
 
-export const listProjects = (sql: Queryable, organizationId: string) => listProjectRows(sql, organizationId);
+/** Projects of an organization. */
+export class ProjectService {
+  constructor(private readonly sql: Sql) {}
 
-export async function getProject(sql: Queryable, organizationId: string, id: string): Promise<ProjectRow> {
-  return found(await findProject(sql, organizationId, id), 'project');
-}
+  list(organizationId: string): Promise<ProjectRow[]> {
+    return listProjectRows(this.sql, organizationId);
+  }
 
-/** Deletes a project with its rules and landmarks; its channels are detached, not deleted. */
-export async function deleteProject(sql: Queryable, organizationId: string, id: string): Promise<void> {
-  if (!(await deleteProjectRow(sql, organizationId, id))) throw notFound('project not found');
-}
+  async get(organizationId: string, id: string): Promise<ProjectRow> {
+    return found(await findProject(this.sql, organizationId, id), 'project');
+  }
 
-/** The channels attached to a project. */
-export async function projectChannels(sql: Queryable, organizationId: string, id: string) {
-  const attached = new Set((await getProject(sql, organizationId, id)).channelIds);
-  return (await listChannels(sql, organizationId)).filter((channel) => attached.has(channel.id));
-}
+  /** Deletes a project with its rules and landmarks; its channels are detached, not deleted. */
+  async delete(organizationId: string, id: string): Promise<void> {
+    if (!(await deleteProjectRow(this.sql, organizationId, id))) throw notFound('project not found');
+  }
 
-export async function createProject(sql: Sql, organizationId: string, input: ProjectInput): Promise<ProjectRow> {
-  return sql.begin(async (tx) => {
-    const channelIds = unique(input.channelIds ?? []);
-    await checkChannels(tx, organizationId, channelIds);
-    const id = newId();
-    await insertProject(tx, { id, organizationId, name: input.name, enabled: input.enabled ?? true });
-    await setProjectChannels(tx, id, channelIds);
-    return (await findProject(tx, organizationId, id))!;
-  });
-}
+  /** The channels attached to a project. */
+  async channels(organizationId: string, id: string) {
+    const attached = new Set((await this.get(organizationId, id)).channelIds);
+    return (await listChannels(this.sql, organizationId)).filter((channel) => attached.has(channel.id));
+  }
 
-/** Applies a partial update; `channelIds`, when given, replaces the project's channels. */
-export async function changeProject(sql: Sql, organizationId: string, id: string, update: Partial<ProjectInput>): Promise<ProjectRow> {
-  return sql.begin(async (tx) => {
-    if (!(await findProject(tx, organizationId, id))) throw notFound('project not found');
-    const { channelIds, ...rest } = update;
-    const changes = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
-    await updateProject(tx, organizationId, id, changes);
-    if (channelIds) {
-      const ids = unique(channelIds);
-      await checkChannels(tx, organizationId, ids);
-      await setProjectChannels(tx, id, ids);
-      if (Object.keys(changes).length === 0) await touchProject(tx, id);
-    }
-    return (await findProject(tx, organizationId, id))!;
-  });
-}
+  async create(organizationId: string, input: ProjectInput): Promise<ProjectRow> {
+    return this.sql.begin(async (tx) => {
+      const channelIds = unique(input.channelIds ?? []);
+      await checkChannels(tx, organizationId, channelIds);
+      const id = newId();
+      await insertProject(tx, { id, organizationId, name: input.name, enabled: input.enabled ?? true });
+      await setProjectChannels(tx, id, channelIds);
+      return (await findProject(tx, organizationId, id))!;
+    });
+  }
 
-/** Attaches a channel of the organization to one of its projects (idempotent); returns the project. */
-export async function attachProjectChannel(sql: Sql, organizationId: string, projectId: string, channelId: string): Promise<ProjectRow> {
-  return sql.begin(async (tx) => {
-    if (!(await findProject(tx, organizationId, projectId))) throw notFound('project not found');
-    if (!(await findChannel(tx, organizationId, channelId))) throw notFound('channel not found');
-    await attachChannel(tx, projectId, channelId);
-    await touchProject(tx, projectId);
-    return (await findProject(tx, organizationId, projectId))!;
-  });
-}
+  /** Applies a partial update; `channelIds`, when given, replaces the project's channels. */
+  async change(organizationId: string, id: string, update: Partial<ProjectInput>): Promise<ProjectRow> {
+    return this.sql.begin(async (tx) => {
+      if (!(await findProject(tx, organizationId, id))) throw notFound('project not found');
+      const { channelIds, ...rest } = update;
+      const changes = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+      await updateProject(tx, organizationId, id, changes);
+      if (channelIds) {
+        const ids = unique(channelIds);
+        await checkChannels(tx, organizationId, ids);
+        await setProjectChannels(tx, id, ids);
+        if (Object.keys(changes).length === 0) await touchProject(tx, id);
+      }
+      return (await findProject(tx, organizationId, id))!;
+    });
+  }
 
-/** Detaches a channel from a project of the organization. */
-export async function detachProjectChannel(sql: Sql, organizationId: string, projectId: string, channelId: string): Promise<void> {
-  await sql.begin(async (tx) => {
-    if (!(await findProject(tx, organizationId, projectId))) throw notFound('project not found');
-    if (!(await detachChannel(tx, projectId, channelId))) throw notFound('channel not attached to this project');
-    await touchProject(tx, projectId);
-  });
+  /** Attaches a channel of the organization to one of its projects (idempotent); returns the project. */
+  async attachChannel(organizationId: string, projectId: string, channelId: string): Promise<ProjectRow> {
+    return this.sql.begin(async (tx) => {
+      if (!(await findProject(tx, organizationId, projectId))) throw notFound('project not found');
+      if (!(await findChannel(tx, organizationId, channelId))) throw notFound('channel not found');
+      await attachChannel(tx, projectId, channelId);
+      await touchProject(tx, projectId);
+      return (await findProject(tx, organizationId, projectId))!;
+    });
+  }
+
+  /** Detaches a channel from a project of the organization. */
+  async detachChannel(organizationId: string, projectId: string, channelId: string): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      if (!(await findProject(tx, organizationId, projectId))) throw notFound('project not found');
+      if (!(await detachChannel(tx, projectId, channelId))) throw notFound('channel not attached to this project');
+      await touchProject(tx, projectId);
+    });
+  }
 }

@@ -1,8 +1,8 @@
 // Payload schemas of IoT channels (docs/CONTRACT.md#v2-schemas): stored definitions
 // that channels validate ingested payloads against (schema-validation.ts).
 // A schema in use by a channel cannot be deleted.
+import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
-import type { Queryable } from '../db/database.js';
 import * as db from '../db/schemas.js';
 import type { SchemaChanges, SchemaRow } from '../db/schemas.js';
 import { DomainError, found, notFound } from '../errors.js';
@@ -24,31 +24,39 @@ export function presentSchema(row: SchemaRow) {
 const inUse = (channels: readonly string[]) =>
   new DomainError('conflict', 'schema is in use by channels', `used by channel ${channels.join(', ')}: give them another schema or delete them first`);
 
-export const listSchemas = (sql: Queryable, organizationId: string) => db.listSchemas(sql, organizationId);
+/** Payload schemas of an organization. */
+export class SchemaService {
+  constructor(private readonly sql: Sql) {}
 
-export const createSchema = (sql: Queryable, organizationId: string, schema: Required<SchemaChanges>) =>
-  db.insertSchema(sql, { id: newId(), organizationId, ...schema });
+  list(organizationId: string): Promise<SchemaRow[]> {
+    return db.listSchemas(this.sql, organizationId);
+  }
 
-export async function getSchema(sql: Queryable, organizationId: string, id: string): Promise<SchemaRow> {
-  return found(await db.findSchema(sql, organizationId, id), 'schema');
-}
+  create(organizationId: string, schema: Required<SchemaChanges>): Promise<SchemaRow> {
+    return db.insertSchema(this.sql, { id: newId(), organizationId, ...schema });
+  }
 
-/** Applies the fields given; `fields` replaces the whole field tree. */
-export async function changeSchema(sql: Queryable, organizationId: string, id: string, changes: SchemaChanges): Promise<SchemaRow> {
-  const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-  return found(await db.updateSchema(sql, organizationId, id, given), 'schema');
-}
+  async get(organizationId: string, id: string): Promise<SchemaRow> {
+    return found(await db.findSchema(this.sql, organizationId, id), 'schema');
+  }
 
-/** Deletes a schema that no channel uses; the conflict names the channels that do. */
-export async function deleteSchema(sql: Queryable, organizationId: string, id: string): Promise<void> {
-  await getSchema(sql, organizationId, id);
-  const channels = await db.channelIdsUsingSchema(sql, organizationId, id);
-  if (channels.length) throw inUse(channels);
-  try {
-    if (!(await db.deleteSchema(sql, organizationId, id))) throw notFound('schema not found');
-  } catch (error) {
-    // a channel took the schema between the check and the delete (the foreign key refuses)
-    if ((error as { code?: string }).code === '23503') throw inUse(await db.channelIdsUsingSchema(sql, organizationId, id));
-    throw error;
+  /** Applies the fields given; `fields` replaces the whole field tree. */
+  async change(organizationId: string, id: string, changes: SchemaChanges): Promise<SchemaRow> {
+    const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    return found(await db.updateSchema(this.sql, organizationId, id, given), 'schema');
+  }
+
+  /** Deletes a schema that no channel uses; the conflict names the channels that do. */
+  async delete(organizationId: string, id: string): Promise<void> {
+    await this.get(organizationId, id);
+    const channels = await db.channelIdsUsingSchema(this.sql, organizationId, id);
+    if (channels.length) throw inUse(channels);
+    try {
+      if (!(await db.deleteSchema(this.sql, organizationId, id))) throw notFound('schema not found');
+    } catch (error) {
+      // a channel took the schema between the check and the delete (the foreign key refuses)
+      if ((error as { code?: string }).code === '23503') throw inUse(await db.channelIdsUsingSchema(this.sql, organizationId, id));
+      throw error;
+    }
   }
 }

@@ -14,6 +14,7 @@ import { newId } from '../../src/ids.js';
 import { maintainEventPartitions } from '../../src/ingest/event-partitions.js';
 import { EventWriter, type IncomingEvent } from '../../src/ingest/event-writer.js';
 import { RulesEngine } from '../../src/platform/rules/engine.js';
+import { RuleService } from '../../src/platform/rules/service.js';
 import { serverDatabaseUrl } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { removeDir, startServer, waitFor } from '../helpers/server.js';
@@ -117,7 +118,7 @@ describe('day partitions', () => {
     channelId = created.id;
     const res = await fetch(`${platform.server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: created.apiKeys[0].apiKey }) });
     deviceId = ((await res.json()) as { deviceId: string }).deviceId;
-    engine = new RulesEngine(sql);
+    engine = new RulesEngine(sql, new RuleService(sql));
     await engine.start();
     writer = new EventWriter(sql, engine);
   });
@@ -152,7 +153,7 @@ describe('day partitions', () => {
 
   it('stores once a retry that two servers commit at the same moment, on different days', async () => {
     // A second writer with its own engine and connections: another server.
-    const otherEngine = new RulesEngine(sql);
+    const otherEngine = new RulesEngine(sql, new RuleService(sql));
     await otherEngine.start();
     const otherWriter = new EventWriter(sql, otherEngine);
     try {

@@ -10,6 +10,7 @@ import { ApiError } from '../../src/http/errors.js';
 import { newId } from '../../src/ids.js';
 import { EventWriter, type IncomingEvent } from '../../src/ingest/event-writer.js';
 import { RulesEngine } from '../../src/platform/rules/engine.js';
+import { RuleService } from '../../src/platform/rules/service.js';
 import { serverDatabaseUrl } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
     const res = await fetch(`${platform.server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: created.apiKeys[0].apiKey }) });
     devices.push(((await res.json()) as { deviceId: string }).deviceId);
   }
-  engine = new RulesEngine(sql);
+  engine = new RulesEngine(sql, new RuleService(sql));
   await engine.start();
   writer = new EventWriter(sql, engine);
 });

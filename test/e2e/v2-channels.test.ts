@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type postgres from 'postgres';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticateChannelKey } from '../../src/platform/channel-keys.js';
+import { ChannelKeyService } from '../../src/platform/channel-keys.js';
 import { Api } from '../helpers/api.js';
 import type { TestServer } from '../helpers/server.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
@@ -13,6 +13,8 @@ import { twoTenants } from '../helpers/tenants.js';
 
 let server: TestServer;
 let sql: postgres.Sql;
+/** the service ingestion authenticates devices' keys with, on the test's own connection */
+let channelKeys: ChannelKeyService;
 let anon: Api;
 /** admin of organization A */
 let admin: Api;
@@ -24,6 +26,7 @@ let database: Platform['database'];
 
 beforeAll(async () => {
   ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
+  channelKeys = new ChannelKeyService(sql);
   ({ a: { member }, b: { admin: other } } = await twoTenants({ anon, admin, sql }));
 });
 
@@ -150,7 +153,7 @@ describe('channels', () => {
     });
     expect(apiKeys).toEqual([{ id: ULID, apiKey: expect.any(String), prefix: expect.any(String), enabled: true, createdAt: ISO, updatedAt: ISO }]);
     expect(apiKeys[0].apiKey.startsWith(apiKeys[0].prefix)).toBe(true);
-    expect(await authenticateChannelKey(sql, apiKeys[0].apiKey)).toMatchObject({ channelId: channel.id, organizationId: channel.organizationId });
+    expect(await channelKeys.authenticate(apiKeys[0].apiKey)).toMatchObject({ channelId: channel.id, organizationId: channel.organizationId });
 
     expect((await member.get(`/v2/channels/${channel.id}`)).body.data).toEqual(channel);
     expect((await admin.get(`/v2/projects/${project.id}`)).body.data.channelIds).toEqual([channel.id]);
@@ -221,7 +224,7 @@ describe('channels', () => {
     expect((await admin.delete(`/v2/channels/${created.id}`)).status).toBe(204);
     expect((await admin.get(`/v2/channels/${created.id}`)).status).toBe(404);
     expect((await admin.delete(`/v2/channels/${created.id}`)).status).toBe(404);
-    expect(await authenticateChannelKey(sql, created.apiKeys[0].apiKey)).toBeUndefined();
+    expect(await channelKeys.authenticate(created.apiKeys[0].apiKey)).toBeUndefined();
     expect((await sql`SELECT count(*)::int AS n FROM channel_api_keys WHERE channel_id = ${created.id}`)[0]!.n).toBe(0);
   });
 
@@ -252,7 +255,7 @@ describe('channels', () => {
     expect((await other.patch(`/v2/channels/${own.id}`, { projectIds: [projectId] })).body.message).toBe('bad projectIds');
 
     expect((await admin.get(`/v2/channels/${channel.id}`)).body.data).toEqual(channel);
-    expect(await authenticateChannelKey(sql, apiKeys[0].apiKey)).toMatchObject({ channelId: channel.id });
+    expect(await channelKeys.authenticate(apiKeys[0].apiKey)).toMatchObject({ channelId: channel.id });
     expect((await admin.get(`/v2/projects/${projectId}`)).body.data.channelIds).toEqual([channel.id]);
   });
 });
@@ -284,7 +287,7 @@ describe('channel API keys', () => {
     const stored = JSON.stringify(await sql`SELECT * FROM channel_api_keys`);
     expect(stored).not.toContain(apiKey);
     expect(stored).not.toContain(firstKey);
-    expect(await authenticateChannelKey(sql, apiKey)).toEqual({
+    expect(await channelKeys.authenticate(apiKey)).toEqual({
       apiKeyId: created.body.data.id,
       channelId,
       organizationId: rows[0]!.organizationId,
@@ -294,27 +297,27 @@ describe('channel API keys', () => {
   });
 
   it('refuses unknown, disabled and deleted keys, and keys of disabled channels', async () => {
-    expect(await authenticateChannelKey(sql, 'sk_not-a-real-key')).toBeUndefined();
-    expect(await authenticateChannelKey(sql, '')).toBeUndefined();
-    expect(await authenticateChannelKey(sql, undefined)).toBeUndefined();
-    expect(await authenticateChannelKey(sql, 'x'.repeat(10_000))).toBeUndefined();
+    expect(await channelKeys.authenticate('sk_not-a-real-key')).toBeUndefined();
+    expect(await channelKeys.authenticate('')).toBeUndefined();
+    expect(await channelKeys.authenticate(undefined)).toBeUndefined();
+    expect(await channelKeys.authenticate('x'.repeat(10_000))).toBeUndefined();
 
     const key = (await admin.post(`/v2/channels/${channelId}/api-keys`)).body.data;
     const disabled = await admin.post(`/v2/channels/${channelId}/api-keys/${key.id}/disable`);
     expect(disabled.status).toBe(200);
     expect(disabled.body.data).toMatchObject({ id: key.id, enabled: false });
     expect(disabled.body.data.apiKey).toBeUndefined();
-    expect(await authenticateChannelKey(sql, key.apiKey)).toBeUndefined();
+    expect(await channelKeys.authenticate(key.apiKey)).toBeUndefined();
     expect((await admin.post(`/v2/channels/${channelId}/api-keys/${key.id}/enable`)).body.data.enabled).toBe(true);
-    expect(await authenticateChannelKey(sql, key.apiKey)).toMatchObject({ channelId });
+    expect(await channelKeys.authenticate(key.apiKey)).toMatchObject({ channelId });
 
     expect((await admin.patch(`/v2/channels/${channelId}`, { enabled: false })).body.data.enabled).toBe(false);
-    expect(await authenticateChannelKey(sql, key.apiKey)).toBeUndefined();
+    expect(await channelKeys.authenticate(key.apiKey)).toBeUndefined();
     expect((await admin.patch(`/v2/channels/${channelId}`, { enabled: true })).body.data.enabled).toBe(true);
-    expect(await authenticateChannelKey(sql, key.apiKey)).toMatchObject({ channelId });
+    expect(await channelKeys.authenticate(key.apiKey)).toMatchObject({ channelId });
 
     expect((await admin.delete(`/v2/channels/${channelId}/api-keys/${key.id}`)).status).toBe(204);
-    expect(await authenticateChannelKey(sql, key.apiKey)).toBeUndefined();
+    expect(await channelKeys.authenticate(key.apiKey)).toBeUndefined();
     expect((await admin.delete(`/v2/channels/${channelId}/api-keys/${key.id}`)).body).toEqual({ status: 404, message: 'API key not found' });
     expect((await admin.post(`/v2/channels/${channelId}/api-keys/${key.id}/enable`)).status).toBe(404);
   });
@@ -327,7 +330,7 @@ describe('channel API keys', () => {
     const put = await admin.request('PUT', `/v2/channels/${channelId}/apiKeys/${key.id}`, { enabled: false });
     expect(put.status).toBe(200);
     expect(put.body.data.enabled).toBe(false);
-    expect(await authenticateChannelKey(sql, key.apiKey)).toBeUndefined();
+    expect(await channelKeys.authenticate(key.apiKey)).toBeUndefined();
     const invalid = await admin.request('PUT', `/v2/channels/${channelId}/apiKeys/${key.id}`, { enabled: 'yes' });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error).toContain('enabled:');
@@ -344,7 +347,7 @@ describe('channel API keys', () => {
     await expectWriteGuards('POST', `/v2/channels/${channelId}/api-keys/${key.id}/enable`);
     await expectWriteGuards('PUT', `/v2/channels/${channelId}/apiKeys/${key.id}`, { enabled: false });
     await expectWriteGuards('DELETE', `/v2/channels/${channelId}/api-keys/${key.id}`);
-    expect(await authenticateChannelKey(sql, key.apiKey)).toMatchObject({ channelId });
+    expect(await channelKeys.authenticate(key.apiKey)).toMatchObject({ channelId });
   });
 
   it('keeps other organizations out', async () => {
@@ -362,7 +365,7 @@ describe('channel API keys', () => {
     const sibling = (await admin.post('/v2/channels', { name: 'sibling', type: 'ios' })).body.data;
     expect((await admin.post(`/v2/channels/${sibling.id}/api-keys/${key.id}/disable`)).status).toBe(404);
 
-    expect(await authenticateChannelKey(sql, key.apiKey)).toMatchObject({ channelId });
+    expect(await channelKeys.authenticate(key.apiKey)).toMatchObject({ channelId });
     const after = (await admin.get(`/v2/channels/${channelId}/api-keys`)).body.data.find((k: { id: string }) => k.id === key.id);
     expect(after.enabled).toBe(true);
   });

@@ -6,7 +6,7 @@
 import type postgres from 'postgres';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadEnabledRules } from '../../src/platform/rules/index.js';
+import { RuleService } from '../../src/platform/rules/index.js';
 import { Api, signUpTenant } from '../helpers/api.js';
 import type { TestServer } from '../helpers/server.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
@@ -400,7 +400,7 @@ describe('Gen A routes under projects', () => {
   });
 });
 
-describe('loadEnabledRules (for the rules engine)', () => {
+describe('RuleService.loadEnabled (for the rules engine)', () => {
   it('loads the enabled rules of one organization with their trees, time zones and project channels', async () => {
     const org = await signUpTenant(anon, sql, 'rules-engine@example.com');
     const organizationId = organizationOf(org);
@@ -416,7 +416,8 @@ describe('loadEnabledRules (for the rules engine)', () => {
     const broken = ulid();
     await sql`INSERT INTO rules (id, organization_id, project_id, name, conditions) VALUES (${broken}, ${organizationId}, ${p}, 'broken', 'event.data.x ==')`;
     const invalid: string[] = [];
-    const rules = await loadEnabledRules(sql, organizationId, (id) => invalid.push(id));
+    const service = new RuleService(sql);
+    const rules = await service.loadEnabled(organizationId, (id) => invalid.push(id));
     expect(invalid).toEqual([broken]);
     expect(rules.map((r) => r.name)).toEqual(['on', 'no conditions', 'manual']);
     expect(rules[0]).toMatchObject({
@@ -432,6 +433,6 @@ describe('loadEnabledRules (for the rules engine)', () => {
     });
     expect(rules[1]).toMatchObject({ id: bare.id, condition: null, timezone: 'UTC' });
     expect(rules[2]!.condition).toEqual({ type: 'matchAttribute', attribute: 'event.data.x', operator: '==', value: 1 });
-    expect((await loadEnabledRules(sql, orgB)).every((r) => r.organizationId === orgB)).toBe(true);
+    expect((await service.loadEnabled(orgB)).every((r) => r.organizationId === orgB)).toBe(true);
   });
 });

@@ -16,15 +16,7 @@ import { managementEndpoints } from '../../src/http/routes/v2/index.js';
 // Declarations only: their dependencies are used by handlers, never here.
 const declared: Endpoint[] = [
   predictEndpoint({} as never),
-  ...managementEndpoints({
-    sql: {} as never,
-    config: loadConfig({}),
-    accounts: {} as never,
-    inference: {} as never,
-    inferenceKeys: {} as never,
-    modelFiles: {} as never,
-    eventTail: {} as never,
-  }),
+  ...managementEndpoints({} as never, loadConfig({})),
   ...ingestEndpoints({ maxBodyBytes: 4 * 1024 * 1024 } as never),
   ...healthEndpoints({} as never),
 ];

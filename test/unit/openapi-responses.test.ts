@@ -4,27 +4,16 @@
 // capture their dependencies, they do not touch them until a request.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import type { ModelFiles } from '../../src/inference/model-store.js';
-import type { InferenceService } from '../../src/inference/service.js';
 import { buildOpenApi } from '../../src/http/openapi.js';
 import { managementEndpoints } from '../../src/http/routes/v2/index.js';
-import type { AccountService } from '../../src/platform/accounts.js';
-import type { EventTail } from '../../src/platform/event-tail.js';
-import type { InferenceKeyCache } from '../../src/platform/inference-keys.js';
+import type { PlatformServices } from '../../src/platform/services.js';
 
 type EventStreamContent = { schema?: unknown; 'x-events'?: Record<string, { description: string; data?: unknown }> };
 type Operation = { responses: Record<string, { content?: { 'application/json'?: { schema?: unknown }; 'text/event-stream'?: EventStreamContent } }> };
 
 function document() {
-  const endpoints = managementEndpoints({
-    sql: {} as never, // declarations only: handlers, which query, never run here
-    config: loadConfig({}),
-    accounts: {} as AccountService,
-    inference: {} as InferenceService,
-    inferenceKeys: {} as InferenceKeyCache,
-    modelFiles: {} as ModelFiles,
-    eventTail: {} as EventTail,
-  });
+  // declarations only: handlers, which call the services, never run here
+  const endpoints = managementEndpoints({} as PlatformServices, loadConfig({}));
   return { endpoints, doc: buildOpenApi(endpoints) as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } } };
 }
 

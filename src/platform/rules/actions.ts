@@ -276,9 +276,13 @@ function resolveWebhookSecrets(out: WebhookAction, old: Record<string, unknown> 
   }
 }
 
+/** An action as the API returns it: its type and its fields, secrets masked. */
+export type PresentedAction = { type: ActionType; [field: string]: unknown };
+
 /** Actions as the API returns them: secrets and header values masked, whoever asks. */
-export function presentActions(actions: readonly Record<string, unknown>[]): Array<Record<string, unknown>> {
-  return actions.map((a) => {
+export function presentActions(actions: readonly Record<string, unknown>[]): PresentedAction[] {
+  // Stored actions were written by prepareActions: each has one of the types.
+  return (actions as readonly PresentedAction[]).map((a) => {
     if (a.type !== 'webhook') return a;
     const out = { ...a };
     if (out.password !== undefined) out.password = SECRET_MASK;

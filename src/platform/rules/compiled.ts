@@ -1,7 +1,7 @@
 // An organization's enabled cloud rules compiled for evaluation: by channel,
 // each channel's rules indexed by the landmarks one of which the device must
 // be (or have been) inside for them to hold, and a spatial index of the
-// landmarks any rule watches. Built from loadEnabledRules (service.ts) and
+// landmarks any rule watches. Built from RuleService.loadEnabled (service.ts) and
 // the landmarks' shapes; the engine (engine.ts) keeps one per organization.
 import type { Shape } from '../../lib/geometry.js';
 import { LandmarkIndex } from '../../lib/landmark-index.js';

@@ -24,7 +24,7 @@ import { evaluateBatch, throttleKey, type ActionJob, type EngineDevice, type Fir
 import { organizationRules, type OrganizationRules } from './compiled.js';
 import { KnownDevices, type KnownDevice } from './known-devices.js';
 import { landmarkIds } from './model.js';
-import { loadEnabledRules } from './service.js';
+import type { RuleService } from './service.js';
 
 /** What a batch's rules change: written by the event writer in the batch's commit. */
 export interface RulesPlan {
@@ -62,7 +62,10 @@ export class RulesEngine {
   private readonly known = new KnownDevices();
   readonly stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 };
 
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly rules: RuleService,
+  ) {}
 
   async start(): Promise<void> {
     const forget = (organizationId: string) => this.organizations.delete(organizationId);
@@ -84,7 +87,7 @@ export class RulesEngine {
 
   private load(organizationId: string): Promise<OrganizationRules> {
     const loading = (async () => {
-      const rules = await loadEnabledRules(this.sql, organizationId, (id, error) => log.warn('rule skipped: unreadable conditions', { id, error }));
+      const rules = await this.rules.loadEnabled(organizationId, (id, error) => log.warn('rule skipped: unreadable conditions', { id, error }));
       const needsLandmarks = rules.some((r) => r.condition !== null && landmarkIds(r.condition).length > 0);
       return organizationRules(rules, needsLandmarks ? await listLandmarkShapes(this.sql, organizationId) : []);
     })();

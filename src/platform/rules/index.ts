@@ -24,4 +24,4 @@ export { ConditionError, CONVERSION_FAILED, ExpressionSyntaxError } from './erro
 export type { RuleAction, WebhookAction, ActionType } from './actions.js';
 export { SECRET_MASK, TRIGGERING_DEVICE } from './actions.js';
 export { compareValues, evaluateCondition, localTime, scheduleHolds, type EvaluationContext } from './evaluate.js';
-export { loadEnabledRules, type LoadedRule } from './service.js';
+export { RuleService, type LoadedRule } from './service.js';

@@ -1,6 +1,6 @@
 // Rules (docs/CONTRACT.md#v2-rules): create, change, read and delete, every
 // reference checked against the caller's organization; and the read the
-// rules engine uses, loadEnabledRules.
+// rules engine uses, RuleService.loadEnabled.
 import type { Sql } from 'postgres';
 import { newId } from '../../ids.js';
 import type { Queryable } from '../../db/database.js';
@@ -20,7 +20,7 @@ import { invalid, notFound, OutOfOrganizationError } from '../../errors.js';
 import { actionReferences, prepareActions, presentActions, type ActionInput, type RuleAction } from './actions.js';
 import { ConditionError } from './errors.js';
 import { generateExpression, parseExpression } from './expression.js';
-import { conditionsObjectOf, isValidTimezone, parseConditionsObject, parseLogicalCondition, type ParsedConditions } from './inputs.js';
+import { conditionsObjectOf, isValidTimezone, parseConditionsObject, parseLogicalCondition, type GenBNode, type ParsedConditions } from './inputs.js';
 import { landmarkIds, type Condition } from './model.js';
 
 export interface RuleInput {
@@ -54,7 +54,8 @@ export function presentRule(row: RuleRow) {
     type: row.type,
     enabled: row.enabled,
     generator: row.generator,
-    conditionsObject: row.conditionsObject,
+    // written by conditionFields: [root] or []
+    conditionsObject: row.conditionsObject as GenBNode[],
     conditions: row.conditions,
     actions: presentActions(row.actions),
     properties: row.properties,
@@ -142,115 +143,12 @@ function conditionFields(tree: Condition | null): Pick<RuleFields, 'conditionTre
   return { conditionTree: tree, conditionsObject: conditionsObjectOf(tree), conditions: generateExpression(tree) };
 }
 
-export async function createRule(sql: Sql, organizationId: string, input: RuleInput & { projectId: string; name: string }): Promise<RuleRow> {
-  const parsed = parseConditionsInput(input);
-  const tree = parsed?.tree ?? null;
-  const properties = withTimezone(input.properties ?? {}, parsed);
-  const fields: RuleFields = {
-    projectId: input.projectId,
-    name: input.name,
-    description: input.description ?? '',
-    type: input.type ?? 'cloud',
-    enabled: input.enabled ?? true,
-    generator: input.generator ?? 'custom',
-    ...conditionFields(tree),
-    actions: prepareActions(input.actions ?? []),
-    properties,
-    throttleInSeconds: input.throttleInSeconds ?? 0,
-    channelIds: unique(input.channelIds ?? []),
-    gatewayIds: unique(input.gatewayIds ?? []),
-  };
-  return sql.begin(async (tx) => {
-    if (!(await projectExists(tx, organizationId, input.projectId))) throw new OutOfOrganizationError('project', input.projectId);
-    await checkReferences(tx, organizationId, input.projectId, { ...fields, conditionTree: tree });
-    return insertRule(tx, { id: newId(), organizationId, ...fields });
-  });
-}
-
-/** A partial update: fields not given keep their value; conditions given in any form replace the tree. */
-export async function changeRule(sql: Sql, organizationId: string, id: string, input: RuleInput): Promise<RuleRow> {
-  const parsed = parseConditionsInput(input);
-  return sql.begin(async (tx) => {
-    const current = await findRule(tx, organizationId, id, { forUpdate: true });
-    if (!current) throw notFound('rule not found');
-    const projectId = input.projectId ?? current.projectId;
-    if (projectId !== current.projectId && !(await projectExists(tx, organizationId, projectId))) throw new OutOfOrganizationError('project', projectId);
-    const tree = parsed ? parsed.tree : converting(() => currentTree(current));
-    const changes: Partial<RuleFields> = {
-      projectId,
-      name: input.name,
-      description: input.description,
-      type: input.type,
-      enabled: input.enabled,
-      generator: input.generator,
-      ...(parsed ? conditionFields(tree) : {}),
-      actions: input.actions ? prepareActions(input.actions, current.actions) : undefined,
-      properties: input.properties !== undefined || parsed?.timezone ? withTimezone(input.properties ?? current.properties, parsed) : undefined,
-      throttleInSeconds: input.throttleInSeconds,
-      channelIds: input.channelIds && unique(input.channelIds),
-      gatewayIds: input.gatewayIds && unique(input.gatewayIds),
-    };
-    await checkReferences(tx, organizationId, projectId, {
-      conditionTree: tree,
-      actions: changes.actions ?? current.actions,
-      channelIds: changes.channelIds ?? current.channelIds,
-      gatewayIds: changes.gatewayIds ?? current.gatewayIds,
-    });
-    return (await updateRule(tx, organizationId, id, changes))!;
-  });
-}
-
-export async function getRule(sql: Queryable, organizationId: string, id: string): Promise<RuleRow> {
-  const rule = await findRule(sql, organizationId, id);
-  if (!rule) throw notFound('rule not found');
-  return rule;
-}
-
-/** Rules of the organization; of one project when given (404 when that project is not the organization's). */
-export async function rulesOf(sql: Queryable, organizationId: string, projectId?: string): Promise<RuleRow[]> {
-  if (projectId && !(await projectExists(sql, organizationId, projectId))) throw notFound('project not found');
-  return listRules(sql, organizationId, projectId);
-}
-
-export async function removeRule(sql: Queryable, organizationId: string, id: string, projectId?: string): Promise<void> {
-  if (projectId) {
-    const rule = await findRule(sql, organizationId, id);
-    if (!rule || rule.projectId !== projectId) throw notFound('rule not found');
-  }
-  if (!(await deleteRule(sql, organizationId, id))) throw notFound('rule not found');
-}
-
 export interface ValidateInput {
   conditions?: string | undefined;
   conditionsObject?: unknown;
   logicalCondition?: unknown;
   projectId?: string | undefined;
   properties?: Record<string, unknown> | undefined;
-}
-
-/**
- * Checks conditions without saving them: the tree in both derived forms.
- * With projectId, landmark ids are checked against that project too. When an
- * object form and a string are both given, both must be valid and `matches`
- * says whether they mean the same tree.
- */
-export async function validateConditions(sql: Queryable, organizationId: string, input: ValidateInput) {
-  const parsed = parseConditionsInput(input);
-  if (!parsed) throw invalid('invalid request body', '(root): give conditions, conditionsObject or logicalCondition');
-  const properties = withTimezone(input.properties ?? {}, parsed);
-  const objectGiven = input.conditionsObject !== undefined || input.logicalCondition !== undefined;
-  const fromString = objectGiven && input.conditions !== undefined ? converting(() => parseExpression(input.conditions!)) : undefined;
-  if (input.projectId) {
-    if (!(await projectExists(sql, organizationId, input.projectId))) throw new OutOfOrganizationError('project', input.projectId);
-    await checkIds(sql, 'landmarks', organizationId, landmarkIds(parsed.tree), 'landmark ids', input.projectId);
-  }
-  return {
-    valid: true,
-    conditions: generateExpression(parsed.tree),
-    conditionsObject: conditionsObjectOf(parsed.tree),
-    ...(typeof properties.timezone === 'string' ? { timezone: properties.timezone } : {}),
-    ...(fromString !== undefined ? { matches: JSON.stringify(fromString) === JSON.stringify(parsed.tree) } : {}),
-  };
 }
 
 /** The tree of a stored rule; rows written without one (by hand, or before the column) are parsed once here. */
@@ -260,8 +158,6 @@ function currentTree(row: RuleRow): Condition | null {
   if (row.conditionsObject.length > 0) return parseConditionsObject(row.conditionsObject).tree;
   return row.conditions.trim() ? parseExpression(row.conditions) : null;
 }
-
-// ---------------------------------------------------------------- for the rules engine
 
 /** An enabled rule, ready to evaluate: the parsed condition tree, actions with their secrets. */
 export interface LoadedRule {
@@ -285,44 +181,148 @@ export interface LoadedRule {
   updatedAt: Date;
 }
 
-/**
- * Every enabled rule of an organization with its condition tree, for the
- * rules engine: no string is parsed per event. A stored rule whose
- * conditions cannot be read (written by hand) is left out rather than failing
- * the organization's other rules; `onInvalid` hears about it.
- */
-export async function loadEnabledRules(
-  sql: Queryable,
-  organizationId: string,
-  onInvalid: (ruleId: string, error: Error) => void = () => {},
-): Promise<LoadedRule[]> {
-  const rows = await listEnabledRules(sql, organizationId);
-  const out: LoadedRule[] = [];
-  for (const row of rows) {
-    let condition: Condition | null;
-    try {
-      condition = currentTree(row);
-    } catch (error) {
-      onInvalid(row.id, error as Error);
-      continue;
-    }
-    const tz = row.properties.timezone;
-    out.push({
-      id: row.id,
-      organizationId: row.organizationId,
-      projectId: row.projectId,
-      name: row.name,
-      type: row.type,
-      condition,
-      timezone: typeof tz === 'string' && isValidTimezone(tz) ? tz : 'UTC',
-      actions: row.actions as RuleAction[],
-      throttleInSeconds: row.throttleInSeconds,
-      channelIds: row.channelIds,
-      projectChannelIds: row.projectChannelIds,
-      gatewayIds: row.gatewayIds,
-      properties: row.properties,
-      updatedAt: row.updatedAt,
+/** Rules of an organization's projects, and the enabled rules as the rules engine reads them. */
+export class RuleService {
+  constructor(private readonly sql: Sql) {}
+
+  async create(organizationId: string, input: RuleInput & { projectId: string; name: string }): Promise<RuleRow> {
+    const parsed = parseConditionsInput(input);
+    const tree = parsed?.tree ?? null;
+    const properties = withTimezone(input.properties ?? {}, parsed);
+    const fields: RuleFields = {
+      projectId: input.projectId,
+      name: input.name,
+      description: input.description ?? '',
+      type: input.type ?? 'cloud',
+      enabled: input.enabled ?? true,
+      generator: input.generator ?? 'custom',
+      ...conditionFields(tree),
+      actions: prepareActions(input.actions ?? []),
+      properties,
+      throttleInSeconds: input.throttleInSeconds ?? 0,
+      channelIds: unique(input.channelIds ?? []),
+      gatewayIds: unique(input.gatewayIds ?? []),
+    };
+    return this.sql.begin(async (tx) => {
+      if (!(await projectExists(tx, organizationId, input.projectId))) throw new OutOfOrganizationError('project', input.projectId);
+      await checkReferences(tx, organizationId, input.projectId, { ...fields, conditionTree: tree });
+      return insertRule(tx, { id: newId(), organizationId, ...fields });
     });
   }
-  return out;
+
+  /** A partial update: fields not given keep their value; conditions given in any form replace the tree. */
+  async change(organizationId: string, id: string, input: RuleInput): Promise<RuleRow> {
+    const parsed = parseConditionsInput(input);
+    return this.sql.begin(async (tx) => {
+      const current = await findRule(tx, organizationId, id, { forUpdate: true });
+      if (!current) throw notFound('rule not found');
+      const projectId = input.projectId ?? current.projectId;
+      if (projectId !== current.projectId && !(await projectExists(tx, organizationId, projectId))) throw new OutOfOrganizationError('project', projectId);
+      const tree = parsed ? parsed.tree : converting(() => currentTree(current));
+      const changes: Partial<RuleFields> = {
+        projectId,
+        name: input.name,
+        description: input.description,
+        type: input.type,
+        enabled: input.enabled,
+        generator: input.generator,
+        ...(parsed ? conditionFields(tree) : {}),
+        actions: input.actions ? prepareActions(input.actions, current.actions) : undefined,
+        properties: input.properties !== undefined || parsed?.timezone ? withTimezone(input.properties ?? current.properties, parsed) : undefined,
+        throttleInSeconds: input.throttleInSeconds,
+        channelIds: input.channelIds && unique(input.channelIds),
+        gatewayIds: input.gatewayIds && unique(input.gatewayIds),
+      };
+      await checkReferences(tx, organizationId, projectId, {
+        conditionTree: tree,
+        actions: changes.actions ?? current.actions,
+        channelIds: changes.channelIds ?? current.channelIds,
+        gatewayIds: changes.gatewayIds ?? current.gatewayIds,
+      });
+      return (await updateRule(tx, organizationId, id, changes))!;
+    });
+  }
+
+  async get(organizationId: string, id: string): Promise<RuleRow> {
+    const rule = await findRule(this.sql, organizationId, id);
+    if (!rule) throw notFound('rule not found');
+    return rule;
+  }
+
+  /** Rules of the organization; of one project when given (404 when that project is not the organization's). */
+  async list(organizationId: string, projectId?: string): Promise<RuleRow[]> {
+    if (projectId && !(await projectExists(this.sql, organizationId, projectId))) throw notFound('project not found');
+    return listRules(this.sql, organizationId, projectId);
+  }
+
+  async remove(organizationId: string, id: string, projectId?: string): Promise<void> {
+    if (projectId) {
+      const rule = await findRule(this.sql, organizationId, id);
+      if (!rule || rule.projectId !== projectId) throw notFound('rule not found');
+    }
+    if (!(await deleteRule(this.sql, organizationId, id))) throw notFound('rule not found');
+  }
+
+  /**
+   * Checks conditions without saving them: the tree in both derived forms.
+   * With projectId, landmark ids are checked against that project too. When an
+   * object form and a string are both given, both must be valid and `matches`
+   * says whether they mean the same tree.
+   */
+  async validateConditions(organizationId: string, input: ValidateInput) {
+    const parsed = parseConditionsInput(input);
+    if (!parsed) throw invalid('invalid request body', '(root): give conditions, conditionsObject or logicalCondition');
+    const properties = withTimezone(input.properties ?? {}, parsed);
+    const objectGiven = input.conditionsObject !== undefined || input.logicalCondition !== undefined;
+    const fromString = objectGiven && input.conditions !== undefined ? converting(() => parseExpression(input.conditions!)) : undefined;
+    if (input.projectId) {
+      if (!(await projectExists(this.sql, organizationId, input.projectId))) throw new OutOfOrganizationError('project', input.projectId);
+      await checkIds(this.sql, 'landmarks', organizationId, landmarkIds(parsed.tree), 'landmark ids', input.projectId);
+    }
+    return {
+      valid: true,
+      conditions: generateExpression(parsed.tree),
+      conditionsObject: conditionsObjectOf(parsed.tree),
+      ...(typeof properties.timezone === 'string' ? { timezone: properties.timezone } : {}),
+      ...(fromString !== undefined ? { matches: JSON.stringify(fromString) === JSON.stringify(parsed.tree) } : {}),
+    };
+  }
+
+  /**
+   * Every enabled rule of an organization with its condition tree, for the
+   * rules engine: no string is parsed per event. A stored rule whose
+   * conditions cannot be read (written by hand) is left out rather than failing
+   * the organization's other rules; `onInvalid` hears about it.
+   */
+  async loadEnabled(organizationId: string, onInvalid: (ruleId: string, error: Error) => void = () => {}): Promise<LoadedRule[]> {
+    const rows = await listEnabledRules(this.sql, organizationId);
+    const out: LoadedRule[] = [];
+    for (const row of rows) {
+      let condition: Condition | null;
+      try {
+        condition = currentTree(row);
+      } catch (error) {
+        onInvalid(row.id, error as Error);
+        continue;
+      }
+      const tz = row.properties.timezone;
+      out.push({
+        id: row.id,
+        organizationId: row.organizationId,
+        projectId: row.projectId,
+        name: row.name,
+        type: row.type,
+        condition,
+        timezone: typeof tz === 'string' && isValidTimezone(tz) ? tz : 'UTC',
+        actions: row.actions as RuleAction[],
+        throttleInSeconds: row.throttleInSeconds,
+        channelIds: row.channelIds,
+        projectChannelIds: row.projectChannelIds,
+        gatewayIds: row.gatewayIds,
+        properties: row.properties,
+        updatedAt: row.updatedAt,
+      });
+    }
+    return out;
+  }
 }

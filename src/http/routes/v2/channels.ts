@@ -1,19 +1,12 @@
 // /v2 channels and their API keys (docs/CONTRACT.md#v2-resources). Gen B flat routes,
 // with the Gen A spellings (`apiKeys`, PUT {enabled}) as aliases.
 import { z } from 'zod';
-import {
-  createChannelKey,
-  deleteChannelKey,
-  listChannelKeys,
-  presentChannelKey,
-  presentNewChannelKey,
-  setChannelKeyEnabled,
-} from '../../../platform/channel-keys.js';
-import { changeChannel, createChannel, deleteChannel, getChannel, listChannels, presentChannel, type ChannelType } from '../../../platform/channels.js';
+import { presentChannelKey, presentNewChannelKey } from '../../../platform/channel-keys.js';
+import { presentChannel, type ChannelType } from '../../../platform/channels.js';
+import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
 import { channelKeySchema, channelSchema, list, newChannelKeySchema, newChannelSchema, one } from './response-schemas.js';
-import type { PlatformDeps } from './index.js';
 
 /** Gen B spells types in lower case; Gen A wrote "Android" and "iOS". Stored in lower case. */
 const channelType = z
@@ -48,11 +41,9 @@ const keyParams = z.object({ channel: id, apiKey: id });
 const channelResponse = { description: 'the channel', schema: one(channelSchema) };
 const keyResponse = { 200: { description: 'the key (never the key itself)', schema: one(channelKeySchema) } };
 
-export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
-  const { sql } = deps;
-
+export function channelsEndpoints({ channels, channelKeys }: PlatformServices): Endpoint[] {
   const setKeyEnabled = async (organizationId: string, channelId: string, keyId: string, enabled: boolean) =>
-    respond.data(presentChannelKey(await setChannelKeyEnabled(sql, organizationId, channelId, keyId, enabled)));
+    respond.data(presentChannelKey(await channelKeys.setEnabled(organizationId, channelId, keyId, enabled)));
 
   return [
     defineEndpoint({
@@ -66,8 +57,8 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'channels:read',
       responses: { 200: { description: 'the channels', schema: list(channelSchema) } },
       async handler({ caller }) {
-        const channels = await listChannels(sql, caller.organizationId);
-        return respond.list(channels.map(presentChannel), { count: channels.length });
+        const rows = await channels.list(caller.organizationId);
+        return respond.list(rows.map(presentChannel), { count: rows.length });
       },
     }),
     defineEndpoint({
@@ -85,7 +76,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
         400: { description: 'invalid body; "bad schemaId" or "bad projectIds" when they name no schema or project of the organization' },
       },
       async handler({ caller, body }) {
-        return respond.data(await createChannel(sql, caller.organizationId, body));
+        return respond.data(await channels.create(caller.organizationId, body));
       },
     }),
     defineEndpoint({
@@ -100,7 +91,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       params: channelParams,
       responses: { 200: channelResponse },
       async handler({ caller, params }) {
-        return respond.data(presentChannel(await getChannel(sql, caller.organizationId, params.channel)));
+        return respond.data(presentChannel(await channels.get(caller.organizationId, params.channel)));
       },
     }),
     defineEndpoint({
@@ -117,7 +108,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       responses: { 200: channelResponse, 400: { description: 'invalid body, "bad schemaId" or "bad projectIds"' } },
       async handler({ caller, params, body }) {
         const { id: _id, organizationId: _org, createdAt: _created, updatedAt: _updated, ...update } = body;
-        const channel = await changeChannel(sql, caller.organizationId, params.channel, update);
+        const channel = await channels.change(caller.organizationId, params.channel, update);
         return respond.data(presentChannel(channel));
       },
     }),
@@ -133,7 +124,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       params: channelParams,
       responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
-        await deleteChannel(sql, caller.organizationId, params.channel);
+        await channels.delete(caller.organizationId, params.channel);
         return respond.noContent();
       },
     }),
@@ -150,7 +141,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       aliases: [{ method: 'get', path: '/v2/channels/:channel/apiKeys' }],
       responses: { 200: { description: 'the keys of the channel', schema: list(channelKeySchema) } },
       async handler({ caller, params }) {
-        const keys = await listChannelKeys(sql, caller.organizationId, params.channel);
+        const keys = await channelKeys.list(caller.organizationId, params.channel);
         return respond.list(keys.map(presentChannelKey), { count: keys.length });
       },
     }),
@@ -167,7 +158,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       aliases: [{ method: 'post', path: '/v2/channels/:channel/apiKeys' }],
       responses: { 200: { description: 'the key, with the key itself (`apiKey`)', schema: one(newChannelKeySchema) } },
       async handler({ caller, params }) {
-        const { row, apiKey } = await createChannelKey(sql, caller.organizationId, params.channel);
+        const { row, apiKey } = await channelKeys.create(caller.organizationId, params.channel);
         return respond.data(presentNewChannelKey(row, apiKey));
       },
     }),
@@ -230,7 +221,7 @@ export function channelsEndpoints(deps: PlatformDeps): Endpoint[] {
       aliases: [{ method: 'del', path: '/v2/channels/:channel/apiKeys/:apiKey' }],
       responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
-        await deleteChannelKey(sql, caller.organizationId, params.channel, params.apiKey);
+        await channelKeys.delete(caller.organizationId, params.channel, params.apiKey);
         return respond.noContent();
       },
     }),

@@ -2,13 +2,12 @@
 // each fired action (a job) with its status and, for webhooks, every
 // delivery attempt; never a response body.
 import { z } from 'zod';
-import { ruleDeliveries } from '../../../platform/rules/deliveries.js';
+import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { idParam } from './common.js';
-import type { PlatformDeps } from './index.js';
 import { deliverySchema, list } from './response-schemas.js';
 
-export function deliveriesEndpoints({ sql }: PlatformDeps): Endpoint[] {
+export function deliveriesEndpoints({ ruleDeliveries }: PlatformServices): Endpoint[] {
   return [
     defineEndpoint({
       method: 'get',
@@ -23,7 +22,7 @@ export function deliveriesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }).strict(),
       responses: { 200: { description: 'the fired actions, newest first, each with its webhook attempts', schema: list(deliverySchema) } },
       async handler({ caller, params, query }) {
-        const data = await ruleDeliveries(sql, caller.organizationId, params.rule, query.limit);
+        const data = await ruleDeliveries.list(caller.organizationId, params.rule, query.limit);
         return respond.list(data, { count: data.length });
       },
     }),

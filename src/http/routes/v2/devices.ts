@@ -2,19 +2,10 @@
 // search, and look-up by alias. Devices registered through the ingestion API
 // are created by ingest/.
 import { z } from 'zod';
-import {
-  changeDevice,
-  createDevice,
-  deleteDevice,
-  DEVICE_SORT_FIELDS,
-  deviceIdByAlias,
-  getDevice,
-  presentDevice,
-  searchDevices,
-} from '../../../platform/devices.js';
+import { DEVICE_SORT_FIELDS, presentDevice } from '../../../platform/devices.js';
+import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id, idParam, searchBody, tags } from './common.js';
-import type { PlatformDeps } from './index.js';
 import { deviceSchema, one, totalsMeta, list } from './response-schemas.js';
 
 const text = z.string().trim().min(1).max(128);
@@ -32,7 +23,7 @@ const deviceFilter = z
 
 const notFoundDoc = { 404: { description: 'device not found (in the organization of the token)' } };
 
-export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
+export function devicesEndpoints({ devices }: PlatformServices): Endpoint[] {
   return [
     defineEndpoint({
       method: 'post',
@@ -46,7 +37,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       body: z.object({ channelId: id, name: text.optional(), model: text.optional(), type: text.optional(), tags: tags.optional() }).strict(),
       responses: { 200: { description: 'the device', schema: one(deviceSchema) } },
       async handler({ body, caller }) {
-        return respond.data(presentDevice(await createDevice(sql, caller.organizationId, body)));
+        return respond.data(presentDevice(await devices.create(caller.organizationId, body)));
       },
     }),
     defineEndpoint({
@@ -62,7 +53,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       params: idParam('device'),
       responses: { 200: { description: 'the device', schema: one(deviceSchema) }, ...notFoundDoc },
       async handler({ params, caller }) {
-        return respond.data(presentDevice(await getDevice(sql, caller.organizationId, params.device as string)));
+        return respond.data(presentDevice(await devices.get(caller.organizationId, params.device as string)));
       },
     }),
     defineEndpoint({
@@ -78,7 +69,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       body: z.object({ name: text.nullable().optional(), model: text.nullable().optional(), type: text.nullable().optional(), tags: tags.optional() }).strict(),
       responses: { 200: { description: 'the device', schema: one(deviceSchema) }, ...notFoundDoc },
       async handler({ params, body, caller }) {
-        return respond.data(presentDevice(await changeDevice(sql, caller.organizationId, params.device as string, body)));
+        return respond.data(presentDevice(await devices.change(caller.organizationId, params.device as string, body)));
       },
     }),
     defineEndpoint({
@@ -93,7 +84,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       params: idParam('device'),
       responses: { 204: { description: 'deleted' }, ...notFoundDoc },
       async handler({ params, caller }) {
-        await deleteDevice(sql, caller.organizationId, params.device as string);
+        await devices.delete(caller.organizationId, params.device as string);
         return respond.noContent();
       },
     }),
@@ -120,7 +111,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       },
       async handler({ body, caller }) {
         const b = body as typeof body & { channelId?: string; projectId?: string; filter: z.infer<typeof deviceFilter> };
-        const result = await searchDevices(sql, caller.organizationId, {
+        const result = await devices.search(caller.organizationId, {
           channelId: b.channelId,
           projectId: b.projectId,
           filter: b.filter,
@@ -143,7 +134,7 @@ export function devicesEndpoints({ sql }: PlatformDeps): Endpoint[] {
       body: z.object({ type: z.string().trim().min(1).max(64), value: z.string().trim().min(1).max(256) }).strict(),
       responses: { 200: { description: 'the device id', schema: one(z.string().describe('the device id')) }, 404: { description: 'no device holds this alias' } },
       async handler({ body, caller }) {
-        return respond.data(await deviceIdByAlias(sql, caller.organizationId, body.type, body.value));
+        return respond.data(await devices.idByAlias(caller.organizationId, body.type, body.value));
       },
     }),
   ];

@@ -9,12 +9,12 @@
 // platform did (docs/CONTRACT.md#v2-errors); nothing of another organization is ever read, since
 // every query is scoped to the caller's organization anyway.
 import { z } from 'zod';
+import type { Config } from '../../../config.js';
 import { EARLIEST_TIME_MS, LATEST_TIME_MS } from '../../../lib/storable.js';
-import { eventMetrics, searchEvents } from '../../../platform/events.js';
 import { isValidTimezone } from '../../../platform/rules/inputs.js';
+import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { foreignScope, id } from './common.js';
-import type { PlatformDeps } from './index.js';
 import { eventSchema, list, metricBucketSchema, metricsMeta, totalsMeta } from './response-schemas.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
@@ -103,8 +103,7 @@ const streamQuery = z
   })
   .strict();
 
-export function eventsEndpoints(deps: PlatformDeps): Endpoint[] {
-  const { sql, eventTail, config } = deps;
+export function eventsEndpoints({ events, eventTail }: PlatformServices, config: Config): Endpoint[] {
   return [
     defineEndpoint({
       method: 'get',
@@ -162,7 +161,7 @@ export function eventsEndpoints(deps: PlatformDeps): Endpoint[] {
       },
       async handler({ caller, body }) {
         const { sort, ...search } = body;
-        const { rows, totals } = await foreignScope(searchEvents(sql, caller.organizationId, { ...search, order: sort.order }));
+        const { rows, totals } = await foreignScope(events.search(caller.organizationId, { ...search, order: sort.order }));
         return respond.list(rows, totals);
       },
     }),
@@ -181,7 +180,7 @@ export function eventsEndpoints(deps: PlatformDeps): Endpoint[] {
         401: { description: 'you dont have access to this channel' },
       },
       async handler({ caller, body }) {
-        const { buckets, totals } = await foreignScope(eventMetrics(sql, caller.organizationId, body));
+        const { buckets, totals } = await foreignScope(events.metrics(caller.organizationId, body));
         return respond.list(buckets, { ...totals, interval: body.interval, timezone: body.timezone, operation: body.operation });
       },
     }),

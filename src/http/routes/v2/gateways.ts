@@ -2,18 +2,17 @@
 // organization. The platform's API listed, renamed and deleted them; POST is an
 // addition so that they can be created through the API (docs/CONTRACT.md#diff-gateway-create).
 import { z } from 'zod';
-import { createGateway, deleteGateway, getGateway, listGateways, presentGateway, renameGateway } from '../../../platform/gateways.js';
+import { presentGateway } from '../../../platform/gateways.js';
+import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
 import { gatewaySchema, list, one } from './response-schemas.js';
-import type { PlatformDeps } from './index.js';
 
 const name = z.string().trim().min(1).max(128);
 const gatewayParams = z.object({ gateway: id });
 const gatewayResponse = { description: 'the gateway', schema: one(gatewaySchema) };
 
-export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
-  const { sql } = deps;
+export function gatewaysEndpoints({ gateways }: PlatformServices): Endpoint[] {
   return [
     defineEndpoint({
       method: 'get',
@@ -26,7 +25,7 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'gateways:read',
       responses: { 200: { description: 'the gateways', schema: list(gatewaySchema) } },
       async handler({ caller }) {
-        const rows = await listGateways(sql, caller.organizationId);
+        const rows = await gateways.list(caller.organizationId);
         return respond.list(rows.map(presentGateway), { count: rows.length });
       },
     }),
@@ -42,7 +41,7 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       body: z.object({ name }).strict(),
       responses: { 200: gatewayResponse },
       async handler({ caller, body }) {
-        return respond.data(presentGateway(await createGateway(sql, caller.organizationId, body.name)));
+        return respond.data(presentGateway(await gateways.create(caller.organizationId, body.name)));
       },
     }),
     defineEndpoint({
@@ -57,7 +56,7 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       params: gatewayParams,
       responses: { 200: gatewayResponse },
       async handler({ caller, params }) {
-        return respond.data(presentGateway(await getGateway(sql, caller.organizationId, params.gateway)));
+        return respond.data(presentGateway(await gateways.get(caller.organizationId, params.gateway)));
       },
     }),
     defineEndpoint({
@@ -82,7 +81,7 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
         .strict(),
       responses: { 200: gatewayResponse },
       async handler({ caller, params, body }) {
-        return respond.data(presentGateway(await renameGateway(sql, caller.organizationId, params.gateway, body.name)));
+        return respond.data(presentGateway(await gateways.rename(caller.organizationId, params.gateway, body.name)));
       },
     }),
     defineEndpoint({
@@ -97,7 +96,7 @@ export function gatewaysEndpoints(deps: PlatformDeps): Endpoint[] {
       params: gatewayParams,
       responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
-        await deleteGateway(sql, caller.organizationId, params.gateway);
+        await gateways.delete(caller.organizationId, params.gateway);
         return respond.noContent();
       },
     }),

@@ -1,12 +1,7 @@
 // Every declared endpoint of the management API, in one list: the router
 // registers them and /openapi.json documents them.
-import type { Sql } from 'postgres';
 import type { Config } from '../../../config.js';
-import type { ModelFiles } from '../../../inference/model-store.js';
-import type { InferenceService } from '../../../inference/service.js';
-import type { AccountService } from '../../../platform/accounts.js';
-import type { EventTail } from '../../../platform/event-tail.js';
-import type { InferenceKeyCache } from '../../../platform/inference-keys.js';
+import type { PlatformServices } from '../../../platform/services.js';
 import type { Endpoint } from '../../api.js';
 import { accountEndpoints } from './accounts.js';
 import { channelsEndpoints } from './channels.js';
@@ -21,30 +16,19 @@ import { projectsEndpoints } from './projects.js';
 import { rulesEndpoints } from './rules.js';
 import { schemasEndpoints } from './schemas.js';
 
-export interface PlatformDeps {
-  sql: Sql;
-  config: Config;
-  accounts: AccountService;
-  inference: InferenceService;
-  inferenceKeys: InferenceKeyCache;
-  modelFiles: ModelFiles;
-  /** the live event tail of GET /v2/events/stream */
-  eventTail: EventTail;
-}
-
-export function managementEndpoints(deps: PlatformDeps): Endpoint[] {
+export function managementEndpoints(services: PlatformServices, config: Config): Endpoint[] {
   return [
-    ...accountEndpoints(deps.accounts),
-    ...channelsEndpoints(deps),
-    ...schemasEndpoints(deps),
-    ...projectsEndpoints(deps),
-    ...gatewaysEndpoints(deps),
-    ...devicesEndpoints(deps),
-    ...landmarksEndpoints(deps),
-    ...rulesEndpoints(deps),
-    ...deliveriesEndpoints(deps),
-    ...eventsEndpoints(deps),
-    ...inferenceKeysEndpoints(deps),
-    ...modelsEndpoints(deps),
+    ...accountEndpoints(services.accounts),
+    ...channelsEndpoints(services),
+    ...schemasEndpoints(services),
+    ...projectsEndpoints(services),
+    ...gatewaysEndpoints(services),
+    ...devicesEndpoints(services),
+    ...landmarksEndpoints(services),
+    ...rulesEndpoints(services),
+    ...deliveriesEndpoints(services),
+    ...eventsEndpoints(services, config),
+    ...inferenceKeysEndpoints(services),
+    ...modelsEndpoints(services, config),
   ];
 }

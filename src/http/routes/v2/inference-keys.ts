@@ -1,19 +1,13 @@
 // /v2/inference/api-keys: the keys predict accepts. Admins and project
 // managers only; the key is shown once, at creation, and stored as a digest.
 import { z } from 'zod';
-import {
-  createInferenceKey,
-  deleteInferenceKey,
-  listInferenceKeys,
-  presentInferenceKey,
-  setInferenceKeyEnabled,
-} from '../../../platform/inference-keys.js';
+import { presentInferenceKey } from '../../../platform/inference-keys.js';
+import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { idParam } from './common.js';
-import type { PlatformDeps } from './index.js';
 import { inferenceKeySchema, list, newInferenceKeySchema, one } from './response-schemas.js';
 
-export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): Endpoint[] {
+export function inferenceKeysEndpoints({ inferenceKeys }: PlatformServices): Endpoint[] {
   const toggle = (enabled: boolean) =>
     defineEndpoint({
       method: 'post',
@@ -28,7 +22,7 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       params: idParam('apiKey'),
       responses: { 200: { description: 'the key (never the key itself)', schema: one(inferenceKeySchema) } },
       async handler({ caller, params }) {
-        return respond.data(presentInferenceKey(await setInferenceKeyEnabled(sql, inferenceKeys, caller.organizationId, params.apiKey, enabled)));
+        return respond.data(presentInferenceKey(await inferenceKeys.setEnabled(caller.organizationId, params.apiKey, enabled)));
       },
     });
   return [
@@ -43,7 +37,7 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       action: 'inferenceKeys:read',
       responses: { 200: { description: 'the keys (prefixes only)', schema: list(inferenceKeySchema) } },
       async handler({ caller }) {
-        const keys = await listInferenceKeys(sql, caller.organizationId);
+        const keys = await inferenceKeys.list(caller.organizationId);
         return respond.list(keys.map(presentInferenceKey), { count: keys.length });
       },
     }),
@@ -59,7 +53,7 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       body: z.object({ name: z.string().trim().max(128).default('') }).strict(),
       responses: { 200: { description: 'the key, with the key itself (`apiKey`)', schema: one(newInferenceKeySchema) } },
       async handler({ caller, body }) {
-        const { row, apiKey } = await createInferenceKey(sql, inferenceKeys, caller.organizationId, { name: body.name, createdBy: caller.userId });
+        const { row, apiKey } = await inferenceKeys.create(caller.organizationId, { name: body.name, createdBy: caller.userId });
         return respond.data({ ...presentInferenceKey(row), apiKey });
       },
     }),
@@ -77,7 +71,7 @@ export function inferenceKeysEndpoints({ sql, inferenceKeys }: PlatformDeps): En
       params: idParam('apiKey'),
       responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
-        await deleteInferenceKey(sql, inferenceKeys, caller.organizationId, params.apiKey);
+        await inferenceKeys.delete(caller.organizationId, params.apiKey);
         return respond.noContent();
       },
     }),

@@ -5,21 +5,10 @@
 // returned in both.
 import { z } from 'zod';
 import { modelInput, sameShape, shapeInput, SHAPE_TYPES, type Shape } from '../../../lib/geometry.js';
-import {
-  changeLandmark,
-  createLandmark,
-  createProjectLandmark,
-  deleteLandmark,
-  getLandmark,
-  LANDMARK_SORT_FIELDS,
-  presentLandmark,
-  projectLandmarksPage,
-  searchLandmarks,
-  type LandmarkFilter,
-} from '../../../platform/landmarks.js';
+import { LANDMARK_SORT_FIELDS, presentLandmark, type LandmarkFilter } from '../../../platform/landmarks.js';
+import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id, searchBody, tags } from './common.js';
-import type { PlatformDeps } from './index.js';
 import { landmarkSchema, list, one as oneOf, totalsMeta } from './response-schemas.js';
 
 const one = oneOf(landmarkSchema);
@@ -91,7 +80,7 @@ const projectParam = z.object({ project: id });
 const landmarkParam = z.object({ landmark: id });
 const projectLandmarkParams = z.object({ project: id, landmark: id });
 
-export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
+export function landmarksEndpoints({ landmarks }: PlatformServices): Endpoint[] {
   return [
     defineEndpoint({
       method: 'post',
@@ -106,7 +95,7 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       responses: { 200: { description: 'the landmark, its shape in both spellings', schema: one } },
       async handler({ body, caller }) {
         const { projectId, model, shape, ...input } = body;
-        return respond.data(presentLandmark(await createLandmark(sql, caller.organizationId, projectId, { ...input, shape: (model ?? shape)! })));
+        return respond.data(presentLandmark(await landmarks.create(caller.organizationId, projectId, { ...input, shape: (model ?? shape)! })));
       },
     }),
     defineEndpoint({
@@ -121,7 +110,7 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       params: landmarkParam,
       responses: { 200: { description: 'the landmark', schema: one }, 404: { description: 'landmark not found' } },
       async handler({ params, caller }) {
-        return respond.data(presentLandmark(await getLandmark(sql, caller.organizationId, params.landmark)));
+        return respond.data(presentLandmark(await landmarks.get(caller.organizationId, params.landmark)));
       },
     }),
     defineEndpoint({
@@ -139,7 +128,7 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       responses: { 200: { description: 'the landmark', schema: one }, 404: { description: 'landmark not found' } },
       async handler({ params, body, caller }) {
         const { model, shape, ...update } = body;
-        const landmark = await changeLandmark(sql, caller.organizationId, params.landmark, { ...update, shape: model ?? shape });
+        const landmark = await landmarks.change(caller.organizationId, params.landmark, { ...update, shape: model ?? shape });
         return respond.data(presentLandmark(landmark));
       },
     }),
@@ -155,7 +144,7 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       params: landmarkParam,
       responses: { 204: { description: 'deleted' }, 404: { description: 'landmark not found' } },
       async handler({ params, caller }) {
-        await deleteLandmark(sql, caller.organizationId, params.landmark);
+        await landmarks.delete(caller.organizationId, params.landmark);
         return respond.noContent();
       },
     }),
@@ -183,7 +172,7 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       async handler({ body, caller }) {
         const b = body as typeof body & { projectId?: string; name?: string; filter: z.infer<typeof landmarkFilter> };
         const page = { limit: b.limit, offset: b.offset };
-        const result = await searchLandmarks(sql, caller.organizationId, { projectId: b.projectId, name: b.name, filter: b.filter as LandmarkFilter, sort: b.sort, page });
+        const result = await landmarks.search(caller.organizationId, { projectId: b.projectId, name: b.name, filter: b.filter as LandmarkFilter, sort: b.sort, page });
         return respond.list(result.rows.map(presentLandmark), { filteredTotal: result.filteredTotal, total: result.total });
       },
     }),
@@ -203,7 +192,7 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       responses: { 201: { description: 'the landmark', schema: one }, 404: { description: 'project not found' } },
       async handler({ params, body, caller }) {
         const { model, shape, ...input } = body;
-        const landmark = await createProjectLandmark(sql, caller.organizationId, params.project, { ...input, shape: (model ?? shape)! });
+        const landmark = await landmarks.createInProject(caller.organizationId, params.project, { ...input, shape: (model ?? shape)! });
         return respond.data(presentLandmark(landmark), 201);
       },
     }),
@@ -241,7 +230,7 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       },
       async handler({ params, query, caller }) {
         const ascending = query.sortAsc === 'true';
-        const page = await projectLandmarksPage(sql, caller.organizationId, params.project, { index: query.index, count: query.count, ascending });
+        const page = await landmarks.projectPage(caller.organizationId, params.project, { index: query.index, count: query.count, ascending });
         const meta: Record<string, unknown> = { count: page.rows.length };
         if (page.nextIndex) {
           meta.nextIndex = page.nextIndex;
@@ -262,7 +251,7 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       params: projectLandmarkParams,
       responses: { 200: { description: 'the landmark', schema: one }, 404: { description: 'project or landmark not found' } },
       async handler({ params, caller }) {
-        return respond.data(presentLandmark(await getLandmark(sql, caller.organizationId, params.landmark, params.project)));
+        return respond.data(presentLandmark(await landmarks.get(caller.organizationId, params.landmark, params.project)));
       },
     }),
     defineEndpoint({
@@ -277,7 +266,7 @@ export function landmarksEndpoints({ sql }: PlatformDeps): Endpoint[] {
       params: projectLandmarkParams,
       responses: { 204: { description: 'deleted' }, 404: { description: 'project or landmark not found' } },
       async handler({ params, caller }) {
-        await deleteLandmark(sql, caller.organizationId, params.landmark, params.project);
+        await landmarks.delete(caller.organizationId, params.landmark, params.project);
         return respond.noContent();
       },
     }),

@@ -4,10 +4,11 @@
 // with the reason) here and on every replica, delete them (which unloads
 // them from every worker of every replica).
 import { z } from 'zod';
-import { ModelCatalog, presentModel } from '../../../platform/models.js';
+import type { Config } from '../../../config.js';
+import { presentModel } from '../../../platform/models.js';
+import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { idParam } from './common.js';
-import type { PlatformDeps } from './index.js';
 import { list, modelSchema, modelVersionSchema, modelWithVersionsSchema, one } from './response-schemas.js';
 
 /** How long `?wait=true` holds an upload's answer for the version to load: long enough for large models on a GPU, bounded so that no client hangs on one. */
@@ -15,8 +16,7 @@ const UPLOAD_WAIT_MS = 120_000;
 
 const modelBody = z.object({ name: z.string().trim().min(1).max(128), description: z.string().max(2000).default('') }).strict();
 
-export function modelsEndpoints({ sql, config, inference, modelFiles }: PlatformDeps): Endpoint[] {
-  const models = new ModelCatalog(sql, inference, modelFiles, config);
+export function modelsEndpoints({ models }: PlatformServices, config: Config): Endpoint[] {
   return [
     defineEndpoint({
       method: 'get',

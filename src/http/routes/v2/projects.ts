@@ -2,21 +2,11 @@
 // attach / detach / list routes and its `channelIDs` spelling.
 import { z } from 'zod';
 import { presentChannel } from '../../../platform/channels.js';
-import {
-  attachProjectChannel,
-  changeProject,
-  createProject,
-  deleteProject,
-  detachProjectChannel,
-  getProject,
-  listProjects,
-  presentProject,
-  projectChannels,
-} from '../../../platform/projects.js';
+import { presentProject } from '../../../platform/projects.js';
+import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
 import { channelSchema, list, one, projectSchema } from './response-schemas.js';
-import type { PlatformDeps } from './index.js';
 
 const name = z.string().trim().min(1).max(128);
 const channelIds = z.array(id).max(1000).optional();
@@ -37,8 +27,7 @@ const projectChannelParams = z.object({ project: id, channel: id });
 
 const projectResponse = { description: 'the project', schema: one(projectSchema) };
 
-export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
-  const { sql } = deps;
+export function projectsEndpoints({ projects }: PlatformServices): Endpoint[] {
   return [
     defineEndpoint({
       method: 'get',
@@ -51,8 +40,8 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'projects:read',
       responses: { 200: { description: 'the projects', schema: list(projectSchema) } },
       async handler({ caller }) {
-        const projects = await listProjects(sql, caller.organizationId);
-        return respond.list(projects.map(presentProject), { count: projects.length });
+        const rows = await projects.list(caller.organizationId);
+        return respond.list(rows.map(presentProject), { count: rows.length });
       },
     }),
     defineEndpoint({
@@ -67,7 +56,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       body: z.object({ name, channelIds, channelIDs: channelIds, enabled: z.boolean().optional() }).strict(),
       responses: { 200: projectResponse, 400: { description: 'invalid body, or "bad channelIds": not channels of the organization' } },
       async handler({ caller, body }) {
-        const project = await createProject(sql, caller.organizationId, { name: body.name, enabled: body.enabled, channelIds: mergeChannelIds(body) });
+        const project = await projects.create(caller.organizationId, { name: body.name, enabled: body.enabled, channelIds: mergeChannelIds(body) });
         return respond.data(presentProject(project));
       },
     }),
@@ -83,7 +72,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       params: projectParams,
       responses: { 200: projectResponse },
       async handler({ caller, params }) {
-        return respond.data(presentProject(await getProject(sql, caller.organizationId, params.project)));
+        return respond.data(presentProject(await projects.get(caller.organizationId, params.project)));
       },
     }),
     defineEndpoint({
@@ -100,7 +89,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       aliases: [{ method: 'put', path: '/v2/projects/:project' }],
       responses: { 200: projectResponse, 400: { description: 'invalid body, or "bad channelIds"' } },
       async handler({ caller, params, body }) {
-        const project = await changeProject(sql, caller.organizationId, params.project, {
+        const project = await projects.change(caller.organizationId, params.project, {
           name: body.name,
           enabled: body.enabled,
           channelIds: mergeChannelIds(body),
@@ -120,7 +109,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       params: projectParams,
       responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
-        await deleteProject(sql, caller.organizationId, params.project);
+        await projects.delete(caller.organizationId, params.project);
         return respond.noContent();
       },
     }),
@@ -136,7 +125,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       params: projectParams,
       responses: { 200: { description: 'the channels of the project', schema: list(channelSchema) } },
       async handler({ caller, params }) {
-        const channels = await projectChannels(sql, caller.organizationId, params.project);
+        const channels = await projects.channels(caller.organizationId, params.project);
         return respond.list(channels.map(presentChannel), { count: channels.length });
       },
     }),
@@ -152,7 +141,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       params: projectChannelParams,
       responses: { 201: projectResponse },
       async handler({ caller, params }) {
-        const project = await attachProjectChannel(sql, caller.organizationId, params.project, params.channel);
+        const project = await projects.attachChannel(caller.organizationId, params.project, params.channel);
         return respond.data(presentProject(project), 201);
       },
     }),
@@ -168,7 +157,7 @@ export function projectsEndpoints(deps: PlatformDeps): Endpoint[] {
       params: projectChannelParams,
       responses: { 204: { description: 'detached' }, 404: { description: 'no such project, or the channel is not attached to it' } },
       async handler({ caller, params }) {
-        await detachProjectChannel(sql, caller.organizationId, params.project, params.channel);
+        await projects.detachChannel(caller.organizationId, params.project, params.channel);
         return respond.noContent();
       },
     }),

@@ -10,18 +10,10 @@ import { z } from 'zod';
 import { notFound } from '../../../errors.js';
 import { actionsSchema } from '../../../platform/rules/actions.js';
 import { LIMITS } from '../../../platform/rules/model.js';
-import {
-  changeRule,
-  createRule,
-  getRule,
-  presentRule,
-  removeRule,
-  rulesOf,
-  validateConditions,
-} from '../../../platform/rules/service.js';
+import { presentRule } from '../../../platform/rules/service.js';
+import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { foreignScope, id, idParam } from './common.js';
-import type { PlatformDeps } from './index.js';
 import { conditionsCheckSchema, list, one, ruleSchema } from './response-schemas.js';
 
 const properties = z
@@ -75,8 +67,7 @@ const validateBody = z
 const projectRuleParams = z.object({ project: id, rule: id });
 const ruleResponse = { description: 'the rule (webhook secrets masked)', schema: one(ruleSchema) };
 
-export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
-  const { sql } = deps;
+export function rulesEndpoints({ rules }: PlatformServices): Endpoint[] {
   return [
     defineEndpoint({
       method: 'get',
@@ -90,8 +81,8 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       query: z.object({ projectId: id.optional() }).strict(),
       responses: { 200: { description: 'the rules', schema: list(ruleSchema) } },
       async handler({ caller, query }) {
-        const rules = await rulesOf(sql, caller.organizationId, query.projectId);
-        return respond.list(rules.map(presentRule), { count: rules.length });
+        const rows = await rules.list(caller.organizationId, query.projectId);
+        return respond.list(rows.map(presentRule), { count: rows.length });
       },
     }),
     defineEndpoint({
@@ -106,7 +97,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       body: createBody,
       responses: { 200: ruleResponse, 401: { description: 'you dont have access to this project' } },
       async handler({ caller, body }) {
-        return respond.data(presentRule(await foreignScope(createRule(sql, caller.organizationId, body))));
+        return respond.data(presentRule(await foreignScope(rules.create(caller.organizationId, body))));
       },
     }),
     defineEndpoint({
@@ -121,7 +112,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       body: validateBody,
       responses: { 200: { description: 'the conditions are valid: their forms', schema: one(conditionsCheckSchema) } },
       async handler({ caller, body }) {
-        return respond.data(await foreignScope(validateConditions(sql, caller.organizationId, body)));
+        return respond.data(await foreignScope(rules.validateConditions(caller.organizationId, body)));
       },
     }),
     defineEndpoint({
@@ -136,7 +127,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       params: idParam('rule'),
       responses: { 200: ruleResponse },
       async handler({ caller, params }) {
-        return respond.data(presentRule(await getRule(sql, caller.organizationId, params.rule)));
+        return respond.data(presentRule(await rules.get(caller.organizationId, params.rule)));
       },
     }),
     defineEndpoint({
@@ -152,7 +143,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       body: patchBody,
       responses: { 200: ruleResponse },
       async handler({ caller, params, body }) {
-        return respond.data(presentRule(await foreignScope(changeRule(sql, caller.organizationId, params.rule, body))));
+        return respond.data(presentRule(await foreignScope(rules.change(caller.organizationId, params.rule, body))));
       },
     }),
     defineEndpoint({
@@ -167,7 +158,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       params: idParam('rule'),
       responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
-        await removeRule(sql, caller.organizationId, params.rule);
+        await rules.remove(caller.organizationId, params.rule);
         return respond.noContent();
       },
     }),
@@ -185,7 +176,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       body: nestedCreateBody,
       responses: { 201: ruleResponse },
       async handler({ caller, params, body }) {
-        const rule = await createRule(sql, caller.organizationId, { ...body, projectId: params.project });
+        const rule = await rules.create(caller.organizationId, { ...body, projectId: params.project });
         return respond.data(presentRule(rule), 201);
       },
     }),
@@ -201,8 +192,8 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       params: idParam('project'),
       responses: { 200: { description: 'the rules of the project', schema: list(ruleSchema) } },
       async handler({ caller, params }) {
-        const rules = await rulesOf(sql, caller.organizationId, params.project);
-        return respond.list(rules.map(presentRule), { count: rules.length });
+        const rows = await rules.list(caller.organizationId, params.project);
+        return respond.list(rows.map(presentRule), { count: rows.length });
       },
     }),
     defineEndpoint({
@@ -217,7 +208,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       params: projectRuleParams,
       responses: { 200: ruleResponse },
       async handler({ caller, params }) {
-        const rule = await getRule(sql, caller.organizationId, params.rule);
+        const rule = await rules.get(caller.organizationId, params.rule);
         if (rule.projectId !== params.project) throw notFound('rule not found');
         return respond.data(presentRule(rule));
       },
@@ -234,7 +225,7 @@ export function rulesEndpoints(deps: PlatformDeps): Endpoint[] {
       params: projectRuleParams,
       responses: { 204: { description: 'deleted' } },
       async handler({ caller, params }) {
-        await removeRule(sql, caller.organizationId, params.rule, params.project);
+        await rules.remove(caller.organizationId, params.rule, params.project);
         return respond.noContent();
       },
     }),

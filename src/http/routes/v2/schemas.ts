@@ -1,11 +1,11 @@
 // /v2 schemas: the payload schemas of IoT channels (docs/CONTRACT.md#v2-schemas).
 import { z } from 'zod';
 import { schemaFields } from '../../../platform/schema-validation.js';
-import { changeSchema, createSchema, deleteSchema, getSchema, listSchemas, presentSchema } from '../../../platform/schemas.js';
+import { presentSchema } from '../../../platform/schemas.js';
+import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
 import { list, one, payloadSchemaSchema } from './response-schemas.js';
-import type { PlatformDeps } from './index.js';
 
 const name = z.string().trim().min(1).max(128);
 /** Only JSON payloads are validated (the platform's "querystring" schemas are not: docs/CONTRACT.md#diff-schemas-json). */
@@ -23,8 +23,7 @@ const schemaParams = z.object({ schema: id });
 
 const schemaResponse = { description: 'the schema', schema: one(payloadSchemaSchema) };
 
-export function schemasEndpoints(deps: PlatformDeps): Endpoint[] {
-  const { sql } = deps;
+export function schemasEndpoints({ schemas }: PlatformServices): Endpoint[] {
   return [
     defineEndpoint({
       method: 'get',
@@ -37,7 +36,7 @@ export function schemasEndpoints(deps: PlatformDeps): Endpoint[] {
       action: 'schemas:read',
       responses: { 200: { description: 'the schemas', schema: list(payloadSchemaSchema) } },
       async handler({ caller }) {
-        const rows = await listSchemas(sql, caller.organizationId);
+        const rows = await schemas.list(caller.organizationId);
         return respond.list(rows.map(presentSchema), { count: rows.length });
       },
     }),
@@ -53,7 +52,7 @@ export function schemasEndpoints(deps: PlatformDeps): Endpoint[] {
       body: z.object({ name, format: format.default('json'), fields: schemaFields, type: readOnly.type }).strict(),
       responses: { 200: schemaResponse },
       async handler({ caller, body }) {
-        const row = await createSchema(sql, caller.organizationId, { name: body.name, format: body.format, fields: body.fields });
+        const row = await schemas.create(caller.organizationId, { name: body.name, format: body.format, fields: body.fields });
         return respond.data(presentSchema(row));
       },
     }),
@@ -69,7 +68,7 @@ export function schemasEndpoints(deps: PlatformDeps): Endpoint[] {
       params: schemaParams,
       responses: { 200: schemaResponse },
       async handler({ caller, params }) {
-        return respond.data(presentSchema(await getSchema(sql, caller.organizationId, params.schema)));
+        return respond.data(presentSchema(await schemas.get(caller.organizationId, params.schema)));
       },
     }),
     defineEndpoint({
@@ -85,7 +84,7 @@ export function schemasEndpoints(deps: PlatformDeps): Endpoint[] {
       body: z.object({ name: name.optional(), format: format.optional(), fields: schemaFields.optional(), ...readOnly }).strict(),
       responses: { 200: schemaResponse },
       async handler({ caller, params, body }) {
-        const row = await changeSchema(sql, caller.organizationId, params.schema, { name: body.name, format: body.format, fields: body.fields });
+        const row = await schemas.change(caller.organizationId, params.schema, { name: body.name, format: body.format, fields: body.fields });
         return respond.data(presentSchema(row));
       },
     }),
@@ -101,7 +100,7 @@ export function schemasEndpoints(deps: PlatformDeps): Endpoint[] {
       params: schemaParams,
       responses: { 204: { description: 'deleted' }, 409: { description: 'channels use the schema (they are named in `error`)' } },
       async handler({ caller, params }) {
-        await deleteSchema(sql, caller.organizationId, params.schema);
+        await schemas.delete(caller.organizationId, params.schema);
         return respond.noContent();
       },
     }),
