@@ -11,6 +11,7 @@
 // requires. The minimum upload rate is the server's (HttpContext.uploadRate).
 import type { BodyBudget } from '../lib/body-budget.js';
 import { ApiError } from './errors.js';
+import type { WatchedBody } from './slow-bodies.js';
 import { ClientDisconnectedError, type Reply } from './reply.js';
 import type { Request } from './request.js';
 
@@ -75,21 +76,41 @@ function onBody(req: Request, handler: (chunk: ArrayBuffer, isLast: boolean) => 
 
 const unwatched = () => {};
 
+/** How much of a body has arrived, shared by its reader and its rate watch. */
+interface Progress {
+  received: number;
+}
+
 /**
- * The rate watch of a body being read (the server's MIN_UPLOAD_RATE):
- * answers 408 and closes the connection when it trickles.
+ * A body under the server's rate watch (MIN_UPLOAD_RATE): answered 408, its
+ * connection closed, when it trickles. A class, not closures: one is made
+ * per request read.
  */
-function watchBody(req: Request, reply: Reply, received: () => number, abandon: () => void): () => void {
-  return (
-    reply.ctx.uploadRate?.watch({
-      received,
-      paused: () => req.bodyPaused === true,
-      fail: (error) => {
-        abandon();
-        reply.error(error, true);
-      },
-    }) ?? unwatched
-  );
+class WatchedRequestBody implements WatchedBody {
+  constructor(
+    private readonly req: Request,
+    private readonly reply: Reply,
+    private readonly progress: Progress,
+    private readonly abandon: () => void,
+  ) {}
+
+  received(): number {
+    return this.progress.received;
+  }
+
+  paused(): boolean {
+    return this.req.bodyPaused === true;
+  }
+
+  fail(error: ApiError): void {
+    this.abandon();
+    this.reply.error(error, true);
+  }
+}
+
+/** Watches a body's rate; returns the function that ends the watch. */
+function watchBody(req: Request, reply: Reply, progress: Progress, abandon: () => void): () => void {
+  return reply.ctx.uploadRate?.watch(new WatchedRequestBody(req, reply, progress, abandon)) ?? unwatched;
 }
 
 /** Bodies up to this size are read rather than left unread when refused: cheaper than a new connection. */
@@ -132,6 +153,42 @@ interface Held {
   owner: string | undefined;
 }
 
+/** A body's memory, once reserved, until released (once). */
+class HeldMemory {
+  constructor(
+    private readonly bytes: number,
+    public held: Held | undefined,
+  ) {}
+
+  release(): void {
+    this.held?.budget.release(this.bytes, this.held.owner);
+    this.held = undefined;
+  }
+}
+
+/**
+ * Answers a refused body's request, its memory given back. A body still
+ * arriving (or a large one, left unread) is not waited for: the connection
+ * closes after the answer.
+ */
+function refuseBody(memory: HeldMemory, reply: Reply, error: unknown, closeConnection: boolean): undefined {
+  memory.release();
+  reply.error(error, closeConnection);
+  return undefined;
+}
+
+/** A body read whole, with its memory held until release(). */
+class HeldBody implements GatedBody {
+  constructor(
+    readonly bytes: Uint8Array,
+    private readonly memory: HeldMemory,
+  ) {}
+
+  release(): void {
+    this.memory.release();
+  }
+}
+
 /**
  * Reads a request body only for a caller `gate` lets through (it
  * authenticates, and throws to refuse), with memory for it reserved first.
@@ -168,46 +225,33 @@ export function readGatedBody(req: Request, reply: Reply, options: GatedBodyOpti
     if (strangers.tryReserve(reserve, address)) held = { budget: strangers, owner: address };
   }
   if (!held) pauseBody(req);
-  const release = () => {
-    if (held) held.budget.release(reserve, held.owner);
-    held = undefined;
-  };
-  const refuse = async (error: unknown) => {
-    release();
-    // A body still arriving is not waited for: the connection closes after the answer.
-    if (large || !complete) {
-      reply.error(error, true);
-      return undefined;
-    }
-    reply.error(error);
-    return undefined;
-  };
+  const memory = new HeldMemory(reserve, held);
   return (async () => {
     if (typeof gate === 'function') {
       try {
         await gate();
       } catch (error) {
-        return refuse(error);
+        return refuseBody(memory, reply, error, large || !complete);
       }
     }
-    if (!held) {
+    if (!memory.held) {
       const target: Held = options.unauthenticated
         ? { budget: strangers, owner: req.clientAddress }
         : { budget, owner: known ? known.owner : options.owner?.() };
       if (!(await target.budget.reserve(reserve, target.owner, options.holdMs))) {
-        return refuse(new ApiError(503, 'server busy', 'too many request bodies in memory; retry shortly', { 'Retry-After': '1' }));
+        return refuseBody(memory, reply, new ApiError(503, 'server busy', 'too many request bodies in memory; retry shortly', { 'Retry-After': '1' }), large || !complete);
       }
-      held = target;
+      memory.held = target;
       if (reply.aborted) {
-        release();
+        memory.release();
         return undefined;
       }
       resumeBody(req);
     }
     try {
-      return { bytes: await body, release };
+      return new HeldBody(await body, memory);
     } catch (error) {
-      release();
+      memory.release();
       if (error instanceof BodyTooLargeError) {
         reply.error(options.tooLarge(error), error.closeConnection);
         return undefined;
@@ -230,6 +274,11 @@ export function declaredLength(req: Request): number | undefined {
   return Number(raw.trim());
 }
 
+/** With a measure, a body over the limit is still read to its end (up to MAX_DISCARD_BYTES), each chunk fed to the measure and dropped. */
+function measurable(measurer: (() => OverflowMeasure) | undefined, remaining: number): boolean {
+  return measurer !== undefined && remaining <= MAX_DISCARD_BYTES;
+}
+
 /**
  * Reads the whole request body, counting bytes as they arrive. Past `limit`
  * it stops buffering at once and rejects with BodyTooLargeError: at once
@@ -241,11 +290,8 @@ export function declaredLength(req: Request): number | undefined {
 export function readBody(req: Request, reply: Reply, limit: number, measurer?: () => OverflowMeasure): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const declared = declaredLength(req);
-    // With a measure, a body over the limit is still read to its end (up to
-    // MAX_DISCARD_BYTES), each chunk fed to the measure and dropped.
-    const measurable = (remaining: number) => measurer !== undefined && remaining <= MAX_DISCARD_BYTES;
     let measure: OverflowMeasure | undefined; // made on overflow only: most bodies fit
-    if (declared !== undefined && declared > limit && !measurable(declared)) {
+    if (declared !== undefined && declared > limit && !measurable(measurer, declared)) {
       reject(new BodyTooLargeError(declared, declared > MAX_DISCARD_BYTES));
       onBody(req, () => {}); // discard
       return;
@@ -256,9 +302,9 @@ export function readBody(req: Request, reply: Reply, limit: number, measurer?: (
     // not yet granted) holds none.
     let buffer: Uint8Array | undefined;
     let overflowed = declared !== undefined && declared > limit;
-    let received = 0;
+    const progress: Progress = { received: 0 };
     let settled = false;
-    const unwatch = watchBody(req, reply, () => received, () => {
+    const unwatch = watchBody(req, reply, progress, () => {
       settled = true;
       reject(new ClientDisconnectedError());
     });
@@ -269,11 +315,12 @@ export function readBody(req: Request, reply: Reply, limit: number, measurer?: (
     });
     onBody(req, (chunk, isLast) => {
       if (settled) return;
+      let received = progress.received;
       const size = chunk.byteLength;
       if (!buffer && !overflowed) buffer = new Uint8Array(new ArrayBuffer(Math.min(declared ?? 64 * 1024, limit)));
       if (buffer && received + size > limit) {
         // Crossing the limit: keep nothing more, measure what is left if possible.
-        if (!measurable((declared ?? received + size) - received)) {
+        if (!measurable(measurer, (declared ?? received + size) - received)) {
           settled = true;
           unwatch();
           const bytes = declared ?? received + size;
@@ -288,7 +335,7 @@ export function readBody(req: Request, reply: Reply, limit: number, measurer?: (
       if (!buffer) {
         measure ??= measurer!();
         measure.feed(new Uint8Array(chunk));
-        received += size;
+        progress.received = received += size;
         if (isLast) {
           settled = true;
           unwatch();
@@ -303,7 +350,7 @@ export function readBody(req: Request, reply: Reply, limit: number, measurer?: (
       }
       // uWS reuses the chunk's memory after this callback returns: copy now.
       buffer.set(new Uint8Array(chunk), received);
-      received += size;
+      progress.received = received += size;
       if (isLast) {
         settled = true;
         unwatch();
@@ -331,7 +378,7 @@ export function openBodyStream(req: Request, reply: Reply, limit: number): BodyS
   const declared = declaredLength(req);
   const queue: Array<{ chunk: Buffer; last: boolean }> = [];
   let consumer: ((chunk: Buffer) => void | Promise<void>) | undefined;
-  let received = 0;
+  const progress: Progress = { received: 0 };
   let busy = false;
   let settled = false;
   let resolveDone!: (n: number) => void;
@@ -362,7 +409,7 @@ export function openBodyStream(req: Request, reply: Reply, limit: number): BodyS
         if (last) {
           settled = true;
           unwatch();
-          resolveDone(received);
+          resolveDone(progress.received);
         }
       }
     } catch (error) {
@@ -378,10 +425,10 @@ export function openBodyStream(req: Request, reply: Reply, limit: number): BodyS
     fail(new BodyTooLargeError(declared, declared > MAX_DISCARD_BYTES));
     onBody(req, () => {});
   } else {
-    unwatch = watchBody(req, reply, () => received, () => fail(new ClientDisconnectedError()));
+    unwatch = watchBody(req, reply, progress, () => fail(new ClientDisconnectedError()));
     onBody(req, (chunk, isLast) => {
       if (settled) return;
-      received += chunk.byteLength;
+      const received = (progress.received += chunk.byteLength);
       if (received > limit) {
         fail(new BodyTooLargeError(declared ?? received, declared !== undefined && declared - received > MAX_DISCARD_BYTES));
         return;

@@ -137,6 +137,47 @@ function envelopeField(event: RuleEvent, name: string): unknown {
  * it remembers or what the writer read, and the writer saves the outcome in
  * the commit.
  */
+/**
+ * One context per event (rules only change its time zone): attribute values
+ * are looked up once per path however many rules ask.
+ */
+function evaluationContext(
+  event: RuleEvent,
+  time: Date,
+  located: boolean,
+  knowsLocation: boolean,
+  before: ReadonlySet<string>,
+  after: ReadonlySet<string>,
+): EvaluationContext {
+  const values = new Map<string, unknown>();
+  return {
+    time,
+    timezone: 'UTC',
+    channelId: event.channelId,
+    value: (path) => {
+      if (values.has(path)) return values.get(path);
+      const value = valueAt(event, path);
+      values.set(path, value);
+      return value;
+    },
+    // The sets around the device (inside before and after) hold a few
+    // landmarks; a rule may name thousands: walk the small side.
+    landmark: (trigger, ids) => {
+      const named = idSet(ids);
+      switch (trigger) {
+        case 'enter':
+          return located && some(after, (id) => named.has(id) && !before.has(id));
+        case 'exit':
+          return located && some(before, (id) => named.has(id) && !after.has(id));
+        case 'inside':
+          return some(after, (id) => named.has(id));
+        case 'outside':
+          return knowsLocation && !some(after, (id) => named.has(id));
+      }
+    },
+  };
+}
+
 export function evaluateBatch(
   events: readonly RuleEvent[],
   organizations: ReadonlyMap<string, OrganizationRules>,
@@ -167,38 +208,13 @@ export function evaluateBatch(
     if (location) Object.assign(patch.patch, { inside: device.state.inside, lastLocation: location });
     patches.set(device.id, patch);
 
+    // Most events have no rule that may hold (an organization without rules
+    // for the channel): then no evaluation context is made.
+    const rules = candidates(channel, before, after);
+    if (rules.length === 0) continue;
     const time = event.clientSentAt ?? event.serverReceivedAt;
-    const knowsLocation = device.state.lastLocation !== undefined;
-    // One context per event (rules only change its time zone); attribute
-    // values are looked up once per path however many rules ask.
-    const values = new Map<string, unknown>();
-    const evaluation: EvaluationContext = {
-      time,
-      timezone: 'UTC',
-      channelId: event.channelId,
-      value: (path) => {
-        if (values.has(path)) return values.get(path);
-        const value = valueAt(event, path);
-        values.set(path, value);
-        return value;
-      },
-      // The sets around the device (inside before and after) hold a few
-      // landmarks; a rule may name thousands: walk the small side.
-      landmark: (trigger, ids) => {
-        const named = idSet(ids);
-        switch (trigger) {
-          case 'enter':
-            return location !== undefined && some(after, (id) => named.has(id) && !before.has(id));
-          case 'exit':
-            return location !== undefined && some(before, (id) => named.has(id) && !after.has(id));
-          case 'inside':
-            return some(after, (id) => named.has(id));
-          case 'outside':
-            return knowsLocation && !some(after, (id) => named.has(id));
-        }
-      },
-    };
-    for (const rule of candidates(channel, before, after)) {
+    const evaluation = evaluationContext(event, time, location !== undefined, device.state.lastLocation !== undefined, before, after);
+    for (const rule of rules) {
       stats.evaluated++;
       evaluation.timezone = rule.timezone;
       if (!evaluateCondition(rule.condition!, evaluation)) continue;
