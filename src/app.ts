@@ -13,8 +13,10 @@ import { DeviceReadModel } from './ingest/device-reads.js';
 import { EventWriter } from './ingest/event-writer.js';
 import { EventPartitionMaintenance } from './ingest/event-partitions.js';
 import { IngestService } from './ingest/service.js';
+import { FrameIngest } from './ingest/frames.js';
 import { managementEndpoints } from './http/routes/v2/index.js';
 import { predictEndpoint } from './http/routes/predict.js';
+import { frameEndpoints } from './http/routes/frames.js';
 import { predictErrors } from './inference/predict-errors.js';
 import { UploadRateWatch } from './http/slow-bodies.js';
 import { loadStaticSite, sharedWithConsole, staticSiteRoute, type ConsoleSettings } from './http/static-site.js';
@@ -47,6 +49,7 @@ import { LandmarkService } from './platform/landmarks.js';
 import { ModelService } from './platform/models.js';
 import { ProjectService } from './platform/projects.js';
 import { SchemaService } from './platform/schemas.js';
+import { VisionService } from './platform/vision.js';
 import type { PlatformServices } from './platform/services.js';
 import { OutboxSender, smtpTransport } from './platform/outbox.js';
 import { bearerToken, InferenceKeyCache, InferenceKeyService } from './platform/inference-keys.js';
@@ -179,6 +182,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       projects: new ProjectService(database.sql),
       gateways: new GatewayService(database.sql),
       devices: new DeviceService(database.sql),
+      vision: new VisionService(database.sql, (versionId, organizationId) => inference.visible(versionId, organizationId) !== undefined),
       landmarks: new LandmarkService(database.sql),
       rules: new RuleService(database.sql),
       ruleDeliveries: new RuleDeliveryService(database.sql),
@@ -256,9 +260,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
       },
       metrics: metricsAccess(config.metricsToken),
     };
-    const ingestion = ingestEndpoints({ ingest, reads: new DeviceReadModel(database.sql), maxBodyBytes: config.maxIngestBodyBytes });
-    const health = healthEndpoints({ sql: database.sql, inference, registry: metrics.registry, jpegDecoder: jpeg.decoder });
     const admission = new PredictAdmission(inference, bodyBudget, { organizationRequests: config.organizationQueueSize, holdMs: config.queueHoldMs });
+    const frames = new FrameIngest(database.sql, ingest, writer, platform.vision, admission);
+    const ingestion = [
+      ...ingestEndpoints({ ingest, reads: new DeviceReadModel(database.sql), maxBodyBytes: config.maxIngestBodyBytes }),
+      ...frameEndpoints({ frames, maxImageBytes: config.maxImageBytes }),
+    ];
+    const health = healthEndpoints({ sql: database.sql, inference, registry: metrics.registry, jpegDecoder: jpeg.decoder });
     const predict = predictEndpoint({ admission, maxImageBytes: config.maxImageBytes });
     const openApi = JSON.stringify(buildOpenApi([predict, ...management, ...ingestion, ...health]));
     const routes = (endpoints: Endpoint[]): Route[] =>

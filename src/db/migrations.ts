@@ -16,6 +16,7 @@ import { migration013 } from './migrations/013-webhook-log-scrub.js';
 import { migration014 } from './migrations/014-events-partitioned.js';
 import { migration015 } from './migrations/015-replicas.js';
 import { migration016 } from './migrations/016-rate-buckets.js';
+import { migration017 } from './migrations/017-device-vision.js';
 
 export interface Migration {
   version: number;
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration014,
   migration015,
   migration016,
+  migration017,
 ];

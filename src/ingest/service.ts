@@ -29,7 +29,7 @@ export interface IngestSettings {
 /** How long a device token's credentials (and an IoT channel's schema) are trusted before checking again. */
 const RECHECK_MS = 30_000;
 
-function digest(...parts: string[]): string {
+export function digest(...parts: string[]): string {
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part).update('\u0000');
   return hash.digest('base64url');
@@ -144,8 +144,12 @@ export class IngestService {
     return known !== undefined && known.keyId === claims.keyId && Date.now() - known.checkedAt <= RECHECK_MS;
   }
 
-  /** The device's rate limit: at once when its lease decides (see RateLimiter.take), else after asking the bucket. */
-  private admit(device: DeviceClaims, count: number): void | Promise<void> {
+  /**
+   * The device's rate limit for `count` events (429 beyond): at once when
+   * its lease decides (see RateLimiter.take), else after asking the bucket.
+   * Camera frames (frames.ts) count against it too.
+   */
+  rateLimit(device: DeviceClaims, count: number): void | Promise<void> {
     const wait = this.limiter.take(device.deviceId, count);
     if (typeof wait === 'number') return this.throttle(wait);
     return wait.then((seconds) => this.throttle(seconds));
@@ -159,7 +163,7 @@ export class IngestService {
 
   /** Stores mobile events (one request = one or a batch); resolves once committed. */
   async submitMobile(device: DeviceClaims, { events, unknownFields }: DecodedEvents, idempotencyKey: string | undefined): Promise<void> {
-    const admitting = this.admit(device, events.length);
+    const admitting = this.rateLimit(device, events.length);
     if (admitting) await admitting;
     if (unknownFields.size > 0) this.unknownFields.note(device.channelId, unknownFields);
     const now = new Date();
@@ -183,7 +187,7 @@ export class IngestService {
 
   /** Stores an IoT event after checking it against its channel's schema (400 naming the path). */
   async submitIot(device: DeviceClaims, payload: Record<string, unknown>, idempotencyKey: string | undefined): Promise<void> {
-    const admitting = this.admit(device, 1);
+    const admitting = this.rateLimit(device, 1);
     if (admitting) await admitting;
     const schema = await this.schemaOf(device);
     if (schema) {

@@ -15,6 +15,7 @@ import type { ProjectService } from './projects.js';
 import type { RuleDeliveryService } from './rules/deliveries.js';
 import type { RuleService } from './rules/service.js';
 import type { SchemaService } from './schemas.js';
+import type { VisionService } from './vision.js';
 
 export interface PlatformServices {
   accounts: AccountService;
@@ -24,6 +25,8 @@ export interface PlatformServices {
   projects: ProjectService;
   gateways: GatewayService;
   devices: DeviceService;
+  /** cameras' vision profiles */
+  vision: VisionService;
   landmarks: LandmarkService;
   rules: RuleService;
   ruleDeliveries: RuleDeliveryService;

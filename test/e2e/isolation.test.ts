@@ -34,6 +34,9 @@ beforeAll(async () => {
   ids.project = (await a.post('/v2/projects', { name: 'p', channelIds: [ids.channel] })).body.data.id;
   ids.gateway = (await a.post('/v2/gateways', { name: 'g' })).body.data.id;
   ids.device = (await a.post('/v2/devices', { channelId: ids.channel, name: 'd' })).body.data.id;
+  // A camera of A's (no model runs on this server, so its profile is written as a server would store it).
+  await sql`INSERT INTO device_vision (device_id, organization_id, model_version_id, zones)
+            VALUES (${ids.device!}, ${ids.organization!}, 'a-version', '[{"name": "z", "polygon": [[0, 0], [1, 0], [1, 1]]}]')`;
   ids.landmark = (await a.post('/v2/landmarks', { projectId: ids.project, name: 'l', model: { type: 'circle', geometry: { center: { lat: 1, lon: 1 }, radius: 50 } } })).body.data.id;
   ids.rule = (await a.post('/v2/rules', { projectId: ids.project, name: 'r', conditionsObject: [{ type: 'insideLandmark', ids: [ids.landmark] }] })).body.data.id;
   ids.model = (await a.post('/v2/models', { name: 'm' })).body.data.id;
@@ -92,6 +95,7 @@ async function snapshot(): Promise<string> {
     a.get('/v2/projects'),
     a.get('/v2/gateways'),
     a.get(`/v2/devices/${ids.device}`),
+    a.get(`/v2/devices/${ids.device}/vision`),
     a.get(`/v2/landmarks/${ids.landmark}`),
     a.get(`/v2/rules/${ids.rule}`),
     a.get(`/v2/models/${ids.model}`),
@@ -113,6 +117,7 @@ function idFor(path: string, param: string): string {
 /** A body that passes validation, so the answer is about access, not shape. */
 function bodyFor(method: string, path: string): unknown {
   if (method === 'put' && path.includes('apiKeys')) return { enabled: false };
+  if (method === 'put' && path.endsWith('/vision')) return { modelVersionId: 'a-version', zones: [] };
   if (method === 'patch' || method === 'put') return { name: 'taken over' };
   if (path.endsWith('/landmarks')) return { name: 'x', model: { type: 'circle', geometry: { center: { lat: 1, lon: 1 }, radius: 10 } } };
   if (path.endsWith('/rules')) return { name: 'x' };

@@ -59,7 +59,8 @@ const detectionOf = (children: z.ZodType) =>
 const detection = detectionOf(
   z.record(z.string(), z.array(detectionOf(empty))).describe("nested detections by label: a pose's keypoints by name, a mask's box"),
 ).meta({ id: 'Detection' });
-const detectionsByLabel = z.record(z.string(), z.array(detection)).meta({ id: 'Detections' });
+/** The predict answer's schema (frames answer it too). */
+export const detectionsByLabel = z.record(z.string(), z.array(detection)).meta({ id: 'Detections' });
 
 export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
   return defineEndpoint({

@@ -3,10 +3,11 @@
 // are created by ingest/.
 import { z } from 'zod';
 import { DEVICE_SORT_FIELDS, presentDevice } from '../../../platform/devices.js';
+import { presentVision } from '../../../platform/vision.js';
 import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id, idParam, searchBody, tags } from './common.js';
-import { deviceSchema, one, totalsMeta, list } from './response-schemas.js';
+import { deviceSchema, imageZoneSchema, one, totalsMeta, list, visionOptionsSchema, visionSchema } from './response-schemas.js';
 
 const text = z.string().trim().min(1).max(128);
 
@@ -23,7 +24,7 @@ const deviceFilter = z
 
 const notFoundDoc = { 404: { description: 'device not found (in the organization of the token)' } };
 
-export function devicesEndpoints({ devices }: PlatformServices): Endpoint[] {
+export function devicesEndpoints({ devices, vision }: PlatformServices): Endpoint[] {
   return [
     defineEndpoint({
       method: 'post',
@@ -85,6 +86,58 @@ export function devicesEndpoints({ devices }: PlatformServices): Endpoint[] {
       responses: { 204: { description: 'deleted' }, ...notFoundDoc },
       async handler({ params, caller }) {
         await devices.delete(caller.organizationId, params.device as string);
+        return respond.noContent();
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/devices/:device/vision',
+      tag: 'devices',
+      summary: "a camera's vision profile",
+      description:
+        "Answers the vision profile of a device: the model version its frames (POST /v1/iot/frames) run through, the predict options that override the version's defaults, and its zones. 404 when the device is no camera.",
+      auth: 'organization',
+      action: 'devices:read',
+      params: idParam('device'),
+      responses: { 200: { description: 'the profile', schema: one(visionSchema) }, 404: { description: 'no such device, or it has no vision profile' } },
+      async handler({ params, caller }) {
+        return respond.data(presentVision(await vision.get(caller.organizationId, params.device as string)));
+      },
+    }),
+    defineEndpoint({
+      method: 'put',
+      path: '/v2/devices/:device/vision',
+      tag: 'devices',
+      summary: 'make a device a camera: set (replace) its vision profile',
+      description:
+        "Sets the vision profile of a device, replacing any: the model version (one the organization can run) its frames run through, predict options, and zones, named polygons in the predict answer's image coordinates. A frame's event says which zones each detection lies in.",
+      auth: 'organization',
+      action: 'devices:write',
+      params: idParam('device'),
+      body: z
+        .object({
+          modelVersionId: z.string().min(1).max(128),
+          options: visionOptionsSchema.optional(),
+          zones: z.array(imageZoneSchema).max(32).optional(),
+        })
+        .strict(),
+      responses: { 200: { description: 'the profile', schema: one(visionSchema) }, ...notFoundDoc },
+      async handler({ params, body, caller }) {
+        return respond.data(presentVision(await vision.put(caller.organizationId, params.device as string, body)));
+      },
+    }),
+    defineEndpoint({
+      method: 'del',
+      path: '/v2/devices/:device/vision',
+      tag: 'devices',
+      summary: 'the device is a camera no more: remove its vision profile',
+      description: 'Removes the vision profile of a device: its frames are refused from then on. Its events stay.',
+      auth: 'organization',
+      action: 'devices:write',
+      params: idParam('device'),
+      responses: { 204: { description: 'removed' }, 404: { description: 'no such device, or it has no vision profile' } },
+      async handler({ params, caller }) {
+        await vision.remove(caller.organizationId, params.device as string);
         return respond.noContent();
       },
     }),

@@ -8,6 +8,7 @@
 import { z, type ZodType } from 'zod';
 import { CHANNEL_TYPES } from '../../../platform/channels.js';
 import { OUTPUT_FORMATS } from '../../../inference/model-config.js';
+import { MAX_DETECTIONS_LIMIT, TOP_K_LIMIT } from '../../../inference/predict-options.js';
 import { ROLES } from '../../../platform/permissions.js';
 import { ACTION_TYPES } from '../../../platform/rules/actions.js';
 import { schemaFields } from '../../../platform/schema-validation.js';
@@ -158,6 +159,35 @@ export const deviceSchema = z
     insideLandmarkIds: z.array(z.string()).describe("the landmarks watched by the organization's rules that this location is inside, as the rules engine last evaluated it"),
   })
   .meta({ id: 'Device' });
+
+/** A zone of a camera's image: a named polygon of [x, y] fractions (0-1, x first), as the predict answer places detections. */
+export const imageZoneSchema = z
+  .strictObject({
+    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/).describe('an identifier, so rules can name it (event.zoneCounts.<name>.<label>)'),
+    polygon: z.array(z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)])).min(3).max(64).describe('[x, y] fractions of the image, x first'),
+  })
+  .meta({ id: 'ImageZone' });
+
+/** Predict options a camera's profile sets; each overrides its model version's default. */
+export const visionOptionsSchema = z
+  .strictObject({
+    threshold: z.number().min(0).max(1).optional(),
+    iou: z.number().min(0).max(1).optional(),
+    maxDetections: z.number().int().min(1).max(MAX_DETECTIONS_LIMIT).optional(),
+    topK: z.number().int().min(1).max(TOP_K_LIMIT).optional(),
+    keypointThreshold: z.number().min(0).max(1).optional(),
+  })
+  .meta({ id: 'VisionOptions' });
+
+export const visionSchema = z
+  .strictObject({
+    deviceId: z.string(),
+    modelVersionId: z.string().describe('the model version its frames run through'),
+    options: visionOptionsSchema,
+    zones: z.array(imageZoneSchema),
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'VisionProfile', description: "a camera's vision profile: what its frames (POST /v1/iot/frames) are run through, and its zones" });
 
 const latLon = z.strictObject({ lat: z.number(), lon: z.number() });
 const lonLat = z.tuple([z.number(), z.number()]);

@@ -1,0 +1,54 @@
+// Queries of camera devices' vision profiles (migration 017). Every query is
+// scoped to one organization. The jsonb columns are read as text and parsed
+// here: the connection's camelCase transform would otherwise rename the
+// keys of user data (a zone named `loading_zone`).
+import type { Queryable } from './database.js';
+
+export interface VisionRow {
+  deviceId: string;
+  organizationId: string;
+  modelVersionId: string;
+  options: Record<string, unknown>;
+  zones: unknown[];
+  updatedAt: Date;
+}
+
+type RawVisionRow = Omit<VisionRow, 'options' | 'zones'> & { options: string; zones: string };
+
+const toVision = (row: RawVisionRow): VisionRow => ({
+  ...row,
+  options: JSON.parse(row.options) as Record<string, unknown>,
+  zones: JSON.parse(row.zones) as unknown[],
+});
+
+const columns = (sql: Queryable) => sql`device_id, organization_id, model_version_id, options::text AS options, zones::text AS zones, updated_at`;
+
+/** The vision profile of a device of the organization; undefined when it has none. */
+export async function findVision(sql: Queryable, organizationId: string, deviceId: string): Promise<VisionRow | undefined> {
+  const [row] = await sql<RawVisionRow[]>`
+    SELECT ${columns(sql)} FROM device_vision WHERE organization_id = ${organizationId} AND device_id = ${deviceId}`;
+  return row && toVision(row);
+}
+
+/** Sets (replaces) the profile of a device of the organization; undefined when no such device. */
+export async function upsertVision(
+  sql: Queryable,
+  profile: Pick<VisionRow, 'deviceId' | 'organizationId' | 'modelVersionId' | 'options' | 'zones'>,
+): Promise<VisionRow | undefined> {
+  const options = JSON.stringify(profile.options);
+  const zones = JSON.stringify(profile.zones);
+  const [row] = await sql<RawVisionRow[]>`
+    INSERT INTO device_vision (device_id, organization_id, model_version_id, options, zones)
+    SELECT id, organization_id, ${profile.modelVersionId}, ${options}::text::jsonb, ${zones}::text::jsonb
+      FROM devices WHERE id = ${profile.deviceId} AND organization_id = ${profile.organizationId}
+    ON CONFLICT (device_id) DO UPDATE
+      SET model_version_id = EXCLUDED.model_version_id, options = EXCLUDED.options, zones = EXCLUDED.zones, updated_at = now()
+    RETURNING ${columns(sql)}`;
+  return row && toVision(row);
+}
+
+/** Removes a device's profile: it is a camera no more. False when it had none. */
+export async function deleteVision(sql: Queryable, organizationId: string, deviceId: string): Promise<boolean> {
+  const rows = await sql`DELETE FROM device_vision WHERE organization_id = ${organizationId} AND device_id = ${deviceId} RETURNING device_id`;
+  return rows.length > 0;
+}

@@ -1,0 +1,123 @@
+// Camera frames (POST /v1/iot/frames): a camera is a device with a vision
+// profile (platform/vision.ts). A frame is run through its profile's model
+// version with predict's admission (the organization's share, the
+// version's queue shared fairly between organizations:
+// inference/admission.ts) and becomes one event (source 'iot') carrying its
+// detections, each with the zones it lies in, and how many of each label
+// each zone holds. The event goes through the same group commit as every
+// other (rules, exactly-once actions). A frame id makes a retry land on the
+// event already stored. The frame itself is not kept.
+import type { Sql } from 'postgres';
+import { storedEventId, UNIQUE_KEY_PREFIX } from '../db/events.js';
+import { invalid } from '../errors.js';
+import { newId } from '../ids.js';
+import type { PredictAdmission } from '../inference/admission.js';
+import { predictOptions } from '../inference/predict-options.js';
+import type { DeployedVersion } from '../inference/service.js';
+import { zonesOf, type ImageZone, type PlacedDetection } from '../lib/image-zones.js';
+import type { DeviceClaims } from '../platform/auth/tokens.js';
+import type { VisionService } from '../platform/vision.js';
+import type { EventWriter } from './event-writer.js';
+import { digest, type IngestService } from './service.js';
+
+export interface Frame {
+  /** the body as predict takes it: multipart with a `file` part, or JSON `{"image": base64}`; transferred to a worker */
+  body: Uint8Array;
+  contentType: string;
+  /** the camera's own id of the frame: a retry with the same id is stored once */
+  frameId?: string | undefined;
+  /** when the camera took it */
+  time?: Date | undefined;
+}
+
+/** A predict answer: detections grouped by label. */
+export type DetectionsByLabel = Record<string, PlacedDetection[]>;
+
+export interface FrameAnswer {
+  /** the frame's event (for a retried frame id, the one stored first) */
+  eventId: string;
+  /** the predict answer */
+  detections: DetectionsByLabel;
+}
+
+/** What a frame's event carries (its payload). */
+export interface FramePayload {
+  frameId?: string;
+  modelVersionId: string;
+  /** the predict answer, each detection with the names of the zones it lies in */
+  detections: Record<string, Array<PlacedDetection & { zones: string[] }>>;
+  /** label → how many detections of it the frame has */
+  counts: Record<string, number>;
+  /** zone → label → how many detections of it lie in the zone (zones with none: {}) */
+  zoneCounts: Record<string, Record<string, number>>;
+}
+
+export class FrameIngest {
+  constructor(
+    private readonly sql: Sql,
+    private readonly ingest: IngestService,
+    private readonly writer: EventWriter,
+    private readonly vision: VisionService,
+    private readonly admission: PredictAdmission<DeployedVersion>,
+  ) {}
+
+  /** Runs a camera's frame and stores its event; resolves once committed. */
+  async submit(device: DeviceClaims, frame: Frame): Promise<FrameAnswer> {
+    const profile = await this.vision.ofDevice(device.organizationId, device.deviceId);
+    if (!profile) {
+      throw invalid('this device is not a camera', 'it has no vision profile: set one with PUT /v2/devices/{deviceId}/vision');
+    }
+    const limiting = this.ingest.rateLimit(device, 1);
+    if (limiting) await limiting;
+
+    const admitted = this.admission.admit(profile.modelVersionId, device.organizationId);
+    const options = predictOptions(profile.options, admitted.version.config.defaults);
+    // The body's memory is held already (its route reads it buffered): the pass asks for none.
+    const pass = admitted.enter(0);
+    let json: string;
+    try {
+      if (pass.state === 'held') {
+        const refusal = await pass.wait();
+        if (refusal) throw refusal;
+      }
+      json = await pass.run(frame.body, frame.contentType, options);
+    } finally {
+      pass.release();
+    }
+    const detections = JSON.parse(json) as DetectionsByLabel;
+
+    const id = newId();
+    const dedupKey = frame.frameId === undefined ? `${UNIQUE_KEY_PREFIX}${id}` : `k:${digest('frame', frame.frameId)}`;
+    await this.writer.write([
+      {
+        id,
+        organizationId: device.organizationId,
+        channelId: device.channelId,
+        deviceId: device.deviceId,
+        source: 'iot',
+        serverReceivedAt: new Date(),
+        clientSentAt: frame.time ?? null,
+        payload: framePayload(profile.modelVersionId, frame.frameId, detections, profile.zones) as unknown as Record<string, unknown>,
+        dedupKey,
+      },
+    ]);
+    const eventId = frame.frameId === undefined ? id : ((await storedEventId(this.sql, device.deviceId, dedupKey)) ?? id);
+    return { eventId, detections };
+  }
+}
+
+/** The event of a frame: its detections placed in the zones, and the counts rules read. */
+export function framePayload(modelVersionId: string, frameId: string | undefined, detections: DetectionsByLabel, zones: readonly ImageZone[]): FramePayload {
+  const placed: FramePayload['detections'] = {};
+  const counts: Record<string, number> = {};
+  const zoneCounts: FramePayload['zoneCounts'] = Object.fromEntries(zones.map((zone) => [zone.name, {}]));
+  for (const [label, list] of Object.entries(detections)) {
+    counts[label] = list.length;
+    placed[label] = list.map((detection) => {
+      const inZones = zonesOf(detection, zones);
+      for (const zone of inZones) zoneCounts[zone]![label] = (zoneCounts[zone]![label] ?? 0) + 1;
+      return { ...detection, zones: inZones };
+    });
+  }
+  return { ...(frameId !== undefined && { frameId }), modelVersionId, detections: placed, counts, zoneCounts };
+}

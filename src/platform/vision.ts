@@ -1,0 +1,108 @@
+// Cameras are devices: a device with a vision profile sends frames
+// (POST /v1/iot/frames, ingest/frames.ts) that are run through the profile's
+// model version, and each frame becomes an event carrying its detections
+// and the zones they lie in. The profile: which model version, the predict
+// options that override the version's defaults, and named zones drawn in
+// image coordinates (lib/image-zones.ts).
+import type { Sql } from 'postgres';
+import * as db from '../db/device-vision.js';
+import { findDevice } from '../db/devices.js';
+import { found, invalid } from '../errors.js';
+import type { ImageZone } from '../lib/image-zones.js';
+
+/** Predict options a profile may set; each overrides the model version's default. */
+export interface VisionOptions {
+  threshold?: number;
+  iou?: number;
+  maxDetections?: number;
+  topK?: number;
+  keypointThreshold?: number;
+}
+
+export interface VisionProfile {
+  deviceId: string;
+  modelVersionId: string;
+  options: VisionOptions;
+  zones: ImageZone[];
+  updatedAt: Date;
+}
+
+export interface VisionProfileInput {
+  modelVersionId: string;
+  options?: VisionOptions | undefined;
+  zones?: ImageZone[] | undefined;
+}
+
+/** Which model versions an organization may run (InferenceService.visible). */
+export type VersionVisibility = (versionId: string, organizationId: string) => boolean;
+
+const toProfile = (row: db.VisionRow): VisionProfile => ({
+  deviceId: row.deviceId,
+  modelVersionId: row.modelVersionId,
+  options: row.options as VisionOptions,
+  zones: row.zones as ImageZone[],
+  updatedAt: row.updatedAt,
+});
+
+export function presentVision(profile: VisionProfile) {
+  return {
+    deviceId: profile.deviceId,
+    modelVersionId: profile.modelVersionId,
+    options: profile.options,
+    zones: profile.zones.map((zone) => ({ name: zone.name, polygon: zone.polygon.map(([x, y]) => [x, y] as [number, number]) })),
+    updatedAt: profile.updatedAt,
+  };
+}
+
+export class VisionService {
+  constructor(
+    private readonly sql: Sql,
+    private readonly visible: VersionVisibility,
+  ) {}
+
+  /** The profile of a device of the organization (404 for no such device, or a device that is no camera). */
+  async get(organizationId: string, deviceId: string): Promise<VisionProfile> {
+    const row = await db.findVision(this.sql, organizationId, deviceId);
+    if (!row) {
+      found(await findDevice(this.sql, organizationId, deviceId), 'device');
+      found(undefined, 'vision profile'); // the device exists but is no camera
+    }
+    return toProfile(row!);
+  }
+
+  /** The profile a frame of this device is run with; undefined when the device has none. */
+  async ofDevice(organizationId: string, deviceId: string): Promise<VisionProfile | undefined> {
+    const row = await db.findVision(this.sql, organizationId, deviceId);
+    return row && toProfile(row);
+  }
+
+  /** Sets (replaces) a device's profile: its model version must be one the organization can run. */
+  async put(organizationId: string, deviceId: string, input: VisionProfileInput): Promise<VisionProfile> {
+    // The device first: another organization's device is not found, whatever the body says.
+    found(await findDevice(this.sql, organizationId, deviceId), 'device');
+    if (!this.visible(input.modelVersionId, organizationId)) {
+      throw invalid('invalid request body', `modelVersionId: no model version ${JSON.stringify(input.modelVersionId)} this organization can run`);
+    }
+    const names = new Set<string>();
+    for (const [index, zone] of (input.zones ?? []).entries()) {
+      if (names.has(zone.name)) throw invalid('invalid request body', `zones.${index}.name: "${zone.name}" names another zone already`);
+      names.add(zone.name);
+    }
+    const row = await db.upsertVision(this.sql, {
+      deviceId,
+      organizationId,
+      modelVersionId: input.modelVersionId,
+      options: (input.options ?? {}) as Record<string, unknown>,
+      zones: input.zones ?? [],
+    });
+    return toProfile(found(row, 'device'));
+  }
+
+  /** The device is a camera no more (404 when it was none). */
+  async remove(organizationId: string, deviceId: string): Promise<void> {
+    if (!(await db.deleteVision(this.sql, organizationId, deviceId))) {
+      found(await findDevice(this.sql, organizationId, deviceId), 'device');
+      found(undefined, 'vision profile');
+    }
+  }
+}

@@ -1,0 +1,199 @@
+// Cameras are devices: a device given a vision profile (PUT
+// /v2/devices/:id/vision) sends frames to POST /v1/iot/frames; each frame is
+// run through the profile's model version and stored as an event carrying
+// its detections, each with the zones it lies in, and the count of each
+// label per zone, which rules read like any event's values. Frames are demo
+// scenes (scripts/demo-model/scenes.ts) run through the bundled demo model.
+import { join } from 'node:path';
+import type postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVAL_SEED_START, makeScene, renderScene } from '../../scripts/demo-model/scenes.js';
+import type { Api } from '../helpers/api.js';
+import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { ROOT, waitFor, type TestServer } from '../helpers/server.js';
+
+const DEMO = '01JDEM0DETECT0R00000000001';
+/** The left and right halves of the image. */
+const ZONES = [
+  { name: 'left', polygon: [[0, 0], [0.5, 0], [0.5, 1], [0, 1]] },
+  { name: 'right', polygon: [[0.5, 0], [1, 0], [1, 1], [0.5, 1]] },
+];
+
+interface Detection {
+  type: string;
+  score: number;
+  data: { min: [number, number]; max: [number, number] };
+}
+
+let server: TestServer;
+let sql: postgres.Sql;
+let admin: Api;
+let database: Platform['database'];
+let channel: { id: string; key: string };
+let project: string;
+let frame: Buffer;
+
+beforeAll(async () => {
+  ({ database, server, sql, admin } = await startPlatform({}, { modelsDir: join(ROOT, 'models') }));
+  await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 120_000, 'the demo model to load');
+  const created = (await admin.post('/v2/channels', { name: 'cameras', type: 'iot' })).body.data;
+  channel = { id: created.id, key: created.apiKeys[0].apiKey };
+  project = (await admin.post('/v2/projects', { name: 'yard', channelIds: [channel.id] })).body.data.id;
+  frame = await renderScene(makeScene(EVAL_SEED_START + 100), 'jpeg');
+}, 180_000);
+
+afterAll(() => stopPlatform({ sql, server, database }));
+
+async function camera(): Promise<{ token: string; deviceId: string }> {
+  const res = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.key }) });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { token: string; deviceId: string };
+}
+
+async function sendFrame(token: string, query = '', image = frame, form: 'json' | 'multipart' = 'json') {
+  const body =
+    form === 'json'
+      ? { body: JSON.stringify({ image: image.toString('base64') }), type: 'application/json' }
+      : (() => {
+          const data = new FormData();
+          data.append('file', new Blob([image]), 'frame.jpg');
+          return { body: data, type: undefined };
+        })();
+  const res = await fetch(`${server.url}/v1/iot/frames${query}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(body.type && { 'content-type': body.type }) },
+    body: body.body,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const eventsOf = (deviceId: string) =>
+  sql<Array<{ id: string; payload: any; clientSentAt: Date | null }>>`SELECT id, payload, client_sent_at FROM events WHERE device_id = ${deviceId} ORDER BY id`;
+
+/** Where the test places a detection, on its own: the centre of its box against the halves. */
+const halfOf = (d: Detection) => ((d.data.min[0] + d.data.max[0]) / 2 < 0.5 ? 'left' : 'right');
+
+describe('a camera', () => {
+  it('is refused frames until it has a vision profile', async () => {
+    const { token } = await camera();
+    const res = await sendFrame(token);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: 400, message: 'this device is not a camera' });
+  });
+
+  it('has its profile set, read, checked and removed', async () => {
+    const { deviceId } = await camera();
+    expect((await admin.get(`/v2/devices/${deviceId}/vision`)).status).toBe(404);
+    const set = await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, options: { threshold: 0.3 }, zones: ZONES });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.data).toMatchObject({ deviceId, modelVersionId: DEMO, options: { threshold: 0.3 }, zones: ZONES });
+    expect((await admin.get(`/v2/devices/${deviceId}/vision`)).body.data).toEqual(set.body.data);
+
+    const refused: Array<[object, string]> = [
+      [{ modelVersionId: 'no-such-version' }, 'modelVersionId'],
+      [{ modelVersionId: DEMO, zones: [ZONES[0], ZONES[0]] }, 'zones.1.name'],
+      [{ modelVersionId: DEMO, zones: [{ name: 'has space', polygon: ZONES[0]!.polygon }] }, 'zones.0.name'],
+      [{ modelVersionId: DEMO, zones: [{ name: 'z', polygon: [[0, 0], [1.5, 0], [1, 1]] }] }, 'zones.0.polygon'],
+      [{ modelVersionId: DEMO, zones: [{ name: 'z', polygon: [[0, 0], [1, 0]] }] }, 'zones.0.polygon'],
+      [{ modelVersionId: DEMO, options: { threshold: 2 } }, 'options.threshold'],
+    ];
+    for (const [body, field] of refused) {
+      const res = await admin.put(`/v2/devices/${deviceId}/vision`, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error, JSON.stringify(body)).toContain(field);
+    }
+    expect((await admin.put('/v2/devices/01JZZZZZZZZZZZZZZZZZZZZZZZ/vision', { modelVersionId: DEMO })).status).toBe(404);
+
+    expect((await admin.delete(`/v2/devices/${deviceId}/vision`)).status).toBe(204);
+    expect((await admin.get(`/v2/devices/${deviceId}/vision`)).status).toBe(404);
+    expect((await admin.delete(`/v2/devices/${deviceId}/vision`)).status).toBe(404);
+  });
+
+  it("answers a frame's detections and stores them as an event, placed in the zones", async () => {
+    const { token, deviceId } = await camera();
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
+
+    const time = 1_800_000_000_000;
+    const res = await sendFrame(token, `?frameId=f-1&time=${time}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const detections = res.body.detections as Record<string, Detection[]>;
+    // The same answer predict gives for the image.
+    const predicted = await fetch(`${server.url}/v1/models/${DEMO}/predict`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await inferenceKey()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ image: frame.toString('base64') }),
+    });
+    expect(detections).toEqual(await predicted.json());
+    const all = Object.entries(detections).flatMap(([label, list]) => list.map((d) => ({ label, ...d })));
+    expect(all.length).toBeGreaterThan(0);
+
+    const [event, ...others] = await eventsOf(deviceId);
+    expect(others).toEqual([]);
+    expect(event!.id).toBe(res.body.eventId);
+    expect(event!.clientSentAt?.getTime()).toBe(time);
+    expect(event!.payload.frameId).toBe('f-1');
+    expect(event!.payload.modelVersionId).toBe(DEMO);
+    const expected: Record<string, Record<string, number>> = { left: {}, right: {} };
+    for (const d of all) expected[halfOf(d)]![d.label] = (expected[halfOf(d)]![d.label] ?? 0) + 1;
+    expect(event!.payload.zoneCounts).toEqual(expected);
+    expect(event!.payload.counts).toEqual(Object.fromEntries(Object.entries(detections).map(([label, list]) => [label, list.length])));
+    for (const [label, list] of Object.entries(detections)) {
+      expect(event!.payload.detections[label]).toEqual(list.map((d) => ({ ...d, zones: [halfOf(d)] })));
+    }
+  });
+
+  it('stores a retried frame id once and answers the stored event', async () => {
+    const { token, deviceId } = await camera();
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO })).status).toBe(200);
+    const first = await sendFrame(token, '?frameId=same');
+    const retry = await sendFrame(token, '?frameId=same', frame, 'multipart');
+    const other = await sendFrame(token);
+    expect([first.status, retry.status, other.status]).toEqual([200, 200, 200]);
+    expect(retry.body.eventId).toBe(first.body.eventId);
+    expect(other.body.eventId).not.toBe(first.body.eventId);
+    expect((await eventsOf(deviceId)).map((e) => e.id)).toEqual([first.body.eventId, other.body.eventId]);
+  });
+
+  it('refuses a body that is no image, and a frame time that is none', async () => {
+    const { token, deviceId } = await camera();
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO })).status).toBe(200);
+    const notImage = await sendFrame(token, '', Buffer.from('not an image'));
+    expect(notImage.status).toBe(400);
+    expect(notImage.body).toEqual({ status: 400, message: 'could not parse image', error: 'image: unknown format' });
+    const badTime = await sendFrame(token, '?time=yesterday');
+    expect(badTime.status).toBe(400);
+    expect(badTime.body.error).toContain('time');
+    expect(await eventsOf(deviceId)).toEqual([]);
+  });
+
+  it('drives a rule on what it sees', async () => {
+    const { token, deviceId } = await camera();
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
+    const seen = (await sendFrame(token)).body.detections as Record<string, Detection[]>;
+    const [label, list] = Object.entries(seen).find(([name]) => /^[a-z]+$/.test(name))!;
+    const zone = halfOf(list[0]!);
+    const rule = await admin.post('/v2/rules', {
+      projectId: project,
+      name: `a ${label} in the ${zone} half`,
+      conditionsObject: [{ type: 'matchAttribute', attribute: `event.zoneCounts.${zone}.${label}`, operator: '>=', value: 1 }],
+      actions: [{ type: 'update device state add tags', deviceIds: ['triggering device'], tags: [`seen-${label}`] }],
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+    // The rules engine hears of the rule through NOTIFY: frames until it has.
+    await waitFor(
+      async () => {
+        expect((await sendFrame(token)).status).toBe(200);
+        return ((await admin.get(`/v2/devices/${deviceId}`)).body.data.tags as string[]).includes(`seen-${label}`);
+      },
+      30_000,
+      'the rule to tag the camera',
+    );
+  });
+});
+
+/** The bootstrap organization's inference key, made for the comparison with predict. */
+let key: string | undefined;
+async function inferenceKey(): Promise<string> {
+  key ??= (await admin.post('/v2/inference/api-keys', { name: 'frames test' })).body.data.apiKey as string;
+  return key;
+}
