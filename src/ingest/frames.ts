@@ -4,7 +4,8 @@
 // version's queue shared fairly between organizations:
 // inference/admission.ts) and becomes one event (source 'iot') carrying its
 // detections, each with the zones it lies in, and how many of each label
-// each zone holds. The event goes through the same group commit as every
+// each zone holds; rules read them through a `detections` condition
+// (platform/rules/evaluate.ts). The event goes through the same group commit as every
 // other (rules, exactly-once actions). A frame id makes a retry land on the
 // event already stored. The frame itself is not kept.
 import type { Sql } from 'postgres';

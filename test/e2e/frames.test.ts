@@ -2,7 +2,8 @@
 // /v2/devices/:id/vision) sends frames to POST /v1/iot/frames; each frame is
 // run through the profile's model version and stored as an event carrying
 // its detections, each with the zones it lies in, and the count of each
-// label per zone, which rules read like any event's values. Frames are demo
+// label per zone, which rules read: a `detections` condition, or the counts
+// as attributes. Frames are demo
 // scenes (scripts/demo-model/scenes.ts) run through the bundled demo model.
 import { join } from 'node:path';
 import type postgres from 'postgres';
@@ -166,29 +167,73 @@ describe('a camera', () => {
     expect(await eventsOf(deviceId)).toEqual([]);
   });
 
-  it('drives a rule on what it sees', async () => {
+  it('drives a rule on what it sees: a detections condition, and the zone counts as attributes', async () => {
     const { token, deviceId } = await camera();
     expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
     const seen = (await sendFrame(token)).body.detections as Record<string, Detection[]>;
-    const [label, list] = Object.entries(seen).find(([name]) => /^[a-z]+$/.test(name))!;
+    const [label, list] = Object.entries(seen)[0]!;
     const zone = halfOf(list[0]!);
-    const rule = await admin.post('/v2/rules', {
+    const byDetections = await admin.post('/v2/rules', {
       projectId: project,
       name: `a ${label} in the ${zone} half`,
-      conditionsObject: [{ type: 'matchAttribute', attribute: `event.zoneCounts.${zone}.${label}`, operator: '>=', value: 1 }],
-      actions: [{ type: 'update device state add tags', deviceIds: ['triggering device'], tags: [`seen-${label}`] }],
+      conditionsObject: [{ type: 'detections', label, zone, operator: '>=', value: 1 }],
+      actions: [{ type: 'update device state add tags', deviceIds: ['triggering device'], tags: ['saw-it'] }],
     });
-    expect(rule.status, JSON.stringify(rule.body)).toBe(200);
-    // The rules engine hears of the rule through NOTIFY: frames until it has.
+    expect(byDetections.status, JSON.stringify(byDetections.body)).toBe(200);
+    expect(byDetections.body.data.conditions).toBe(`detections('${label}', '${zone}') >= 1`);
+    // Labels that are identifiers can be read as attributes too.
+    const attributeLabel = Object.keys(seen).find((name) => /^[a-z]+$/.test(name));
+    if (attributeLabel) {
+      const byAttribute = await admin.post('/v2/rules', {
+        projectId: project,
+        name: 'zone counts',
+        conditions: `event.zoneCounts.${halfOf(seen[attributeLabel]![0]!)}.${attributeLabel} >= 1`,
+        actions: [{ type: 'update device state add tags', deviceIds: ['triggering device'], tags: ['counted'] }],
+      });
+      expect(byAttribute.status, JSON.stringify(byAttribute.body)).toBe(200);
+    }
+    const expected = attributeLabel ? ['saw-it', 'counted'] : ['saw-it'];
+    // The rules engine hears of the rules through NOTIFY: frames until it has.
     await waitFor(
       async () => {
         expect((await sendFrame(token)).status).toBe(200);
-        return ((await admin.get(`/v2/devices/${deviceId}`)).body.data.tags as string[]).includes(`seen-${label}`);
+        const tags = (await admin.get(`/v2/devices/${deviceId}`)).body.data.tags as string[];
+        return expected.every((tag) => tags.includes(tag));
       },
       30_000,
-      'the rule to tag the camera',
+      'the rules to tag the camera',
     );
   });
+
+  it('fires no detections rule on a frame without what it asks for', async () => {
+    const { token, deviceId } = await camera();
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
+    const rule = await admin.post('/v2/rules', {
+      projectId: project,
+      name: 'a thousand cones, never',
+      conditionsObject: [{ type: 'detections', label: 'traffic cone', minScore: 0.01, operator: '>=', value: 1000 }],
+      actions: [{ type: 'update device state add tags', deviceIds: ['triggering device'], tags: ['impossible'] }],
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+    const probe = await admin.post('/v2/rules', {
+      projectId: project,
+      name: 'any frame',
+      conditions: "detections('nothing at all') == 0",
+      actions: [{ type: 'update device state add tags', deviceIds: ['triggering device'], tags: ['probed'] }],
+    });
+    expect(probe.status, JSON.stringify(probe.body)).toBe(200);
+    // Once the probe (created after the rule) fires, the engine has both rules: the other did not fire.
+    await waitFor(
+      async () => {
+        expect((await sendFrame(token)).status).toBe(200);
+        return ((await admin.get(`/v2/devices/${deviceId}`)).body.data.tags as string[]).includes('probed');
+      },
+      30_000,
+      'the probe rule to tag the camera',
+    );
+    expect((await admin.get(`/v2/devices/${deviceId}`)).body.data.tags).not.toContain('impossible');
+  });
+
 });
 
 /** The bootstrap organization's inference key, made for the comparison with predict. */

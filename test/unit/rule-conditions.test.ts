@@ -9,10 +9,10 @@ import { isSealed, openSecret, useSecretsKey } from '../../src/platform/secrets.
 import { actionsSchema, prepareActions, presentActions, SECRET_MASK, webhookOrigin } from '../../src/platform/rules/actions.js';
 import { webhookTarget } from '../../src/platform/rules/runner.js';
 import { ConditionError, ExpressionSyntaxError } from '../../src/platform/rules/errors.js';
-import { compareValues, evaluateCondition, scheduleHolds } from '../../src/platform/rules/evaluate.js';
+import { compareValues, countDetections, evaluateCondition, scheduleHolds } from '../../src/platform/rules/evaluate.js';
 import { generateExpression, parseExpression } from '../../src/platform/rules/expression.js';
 import { conditionsObjectOf, parseConditionsObject, parseLogicalCondition } from '../../src/platform/rules/inputs.js';
-import { ATTRIBUTE_OPERATORS, normalize, type Condition, type LandmarkConditionType } from '../../src/platform/rules/model.js';
+import { ATTRIBUTE_OPERATORS, COMPARISON_OPERATORS, normalize, type Condition, type LandmarkConditionType } from '../../src/platform/rules/model.js';
 
 const L1 = '01CRQZWCEJ31SM9RCHWA3NQ3TH';
 const L2 = '01CRQZWD01K2WAEXK3ATDXYRC9';
@@ -321,8 +321,15 @@ function treeGenerator(random: () => number) {
   const ids = [L1, L2, "o'dd", 'x'];
   const channel = () => (random() < 0.3 ? pick([CH, 'someid', "ch'x"]) : undefined);
   const literal = () => (random() < 0.4 ? pick(strings) : random() < 0.7 ? pick(numbers) : random() < 0.5);
+  const labels = ['cone', 'traffic cone', "it's", 'ünïcødé ✓'];
   const leaf = (): Condition => {
-    const k = int(3);
+    const k = int(4);
+    if (k === 3) {
+      const c: Condition = { type: 'detections', label: pick(labels), operator: pick(COMPARISON_OPERATORS), value: pick(numbers) };
+      if (random() < 0.5) c.zone = pick(['', 'left', 'loading_dock']);
+      if (random() < 0.5) c.minScore = pick([0, 0.25, 0.5, 1]);
+      return c;
+    }
     if (k === 0) {
       const c: Condition = { type: pick(['enterLandmark', 'exitLandmark', 'insideLandmark', 'outsideLandmark'] as const), ids: Array.from({ length: 1 + int(3) }, () => pick(ids)), attribute: random() < 0.8 ? POS : pick(paths) };
       const ch = channel();
@@ -402,10 +409,70 @@ describe('evaluation helpers', () => {
       channelId,
       value: (path: string) => (path === 'event.data.tempF' ? tempF : undefined),
       landmark: () => inside,
+      detections: () => 0,
     });
     expect(evaluateCondition(tree, ctx(CH, 71, false))).toBe(true);
     expect(evaluateCondition(tree, ctx('other', 71, false))).toBe(false);
     expect(evaluateCondition(tree, ctx('other', 0, true))).toBe(true);
+  });
+});
+
+describe('detections conditions', () => {
+  const frame = {
+    detections: {
+      'traffic cone': [
+        { type: 'rectangle', score: 0.9, zones: ['left'] },
+        { type: 'rectangle', score: 0.4, zones: ['left', 'dock'] },
+        { type: 'rectangle', score: 0.8, zones: [] },
+      ],
+      circle: [{ type: 'rectangle', score: 0.7, zones: ['dock'] }],
+    },
+  };
+
+  it('parses the expression, Gen B and its SDK fields into one leaf, and writes both back', () => {
+    const leaf = { type: 'detections', label: 'traffic cone', zone: 'left', minScore: 0.5, operator: '>=', value: 2 };
+    expect(parseExpression("detections('traffic cone', 'left', 0.5) >= 2")).toEqual(leaf);
+    expect(parseConditionsObject([leaf]).tree).toEqual(leaf);
+    expect(generateExpression(leaf as Condition)).toBe("detections('traffic cone', 'left', 0.5) >= 2");
+    expect(conditionsObjectOf(leaf as Condition)).toEqual([{ ...leaf, description: "When the frame's detections of traffic cone in zone left scoring at least 0.5 is at least 2" }]);
+    // No zone ('' is the whole image) and no minimum score are left out.
+    expect(parseExpression("detections('cone') > 0")).toEqual({ type: 'detections', label: 'cone', operator: '>', value: 0 });
+    expect(parseExpression("detections('cone', '', 0) > 0")).toEqual({ type: 'detections', label: 'cone', operator: '>', value: 0 });
+    expect(generateExpression({ type: 'detections', label: 'cone', minScore: 0.3, operator: '==', value: 1 })).toBe("detections('cone', '', 0.3) == 1");
+  });
+
+  it('refuses a detections call without its comparison, a score outside 0-1, and a bad Gen B field', () => {
+    expect(syntaxError("detections('cone')").message).toMatch(/comparison operator/);
+    expect(syntaxError("detections('cone', 'a', 2) > 1").message).toMatch(/minimum score/);
+    expect(syntaxError("detections('cone') > 'many'").message).toMatch(/number of detections/);
+    expect(conditionError(() => parseConditionsObject([{ type: 'detections', label: 'cone', operator: 'contains', value: 1 }])).message).toContain('conditionsObject.0.operator');
+    expect(conditionError(() => parseConditionsObject([{ type: 'detections', label: '', operator: '>', value: 1 }])).message).toContain('conditionsObject.0.label');
+  });
+
+  it("counts a frame's detections of a label, by zone and score; none in an event that is no frame", () => {
+    expect(countDetections(frame, 'traffic cone', undefined, undefined)).toBe(3);
+    expect(countDetections(frame, 'traffic cone', 'left', undefined)).toBe(2);
+    expect(countDetections(frame, 'traffic cone', 'left', 0.5)).toBe(1);
+    expect(countDetections(frame, 'traffic cone', undefined, 0.5)).toBe(2);
+    expect(countDetections(frame, 'circle', 'left', undefined)).toBe(0);
+    expect(countDetections(frame, 'toString', undefined, undefined)).toBe(0); // not an inherited property
+    expect(countDetections({ locations: [] }, 'circle', undefined, undefined)).toBe(0);
+    expect(countDetections({ detections: 'no' }, 'circle', undefined, undefined)).toBe(0);
+  });
+
+  it('evaluates through the context, combined with other conditions', () => {
+    const tree = parseExpression("detections('traffic cone', 'left') >= 2 && event.data.armed == true")!;
+    const ctx = (count: number, armed: boolean) => ({
+      time: new Date(),
+      timezone: 'UTC',
+      channelId: CH,
+      value: (path: string) => (path === 'event.data.armed' ? armed : undefined),
+      landmark: () => false,
+      detections: (label: string, zone: string | undefined) => (label === 'traffic cone' && zone === 'left' ? count : 0),
+    });
+    expect(evaluateCondition(tree, ctx(2, true))).toBe(true);
+    expect(evaluateCondition(tree, ctx(1, true))).toBe(false);
+    expect(evaluateCondition(tree, ctx(2, false))).toBe(false);
   });
 });
 

@@ -10,7 +10,7 @@ import type { DevicePatches, EngineDeviceRow } from '../../db/device-state.js';
 import { newId } from '../../ids.js';
 import type { RuleAction } from './actions.js';
 import { candidates, type OrganizationRules } from './compiled.js';
-import { evaluateCondition, type EvaluationContext } from './evaluate.js';
+import { countDetections, evaluateCondition, type EvaluationContext } from './evaluate.js';
 import { eventLocation, type LastLocation } from './location.js';
 
 /** An ingested event as rules see it (ingest's IncomingEvent is one, with its idempotency key). */
@@ -160,6 +160,7 @@ function evaluationContext(
       values.set(path, value);
       return value;
     },
+    detections: (label, zone, minScore) => countDetections(event.payload, label, zone, minScore),
     // The sets around the device (inside before and after) hold a few
     // landmarks; a rule may name thousands: walk the small side.
     landmark: (trigger, ids) => {

@@ -3,6 +3,33 @@
 // previous position, the event's values); schedules and comparisons are
 // decided here, once, for every input form.
 import type { AttributeOperator, Condition, LandmarkTrigger, Literal, ScheduleCondition } from './model.js';
+
+/** The part of a frame's event (ingest/frames.ts, FramePayload) a detections condition reads. */
+interface FrameDetection {
+  score?: unknown;
+  zones?: unknown;
+}
+
+/**
+ * How many of a frame's detections of `label` hold: scoring at least
+ * `minScore`, lying in `zone` when one is named. `payload.detections` is
+ * the predict answer by label, each detection with the zones it lies in;
+ * anything else (an event that is no frame) counts none.
+ */
+export function countDetections(payload: Record<string, unknown>, label: string, zone: string | undefined, minScore: number | undefined): number {
+  const byLabel = payload.detections;
+  if (typeof byLabel !== 'object' || byLabel === null || !Object.hasOwn(byLabel, label)) return 0;
+  const list = (byLabel as Record<string, unknown>)[label];
+  if (!Array.isArray(list)) return 0;
+  let count = 0;
+  for (const item of list as FrameDetection[]) {
+    if (typeof item !== 'object' || item === null) continue;
+    if (minScore !== undefined && !(typeof item.score === 'number' && item.score >= minScore)) continue;
+    if (zone !== undefined && !(Array.isArray(item.zones) && item.zones.includes(zone))) continue;
+    count++;
+  }
+  return count;
+}
 import { isLandmark, triggerOf } from './model.js';
 
 export interface EvaluationContext {
@@ -16,6 +43,8 @@ export interface EvaluationContext {
   value(path: string): unknown;
   /** enter/exit: crossed since the device's previous position; inside/outside: now inside any / outside all */
   landmark(trigger: LandmarkTrigger, ids: readonly string[], attribute: string): boolean;
+  /** a camera frame's detections of `label` (in `zone`, scoring at least `minScore`); 0 for an event that is no frame */
+  detections(label: string, zone: string | undefined, minScore: number | undefined): number;
 }
 
 export function evaluateCondition(c: Condition, ctx: EvaluationContext): boolean {
@@ -31,6 +60,8 @@ export function evaluateCondition(c: Condition, ctx: EvaluationContext): boolean
     case 'matchAttribute':
       if (c.channelId !== undefined && c.channelId !== ctx.channelId) return false;
       return compareValues(c.operator, ctx.value(c.attribute), c.value);
+    case 'detections':
+      return compareValues(c.operator, ctx.detections(c.label, c.zone, c.minScore), c.value);
     default:
       if (!isLandmark(c)) return false;
       if (c.channelId !== undefined && c.channelId !== ctx.channelId) return false;

@@ -12,6 +12,8 @@
 //               | 'date' '(' ('>=' | '<=') ',' ISO_STRING ')'
 //               | 'timeOfDay' '(' ('>=' | '<=') ',' SECONDS ')' | 'timeOfDay' '(' 'between' ',' SECONDS ',' SECONDS ')'
 //               | 'weekDay' '(' '(' DAY (',' DAY)* ')' ')'
+//               | 'detections' '(' STRING (',' STRING (',' NUMBER)?)? ')' CMP NUMBER
+//                   (label, zone: '' for the whole image, minimum score)
 //   literal    := STRING | NUMBER | 'true' | 'false'
 //   CMP        := '==' | '!=' | '<' | '<=' | '>' | '>='
 //   PATH       := 'event' ('.' (IDENTIFIER | DIGITS))+
@@ -34,6 +36,7 @@ import {
   type AttributeOperator,
   type ComparisonOperator,
   type Condition,
+  type DetectionsCondition,
   type LandmarkConditionType,
   type Literal,
   type ScheduleCondition,
@@ -84,6 +87,12 @@ function gen(c: Condition, nested: boolean): string {
     case 'schedule': {
       const calls = scheduleCalls(c);
       return calls.length === 0 ? 'true' : wrap(calls.join(' && '));
+    }
+    case 'detections': {
+      const args = [quote(c.label)];
+      if (c.zone !== undefined || c.minScore !== undefined) args.push(quote(c.zone ?? ''));
+      if (c.minScore !== undefined) args.push(String(c.minScore));
+      return `detections(${args.join(', ')}) ${c.operator} ${c.value}`;
     }
     case 'matchAttribute': {
       const core = c.operator === 'contains' ? `contains(${c.attribute}, ${literal(c.value)})` : `${c.attribute} ${c.operator} ${literal(c.value)}`;
@@ -387,6 +396,8 @@ class Parser {
         return this.timeOfDayCall(pos);
       case 'weekDay':
         return this.weekDayCall(pos);
+      case 'detections':
+        return this.detectionsCall();
       default:
         return this.fail(pos, `unknown function '${name}'`);
     }
@@ -450,6 +461,32 @@ class Parser {
         s.timeOfDay = t;
       },
     };
+  }
+
+  /** detections('label'[, 'zone'[, minScore]]) CMP count, after `detections(` */
+  private detectionsCall(): DetectionsCondition {
+    const label = this.string('a label').value;
+    let zone: string | undefined;
+    let minScore: number | undefined;
+    if (this.isPunct(',')) {
+      this.index++;
+      zone = this.string("a zone name ('' for the whole image)").value;
+      if (this.isPunct(',')) {
+        this.index++;
+        const score = this.number('a minimum score');
+        if (score.value < 0 || score.value > 1) this.fail(score.pos, 'the minimum score must be from 0 to 1');
+        minScore = score.value;
+      }
+    }
+    this.punct(')');
+    const op = this.token;
+    if (op.kind !== 'op') return this.expected(`a comparison operator (${COMPARISON_OPERATORS.join(' ')}) after detections(…)`);
+    this.index++;
+    const count = this.number('a number of detections');
+    const out: DetectionsCondition = { type: 'detections', label, operator: op.value, value: count.value };
+    if (zone !== undefined) out.zone = zone;
+    if (minScore !== undefined) out.minScore = minScore;
+    return out;
   }
 
   private weekDayCall(pos: number): ScheduleCall {

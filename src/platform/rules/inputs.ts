@@ -20,6 +20,7 @@ import { MAX_DATE_MS, isoDate, parseFreeForm } from './expression.js';
 import {
   ATTRIBUTE_OPERATORS,
   ATTRIBUTE_PATH,
+  COMPARISON_OPERATORS,
   DEFAULT_POSITION_ATTRIBUTE,
   FALSE,
   LANDMARK_TYPES,
@@ -30,7 +31,9 @@ import {
   normalize,
   type AttributeCondition,
   type AttributeOperator,
+  type ComparisonOperator,
   type Condition,
+  type DetectionsCondition,
   type LandmarkCondition,
   type LandmarkConditionType,
   type ScheduleCondition,
@@ -157,8 +160,22 @@ const scheduleLeaf = z
   })
   .strict();
 const compound = z.object({ type: z.string(), items: z.array(z.unknown()).max(MAX_ITEMS), description }).strict();
+const detectionsLeaf = z
+  .object({
+    type: z.string(),
+    label: z.string().min(1).max(LIMITS.stringLength),
+    zone: optional(z.string().max(64)),
+    minScore: optional(z.number().min(0).max(1)),
+    operator: z
+      .string()
+      .refine((op) => (COMPARISON_OPERATORS as readonly string[]).includes(op), `must be one of ${COMPARISON_OPERATORS.join(' ')}`)
+      .transform((op) => op as ComparisonOperator),
+    value: z.number().refine(Number.isFinite, 'must be finite'),
+    description,
+  })
+  .strict();
 
-const GEN_B_TYPES = ['and', 'or', 'not', ...Object.values(LANDMARK_TYPES), 'landmark', 'matchAttribute', 'attribute', 'schedule'];
+const GEN_B_TYPES = ['and', 'or', 'not', ...Object.values(LANDMARK_TYPES), 'landmark', 'matchAttribute', 'attribute', 'schedule', 'detections'];
 
 function landmark(type: LandmarkConditionType, leaf: z.infer<typeof landmarkLeaf>): LandmarkCondition {
   const out: LandmarkCondition = { type, ids: leaf.ids, attribute: leaf.attribute ?? DEFAULT_POSITION_ATTRIBUTE };
@@ -211,6 +228,13 @@ function genBNode(value: unknown, where: string, depth: number, ctx: Context): C
           to: leaf.minutesOfDay.to === undefined ? undefined : leaf.minutesOfDay.to * 60,
         });
       }
+      return out;
+    }
+    case 'detections': {
+      const leaf = check(detectionsLeaf, value, where);
+      const out: DetectionsCondition = { type: 'detections', label: leaf.label, operator: leaf.operator, value: leaf.value };
+      if (leaf.zone !== undefined) out.zone = leaf.zone;
+      if (leaf.minScore !== undefined) out.minScore = leaf.minScore;
       return out;
     }
     default:
@@ -367,6 +391,18 @@ export function toConditionsObject(c: Condition): GenBNode {
       if (c.weekDays) out.weekDays = c.weekDays;
       if (c.timeOfDay) out.timeOfDay = { ...c.timeOfDay };
       return out;
+    }
+    case 'detections': {
+      const filters = [c.zone === undefined ? '' : ` in zone ${c.zone}`, c.minScore === undefined ? '' : ` scoring at least ${c.minScore}`].join('');
+      return {
+        type: 'detections',
+        label: c.label,
+        ...(c.zone === undefined ? {} : { zone: c.zone }),
+        ...(c.minScore === undefined ? {} : { minScore: c.minScore }),
+        operator: c.operator,
+        value: c.value,
+        description: `When the frame's detections of ${c.label}${filters} ${OPERATOR_WORDS[c.operator]} ${c.value}`,
+      };
     }
     default:
       return {

@@ -84,7 +84,22 @@ export interface ScheduleCondition {
   timeOfDay?: { from?: number; to?: number };
 }
 
-export type LeafCondition = LandmarkCondition | AttributeCondition | ScheduleCondition;
+/**
+ * What a camera saw in a frame (ingest/frames.ts): how many detections of
+ * `label` the frame's event holds, only those scoring at least `minScore`
+ * and, given a `zone`, lying in that zone of the image, compared with
+ * `value`. An event that is no frame holds none.
+ */
+export interface DetectionsCondition {
+  type: 'detections';
+  label: string;
+  zone?: string;
+  minScore?: number;
+  operator: ComparisonOperator;
+  value: number;
+}
+
+export type LeafCondition = LandmarkCondition | AttributeCondition | ScheduleCondition | DetectionsCondition;
 export type Condition = AndCondition | OrCondition | NotCondition | LeafCondition;
 
 export const DEFAULT_POSITION_ATTRIBUTE = 'event.location.position';
@@ -150,6 +165,12 @@ export function normalize(c: Condition): Condition {
     }
     case 'schedule':
       return normalizeSchedule(c);
+    case 'detections': {
+      const out: DetectionsCondition = { type: 'detections', label: c.label, operator: c.operator, value: Object.is(c.value, -0) ? 0 : c.value };
+      if (c.zone !== undefined && c.zone !== '') out.zone = c.zone;
+      if (c.minScore !== undefined && c.minScore > 0) out.minScore = c.minScore;
+      return out;
+    }
     default: {
       const out: LandmarkCondition = { type: c.type, ids: [...new Set(c.ids)], attribute: c.attribute };
       if (c.channelId !== undefined) out.channelId = c.channelId;
@@ -207,7 +228,7 @@ export function conditionChannelIds(c: Condition | null): string[] {
   const walk = (n: Condition) => {
     if (n.type === 'and' || n.type === 'or') n.items.forEach(walk);
     else if (n.type === 'not') walk(n.item);
-    else if (n.type !== 'schedule' && n.channelId !== undefined) ids.add(n.channelId);
+    else if (n.type !== 'schedule' && n.type !== 'detections' && n.channelId !== undefined) ids.add(n.channelId);
   };
   if (c) walk(c);
   return [...ids];

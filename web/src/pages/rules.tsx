@@ -62,6 +62,8 @@ function describeConditions(conditions: Condition[], landmarkName: (id: string) 
       case 'schedule':
         return `${c.weekDays.map((d) => DAYS[d]).join(', ')} ${clock(c.timeOfDay.from)}–${clock(c.timeOfDay.to)}`;
       default: {
+        // Conditions this builder does not make (a camera's detections, made through the API) are named, not drawn.
+        if (!Array.isArray(c.ids)) return describeOther(c as unknown as Record<string, unknown>);
         const verb = TRIGGERS.find(([t]) => t === c.type)?.[1] ?? c.type;
         return `${verb} ${c.ids.map(landmarkName).join(' or ') || '(no landmark)'}`;
       }
@@ -74,6 +76,13 @@ function describeConditions(conditions: Condition[], landmarkName: (id: string) 
     return nested && c.items.length > 1 ? `(${text})` : text;
   };
   return conditions.length === 0 ? 'no conditions: every event of the project' : conditions.map((c) => node(c, false)).join(' and ');
+}
+
+/** A condition the builder does not make, in words: a camera's detections, or its type. */
+function describeOther(c: Record<string, unknown>): string {
+  if (c.type !== 'detections') return String(c.type);
+  const where = [c.zone ? ` in ${String(c.zone)}` : '', c.minScore ? ` scoring ≥ ${String(c.minScore)}` : ''].join('');
+  return `${String(c.label)} seen${where} ${String(c.operator)} ${String(c.value)}`;
 }
 
 export function Rules() {
