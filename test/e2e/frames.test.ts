@@ -5,8 +5,10 @@
 // label per zone, which rules read: a `detections` condition, or the counts
 // as attributes. Frames are demo
 // scenes (scripts/demo-model/scenes.ts) run through the bundled demo model.
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type postgres from 'postgres';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVAL_SEED_START, makeScene, renderScene } from '../../scripts/demo-model/scenes.js';
 import type { Api } from '../helpers/api.js';
@@ -33,17 +35,37 @@ let database: Platform['database'];
 let channel: { id: string; key: string };
 let project: string;
 let frame: Buffer;
+/** A plain grey picture: nothing to see. */
+let empty: Buffer;
+let receiver: Server;
+let receiverUrl: string;
+const received: Array<{ url: string; body: string }> = [];
 
 beforeAll(async () => {
-  ({ database, server, sql, admin } = await startPlatform({}, { modelsDir: join(ROOT, 'models') }));
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push({ url: req.url!, body });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
+  // The receiver is on loopback, which webhooks may only reach when allowed.
+  ({ database, server, sql, admin } = await startPlatform({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', ACTION_RETRY_BASE_MS: '50' }, { modelsDir: join(ROOT, 'models') }));
   await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 120_000, 'the demo model to load');
   const created = (await admin.post('/v2/channels', { name: 'cameras', type: 'iot' })).body.data;
   channel = { id: created.id, key: created.apiKeys[0].apiKey };
   project = (await admin.post('/v2/projects', { name: 'yard', channelIds: [channel.id] })).body.data.id;
   frame = await renderScene(makeScene(EVAL_SEED_START + 100), 'jpeg');
+  empty = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#808080' } }).jpeg().toBuffer();
 }, 180_000);
 
-afterAll(() => stopPlatform({ sql, server, database }));
+afterAll(async () => {
+  await stopPlatform({ sql, server, database });
+  receiver?.close();
+});
 
 async function camera(): Promise<{ token: string; deviceId: string }> {
   const res = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.key }) });
@@ -242,3 +264,75 @@ async function inferenceKey(): Promise<string> {
   key ??= (await admin.post('/v2/inference/api-keys', { name: 'frames test' })).body.data.apiKey as string;
   return key;
 }
+
+describe('a rule on a dwell', () => {
+  it('fires once per stay of a shape in a zone, not before it has stayed 2 s', { timeout: 120_000 }, async () => {
+    const watched = await camera();
+    expect((await admin.put(`/v2/devices/${watched.deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
+    // What the scene shows, and where: the rule asks for its first label in that label's zone.
+    const seen = (await sendFrame(watched.token)).body.detections as Record<string, Detection[]>;
+    const [label, list] = Object.entries(seen)[0]!;
+    const zone = halfOf(list[0]!);
+    expect((await sendFrame(watched.token, '', empty)).body.detections[label] ?? []).toEqual([]);
+
+    const rule = await admin.post('/v2/rules', {
+      projectId: project,
+      name: `a ${label} stays in the ${zone} half`,
+      conditionsObject: [{ type: 'becomes', to: true, items: [{ type: 'for', seconds: 2, items: [{ type: 'detections', label, zone, operator: '>=', value: 1 }] }] }],
+      actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/stay`, body: '{"event": "{{event.id}}"}' }],
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+    expect(rule.body.data.conditions).toBe(`becomesTrue(heldFor(2, 0, detections('${label}', '${zone}') >= 1))`);
+    // The rules engine hears of rules through NOTIFY: a probe rule, created after, tags a probe camera once both are loaded.
+    const probe = await admin.post('/v2/rules', {
+      projectId: project,
+      name: 'probe',
+      conditions: "detections('nothing at all') == 0",
+      actions: [{ type: 'update device state add tags', deviceIds: ['triggering device'], tags: ['probed'] }],
+    });
+    expect(probe.status).toBe(200);
+    const prober = await camera();
+    expect((await admin.put(`/v2/devices/${prober.deviceId}/vision`, { modelVersionId: DEMO })).status).toBe(200);
+    await waitFor(
+      async () => {
+        expect((await sendFrame(prober.token, '', empty)).status).toBe(200);
+        return ((await admin.get(`/v2/devices/${prober.deviceId}`)).body.data.tags as string[]).includes('probed');
+      },
+      30_000,
+      'the rules to be loaded',
+    );
+
+    // A fresh camera: the shape comes (1 s), stays past 2 s (3.1 s), leaves (5 s), comes back (6 s) and stays (8.5 s).
+    const cam = await camera();
+    expect((await admin.put(`/v2/devices/${cam.deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
+    const start = 1_800_000_000_000;
+    const script: Array<[number, Buffer]> = [
+      [0, empty],
+      [1, frame],
+      [2, frame],
+      [3.1, frame],
+      [4, frame],
+      [5, empty],
+      [6, frame],
+      [7, frame],
+      [8.5, frame],
+      [9, frame],
+    ];
+    const eventIds = new Map<number, string>();
+    for (const [seconds, image] of script) {
+      const res = await sendFrame(cam.token, `?time=${start + seconds * 1000}`, image);
+      expect(res.status).toBe(200);
+      eventIds.set(seconds, res.body.eventId);
+    }
+    const jobs = await waitFor(async () => {
+      const rows = await sql<Array<{ eventId: string; status: string }>>`SELECT event_id, status FROM action_jobs WHERE rule_id = ${rule.body.data.id}`;
+      return rows.length === 2 && rows.every((r) => r.status === 'succeeded') ? rows : undefined;
+    }, 30_000, 'two webhooks delivered');
+    expect(jobs.map((j) => j.eventId).sort()).toEqual([eventIds.get(3.1), eventIds.get(8.5)].sort());
+    // The webhook receiver got one request per stay, naming the frame's event.
+    const stays = received.filter((r) => r.url === '/stay').map((r) => JSON.parse(r.body).event as string);
+    expect(stays.sort()).toEqual([eventIds.get(3.1), eventIds.get(8.5)].sort());
+    // No more: the later frames of each stay and the frames of the empty scene fired nothing.
+    expect(await sql`SELECT id FROM action_jobs WHERE rule_id = ${rule.body.data.id} AND event_id <> ALL(${[eventIds.get(3.1)!, eventIds.get(8.5)!]})`).toEqual([]);
+  });
+});

@@ -349,7 +349,14 @@ function treeGenerator(random: () => number) {
   const tree = (depth: number): Condition => {
     const r = random();
     if (depth <= 0 || r < 0.35) return leaf();
-    if (r < 0.5) return { type: 'not', item: tree(depth - 1) };
+    if (r < 0.43) return { type: 'not', item: tree(depth - 1) };
+    if (r < 0.47) {
+      const held: Condition = { type: 'for', item: tree(depth - 1) };
+      if (random() < 0.7) held.seconds = pick([0.5, 2, 30, 86_400]);
+      if (!held.seconds || random() < 0.3) held.events = 1 + int(5);
+      return held;
+    }
+    if (r < 0.5) return { type: 'becomes', to: random() < 0.5, item: tree(depth - 1) };
     return { type: r < 0.75 ? 'and' : 'or', items: Array.from({ length: int(5) }, () => tree(depth - 1)) };
   };
   return tree;
@@ -410,6 +417,7 @@ describe('evaluation helpers', () => {
       value: (path: string) => (path === 'event.data.tempF' ? tempF : undefined),
       landmark: () => inside,
       detections: () => 0,
+      memory: () => ({}),
     });
     expect(evaluateCondition(tree, ctx(CH, 71, false))).toBe(true);
     expect(evaluateCondition(tree, ctx('other', 71, false))).toBe(false);
@@ -469,10 +477,95 @@ describe('detections conditions', () => {
       value: (path: string) => (path === 'event.data.armed' ? armed : undefined),
       landmark: () => false,
       detections: (label: string, zone: string | undefined) => (label === 'traffic cone' && zone === 'left' ? count : 0),
+      memory: () => ({}),
     });
     expect(evaluateCondition(tree, ctx(2, true))).toBe(true);
     expect(evaluateCondition(tree, ctx(1, true))).toBe(false);
     expect(evaluateCondition(tree, ctx(2, false))).toBe(false);
+  });
+});
+
+describe('for and becomes: conditions that remember', () => {
+  const cone = "detections('traffic cone', 'A') >= 1";
+
+  it('parse in every form and write back', () => {
+    const tree = { type: 'becomes', to: true, item: { type: 'for', seconds: 2, item: { type: 'detections', label: 'traffic cone', zone: 'A', operator: '>=', value: 1 } } };
+    expect(parseExpression(`becomesTrue(heldFor(2, 0, ${cone}))`)).toEqual(tree);
+    expect(generateExpression(tree as Condition)).toBe(`becomesTrue(heldFor(2, 0, ${cone}))`);
+    const genB = conditionsObjectOf(tree as Condition);
+    expect(genB).toEqual([
+      { type: 'becomes', to: true, items: [{ type: 'for', seconds: 2, items: [expect.objectContaining({ type: 'detections', label: 'traffic cone', zone: 'A' })] }] },
+    ]);
+    expect(parseConditionsObject(JSON.parse(JSON.stringify(genB))).tree).toEqual(tree);
+    expect(parseExpression(`heldFor(0, 3, ${cone} || event.data.x == 1)`)).toMatchObject({ type: 'for', events: 3, item: { type: 'or' } });
+    expect(parseExpression(`becomesFalse(${cone})`)).toMatchObject({ type: 'becomes', to: false });
+  });
+
+  it('refuses one that asks for nothing, or out of bounds, or with two conditions', () => {
+    expect(syntaxError(`heldFor(0, 0, ${cone})`).message).toMatch(/seconds or events/);
+    expect(syntaxError(`heldFor(2, 1.5, ${cone})`).message).toMatch(/events must be an integer/);
+    expect(syntaxError(`heldFor(90000, 0, ${cone})`).message).toMatch(/seconds must be from 0 to 86400/);
+    expect(conditionError(() => parseConditionsObject([{ type: 'for', items: [{ type: 'schedule', weekDays: [1] }] }])).message).toMatch(/seconds or events/);
+    expect(conditionError(() => parseConditionsObject([{ type: 'becomes', to: true, items: [] }])).message).toContain('conditionsObject.0.items');
+  });
+
+  /** Evaluates `source` on a sequence of (seconds, cone seen?) events of one device, with one memory; the events it held on. */
+  function run(source: string, events: Array<[number, boolean]>): number[] {
+    const tree = parseExpression(source)!;
+    const memory = new Map<object, object>();
+    return events
+      .filter(([seconds, seen]) =>
+        evaluateCondition(tree, {
+          time: new Date(1_800_000_000_000 + seconds * 1000),
+          timezone: 'UTC',
+          channelId: CH,
+          value: (path) => (path === 'event.data.armed' ? true : undefined),
+          landmark: () => false,
+          detections: () => (seen ? 1 : 0),
+          memory: (node) => {
+            if (!memory.has(node)) memory.set(node, {});
+            return memory.get(node)!;
+          },
+        }),
+      )
+      .map(([seconds]) => seconds);
+  }
+
+  const stay: Array<[number, boolean]> = [
+    [0, false],
+    [1, true],
+    [2, true],
+    [3.1, true],
+    [4, true],
+    [5, false], // it leaves
+    [6, true],
+    [7, true],
+    [8.5, true],
+    [9, true],
+  ];
+
+  it('holds once the condition has held for the seconds, and starts again after a break', () => {
+    expect(run(`heldFor(2, 0, ${cone})`, stay)).toEqual([3.1, 4, 8.5, 9]);
+  });
+
+  it('fires once per stay when it becomes true, not before the dwell, not on every frame', () => {
+    expect(run(`becomesTrue(heldFor(2, 0, ${cone}))`, stay)).toEqual([3.1, 8.5]);
+    expect(run(`becomesFalse(${cone})`, stay)).toEqual([5]);
+    expect(run(`becomesTrue(${cone})`, stay)).toEqual([1, 6]);
+  });
+
+  it('counts events in a row, and both bounds when given', () => {
+    expect(run(`heldFor(0, 3, ${cone})`, stay)).toEqual([3.1, 4, 8.5, 9]);
+    expect(run(`heldFor(1, 4, ${cone})`, stay)).toEqual([4, 9]); // at 8.5: 2.5 s, but 3 events
+    expect(run(`heldFor(2.5, 2, ${cone})`, stay)).toEqual([4, 8.5, 9]); // at 3.1: 3 events, but 2.1 s
+  });
+
+  it('remembers even where an && chain is already false, so a dwell never skips an event', () => {
+    // The dwell runs on every event: once the other side turns true, it counts from the stay's start.
+    const tree = `(event.data.late == true || ${cone}) && heldFor(2, 0, ${cone})`;
+    expect(run(tree, stay)).toEqual([3.1, 4, 8.5, 9]);
+    const onlyLate = `event.data.late == true && heldFor(2, 0, ${cone})`;
+    expect(run(onlyLate, stay)).toEqual([]);
   });
 });
 

@@ -10,8 +10,10 @@ import type { DevicePatches, EngineDeviceRow } from '../../db/device-state.js';
 import { newId } from '../../ids.js';
 import type { RuleAction } from './actions.js';
 import { candidates, type OrganizationRules } from './compiled.js';
-import { countDetections, evaluateCondition, type EvaluationContext } from './evaluate.js';
+import { countDetections, evaluateCondition, type EvaluationContext, type NodeMemory } from './evaluate.js';
 import { eventLocation, type LastLocation } from './location.js';
+import { statefulNodes, type StatefulCondition } from './model.js';
+import type { LoadedRule } from './service.js';
 
 /** An ingested event as rules see it (ingest's IncomingEvent is one, with its idempotency key). */
 export interface RuleEvent {
@@ -27,8 +29,22 @@ export interface RuleEvent {
 
 /** A device as rules see it: its row without the version, its state typed. */
 export type EngineDevice = Omit<EngineDeviceRow, 'state' | 'version'> & {
-  state: { inside?: string[]; lastLocation?: LastLocation; configuration?: unknown };
+  state: {
+    inside?: string[];
+    lastLocation?: LastLocation;
+    configuration?: unknown;
+    /** rule id → stateful node key (model.ts statefulNodes) → what it remembers of this device's events */
+    ruleMemory?: Record<string, Record<string, NodeMemory>>;
+  };
 };
+
+/** What a stateful node of a rule remembers of a device, made on first use; kept in the device's state. */
+function nodeMemory(device: EngineDevice, rule: LoadedRule, node: StatefulCondition): NodeMemory {
+  const key = statefulNodes(rule.condition!).get(node)!;
+  const byRule = (device.state.ruleMemory ??= {});
+  const mine = (byRule[rule.id] ??= {});
+  return (mine[key] ??= {});
+}
 
 /** What a fired action's templates and webhook body see (`{{device.id}}`, `{{landmarks.entered.0}}`). */
 export type ActionContext = {
@@ -154,6 +170,9 @@ function evaluationContext(
     time,
     timezone: 'UTC',
     channelId: event.channelId,
+    memory: () => {
+      throw new Error('rule memory read outside a rule');
+    },
     value: (path) => {
       if (values.has(path)) return values.get(path);
       const value = valueAt(event, path);
@@ -218,7 +237,11 @@ export function evaluateBatch(
     for (const rule of rules) {
       stats.evaluated++;
       evaluation.timezone = rule.timezone;
-      if (!evaluateCondition(rule.condition!, evaluation)) continue;
+      evaluation.memory = (node) => nodeMemory(device, rule, node);
+      const holds = evaluateCondition(rule.condition!, evaluation);
+      // What its stateful nodes saw is saved with the device, whether the rule fired or not.
+      if (statefulNodes(rule.condition!).size > 0) patch.patch.ruleMemory = device.state.ruleMemory;
+      if (!holds) continue;
       const key = throttleKey(rule.id, device.id);
       const last = throttles.get(key);
       if (rule.throttleInSeconds > 0 && last !== undefined && time.getTime() - last < rule.throttleInSeconds * 1000) {

@@ -5,7 +5,7 @@
 // the landmarks' shapes; the engine (engine.ts) keeps one per organization.
 import type { Shape } from '../../lib/geometry.js';
 import { LandmarkIndex } from '../../lib/landmark-index.js';
-import { landmarkIds, type Condition } from './model.js';
+import { landmarkIds, statefulNodes, type Condition } from './model.js';
 import type { LoadedRule } from './service.js';
 
 export interface ChannelRules {
@@ -83,7 +83,8 @@ export function organizationRules(rules: LoadedRule[], landmarks: Array<{ id: st
   const watched = new Set<string>();
   for (const rule of rules) {
     if (rule.type !== 'cloud' || rule.condition === null) continue;
-    const need = necessaryLandmarks(rule.condition);
+    // A rule that remembers (for, becomes) sees every event of its channels, near its landmarks or not: its memory must not skip one.
+    const need = statefulNodes(rule.condition).size > 0 ? undefined : necessaryLandmarks(rule.condition);
     for (const channelId of new Set([...rule.channelIds, ...rule.projectChannelIds])) {
       let channel = byChannel.get(channelId);
       if (!channel) byChannel.set(channelId, (channel = { always: [], byLandmark: new Map() }));

@@ -2,7 +2,8 @@
 // the engine supplies what needs state (landmark geometry and the device's
 // previous position, the event's values); schedules and comparisons are
 // decided here, once, for every input form.
-import type { AttributeOperator, Condition, LandmarkTrigger, Literal, ScheduleCondition } from './model.js';
+import type { AttributeOperator, Condition, LandmarkTrigger, Literal, ScheduleCondition, StatefulCondition } from './model.js';
+import { childrenOf, isLandmark, triggerOf } from './model.js';
 
 /** The part of a frame's event (ingest/frames.ts, FramePayload) a detections condition reads. */
 interface FrameDetection {
@@ -30,7 +31,6 @@ export function countDetections(payload: Record<string, unknown>, label: string,
   }
   return count;
 }
-import { isLandmark, triggerOf } from './model.js';
 
 export interface EvaluationContext {
   /** when the event happened (the engine picks serverReceivedAt or clientSentAt) */
@@ -45,14 +45,64 @@ export interface EvaluationContext {
   landmark(trigger: LandmarkTrigger, ids: readonly string[], attribute: string): boolean;
   /** a camera frame's detections of `label` (in `zone`, scoring at least `minScore`); 0 for an event that is no frame */
   detections(label: string, zone: string | undefined, minScore: number | undefined): number;
+  /** what a stateful node of the rule being evaluated remembers of this device's earlier events (changed in place) */
+  memory(node: StatefulCondition): NodeMemory;
+}
+
+/** What a stateful node (for, becomes) remembers, per rule and device, between events. */
+export interface NodeMemory {
+  /** for: when its condition began to hold without a break (epoch ms) */
+  since?: number;
+  /** for: on how many events in a row it has held */
+  count?: number;
+  /** becomes: what its condition was on the device's previous event */
+  last?: boolean;
+}
+
+const statefulCache = new WeakMap<Condition, boolean>();
+
+/** Whether a subtree holds a stateful node: then every part of it is evaluated on every event (no short cut), so its memory never skips one. */
+function hasState(c: Condition): boolean {
+  let known = statefulCache.get(c);
+  if (known === undefined) {
+    known = c.type === 'for' || c.type === 'becomes' || childrenOf(c).some(hasState);
+    statefulCache.set(c, known);
+  }
+  return known;
 }
 
 export function evaluateCondition(c: Condition, ctx: EvaluationContext): boolean {
   switch (c.type) {
     case 'and':
+      if (hasState(c)) return c.items.map((i) => evaluateCondition(i, ctx)).every(Boolean);
       return c.items.every((i) => evaluateCondition(i, ctx));
     case 'or':
+      if (hasState(c)) return c.items.map((i) => evaluateCondition(i, ctx)).some(Boolean);
       return c.items.some((i) => evaluateCondition(i, ctx));
+    case 'for': {
+      const holds = evaluateCondition(c.item, ctx);
+      const memory = ctx.memory(c);
+      if (!holds) {
+        delete memory.since;
+        delete memory.count;
+        return false;
+      }
+      const now = ctx.time.getTime();
+      // An event older than the run's start (a late or reordered one) starts it again.
+      if (memory.since === undefined || now < memory.since) {
+        memory.since = now;
+        memory.count = 0;
+      }
+      memory.count = (memory.count ?? 0) + 1;
+      return (c.seconds === undefined || now - memory.since >= c.seconds * 1000) && (c.events === undefined || memory.count >= c.events);
+    }
+    case 'becomes': {
+      const now = evaluateCondition(c.item, ctx);
+      const memory = ctx.memory(c);
+      const before = memory.last ?? false;
+      memory.last = now;
+      return c.to ? now && !before : before && !now;
+    }
     case 'not':
       return !evaluateCondition(c.item, ctx);
     case 'schedule':

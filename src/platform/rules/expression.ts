@@ -14,6 +14,9 @@
 //               | 'weekDay' '(' '(' DAY (',' DAY)* ')' ')'
 //               | 'detections' '(' STRING (',' STRING (',' NUMBER)?)? ')' CMP NUMBER
 //                   (label, zone: '' for the whole image, minimum score)
+//               | 'heldFor' '(' NUMBER ',' NUMBER ',' expr ')'
+//                   (seconds, events in a row: 0 when not asked; see ForCondition)
+//               | ('becomesTrue' | 'becomesFalse') '(' expr ')'
 //   literal    := STRING | NUMBER | 'true' | 'false'
 //   CMP        := '==' | '!=' | '<' | '<=' | '>' | '>='
 //   PATH       := 'event' ('.' (IDENTIFIER | DIGITS))+
@@ -30,6 +33,8 @@ import {
   COMPARISON_OPERATORS,
   IDENTIFIER,
   LIMITS,
+  MAX_HELD_EVENTS,
+  MAX_HELD_SECONDS,
   SECONDS_PER_DAY,
   measure,
   normalize,
@@ -84,6 +89,10 @@ function gen(c: Condition, nested: boolean): string {
       return c.items.length === 0 ? 'false' : wrap(c.items.map((i) => gen(i, true)).join(' || '));
     case 'not':
       return `!(${gen(c.item, false)})`;
+    case 'for':
+      return `heldFor(${c.seconds ?? 0}, ${c.events ?? 0}, ${gen(c.item, false)})`;
+    case 'becomes':
+      return `${c.to ? 'becomesTrue' : 'becomesFalse'}(${gen(c.item, false)})`;
     case 'schedule': {
       const calls = scheduleCalls(c);
       return calls.length === 0 ? 'true' : wrap(calls.join(' && '));
@@ -398,6 +407,24 @@ class Parser {
         return this.weekDayCall(pos);
       case 'detections':
         return this.detectionsCall();
+      case 'heldFor': {
+        const seconds = this.number('a number of seconds (0: not asked)');
+        this.punct(',');
+        const events = this.number('a number of events in a row (0: not asked)');
+        if (!(seconds.value >= 0 && seconds.value <= MAX_HELD_SECONDS)) this.fail(seconds.pos, `seconds must be from 0 to ${MAX_HELD_SECONDS}`);
+        if (!Number.isInteger(events.value) || events.value < 0 || events.value > MAX_HELD_EVENTS) this.fail(events.pos, `events must be an integer from 0 to ${MAX_HELD_EVENTS}`);
+        if (seconds.value === 0 && events.value === 0) this.fail(seconds.pos, 'heldFor needs seconds or events (or both) above 0');
+        this.punct(',');
+        const item = this.toCondition(this.nest(pos, () => this.or()));
+        this.punct(')');
+        return { type: 'for', seconds: seconds.value, events: events.value, item };
+      }
+      case 'becomesTrue':
+      case 'becomesFalse': {
+        const item = this.toCondition(this.nest(pos, () => this.or()));
+        this.punct(')');
+        return { type: 'becomes', to: name === 'becomesTrue', item };
+      }
       default:
         return this.fail(pos, `unknown function '${name}'`);
     }

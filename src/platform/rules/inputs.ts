@@ -25,6 +25,8 @@ import {
   FALSE,
   LANDMARK_TYPES,
   LIMITS,
+  MAX_HELD_EVENTS,
+  MAX_HELD_SECONDS,
   SECONDS_PER_DAY,
   TRUE,
   measure,
@@ -34,6 +36,7 @@ import {
   type ComparisonOperator,
   type Condition,
   type DetectionsCondition,
+  type ForCondition,
   type LandmarkCondition,
   type LandmarkConditionType,
   type ScheduleCondition,
@@ -160,6 +163,16 @@ const scheduleLeaf = z
   })
   .strict();
 const compound = z.object({ type: z.string(), items: z.array(z.unknown()).max(MAX_ITEMS), description }).strict();
+const heldFor = z
+  .object({
+    type: z.string(),
+    seconds: optional(z.number().min(0).max(MAX_HELD_SECONDS)),
+    events: optional(z.number().int().min(0).max(MAX_HELD_EVENTS)),
+    items: z.array(z.unknown()).max(MAX_ITEMS),
+    description,
+  })
+  .strict();
+const becomes = z.object({ type: z.string(), to: z.boolean(), items: z.array(z.unknown()).max(MAX_ITEMS), description }).strict();
 const detectionsLeaf = z
   .object({
     type: z.string(),
@@ -175,7 +188,7 @@ const detectionsLeaf = z
   })
   .strict();
 
-const GEN_B_TYPES = ['and', 'or', 'not', ...Object.values(LANDMARK_TYPES), 'landmark', 'matchAttribute', 'attribute', 'schedule', 'detections'];
+const GEN_B_TYPES = ['and', 'or', 'not', 'for', 'becomes', ...Object.values(LANDMARK_TYPES), 'landmark', 'matchAttribute', 'attribute', 'schedule', 'detections'];
 
 function landmark(type: LandmarkConditionType, leaf: z.infer<typeof landmarkLeaf>): LandmarkCondition {
   const out: LandmarkCondition = { type, ids: leaf.ids, attribute: leaf.attribute ?? DEFAULT_POSITION_ATTRIBUTE };
@@ -197,6 +210,20 @@ function genBNode(value: unknown, where: string, depth: number, ctx: Context): C
       const node = check(compound, value, where);
       if (node.items.length !== 1) throw new ConditionError(`${where}.items`, 'not takes exactly one condition');
       return { type: 'not', item: genBNode(node.items[0], `${where}.items.0`, depth + 1, ctx) };
+    }
+    case 'for': {
+      const node = check(heldFor, value, where);
+      if (node.items.length !== 1) throw new ConditionError(`${where}.items`, 'for takes exactly one condition');
+      if (!(node.seconds ?? 0) && !(node.events ?? 0)) throw new ConditionError(where, 'for needs seconds or events (or both) above 0');
+      const out: ForCondition = { type: 'for', item: genBNode(node.items[0], `${where}.items.0`, depth + 1, ctx) };
+      if (node.seconds !== undefined) out.seconds = node.seconds;
+      if (node.events !== undefined) out.events = node.events;
+      return out;
+    }
+    case 'becomes': {
+      const node = check(becomes, value, where);
+      if (node.items.length !== 1) throw new ConditionError(`${where}.items`, 'becomes takes exactly one condition');
+      return { type: 'becomes', to: node.to, item: genBNode(node.items[0], `${where}.items.0`, depth + 1, ctx) };
     }
     case 'enterLandmark':
     case 'exitLandmark':
@@ -369,6 +396,15 @@ export function toConditionsObject(c: Condition): GenBNode {
       return { type: c.type, items: c.items.map(toConditionsObject) };
     case 'not':
       return { type: 'not', items: [toConditionsObject(c.item)] };
+    case 'for':
+      return {
+        type: 'for',
+        ...(c.seconds === undefined ? {} : { seconds: c.seconds }),
+        ...(c.events === undefined ? {} : { events: c.events }),
+        items: [toConditionsObject(c.item)],
+      };
+    case 'becomes':
+      return { type: 'becomes', to: c.to, items: [toConditionsObject(c.item)] };
     case 'matchAttribute': {
       const where = c.channelId === undefined ? '' : ` from channel ${c.channelId}`;
       return {

@@ -100,7 +100,66 @@ export interface DetectionsCondition {
 }
 
 export type LeafCondition = LandmarkCondition | AttributeCondition | ScheduleCondition | DetectionsCondition;
-export type Condition = AndCondition | OrCondition | NotCondition | LeafCondition;
+/**
+ * Holds once `item` has held on every event of the device, without a
+ * break, for at least `seconds` (by the events' times) and for at least
+ * `events` events in a row (each when given; at least one is). A dwell or a
+ * debounce: "3 people in the zone for 30 s", "3 frames in a row".
+ */
+export interface ForCondition {
+  type: 'for';
+  seconds?: number;
+  events?: number;
+  item: Condition;
+}
+
+/**
+ * Holds on the one event where `item` turns `to` (true: from false, or on the
+ * device's first event for the rule; false: from true): a rule built on it
+ * fires once when the loading zone fills, not on every frame while it is full.
+ */
+export interface BecomesCondition {
+  type: 'becomes';
+  to: boolean;
+  item: Condition;
+}
+
+/** Bounds of a ForCondition: a day, and a thousand events in a row. */
+export const MAX_HELD_SECONDS = 86_400;
+export const MAX_HELD_EVENTS = 1000;
+
+/** Conditions that remember, per rule and device, what they saw on the device's earlier events. */
+export type StatefulCondition = ForCondition | BecomesCondition;
+
+export type Condition = AndCondition | OrCondition | NotCondition | StatefulCondition | LeafCondition;
+
+/** The conditions directly inside a node. */
+export function childrenOf(c: Condition): readonly Condition[] {
+  if (c.type === 'and' || c.type === 'or') return c.items;
+  if (c.type === 'not' || c.type === 'for' || c.type === 'becomes') return [c.item];
+  return [];
+}
+
+const statefulKeys = new WeakMap<Condition, ReadonlyMap<StatefulCondition, string>>();
+
+/**
+ * The key each stateful node of a (loaded, not changing) tree keeps its
+ * memory under, by its position in a pre-order walk: "0", "1", …; empty
+ * for a tree without one. Computed once per tree.
+ */
+export function statefulNodes(tree: Condition): ReadonlyMap<StatefulCondition, string> {
+  let keys = statefulKeys.get(tree);
+  if (!keys) {
+    const found = new Map<StatefulCondition, string>();
+    const walk = (n: Condition) => {
+      if (n.type === 'for' || n.type === 'becomes') found.set(n, String(found.size));
+      childrenOf(n).forEach(walk);
+    };
+    walk(tree);
+    statefulKeys.set(tree, (keys = found));
+  }
+  return keys;
+}
 
 export const DEFAULT_POSITION_ATTRIBUTE = 'event.location.position';
 export const SECONDS_PER_DAY = 86_400;
@@ -158,6 +217,14 @@ export function normalize(c: Condition): Condition {
     }
     case 'not':
       return { type: 'not', item: normalize(c.item) };
+    case 'for': {
+      const out: ForCondition = { type: 'for', item: normalize(c.item) };
+      if (c.seconds !== undefined && c.seconds > 0) out.seconds = c.seconds;
+      if (c.events !== undefined && c.events > 0) out.events = c.events;
+      return out;
+    }
+    case 'becomes':
+      return { type: 'becomes', to: c.to, item: normalize(c.item) };
     case 'matchAttribute': {
       const out: AttributeCondition = { type: 'matchAttribute', attribute: c.attribute, operator: c.operator, value: Object.is(c.value, -0) ? 0 : c.value };
       if (c.channelId !== undefined) out.channelId = c.channelId;
@@ -215,7 +282,7 @@ export function landmarkIds(c: Condition | null): string[] {
   const ids = new Set<string>();
   const walk = (n: Condition) => {
     if (n.type === 'and' || n.type === 'or') n.items.forEach(walk);
-    else if (n.type === 'not') walk(n.item);
+    else if (n.type === 'not' || n.type === 'for' || n.type === 'becomes') walk(n.item);
     else if (isLandmark(n)) n.ids.forEach((id) => ids.add(id));
   };
   if (c) walk(c);
@@ -227,7 +294,7 @@ export function conditionChannelIds(c: Condition | null): string[] {
   const ids = new Set<string>();
   const walk = (n: Condition) => {
     if (n.type === 'and' || n.type === 'or') n.items.forEach(walk);
-    else if (n.type === 'not') walk(n.item);
+    else if (n.type === 'not' || n.type === 'for' || n.type === 'becomes') walk(n.item);
     else if (n.type !== 'schedule' && n.type !== 'detections' && n.channelId !== undefined) ids.add(n.channelId);
   };
   if (c) walk(c);
@@ -246,7 +313,7 @@ export function measure(c: Condition): { depth: number; nodes: number } {
     }
     return { depth: depth + 1, nodes };
   }
-  if (c.type === 'not') {
+  if (c.type === 'not' || c.type === 'for' || c.type === 'becomes') {
     const m = measure(c.item);
     return { depth: m.depth + 1, nodes: m.nodes + 1 };
   }
