@@ -76,11 +76,15 @@ export class VisionService {
     return row && toProfile(row);
   }
 
-  /** Sets (replaces) a device's profile: its model version must be one the organization can run. */
+  /** Sets (replaces) a device's profile: a new model version must be one the organization can run. */
   async put(organizationId: string, deviceId: string, input: VisionProfileInput): Promise<VisionProfile> {
     // The device first: another organization's device is not found, whatever the body says.
     found(await findDevice(this.sql, organizationId, deviceId), 'device');
-    if (!this.visible(input.modelVersionId, organizationId)) {
+    // A new model version must be one the organization can run; keeping the
+    // current one is always allowed (its zones can be edited even while the
+    // version is gone, its frames refused until another is set).
+    const current = await db.findVision(this.sql, organizationId, deviceId);
+    if (current?.modelVersionId !== input.modelVersionId && !this.visible(input.modelVersionId, organizationId)) {
       throw invalid('invalid request body', `modelVersionId: no model version ${JSON.stringify(input.modelVersionId)} this organization can run`);
     }
     const names = new Set<string>();

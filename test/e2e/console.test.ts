@@ -16,6 +16,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTaskModels } from '../fixtures/task-models.js';
 import { ADMIN, outboxBody, uploadModelVersion } from '../helpers/api.js';
@@ -628,6 +629,60 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     const box = (await id.boundingBox())!;
     const fontSize = await page.evaluate<number>(`parseFloat(getComputedStyle(document.querySelector('[data-testid="device-fields"] code')).fontSize)`);
     expect(box.height).toBeLessThan(fontSize * 2); // one line is ~1.2 × the font size
+  });
+
+  it("shows a camera's zones and its latest frame's detections, live, and saves a zone drawn on the frame", async () => {
+    const { admin, sql, server } = platform!;
+    const channel = (await admin.post('/v2/channels', { name: 'yard cameras', type: 'iot' })).body.data;
+    const registered = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
+    const { deviceId, organizationId } = (await registered.json()) as { deviceId: string; organizationId: string };
+    // This server runs no model: the profile and the frames' events are written as the server stores them.
+    const zones = [
+      { name: 'left', polygon: [[0, 0], [0.5, 0], [0.5, 1], [0, 1]] },
+      { name: 'right', polygon: [[0.5, 0], [1, 0], [1, 1], [0.5, 1]] },
+    ];
+    await sql`INSERT INTO device_vision (device_id, organization_id, model_version_id, zones) VALUES (${deviceId}, ${organizationId}, 'yard-model', ${JSON.stringify(zones)}::text::jsonb)`;
+    const frame = async (detections: Record<string, unknown[]>) => {
+      const id = ulid();
+      const payload = { modelVersionId: 'yard-model', detections, counts: {}, zoneCounts: {} };
+      await sql`INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, dedup_key, payload)
+                VALUES (${id}, ${organizationId}, ${channel.id}, ${deviceId}, 'iot', now(), ${`u:${id}`}, ${JSON.stringify(payload)}::text::jsonb)`;
+    };
+    const box = (x1: number, y1: number, x2: number, y2: number, zone: string) => ({ type: 'rectangle', score: 0.9, data: { min: [x1, y1], max: [x2, y2] }, children: {}, zones: [zone] });
+    await frame({ 'traffic cone': [box(0.1, 0.2, 0.2, 0.4, 'left')] });
+
+    const page = await newPage();
+    await page.goto(`${server.url}/devices/${deviceId}`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    const camera = page.getByTestId('camera-frame');
+    await camera.waitFor();
+    expect(await camera.locator('[data-zone]').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-zone')))).toEqual(['left', 'right']);
+    await camera.locator('[data-label="traffic cone"]').waitFor();
+    // A new frame arrives while the page is open: its detections replace the last ones.
+    await frame({ circle: [box(0.6, 0.1, 0.7, 0.3, 'right'), box(0.7, 0.5, 0.9, 0.8, 'right')] });
+    await waitFor(async () => (await camera.locator('[data-label="circle"]').count()) === 2, 15_000, 'the live frame');
+    expect(await camera.locator('[data-label="traffic cone"]').count()).toBe(0);
+    await screenshot(page, 'camera');
+
+    // A zone drawn by its corners, named, and saved with the profile.
+    await page.getByRole('button', { name: 'Draw a zone' }).click();
+    const area = (await camera.boundingBox())!;
+    for (const [x, y] of [[0.25, 0.25], [0.75, 0.25], [0.5, 0.75]] as const) await camera.click({ position: { x: x * area.width, y: y * area.height } });
+    await page.getByLabel('Zone name').fill('gate');
+    await page.getByRole('button', { name: 'Add zone' }).click();
+    await page.getByRole('button', { name: 'Save zones' }).click();
+    const saved = await waitFor(async () => {
+      const profile = (await admin.get(`/v2/devices/${deviceId}/vision`)).body.data;
+      return profile.zones.length === 3 ? profile : undefined;
+    }, 15_000, 'the zone to be saved');
+    expect(saved.zones.slice(0, 2)).toEqual(zones);
+    expect(saved.zones[2].name).toBe('gate');
+    saved.zones[2].polygon.forEach(([x, y]: [number, number], i: number) => {
+      const [ex, ey] = [[0.25, 0.25], [0.75, 0.25], [0.5, 0.75]][i]!;
+      expect(Math.abs(x - ex!)).toBeLessThan(0.02);
+      expect(Math.abs(y - ey!)).toBeLessThan(0.02);
+    });
+    await camera.locator('[data-zone="gate"]').waitFor();
   });
 
   it('serves the API reference at /docs from the server itself', async () => {

@@ -71,6 +71,7 @@ export async function openStream(path: string, signal: AbortSignal): Promise<Rea
 export const get = <T>(path: string) => request<T>('GET', path);
 export const post = <T>(path: string, body?: unknown) => request<T>('POST', path, { body: body ?? {} });
 export const patch = <T>(path: string, body: unknown) => request<T>('PATCH', path, { body });
+export const put = <T>(path: string, body: unknown) => request<T>('PUT', path, { body });
 export const del = (path: string) => request<void>('DELETE', path);
 
 /**

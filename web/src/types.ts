@@ -22,6 +22,7 @@ import type {
   ruleSchema,
   totalsMeta,
   userSchema,
+  visionSchema,
 } from '../../src/http/routes/v2/response-schemas.js';
 
 /** GET /v2/users/me: the user, with their role when the token names an organization */
@@ -53,6 +54,10 @@ export type LastLocation = NonNullable<Device['lastLocation']>;
 
 /** An ingested event, as the search and the live tail give it. */
 export type DeviceEvent = z.infer<typeof eventSchema>;
+
+/** A camera's vision profile (GET /v2/devices/:id/vision). */
+export type VisionProfile = z.infer<typeof visionSchema>;
+export type ImageZone = VisionProfile['zones'][number];
 
 export type Landmark = z.infer<typeof landmarkSchema>;
 export type Rule = z.infer<typeof ruleSchema>;

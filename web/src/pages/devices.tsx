@@ -9,6 +9,7 @@ import { useResource } from '../hooks';
 import { metresPerPixel, toScreen, type View } from '../map';
 import { Grid, MAP_WIDTH, storedTiles, Tiles } from '../map-view';
 import type { Channel, Data, Device, DeviceEvent, LastLocation, Page } from '../types';
+import { CameraPanel } from './camera';
 import { EventTable } from './event-table';
 
 const PAGE = 25;
@@ -153,6 +154,7 @@ export function DeviceDetail({ deviceId }: { deviceId: string }) {
               )}
             </section>
           </div>
+          <CameraPanel deviceId={deviceId} recent={events.data?.data ?? []} />
           <details>
             <summary>Properties and attributes</summary>
             <pre data-testid="device-properties">{JSON.stringify({ properties: d.properties, attributes: d.attributes }, null, 2)}</pre>
