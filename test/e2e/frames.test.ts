@@ -266,13 +266,21 @@ async function inferenceKey(): Promise<string> {
 }
 
 describe('a rule on a dwell', () => {
-  it('fires once per stay of a shape in a zone, not before it has stayed 2 s', { timeout: 120_000 }, async () => {
+  it('fires once per stay of a traffic cone in a zone, not before it has stayed 2 s', { timeout: 120_000 }, async () => {
     const watched = await camera();
     expect((await admin.put(`/v2/devices/${watched.deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
-    // What the scene shows, and where: the rule asks for its first label in that label's zone.
-    const seen = (await sendFrame(watched.token)).body.detections as Record<string, Detection[]>;
-    const [label, list] = Object.entries(seen)[0]!;
-    const zone = halfOf(list[0]!);
+    // A demo scene with a traffic cone the model finds, and the half it is in.
+    const label = 'traffic cone';
+    let coneFrame: Buffer | undefined;
+    let zone = '';
+    for (let seed = EVAL_SEED_START + 100; seed < EVAL_SEED_START + 300 && !coneFrame; seed++) {
+      const scene = makeScene(seed);
+      if (!scene.objects.some((o) => o.label === label)) continue;
+      const image = await renderScene(scene, 'jpeg');
+      const cones = (await sendFrame(watched.token, '', image)).body.detections[label] as Detection[] | undefined;
+      if (cones?.length) [coneFrame, zone] = [image, halfOf(cones[0]!)];
+    }
+    expect(coneFrame, 'a demo scene with a traffic cone the model finds').toBeDefined();
     expect((await sendFrame(watched.token, '', empty)).body.detections[label] ?? []).toEqual([]);
 
     const rule = await admin.post('/v2/rules', {
@@ -302,21 +310,22 @@ describe('a rule on a dwell', () => {
       'the rules to be loaded',
     );
 
-    // A fresh camera: the shape comes (1 s), stays past 2 s (3.1 s), leaves (5 s), comes back (6 s) and stays (8.5 s).
+    // A fresh camera: the cone comes (1 s), stays past 2 s (3.1 s), leaves (5 s), comes back (6 s) and stays (8.5 s).
     const cam = await camera();
     expect((await admin.put(`/v2/devices/${cam.deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
     const start = 1_800_000_000_000;
+    const cone = coneFrame!;
     const script: Array<[number, Buffer]> = [
       [0, empty],
-      [1, frame],
-      [2, frame],
-      [3.1, frame],
-      [4, frame],
+      [1, cone],
+      [2, cone],
+      [3.1, cone],
+      [4, cone],
       [5, empty],
-      [6, frame],
-      [7, frame],
-      [8.5, frame],
-      [9, frame],
+      [6, cone],
+      [7, cone],
+      [8.5, cone],
+      [9, cone],
     ];
     const eventIds = new Map<number, string>();
     for (const [seconds, image] of script) {
