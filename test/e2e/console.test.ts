@@ -465,6 +465,31 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     expect(await always.locator('code.expression').count()).toBe(0);
   });
 
+  it("builds a camera rule: a traffic cone in a zone for 2 s, once when it starts", async () => {
+    const cameras = (await platform!.admin.post('/v2/channels', { name: 'dock cameras', type: 'iot' })).body.data;
+    const project = (await platform!.admin.post('/v2/projects', { name: 'dock', channelIds: [cameras.id] })).body.data;
+    const page = await newPage();
+    await page.goto(`${platform!.server.url}/rules`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Project').selectOption({ label: 'dock' });
+    await page.getByLabel('Rule name').fill('cone on the dock');
+    await page.getByLabel('Add a condition').first().selectOption('camera');
+    await page.getByLabel('Zone', { exact: true }).fill('A');
+    await page.getByLabel('Held for seconds').fill('2');
+    const check = page.getByTestId('rule-check');
+    await expect.poll(() => check.textContent()).toBe("becomesTrue(heldFor(2, 0, detections('traffic cone', 'A') >= 1))");
+    await page.getByLabel('Once when it starts').uncheck();
+    await page.getByLabel('Minimum score').fill('0.5');
+    await expect.poll(() => check.textContent()).toBe("heldFor(2, 0, detections('traffic cone', 'A', 0.5) >= 1)");
+    await page.getByLabel('Once when it starts').check();
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    const saved = page.locator('[data-rule-name="cone on the dock"]');
+    await saved.waitFor();
+    await expect.poll(() => saved.getByTestId('rule-conditions').textContent()).toBe('traffic cone seen in A scoring ≥ 0.5 >= 1 for 2 s starts');
+    const [rule] = (await platform!.admin.get(`/v2/rules?projectId=${project.id}`)).body.data;
+    expect(rule.conditions).toBe("becomesTrue(heldFor(2, 0, detections('traffic cone', 'A', 0.5) >= 1))");
+  });
+
   it('tails events live as a device sends them (paused and resumed), finds them by search, and shows the device with its last location', async () => {
     const url = platform!.server.url;
     const channel = (await platform!.admin.post('/v2/channels', { name: 'fleet', type: 'android' })).body.data;

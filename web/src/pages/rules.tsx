@@ -14,7 +14,23 @@ type Trigger = 'enterLandmark' | 'exitLandmark' | 'insideLandmark' | 'outsideLan
 type Leaf =
   | { type: Trigger; ids: string[] }
   | { type: 'matchAttribute'; attribute: string; operator: string; value: string | number }
-  | { type: 'schedule'; weekDays: number[]; timeOfDay: { from: number; to: number } };
+  | { type: 'schedule'; weekDays: number[]; timeOfDay: { from: number; to: number } }
+  | Camera;
+/**
+ * What a camera sees (the builder's own node): how many detections of a
+ * label, in a zone and above a score; optionally held for some seconds
+ * (a `for` node) and firing once when it starts (a `becomes` node).
+ */
+interface Camera {
+  type: 'camera';
+  label: string;
+  zone: string;
+  minScore: number;
+  operator: string;
+  value: number;
+  heldSeconds: number;
+  once: boolean;
+}
 interface Group {
   type: 'and' | 'or';
   items: Condition[];
@@ -40,8 +56,26 @@ const LEAVES: Record<string, (landmarks: Array<{ id: string }>) => Condition> = 
   landmark: (landmarks) => ({ type: 'enterLandmark', ids: landmarks[0] ? [landmarks[0].id] : [] }),
   attribute: () => ({ type: 'matchAttribute', attribute: 'event.data.', operator: '>', value: 0 }),
   schedule: () => ({ type: 'schedule', weekDays: [1, 2, 3, 4, 5], timeOfDay: { from: 8 * 3600, to: 18 * 3600 } }),
+  camera: () => ({ type: 'camera', label: 'traffic cone', zone: '', minScore: 0, operator: '>=', value: 1, heldSeconds: 0, once: true }),
   group: () => ({ type: 'or', items: [] }),
 };
+
+/** The builder's tree as the server takes it: a camera node becomes detections, wrapped in for and becomes as asked. */
+function toServer(c: Condition): unknown {
+  if (isGroup(c)) return { type: c.type, items: c.items.map(toServer) };
+  if (c.type !== 'camera') return c;
+  let node: unknown = {
+    type: 'detections',
+    label: c.label,
+    ...(c.zone ? { zone: c.zone } : {}),
+    ...(c.minScore > 0 ? { minScore: c.minScore } : {}),
+    operator: c.operator,
+    value: c.value,
+  };
+  if (c.heldSeconds > 0) node = { type: 'for', seconds: c.heldSeconds, items: [node] };
+  if (c.once) node = { type: 'becomes', to: true, items: [node] };
+  return node;
+}
 
 const clock = (seconds: number) => `${String(Math.floor(seconds / 3600)).padStart(2, '0')}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
 const seconds = (value: string) => {
@@ -61,8 +95,10 @@ function describeConditions(conditions: Condition[], landmarkName: (id: string) 
         return `${c.attribute} ${c.operator} ${JSON.stringify(c.value)}`;
       case 'schedule':
         return `${c.weekDays.map((d) => DAYS[d]).join(', ')} ${clock(c.timeOfDay.from)}–${clock(c.timeOfDay.to)}`;
+      case 'camera': // the builder's own node; rules come back as detections
+        return describeOther({ ...c, type: 'detections' });
       default: {
-        // Conditions this builder does not make (a camera's detections, made through the API) are named, not drawn.
+        // Conditions this builder does not make (a camera's detections, as the server answers them) are named, not drawn.
         if (!Array.isArray(c.ids)) return describeOther(c as unknown as Record<string, unknown>);
         const verb = TRIGGERS.find(([t]) => t === c.type)?.[1] ?? c.type;
         return `${verb} ${c.ids.map(landmarkName).join(' or ') || '(no landmark)'}`;
@@ -70,6 +106,13 @@ function describeConditions(conditions: Condition[], landmarkName: (id: string) 
     }
   };
   const node = (c: Condition, nested: boolean): string => {
+    // The nodes that remember, as the server answers them (the builder makes them from a camera node).
+    const other = c as unknown as { type: string; seconds?: number; events?: number; to?: boolean; items?: Condition[] };
+    if ((other.type === 'for' || other.type === 'becomes') && other.items?.[0]) {
+      const inner = node(other.items[0], true);
+      if (other.type === 'becomes') return `${inner} ${other.to ? 'starts' : 'stops'}`;
+      return `${inner} for ${[other.seconds ? `${other.seconds} s` : '', other.events ? `${other.events} events` : ''].filter(Boolean).join(' and ')}`;
+    }
     if (!isGroup(c)) return leaf(c);
     if (c.items.length === 0) return c.type === 'and' ? 'always' : 'never';
     const text = c.items.map((item) => node(item, true)).join(` ${c.type} `);
@@ -200,7 +243,7 @@ function RuleBuilder({ projectId, saved }: { projectId: string; saved: () => voi
   // The server checks the tree as it is built; the last answer wins.
   useEffect(() => {
     let live = true;
-    post<Data<{ conditions: string }>>('/v2/rules/validate-conditions', { projectId, conditionsObject: tree }).then(
+    post<Data<{ conditions: string }>>('/v2/rules/validate-conditions', { projectId, conditionsObject: toServer(tree) }).then(
       ({ data }) => live && setCheck({ conditions: data.conditions }),
       (failure: Error) => live && setCheck({ error: failure.message }),
     );
@@ -255,7 +298,7 @@ function RuleBuilder({ projectId, saved }: { projectId: string; saved: () => voi
           disabled={!name || check.error !== undefined || action.busy}
           onClick={() =>
             action.run(async () => {
-              await post('/v2/rules', { projectId, name, conditionsObject: tree, actions });
+              await post('/v2/rules', { projectId, name, conditionsObject: toServer(tree), actions });
               setName('');
               setTree({ type: 'and', items: [] });
               setActions([]);
@@ -304,6 +347,7 @@ function GroupEditor({ group, change, landmarks }: { group: Group; change: (g: G
         <option value="landmark">landmark</option>
         <option value="attribute">attribute</option>
         <option value="schedule">schedule</option>
+        <option value="camera">camera detections</option>
         <option value="group">group (all of / any of)</option>
       </select>
     </div>
@@ -311,6 +355,27 @@ function GroupEditor({ group, change, landmarks }: { group: Group; change: (g: G
 }
 
 function LeafEditor({ leaf, change, landmarks }: { leaf: Leaf; change: (l: Leaf) => void; landmarks: Array<{ id: string; name: string }> }) {
+  if (leaf.type === 'camera') {
+    const number = (value: string, fallback: number) => (value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : fallback);
+    return (
+      <span>
+        a camera sees <input aria-label="Label" size={12} value={leaf.label} onInput={(e) => change({ ...leaf, label: e.currentTarget.value })} /> in zone{' '}
+        <input aria-label="Zone" size={10} placeholder="(whole image)" value={leaf.zone} onInput={(e) => change({ ...leaf, zone: e.currentTarget.value })} /> scoring ≥{' '}
+        <input aria-label="Minimum score" type="number" min={0} max={1} step={0.05} value={leaf.minScore} onInput={(e) => change({ ...leaf, minScore: number(e.currentTarget.value, 0) })} />,
+        count{' '}
+        <select aria-label="Count operator" value={leaf.operator} onChange={(e) => change({ ...leaf, operator: e.currentTarget.value })}>
+          {OPERATORS.filter((o) => o !== 'contains').map((o) => (
+            <option key={o}>{o}</option>
+          ))}
+        </select>{' '}
+        <input aria-label="Count" type="number" min={0} value={leaf.value} onInput={(e) => change({ ...leaf, value: number(e.currentTarget.value, 0) })} />, for at least{' '}
+        <input aria-label="Held for seconds" type="number" min={0} value={leaf.heldSeconds} onInput={(e) => change({ ...leaf, heldSeconds: number(e.currentTarget.value, 0) })} /> s{' '}
+        <label>
+          <input type="checkbox" aria-label="Once when it starts" checked={leaf.once} onChange={(e) => change({ ...leaf, once: e.currentTarget.checked })} /> once when it starts
+        </label>
+      </span>
+    );
+  }
   if (leaf.type === 'matchAttribute') {
     return (
       <span>
