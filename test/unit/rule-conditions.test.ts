@@ -526,7 +526,7 @@ describe('for and becomes: conditions that remember', () => {
             if (!memory.has(node)) memory.set(node, {});
             return memory.get(node)!;
           },
-        }),
+        }, true), // whole, as the engine evaluates a rule that remembers
       )
       .map(([seconds]) => seconds);
   }

@@ -12,7 +12,7 @@ import type { RuleAction } from './actions.js';
 import { candidates, type OrganizationRules } from './compiled.js';
 import { countDetections, evaluateCondition, type EvaluationContext, type NodeMemory } from './evaluate.js';
 import { eventLocation, type LastLocation } from './location.js';
-import { statefulNodes, type StatefulCondition } from './model.js';
+import { statefulNodes, type LandmarkTrigger, type StatefulCondition } from './model.js';
 import type { LoadedRule } from './service.js';
 
 /** An ingested event as rules see it (ingest's IncomingEvent is one, with its idempotency key). */
@@ -148,56 +148,73 @@ function envelopeField(event: RuleEvent, name: string): unknown {
 }
 
 /**
+ * One context per event, one object (no closures made per event): rules
+ * change only its time zone and, for a rule that remembers, whose memory it
+ * reads. Attribute values are looked up once per path however many rules ask.
+ */
+class EventContext implements EvaluationContext {
+  timezone = 'UTC';
+  /** the rule being evaluated, when it remembers (see memory) */
+  rule: LoadedRule | undefined;
+  private values: Map<string, unknown> | undefined;
+
+  constructor(
+    private readonly event: RuleEvent,
+    private readonly device: EngineDevice,
+    readonly time: Date,
+    private readonly located: boolean,
+    private readonly knowsLocation: boolean,
+    private readonly before: ReadonlySet<string>,
+    private readonly after: ReadonlySet<string>,
+  ) {}
+
+  get channelId(): string {
+    return this.event.channelId;
+  }
+
+  value(path: string): unknown {
+    this.values ??= new Map();
+    if (this.values.has(path)) return this.values.get(path);
+    const value = valueAt(this.event, path);
+    this.values.set(path, value);
+    return value;
+  }
+
+  detections(label: string, zone: string | undefined, minScore: number | undefined): number {
+    return countDetections(this.event.payload, label, zone, minScore);
+  }
+
+  memory(node: StatefulCondition): NodeMemory {
+    if (!this.rule) throw new Error('rule memory read outside a rule that remembers');
+    return nodeMemory(this.device, this.rule, node);
+  }
+
+  // The sets around the device (inside before and after) hold a few
+  // landmarks; a rule may name thousands: walk the small side.
+  landmark(trigger: LandmarkTrigger, ids: readonly string[]): boolean {
+    const named = idSet(ids);
+    const { before, after } = this;
+    switch (trigger) {
+      case 'enter':
+        return this.located && some(after, (id) => named.has(id) && !before.has(id));
+      case 'exit':
+        return this.located && some(before, (id) => named.has(id) && !after.has(id));
+      case 'inside':
+        return some(after, (id) => named.has(id));
+      case 'outside':
+        return this.knowsLocation && !some(after, (id) => named.has(id));
+      default:
+        return false;
+    }
+  }
+}
+
+/**
  * Evaluates events in order against their organizations' rules, updating
  * `devices` (state) and `throttles` in place. No I/O: the engine gives it what
  * it remembers or what the writer read, and the writer saves the outcome in
  * the commit.
  */
-/**
- * One context per event (rules only change its time zone): attribute values
- * are looked up once per path however many rules ask.
- */
-function evaluationContext(
-  event: RuleEvent,
-  time: Date,
-  located: boolean,
-  knowsLocation: boolean,
-  before: ReadonlySet<string>,
-  after: ReadonlySet<string>,
-): EvaluationContext {
-  const values = new Map<string, unknown>();
-  return {
-    time,
-    timezone: 'UTC',
-    channelId: event.channelId,
-    memory: () => {
-      throw new Error('rule memory read outside a rule');
-    },
-    value: (path) => {
-      if (values.has(path)) return values.get(path);
-      const value = valueAt(event, path);
-      values.set(path, value);
-      return value;
-    },
-    detections: (label, zone, minScore) => countDetections(event.payload, label, zone, minScore),
-    // The sets around the device (inside before and after) hold a few
-    // landmarks; a rule may name thousands: walk the small side.
-    landmark: (trigger, ids) => {
-      const named = idSet(ids);
-      switch (trigger) {
-        case 'enter':
-          return located && some(after, (id) => named.has(id) && !before.has(id));
-        case 'exit':
-          return located && some(before, (id) => named.has(id) && !after.has(id));
-        case 'inside':
-          return some(after, (id) => named.has(id));
-        case 'outside':
-          return knowsLocation && !some(after, (id) => named.has(id));
-      }
-    },
-  };
-}
-
 export function evaluateBatch(
   events: readonly RuleEvent[],
   organizations: ReadonlyMap<string, OrganizationRules>,
@@ -233,14 +250,16 @@ export function evaluateBatch(
     const rules = candidates(channel, before, after);
     if (rules.length === 0) continue;
     const time = event.clientSentAt ?? event.serverReceivedAt;
-    const evaluation = evaluationContext(event, time, location !== undefined, device.state.lastLocation !== undefined, before, after);
+    const evaluation = new EventContext(event, device, time, location !== undefined, device.state.lastLocation !== undefined, before, after);
     for (const rule of rules) {
       stats.evaluated++;
       evaluation.timezone = rule.timezone;
-      evaluation.memory = (node) => nodeMemory(device, rule, node);
-      const holds = evaluateCondition(rule.condition!, evaluation);
+      const remembers = organization.stateful.size > 0 && organization.stateful.has(rule);
+      evaluation.rule = remembers ? rule : undefined;
+      // A rule that remembers is evaluated whole (no short cut), so its memory never skips an event.
+      const holds = evaluateCondition(rule.condition!, evaluation, remembers);
       // What its stateful nodes saw is saved with the device, whether the rule fired or not.
-      if (statefulNodes(rule.condition!).size > 0) patch.patch.ruleMemory = device.state.ruleMemory;
+      if (remembers) patch.patch.ruleMemory = device.state.ruleMemory;
       if (!holds) continue;
       const key = throttleKey(rule.id, device.id);
       const last = throttles.get(key);

@@ -21,6 +21,8 @@ export interface OrganizationRules {
   landmarks: LandmarkIndex<{ id: string }>;
   /** the landmarks any rule refers to: only these are tracked in device state */
   watched: Set<string>;
+  /** the rules with a node that remembers (for, becomes): evaluated whole on every event, their memory saved */
+  stateful: ReadonlySet<LoadedRule>;
   loadedAt: number;
 }
 
@@ -81,10 +83,12 @@ export function necessaryLandmarks(c: Condition): Set<string> | undefined {
 export function organizationRules(rules: LoadedRule[], landmarks: Array<{ id: string; shape: Shape }>): OrganizationRules {
   const byChannel = new Map<string, ChannelRules>();
   const watched = new Set<string>();
+  const stateful = new Set<LoadedRule>();
   for (const rule of rules) {
     if (rule.type !== 'cloud' || rule.condition === null) continue;
+    if (statefulNodes(rule.condition).size > 0) stateful.add(rule);
     // A rule that remembers (for, becomes) sees every event of its channels, near its landmarks or not: its memory must not skip one.
-    const need = statefulNodes(rule.condition).size > 0 ? undefined : necessaryLandmarks(rule.condition);
+    const need = stateful.has(rule) ? undefined : necessaryLandmarks(rule.condition);
     for (const channelId of new Set([...rule.channelIds, ...rule.projectChannelIds])) {
       let channel = byChannel.get(channelId);
       if (!channel) byChannel.set(channelId, (channel = { always: [], byLandmark: new Map() }));
@@ -94,5 +98,5 @@ export function organizationRules(rules: LoadedRule[], landmarks: Array<{ id: st
     for (const id of landmarkIds(rule.condition)) watched.add(id);
   }
   const index = LandmarkIndex.of(landmarks.filter((l) => watched.has(l.id)).map((l) => ({ item: { id: l.id }, shape: l.shape })));
-  return { byChannel, landmarks: index, watched, loadedAt: Date.now() };
+  return { byChannel, landmarks: index, watched, stateful, loadedAt: Date.now() };
 }

@@ -3,7 +3,7 @@
 // previous position, the event's values); schedules and comparisons are
 // decided here, once, for every input form.
 import type { AttributeOperator, Condition, LandmarkTrigger, Literal, ScheduleCondition, StatefulCondition } from './model.js';
-import { childrenOf, isLandmark, triggerOf } from './model.js';
+import { isLandmark, triggerOf } from './model.js';
 
 /** The part of a frame's event (ingest/frames.ts, FramePayload) a detections condition reads. */
 interface FrameDetection {
@@ -59,28 +59,23 @@ export interface NodeMemory {
   last?: boolean;
 }
 
-const statefulCache = new WeakMap<Condition, boolean>();
 
-/** Whether a subtree holds a stateful node: then every part of it is evaluated on every event (no short cut), so its memory never skips one. */
-function hasState(c: Condition): boolean {
-  let known = statefulCache.get(c);
-  if (known === undefined) {
-    known = c.type === 'for' || c.type === 'becomes' || childrenOf(c).some(hasState);
-    statefulCache.set(c, known);
-  }
-  return known;
-}
 
-export function evaluateCondition(c: Condition, ctx: EvaluationContext): boolean {
+/**
+ * Whether `c` holds for the event. `whole`: every part is evaluated, with
+ * no short cut past an and/or's decided result. A rule with a node that
+ * remembers (for, becomes) is evaluated so, so that its memory sees every event.
+ */
+export function evaluateCondition(c: Condition, ctx: EvaluationContext, whole = false): boolean {
   switch (c.type) {
     case 'and':
-      if (hasState(c)) return c.items.map((i) => evaluateCondition(i, ctx)).every(Boolean);
+      if (whole) return c.items.map((i) => evaluateCondition(i, ctx, true)).every(Boolean);
       return c.items.every((i) => evaluateCondition(i, ctx));
     case 'or':
-      if (hasState(c)) return c.items.map((i) => evaluateCondition(i, ctx)).some(Boolean);
+      if (whole) return c.items.map((i) => evaluateCondition(i, ctx, true)).some(Boolean);
       return c.items.some((i) => evaluateCondition(i, ctx));
     case 'for': {
-      const holds = evaluateCondition(c.item, ctx);
+      const holds = evaluateCondition(c.item, ctx, whole);
       const memory = ctx.memory(c);
       if (!holds) {
         delete memory.since;
@@ -97,14 +92,14 @@ export function evaluateCondition(c: Condition, ctx: EvaluationContext): boolean
       return (c.seconds === undefined || now - memory.since >= c.seconds * 1000) && (c.events === undefined || memory.count >= c.events);
     }
     case 'becomes': {
-      const now = evaluateCondition(c.item, ctx);
+      const now = evaluateCondition(c.item, ctx, whole);
       const memory = ctx.memory(c);
       const before = memory.last ?? false;
       memory.last = now;
       return c.to ? now && !before : before && !now;
     }
     case 'not':
-      return !evaluateCondition(c.item, ctx);
+      return !evaluateCondition(c.item, ctx, whole);
     case 'schedule':
       return scheduleHolds(c, ctx.time, ctx.timezone);
     case 'matchAttribute':
