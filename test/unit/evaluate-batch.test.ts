@@ -218,3 +218,44 @@ describe('valueAt', () => {
     expect(valueAt(e, 'event.deviceId.more')).toBeUndefined();
   });
 });
+
+describe("rules' memory in device state", () => {
+  // Held for 3 events in a row: each event with armed = true counts.
+  const dwell = [{ type: 'for', events: 3, items: [{ type: 'matchAttribute', attribute: 'event.data.armed', operator: '==', value: true }] }];
+  const armed = () => event({ data: { armed: true } });
+
+  it('is kept under the rule and its version, and starts afresh once the rule changes', () => {
+    const held = rule(dwell);
+    const camera = device('device-1', {});
+    const devices = new Map([[camera.id, camera]]);
+    const first = evaluateBatch([armed(), armed()], compile([held]), devices, new Map());
+    expect(first.jobs).toHaveLength(0);
+    expect(Object.keys(camera.state.ruleMemory!)).toEqual([`${held.id}@0`]);
+    expect(first.patches.get(camera.id)!.patch.ruleMemory).toBe(camera.state.ruleMemory);
+    // The third event in a row holds, as the rule that counted the first two.
+    expect(evaluateBatch([armed()], compile([held]), devices, new Map()).jobs).toHaveLength(1);
+
+    // Changed (saved again): what its former version counted is not its own.
+    const changed = { ...held, updatedAt: new Date(5_000) };
+    const after = evaluateBatch([armed(), armed()], compile([changed]), devices, new Map());
+    expect(after.jobs).toHaveLength(0);
+    expect(Object.keys(camera.state.ruleMemory!)).toEqual([`${held.id}@5000`]);
+    expect(evaluateBatch([armed()], compile([changed]), devices, new Map()).jobs).toHaveLength(1);
+  });
+
+  it("is dropped at the device's next event once its rule is deleted, even with no rule left to evaluate", () => {
+    const held = rule(dwell);
+    const other = rule([{ type: 'matchAttribute', attribute: 'event.data.armed', operator: '==', value: true }]);
+    const camera = device('device-1', {});
+    const devices = new Map([[camera.id, camera]]);
+    evaluateBatch([armed()], compile([held, other]), devices, new Map());
+    expect(Object.keys(camera.state.ruleMemory!)).toEqual([`${held.id}@0`]);
+
+    const { patches, jobs } = evaluateBatch([armed()], compile([other]), devices, new Map());
+    expect(jobs.map((j) => j.ruleId)).toEqual([other.id]);
+    expect(camera.state.ruleMemory).toEqual({});
+    expect(patches.get(camera.id)!.patch.ruleMemory).toEqual({});
+    // With nothing left to drop, the memory is not written again.
+    expect(evaluateBatch([armed()], compile([]), devices, new Map()).patches.get(camera.id)!.patch).not.toHaveProperty('ruleMemory');
+  });
+});

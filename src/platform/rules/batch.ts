@@ -33,17 +33,31 @@ export type EngineDevice = Omit<EngineDeviceRow, 'state' | 'version'> & {
     inside?: string[];
     lastLocation?: LastLocation;
     configuration?: unknown;
-    /** rule id → stateful node key (model.ts statefulNodes) → what it remembers of this device's events */
+    /** rule memory key (compiled.ts memoryKey) → stateful node key (model.ts statefulNodes) → what it remembers of this device's events */
     ruleMemory?: Record<string, Record<string, NodeMemory>>;
   };
 };
 
 /** What a stateful node of a rule remembers of a device, made on first use; kept in the device's state. */
-function nodeMemory(device: EngineDevice, rule: LoadedRule, node: StatefulCondition): NodeMemory {
+function nodeMemory(device: EngineDevice, rule: LoadedRule, ruleKey: string, node: StatefulCondition): NodeMemory {
   const key = statefulNodes(rule.condition!).get(node)!;
   const byRule = (device.state.ruleMemory ??= {});
-  const mine = (byRule[rule.id] ??= {});
+  const mine = (byRule[ruleKey] ??= {});
   return (mine[key] ??= {});
+}
+
+/**
+ * Drops what a device remembers for rules that no longer remember under
+ * that key (deleted, changed, disabled); true when something was dropped.
+ */
+function forgetStaleMemory(memory: Record<string, unknown>, keys: ReadonlySet<string>): boolean {
+  let dropped = false;
+  for (const key in memory) {
+    if (keys.has(key)) continue;
+    delete memory[key];
+    dropped = true;
+  }
+  return dropped;
 }
 
 /** What a fired action's templates and webhook body see (`{{device.id}}`, `{{landmarks.entered.0}}`). */
@@ -156,6 +170,8 @@ class EventContext implements EvaluationContext {
   timezone = 'UTC';
   /** the rule being evaluated, when it remembers (see memory) */
   rule: LoadedRule | undefined;
+  /** and its memory key */
+  memoryKey = '';
   private values: Map<string, unknown> | undefined;
 
   constructor(
@@ -186,7 +202,7 @@ class EventContext implements EvaluationContext {
 
   memory(node: StatefulCondition): NodeMemory {
     if (!this.rule) throw new Error('rule memory read outside a rule that remembers');
-    return nodeMemory(this.device, this.rule, node);
+    return nodeMemory(this.device, this.rule, this.memoryKey, node);
   }
 
   // The sets around the device (inside before and after) hold a few
@@ -245,6 +261,10 @@ export function evaluateBatch(
     if (location) Object.assign(patch.patch, { inside: device.state.inside, lastLocation: location });
     patches.set(device.id, patch);
 
+    // Memory of rules gone or changed is dropped at the device's next event.
+    const memory = device.state.ruleMemory;
+    if (memory !== undefined && forgetStaleMemory(memory, organization.memoryKeys)) patch.patch.ruleMemory = memory;
+
     // Most events have no rule that may hold (an organization without rules
     // for the channel): then no evaluation context is made.
     const rules = candidates(channel, before, after);
@@ -254,8 +274,10 @@ export function evaluateBatch(
     for (const rule of rules) {
       stats.evaluated++;
       evaluation.timezone = rule.timezone;
-      const remembers = organization.stateful.size > 0 && organization.stateful.has(rule);
+      const memoryKey = organization.stateful.size > 0 ? organization.stateful.get(rule) : undefined;
+      const remembers = memoryKey !== undefined;
       evaluation.rule = remembers ? rule : undefined;
+      if (remembers) evaluation.memoryKey = memoryKey;
       // A rule that remembers is evaluated whole (no short cut), so its memory never skips an event.
       const holds = evaluateCondition(rule.condition!, evaluation, remembers);
       // What its stateful nodes saw is saved with the device, whether the rule fired or not.

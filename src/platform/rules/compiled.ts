@@ -21,8 +21,13 @@ export interface OrganizationRules {
   landmarks: LandmarkIndex<{ id: string }>;
   /** the landmarks any rule refers to: only these are tracked in device state */
   watched: Set<string>;
-  /** the rules with a node that remembers (for, becomes): evaluated whole on every event, their memory saved */
-  stateful: ReadonlySet<LoadedRule>;
+  /**
+   * The rules with a node that remembers (for, becomes): evaluated whole on
+   * every event, their memory saved in device state under the key here.
+   */
+  stateful: ReadonlyMap<LoadedRule, string>;
+  /** the stateful rules' memory keys: a device's memory under any other key is of a rule deleted or changed */
+  memoryKeys: ReadonlySet<string>;
   loadedAt: number;
 }
 
@@ -83,10 +88,10 @@ export function necessaryLandmarks(c: Condition): Set<string> | undefined {
 export function organizationRules(rules: LoadedRule[], landmarks: Array<{ id: string; shape: Shape }>): OrganizationRules {
   const byChannel = new Map<string, ChannelRules>();
   const watched = new Set<string>();
-  const stateful = new Set<LoadedRule>();
+  const stateful = new Map<LoadedRule, string>();
   for (const rule of rules) {
     if (rule.type !== 'cloud' || rule.condition === null) continue;
-    if (statefulNodes(rule.condition).size > 0) stateful.add(rule);
+    if (statefulNodes(rule.condition).size > 0) stateful.set(rule, memoryKey(rule));
     // A rule that remembers (for, becomes) sees every event of its channels, near its landmarks or not: its memory must not skip one.
     const need = stateful.has(rule) ? undefined : necessaryLandmarks(rule.condition);
     for (const channelId of new Set([...rule.channelIds, ...rule.projectChannelIds])) {
@@ -98,5 +103,14 @@ export function organizationRules(rules: LoadedRule[], landmarks: Array<{ id: st
     for (const id of landmarkIds(rule.condition)) watched.add(id);
   }
   const index = LandmarkIndex.of(landmarks.filter((l) => watched.has(l.id)).map((l) => ({ item: { id: l.id }, shape: l.shape })));
-  return { byChannel, landmarks: index, watched, stateful, loadedAt: Date.now() };
+  return { byChannel, landmarks: index, watched, stateful, memoryKeys: new Set(stateful.values()), loadedAt: Date.now() };
+}
+
+/**
+ * What a rule's memory of a device is kept under: its id and version, so
+ * that a changed rule (its nodes renumbered, its conditions new) starts
+ * afresh rather than reading what its former conditions remembered.
+ */
+export function memoryKey(rule: Pick<LoadedRule, 'id' | 'updatedAt'>): string {
+  return `${rule.id}@${rule.updatedAt.getTime()}`;
 }
