@@ -55,6 +55,7 @@ import { OutboxSender, smtpTransport } from './platform/outbox.js';
 import { bearerToken, InferenceKeyCache, InferenceKeyService } from './platform/inference-keys.js';
 import { Replica } from './platform/replicas.js';
 import { createModelStore } from './platform/database-model-store.js';
+import { FrameBucket, KeptFrames } from './platform/kept-frames.js';
 import { DatabaseVersionRegistry } from './platform/model-version-registry.js';
 import { EventTail } from './platform/event-tail.js';
 import { loadSecretsKey, useSecretsKey } from './platform/secrets.js';
@@ -174,8 +175,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const events = new EventService(database.sql);
     const eventTail = new EventTail(database.sql, events, config.eventStreams);
     cleanups.push(async () => eventTail.stop());
+    // Cameras' frames are kept where models' files are: the database, or the bucket.
+    const keptFrames = new KeptFrames(database.sql, config.modelStore.kind === 's3' ? new FrameBucket(config.modelStore) : undefined, {
+      quotaBytes: config.keptFramesMaxBytes,
+      retentionDays: config.eventRetentionDays,
+    });
+    await keptFrames.start();
+    cleanups.push(() => keptFrames.stop());
     const platform: PlatformServices = {
-      accounts: new AccountService(database.sql, tokens, { publicUrl: config.publicUrl }),
+      accounts: new AccountService(database.sql, tokens, { publicUrl: config.publicUrl }, keptFrames),
       channels: new ChannelService(database.sql),
       channelKeys: new ChannelKeyService(database.sql),
       schemas: new SchemaService(database.sql),
@@ -183,6 +191,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       gateways: new GatewayService(database.sql),
       devices: new DeviceService(database.sql),
       vision: new VisionService(database.sql, (versionId, organizationId) => inference.visible(versionId, organizationId) !== undefined),
+      keptFrames,
       landmarks: new LandmarkService(database.sql),
       rules: new RuleService(database.sql),
       ruleDeliveries: new RuleDeliveryService(database.sql),
@@ -261,7 +270,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       metrics: metricsAccess(config.metricsToken),
     };
     const admission = new PredictAdmission(inference, bodyBudget, { organizationRequests: config.organizationQueueSize, holdMs: config.queueHoldMs });
-    const frames = new FrameIngest(database.sql, ingest, writer, platform.vision, admission);
+    const frames = new FrameIngest(database.sql, ingest, writer, platform.vision, admission, keptFrames, config.maxImageBytes);
     const ingestion = [
       ...ingestEndpoints({ ingest, reads: new DeviceReadModel(database.sql), maxBodyBytes: config.maxIngestBodyBytes }),
       ...frameEndpoints({ frames, maxImageBytes: config.maxImageBytes }),

@@ -77,6 +77,8 @@ export interface Config {
   actionRetryBaseMs: number;
   /** 0: events are kept forever */
   eventRetentionDays: number;
+  /** the most bytes of camera frames one organization keeps (KEPT_FRAMES_MAX_MB) */
+  keptFramesMaxBytes: number;
   /** the live event tail (GET /v2/events/stream): see platform/event-tail.ts */
   eventStreams: EventStreamSettings;
   /** WEBHOOK_ALLOWED_HOSTS entries, lower-cased and checked */
@@ -472,6 +474,11 @@ const SPECS = {
   MAX_INGEST_BODY_BYTES: value(integer(1024), '4194304', 'largest ingestion request body (a batch)'),
   ACTION_RETRY_BASE_MS: value(integer(10), '1000', 'first retry delay of a failed rule action (doubles each time)'),
   EVENT_RETENTION_DAYS: value(integer(0, 36_500), '0', 'days ingested events are kept at least; older days are dropped whole, hourly (0: kept forever)'),
+  KEPT_FRAMES_MAX_MB: value(
+    integer(0, 16_777_216),
+    '1024',
+    "most megabytes (MiB) of camera frames one organization keeps (vision profiles with keepFrames, in the model store); past it, its oldest frames are removed (0: no frame is kept)",
+  ),
   EVENT_STREAM_POLL_MS: value(
     integer(100, 60_000),
     '1000',
@@ -657,6 +664,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxIngestBodyBytes: get('MAX_INGEST_BODY_BYTES'),
     actionRetryBaseMs: get('ACTION_RETRY_BASE_MS'),
     eventRetentionDays: get('EVENT_RETENTION_DAYS'),
+    keptFramesMaxBytes: get('KEPT_FRAMES_MAX_MB') * 1024 * 1024,
     eventStreams: {
       pollMs: get('EVENT_STREAM_POLL_MS'),
       perOrganization: get('EVENT_STREAMS_PER_ORGANIZATION'),

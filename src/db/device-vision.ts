@@ -10,6 +10,8 @@ export interface VisionRow {
   modelVersionId: string;
   options: Record<string, unknown>;
   zones: unknown[];
+  /** whether its frames' images are kept (migration 018) */
+  keepFrames: boolean;
   updatedAt: Date;
 }
 
@@ -21,7 +23,7 @@ const toVision = (row: RawVisionRow): VisionRow => ({
   zones: JSON.parse(row.zones) as unknown[],
 });
 
-const columns = (sql: Queryable) => sql`device_id, organization_id, model_version_id, options::text AS options, zones::text AS zones, updated_at`;
+const columns = (sql: Queryable) => sql`device_id, organization_id, model_version_id, options::text AS options, zones::text AS zones, keep_frames, updated_at`;
 
 /** The vision profile of a device of the organization; undefined when it has none. */
 export async function findVision(sql: Queryable, organizationId: string, deviceId: string): Promise<VisionRow | undefined> {
@@ -33,16 +35,17 @@ export async function findVision(sql: Queryable, organizationId: string, deviceI
 /** Sets (replaces) the profile of a device of the organization; undefined when no such device. */
 export async function upsertVision(
   sql: Queryable,
-  profile: Pick<VisionRow, 'deviceId' | 'organizationId' | 'modelVersionId' | 'options' | 'zones'>,
+  profile: Pick<VisionRow, 'deviceId' | 'organizationId' | 'modelVersionId' | 'options' | 'zones' | 'keepFrames'>,
 ): Promise<VisionRow | undefined> {
   const options = JSON.stringify(profile.options);
   const zones = JSON.stringify(profile.zones);
   const [row] = await sql<RawVisionRow[]>`
-    INSERT INTO device_vision (device_id, organization_id, model_version_id, options, zones)
-    SELECT id, organization_id, ${profile.modelVersionId}, ${options}::text::jsonb, ${zones}::text::jsonb
+    INSERT INTO device_vision (device_id, organization_id, model_version_id, options, zones, keep_frames)
+    SELECT id, organization_id, ${profile.modelVersionId}, ${options}::text::jsonb, ${zones}::text::jsonb, ${profile.keepFrames}
       FROM devices WHERE id = ${profile.deviceId} AND organization_id = ${profile.organizationId}
     ON CONFLICT (device_id) DO UPDATE
-      SET model_version_id = EXCLUDED.model_version_id, options = EXCLUDED.options, zones = EXCLUDED.zones, updated_at = now()
+      SET model_version_id = EXCLUDED.model_version_id, options = EXCLUDED.options, zones = EXCLUDED.zones,
+          keep_frames = EXCLUDED.keep_frames, updated_at = now()
     RETURNING ${columns(sql)}`;
   return row && toVision(row);
 }

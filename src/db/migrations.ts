@@ -17,6 +17,7 @@ import { migration014 } from './migrations/014-events-partitioned.js';
 import { migration015 } from './migrations/015-replicas.js';
 import { migration016 } from './migrations/016-rate-buckets.js';
 import { migration017 } from './migrations/017-device-vision.js';
+import { migration018 } from './migrations/018-kept-frames.js';
 
 export interface Migration {
   version: number;
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration015,
   migration016,
   migration017,
+  migration018,
 ];

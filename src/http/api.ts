@@ -134,6 +134,8 @@ export interface EndpointResponseDoc {
   protobuf?: string;
   /** a body that is neither JSON nor protobuf (Prometheus text) */
   text?: string;
+  /** bytes of these media types (a camera's kept frame: image/jpeg, image/png, ...) */
+  binary?: readonly string[];
   /**
    * A text/event-stream answer (respond.eventStream): its messages by event
    * name, each `data:` line the JSON of the schema (none: no data to speak of).

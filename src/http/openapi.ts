@@ -79,6 +79,7 @@ function responseDoc(status: number, doc: EndpointResponseDoc): JsonSchema {
   if (doc.schema) content['application/json'] = { schema: schemaOf(doc.schema) };
   if (doc.protobuf) Object.assign(content, protobufContent(doc.protobuf));
   if (doc.text) content[doc.text] = { schema: { type: 'string' } };
+  for (const type of doc.binary ?? []) content[type] = { schema: { type: 'string', format: 'binary' } };
   if (doc.events) content['text/event-stream'] = eventStreamContent(doc.events);
   if (status >= 400 && Object.keys(content).length === 0) Object.assign(content, errorContent);
   return Object.keys(content).length ? { description: doc.description, content } : { description: doc.description };

@@ -7,16 +7,20 @@
 // each zone holds; rules read them through a `detections` condition
 // (platform/rules/evaluate.ts). The event goes through the same group commit as every
 // other (rules, exactly-once actions). A frame id makes a retry land on the
-// event already stored. The frame itself is not kept.
+// event already stored. The frame's image is kept only when the profile
+// says so (platform/kept-frames.ts), before its event is written, so that
+// an event that says `frameKept` names an image that was kept.
 import type { Sql } from 'postgres';
 import { storedEventId, UNIQUE_KEY_PREFIX } from '../db/events.js';
 import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import type { PredictAdmission } from '../inference/admission.js';
 import { predictOptions } from '../inference/predict-options.js';
+import { extractImage } from '../inference/request-body.js';
 import type { DeployedVersion } from '../inference/service.js';
 import { zonesOf, type ImageZone, type PlacedDetection } from '../lib/image-zones.js';
 import type { DeviceClaims } from '../platform/auth/tokens.js';
+import type { KeptFrames } from '../platform/kept-frames.js';
 import type { VisionService } from '../platform/vision.js';
 import type { EventWriter } from './event-writer.js';
 import { digest, type IngestService } from './service.js';
@@ -51,6 +55,8 @@ export interface FramePayload {
   counts: Record<string, number>;
   /** zone → label → how many detections of it lie in the zone (zones with none: {}) */
   zoneCounts: Record<string, Record<string, number>>;
+  /** true when the frame's image is kept (GET /v2/devices/{device}/frames/{event}) */
+  frameKept?: true;
 }
 
 export class FrameIngest {
@@ -60,6 +66,8 @@ export class FrameIngest {
     private readonly writer: EventWriter,
     private readonly vision: VisionService,
     private readonly admission: PredictAdmission<DeployedVersion>,
+    private readonly kept: KeptFrames,
+    private readonly maxImageBytes: number,
   ) {}
 
   /** Runs a camera's frame and stores its event; resolves once committed. */
@@ -75,6 +83,8 @@ export class FrameIngest {
     const options = predictOptions(profile.options, admitted.version.config.defaults);
     // The body's memory is held already (its route reads it buffered): the pass asks for none.
     const pass = admitted.enter(0);
+    // The body is handed to a worker (transferred): a frame to keep is copied first.
+    const copy = profile.keepFrames ? frame.body.slice() : undefined;
     let json: string;
     try {
       if (pass.state === 'held') {
@@ -88,6 +98,10 @@ export class FrameIngest {
     const detections = JSON.parse(json) as DetectionsByLabel;
 
     const id = newId();
+    // Its image before its event: the model read it, so it is one.
+    const frameKept =
+      copy !== undefined &&
+      (await this.kept.keep({ eventId: id, organizationId: device.organizationId, deviceId: device.deviceId, image: extractImage(frame.contentType, copy, this.maxImageBytes) }));
     const dedupKey = frame.frameId === undefined ? `${UNIQUE_KEY_PREFIX}${id}` : `k:${digest('frame', frame.frameId)}`;
     await this.writer.write([
       {
@@ -98,17 +112,25 @@ export class FrameIngest {
         source: 'iot',
         serverReceivedAt: new Date(),
         clientSentAt: frame.time ?? null,
-        payload: framePayload(profile.modelVersionId, frame.frameId, detections, profile.zones) as unknown as Record<string, unknown>,
+        payload: framePayload(profile.modelVersionId, frame.frameId, detections, profile.zones, frameKept) as unknown as Record<string, unknown>,
         dedupKey,
       },
     ]);
     const eventId = frame.frameId === undefined ? id : ((await storedEventId(this.sql, device.deviceId, dedupKey)) ?? id);
+    // A retried frame: its first event (and the frame kept with it) stands.
+    if (frameKept && eventId !== id) await this.kept.discard(device.organizationId, id);
     return { eventId, detections };
   }
 }
 
 /** The event of a frame: its detections placed in the zones, and the counts rules read. */
-export function framePayload(modelVersionId: string, frameId: string | undefined, detections: DetectionsByLabel, zones: readonly ImageZone[]): FramePayload {
+export function framePayload(
+  modelVersionId: string,
+  frameId: string | undefined,
+  detections: DetectionsByLabel,
+  zones: readonly ImageZone[],
+  frameKept = false,
+): FramePayload {
   const placed: FramePayload['detections'] = {};
   const counts: Record<string, number> = {};
   const zoneCounts: FramePayload['zoneCounts'] = Object.fromEntries(zones.map((zone) => [zone.name, {}]));
@@ -120,5 +142,5 @@ export function framePayload(modelVersionId: string, frameId: string | undefined
       return { ...detection, zones: inZones };
     });
   }
-  return { ...(frameId !== undefined && { frameId }), modelVersionId, detections: placed, counts, zoneCounts };
+  return { ...(frameId !== undefined && { frameId }), modelVersionId, detections: placed, counts, zoneCounts, ...(frameKept && { frameKept: true as const }) };
 }

@@ -37,6 +37,7 @@ import type { TokenService } from './auth/tokens.js';
 import { enqueueEmail } from './outbox.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { authorize } from './permissions.js';
+import type { KeptFrames } from './kept-frames.js';
 
 const HOUR = 3600_000;
 const TOKEN_LIFETIME: Record<AccountTokenKind, number> = { verify: 48 * HOUR, reset: 1 * HOUR, invite: 7 * 24 * HOUR };
@@ -103,6 +104,7 @@ export class AccountService {
     private readonly sql: Sql,
     private readonly tokens: TokenService,
     private readonly settings: AccountSettings,
+    private readonly keptFrames: KeptFrames,
   ) {}
 
   private async issueToken(
@@ -337,6 +339,8 @@ export class AccountService {
   /** Deletes an organization and everything in it. */
   async deleteOrganization(userId: string, organizationId: string): Promise<void> {
     await this.requireRole(organizationId, userId, 'organization:delete');
+    // Its kept frames' rows would go with it, but not their images in a bucket.
+    await this.keptFrames.forgetOrganization(organizationId);
     await deleteOrganization(this.sql, organizationId);
   }
 

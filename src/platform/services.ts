@@ -9,6 +9,7 @@ import type { EventTail } from './event-tail.js';
 import type { EventService } from './events.js';
 import type { GatewayService } from './gateways.js';
 import type { InferenceKeyService } from './inference-keys.js';
+import type { KeptFrames } from './kept-frames.js';
 import type { LandmarkService } from './landmarks.js';
 import type { ModelService } from './models.js';
 import type { ProjectService } from './projects.js';
@@ -27,6 +28,8 @@ export interface PlatformServices {
   devices: DeviceService;
   /** cameras' vision profiles */
   vision: VisionService;
+  /** the frames cameras keep */
+  keptFrames: KeptFrames;
   landmarks: LandmarkService;
   rules: RuleService;
   ruleDeliveries: RuleDeliveryService;

@@ -2,8 +2,9 @@
 // (POST /v1/iot/frames, ingest/frames.ts) that are run through the profile's
 // model version, and each frame becomes an event carrying its detections
 // and the zones they lie in. The profile: which model version, the predict
-// options that override the version's defaults, and named zones drawn in
-// image coordinates (lib/image-zones.ts).
+// options that override the version's defaults, named zones drawn in
+// image coordinates (lib/image-zones.ts), and whether the frames' images
+// are kept (platform/kept-frames.ts).
 import type { Sql } from 'postgres';
 import * as db from '../db/device-vision.js';
 import { findDevice } from '../db/devices.js';
@@ -24,6 +25,8 @@ export interface VisionProfile {
   modelVersionId: string;
   options: VisionOptions;
   zones: ImageZone[];
+  /** whether its frames' images are kept (platform/kept-frames.ts), as long as their events */
+  keepFrames: boolean;
   updatedAt: Date;
 }
 
@@ -31,6 +34,7 @@ export interface VisionProfileInput {
   modelVersionId: string;
   options?: VisionOptions | undefined;
   zones?: ImageZone[] | undefined;
+  keepFrames?: boolean | undefined;
 }
 
 /** Which model versions an organization may run (InferenceService.visible). */
@@ -41,6 +45,7 @@ const toProfile = (row: db.VisionRow): VisionProfile => ({
   modelVersionId: row.modelVersionId,
   options: row.options as VisionOptions,
   zones: row.zones as ImageZone[],
+  keepFrames: row.keepFrames,
   updatedAt: row.updatedAt,
 });
 
@@ -50,6 +55,7 @@ export function presentVision(profile: VisionProfile) {
     modelVersionId: profile.modelVersionId,
     options: profile.options,
     zones: profile.zones.map((zone) => ({ name: zone.name, polygon: zone.polygon.map(([x, y]) => [x, y] as [number, number]) })),
+    keepFrames: profile.keepFrames,
     updatedAt: profile.updatedAt,
   };
 }
@@ -98,6 +104,7 @@ export class VisionService {
       modelVersionId: input.modelVersionId,
       options: (input.options ?? {}) as Record<string, unknown>,
       zones: input.zones ?? [],
+      keepFrames: input.keepFrames ?? false,
     });
     return toProfile(found(row, 'device'));
   }

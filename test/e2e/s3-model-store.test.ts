@@ -5,7 +5,9 @@
 // which test/unit/aws-sigv4.test.ts holds to AWS's own example): a model uploaded
 // through one server is fetched from the bucket by the other and served
 // there, its objects are gone once it is deleted, and the credentials
-// appear in no log.
+// appear in no log. Cameras' kept frames go to the same bucket, each
+// checked when read back, and leave it with their retention or their
+// organization.
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -15,11 +17,13 @@ import type postgres from 'postgres';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3ModelStore, type S3Settings } from '../../src/inference/s3-model-store.js';
+import { FrameBucket, KeptFrames } from '../../src/platform/kept-frames.js';
 import { fixtureConfig, fixtureSpec } from '../fixtures/predict-models.js';
 import { buildConstantModel } from '../fixtures/onnx-models.js';
 import { ADMIN, Api, serverDatabaseUrl, serverSql, uploadModelVersion } from '../helpers/api.js';
 import { makeImage } from '../helpers/images.js';
 import { predict } from '../helpers/predict.js';
+import { organizationOf } from '../helpers/tenants.js';
 import { createTestDatabase, removeDir, startServer, waitFor, type TestServer } from '../helpers/server.js';
 
 /** s3rver's one account */
@@ -124,5 +128,36 @@ describe('MODEL_STORE=s3', () => {
       await removeDir(source);
       await removeDir(copies);
     }
+  });
+
+  it("keeps cameras' frames in the bucket, checked when read back, and removes them with their retention or organization", async () => {
+    const organizationId = organizationOf(admin);
+    const kept = new KeptFrames(sql, new FrameBucket(settings), { quotaBytes: 1024 * 1024, retentionDays: 1 });
+    const image = await makeImage('jpeg', 64, 48);
+    const frame = { organizationId, deviceId: 'camera-1', image };
+    const object = (eventId: string) => join(s3Dir, settings.bucket, 'tenant-models', 'frames', organizationId, `${eventId}._S3rver_object`);
+    expect(await kept.keep({ ...frame, eventId: '01JFRAME000000000000000001' })).toBe(true);
+    expect(await kept.keep({ ...frame, eventId: '01JFRAME000000000000000002' })).toBe(true);
+    // In the bucket, and only named in PostgreSQL.
+    expect((await readFile(object('01JFRAME000000000000000001'))).equals(image)).toBe(true);
+    const rows = await sql<Array<{ data: Buffer | null }>>`SELECT data FROM kept_frames WHERE organization_id = ${organizationId}`;
+    expect(rows.map((r) => r.data)).toEqual([null, null]);
+    expect(await kept.image(organizationId, 'camera-1', '01JFRAME000000000000000001')).toEqual({ contentType: 'image/jpeg', body: image });
+    // Changed behind the server's back: refused, not served.
+    await writeFile(object('01JFRAME000000000000000001'), Buffer.alloc(image.length));
+    await expect(kept.image(organizationId, 'camera-1', '01JFRAME000000000000000001')).rejects.toThrow('not the one that was kept');
+
+    // Past the retention, the sweep removes the rows and the objects.
+    expect(await kept.sweep(Date.now() + 2 * 86_400_000)).toBe(2);
+    await expect(readFile(object('01JFRAME000000000000000002'))).rejects.toThrow(/ENOENT/);
+    // An organization's deletion removes its frames' objects first.
+    expect(await kept.keep({ ...frame, eventId: '01JFRAME000000000000000003' })).toBe(true);
+    await kept.forgetOrganization(organizationId);
+    await expect(readFile(object('01JFRAME000000000000000003'))).rejects.toThrow(/ENOENT/);
+    expect((await sql`SELECT 1 FROM kept_frames`).length).toBe(0);
+    // A bucket that refuses: the frame is not kept, and nothing names it.
+    const refused = new KeptFrames(sql, new FrameBucket({ ...settings, accessKeyId: 'NOT-A-KEY' }), { quotaBytes: 1024 * 1024, retentionDays: 1 });
+    expect(await refused.keep({ ...frame, eventId: '01JFRAME000000000000000004' })).toBe(false);
+    expect((await sql`SELECT 1 FROM kept_frames`).length).toBe(0);
   });
 });

@@ -24,7 +24,7 @@ const deviceFilter = z
 
 const notFoundDoc = { 404: { description: 'device not found (in the organization of the token)' } };
 
-export function devicesEndpoints({ devices, vision }: PlatformServices): Endpoint[] {
+export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServices): Endpoint[] {
   return [
     defineEndpoint({
       method: 'post',
@@ -119,6 +119,10 @@ export function devicesEndpoints({ devices, vision }: PlatformServices): Endpoin
           modelVersionId: z.string().min(1).max(128),
           options: visionOptionsSchema.optional(),
           zones: z.array(imageZoneSchema).max(32).optional(),
+          keepFrames: z
+            .boolean()
+            .optional()
+            .describe("keep the frames' images (default false): each as long as its event, within the organization's KEPT_FRAMES_MAX_MB, its oldest removed first"),
         })
         .strict(),
       responses: { 200: { description: 'the profile', schema: one(visionSchema) }, ...notFoundDoc },
@@ -139,6 +143,25 @@ export function devicesEndpoints({ devices, vision }: PlatformServices): Endpoin
       async handler({ params, caller }) {
         await vision.remove(caller.organizationId, params.device as string);
         return respond.noContent();
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/devices/:device/frames/:event',
+      tag: 'devices',
+      summary: "a camera's kept frame: the image of a frame event",
+      description:
+        "Answers the image a camera sent for the frame event `event`, as it was sent (JPEG, PNG, ...), when its vision profile keeps frames (the event's payload then says `frameKept: true`). A frame is kept as long as its event, and while its organization is within KEPT_FRAMES_MAX_MB (oldest removed first); 404 once it is gone.",
+      auth: 'organization',
+      action: 'devices:read',
+      params: z.object({ device: id, event: id }),
+      responses: {
+        200: { description: 'the image, with its own media type', binary: ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/bmp', 'image/tiff'] },
+        404: { description: 'no such frame of this device: not kept, or kept no more' },
+      },
+      async handler({ params, caller }) {
+        const frame = await keptFrames.image(caller.organizationId, params.device, params.event);
+        return respond.encoded({ body: frame.body, contentType: frame.contentType });
       },
     }),
     defineEndpoint({

@@ -185,6 +185,7 @@ export const visionSchema = z
     modelVersionId: z.string().describe('the model version its frames run through'),
     options: visionOptionsSchema,
     zones: z.array(imageZoneSchema),
+    keepFrames: z.boolean().describe("whether its frames' images are kept (GET /v2/devices/{device}/frames/{event})"),
     updatedAt: timestamp,
   })
   .meta({ id: 'VisionProfile', description: "a camera's vision profile: what its frames (POST /v1/iot/frames) are run through, and its zones" });
