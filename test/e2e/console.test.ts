@@ -20,6 +20,7 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTaskModels } from '../fixtures/task-models.js';
 import { ADMIN, outboxBody, uploadModelVersion } from '../helpers/api.js';
+import { makeImage } from '../helpers/images.js';
 import { predict } from '../helpers/predict.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { removeDir, ROOT, waitFor } from '../helpers/server.js';
@@ -667,9 +668,14 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
       { name: 'right', polygon: [[0.5, 0], [1, 0], [1, 1], [0.5, 1]] },
     ];
     await sql`INSERT INTO device_vision (device_id, organization_id, model_version_id, zones) VALUES (${deviceId}, ${organizationId}, 'yard-model', ${JSON.stringify(zones)}::text::jsonb)`;
-    const frame = async (detections: Record<string, unknown[]>) => {
+    const frame = async (detections: Record<string, unknown[]>, image?: Buffer) => {
       const id = ulid();
-      const payload = { modelVersionId: 'yard-model', detections, counts: {}, zoneCounts: {} };
+      const payload = { modelVersionId: 'yard-model', detections, counts: {}, zoneCounts: {}, ...(image && { frameKept: true }) };
+      // A kept frame's image before its event, as the server keeps it (MODEL_STORE=postgres).
+      if (image) {
+        await sql`INSERT INTO kept_frames (event_id, organization_id, device_id, content_type, bytes, sha256, data)
+                  VALUES (${id}, ${organizationId}, ${deviceId}, 'image/png', ${image.length}, 'unchecked', ${image})`;
+      }
       await sql`INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, dedup_key, payload)
                 VALUES (${id}, ${organizationId}, ${channel.id}, ${deviceId}, 'iot', now(), ${`u:${id}`}, ${JSON.stringify(payload)}::text::jsonb)`;
     };
@@ -687,6 +693,28 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await frame({ circle: [box(0.6, 0.1, 0.7, 0.3, 'right'), box(0.7, 0.5, 0.9, 0.8, 'right')] });
     await waitFor(async () => (await camera.locator('[data-label="circle"]').count()) === 2, 15_000, 'the live frame');
     expect(await camera.locator('[data-label="traffic cone"]').count()).toBe(0);
+    expect(await camera.getByTestId('camera-image').count()).toBe(0); // not kept: a blank frame
+    await expect.poll(() => page.getByTestId('camera-latest').textContent()).toContain('not kept');
+    // A kept frame: the detections are drawn on its image, fetched with the session's token.
+    const kept = await makeImage('png', 320, 240);
+    await frame({ circle: [box(0.2, 0.2, 0.4, 0.4, 'left')] }, kept);
+    const shown = camera.getByTestId('camera-image');
+    await shown.waitFor({ timeout: 15_000 });
+    const href = (await shown.getAttribute('href'))!;
+    expect(href).toMatch(/^blob:/);
+    // The image the object URL holds is the kept one (320 × 240).
+    const size = await page.evaluate(
+      (url) =>
+        new Promise<[number, number]>((resolve, reject) => {
+          const img = new Image();
+          img.onload = () => resolve([img.naturalWidth, img.naturalHeight]);
+          img.onerror = () => reject(new Error('the kept frame did not load'));
+          img.src = url;
+        }),
+      href,
+    );
+    expect(size).toEqual([320, 240]);
+    await waitFor(async () => (await camera.locator('[data-label="circle"]').count()) === 1, 15_000, 'the kept frame');
     await screenshot(page, 'camera');
 
     // A zone drawn by its corners, named, and saved with the profile.
@@ -708,6 +736,14 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
       expect(Math.abs(y - ey!)).toBeLessThan(0.02);
     });
     await camera.locator('[data-zone="gate"]').waitFor();
+
+    // Keeping frames is switched on from here, the zones kept.
+    await page.getByLabel(/Keep frames/).check();
+    const keeping = await waitFor(async () => {
+      const profile = (await admin.get(`/v2/devices/${deviceId}/vision`)).body.data;
+      return profile.keepFrames ? profile : undefined;
+    }, 15_000, 'keepFrames to be saved');
+    expect(keeping.zones.map((z: { name: string }) => z.name)).toEqual(['left', 'right', 'gate']);
   });
 
   it('serves the API reference at /docs from the server itself', async () => {

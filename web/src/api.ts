@@ -68,6 +68,18 @@ export async function openStream(path: string, signal: AbortSignal): Promise<Rea
   return res.body;
 }
 
+/** An answer that is bytes (a camera's kept frame), refused like request(). */
+export async function getBlob(path: string, signal?: AbortSignal): Promise<Blob> {
+  const token = sessionToken();
+  const authorization = token ? `Bearer ${token}` : undefined;
+  const res = await fetch(path, { headers: authorization ? { authorization } : {}, signal });
+  if (!res.ok) {
+    checkSession(res.status, authorization);
+    throw failure(res.status, await res.text());
+  }
+  return res.blob();
+}
+
 export const get = <T>(path: string) => request<T>('GET', path);
 export const post = <T>(path: string, body?: unknown) => request<T>('POST', path, { body: body ?? {} });
 export const patch = <T>(path: string, body: unknown) => request<T>('PATCH', path, { body });

@@ -1,11 +1,12 @@
 // A camera's part of its device page: a device with a vision profile
-// (PUT /v2/devices/:id/vision). Frames are not kept, so the latest frame's
-// detections are drawn on a blank frame of the image's shape, with the
-// profile's zones; new frame events arrive live (the event tail). Zones
-// are drawn by clicking their corners, like landmarks, and saved with the
-// profile.
-import { useState } from 'preact/hooks';
-import { ApiFailure, get, put } from '../api';
+// (PUT /v2/devices/:id/vision). The latest frame's detections are drawn with
+// the profile's zones on the frame itself when the camera keeps its frames
+// (GET /v2/devices/:id/frames/:event), or on a blank frame of the image's
+// shape when it does not; new frame events arrive live (the event tail).
+// Zones are drawn by clicking their corners, like landmarks, and saved with
+// the profile; keeping frames is switched on and off here too.
+import { useEffect, useState } from 'preact/hooks';
+import { ApiFailure, get, getBlob, put } from '../api';
 import { ErrorNote } from '../components';
 import { useAction, useResource } from '../hooks';
 import { useEventTail } from '../tail';
@@ -27,6 +28,37 @@ function frameOf(event: DeviceEvent): FrameDetections | undefined {
 }
 
 const pixel = ([x, y]: readonly number[]) => `${(x ?? 0) * WIDTH},${(y ?? 0) * HEIGHT}`;
+
+/** What the panel shows of a frame event's image. */
+type FrameImage = { state: 'none' } | { state: 'shown'; url: string } | { state: 'gone' };
+
+/**
+ * The kept image of a frame event, as an object URL (the request carries
+ * the session's token, which an <image href> cannot), revoked when the
+ * frame changes; 'gone' once its frame is kept no more.
+ */
+function useFrameImage(deviceId: string, event: DeviceEvent | undefined): FrameImage {
+  const [image, setImage] = useState<FrameImage>({ state: 'none' });
+  const kept = event !== undefined && (event.payload as Record<string, unknown>).frameKept === true;
+  const eventId = kept ? event.id : undefined;
+  useEffect(() => {
+    if (!eventId) return setImage({ state: 'none' });
+    const abort = new AbortController();
+    let url: string | undefined;
+    getBlob(`/v2/devices/${encodeURIComponent(deviceId)}/frames/${encodeURIComponent(eventId)}`, abort.signal).then(
+      (blob) => {
+        url = URL.createObjectURL(blob);
+        setImage({ state: 'shown', url });
+      },
+      () => !abort.signal.aborted && setImage({ state: 'gone' }),
+    );
+    return () => {
+      abort.abort();
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [deviceId, eventId]);
+  return image;
+}
 
 /**
  * The camera panel of a device page, or nothing for a device without a
@@ -53,15 +85,22 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
     if (frames.length) setLive(frames[frames.length - 1]);
   });
   const latest = live ?? recent.find((e) => frameOf(e));
+  const image = useFrameImage(profile.deviceId, latest);
   const [zones, setZones] = useState<ImageZone[]>(profile.zones);
+  const [keepFrames, setKeepFrames] = useState(profile.keepFrames);
   const [draft, setDraft] = useState<Array<[number, number]>>();
   const [name, setName] = useState('');
   const save = useAction();
-  const saveZones = () =>
+  const saveProfile = (changes: Pick<VisionProfile, 'zones' | 'keepFrames'>) =>
     save.run(async () => {
-      await put(`/v2/devices/${encodeURIComponent(profile.deviceId)}/vision`, { modelVersionId: profile.modelVersionId, options: profile.options, zones });
+      await put(`/v2/devices/${encodeURIComponent(profile.deviceId)}/vision`, {
+        modelVersionId: profile.modelVersionId,
+        options: profile.options,
+        ...changes,
+      });
       onSaved();
     });
+  const saveZones = () => saveProfile({ zones, keepFrames });
   const detections = latest ? frameOf(latest) : undefined;
   const changed = JSON.stringify(zones) !== JSON.stringify(profile.zones);
 
@@ -90,6 +129,7 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
         onClick={addCorner}
       >
         <rect class="frame" width={WIDTH} height={HEIGHT} />
+        {image.state === 'shown' && <image href={image.url} width={WIDTH} height={HEIGHT} preserveAspectRatio="none" data-testid="camera-image" />}
         {zones.map((zone) => (
           <g key={zone.name} class="zone" data-zone={zone.name}>
             <polygon points={zone.polygon.map(pixel).join(' ')} />
@@ -105,9 +145,26 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
         {draft && draft.length > 0 && <polyline class="zone-draft" points={draft.map(pixel).join(' ')} />}
       </svg>
       <p class="muted" data-testid="camera-latest">
-        {latest ? `latest frame: ${new Date(latest.clientSentAt ?? latest.serverReceivedAt).toLocaleString()}` : 'No frame yet: the camera has sent none.'}
-        {' '}Frames are not kept: their detections are drawn on a blank frame.
+        {latest ? `latest frame: ${new Date(latest.clientSentAt ?? latest.serverReceivedAt).toLocaleString()}` : 'No frame yet: the camera has sent none.'}{' '}
+        {image.state === 'shown'
+          ? ''
+          : image.state === 'gone'
+            ? 'Its image is kept no more: the detections are drawn on a blank frame.'
+            : 'Its image was not kept: the detections are drawn on a blank frame.'}
       </p>
+      <label class="inline">
+        <input
+          type="checkbox"
+          checked={keepFrames}
+          disabled={save.busy}
+          onChange={(e) => {
+            setKeepFrames(e.currentTarget.checked);
+            // With the zones as drawn: the saved profile re-renders the panel, which would drop unsaved ones.
+            saveProfile({ zones, keepFrames: e.currentTarget.checked });
+          }}
+        />{' '}
+        Keep frames (each as long as its event, within the organization's quota)
+      </label>
       <ul class="zones" data-testid="camera-zones">
         {zones.map((zone) => (
           <li key={zone.name}>
