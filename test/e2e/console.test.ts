@@ -703,16 +703,12 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     const href = (await shown.getAttribute('href'))!;
     expect(href).toMatch(/^blob:/);
     // The image the object URL holds is the kept one (320 × 240).
-    const size = await page.evaluate(
-      (url) =>
-        new Promise<[number, number]>((resolve, reject) => {
-          const img = new Image();
-          img.onload = () => resolve([img.naturalWidth, img.naturalHeight]);
-          img.onerror = () => reject(new Error('the kept frame did not load'));
-          img.src = url;
-        }),
-      href,
-    );
+    const size = await page.evaluate<[number, number]>(`new Promise((resolve, reject) => {
+      const img = new Image();
+      img.onload = () => resolve([img.naturalWidth, img.naturalHeight]);
+      img.onerror = () => reject(new Error('the kept frame did not load'));
+      img.src = ${JSON.stringify(href)};
+    })`);
     expect(size).toEqual([320, 240]);
     await waitFor(async () => (await camera.locator('[data-label="circle"]').count()) === 1, 15_000, 'the kept frame');
     await screenshot(page, 'camera');
