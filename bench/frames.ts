@@ -1,4 +1,4 @@
-// npm run bench -- frames [--cameras 8] [--fps 2,8,32] [--duration 10] [--reps 3] [--quick]
+// npm run bench -- frames [--cameras 8] [--fps 2,8,32] [--duration 10] [--reps 3] [--keep-frames] [--quick]
 // Camera frames (POST /v1/iot/frames) with the bundled demo model: N
 // cameras (devices with a vision profile, two zones) each sending M frames
 // a second of 640x480 demo scenes, on a fixed schedule (latency counted
@@ -7,7 +7,9 @@
 // crash round: the cameras send numbered frames (frameId), the server is
 // killed with SIGKILL in the middle, restarted on its data, and the frame
 // events stored are compared with the frames acknowledged before the kill:
-// none may be missing.
+// none may be missing. With --keep-frames the cameras keep their frames'
+// images (in PostgreSQL), and the crash round also checks that every event
+// saying `frameKept` has its image.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     fps: { type: 'string', default: '2,8,32' },
     duration: { type: 'string' },
     reps: { type: 'string' },
+    'keep-frames': { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
@@ -43,6 +46,7 @@ if (values.help) {
   --fps <list>    frames a second each camera sends, one figure per value (default: 2,8,32)
   --duration <s>  measured seconds per figure (default: 10; --quick: 3)
   --reps <n>      repetitions; figures are medians (default: 3; --quick: 1)
+  --keep-frames   the cameras keep their frames' images (report: frames-kept.md)
   --quick         a smoke run; its report is not kept
 `);
   process.exit(0);
@@ -51,6 +55,7 @@ const cameras = Number(values.cameras);
 const rates = values.fps.split(',').map(Number);
 const durationMs = Number(values.duration ?? (values.quick ? 3 : 10)) * 1000;
 const reps = Number(values.reps ?? (values.quick ? 1 : 3));
+const keepFrames = values['keep-frames'];
 const say = (text: string) => process.stderr.write(`[bench frames] ${text}\n`);
 
 /** Different scenes for different cameras, as JSON bodies (predict's). */
@@ -84,7 +89,7 @@ async function withCameras(): Promise<Deployment> {
   for (let c = 0; c < cameras; c++) {
     const res = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
     const { token, deviceId } = (await res.json()) as { token: string; deviceId: string };
-    const profile = await admin.request('PUT', `/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES });
+    const profile = await admin.request('PUT', `/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES, keepFrames });
     if (profile.status !== 200) throw new Error(`vision profile: ${profile.status} ${JSON.stringify(profile.body)}`);
     tokens.push(token);
     deviceIds.push(deviceId);
@@ -137,6 +142,8 @@ interface Crash {
   missing: number;
   /** frames stored that the client never heard acknowledged: committed, the answer lost in the kill */
   unacknowledgedStored: number;
+  /** --keep-frames: events saying frameKept, those whose image is missing, and images kept for no event (their event not committed) */
+  kept?: { events: number; missing: number; withoutEvent: number };
 }
 
 /** Numbered frames from every camera as fast as answered; SIGKILL once `killAfter` are acknowledged. */
@@ -170,11 +177,19 @@ async function crashRound(killAfter: number): Promise<Crash> {
   try {
     const rows = await sql<Array<{ frameId: string }>>`SELECT payload->>'frameId' AS frame_id FROM events WHERE device_id = ANY(${d.deviceIds})`;
     const stored = new Set(rows.map((r) => r.frameId));
+    const [kept] = keepFrames
+      ? await sql<Array<{ events: number; missing: number; withoutEvent: number }>>`
+          SELECT (SELECT count(*)::int FROM events e WHERE e.device_id = ANY(${d.deviceIds}) AND e.payload->>'frameKept' = 'true') AS events,
+                 (SELECT count(*)::int FROM events e WHERE e.device_id = ANY(${d.deviceIds}) AND e.payload->>'frameKept' = 'true'
+                    AND NOT EXISTS (SELECT 1 FROM kept_frames k WHERE k.event_id = e.id)) AS missing,
+                 (SELECT count(*)::int FROM kept_frames k WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.id = k.event_id)) AS without_event`
+      : [];
     return {
       acknowledged: acked.size,
       stored: stored.size,
       missing: [...acked].filter((id) => !stored.has(id)).length,
       unacknowledgedStored: [...stored].filter((id) => !acked.has(id)).length,
+      ...(kept && { kept }),
     };
   } finally {
     await sql.end();
@@ -189,13 +204,13 @@ const crash = await crashRound(values.quick ? 30 : 150);
 
 const fmt = (s: Stat, digits = 1) => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
 const report = [
-  '# Camera frames',
+  keepFrames ? '# Camera frames, their images kept' : '# Camera frames',
   '',
   `Command: \`npm run bench -- frames${process.argv.slice(2).filter((a) => a !== 'frames').map((a) => ` ${a}`).join('')}\``,
   '',
   `Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}; the bundled demo model on CPU, embedded PostgreSQL.`,
   '',
-  `${cameras} cameras, one keep-alive connection each, each sending 640x480 JPEG demo scenes (JSON, as predict takes them) on a fixed schedule; a frame counts once acknowledged (run, its event committed); latency from when the frame was due. ${reps} repetitions of ${durationMs / 1000} s each after 2 s of warm-up, each on a fresh server; median (min–max).`,
+  `${cameras} cameras, one keep-alive connection each, each sending 640x480 JPEG demo scenes (75 to 355 KB; JSON, as predict takes them) on a fixed schedule${keepFrames ? ', each camera keeping its frames (vision profile `keepFrames`: each image stored in PostgreSQL before its event)' : ''}; a frame counts once acknowledged (run, its event committed); latency from when the frame was due. ${reps} repetitions of ${durationMs / 1000} s each after 2 s of warm-up, each on a fresh server; median (min–max).`,
   '',
   '| frames/s per camera | offered frames/s | acknowledged frames/s | p50 ms | p99 ms | errors |',
   '|---|---|---|---|---|---|',
@@ -208,12 +223,19 @@ const report = [
   `- frames acknowledged before the kill: **${crash.acknowledged}**`,
   `- frame events stored after the restart: **${crash.stored}** (of which ${crash.unacknowledgedStored} committed but not heard acknowledged: their answers were lost in the kill)`,
   `- acknowledged frames missing: **${crash.missing}**`,
+  ...(crash.kept
+    ? [
+        `- events saying \`frameKept\`: **${crash.kept.events}**, of which without their image: **${crash.kept.missing}**`,
+        `- images kept for an event that was never committed (the kill came between the two): ${crash.kept.withoutEvent}; they count against the quota and leave with the retention`,
+      ]
+    : []),
   '',
 ].join('\n');
 process.stdout.write(report);
 if (!values.quick) {
   await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
-  await writeFile(join(ROOT, 'bench', 'results', 'frames.md'), report);
-  say('report written to bench/results/frames.md');
+  const file = keepFrames ? 'frames-kept.md' : 'frames.md';
+  await writeFile(join(ROOT, 'bench', 'results', file), report);
+  say(`report written to bench/results/${file}`);
 }
-if (crash.missing > 0) process.exitCode = 1;
+if (crash.missing > 0 || (crash.kept?.missing ?? 0) > 0) process.exitCode = 1;

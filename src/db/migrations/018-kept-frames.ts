@@ -23,6 +23,9 @@ export const migration018: Migration = {
       -- null when the image is in the bucket (MODEL_STORE=s3)
       data             bytea
     );
+    -- Frames are compressed images: trying to compress them again (pglz)
+    -- cost more than half of each frame's insert, for nothing.
+    ALTER TABLE kept_frames ALTER COLUMN data SET STORAGE EXTERNAL;
     -- the retention sweep, oldest first
     CREATE INDEX kept_frames_kept_at ON kept_frames (kept_at);
     -- an organization's usage, and its oldest frames when over its quota
