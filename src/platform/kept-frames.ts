@@ -111,7 +111,10 @@ export class KeptFrames {
   async image(organizationId: string, deviceId: string, eventId: string): Promise<FrameImage> {
     const row = await findKeptFrame(this.sql, organizationId, deviceId, eventId);
     if (!row) throw notFound('frame not found: it was not kept, or is kept no more');
-    const body = row.data ?? (await this.bucket!.get(row));
+    if (row.data !== null) return { contentType: row.contentType, body: row.data };
+    // Kept in a bucket, by a server whose MODEL_STORE was s3.
+    if (!this.bucket) throw notFound('frame not found: it is kept in the S3 bucket, and this server has no bucket (MODEL_STORE)');
+    const body = await this.bucket.get(row);
     return { contentType: row.contentType, body };
   }
 

@@ -151,5 +151,12 @@ describe('a camera that keeps its frames', () => {
     const { eventId } = await sendFrame(token, png, 'json');
     const kept = await keptFrame(tenants.a.admin, deviceId, eventId);
     expect([kept.status, kept.type, kept.body.equals(png)]).toEqual([200, 'image/png', true]);
+    // A frame kept in a bucket while MODEL_STORE was s3 is not found on a server without one: a 404, not a 500.
+    const inBucket = '01JFRAME00000000000000000B';
+    await platform.sql`INSERT INTO kept_frames (event_id, organization_id, device_id, content_type, bytes, sha256)
+                       VALUES (${inBucket}, ${tenants.a.organizationId}, ${deviceId}, 'image/jpeg', 10, 'unchecked')`;
+    const missing = await keptFrame(tenants.a.admin, deviceId, inBucket);
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body.toString()).message).toContain('this server has no bucket');
   });
 });
