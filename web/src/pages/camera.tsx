@@ -160,7 +160,7 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
           onChange={(e) => {
             setKeepFrames(e.currentTarget.checked);
             // With the zones as drawn: the saved profile re-renders the panel, which would drop unsaved ones.
-            saveProfile({ zones, keepFrames: e.currentTarget.checked });
+            void saveProfile({ zones, keepFrames: e.currentTarget.checked });
           }}
         />{' '}
         Keep frames (each as long as its event, within the organization's quota)
