@@ -1,10 +1,12 @@
 // The walkthrough (docs/WALKTHROUGH.md, linked from README's quick tour), run
 // as a newcomer types it: the shell blocks of "Predict", "Management API in
-// five minutes" and "Device ingestion", in order, in one bash session in the
+// five minutes", "Device ingestion" and "Cameras", in order, in one bash session in the
 // checkout, against a server started as README says (credentials printed at
 // first start). Only what a reader fills in is filled in: the server's
 // address (the test server's port), the admin password and the inference key
-// it printed. A walkthrough that no longer works as written fails here.
+// it printed. A walkthrough that no longer works as written fails here, and
+// so does a JSON sample of README.md or the walkthrough that is neither the
+// demo model's real answer for samples/scene.jpg nor said to be abridged.
 //
 // Needs curl and jq, as the walkthrough does. Without them the test is
 // skipped with a warning, except where WALKTHROUGH_TESTS_REQUIRED=1
@@ -48,6 +50,23 @@ function shellBlocks(text: string, heading: string): string[] {
   return blocks;
 }
 
+/** Each ```json block of a Markdown text, with the paragraph (or list item) that introduces it. */
+function jsonSamples(text: string): Array<{ intro: string; json: string }> {
+  const lines = text.split('\n');
+  const samples: Array<{ intro: string; json: string }> = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^\s*```json$/.test(lines[i]!)) continue;
+    const intro: string[] = [];
+    let j = i - 1;
+    while (j >= 0 && lines[j]!.trim() === '') j--;
+    for (; j >= 0 && lines[j]!.trim() !== ''; j--) intro.unshift(lines[j]!.trim());
+    const end = lines.findIndex((line, j) => j > i && /^\s*```$/.test(line));
+    samples.push({ intro: intro.join(' '), json: lines.slice(i + 1, end).join('\n') });
+    i = end;
+  }
+  return samples;
+}
+
 /** Replaces `from` (it must occur) with `to`: a walkthrough that drops a placeholder fails here, not silently. */
 function fillIn(script: string, from: string | RegExp, to: string): string {
   const filled = script.replace(from, to);
@@ -79,8 +98,8 @@ describe.skipIf(!hasTools)('the walkthrough of docs/WALKTHROUGH.md', () => {
     expect(key, printed).toBeDefined();
 
     const walkthrough = readFileSync(join(ROOT, WALKTHROUGH), 'utf8');
-    const sections = ['## Predict', '## Management API in five minutes', '## Device ingestion'].map((h) => shellBlocks(walkthrough, h));
-    expect(sections.map((s) => s.length)).toEqual([2, 1, 1]);
+    const sections = ['## Predict', '## Management API in five minutes', '## Device ingestion', '## Cameras'].map((h) => shellBlocks(walkthrough, h));
+    expect(sections.map((s) => s.length)).toEqual([2, 1, 1, 1]);
     let script = sections
       .flat()
       .map((block, i) => `echo; echo "=== block ${i} ==="\n${block}`)
@@ -93,13 +112,24 @@ describe.skipIf(!hasTools)('the walkthrough of docs/WALKTHROUGH.md', () => {
     const run = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', preamble + script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
     expect(run.status, `${run.stderr}\n${run.stdout}`).toBe(0);
     const [, ...blocks] = run.stdout.split(/^=== block \d+ ===\n/m);
-    expect(blocks).toHaveLength(4);
-    const [multipart, base64, management, ingestion] = blocks as [string, string, string, string];
+    expect(blocks).toHaveLength(5);
+    const [multipart, base64, management, ingestion, cameras] = blocks as [string, string, string, string, string];
 
     // Predict, multipart and base64: the same detections of the demo scene.
     const detections = JSON.parse(multipart);
     expect(Object.keys(detections).length).toBeGreaterThan(0);
     expect(JSON.parse(base64)).toEqual(detections);
+
+    // The documents' samples of that answer are the answer itself, labels in its order, or say they are abridged.
+    for (const document of ['README.md', WALKTHROUGH]) {
+      const samples = jsonSamples(readFileSync(join(ROOT, document), 'utf8'));
+      expect(samples.length, document).toBeGreaterThan(0);
+      const exact = samples.filter((sample) => !/\babridged\b/i.test(sample.intro));
+      expect(exact.length, `${document}: its predict answer is shown whole`).toBeGreaterThan(0);
+      for (const sample of exact) {
+        expect(JSON.stringify(JSON.parse(sample.json)), `${document}: the sample after "${sample.intro}" (not said to be abridged)`).toBe(JSON.stringify(detections));
+      }
+    }
 
     // The rule's conditions, the version Active at once, then its predict answer.
     const lines = management.trim().split('\n');
@@ -110,5 +140,18 @@ describe.skipIf(!hasTools)('the walkthrough of docs/WALKTHROUGH.md', () => {
     // The device registered, walked into the park, and got the rule's notification.
     expect(ingestion).toContain('"You entered the park"');
     expect(ingestion).toContain('event: ready');
+
+    // The camera: the dwell rule's conditions, its zone set, three frames each
+    // seeing the two cones, the rule fired (the camera tagged) and the last
+    // frame's event counting each label in the zone.
+    expect(cameras.trim().split('\n')).toEqual([
+      `"becomesTrue(heldFor(2, 0, detections('traffic cone', 'left') >= 1))"`,
+      '[{"name":"left","polygon":[[0,0],[0.5,0],[0.5,1],[0,1]]}]',
+      '2',
+      '2',
+      '2',
+      '["cone-stayed"]',
+      '{"left":{"cross":1,"circle":1,"traffic cone":2}}',
+    ]);
   }, 180_000);
 });
