@@ -295,6 +295,46 @@ describe('actions', () => {
     expect(received.map((r) => [r.headers.authorization, r.headers['x-legacy']])).toEqual([[expected, 'legacy-token']]);
   });
 
+  it('sends a JSON body with a quoted key\'s value and escaped strings, refuses a template it cannot read, and never logs an unrendered body as sent', async () => {
+    // A camera's counts, as its frames' events carry them: the demo model's label has a space.
+    const iot = (await admin.post('/v2/channels', { name: 'counters', type: 'iot' })).body.data;
+    const watch = (name: string, body: string) => ({
+      projectId: project,
+      name,
+      channelIds: [iot.id],
+      conditionsObject: [{ type: 'matchAttribute', attribute: `event.${name}`, operator: '==', value: 'yes' }],
+      actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/${name}`, body }],
+    });
+    // The unquoted path cannot be read: refused at save, naming it and the quoting form.
+    const unquoted = await admin.post('/v2/rules', watch('cones', '{"cones": {{event.payload.zoneCounts.left_half.traffic cone}}}'));
+    expect(unquoted.status).toBe(400);
+    expect(unquoted.body.error).toMatch(/^actions\.0\.body: the template "\{\{event\.payload\.zoneCounts\.left_half\.traffic cone\}\}" cannot be read: .*\{\{event\.payload\.counts\["traffic cone"\]\}\}/);
+    const ruleId = await rule(watch('cones', '{"cones": {{event.payload.zoneCounts.left_half["traffic cone"]}}, "all": {{event.payload.counts["traffic cone"]}}, "where": "{{event.payload.where}}", "missing": {{event.payload.nothing}}}'));
+    // A rule stored before templates were checked: its body cannot be rendered as JSON.
+    const stale = await rule(watch('stale', '{"cones": 0}'));
+    await sql`UPDATE rules SET actions = jsonb_set(actions, '{0,body}', ${JSON.stringify('{"cones": {{event.payload.zoneCounts.left_half.traffic cone}}}')}::jsonb) WHERE id = ${stale}`;
+    await rulesReloaded();
+    const registered = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: iot.apiKeys[0].apiKey }) });
+    const device = (await registered.json()) as { token: string };
+    const send = async (payload: object) => {
+      const res = await fetch(`${server.url}/v1/iot/events`, { method: 'POST', headers: { authorization: device.token, 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+      expect(res.status).toBe(204);
+    };
+    const counts = { counts: { 'traffic cone': 3, person: 1 }, zoneCounts: { left_half: { 'traffic cone': 2 } } };
+    await send({ cones: 'yes', where: 'gate "north"\\yard', ...counts });
+    expect(await settled(ruleId, 1)).toEqual([{ status: 'succeeded', attempts: 1, type: 'webhook' }]);
+    const hook = received.find((r) => r.url === '/cones')!;
+    expect(hook.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(hook.body)).toEqual({ cones: 2, all: 3, where: 'gate "north"\\yard', missing: null });
+
+    await send({ stale: 'yes', ...counts });
+    expect(await settled(stale, 1)).toEqual([{ status: 'failed', attempts: 1, type: 'webhook' }]);
+    expect(received.filter((r) => r.url === '/stale')).toEqual([]);
+    const log = await admin.get(`/v2/rules/${stale}/deliveries`);
+    expect(log.body.data[0]).toMatchObject({ status: 'failed', deliveries: [{ attempt: 1, outcome: 'failure', statusCode: null }] });
+    expect(log.body.data[0].deliveries[0].error).toMatch(/^the body could not be rendered: the template "\{\{event\.payload\.zoneCounts\.left_half\.traffic cone\}\}" cannot be read/);
+  });
+
   it('gives up after the retries, and does not retry a 4xx', async () => {
     script = [400];
     const bad = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'no' }], actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/bad`, retries: 3 }] });

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { newId } from '../../ids.js';
 import { invalid } from '../../errors.js';
 import { sealSecret } from '../secrets.js';
+import { isJsonContentType, jsonTemplateProblem, templateProblem } from './templates.js';
 
 export const SECRET_MASK = '********';
 export const TRIGGERING_DEVICE = 'triggering device';
@@ -20,6 +21,12 @@ const ULID = /^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/;
 const ulidString = z.string().regex(ULID, 'must be a ULID').transform((s) => s.toUpperCase());
 const text = (max: number) => z.string().trim().min(1).max(max);
 const optionalText = (max: number) => z.string().max(max).optional();
+/** A text whose {{…}} placeholders must all read (templates.ts); refused at save otherwise, naming the placeholder. */
+const readableTemplate = (value: string, ctx: z.RefinementCtx) => {
+  const problem = templateProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+};
+const template = (max: number) => text(max).superRefine(readableTemplate);
 const tag = z.string().trim().min(1).max(64);
 const tags = z.array(tag).min(1, 'must name at least one tag').max(100);
 
@@ -45,8 +52,8 @@ const push = z
   .object({
     ...common,
     type: z.literal('push'),
-    subject: text(256),
-    message: text(4096),
+    subject: template(256),
+    message: template(4096),
     title: optionalText(256),
     url: optionalText(2048),
     submitUrl: optionalText(2048),
@@ -71,10 +78,10 @@ const email = z
   .object({
     ...common,
     type: z.literal('email'),
-    subject: text(998),
-    message: text(65_536).optional(),
+    subject: template(998),
+    message: template(65_536).optional(),
     /** actions.md spells the text `body` */
-    body: text(65_536).optional(),
+    body: template(65_536).optional(),
     recipients: recipients.extend({ emails: recipients.shape.emails.unwrap().min(1, 'must name at least one address') }).strict(),
   })
   .strict()
@@ -85,7 +92,7 @@ const sms = z
   .object({
     ...common,
     type: z.literal('sms'),
-    message: text(1600),
+    message: template(1600),
     recipients,
   })
   .strict()
@@ -96,7 +103,7 @@ const sms = z
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
 const FORBIDDEN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
-const headerValue = z.string().max(4096).regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
+const headerValue = z.string().max(4096).regex(/^[^\r\n\0]*$/, 'must not contain line breaks').superRefine(readableTemplate);
 const headers = z
   .union([
     z.record(z.string(), headerValue),
@@ -124,7 +131,8 @@ const webhook = z
     url: z
       .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
       .max(2048)
-      .refine((url) => webhookOrigin(url) !== undefined, 'templates ({{…}}) may only be in the path and query, not in the scheme, user, host or port'),
+      .refine((url) => webhookOrigin(url) !== undefined, 'templates ({{…}}) may only be in the path and query, not in the scheme, user, host or port')
+      .superRefine(readableTemplate),
     headers: headers.optional(),
     /** a JSON body may be given as JSON; it is sent as its text */
     body: z
@@ -151,7 +159,17 @@ const webhook = z
     /** signs the body: an HMAC-SHA256 signature header on each request */
     secret: z.union([z.literal(SECRET_MASK), z.string().min(16, 'must be at least 16 characters').max(256)]).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((a, ctx) => {
+    // A body sent as JSON (no Content-Type header, or a JSON one) must be
+    // JSON once its placeholders are values: the receiver then always gets
+    // JSON. A masked Content-Type cannot be read here; its body is checked
+    // when it is rendered.
+    if (a.body === undefined || a.method === 'GET') return;
+    const contentType = Object.entries(a.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+    const problem = contentType === SECRET_MASK || !isJsonContentType(contentType) ? templateProblem(a.body) : jsonTemplateProblem(a.body);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['body'], message: problem });
+  });
 
 const deviceIds = z
   .union([z.literal(TRIGGERING_DEVICE), z.array(z.union([z.literal(TRIGGERING_DEVICE), ulidString])).min(1).max(100)])

@@ -39,6 +39,7 @@ import { openSecret } from '../secrets.js';
 import { webhookOrigin, type RuleAction, type WebhookAction } from './actions.js';
 import type { ActionContext } from './batch.js';
 import { BlockedDestinationError, checkDestination, NOTHING_ALLOWED, pinnedLookup, type AllowList } from './ssrf-guard.js';
+import { isJsonContentType, renderJsonBody, renderTemplate, TemplateRenderError } from './templates.js';
 
 /**
  * A claimed job with its action typed by the rule model: the action was
@@ -63,26 +64,6 @@ class RetryableError extends Error {}
 
 const MAX_ATTEMPTS_DEFAULT = 5;
 const LEASE_SECONDS = 60;
-
-/**
- * Replaces {{path}} with values from the context: `{{device.id}}`,
- * `{{event.payload.attributes.plan}}`, `{{landmarks.entered.0}}`; the
- * platform's Go-template spelling `{{.Device.ID}}` works too (paths are
- * matched case-insensitively; docs/CONTRACT.md#diff-templates). Missing values become empty text.
- */
-export function renderTemplate(template: string, context: Record<string, unknown>): string {
-  return template.replace(/\{\{\s*\.?([A-Za-z0-9_.]+)\s*\}\}/g, (_match, path: string) => {
-    let value: unknown = context;
-    for (const part of path.split('.')) {
-      if (value === null || typeof value !== 'object') return '';
-      const object = value as Record<string, unknown>;
-      const key = part in object ? part : Object.keys(object).find((k) => k.toLowerCase() === part.toLowerCase() || (part.toLowerCase() === 'landmark' && k === 'landmarks'));
-      value = key === undefined ? undefined : object[key];
-    }
-    if (value === undefined || value === null) return '';
-    return typeof value === 'object' ? JSON.stringify(value) : String(value);
-  });
-}
 
 /**
  * Where a webhook goes: its URL template rendered, then held to the origin
@@ -219,13 +200,13 @@ export class ActionRunner {
   private async webhook(job: ClaimedJob, a: WebhookAction, maxAttempts: number): Promise<void> {
     const method = String(a.method ?? 'POST').toUpperCase();
     const url = renderTemplate(String(a.url), job.context);
-    const body = method === 'GET' ? undefined : renderTemplate(a.body ?? JSON.stringify({ rule: job.context.rule, device: job.context.device, event: job.context.event, landmarks: job.context.landmarks }), job.context);
     const headers: Record<string, string> = { 'user-agent': 'sense-rules/1', 'idempotency-key': job.id };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (method !== 'GET') headers['content-type'] = 'application/json';
     // The log shows which headers were sent, not the tenant's values (tokens).
     const loggedHeaders: Record<string, string> = { ...headers };
     const started = new Date();
     const timeoutMs = a.timeoutMs ?? 10_000;
+    let body: string | undefined;
     let status: number | undefined;
     let error: string | undefined;
     let outcome: 'success' | 'retry' | 'failure';
@@ -233,6 +214,13 @@ export class ActionRunner {
       for (const [name, value] of Object.entries(a.headers ?? {})) {
         headers[name.toLowerCase()] = renderTemplate(openSecret(value), job.context);
         loggedHeaders[name.toLowerCase()] = '********';
+      }
+      if (method !== 'GET') {
+        // The default body is the context as JSON, not a template: a
+        // payload's own "{{…}}" text is not filled in.
+        if (a.body === undefined) body = JSON.stringify({ rule: job.context.rule, device: job.context.device, event: job.context.event, landmarks: job.context.landmarks });
+        else if (isJsonContentType(headers['content-type'])) body = renderJsonBody(a.body, job.context);
+        else body = renderTemplate(a.body, job.context);
       }
       if (a.username !== undefined || a.password !== undefined) {
         headers.authorization = `Basic ${Buffer.from(`${a.username ?? ''}:${a.password === undefined ? '' : openSecret(a.password)}`).toString('base64')}`;
@@ -249,9 +237,10 @@ export class ActionRunner {
       if (outcome !== 'success') error = `HTTP ${status}`;
     } catch (e) {
       const err = e as Error & { cause?: Error; code?: string };
-      if (err instanceof BlockedDestinationError || err instanceof TypeError || /cannot be decrypted|damaged/.test(err.message)) {
-        // Permanent: a refused destination, a URL that does not parse, a
-        // header Node refuses (TypeError), a secret the key cannot open.
+      if (err instanceof BlockedDestinationError || err instanceof TemplateRenderError || err instanceof TypeError || /cannot be decrypted|damaged/.test(err.message)) {
+        // Permanent: a refused destination, a body that cannot be rendered
+        // as JSON, a URL that does not parse, a header Node refuses
+        // (TypeError), a secret the key cannot open.
         outcome = 'failure';
         error = err.message;
       } else {
