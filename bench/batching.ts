@@ -21,12 +21,13 @@ import { startBenchServer } from './bench-server.js';
 import { benchImage } from './images.js';
 import { measureModelLimit, measurePipelineLimit, multipartBody, type PipelineLimit } from './limits.js';
 import { buildRequest, runLoad, type LoadResult } from './load-generator.js';
-import { modelDirectory } from './models.js';
+import { DEFAULT_MODELS, modelDirectory } from './models.js';
 import { stat, type Stat } from './report.js';
 
 const HELP = `Usage: npm run bench -- batching [options]
 
-  --model <m>          demo, yolov8n or a model directory; repeatable (default: demo and yolov8n)
+  --model <m>          demo, yolov8n (exported on first use: needs python3-torch) or a model directory;
+                       repeatable (default: ${DEFAULT_MODELS.join(' and ')})
   --image <spec>       format-WxH (default: jpeg-1280x720)
   --concurrency <list> client counts (default: 1,16,64)
   --batch <n>          MAX_BATCH_SIZE of the batching server (default: 8)
@@ -70,7 +71,7 @@ if (values.help) {
   process.exit(0);
 }
 
-const models = values.model ?? ['demo', 'yolov8n'];
+const models = values.model ?? DEFAULT_MODELS;
 const levels = values.concurrency.split(',').map(Number);
 const batchSize = Number(values.batch);
 const durationMs = Number(values.duration) * 1000;

@@ -1,5 +1,8 @@
 // The benchmark's models: the bundled demo, the YOLOv8n-sized model exported
 // on first use (needs PyTorch for Debian's python3), or any model directory.
+// The defaults are committed models only, so that `npm run bench` runs on a
+// fresh checkout with nothing to install; --model yolov8n asks for the
+// export.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,6 +10,9 @@ import { join, resolve } from 'node:path';
 import { ROOT } from '../test/helpers/server.js';
 
 const CACHE = join(ROOT, 'bench', '.cache');
+
+/** What `npm run bench` and `-- batching` measure without --model: committed models, no export. */
+export const DEFAULT_MODELS: readonly string[] = ['demo'];
 const say = (text: string) => process.stderr.write(`[bench] ${text}\n`);
 
 const DEBIAN_PYTHON = '/usr/bin/python3';

@@ -18,12 +18,15 @@ import { benchImage, type BenchImage } from './images.js';
 import { measureModelLimit, measurePipelineLimit, multipartBody } from './limits.js';
 import { measureGeneratorCeiling } from './generator-ceiling.js';
 import { buildRequest, runLoad, type LoadResult } from './load-generator.js';
-import { modelDirectory } from './models.js';
+import { DEFAULT_MODELS, modelDirectory } from './models.js';
 import { stat, writeReport, type LevelResult, type Report, type StageCosts } from './report.js';
+import { subcommandsHelp } from './subcommands.js';
 
-const HELP = `Usage: npm run bench [-- options]        (npm run bench -- ingest --help: the ingestion benchmark)
-
-  --model <m>          demo, yolov8n or a model directory; repeatable (default: demo and yolov8n)
+const HELP = `Usage: npm run bench [-- options]        the inference benchmark: the server against its model and pipeline limits and a naive baseline
+${subcommandsHelp()}
+Options of the inference benchmark:
+  --model <m>          demo, yolov8n (exported on first use: needs python3-torch) or a model directory;
+                       repeatable (default: ${DEFAULT_MODELS.join(' and ')})
   --images <list>      comma list of format-WxH (default: jpeg-640x480,jpeg-1920x1080,png-640x480,png-1920x1080)
   --concurrency <list> client counts for the server and the baseline (default: 1,4,16,64)
   --duration <s>       measured seconds per figure (default: 5)
@@ -54,7 +57,7 @@ if (values.help) {
 }
 
 const quick = values.quick;
-const models = values.model ?? (quick ? ['demo'] : ['demo', 'yolov8n']);
+const models = values.model ?? (quick ? ['demo'] : DEFAULT_MODELS);
 const imageSpecs = (values.images ?? (quick ? 'jpeg-640x480' : 'jpeg-640x480,jpeg-1920x1080,png-640x480,png-1920x1080')).split(',');
 const levels = (values.concurrency ?? (quick ? '1,4,16' : '1,4,16,64')).split(',').map(Number);
 const durationMs = Number(values.duration ?? (quick ? 3 : 5)) * 1000;

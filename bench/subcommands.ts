@@ -1,0 +1,34 @@
+// The subcommands of `npm run bench` (bench/cli.ts), in one table: the
+// dispatcher runs a subcommand's module from it, and `npm run bench --
+// --help` lists it, so neither can miss one. No subcommand: the inference
+// benchmark (run.ts).
+
+export interface Subcommand {
+  /** the module that runs it when imported, relative to bench/ */
+  module: string;
+  /** one line for --help */
+  summary: string;
+}
+
+export const SUBCOMMANDS = {
+  batching: { module: './batching.js', summary: 'the dynamic batcher off against on, the model and pipeline limits, an overload run' },
+  ingest: { module: './ingest.js', summary: 'durable ingestion: throughput, CPU per event, acknowledgement latency at a target load' },
+  flood: { module: './flood.js', summary: "the server's memory under a flood of large bodies, beside another checkout" },
+  ab: { module: './ab.js', summary: 'this checkout against another: trivial endpoint, predict and ingestion, alternating' },
+  frames: { module: './frames.js', summary: "cameras' frames: frames/s, p99 latency, and a SIGKILL crash round" },
+} as const satisfies Record<string, Subcommand>;
+
+export type SubcommandName = keyof typeof SUBCOMMANDS;
+
+/** The subcommand named among the arguments (the first in the table's order), if any. */
+export function subcommandOf(args: readonly string[]): SubcommandName | undefined {
+  return (Object.keys(SUBCOMMANDS) as SubcommandName[]).find((name) => args.includes(name));
+}
+
+/** The --help lines that list the subcommands. */
+export function subcommandsHelp(): string {
+  const width = Math.max(...Object.keys(SUBCOMMANDS).map((name) => name.length));
+  return Object.entries(SUBCOMMANDS)
+    .map(([name, { summary }]) => `  npm run bench -- ${name.padEnd(width)} [--help]   ${summary}\n`)
+    .join('');
+}
