@@ -26,6 +26,8 @@ export interface DeviceRow {
   lastLocation: unknown;
   /** state.inside: the landmarks that location is inside */
   inside: unknown;
+  /** whether it has a vision profile (db/device-vision.ts): a camera */
+  camera: boolean;
 }
 
 type RawDeviceRow = Omit<DeviceRow, 'properties' | 'attributes' | 'lastLocation' | 'inside'> & {
@@ -39,7 +41,8 @@ type RawDeviceRow = Omit<DeviceRow, 'properties' | 'attributes' | 'lastLocation'
 const columns = (sql: Queryable) =>
   sql`id, organization_id, channel_id, name, model, type, tags, sensors,
       properties::text AS properties, attributes::text AS attributes, created_at, updated_at,
-      last_seen_at, (state->'lastLocation')::text AS last_location, (state->'inside')::text AS inside`;
+      last_seen_at, (state->'lastLocation')::text AS last_location, (state->'inside')::text AS inside,
+      EXISTS (SELECT 1 FROM device_vision WHERE device_vision.device_id = devices.id) AS camera`;
 
 const toDevice = (row: RawDeviceRow): DeviceRow => ({
   ...row,

@@ -41,6 +41,7 @@ export function presentDevice(d: DeviceRow) {
     lastSeenAt: d.lastSeenAt,
     lastLocation: presentLocation(d.lastLocation),
     insideLandmarkIds: Array.isArray(d.inside) ? d.inside.filter((id): id is string => typeof id === 'string') : [],
+    camera: d.camera,
   };
 }
 

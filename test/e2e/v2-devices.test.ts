@@ -49,11 +49,11 @@ describe('create, read, update, delete', () => {
     expect(Object.keys(device).sort()).toEqual(
       [
         'attributes', 'channelId', 'createdAt', 'id', 'model', 'name', 'organizationId', 'properties', 'sensors', 'tags', 'type', 'updatedAt',
-        'lastSeenAt', 'lastLocation', 'insideLandmarkIds',
+        'lastSeenAt', 'lastLocation', 'insideLandmarkIds', 'camera',
       ].sort(),
     );
-    // no event yet: never seen, nowhere
-    expect(device).toMatchObject({ lastSeenAt: null, lastLocation: null, insideLandmarkIds: [] });
+    // no event yet: never seen, nowhere; no vision profile: no camera
+    expect(device).toMatchObject({ lastSeenAt: null, lastLocation: null, insideLandmarkIds: [], camera: false });
     expect(device).toMatchObject({
       id: expect.stringMatching(/^[0-9A-Z]{26}$/),
       name: 'Front door',
@@ -72,6 +72,19 @@ describe('create, read, update, delete', () => {
     expect(read.body).toEqual({ data: device });
     // ids are accepted in lower case too
     expect((await admin.get(`/v2/devices/${device.id.toLowerCase()}`)).body.data.id).toBe(device.id);
+  });
+
+  it('says whether a device is a camera (has a vision profile), so that a client need not ask for a profile it lacks', async () => {
+    const { id } = (await admin.post('/v2/devices', { channelId: channelA, name: 'gate camera' })).body.data;
+    expect((await admin.get(`/v2/devices/${id}`)).body.data.camera).toBe(false);
+    // the profile as PUT /v2/devices/:device/vision stores it (this server runs no model to name)
+    await sql`INSERT INTO device_vision (device_id, organization_id, model_version_id) VALUES (${id}, ${orgA}, 'some-version')`;
+    expect((await member.get(`/v2/devices/${id}`)).body.data.camera).toBe(true);
+    const found = await admin.post('/v2/devices/search', { filter: { ids: [id] } });
+    expect(found.body.data.map((d: { camera: boolean }) => d.camera)).toEqual([true]);
+    expect((await admin.patch(`/v2/devices/${id}`, { name: 'gate camera 2' })).body.data.camera).toBe(true);
+    await sql`DELETE FROM device_vision WHERE device_id = ${id}`;
+    expect((await admin.get(`/v2/devices/${id}`)).body.data.camera).toBe(false);
   });
 
   it('creates a device with only a channel', async () => {

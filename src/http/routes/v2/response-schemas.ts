@@ -157,6 +157,7 @@ export const deviceSchema = z
       .nullable()
       .describe('the newest location its events carried (mobile locations[], or IoT latitude/longitude); null before any'),
     insideLandmarkIds: z.array(z.string()).describe("the landmarks watched by the organization's rules that this location is inside, as the rules engine last evaluated it"),
+    camera: z.boolean().describe('whether it is a camera: it has a vision profile (GET /v2/devices/{device}/vision)'),
   })
   .meta({ id: 'Device' });
 
