@@ -226,6 +226,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   // Whether decodeJpeg can decode at all (built with turbojpeg.h, libturbojpeg opened).
   exports.Set("hasJpegDecoder", Napi::Boolean::New(env, sense::JpegAvailable()));
   exports.Set("jpegDecoderMissing", Napi::String::New(env, sense::JpegUnavailableReason()));
+  // Whether it was built with turbojpeg.h at all (false: npm run build:native brings it, where the header is).
+  exports.Set("jpegDecoderBuilt", Napi::Boolean::New(env, sense::JpegBuiltIn()));
   exports.Set("preprocess", Napi::Function::New(env, Preprocess, "preprocess"));
   // The native runner: ortOpen() and class OrtSession (ort_runner.cc).
   sense::InitOrtSession(env, exports);

@@ -196,6 +196,8 @@ void Orient(const uint8_t* src, int w, int h, int orientation, uint8_t* dst) {
 
 bool JpegAvailable() { return Tj().ok; }
 
+bool JpegBuiltIn() { return true; }
+
 const char* JpegUnavailableReason() { return Tj().ok ? "" : Tj().missing; }
 
 JpegStatus ReadJpegHeader(const uint8_t* data, size_t size, double maxPixels, const JpegTarget& target,
@@ -319,6 +321,8 @@ bool DecodeJpegPixels(const uint8_t* data, size_t size, const JpegImage& image, 
 #else  // no libturbojpeg: every JPEG goes to sharp
 
 bool JpegAvailable() { return false; }
+
+bool JpegBuiltIn() { return false; }
 
 const char* JpegUnavailableReason() {
   return "the native addon was built without turbojpeg.h (Debian: apt-get install libturbojpeg0-dev, then npm run build:native)";

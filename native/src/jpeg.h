@@ -58,6 +58,10 @@ enum class JpegStatus { kOk, kDeclined, kFailed };
 // Whether JPEG can be decoded here at all (built with it, libturbojpeg opened).
 bool JpegAvailable();
 
+// Whether this build has the JPEG path at all (turbojpeg.h was found when it
+// was configured): false says a rebuild would bring it, where the header is.
+bool JpegBuiltIn();
+
 // Why JpegAvailable() is false (built without the header, library missing), or "".
 const char* JpegUnavailableReason();
 

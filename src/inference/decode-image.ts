@@ -10,10 +10,11 @@
 // to the size the image will occupy in the model input (JPEG DCT scaling
 // too); the native addon decodes BMP, which libvips cannot read, at full
 // size and leaves the resize to the preprocessing pass.
+import { existsSync } from 'node:fs';
 import sharp, { type Metadata } from 'sharp';
 import { sniffImageFormat, type ImageFormat } from './image-format.js';
 import { placeImage, type Placement } from './letterbox.js';
-import { native } from './native.js';
+import { type JpegDecoderFacts, native } from './native.js';
 import { predictErrors } from './predict-errors.js';
 
 // Workers already run one request each in parallel; libvips threads on top
@@ -25,23 +26,36 @@ export type JpegDecoder = 'libturbojpeg' | 'sharp';
 
 export class JpegDecoderError extends Error {}
 
+/** Where libturbojpeg0-dev puts the header the addon's JPEG path is compiled against. */
+export const TURBOJPEG_HEADER = '/usr/include/turbojpeg.h';
+
 /**
  * Which decoder JPEGs get, as JPEG_DECODER asks: auto takes libturbojpeg
  * through the addon where it was built with it, else sharp for all of them
- * (about three times slower on a 1280x720 photo); either may be pinned,
- * since their pixels differ a little (a level or so on average, more at
- * some edges of a downscaled photo) and so, for sensitive models, do the
- * detections. Logged at start and answered by readiness, so that two
- * servers answering differently can be told apart. The reason says why
- * sharp is used; throws JpegDecoderError when libturbojpeg is asked for
- * and this addon has none.
+ * (slower); either may be pinned, since their pixels differ a little and
+ * so, for sensitive models, do the detections. Logged at start and answered
+ * by readiness, so that two servers answering differently can be told
+ * apart. The reason says why sharp is used - with the command that
+ * rebuilds the addon when it was built before libturbojpeg0-dev was
+ * installed; throws JpegDecoderError when libturbojpeg is asked for and
+ * this addon has none.
  */
-export function jpegDecoder(wanted: 'auto' | JpegDecoder = 'auto'): { decoder: JpegDecoder; reason?: string } {
-  const missing = native.jpegDecoderMissing || 'the native addon predates its JPEG decoder (npm run build:native)';
+export function jpegDecoder(
+  wanted: 'auto' | JpegDecoder = 'auto',
+  addon: JpegDecoderFacts = native,
+  headerInstalled: () => boolean = () => existsSync(TURBOJPEG_HEADER),
+): { decoder: JpegDecoder; reason?: string } {
   if (wanted === 'sharp') return { decoder: 'sharp', reason: 'JPEG_DECODER=sharp' };
-  if (native.hasJpegDecoder) return { decoder: 'libturbojpeg' };
-  if (wanted === 'libturbojpeg') throw new JpegDecoderError(`JPEG_DECODER=libturbojpeg, but the native addon has no JPEG decoder: ${missing}`);
-  return { decoder: 'sharp', reason: missing };
+  if (addon.hasJpegDecoder) return { decoder: 'libturbojpeg' };
+  const missing = addon.jpegDecoderMissing || 'the native addon predates its JPEG decoder (npm run build:native)';
+  // An addon from before jpegDecoderBuilt: its reason says whether the header or the library was missing.
+  const builtWithout = addon.jpegDecoderBuilt === false || (addon.jpegDecoderBuilt === undefined && !/libturbojpeg\.so/.test(missing));
+  const reason =
+    builtWithout && headerInstalled()
+      ? `turbojpeg.h is installed (${TURBOJPEG_HEADER}), but the native addon was built without it: run npm run build:native to rebuild it with libturbojpeg`
+      : missing;
+  if (wanted === 'libturbojpeg') throw new JpegDecoderError(`JPEG_DECODER=libturbojpeg, but the native addon has no JPEG decoder: ${reason}`);
+  return { decoder: 'sharp', reason };
 }
 
 export interface RawPixels {

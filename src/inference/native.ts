@@ -89,6 +89,8 @@ interface NativeAddon {
   hasJpegDecoder?: boolean;
   /** why not, when it cannot: every JPEG is then decoded by sharp, about three times slower */
   jpegDecoderMissing?: string;
+  /** whether it was built with turbojpeg.h at all: false where `npm run build:native` would bring the decoder, if the header is installed */
+  jpegDecoderBuilt?: boolean;
   preprocess(
     src: Uint8Array,
     srcWidth: number,
@@ -99,6 +101,9 @@ interface NativeAddon {
     spec: PreprocessSpec,
   ): void;
 }
+
+/** What an addon says of its JPEG decoder (decode-image.ts jpegDecoder). */
+export type JpegDecoderFacts = Pick<NativeAddon, 'hasJpegDecoder' | 'jpegDecoderMissing' | 'jpegDecoderBuilt'>;
 
 const ADDON = join('native', 'build', 'Release', 'sense_native.node');
 
