@@ -3,6 +3,7 @@
 // parsers' media types, the authentication schemes and the declared responses.
 import { z, type ZodType } from 'zod';
 import { bodyPolicyOf, type AuthLevel, type Endpoint, type EndpointResponseDoc } from './api.js';
+import { SERVER_VERSION } from '../lib/server-version.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -191,7 +192,7 @@ export function buildOpenApi(endpoints: readonly Endpoint[]): JsonSchema {
     openapi: '3.1.0',
     info: {
       title: 'Sense inference server',
-      version: '2.0.0',
+      version: SERVER_VERSION,
       description: 'Inference (/v1/models), platform management (/v2) and device ingestion (/v1) APIs. Errors are {status, message, error}.',
       license: { name: 'MIT', identifier: 'MIT' },
     },

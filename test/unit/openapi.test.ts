@@ -2,6 +2,8 @@
 // ingestion and health are declared like the management API, with their
 // authentication scheme, the schemas that validate their requests and a
 // schema for every answer with a body.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Endpoint } from '../../src/http/api.js';
 import { buildOpenApi } from '../../src/http/openapi.js';
@@ -26,6 +28,11 @@ const doc = buildOpenApi(declared) as { paths: Record<string, Record<string, Ope
 const op = (path: string, method: string) => doc.paths[path]![method]!;
 
 describe('/openapi.json from the declarations', () => {
+  it("names the server's version as package.json does, not one written in the code", () => {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
+    expect((doc as unknown as { info: { version: string } }).info.version).toBe(version);
+  });
+
   it('has exactly the declared operations, predict, ingestion and health among them', () => {
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(operations.sort()).toEqual(

@@ -7,8 +7,7 @@ import type { InferenceService } from '../../inference/service.js';
 import type { Registry } from '../../observability/metrics.js';
 import { readiness } from '../../platform/readiness.js';
 import { defineEndpoint, respond, type Endpoint } from '../api.js';
-
-export const API_VERSION = '2.0.0';
+import { SERVER_NAME, SERVER_VERSION } from '../../lib/server-version.js';
 
 const versionSchema = z.object({ name: z.string(), version: z.string() });
 
@@ -23,12 +22,12 @@ export function healthEndpoints(deps: { sql: Sql; inference: InferenceService; r
       operationId,
       auth: 'none',
       responses: { 200: { description: 'the server and API version', schema: versionSchema } },
-      handler: () => respond.bare({ name: 'sense-inference-server', version: API_VERSION }),
+      handler: () => respond.bare({ name: SERVER_NAME, version: SERVER_VERSION }),
     });
   return [
     // The platform's API root answered its version (docs/CONTRACT.md#v2-coverage).
-    version('/', 'rootVersion', 'the API version (the original root)', 'Answers the name and version of the server, as the root of the original API did; kept for its clients.'),
-    version('/v2', 'version', 'the API version', 'Answers the name of the server and the version of the API it implements. Needs no authentication.'),
+    version('/', 'rootVersion', 'the API version (the original root)', "Answers the name and version of the server (package.json's), as the root of the original API did; kept for its clients."),
+    version('/v2', 'version', 'the API version', "Answers the name of the server and its version (package.json's), as /openapi.json's info.version. Needs no authentication."),
     defineEndpoint({
       method: 'get',
       path: '/v2/health/live',
