@@ -30,6 +30,12 @@ function iou(a: Detection, b: Detection): number {
   return union > 0 ? intersection / union : 0;
 }
 
+export interface SelectionOptions {
+  iou: number;
+  maxDetections: number;
+  nms: boolean;
+}
+
 /**
  * Maps candidates onto the original image and keeps the best `maxDetections`.
  * IoU is unchanged by the (axis-aligned) mapping, so NMS runs on mapped boxes.
@@ -41,48 +47,77 @@ function iou(a: Detection, b: Detection): number {
  * would let one suppress the other near the edges. A box that lies wholly
  * in the padding still takes part in NMS but is not answered.
  */
-export function selectDetections(
-  candidates: Candidate[],
-  placement: Placement,
-  options: { iou: number; maxDetections: number; nms: boolean },
-): Detection[] {
-  const mapped: Detection[] = [];
-  for (const c of candidates) {
-    mapped.push({
-      classId: c.classId,
-      score: c.score,
-      x1: fractionX(placement, Math.min(c.x1, c.x2)),
-      y1: fractionY(placement, Math.min(c.y1, c.y2)),
-      x2: fractionX(placement, Math.max(c.x1, c.x2)),
-      y2: fractionY(placement, Math.max(c.y1, c.y2)),
-      source: c,
-    });
-  }
+export function selectDetections(candidates: Candidate[], placement: Placement, options: SelectionOptions): Detection[] {
+  const mapped = candidates.map((c) => mapCandidate(c, placement));
   mapped.sort((a, b) => b.score - a.score);
-  const answered: Detection[] = [];
-  const answer = (d: Detection): void => {
-    const clipped = { ...d, x1: clamp01(d.x1), y1: clamp01(d.y1), x2: clamp01(d.x2), y2: clamp01(d.y2) };
-    if (clipped.x2 > clipped.x1 && clipped.y2 > clipped.y1) answered.push(clipped);
+  const pool = options.nms && mapped.length > MAX_NMS_CANDIDATES ? mapped.slice(0, MAX_NMS_CANDIDATES) : mapped;
+  const selection = new Selection(placement, options);
+  selection.visit(pool);
+  return selection.answered;
+}
+
+function mapCandidate(c: Candidate, placement: Placement): Detection {
+  return {
+    classId: c.classId,
+    score: c.score,
+    x1: fractionX(placement, Math.min(c.x1, c.x2)),
+    y1: fractionY(placement, Math.min(c.y1, c.y2)),
+    x2: fractionX(placement, Math.max(c.x1, c.x2)),
+    y2: fractionY(placement, Math.max(c.y1, c.y2)),
+    source: c,
   };
-  if (!options.nms) {
-    for (const d of mapped) {
-      if (answered.length >= options.maxDetections) break;
-      answer(d);
-    }
-    return answered;
+}
+
+/**
+ * The same selection fed in order, a part at a time: for candidates that
+ * come best first (a reduced head's rows), so that NMS stops reading where
+ * it is full. What it answers is what selectDetections answers for all the
+ * parts at once, as long as every part scores no higher than the last.
+ */
+export class Selection {
+  readonly answered: Detection[] = [];
+  private readonly kept: Detection[] = [];
+
+  constructor(
+    private readonly placement: Placement,
+    private readonly options: SelectionOptions,
+  ) {}
+
+  get full(): boolean {
+    return this.answered.length >= this.options.maxDetections;
   }
 
-  const pool = mapped.length > MAX_NMS_CANDIDATES ? mapped.slice(0, MAX_NMS_CANDIDATES) : mapped;
-  const kept: Detection[] = [];
-  outer: for (const d of pool) {
-    for (const k of kept) {
-      if (k.classId === d.classId && iou(k, d) > options.iou) continue outer;
+  /** Adds the next candidates, best first; true once max detections are answered (the rest are not read). */
+  add(candidates: readonly Candidate[]): boolean {
+    for (const c of candidates) {
+      if (this.full) return true;
+      this.consider(mapCandidate(c, this.placement));
     }
-    kept.push(d);
-    answer(d);
-    if (answered.length >= options.maxDetections) break;
+    return this.full;
   }
-  return answered;
+
+  /** Candidates already mapped, best first. */
+  visit(mapped: readonly Detection[]): void {
+    for (const d of mapped) {
+      if (this.full) return;
+      this.consider(d);
+    }
+  }
+
+  private consider(d: Detection): void {
+    if (this.options.nms) {
+      for (const k of this.kept) {
+        if (k.classId === d.classId && iou(k, d) > this.options.iou) return;
+      }
+      this.kept.push(d);
+    }
+    this.answer(d);
+  }
+
+  private answer(d: Detection): void {
+    const clipped = { ...d, x1: clamp01(d.x1), y1: clamp01(d.y1), x2: clamp01(d.x2), y2: clamp01(d.y2) };
+    if (clipped.x2 > clipped.x1 && clipped.y2 > clipped.y1) this.answered.push(clipped);
+  }
 }
 
 export const round = (v: number) => Math.round(v * 1e6) / 1e6;

@@ -15,6 +15,7 @@ import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelBackend } from '../../src/inference/backend.js';
 import { convertToFloat16, halfBits } from '../../src/inference/graph/float16.js';
+import { MAX_CANDIDATES } from '../../src/inference/graph/candidates-suffix.js';
 import { addInputPrefix } from '../../src/inference/graph/input-prefix.js';
 import { OnnxModel } from '../../src/inference/graph/onnx-model.js';
 import { placeImage } from '../../src/inference/letterbox.js';
@@ -26,6 +27,7 @@ import { predictOptions, resolvePredictOptions, type RequestedOptions } from '..
 import { prepareModel } from '../../src/inference/prepared-model.js';
 import { inputElements, newTensorArray, normalisation, type InputConfig, type TensorArray } from '../../src/inference/preprocess.js';
 import { BATCH_CONVENTIONS, buildBatchModel } from '../fixtures/batch-models.js';
+import { buildDenseHeadModel, DENSE_ANCHORS, DENSE_CONFIG, DENSE_SIZE } from '../fixtures/dense-head.js';
 import { SIZE } from '../fixtures/format-models.js';
 import { encodeModel, node, valueInfo } from '../fixtures/onnx-models.js';
 
@@ -202,6 +204,92 @@ describe('candidates out', () => {
     try {
       expect(rewritten.info.candidates).toBe(true);
       expect(await answers(rewritten, config)).toEqual(await answers(plain, config));
+    } finally {
+      await plain.release();
+      await rewritten.release();
+    }
+  });
+});
+
+describe('a dense head (80 classes, thousands of candidates)', () => {
+  // test/fixtures/dense-head.ts: a YOLOv8-shaped head of 8400 anchors where
+  // thousands pass the threshold, in clusters of about ten boxes an object.
+  // The graph lets out at most MAX_CANDIDATES an image, best first, and
+  // postprocess reads them only as far as NMS needs: what NMS keeps within
+  // the request's max detections must be what the whole head gives.
+  const placement = placeImage(1280, 720, DENSE_SIZE, DENSE_SIZE, 'letterbox');
+  const DENSE_OPTIONS: RequestedOptions[] = [
+    {},
+    { threshold: 0.05 },
+    { threshold: 0.5 },
+    { threshold: 0.5, maxDetections: 300 },
+    { maxDetections: 300 },
+    { threshold: 0.1, maxDetections: 1000 },
+    { iou: 0.8, maxDetections: 50 },
+    { maxDetections: 1 },
+  ];
+
+  function detector(config: ModelConfig, backend: ModelBackend) {
+    const decoder = createOutputDecoder(config, backend.info.outputs);
+    if (decoder.task !== 'detect') throw new Error('not a detector');
+    return decoder;
+  }
+
+  async function denseAnswers(backend: ModelBackend, config: ModelConfig): Promise<string[]> {
+    const decoder = createOutputDecoder(config, backend.info.outputs);
+    const images = LEVELS.map((level) => {
+      const tensor = newTensorArray(backend.info.inputDtype, inputElements(config.input));
+      return tensor.fill(backend.info.inputDtype === 'uint8' ? level : Math.fround(level * Math.fround(1 / 255)));
+    });
+    const out: string[] = [];
+    for (const requested of DENSE_OPTIONS) {
+      const options = predictOptions(requested, config.defaults);
+      const threshold = resolvePredictOptions(options, false).threshold;
+      const alone = [];
+      for (const image of images) alone.push((await backend.run([image], [threshold])).outputs[0]!);
+      const batched = (await backend.run(images, images.map(() => threshold))).outputs;
+      for (const outputs of [...alone, ...batched]) out.push(postprocess(decoder, config.labels, outputs, placement, options));
+    }
+    return out;
+  }
+
+  it(`lets out at most ${MAX_CANDIDATES} candidates an image, best first`, async () => {
+    const { config, plain, rewritten } = await loadBoth('dense', buildDenseHeadModel(), DENSE_CONFIG);
+    try {
+      const image = newTensorArray('uint8', inputElements(config.input)).fill(115);
+      // Every anchor passes 0.001: the whole head would be 8400 rows.
+      const head = (await plain.run([new Float32Array(inputElements(config.input)).fill(115 / 255)], [0.001])).outputs[0]!.output0!;
+      expect(head.dims).toEqual([1, 84, DENSE_ANCHORS]);
+      const [first, second] = (await rewritten.run([image, image], [0.001, 0.001])).outputs;
+      for (const reduced of [first!, second!].map((o) => o.output0!)) {
+        expect(reduced.compact).toBe(true);
+        expect(reduced.dims).toEqual([MAX_CANDIDATES, 84]);
+        const scores = detector(config, rewritten).decode({ output0: reduced }, 0.001).map((c) => c.score);
+        expect(scores).toEqual([...scores].sort((a, b) => b - a));
+        // The best of the whole head, not any 5000.
+        const all = detector(config, plain).decode({ output0: head }, 0.001).map((c) => c.score);
+        expect(scores).toEqual(all.sort((a, b) => b - a).slice(0, MAX_CANDIDATES));
+      }
+      // A threshold few anchors pass lets out only those.
+      const few = (await rewritten.run([image], [0.8])).outputs[0]!.output0!;
+      expect(few.dims[0]).toBeGreaterThan(0);
+      expect(few.dims[0]).toBeLessThan(200);
+    } finally {
+      await plain.release();
+      await rewritten.release();
+    }
+  });
+
+  it('answers every option as the whole head does, alone and batched', async () => {
+    const { config, plain, rewritten } = await loadBoth('dense-answers', buildDenseHeadModel(), DENSE_CONFIG);
+    try {
+      expect(rewritten.info.candidates).toBe(true);
+      const expected = await denseAnswers(plain, config);
+      expect(await denseAnswers(rewritten, config)).toEqual(expected);
+      // Not vacuous: full answers, of 100 and 300 detections.
+      const counts = expected.map((a) => Object.values(JSON.parse(a) as Record<string, unknown[]>).flat().length);
+      expect(counts).toContain(100);
+      expect(counts).toContain(300);
     } finally {
       await plain.release();
       await rewritten.release();

@@ -8,7 +8,7 @@ import { largestPart, simplifyClosed, traceOuterContour } from '../contour.js';
 import { labelMap, rectangle, round, type Answer, type Detection } from '../detections.js';
 import { normalizeX, normalizeY, type Placement } from '../letterbox.js';
 import type { PredictOptions } from '../predict-options.js';
-import { numbers, OutputShapeError, requireOutput, withoutBatch, type TensorLike } from './types.js';
+import { numbers, OutputShapeError, requireOutput, withoutBatch, type RowRange, type TensorLike } from './types.js';
 import { YoloV8Decoder } from './yolo.js';
 
 /**
@@ -44,9 +44,9 @@ export class YoloSegDecoder extends YoloV8Decoder {
     return { data: numbers(tensor), height: dims[1]!, width: dims[2]! };
   }
 
-  override decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number) {
+  override decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number, rows?: RowRange) {
     this.prototypes(outputs); // a wrong prototype shape fails every run (and the warm-up), not only runs with detections
-    return super.decode(outputs, threshold);
+    return super.decode(outputs, threshold, rows);
   }
 
   describe(detection: Detection, outputs: Readonly<Record<string, TensorLike>>, placement: Placement, options: PredictOptions): Answer | undefined {

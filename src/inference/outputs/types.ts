@@ -19,7 +19,8 @@ export interface TensorLike {
   data: unknown;
   /**
    * A dense head reduced in the model to its candidates (graph/candidates-suffix.ts):
-   * dims [M, rows], one row per kept anchor, whichever way round the head was.
+   * dims [M, rows], one row per kept anchor, whichever way round the head
+   * was, best score first.
    */
   compact?: boolean;
 }
@@ -39,6 +40,9 @@ export interface DenseHead {
   /** values per anchor */
   rows: number;
 }
+
+/** Rows [from, to) of a reduced head. */
+export type RowRange = readonly [from: number, to: number];
 
 /** A box in input-tensor pixels (x1, y1, x2, y2) with its best class. */
 export interface Candidate {
@@ -64,7 +68,13 @@ export interface DetectionDecoder {
    * nothing (see resolvePredictOptions)
    */
   readonly finalOutputs?: boolean;
-  decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number): Candidate[];
+  /**
+   * The candidates at or above the threshold, in the output's order.
+   * `rows` [from, to): of a reduced head (TensorLike.compact, best first),
+   * only those rows (postprocess.ts reads no more than NMS needs); ignored
+   * for a whole head. A candidate's `anchor` is its row.
+   */
+  decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number, rows?: RowRange): Candidate[];
   /** set for a dense head the model may reduce to its candidates */
   readonly denseHead?: DenseHead;
   /**

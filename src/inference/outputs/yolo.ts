@@ -3,7 +3,7 @@
 //   YOLOv8/YOLO11: [1, 4+C, N] (channels first; [1, N, 4+C] also read), no objectness
 //   YOLOv5/YOLOv7: [1, N, 5+C], objectness then class scores; score = obj * cls
 import type { OutputFormat } from '../model-config.js';
-import type { Candidate, DenseHead, DetectionDecoder, TensorLike } from './types.js';
+import type { Candidate, DenseHead, DetectionDecoder, RowRange, TensorLike } from './types.js';
 import { numbers, OutputShapeError, requireOutput, withoutBatch } from './types.js';
 
 function centreBox(cx: number, cy: number, w: number, h: number, score: number, classId: number): Candidate {
@@ -16,6 +16,8 @@ export interface DenseLayout {
   anchors: number;
   anchorStride: number;
   rowStride: number;
+  /** the head reduced in the model to its candidates, best first */
+  compact: boolean;
 }
 
 /**
@@ -48,7 +50,7 @@ export class YoloV8Decoder implements DetectionDecoder {
       if (tensor.dims.length !== 2 || tensor.dims[1] !== rows) {
         throw new OutputShapeError(`${this.format} candidates of "${this.output}" have shape [${tensor.dims}], expected [M, ${rows}]`);
       }
-      return { data: numbers(tensor), anchors: tensor.dims[0]!, anchorStride: rows, rowStride: 1 };
+      return { data: numbers(tensor), anchors: tensor.dims[0]!, anchorStride: rows, rowStride: 1, compact: true };
     }
     const dims = withoutBatch(tensor.dims, 2);
     if (dims.length !== 2 || (dims[0] !== rows && dims[1] !== rows)) {
@@ -57,29 +59,48 @@ export class YoloV8Decoder implements DetectionDecoder {
     const channelsFirst = dims[0] === rows;
     const anchors = channelsFirst ? dims[1]! : dims[0]!;
     // Strides let one loop read both layouts.
-    return { data: numbers(tensor), anchors, anchorStride: channelsFirst ? 1 : rows, rowStride: channelsFirst ? anchors : 1 };
+    return { data: numbers(tensor), anchors, anchorStride: channelsFirst ? 1 : rows, rowStride: channelsFirst ? anchors : 1, compact: false };
   }
 
-  decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number): Candidate[] {
-    const { data, anchors: n, anchorStride, rowStride } = this.layout(outputs);
+  decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number, rows?: RowRange): Candidate[] {
+    const { data, anchors, anchorStride, rowStride, compact } = this.layout(outputs);
+    const [from, n] = compact && rows ? [Math.min(rows[0], anchors), Math.min(rows[1], anchors)] : [0, anchors];
     if (this.best.length < n) {
       this.best = new Float32Array(n);
       this.bestClass = new Int32Array(n);
     }
-    const best = this.best.fill(-Infinity, 0, n);
+    const best = this.best.fill(-Infinity, from, n);
     const bestClass = this.bestClass;
-    for (let c = 0; c < this.classes; c++) {
-      const row = (4 + c) * rowStride;
-      for (let i = 0; i < n; i++) {
-        const s = data[i * anchorStride + row]!;
-        if (s > best[i]!) {
-          best[i] = s;
-          bestClass[i] = c;
+    if (rowStride === 1) {
+      // One anchor's values lie together (a reduced head, rows last): read them in order.
+      for (let i = from; i < n; i++) {
+        const base = i * anchorStride + 4;
+        let top = -Infinity;
+        let topClass = 0;
+        for (let c = 0; c < this.classes; c++) {
+          const s = data[base + c]!;
+          if (s > top) {
+            top = s;
+            topClass = c;
+          }
+        }
+        best[i] = top;
+        bestClass[i] = topClass;
+      }
+    } else {
+      for (let c = 0; c < this.classes; c++) {
+        const row = (4 + c) * rowStride;
+        for (let i = from; i < n; i++) {
+          const s = data[i * anchorStride + row]!;
+          if (s > best[i]!) {
+            best[i] = s;
+            bestClass[i] = c;
+          }
         }
       }
     }
     const candidates: Candidate[] = [];
-    for (let i = 0; i < n; i++) {
+    for (let i = from; i < n; i++) {
       const score = best[i]!;
       if (!(score >= threshold)) continue;
       const base = i * anchorStride;
@@ -104,7 +125,7 @@ export class YoloV5Decoder implements DetectionDecoder {
     this.denseHead = { output, convention: 'yolov5', classes, rows: 5 + classes };
   }
 
-  decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number): Candidate[] {
+  decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number, rows?: RowRange): Candidate[] {
     const tensor = requireOutput(outputs, this.output);
     // The reduced head ([M, 5+C], compact) has the whole head's layout.
     const dims = tensor.compact ? tensor.dims : withoutBatch(tensor.dims, 2);
@@ -113,9 +134,9 @@ export class YoloV5Decoder implements DetectionDecoder {
       throw new OutputShapeError(`yolov5 output "${this.output}" has shape [${tensor.dims}], expected [1, N, ${cols}]`);
     }
     const data = numbers(tensor);
-    const n = dims[0]!;
+    const [from, n] = tensor.compact && rows ? [Math.min(rows[0], dims[0]!), Math.min(rows[1], dims[0]!)] : [0, dims[0]!];
     const candidates: Candidate[] = [];
-    for (let i = 0; i < n; i++) {
+    for (let i = from; i < n; i++) {
       const base = i * cols;
       const objectness = data[base + 4]!;
       if (!(objectness >= threshold)) continue; // score = obj * cls <= obj
@@ -130,7 +151,9 @@ export class YoloV5Decoder implements DetectionDecoder {
       }
       const score = objectness * bestScore;
       if (score >= threshold) {
-        candidates.push(centreBox(data[base]!, data[base + 1]!, data[base + 2]!, data[base + 3]!, score, bestClass));
+        const candidate = centreBox(data[base]!, data[base + 1]!, data[base + 2]!, data[base + 3]!, score, bestClass);
+        candidate.anchor = i;
+        candidates.push(candidate);
       }
     }
     return candidates;
