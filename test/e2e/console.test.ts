@@ -11,6 +11,8 @@
 //
 // CONSOLE_SCREENSHOTS=1 also saves the pages into docs/console-*.png (docs/CONSOLE.md).
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -73,6 +75,31 @@ async function signedInAs(page: Page, email: string): Promise<void> {
   await page.locator(`main[data-signed-in="${email}"]`).waitFor();
 }
 
+/**
+ * A camera registered in a new channel, its profile and frames written as the
+ * server stores them (this server runs no model); `frame` adds a frame's
+ * event, kept with its image when one is given.
+ */
+async function cameraDevice(channelName: string, zones: unknown[]) {
+  const { admin, sql, server } = platform!;
+  const channel = (await admin.post('/v2/channels', { name: channelName, type: 'iot' })).body.data;
+  const registered = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
+  const { deviceId, organizationId } = (await registered.json()) as { deviceId: string; organizationId: string };
+  await sql`INSERT INTO device_vision (device_id, organization_id, model_version_id, zones) VALUES (${deviceId}, ${organizationId}, 'yard-model', ${JSON.stringify(zones)}::text::jsonb)`;
+  const frame = async (detections: Record<string, unknown[]>, image?: Buffer) => {
+    const id = ulid();
+    const payload = { modelVersionId: 'yard-model', detections, counts: {}, zoneCounts: {}, ...(image && { frameKept: true }) };
+    if (image) {
+      await sql`INSERT INTO kept_frames (event_id, organization_id, device_id, content_type, bytes, sha256, data)
+                VALUES (${id}, ${organizationId}, ${deviceId}, 'image/png', ${image.length}, 'unchecked', ${image})`;
+    }
+    await sql`INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, dedup_key, payload)
+              VALUES (${id}, ${organizationId}, ${channel.id}, ${deviceId}, 'iot', now(), ${`u:${id}`}, ${JSON.stringify(payload)}::text::jsonb)`;
+    return id;
+  };
+  return { deviceId, frame };
+}
+
 const navLinks = (page: Page) => page.getByRole('navigation').getByRole('link').allTextContents();
 
 beforeAll(async () => {
@@ -80,7 +107,8 @@ beforeAll(async () => {
   await promisify(execFile)(process.execPath, [join(ROOT, 'scripts/build-web.mjs')], { cwd: ROOT });
   // the live tail polls four times a second, so that its test waits less
   // Tiles from a port where nothing listens: the maps must work without them.
-  platform = await startPlatform({ EVENT_STREAM_POLL_MS: '250', MAP_TILE_URL: TILE_URL });
+  // Webhooks to `localhost` are let through (a receiver in the test), those to 127.0.0.1 still refused.
+  platform = await startPlatform({ EVENT_STREAM_POLL_MS: '250', MAP_TILE_URL: TILE_URL, WEBHOOK_ALLOWED_HOSTS: 'localhost' });
   if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 }, 180_000);
 
@@ -445,9 +473,9 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     const sent = await fetch(`${platform!.server.url}/v1/mobile/events`, {
       method: 'POST',
       headers: { authorization: device.token, 'content-type': 'application/json' },
-      body: JSON.stringify({ timestamp: 1, attributes: { go: 'yes' } }),
+      body: JSON.stringify({ timestamp: Date.now(), attributes: { go: 'yes' } }),
     });
-    expect(sent.status).toBe(204);
+    expect(sent.status, await sent.text()).toBe(204);
     await waitFor(async () => {
       const log = (await platform!.admin.get(`/v2/rules/${saved.id}/deliveries`)).body.data as Array<{ status: string }>;
       return log.some((job) => job.status === 'failed');
@@ -740,6 +768,241 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
       return profile.keepFrames ? profile : undefined;
     }, 15_000, 'keepFrames to be saved');
     expect(keeping.zones.map((z: { name: string }) => z.name)).toEqual(['left', 'right', 'gate']);
+  });
+
+  it("draws a camera's frame at its image's own aspect ratio, its labels apart", async () => {
+    const camera = await cameraDevice('wide cameras', [{ name: 'lane', polygon: [[0.3, 0.4], [0.6, 0.4], [0.6, 0.9], [0.3, 0.9]] }]);
+    // Two detections whose labels would be written over each other and over the zone's.
+    const box = (x1: number, y1: number, x2: number, y2: number) => ({ type: 'rectangle', score: 0.9, data: { min: [x1, y1], max: [x2, y2] }, children: {}, zones: ['lane'] });
+    await camera.frame({ 'traffic cone': [box(0.3, 0.4, 0.5, 0.7)], person: [box(0.31, 0.41, 0.55, 0.8)] }, await makeImage('png', 320, 120));
+    const page = await newPage();
+    await page.goto(`${platform!.server.url}/devices/${camera.deviceId}`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    const frame = page.getByTestId('camera-frame');
+    const image = frame.getByTestId('camera-image');
+    await image.waitFor({ timeout: 15_000 });
+    // Before: every frame was drawn 640 × 480, this 320 × 120 one squashed to 4:3.
+    await expect.poll(async () => {
+      const b = (await frame.boundingBox())!;
+      return b.width / b.height;
+    }).toBeCloseTo(320 / 120, 1);
+    const shown = (await image.boundingBox())!;
+    const whole = (await frame.boundingBox())!;
+    expect(shown.width / shown.height).toBeCloseTo(320 / 120, 1);
+    expect(Math.abs(shown.width - whole.width)).toBeLessThan(3); // the image fills the frame
+    // Every label (the zone's, the detections') readable: no two overlap.
+    const labels = await frame.locator('text').evaluateAll((texts) => texts.map((t) => {
+      const r = t.getBoundingClientRect();
+      return { text: t.textContent, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    }));
+    expect(labels.length).toBe(3);
+    for (const [i, a] of labels.entries()) {
+      for (const b of labels.slice(i + 1)) {
+        const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+        expect(apart, `${a.text} and ${b.text} overlap`).toBe(true);
+      }
+    }
+  });
+
+  it('makes a device a camera from its page and edits its profile, and asks no vision profile of a device that has none', async () => {
+    const { admin, server } = platform!;
+    const model = (await admin.post('/v2/models', { name: 'gate detector' })).body.data;
+    const files = { model: await readFile(join(ROOT, 'models/demo/model.onnx')), config: await readFile(join(ROOT, 'models/demo/model.json'), 'utf8') };
+    const version = (await uploadModelVersion(server.url, admin, model.id, files, '?wait=true')).body.data;
+    expect(version.status).toBe('Active');
+    const channel = (await admin.post('/v2/channels', { name: 'gate cameras', type: 'iot' })).body.data;
+    const { deviceId } = (await (await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) })).json()) as { deviceId: string };
+    const page = await newPage();
+    const missing: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 404) missing.push(response.url());
+    });
+    await page.goto(`${server.url}/devices/${deviceId}`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByTestId('device-fields').waitFor();
+    const make = page.getByRole('form', { name: 'Make it a camera' });
+    await make.getByLabel('Model version').selectOption(version.id);
+    await make.getByLabel('Threshold').fill('0.4');
+    await make.getByLabel(/Keep frames/).check();
+    await make.getByRole('button', { name: 'Make it a camera' }).click();
+    const made = await waitFor(async () => {
+      const res = await admin.get(`/v2/devices/${deviceId}/vision`);
+      return res.status === 200 ? res.body.data : undefined;
+    }, 15_000, 'the vision profile');
+    expect(made).toMatchObject({ modelVersionId: version.id, options: { threshold: 0.4 }, zones: [], keepFrames: true });
+    // Its camera panel, where the profile is edited.
+    const panel = page.getByRole('region', { name: 'Camera' });
+    await panel.getByTestId('camera-frame').waitFor();
+    await panel.getByLabel('Threshold').fill('0.6');
+    await panel.getByRole('button', { name: 'Save profile' }).click();
+    const edited = await waitFor(async () => {
+      const profile = (await admin.get(`/v2/devices/${deviceId}/vision`)).body.data;
+      return profile.options.threshold === 0.6 ? profile : undefined;
+    }, 15_000, 'the threshold to be saved');
+    expect(edited).toMatchObject({ modelVersionId: version.id, keepFrames: true });
+    // Before: the page asked every device for its vision profile, and one that has none answered 404.
+    expect(missing).toEqual([]);
+  });
+
+  it('disables, enables and edits a rule', async () => {
+    const { admin } = platform!;
+    const trackers = (await admin.post('/v2/channels', { name: 'garage trackers', type: 'android' })).body.data;
+    const project = (await admin.post('/v2/projects', { name: 'garage', channelIds: [trackers.id] })).body.data;
+    const created = (
+      await admin.post('/v2/rules', {
+        projectId: project.id,
+        name: 'hot engine',
+        conditionsObject: [{ type: 'and', items: [{ type: 'matchAttribute', attribute: 'event.data.temp', operator: '>', value: 90 }] }],
+        actions: [{ type: 'push', subject: 'Hot', message: 'the engine is hot' }],
+      })
+    ).body.data;
+    const rule = async () => (await admin.get(`/v2/rules/${created.id}`)).body.data;
+    const page = await newPage();
+    await page.goto(`${platform!.server.url}/rules`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Project').selectOption({ label: 'garage' });
+    const panel = page.locator(`[data-rule-id="${created.id}"]`);
+    await panel.getByRole('button', { name: 'Disable' }).click();
+    await waitFor(async () => (await rule()).enabled === false, 15_000, 'the rule disabled');
+    await panel.getByText('Disabled', { exact: true }).waitFor();
+    await panel.getByRole('button', { name: 'Enable' }).click();
+    await waitFor(async () => (await rule()).enabled === true, 15_000, 'the rule enabled');
+    await panel.getByRole('button', { name: 'Disable' }).waitFor();
+
+    await panel.getByRole('button', { name: 'Edit' }).click();
+    const builder = page.getByRole('region', { name: 'Edit rule hot engine' });
+    expect(await builder.getByLabel('Rule name').inputValue()).toBe('hot engine');
+    expect(await builder.getByLabel('Value').inputValue()).toBe('90');
+    await builder.getByLabel('Rule name').fill('very hot engine');
+    await builder.getByLabel('Value').fill('110');
+    await expect.poll(() => builder.getByTestId('rule-check').textContent()).toBe('event.data.temp > 110');
+    await builder.getByRole('button', { name: 'Save changes' }).click();
+    const changed = await waitFor(async () => {
+      const r = await rule();
+      return r.name === 'very hot engine' ? r : undefined;
+    }, 15_000, 'the rule edited');
+    // (an all-of group of one condition is saved as that condition)
+    expect(changed.conditionsObject).toMatchObject([{ type: 'matchAttribute', attribute: 'event.data.temp', operator: '>', value: 110 }]);
+    expect(changed.actions).toMatchObject([{ type: 'push', subject: 'Hot', message: 'the engine is hot' }]);
+    expect(changed.enabled).toBe(true);
+    await expect.poll(() => panel.getByTestId('rule-conditions').textContent()).toBe('event.data.temp > 110');
+    // the builder is back to a new rule
+    await page.getByRole('region', { name: 'New rule' }).waitFor();
+  });
+
+  it("lists each delivery attempt with its HTTP status or its error, and links it to the event", async () => {
+    const { admin, server } = platform!;
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.statusCode = 202;
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, resolve));
+    try {
+      const port = (receiver.address() as AddressInfo).port;
+      const phones = (await admin.post('/v2/channels', { name: 'hook phones', type: 'android' })).body.data;
+      const project = (await admin.post('/v2/projects', { name: 'hooks', channelIds: [phones.id] })).body.data;
+      const rule = (
+        await admin.post('/v2/rules', {
+          projectId: project.id,
+          name: 'two hooks',
+          conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'yes' }],
+          actions: [
+            { type: 'webhook', method: 'POST', url: `http://localhost:${port}/hook` },
+            { type: 'webhook', method: 'POST', url: 'http://127.0.0.1:9/hook' },
+          ],
+        })
+      ).body.data;
+      const device = (await (await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: phones.apiKeys[0].apiKey }) })).json()) as { token: string; deviceId: string };
+      const sent = await fetch(`${server.url}/v1/mobile/events`, {
+        method: 'POST',
+        headers: { authorization: device.token, 'content-type': 'application/json' },
+        body: JSON.stringify({ timestamp: Date.now(), attributes: { go: 'yes' } }),
+      });
+      expect(sent.status, await sent.text()).toBe(204);
+      const [event] = (await admin.post('/v2/events', { deviceId: device.deviceId })).body.data;
+      await waitFor(async () => {
+        const log = (await admin.get(`/v2/rules/${rule.id}/deliveries`)).body.data as Array<{ status: string }>;
+        return log.length === 2 && log.every((job) => job.status !== 'pending');
+      }, 15_000, 'both webhooks in the delivery log');
+
+      const page = await newPage();
+      await page.goto(`${server.url}/rules`);
+      await signIn(page, ADMIN.email, ADMIN.password);
+      await page.getByLabel('Project').selectOption({ label: 'hooks' });
+      const panel = page.locator(`[data-rule-id="${rule.id}"]`);
+      await panel.getByRole('button', { name: 'Deliveries' }).click();
+      const attempts = panel.getByTestId('delivery-attempt');
+      await expect.poll(() => attempts.count()).toBe(2);
+      const texts = await attempts.allTextContents();
+      // Before: the job's status and its last error only, no attempt's HTTP status, no event.
+      expect(texts.some((t) => t.includes('HTTP 202'))).toBe(true);
+      expect(texts.some((t) => t.includes('blocked: 127.0.0.1 is an internal address'))).toBe(true);
+      const links = panel.getByRole('link', { name: `event ${event.id}` });
+      expect(await links.count()).toBe(2);
+      await links.first().click();
+      const linked = page.getByTestId('linked-event');
+      await linked.locator(`[data-event-id="${event.id}"]`).waitFor();
+      expect(await linked.textContent()).toContain('"go":"yes"');
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+
+  it('works at 390 px wide: every page reached from the navigation, nothing wider than the screen but inside a table box', async () => {
+    const { admin } = platform!;
+    // a camera, and a rule with a webhook: the widest pages
+    const camera = await cameraDevice('narrow cameras', [{ name: 'door', polygon: [[0, 0], [0.5, 0], [0.5, 1]] }]);
+    await camera.frame({ person: [{ type: 'rectangle', score: 0.8, data: { min: [0.1, 0.1], max: [0.4, 0.9] }, children: {}, zones: ['door'] }] }, await makeImage('png', 640, 360));
+    const channel = (await admin.post('/v2/channels', { name: 'narrow trackers', type: 'android' })).body.data;
+    const project = (await admin.post('/v2/projects', { name: 'narrow', channelIds: [channel.id] })).body.data;
+    await admin.post('/v2/rules', { projectId: project.id, name: 'narrow hook', conditionsObject: [], actions: [{ type: 'webhook', method: 'POST', url: 'http://127.0.0.1:9/a/rather/long/path/of/a/webhook' }] });
+    const context = await browser!.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${platform!.server.url}/models`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    /** What sticks out past the screen's right edge, other than what scrolls inside a table's box. */
+    const wider = () =>
+      page.evaluate<string[]>(`(() => {
+        const width = document.documentElement.clientWidth;
+        const out = [];
+        if (document.documentElement.scrollWidth > width) out.push('the page scrolls sideways: ' + document.documentElement.scrollWidth);
+        for (const el of document.querySelectorAll('main *, header.top > *')) {
+          if (el.closest('table') && el.tagName !== 'TABLE') continue;
+          if (el.closest('nav')) continue;
+          const r = el.getBoundingClientRect();
+          if (r.width > 0 && r.right > width + 1) out.push(el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className : '') + ' ends at ' + Math.round(r.right));
+        }
+        return out;
+      })()`);
+    const nav = page.getByRole('navigation');
+    for (const name of NAV) {
+      const link = nav.getByRole('link', { name, exact: true });
+      await link.scrollIntoViewIfNeeded();
+      const box = (await link.boundingBox())!;
+      expect(box.x, name).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, name).toBeLessThanOrEqual(390);
+      await link.click();
+      await page.locator('main h1').first().waitFor();
+      await expect.poll(() => nav.locator('a.active').textContent()).toBe(name);
+      if (name === 'Rules') {
+        await page.getByLabel('Project').selectOption({ label: 'narrow' });
+        await page.locator('[data-rule-name="narrow hook"]').waitFor();
+        await page.getByRole('button', { name: '+ Webhook' }).click();
+      }
+      if (name === 'Events') await page.getByTestId('search-results').waitFor({ state: 'attached' });
+      expect(await wider(), name).toEqual([]);
+    }
+    await page.goto(`${platform!.server.url}/devices/${camera.deviceId}`);
+    await page.getByTestId('camera-frame').waitFor();
+    await page.getByTestId('device-events').waitFor();
+    expect(await wider(), 'a camera').toEqual([]);
+    // the navigation is there on a device's page too, and leads back
+    await nav.getByRole('link', { name: 'Devices', exact: true }).click();
+    await page.getByTestId('devices').waitFor();
+    await context.close();
   });
 
   it('serves the API reference at /docs from the server itself', async () => {

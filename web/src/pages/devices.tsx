@@ -154,7 +154,7 @@ export function DeviceDetail({ deviceId }: { deviceId: string }) {
               )}
             </section>
           </div>
-          <CameraPanel deviceId={deviceId} recent={events.data?.data ?? []} />
+          <CameraPanel deviceId={deviceId} camera={d.camera} recent={events.data?.data ?? []} onMade={device.reload} />
           <details>
             <summary>Properties and attributes</summary>
             <pre data-testid="device-properties">{JSON.stringify({ properties: d.properties, attributes: d.attributes }, null, 2)}</pre>

@@ -1,7 +1,8 @@
 // Events: a live tail of what devices send (GET /v2/events/stream, newest
 // on top, a capped list that can be paused), and a search over the stored
 // events (POST /v2/events: device, channel, time range, payload values),
-// paged with sinceId. A device's page links here with ?deviceId=.
+// paged with sinceId. A device's page links here with ?deviceId=; a rule's
+// delivery log with ?eventId= (and the device's id), the event shown on top.
 import { useRef, useState } from 'preact/hooks';
 import { get, post } from '../api';
 import { ErrorNote } from '../components';
@@ -27,11 +28,14 @@ function useChannels() {
 }
 
 export function Events() {
-  const deviceId = new URLSearchParams(location.search).get('deviceId') ?? undefined;
+  const query = new URLSearchParams(location.search);
+  const deviceId = query.get('deviceId') ?? undefined;
+  const eventId = query.get('eventId') ?? undefined;
   const channels = useChannels();
   return (
     <>
       <h1>Events</h1>
+      {eventId && <LinkedEvent eventId={eventId} deviceId={deviceId} channels={channels} />}
       <LiveTail initial={{ deviceId }} channels={channels} />
       <EventSearch initialDeviceId={deviceId} channels={channels} />
     </>
@@ -39,6 +43,38 @@ export function Events() {
 }
 
 type Channels = ReturnType<typeof useChannels>;
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** When an event id (a ULID) was made, in epoch milliseconds: its first ten characters; undefined for another id. */
+function ulidTime(id: string): number | undefined {
+  if (!/^[0-9A-HJKMNP-TV-Z]{26}$/i.test(id)) return undefined;
+  let ms = 0;
+  for (const c of id.slice(0, 10).toUpperCase()) ms = ms * 32 + CROCKFORD.indexOf(c);
+  return ms;
+}
+
+/** How far around its id's time an event is looked for: the server names an event as it receives it. */
+const LINKED_WINDOW_MS = 5 * 60_000;
+
+/** One event, linked from elsewhere (a rule's delivery): found among those received around the time its id names. */
+function LinkedEvent({ eventId, deviceId, channels }: { eventId: string; deviceId: string | undefined; channels: Channels }) {
+  const found = useResource(async () => {
+    const at = ulidTime(eventId);
+    if (at === undefined) return null;
+    const page = await post<Page<DeviceEvent>>('/v2/events', { deviceId, from: at - LINKED_WINDOW_MS, to: at + LINKED_WINDOW_MS, limit: 1000 });
+    return page.data.find((e) => e.id === eventId) ?? null;
+  }, `${eventId} ${deviceId}`);
+  return (
+    <section class="panel" aria-label="Linked event" data-testid="linked-event">
+      <h2>
+        Event <code class="id">{eventId}</code>
+      </h2>
+      <ErrorNote error={found.error} />
+      {found.data === null && <p class="muted">Not found: it is gone, or no event of this organization has that id.</p>}
+      {found.data && <EventTable events={[found.data]} channelName={channels.name} testId="linked-event-row" />}
+    </section>
+  );
+}
 
 // Fields are uncontrolled (defaultValue, selected): the tail re-renders on every event, and a
 // controlled value would put back what the user is typing before the form is sent.

@@ -1,10 +1,11 @@
 // Rules: a builder for the condition tree (and/or groups of landmark,
 // attribute and schedule conditions, groups within groups) and the actions,
 // checked by the server as it is built (POST /v2/rules/validate-conditions,
-// which also answers the expression string); the rules of a project, and
-// each rule's delivery log.
+// which also answers the expression string and warnings); the rules of a
+// project, enabled, disabled and edited in the same builder; and each rule's
+// delivery log, attempt by attempt, linked to the event that fired it.
 import { useEffect, useState } from 'preact/hooks';
-import { del, get, post } from '../api';
+import { del, get, patch, post } from '../api';
 import { ErrorNote, Link } from '../components';
 import { useAction, useResource } from '../hooks';
 import { useIsManager } from '../me';
@@ -37,7 +38,30 @@ interface Group {
 }
 type Condition = Group | Leaf;
 const isGroup = (c: Condition): c is Group => c.type === 'and' || c.type === 'or';
-type Action = { type: 'webhook'; method: string; url: string } | { type: 'push'; subject: string; message: string };
+/**
+ * An action as the builder edits it: a webhook's method and URL, a push's
+ * subject and message; `rest` holds what the builder does not edit (a
+ * webhook's headers, body, masked secrets), and an action of another type
+ * is kept whole.
+ */
+type Action =
+  | { type: 'webhook'; method: string; url: string; rest?: Record<string, unknown> }
+  | { type: 'push'; subject: string; message: string; rest?: Record<string, unknown> }
+  | { type: 'other'; original: Record<string, unknown> };
+
+/** A warning the server answers beside a rule or a check: a zone or label it does not know, a webhook it would refuse. */
+interface Warning {
+  code: string;
+  message: string;
+  field?: string;
+  suggestions?: string[];
+}
+
+/** The zones and labels the project's rules can name (GET /v2/projects/:project/rule-vocabulary). */
+interface Vocabulary {
+  zones: string[];
+  labels: string[];
+}
 
 /** The response's conditionsObject, which the schema leaves open (a node with a type), read as the nodes this builder makes. */
 type Rule = Omit<RuleResponse, 'conditionsObject'> & { conditionsObject: Condition[] };
@@ -75,6 +99,87 @@ function toServer(c: Condition): unknown {
   if (c.heldSeconds > 0) node = { type: 'for', seconds: c.heldSeconds, items: [node] };
   if (c.once) node = { type: 'becomes', to: true, items: [node] };
   return node;
+}
+
+const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : fallback);
+const num = (v: unknown, fallback = 0) => (typeof v === 'number' ? v : fallback);
+
+/**
+ * A saved rule's condition as the builder's node, or undefined for one the
+ * builder does not make (its conditions are then kept as they are).
+ */
+function fromServer(node: unknown): Condition | undefined {
+  if (typeof node !== 'object' || node === null) return undefined;
+  const n = node as Record<string, unknown>;
+  const items = Array.isArray(n.items) ? (n.items as unknown[]) : [];
+  switch (n.type) {
+    case 'and':
+    case 'or': {
+      const children = items.map(fromServer);
+      return children.every((c) => c !== undefined) ? { type: n.type, items: children as Condition[] } : undefined;
+    }
+    case 'enterLandmark':
+    case 'exitLandmark':
+    case 'insideLandmark':
+    case 'outsideLandmark':
+      return Array.isArray(n.ids) ? ({ ...n, type: n.type, ids: n.ids.map(String) } as Leaf) : undefined;
+    case 'matchAttribute':
+      return typeof n.attribute === 'string' && typeof n.operator === 'string' && (typeof n.value === 'string' || typeof n.value === 'number') ? (n as unknown as Leaf) : undefined;
+    case 'schedule': {
+      const time = n.timeOfDay as { from?: unknown; to?: unknown } | undefined;
+      return Array.isArray(n.weekDays) && typeof time?.from === 'number' && typeof time.to === 'number' ? (n as unknown as Leaf) : undefined;
+    }
+    default:
+      return cameraFromServer(n);
+  }
+}
+
+/** A camera node from what toServer makes of it: detections, in for (seconds only), in becomes to true. */
+function cameraFromServer(n: Record<string, unknown>): Camera | undefined {
+  let node = n;
+  const once = node.type === 'becomes' && node.to === true;
+  if (once) node = ((node.items as unknown[] | undefined)?.[0] ?? {}) as Record<string, unknown>;
+  let heldSeconds = 0;
+  if (node.type === 'for') {
+    if (node.events !== undefined || typeof node.seconds !== 'number') return undefined;
+    heldSeconds = node.seconds;
+    node = ((node.items as unknown[] | undefined)?.[0] ?? {}) as Record<string, unknown>;
+  }
+  if (node.type !== 'detections' || typeof node.label !== 'string' || typeof node.value !== 'number') return undefined;
+  return { type: 'camera', label: node.label, zone: str(node.zone), minScore: num(node.minScore), operator: str(node.operator, '>='), value: node.value, heldSeconds, once };
+}
+
+/** A saved rule's conditions as the builder's tree: its root group, or its one condition in an all-of group; undefined when the builder cannot edit them. */
+function treeOf(conditions: unknown[]): Group | undefined {
+  if (conditions.length === 0) return { type: 'and', items: [] };
+  const root = fromServer(conditions[0]);
+  if (!root) return undefined;
+  return isGroup(root) ? root : { type: 'and', items: [root] };
+}
+
+/** A saved rule's actions as the builder edits them. */
+function actionsOf(actions: Array<Record<string, unknown>>): Action[] {
+  return actions.map((a) => {
+    const { type, ...rest } = a;
+    if (type === 'webhook' && typeof a.url === 'string') {
+      const { method, url, ...others } = rest;
+      return { type: 'webhook', method: str(method, 'POST'), url: String(url), rest: others };
+    }
+    if (type === 'push') {
+      const { subject, message, ...others } = rest;
+      return { type: 'push', subject: str(subject), message: str(message), rest: others };
+    }
+    return { type: 'other', original: a };
+  });
+}
+
+/** The builder's actions as the server takes them. */
+function actionsToServer(actions: Action[]): unknown[] {
+  return actions.map((a) => {
+    if (a.type === 'other') return a.original;
+    const { rest, ...fields } = a;
+    return { ...rest, ...fields };
+  });
 }
 
 const clock = (seconds: number) => `${String(Math.floor(seconds / 3600)).padStart(2, '0')}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
@@ -167,32 +272,55 @@ function ProjectRules({ projectId }: { projectId: string }) {
   const manager = useIsManager();
   const action = useAction();
   const [open, setOpen] = useState<string>();
+  const [editing, setEditing] = useState<Rule>();
+  /** What the server warned of when a rule was last saved. */
+  const [saved, setSaved] = useState<{ name: string; warnings: Warning[] }>();
   return (
     <>
       <ErrorNote error={action.error ?? rules.error} />
       {rules.data?.length === 0 && <p class="muted">No rules in this project yet.</p>}
       {rules.data?.map((rule) => (
-        <section class="panel" key={rule.id} data-rule-name={rule.name}>
+        <section class="panel" key={rule.id} data-rule-name={rule.name} data-rule-id={rule.id}>
           <header>
             <h2>{rule.name}</h2>
+            <span class={`status ${rule.enabled ? 'active' : 'failed'}`}>{rule.enabled ? 'Enabled' : 'Disabled'}</span>
             <span class="muted">{rule.actions.map((a) => a.type).join(', ') || 'no actions'}</span>
             <button type="button" class="quiet" onClick={() => setOpen(open === rule.id ? undefined : rule.id)}>
               {open === rule.id ? 'Hide deliveries' : 'Deliveries'}
             </button>
             {manager && (
-              <button
-                type="button"
-                class="danger"
-                onClick={() =>
-                  confirm(`Delete rule ${rule.name}?`) &&
-                  action.run(async () => {
-                    await del(`/v2/rules/${rule.id}`);
-                    rules.reload();
-                  })
-                }
-              >
-                Delete
-              </button>
+              <>
+                <button
+                  type="button"
+                  class="quiet"
+                  disabled={action.busy}
+                  onClick={() =>
+                    action.run(async () => {
+                      await patch(`/v2/rules/${rule.id}`, { enabled: !rule.enabled });
+                      rules.reload();
+                    })
+                  }
+                >
+                  {rule.enabled ? 'Disable' : 'Enable'}
+                </button>
+                <button type="button" class="quiet" onClick={() => setEditing(rule)}>
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  class="danger"
+                  onClick={() =>
+                    confirm(`Delete rule ${rule.name}?`) &&
+                    action.run(async () => {
+                      await del(`/v2/rules/${rule.id}`);
+                      if (editing?.id === rule.id) setEditing(undefined);
+                      rules.reload();
+                    })
+                  }
+                >
+                  Delete
+                </button>
+              </>
             )}
           </header>
           <p class="conditions" data-testid="rule-conditions">
@@ -206,8 +334,50 @@ function ProjectRules({ projectId }: { projectId: string }) {
           {open === rule.id && <Deliveries ruleId={rule.id} />}
         </section>
       ))}
-      {manager && <RuleBuilder projectId={projectId} saved={rules.reload} />}
+      {saved && saved.warnings.length > 0 && (
+        <div class="warnings" role="status" data-testid="saved-warnings">
+          <p>Rule {saved.name} saved, with warnings:</p>
+          <Warnings warnings={saved.warnings} />
+        </div>
+      )}
+      {manager && (
+        <RuleBuilder
+          key={editing?.id ?? 'new'}
+          projectId={projectId}
+          editing={editing}
+          cancel={() => setEditing(undefined)}
+          saved={(name, warnings) => {
+            setSaved({ name, warnings });
+            setEditing(undefined);
+            rules.reload();
+          }}
+        />
+      )}
     </>
+  );
+}
+
+/** Warnings in a list: each message, and the suggestions the server makes. */
+function Warnings({ warnings }: { warnings: Warning[] }) {
+  return (
+    <ul class="warning-list" data-testid="rule-warnings">
+      {warnings.map((w, i) => (
+        <li key={i} data-warning={w.code}>
+          {w.message}
+          {w.suggestions?.length ? <span class="muted"> (did you mean {w.suggestions.join(', ')}?)</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A fired action's link to the event that fired it, on the Events page. */
+function EventLink({ eventId, deviceId }: { eventId: string; deviceId: string | null }) {
+  return (
+    <Link href={`/events?eventId=${encodeURIComponent(eventId)}${deviceId ? `&deviceId=${encodeURIComponent(deviceId)}` : ''}`}>
+      <span class="visually-hidden">event </span>
+      <code class="id">{eventId}</code>
+    </Link>
   );
 }
 
@@ -216,15 +386,41 @@ function Deliveries({ ruleId }: { ruleId: string }) {
   if (deliveries.error) return <ErrorNote error={deliveries.error} />;
   if (deliveries.data?.length === 0) return <p class="muted">Nothing delivered yet.</p>;
   return (
-    <table>
+    <table data-testid="deliveries">
+      <thead>
+        <tr>
+          <th>Fired</th>
+          <th>Action</th>
+          <th>Status</th>
+          <th>Attempts</th>
+          <th>Event</th>
+        </tr>
+      </thead>
       <tbody>
         {deliveries.data?.map((d) => (
-          <tr key={d.id}>
-            <td>{new Date(d.createdAt).toLocaleString()}</td>
+          <tr key={d.id} data-delivery-id={d.id}>
+            <td class="nowrap">{new Date(d.createdAt).toLocaleString()}</td>
             <td>{d.type}</td>
             <td>{d.status}</td>
-            <td>{d.attempts} attempt(s)</td>
-            <td class="error">{d.lastError}</td>
+            <td>
+              {d.deliveries.length === 0 ? (
+                <span class={d.lastError ? 'error' : 'muted'}>{d.lastError ?? `${d.attempts} attempt(s)`}</span>
+              ) : (
+                <ol class="attempts">
+                  {d.deliveries.map((a) => (
+                    <li key={a.attempt} data-testid="delivery-attempt" data-outcome={a.outcome}>
+                      #{a.attempt}: {a.statusCode !== null ? <strong>HTTP {a.statusCode}</strong> : null}
+                      {a.error && (a.statusCode === null || a.error !== `HTTP ${a.statusCode}`) ? <span class="error"> {a.error}</span> : null}
+                      <span class="muted">
+                        {' '}
+                        · {a.outcome} · {a.durationMs} ms · {new Date(a.startedAt).toLocaleTimeString()}
+                      </span>
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </td>
+            <td>{d.eventId ? <EventLink eventId={d.eventId} deviceId={d.deviceId} /> : '—'}</td>
           </tr>
         ))}
       </tbody>
@@ -232,19 +428,45 @@ function Deliveries({ ruleId }: { ruleId: string }) {
   );
 }
 
-function RuleBuilder({ projectId, saved }: { projectId: string; saved: () => void }) {
+function RuleBuilder({
+  projectId,
+  editing,
+  cancel,
+  saved,
+}: {
+  projectId: string;
+  /** the rule edited, or undefined for a new one */
+  editing?: Rule | undefined;
+  cancel: () => void;
+  saved: (name: string, warnings: Warning[]) => void;
+}) {
   const landmarks = useResource(async () => (await get<Data<Array<{ id: string; name: string }>>>(`/v2/projects/${projectId}/landmarks`)).data, projectId);
-  const [name, setName] = useState('');
-  const [tree, setTree] = useState<Group>({ type: 'and', items: [] });
-  const [actions, setActions] = useState<Action[]>([]);
-  const [check, setCheck] = useState<{ conditions?: string; error?: string }>({});
+  const vocabulary = useResource(async () => (await get<Data<Vocabulary>>(`/v2/projects/${projectId}/rule-vocabulary`)).data, `vocabulary ${projectId}`);
+  const [name, setName] = useState(editing?.name ?? '');
+  // A rule whose conditions the builder does not make keeps them: its tree is not shown.
+  const editable = editing ? treeOf(editing.conditionsObject) : { type: 'and' as const, items: [] };
+  const [tree, setTree] = useState<Group>(editable ?? { type: 'and', items: [] });
+  const [treeChanged, setTreeChanged] = useState(false);
+  const [actions, setActions] = useState<Action[]>(editing ? actionsOf(editing.actions as Array<Record<string, unknown>>) : []);
+  // Actions are sent only once changed: a saved webhook's secrets come back masked.
+  const [actionsChanged, setActionsChanged] = useState(false);
+  const [check, setCheck] = useState<{ conditions?: string; error?: string; warnings?: Warning[] }>({});
   const action = useAction();
+  const changeTree = (t: Group) => {
+    setTree(t);
+    setTreeChanged(true);
+  };
+  const changeActions = (list: Action[]) => {
+    setActions(list);
+    setActionsChanged(true);
+  };
 
   // The server checks the tree as it is built; the last answer wins.
   useEffect(() => {
+    if (!editable) return;
     let live = true;
-    post<Data<{ conditions: string }>>('/v2/rules/validate-conditions', { projectId, conditionsObject: toServer(tree) }).then(
-      ({ data }) => live && setCheck({ conditions: data.conditions }),
+    post<Data<{ conditions: string; warnings?: Warning[] }>>('/v2/rules/validate-conditions', { projectId, conditionsObject: toServer(tree) }).then(
+      ({ data }) => live && setCheck({ conditions: data.conditions, warnings: data.warnings ?? [] }),
       (failure: Error) => live && setCheck({ error: failure.message }),
     );
     return () => {
@@ -252,62 +474,98 @@ function RuleBuilder({ projectId, saved }: { projectId: string; saved: () => voi
     };
   }, [tree, projectId]);
 
+  const title = editing ? `Edit rule ${editing.name}` : 'New rule';
   return (
-    <section class="panel builder">
-      <h2>New rule</h2>
+    <section class="panel builder" aria-label={title}>
+      <h2>{title}</h2>
+      <datalist id="rule-labels">
+        {vocabulary.data?.labels.map((l) => (
+          <option key={l} value={l} />
+        ))}
+      </datalist>
+      <datalist id="rule-zones">
+        {vocabulary.data?.zones.map((z) => (
+          <option key={z} value={z} />
+        ))}
+      </datalist>
       <input aria-label="Rule name" placeholder="Rule name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
       <h3>When</h3>
-      <GroupEditor group={tree} change={setTree} landmarks={landmarks.data ?? []} />
-      <p class="check" data-testid="rule-check">
-        {check.error ? <span class="error">{check.error}</span> : <code>{check.conditions}</code>}
-      </p>
+      {editable ? (
+        <>
+          <GroupEditor group={tree} change={changeTree} landmarks={landmarks.data ?? []} />
+          <p class="check" data-testid="rule-check">
+            {check.error ? <span class="error">{check.error}</span> : <code>{check.conditions}</code>}
+          </p>
+          {check.warnings && check.warnings.length > 0 && <Warnings warnings={check.warnings} />}
+        </>
+      ) : (
+        <p class="muted" data-testid="rule-check">
+          Its conditions are kept as they are (<code>{editing?.conditions}</code>): the builder does not make them.
+        </p>
+      )}
       <h3>Then</h3>
       {actions.map((a, i) => (
         <div class="row" key={i}>
           {a.type === 'webhook' ? (
             <>
-              <select aria-label="Webhook method" value={a.method} onChange={(e) => setActions(actions.with(i, { ...a, method: e.currentTarget.value }))}>
+              <select aria-label="Webhook method" value={a.method} onChange={(e) => changeActions(actions.with(i, { ...a, method: e.currentTarget.value }))}>
                 {['POST', 'PUT', 'PATCH', 'GET', 'DELETE'].map((m) => (
                   <option key={m}>{m}</option>
                 ))}
               </select>
-              <input aria-label="Webhook URL" placeholder="https://…" size={40} value={a.url} onInput={(e) => setActions(actions.with(i, { ...a, url: e.currentTarget.value }))} />
+              <input aria-label="Webhook URL" placeholder="https://…" size={40} value={a.url} onInput={(e) => changeActions(actions.with(i, { ...a, url: e.currentTarget.value }))} />
+            </>
+          ) : a.type === 'push' ? (
+            <>
+              <input aria-label="Push subject" placeholder="Subject" value={a.subject} onInput={(e) => changeActions(actions.with(i, { ...a, subject: e.currentTarget.value }))} />
+              <input aria-label="Push message" placeholder="Message" size={40} value={a.message} onInput={(e) => changeActions(actions.with(i, { ...a, message: e.currentTarget.value }))} />
             </>
           ) : (
-            <>
-              <input aria-label="Push subject" placeholder="Subject" value={a.subject} onInput={(e) => setActions(actions.with(i, { ...a, subject: e.currentTarget.value }))} />
-              <input aria-label="Push message" placeholder="Message" size={40} value={a.message} onInput={(e) => setActions(actions.with(i, { ...a, message: e.currentTarget.value }))} />
-            </>
+            <span class="muted">a {String(a.original.type)} action, kept as it is</span>
           )}
-          <button type="button" class="quiet" onClick={() => setActions(actions.filter((_, j) => j !== i))}>
+          <button type="button" class="quiet" onClick={() => changeActions(actions.filter((_, j) => j !== i))}>
             Remove
           </button>
         </div>
       ))}
       <div class="row">
-        <button type="button" class="quiet" onClick={() => setActions([...actions, { type: 'webhook', method: 'POST', url: '' }])}>
+        <button type="button" class="quiet" onClick={() => changeActions([...actions, { type: 'webhook', method: 'POST', url: '' }])}>
           + Webhook
         </button>
-        <button type="button" class="quiet" onClick={() => setActions([...actions, { type: 'push', subject: '', message: '' }])}>
+        <button type="button" class="quiet" onClick={() => changeActions([...actions, { type: 'push', subject: '', message: '' }])}>
           + Push notification
         </button>
       </div>
-      <p>
+      <p class="row">
         <button
           type="button"
           disabled={!name || check.error !== undefined || action.busy}
           onClick={() =>
             action.run(async () => {
-              await post('/v2/rules', { projectId, name, conditionsObject: toServer(tree), actions });
-              setName('');
-              setTree({ type: 'and', items: [] });
-              setActions([]);
-              saved();
+              const body = {
+                name,
+                ...(editable && (!editing || treeChanged) ? { conditionsObject: toServer(tree) } : {}),
+                ...(!editing || actionsChanged ? { actions: actionsToServer(actions) } : {}),
+              };
+              const answer = editing
+                ? await patch<Data<{ warnings?: Warning[] }>>(`/v2/rules/${editing.id}`, body)
+                : await post<Data<{ warnings?: Warning[] }>>('/v2/rules', { projectId, ...body });
+              if (!editing) {
+                setName('');
+                setTree({ type: 'and', items: [] });
+                setActions([]);
+              }
+              saved(name, answer.data.warnings ?? []);
             })
           }
         >
-          Save rule
+          {editing ? 'Save changes' : 'Save rule'}
         </button>
+        {editing && (
+          <button type="button" class="quiet" onClick={cancel}>
+            Cancel
+          </button>
+        )}
       </p>
       <ErrorNote error={action.error} />
     </section>
@@ -359,8 +617,8 @@ function LeafEditor({ leaf, change, landmarks }: { leaf: Leaf; change: (l: Leaf)
     const number = (value: string, fallback: number) => (value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : fallback);
     return (
       <span>
-        a camera sees <input aria-label="Label" size={12} value={leaf.label} onInput={(e) => change({ ...leaf, label: e.currentTarget.value })} /> in zone{' '}
-        <input aria-label="Zone" size={10} placeholder="(whole image)" value={leaf.zone} onInput={(e) => change({ ...leaf, zone: e.currentTarget.value })} /> scoring ≥{' '}
+        a camera sees <input aria-label="Label" size={12} list="rule-labels" value={leaf.label} onInput={(e) => change({ ...leaf, label: e.currentTarget.value })} /> in zone{' '}
+        <input aria-label="Zone" size={10} list="rule-zones" placeholder="(whole image)" value={leaf.zone} onInput={(e) => change({ ...leaf, zone: e.currentTarget.value })} /> scoring ≥{' '}
         <input aria-label="Minimum score" type="number" min={0} max={1} step={0.05} value={leaf.minScore} onInput={(e) => change({ ...leaf, minScore: number(e.currentTarget.value, 0) })} />,
         count{' '}
         <select aria-label="Count operator" value={leaf.operator} onChange={(e) => change({ ...leaf, operator: e.currentTarget.value })}>
