@@ -9,6 +9,7 @@ import type { z, ZodType } from 'zod';
 import { whyUnstorable } from '../lib/storable.js';
 import { decodeUtf8 } from '../lib/utf8.js';
 import { ApiError } from './errors.js';
+import { singleValued } from './query-params.js';
 import { describeIssues } from '../lib/zod-issues.js';
 import { log } from '../log.js';
 import type { Authenticator, Caller, UserCaller } from '../platform/auth/caller.js';
@@ -347,7 +348,7 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
   // Parameters a route declares no schema for are not read (nor the query parsed).
   const parameters = (req: Request) => ({
     params: endpoint.params ? validate(endpoint.params, storable(req.params, 'path parameter'), 'path parameter') : undefined,
-    query: endpoint.query ? validate(endpoint.query, storable(Object.fromEntries(req.query), 'query parameter'), 'query parameter') : undefined,
+    query: endpoint.query ? validate(endpoint.query, storable(singleValued(req.query), 'query parameter'), 'query parameter') : undefined,
   });
   const parseBody = (raw: Uint8Array, req: Request): unknown => {
     if (endpoint.content) return endpoint.content.parse(raw, req);

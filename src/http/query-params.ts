@@ -3,6 +3,24 @@
 // /openapi.json. Each route keeps its own wording of what is wrong, since
 // the APIs it re-implements word them differently.
 import { z } from 'zod';
+import { ApiError } from './errors.js';
+
+/**
+ * The query as one value per name. A name given twice (`frameId=a&frameId=b`)
+ * is refused, naming it: no route takes a list this way, and keeping either
+ * value would silently drop the other.
+ */
+export function singleValued(query: URLSearchParams): Record<string, string> {
+  const values = new Map<string, string>();
+  for (const [name, value] of query) {
+    const first = values.get(name);
+    if (first !== undefined) {
+      throw new ApiError(400, 'invalid query parameter', `${name}: given more than once (${JSON.stringify(first.slice(0, 40))} and ${JSON.stringify(value.slice(0, 40))}); send it once`);
+    }
+    values.set(name, value);
+  }
+  return Object.fromEntries(values);
+}
 
 export interface QueryNumber {
   /** JSON Schema of the value, for the OpenAPI document */

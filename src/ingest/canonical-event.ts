@@ -9,7 +9,8 @@
 // The contract, checked by test/canonical-event.test.ts: for any input,
 // canonicalEvent returns either undefined or exactly what zod would return,
 // keys in zod's order (idempotency digests are computed over it).
-import { isStorableText, LATEST_TIME_MS } from '../lib/storable.js';
+import { isClientTimeMs } from '../lib/client-time.js';
+import { isStorableText } from '../lib/storable.js';
 
 /** Every field is optional but a location's latitude and longitude. */
 type Kind =
@@ -105,8 +106,8 @@ function field(kind: Kind, value: unknown): unknown {
   switch (kind) {
     case 'int64':
       return Number.isSafeInteger(value) ? value : DECLINE;
-    case 'time': // milliseconds since 1970, up to the last storable time (db/storable.ts)
-      return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= LATEST_TIME_MS ? value : DECLINE;
+    case 'time': // epoch milliseconds a device can mean (lib/client-time.ts); zod words the refusal of others
+      return isClientTimeMs(value) ? value : DECLINE;
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? value : DECLINE;
     case 'latitude':

@@ -6,7 +6,8 @@
 // / useSensors, snake_case / camelCase); events are stored in one canonical
 // form: the protobuf field names.
 import { z } from 'zod';
-import { isStorableText, LATEST_TIME_MS, UNSTORABLE_TEXT, whyUnstorable } from '../lib/storable.js';
+import { CLIENT_TIME_RANGE, whyNotClientTimeMs } from '../lib/client-time.js';
+import { isStorableText, UNSTORABLE_TEXT, whyUnstorable } from '../lib/storable.js';
 import { invalid } from '../errors.js';
 import { decodeUtf8 } from '../lib/utf8.js';
 import { describeIssues, received } from '../lib/zod-issues.js';
@@ -47,8 +48,17 @@ export const contentTypeOf = (format: WireFormat) => (format === 'protobuf' ? 'a
 const int64 = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number).pipe(z.number().int())], {
   error: (issue) => `expected an integer (a JSON number, or a string of digits), got ${received(issue.input)}`,
 });
-/** The event's own time: milliseconds since 1970, up to the end of the year 9999. */
-const clientTime = int64.pipe(z.number().min(0, { error: 'must be a time in milliseconds since 1970' }).max(LATEST_TIME_MS, { error: 'must be a time before the year 10000, in milliseconds since 1970' }));
+/**
+ * The event's own time: epoch milliseconds between 2000-01-01 and a day from
+ * now (lib/client-time.ts); epoch seconds, or a time that cannot be right,
+ * would break the rules that measure how long a condition held.
+ */
+const clientTime = int64.pipe(
+  z.number().superRefine((ms, ctx) => {
+    const why = whyNotClientTimeMs(ms);
+    if (why !== undefined) ctx.addIssue({ code: 'custom', message: `${ms} ${why}; expected a time in epoch milliseconds, ${CLIENT_TIME_RANGE}` });
+  }),
+);
 const num = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/).transform(Number)], {
   error: (issue) => `expected a number (a JSON number, or a string of one), got ${received(issue.input)}`,
 });

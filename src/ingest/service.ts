@@ -9,7 +9,7 @@ import { deviceCredentialsValid, registerDevice } from '../db/devices.js';
 import { UNIQUE_KEY_PREFIX } from '../db/events.js';
 import { findChannelSchemaId } from '../db/channels.js';
 import { findSchema } from '../db/schemas.js';
-import { LATEST_TIME_MS } from '../lib/storable.js';
+import { readClientTime } from '../lib/client-time.js';
 import { DomainError, invalid } from '../errors.js';
 import type { DeviceClaims, TokenService } from '../platform/auth/tokens.js';
 import { bearer } from '../platform/auth/authenticator.js';
@@ -24,6 +24,27 @@ export interface IngestSettings {
   deviceTokenTtlSeconds: number;
   deviceEventRate: number;
   deviceEventBurst: number;
+}
+
+/**
+ * An IoT event's client time: its `timestamp` (epoch milliseconds, or ISO
+ * 8601 text), else its `timestamp_iso8601`; null without either (or with
+ * null). One that is given but is no time a device can mean is a 400
+ * naming it (lib/client-time.ts), never stored as 1970 or dropped silently.
+ */
+function iotClientTime(payload: Record<string, unknown>): Date | null {
+  let ms: number | undefined;
+  for (const key of ['timestamp', 'timestamp_iso8601'] as const) {
+    const value = payload[key];
+    if (value === undefined || value === null) continue;
+    const time =
+      key === 'timestamp' || typeof value === 'string'
+        ? readClientTime(value)
+        : { problem: `expected an ISO 8601 time with a date and a zone, such as 2026-01-01T10:00:00Z, got ${typeof value === 'object' ? (Array.isArray(value) ? 'an array' : 'an object') : String(value)}` };
+    if ('problem' in time) throw invalid('invalid request body', `${key}: ${time.problem}`);
+    ms ??= time.ms;
+  }
+  return ms === undefined ? null : new Date(ms);
 }
 
 /** How long a device token's credentials (and an IoT channel's schema) are trusted before checking again. */
@@ -187,6 +208,7 @@ export class IngestService {
 
   /** Stores an IoT event after checking it against its channel's schema (400 naming the path). */
   async submitIot(device: DeviceClaims, payload: Record<string, unknown>, idempotencyKey: string | undefined): Promise<void> {
+    const clientSentAt = iotClientTime(payload);
     const admitting = this.rateLimit(device, 1);
     if (admitting) await admitting;
     const schema = await this.schemaOf(device);
@@ -194,12 +216,6 @@ export class IngestService {
       const violation = validatePayload(schema as never, payload);
       if (violation) throw invalid('payload does not match the schema for this channel', violation);
     }
-    const clientTime = [payload.timestamp, payload.timestamp_iso8601].find((v) => v !== undefined);
-    const parsed = typeof clientTime === 'number' ? new Date(clientTime) : typeof clientTime === 'string' ? new Date(clientTime) : undefined;
-    // A time that is not one, or outside 1970-9999 (LATEST_TIME_MS), is
-    // payload like any other field: the event is stored without a client time.
-    const ms = parsed?.getTime() ?? NaN;
-    const clientSentAt = ms >= 0 && ms <= LATEST_TIME_MS ? parsed! : null;
     const id = newId();
     await this.writer.write([
       {

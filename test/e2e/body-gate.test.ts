@@ -85,7 +85,7 @@ describe('ingestion bodies', () => {
           await fetch(`${server.url}/v1/mobile/events/batch`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', authorization: deviceToken },
-            body: JSON.stringify({ events: [{ timestamp: 1 }] }),
+            body: JSON.stringify({ events: [{ timestamp: 1_700_000_000_000 }] }),
           })
         ).status === 204,
       10_000,
@@ -122,7 +122,7 @@ describe('trickling bodies', () => {
   });
 
   it('lets a body that keeps up finish', async () => {
-    const body = JSON.stringify({ events: Array.from({ length: 300 }, (_, i) => ({ timestamp: i + 1, attributes: { pad: 'p'.repeat(200) } })) });
+    const body = JSON.stringify({ events: Array.from({ length: 300 }, (_, i) => ({ timestamp: 1_700_000_000_000 + i, attributes: { pad: 'p'.repeat(200) } })) });
     const { socket, answer } = await headOnly('/v1/mobile/events/batch', Buffer.byteLength(body), deviceToken);
     // ~70 KB over ~6 s: 12 KB/s, above the 10,000 bytes/s minimum, past the 5 s grace.
     let sent = 0;

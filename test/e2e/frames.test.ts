@@ -136,7 +136,7 @@ describe('a camera', () => {
     const { token, deviceId } = await camera();
     expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
 
-    const time = 1_800_000_000_000;
+    const time = 1_767_261_600_000; // 2026-01-01T10:00:00Z
     const res = await sendFrame(token, `?frameId=f-1&time=${time}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const detections = res.body.detections as Record<string, Detection[]>;
@@ -187,6 +187,33 @@ describe('a camera', () => {
     expect(badTime.status).toBe(400);
     expect(badTime.body.error).toContain('time');
     expect(await eventsOf(deviceId)).toEqual([]);
+  });
+
+  it('refuses a frame time in epoch seconds, before 2000, over a day ahead or in a lenient form, and a query parameter given twice', async () => {
+    const { token, deviceId } = await camera();
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO })).status).toBe(200);
+    // Before, each was stored: in 1970 (seconds, 1), as 2001-01-01 (+1 and -1, read by Date.parse), or with the last frameId.
+    const queries = [
+      '?time=1767261600',
+      '?time=1',
+      '?time=%2B1',
+      '?time=-1',
+      '?time=2026-01-01T10:00:00', // no zone
+      '?time=Thu%2C%2001%20Jan%202026%2010%3A00%3A00%20GMT',
+      '?time=1999-12-31T23:59:59Z',
+      `?time=${Date.now() + 2 * 86_400_000}`,
+    ];
+    for (const query of queries) {
+      const refused = await sendFrame(token, query);
+      expect(refused.body, query).toMatchObject({ status: 400, message: 'invalid query parameter', error: expect.stringMatching(/^time: .*epoch milliseconds \(an integer\) or an ISO 8601 time with a date/) });
+    }
+    expect((await sendFrame(token, queries[0])).body.error).toContain('epoch seconds? send milliseconds (1767261600000)');
+    const twice = await sendFrame(token, '?frameId=a&frameId=b');
+    expect(twice.body).toEqual({ status: 400, message: 'invalid query parameter', error: 'frameId: given more than once ("a" and "b"); send it once' });
+    expect(await eventsOf(deviceId)).toEqual([]);
+    const iso = await sendFrame(token, '?time=2026-01-01T11:00:00%2B01:00');
+    expect(iso.status, JSON.stringify(iso.body)).toBe(200);
+    expect((await eventsOf(deviceId)).map((e) => e.clientSentAt?.toISOString())).toEqual(['2026-01-01T10:00:00.000Z']);
   });
 
   it('drives a rule on what it sees: a detections condition, and the zone counts as attributes', async () => {
@@ -313,7 +340,7 @@ describe('a rule on a dwell', () => {
     // A fresh camera: the cone comes (1 s), stays past 2 s (3.1 s), leaves (5 s), comes back (6 s) and stays (8.5 s).
     const cam = await camera();
     expect((await admin.put(`/v2/devices/${cam.deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
-    const start = 1_800_000_000_000;
+    const start = 1_767_261_600_000;
     const cone = coneFrame!;
     const script: Array<[number, Buffer]> = [
       [0, empty],

@@ -197,26 +197,38 @@ describe('mobile events', () => {
     expect(await storedEvents(device.deviceId)).toHaveLength(0);
   });
 
-  it('refuses an event time outside the years 1970-9999 with 400, and commits the events beside it', async () => {
+  it('refuses an event time before 2000 or over a day ahead (epoch seconds, -1) with 400 asking for milliseconds, and commits the events beside it', async () => {
     const device = await register();
     const auth = { authorization: device.token };
-    // Each is a valid int64 and would have been a time neither JavaScript
-    // nor PostgreSQL can write, failing the whole group commit it joined.
-    const beyond = [8_640_000_000_000_001, 253_402_300_800_000, -1];
+    const now = Date.now();
+    // Each is a valid int64 that cannot be the time of an event sent now:
+    // epoch seconds read as milliseconds (January 1970), before 2000, over a
+    // day ahead, and times neither JavaScript nor PostgreSQL can write.
+    const wrong = [1_529_462_707, -1, 0, 946_684_799_999, now + 2 * 86_400_000, 8_640_000_000_000_001, 253_402_300_800_000];
     const answers = await Promise.all([
-      ...beyond.map((timestamp) => send('/v1/mobile/events', { timestamp }, auth)),
+      ...wrong.map((timestamp) => send('/v1/mobile/events', { timestamp }, auth)),
       send('/v1/mobile/events', { timestamp: '99999999999999999999' }, auth),
+      send('/v1/mobile/events', { timestamp: '-1' }, auth),
+      send('/v1/mobile/events', new ProtoWriter().int64(1, 1_529_462_707).finish(), auth),
       send('/v1/mobile/events', new ProtoWriter().int64(1, 2 ** 62).finish(), auth),
-      send('/v1/mobile/events/batch', { events: [{ timestamp: 1_700_000_000_000 }, { timestamp: 8_640_000_000_000_001 }] }, auth),
-      send('/v1/mobile/events', { timestamp: 253_402_300_799_999, attributes: { n: 'last millisecond of 9999' } }, auth),
-      send('/v1/mobile/events', { timestamp: 0, attributes: { n: 'epoch' } }, auth),
+      send('/v1/mobile/events/batch', { events: [{ timestamp: 1_700_000_000_000 }, { timestamp: 1_700_000_000 }] }, auth),
+      send('/v1/mobile/events/batch', new ProtoWriter().bytes(1, new ProtoWriter().int64(1, 1_700_000_000_000).finish()).bytes(1, new ProtoWriter().int64(1, 1_700_000_000).finish()).finish(), auth),
+      send('/v1/mobile/events', { timestamp: 946_684_800_000, attributes: { n: 'first millisecond of 2000' } }, auth),
+      send('/v1/mobile/events', { timestamp: now + 3_600_000, attributes: { n: 'an hour ahead' } }, auth),
     ]);
-    for (const refused of answers.slice(0, 6)) {
-      expect(refused.json).toMatchObject({ status: 400, message: 'invalid request body', error: expect.stringMatching(/^(events\.1\.)?timestamp: /) });
-    }
-    expect(answers.slice(6).map((a) => a.status)).toEqual([204, 204]);
+    answers.slice(0, -2).forEach((refused, i) => {
+      // Past 2^53 (the string of 20 digits, 2^62 in protobuf) zod refuses the integer itself.
+      const why = i === 7 || i === 10 ? /Too big/ : /expected a time in epoch milliseconds, between 2000-01-01 and a day from now$/;
+      expect(refused.json, String(i)).toMatchObject({ status: 400, message: 'invalid request body', error: expect.stringMatching(/^(events\.1\.)?timestamp: /) });
+      expect(refused.json.error, String(i)).toMatch(why);
+    });
+    expect(answers[0]!.json.error).toBe(
+      'timestamp: 1529462707 is 1970-01-18T16:51:02.707Z read as milliseconds: epoch seconds? send milliseconds (1529462707000); expected a time in epoch milliseconds, between 2000-01-01 and a day from now',
+    );
+    expect(answers[11]!.json.error).toMatch(/^events\.1\.timestamp: 1700000000 is 1970-01-20T16:13:20\.000Z read as milliseconds: epoch seconds\?/);
+    expect(answers.slice(-2).map((a) => a.status)).toEqual([204, 204]);
     const stored = await storedEvents(device.deviceId);
-    expect(stored.map((e) => e.clientSentAt?.toISOString()).sort()).toEqual(['1970-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']);
+    expect(stored.map((e) => e.clientSentAt?.toISOString()).sort()).toEqual(['2000-01-01T00:00:00.000Z', new Date(now + 3_600_000).toISOString()]);
   });
 
   it('refuses text PostgreSQL cannot store (U+0000, unpaired surrogates) with 400 naming it, and commits the events beside it', async () => {
@@ -246,7 +258,7 @@ describe('mobile events', () => {
 
   it('answers 429 with Retry-After when a device is over its rate', async () => {
     const device = await register();
-    const batch = { events: Array.from({ length: 300 }, (_, i) => ({ timestamp: i + 1 })) };
+    const batch = { events: Array.from({ length: 300 }, (_, i) => ({ timestamp: 1_700_000_000_000 + i })) };
     expect((await send('/v1/mobile/events/batch', batch, { authorization: device.token })).status).toBe(204);
     const res = await fetch(`${server.url}/v1/mobile/events/batch`, { method: 'POST', headers: { authorization: device.token, 'content-type': 'application/json' }, body: JSON.stringify(batch) });
     expect(res.status).toBe(429);
@@ -421,17 +433,55 @@ describe('IoT events', () => {
     expect(await storedEvents(device.deviceId)).toHaveLength(2);
   });
 
-  it('stores an IoT event whose own time is outside the years 1970-9999 without a client time', async () => {
+  it('refuses an IoT event time that is not epoch milliseconds or strict ISO 8601 between 2000 and a day ahead, naming it', async () => {
     const iot = (await admin.post('/v2/channels', { name: 'meters', type: 'iot' })).body.data;
     const device = (await send('/v1/registration', { apiKey: iot.apiKeys[0].apiKey, properties: { type: 'meter' } })).json as { token: string; deviceId: string };
-    const payloads = [{ timestamp: 8_640_000_000_000_000, kwh: 1 }, { timestamp_iso8601: '+275760-09-13T00:00:00.000Z', kwh: 2 }, { timestamp: 1_700_000_000_000, kwh: 3 }];
-    const statuses = await Promise.all(payloads.map(async (p) => (await send('/v1/iot/events', p, { authorization: device.token })).status));
-    expect(statuses).toEqual([204, 204, 204]);
+    const auth = { authorization: device.token };
+    // Before, each was stored: in 1970 (-1, 1, epoch seconds), as 2001-01-01
+    // ("+1", "-1": Date.parse's lenient forms), or without a client time.
+    const wrong: Array<Record<string, unknown>> = [
+      { timestamp: -1 },
+      { timestamp: 1 },
+      { timestamp: 1_700_000_000 },
+      { timestamp: 1_700_000_000_000.5 },
+      { timestamp: '+1' },
+      { timestamp: '-1' },
+      { timestamp: '1700000000000' },
+      { timestamp: true },
+      { timestamp_iso8601: '+1' },
+      { timestamp_iso8601: 'Tue, 14 Nov 2023 22:13:20 GMT' },
+      { timestamp_iso8601: '2023-11-14T22:13:20' },
+      { timestamp_iso8601: '2023-02-29T00:00:00Z' },
+      { timestamp_iso8601: '1999-12-31T23:59:59Z' },
+      { timestamp_iso8601: 1_700_000_000_000 },
+      { timestamp: 8_640_000_000_000_000 },
+      { timestamp_iso8601: '+275760-09-13T00:00:00.000Z' },
+      { timestamp_iso8601: new Date(Date.now() + 2 * 86_400_000).toISOString() },
+    ];
+    const refused = await Promise.all(wrong.map((payload) => send('/v1/iot/events', { ...payload, kwh: 0 }, auth)));
+    refused.forEach((answer, i) => {
+      const field = Object.keys(wrong[i]!)[0];
+      expect(answer.json, JSON.stringify(wrong[i])).toMatchObject({ status: 400, message: 'invalid request body', error: expect.stringMatching(new RegExp(`^${field}: .*ISO 8601`)) });
+    });
+    expect(refused[2]!.json.error).toContain('epoch seconds? send milliseconds (1700000000000)');
+    const right = [
+      { timestamp: 1_700_000_000_000, kwh: 1 },
+      { timestamp_iso8601: '2023-11-14T23:13:20+01:00', kwh: 2 },
+      { timestamp: '2023-11-14T22:13:20.5Z', kwh: 3 },
+      { timestamp_iso8601: '2024-02-29', kwh: 4 },
+      { kwh: 5 },
+      { timestamp: null, kwh: 6 },
+    ];
+    const statuses = await Promise.all(right.map(async (p) => (await send('/v1/iot/events', p, auth)).status));
+    expect(statuses).toEqual([204, 204, 204, 204, 204, 204]);
     const stored = await storedEvents(device.deviceId);
     expect(stored.map((e) => [e.payload.kwh, e.clientSentAt?.toISOString() ?? null]).sort()).toEqual([
-      [1, null],
-      [2, null],
-      [3, '2023-11-14T22:13:20.000Z'],
+      [1, '2023-11-14T22:13:20.000Z'],
+      [2, '2023-11-14T22:13:20.000Z'],
+      [3, '2023-11-14T22:13:20.500Z'],
+      [4, '2024-02-29T00:00:00.000Z'],
+      [5, null],
+      [6, null],
     ]);
   });
 });
@@ -439,7 +489,7 @@ describe('IoT events', () => {
 describe('isolation', () => {
   it('keeps events of one organization out of another', async () => {
     const device = await register();
-    await send('/v1/mobile/events', { timestamp: 5 }, { authorization: device.token });
+    await send('/v1/mobile/events', { timestamp: 1_700_000_000_005 }, { authorization: device.token });
     const other = await signUpTenant(anon, sql, 'ingest-other@example.com');
     const search = await other.post('/v2/events', {});
     expect(search.body.data).toEqual([]);
@@ -452,7 +502,7 @@ describe('isolation', () => {
     const inOrg = admin.withToken((await admin.post('/v2/set-organization', { organizationId: org.id })).body.token);
     const channel = (await inOrg.post('/v2/channels', { name: 'c', type: 'ios' })).body.data;
     const device = (await send('/v1/registration', { apiKey: channel.apiKeys[0].apiKey })).json as { token: string; deviceId: string };
-    expect((await send('/v1/mobile/events', { timestamp: 9 }, { authorization: device.token })).status).toBe(204);
+    expect((await send('/v1/mobile/events', { timestamp: 1_700_000_000_009 }, { authorization: device.token })).status).toBe(204);
     expect(await storedEvents(device.deviceId)).toHaveLength(1);
     expect((await inOrg.delete(`/v2/organizations/${org.id}`)).status).toBe(204);
     expect(await storedEvents(device.deviceId)).toHaveLength(0);

@@ -49,7 +49,7 @@ function generator(rand: () => number) {
       case 'int64':
         return pick([0, 1, -7, 1_700_000_000_000, Number.MAX_SAFE_INTEGER]);
       case 'time':
-        return pick([0, 1_700_000_000_000, 253_402_300_799_999, 253_402_300_800_000, -1]);
+        return pick([0, 1_700_000_000, 1_700_000_000_000, 946_684_799_999, 946_684_800_000, Date.now() + 3_600_000, Date.now() + 2 * 86_400_000, 253_402_300_800_000, -1]);
       case 'number':
         return pick([0, 2.5, -3.75, 1e-7, 12345.678]);
       case 'latitude':
@@ -159,11 +159,28 @@ describe('canonical mobile events skip zod', () => {
     expect(ApiError.from(refusal)!.detail).toMatch(/locations/);
   });
 
+  it('declines event times before 2000 or over a day ahead, which zod refuses asking for epoch milliseconds', () => {
+    const detail = (body: string) => {
+      try {
+        decodeEvent(Buffer.from(body), 'json');
+      } catch (error) {
+        return ApiError.from(error)?.detail;
+      }
+      return undefined;
+    };
+    for (const timestamp of [1_700_000_000, 0, -1, 946_684_799_999, Date.now() + 2 * 86_400_000]) {
+      expect(canonicalEvent({ timestamp }), String(timestamp)).toBeUndefined();
+      expect(detail(JSON.stringify({ timestamp })), String(timestamp)).toMatch(/^timestamp: .*expected a time in epoch milliseconds, between 2000-01-01 and a day from now$/);
+    }
+    expect(detail('{"timestamp": 1700000000}')).toContain('epoch seconds? send milliseconds (1700000000000)');
+    for (const timestamp of [946_684_800_000, 1_700_000_000_000, Date.now() + 3_600_000]) expect(canonicalEvent({ timestamp })).toEqual({ timestamp });
+  });
+
   it('names the fields it does not know, through the aliases and the nested lists, and keeps the event', () => {
-    const raw = { timestamp: 1, altitude: 3, configuration: { eventTTL: 5, colour: 'red' }, locations: [{ latitude: 1, longitude: 2, floor: 4 }, { latitude: 1, longitude: 2, floor: 5, heading: 1 }], powers: [{ batteryLevel: 5 }] };
+    const raw = { timestamp: 1_700_000_000_000, altitude: 3, configuration: { eventTTL: 5, colour: 'red' }, locations: [{ latitude: 1, longitude: 2, floor: 4 }, { latitude: 1, longitude: 2, floor: 5, heading: 1 }], powers: [{ batteryLevel: 5 }] };
     const decoded = decodeEventBatch(Buffer.from(JSON.stringify([raw])), 'json');
     expect([...decoded.unknownFields].sort()).toEqual(['altitude', 'configurations.colour', 'locations.floor', 'locations.heading']);
-    expect(decoded.events[0]).toMatchObject({ timestamp: 1, configurations: { eventTtl: 5 }, powers: [{ batteryLife: 5 }] });
+    expect(decoded.events[0]).toMatchObject({ timestamp: 1_700_000_000_000, configurations: { eventTtl: 5 }, powers: [{ batteryLife: 5 }] });
     expect(decoded.events[0]).not.toHaveProperty('altitude');
   });
 });

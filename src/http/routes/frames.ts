@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { FrameIngest } from '../../ingest/frames.js';
 import { predictErrors } from '../../inference/predict-errors.js';
 import { predictBodyKind, predictBodyLimit } from '../../inference/request-body.js';
-import { LATEST_TIME_MS } from '../../lib/storable.js';
+import { readClientTimeText } from '../../lib/client-time.js';
 import { ApiError } from '../errors.js';
 import { defineEndpoint, respond, type Endpoint } from '../api.js';
 import { detectionsByLabel } from './predict.js';
@@ -18,23 +18,22 @@ export interface FrameRouteDeps {
   maxImageBytes: number;
 }
 
-/** A time as epoch milliseconds or ISO 8601 text, within what PostgreSQL stores. */
+/** A time as epoch milliseconds or strict ISO 8601 text, between 2000-01-01 and a day from now (lib/client-time.ts). */
 const frameTime = z
   .string()
   .max(64)
   .transform((raw, ctx) => {
-    const date = /^\d{1,16}$/.test(raw) ? new Date(Number(raw)) : new Date(raw);
-    const ms = date.getTime();
-    if (!(ms >= 0 && ms <= LATEST_TIME_MS)) {
-      ctx.addIssue({ code: 'custom', message: `must be epoch milliseconds or an ISO 8601 time, got ${JSON.stringify(raw)}` });
+    const time = readClientTimeText(raw, true);
+    if ('problem' in time) {
+      ctx.addIssue({ code: 'custom', message: time.problem });
       return z.NEVER;
     }
-    return date;
+    return new Date(time.ms);
   });
 
 const frameQuery = z.object({
   frameId: z.string().min(1).max(128).optional().describe("the camera's id of the frame: a retry with the same id is stored once"),
-  time: frameTime.optional().describe('when the frame was taken: epoch milliseconds or ISO 8601 (the event’s client time)'),
+  time: frameTime.optional().describe('when the frame was taken (the event’s client time): epoch milliseconds, or ISO 8601 with a date and a zone, between 2000-01-01 and a day from now'),
 });
 
 const frameAnswer = z.object({
