@@ -82,7 +82,9 @@ async function register(): Promise<{ token: string; deviceId: string }> {
   return (await res.json()) as { token: string; deviceId: string };
 }
 
-let clock = 1_800_000_000_000;
+// Client times must lie between 2000 and a day ahead (lib/client-time.ts): T is one, 2023-11-14T22:13:20Z.
+const T = 1_700_000_000_000;
+let clock = T;
 function at(point: { lat: number; lon: number }, extra: Record<string, unknown> = {}) {
   clock += 60_000;
   return { timestamp: clock, locations: [{ timestamp: clock, latitude: point.lat, longitude: point.lon }], ...extra };
@@ -124,7 +126,7 @@ async function rulesReloaded(): Promise<void> {
   let n = 0;
   await waitFor(
     async () => {
-      await sendJson(device.token, { timestamp: ++n, attributes: { probe: 'yes' } });
+      await sendJson(device.token, { timestamp: T + ++n, attributes: { probe: 'yes' } });
       return (await jobsOf(probe)).length > 0;
     },
     15_000,
@@ -203,7 +205,7 @@ describe('conditions', () => {
     }
     const never = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.powers.0.batteryLife', operator: '>', value: 40 }], actions: [{ type: 'push', subject: 'x', message: 'x' }] });
     const device = await register();
-    await sendJson(device.token, { timestamp: 1, attributes: { plan: 'gold' }, powers: [{ batteryLevel: 40 }] });
+    await sendJson(device.token, { timestamp: T + 1, attributes: { plan: 'gold' }, powers: [{ batteryLevel: 40 }] });
     for (const id of ids) await settled(id, 1);
     const [row] = await sql`SELECT tags FROM devices WHERE id = ${device.deviceId}`;
     expect([...row!.tags].sort()).toEqual(['!=', '<', '<=', '==', '>', '>=', 'contains'].sort());
@@ -240,7 +242,7 @@ describe('actions', () => {
     const password = 'a-basic-auth-password';
     const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'yes' }], actions: [{ type: 'webhook', method: 'PUT', url: `${receiverUrl}/retry`, username: 'u', password, retries: 3, headers: { 'X-Api-Token': 'a-header-token' } }] });
     const device = await register();
-    await sendJson(device.token, { timestamp: 2, attributes: { go: 'yes' } });
+    await sendJson(device.token, { timestamp: T + 2, attributes: { go: 'yes' } });
     expect(await settled(ruleId, 1)).toEqual([{ status: 'succeeded', attempts: 3, type: 'webhook' }]);
     expect(received.map((r) => r.method)).toEqual(['PUT', 'PUT', 'PUT']);
     expect(received[0]!.headers.authorization).toBe(`Basic ${Buffer.from(`u:${password}`).toString('base64')}`);
@@ -269,7 +271,7 @@ describe('actions', () => {
     await sql`UPDATE rules SET actions = jsonb_set(jsonb_set(actions, '{0,password}', '"legacy-password"'), '{0,headers,X-Legacy}', '"legacy-token"') WHERE id = ${ruleId}`;
     await rulesReloaded(); // the engine hears of the change (NOTIFY)
     const device = await register();
-    await sendJson(device.token, { timestamp: 5, attributes: { legacy: 'yes' } });
+    await sendJson(device.token, { timestamp: T + 5, attributes: { legacy: 'yes' } });
     await settled(ruleId, 1);
     const expected = `Basic ${Buffer.from('u:legacy-password').toString('base64')}`;
     expect(received.map((r) => [r.headers.authorization, r.headers['x-legacy']])).toEqual([[expected, 'legacy-token']]);
@@ -290,7 +292,7 @@ describe('actions', () => {
     // and this server still opens them, once it has read the sealed rule
     await rulesReloaded();
     received.length = 0;
-    await sendJson(device.token, { timestamp: 6, attributes: { legacy: 'yes' } });
+    await sendJson(device.token, { timestamp: T + 6, attributes: { legacy: 'yes' } });
     await settled(ruleId, 2);
     expect(received.map((r) => [r.headers.authorization, r.headers['x-legacy']])).toEqual([[expected, 'legacy-token']]);
   });
@@ -342,10 +344,10 @@ describe('actions', () => {
     // NOTIFY, and an event sent the moment a rule is created may beat it.
     const down = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'down' }], actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/down`, retries: 2 }] });
     const device = await register();
-    await sendJson(device.token, { timestamp: 3, attributes: { go: 'no' } });
+    await sendJson(device.token, { timestamp: T + 3, attributes: { go: 'no' } });
     expect(await settled(bad, 1)).toEqual([{ status: 'failed', attempts: 1, type: 'webhook' }]);
     script = [500, 500, 500];
-    await sendJson(device.token, { timestamp: 4, attributes: { go: 'down' } });
+    await sendJson(device.token, { timestamp: T + 4, attributes: { go: 'down' } });
     expect(await settled(down, 1)).toEqual([{ status: 'failed', attempts: 3, type: 'webhook' }]);
   });
 
@@ -354,8 +356,8 @@ describe('actions', () => {
     const a = await register();
     const b = await register();
     for (let i = 0; i < 3; i++) {
-      await sendJson(a.token, { timestamp: 10 + i, attributes: { t: 1 } });
-      await sendJson(b.token, { timestamp: 10 + i, attributes: { t: 1 } });
+      await sendJson(a.token, { timestamp: T + 10 + i, attributes: { t: 1 } });
+      await sendJson(b.token, { timestamp: T + 10 + i, attributes: { t: 1 } });
     }
     expect(await settled(ruleId, 2)).toHaveLength(2);
   });
@@ -371,7 +373,7 @@ describe('actions', () => {
       ],
     });
     const device = await register();
-    await sendJson(device.token, { timestamp: 20, attributes: { notify: 'true' } });
+    await sendJson(device.token, { timestamp: T + 20, attributes: { notify: 'true' } });
     expect((await settled(ruleId, 3)).every((j) => j.status === 'succeeded')).toBe(true);
     const [email] = await sql`SELECT subject, body FROM outbox_emails WHERE to_address = 'ops@example.com'`;
     expect(email!.body).toMatch(/^enc:v1:/); // sealed at rest
@@ -399,11 +401,11 @@ describe('devices remembered between batches', () => {
     const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.ping', operator: '==', value: '1' }], actions: [{ type: 'push', subject: 's', message: 'hello {{device.name}}' }] });
     const device = await register();
     expect((await admin.patch(`/v2/devices/${device.deviceId}`, { name: 'first' })).status).toBe(200);
-    await sendJson(device.token, { timestamp: 1, attributes: { ping: 1 } });
+    await sendJson(device.token, { timestamp: T + 1, attributes: { ping: 1 } });
     await settled(ruleId, 1);
     const before = await retried();
     expect((await admin.patch(`/v2/devices/${device.deviceId}`, { name: 'second' })).status).toBe(200);
-    await sendJson(device.token, { timestamp: 2, attributes: { ping: 1 } });
+    await sendJson(device.token, { timestamp: T + 2, attributes: { ping: 1 } });
     await settled(ruleId, 2);
     expect((await notifications(device.token)).sort()).toEqual(['hello first', 'hello second']);
     expect(await retried()).toBe(before + 1);
@@ -413,10 +415,10 @@ describe('devices remembered between batches', () => {
     const tag = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.tagme', operator: '==', value: '1' }], actions: [{ type: 'update device state add tags', deviceIds: 'triggering device', tags: ['tagged'] }] });
     const show = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.show', operator: '==', value: '1' }], actions: [{ type: 'push', subject: 's', message: 'tags {{device.tags}}' }] });
     const device = await register();
-    await sendJson(device.token, { timestamp: 1, attributes: { tagme: 1 } });
+    await sendJson(device.token, { timestamp: T + 1, attributes: { tagme: 1 } });
     await settled(tag, 1);
     const before = await retried();
-    await sendJson(device.token, { timestamp: 2, attributes: { show: 1 } });
+    await sendJson(device.token, { timestamp: T + 2, attributes: { show: 1 } });
     await settled(show, 1);
     expect(await notifications(device.token)).toEqual(['tags ["tagged"]']);
     expect(await retried()).toBe(before);
@@ -425,10 +427,10 @@ describe('devices remembered between batches', () => {
   it('stores a retried event of a known device once and fires for it once', async () => {
     const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.n', operator: '>=', value: '0' }], actions: [{ type: 'push', subject: 's', message: 'n={{event.payload.attributes.n}}' }] });
     const device = await register();
-    await sendJson(device.token, { timestamp: 100, attributes: { n: 1 } });
+    await sendJson(device.token, { timestamp: T + 100, attributes: { n: 1 } });
     const before = await retried();
-    await sendJson(device.token, { timestamp: 100, attributes: { n: 1 } }); // the same event again
-    await sendJson(device.token, { timestamp: 101, attributes: { n: 2 } });
+    await sendJson(device.token, { timestamp: T + 100, attributes: { n: 1 } }); // the same event again
+    await sendJson(device.token, { timestamp: T + 101, attributes: { n: 2 } });
     expect(await settled(ruleId, 2)).toHaveLength(2);
     expect((await notifications(device.token)).sort()).toEqual(['n=1', 'n=2']);
     const stored = await sql`SELECT count(*)::int AS n FROM events WHERE device_id = ${device.deviceId}`;

@@ -48,7 +48,7 @@ describe('webhooks to internal addresses', () => {
     expect(created.status).toBe(200);
     const ruleId = created.body.data.id;
     const device = (await (await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) })).json()) as { token: string };
-    const sent = await fetch(`${server.url}/v1/mobile/events`, { method: 'POST', headers: { authorization: device.token, 'content-type': 'application/json' }, body: JSON.stringify({ timestamp: 1, attributes: { go: 'yes' } }) });
+    const sent = await fetch(`${server.url}/v1/mobile/events`, { method: 'POST', headers: { authorization: device.token, 'content-type': 'application/json' }, body: JSON.stringify({ timestamp: 1_700_000_000_000, attributes: { go: 'yes' } }) });
     expect(sent.status).toBe(204);
     const jobs = await waitFor(async () => {
       const rows = await sql<{ status: string; attempts: number }[]>`SELECT status, attempts FROM action_jobs WHERE rule_id = ${ruleId}`;
