@@ -383,7 +383,7 @@ const SPECS = {
   JPEG_DECODER: value(
     oneOf(['auto', 'libturbojpeg', 'sharp'] as const),
     'auto',
-    'auto | libturbojpeg | sharp: which decoder JPEG images get (auto: libturbojpeg where the native addon has it); the two differ by a level or so per pixel, so pin one where servers must answer alike. libturbojpeg refuses to start without it',
+    'auto | libturbojpeg | sharp: which decoder JPEG images get (auto: libturbojpeg where the native addon has it, else the slower sharp); their pixels agree within 2 levels, so the choice is one of speed. libturbojpeg refuses to start without it',
   ),
   GPU_PRECISION: value(oneOf(['fp32', 'fp16'] as const), 'fp32', "fp32 | fp16: precision of GPU instances whose model.json sets none (fp16 converts the weights at load)"),
   MODEL_ISOLATION: value(

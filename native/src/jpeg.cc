@@ -192,6 +192,29 @@ void Orient(const uint8_t* src, int w, int h, int orientation, uint8_t* dst) {
   }
 }
 
+// Averages boxX x boxY blocks of RGB `src` (w x h, rows `stride` bytes
+// apart) into `dst` (bw x bh = ceil(w / boxX) x ceil(h / boxY)), the last
+// partial blocks filled with their edge pixels, rounded as libvips' shrink.
+void BoxShrinkRgb(const uint8_t* src, int w, int h, size_t stride, int boxX, int boxY, uint8_t* dst, int bw, int bh) {
+  const int64_t n = static_cast<int64_t>(boxX) * boxY;
+  for (int y = 0; y < bh; y++) {
+    for (int x = 0; x < bw; x++) {
+      int64_t sum[3] = {0, 0, 0};
+      for (int j = 0; j < boxY; j++) {
+        const uint8_t* row = src + static_cast<size_t>(std::min(y * boxY + j, h - 1)) * stride;
+        for (int i = 0; i < boxX; i++) {
+          const uint8_t* p = row + static_cast<size_t>(std::min(x * boxX + i, w - 1)) * 3;
+          sum[0] += p[0];
+          sum[1] += p[1];
+          sum[2] += p[2];
+        }
+      }
+      uint8_t* q = dst + (static_cast<size_t>(y) * bw + x) * 3;
+      for (int k = 0; k < 3; k++) q[k] = static_cast<uint8_t>((sum[k] + n / 2) / n);
+    }
+  }
+}
+
 }  // namespace
 
 bool JpegAvailable() { return Tj().ok; }
@@ -250,18 +273,23 @@ JpegStatus ReadJpegHeader(const uint8_t* data, size_t size, double maxPixels, co
   image->pixelsHeight = rectH;
   const int needW = swap ? rectH : rectW;  // as stored
   const int needH = swap ? rectW : rectH;
-  // The smallest power-of-two DCT scale that still covers the rectangle
-  // (the M/8 scales in between decode slower than 1/1 in libjpeg-turbo).
-  int denom = 1;
-  for (int d : {8, 4, 2}) {
-    if ((w + d - 1) / d >= needW && (h + d - 1) / d >= needH) {
-      denom = d;
-      break;
-    }
-  }
+  // The DCT scale sharp picks (its shrink-on-load, pipeline.cc), so that
+  // both paths reduce the same pixels: 1/8, 1/4 or 1/2, the largest not over
+  // the smaller of the two axes' shrinks, halved when that shrink's integer
+  // part is the scale itself. An exact 2x, 4x or 8x is thus never left to
+  // the DCT alone: a scaled IDCT keeps more of the high frequencies than a
+  // full decode reduced by the triangle filter, tens of levels apart at some
+  // pixels of a textured photograph.
+  const double shrink = std::min(static_cast<double>(w) / needW, static_cast<double>(h) / needH);
+  int denom = shrink >= 8 ? 8 : shrink >= 4 ? 4 : shrink >= 2 ? 2 : 1;
+  if (denom > 1 && static_cast<int>(shrink) == denom) denom /= 2;
   image->scaleDenom = denom;
   image->decodeWidth = (w + denom - 1) / denom;
   image->decodeHeight = (h + denom - 1) / denom;
+  // libvips keeps whole scaled pixels only: the partial last column or row
+  // of a DCT-scaled image is dropped (1281x721 at 1/2 is 640x360, not 641x361).
+  image->keptWidth = w / denom;
+  image->keptHeight = h / denom;
   return JpegStatus::kOk;
 }
 
@@ -275,15 +303,14 @@ bool DecodeJpegPixels(const uint8_t* data, size_t size, const JpegImage& image, 
   const bool swap = image.orientation >= 5;
   const int needW = swap ? image.pixelsHeight : image.pixelsWidth;  // as stored
   const int needH = swap ? image.pixelsWidth : image.pixelsHeight;
-  const int denom = image.scaleDenom;
-  // The DCT did the whole reduction when it landed exactly on the rectangle.
-  const bool resize = !(image.decodeWidth == needW && image.decodeHeight == needH &&
-                        image.storedWidth == needW * denom && image.storedHeight == needH * denom);
+  const bool resize = image.keptWidth != needW || image.keptHeight != needH;
+  // The kept pixels alone, without a partial last column or row.
+  const bool crop = !resize && (image.decodeWidth != needW || image.decodeHeight != needH);
   const bool orient = image.orientation != 1;
 
   std::vector<uint8_t> decoded, reduced;
   uint8_t* decodeTo = out;
-  if (resize || orient) {
+  if (resize || orient || crop) {
     decoded.resize(static_cast<size_t>(image.decodeWidth) * image.decodeHeight * c);
     decodeTo = decoded.data();
   }
@@ -300,19 +327,37 @@ bool DecodeJpegPixels(const uint8_t* data, size_t size, const JpegImage& image, 
     decompressor.Reset();
     return false;
   }
-  const uint8_t* stored = decodeTo;  // needW x needH once resized
-  if (resize) {
-    uint8_t* resizeTo = out;
+  const size_t stride = static_cast<size_t>(image.decodeWidth) * c;
+  const uint8_t* stored = decodeTo;  // needW x needH, packed, from here on
+  if (resize || crop) {
+    uint8_t* to = out;
     if (orient) {
       reduced.resize(static_cast<size_t>(needW) * needH * c);
-      resizeTo = reduced.data();
+      to = reduced.data();
     }
-    // Scales from the full size, not from the decoded one: a DCT-scaled
-    // image whose size was rounded up has a partial last column/row.
-    const double scaleX = static_cast<double>(image.storedWidth) / denom / needW;
-    const double scaleY = static_cast<double>(image.storedHeight) / denom / needH;
-    ReduceRgb(decodeTo, image.decodeWidth, image.decodeHeight, scaleX, scaleY, resizeTo, needW, needH);
-    stored = resizeTo;
+    if (resize) {
+      // From the kept pixels (rows of the decoded width), as libvips reduces:
+      // with its reducing gap of 2, a reduction of 4x or more on an axis
+      // begins with a box average by its integer part, edge pixels repeated.
+      const double scaleX = static_cast<double>(image.keptWidth) / needW;
+      const double scaleY = static_cast<double>(image.keptHeight) / needH;
+      const int boxX = std::max(1, static_cast<int>(scaleX / 2));
+      const int boxY = std::max(1, static_cast<int>(scaleY / 2));
+      if (boxX > 1 || boxY > 1) {
+        const int bw = (image.keptWidth + boxX - 1) / boxX;
+        const int bh = (image.keptHeight + boxY - 1) / boxY;
+        std::vector<uint8_t> boxed(static_cast<size_t>(bw) * bh * c);
+        BoxShrinkRgb(decodeTo, image.keptWidth, image.keptHeight, stride, boxX, boxY, boxed.data(), bw, bh);
+        ReduceRgb(boxed.data(), bw, bh, static_cast<size_t>(bw) * c, scaleX / boxX, scaleY / boxY, to, needW, needH);
+      } else {
+        ReduceRgb(decodeTo, image.keptWidth, image.keptHeight, stride, scaleX, scaleY, to, needW, needH);
+      }
+    } else {
+      for (int y = 0; y < needH; y++) {
+        std::memcpy(to + static_cast<size_t>(y) * needW * c, decodeTo + y * stride, static_cast<size_t>(needW) * c);
+      }
+    }
+    stored = to;
   }
   if (orient) Orient(stored, needW, needH, image.orientation, out);
   return true;

@@ -1,10 +1,13 @@
 // JPEG decoding with libturbojpeg straight to the rectangle the image will
-// occupy in the model input: DCT scaling by 1/2, 1/4 or 1/8 to the smallest
-// size that still covers it, then a triangle-filter reduce (reduce.h) for
-// the rest, EXIF orientation applied last. The server's fast path for JPEG:
-// sharp/libvips takes about twice as long on the same files, mostly in
-// pipeline overhead. Only what this path decodes as sharp would is taken;
-// the rest (CMYK, embedded ICC profiles, 12-bit, images smaller than their
+// occupy in the model input, as sharp's path (decode-image.ts) does it: DCT
+// scaling by 1/2, 1/4 or 1/8 where sharp's shrink-on-load would (never the
+// whole of an exact 2x/4x/8x), the partial last block dropped as libvips
+// does, then the triangle-filter reduce (reduce.h) for the rest, EXIF
+// orientation applied last. Same libjpeg decode (islow IDCT, fancy chroma
+// upsampling), same scale, same filter: its pixels are sharp's within 2
+// levels, textured photographs included, while it skips libvips' pipeline
+// overhead. Only what this path decodes as sharp would is taken; the rest
+// (CMYK, embedded ICC profiles, 12-bit, images smaller than their
 // rectangle, any libjpeg warning) is declined or fails, and is left to sharp.
 // Compiled where turbojpeg.h is found (SENSE_HAVE_TURBOJPEG); the library
 // itself is opened at run time, so a machine without it only loses this path.
@@ -51,6 +54,8 @@ struct JpegImage {
   int scaleDenom = 1;    // the DCT scale used: 1/scaleDenom
   int decodeWidth = 0;   // size libjpeg outputs (as stored, DCT-scaled, rounded up)
   int decodeHeight = 0;
+  int keptWidth = 0;     // what of it is used: whole scaled pixels only, as libvips keeps them
+  int keptHeight = 0;
 };
 
 enum class JpegStatus { kOk, kDeclined, kFailed };

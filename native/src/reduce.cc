@@ -149,8 +149,8 @@ void VerticalRow(const uint8_t* const* rows, const int32_t* w, int n, size_t len
 
 }  // namespace
 
-void ReduceRgb(const uint8_t* src, int srcW, int srcH, double scaleX, double scaleY, uint8_t* dst, int dstW,
-               int dstH) {
+void ReduceRgb(const uint8_t* src, int srcW, int srcH, size_t srcStride, double scaleX, double scaleY, uint8_t* dst,
+               int dstW, int dstH) {
   const Taps tx(srcW, dstW, scaleX);
   const Taps ty(srcH, dstH, scaleY);
   const size_t stride = static_cast<size_t>(srcW) * 3;
@@ -159,7 +159,7 @@ void ReduceRgb(const uint8_t* src, int srcW, int srcH, double scaleX, double sca
   std::vector<uint8_t> columns(stride * dstH + 16);  // + slack: HorizontalRgb reads a byte past
   std::vector<const uint8_t*> rows(ty.n);
   for (int y = 0; y < dstH; y++) {
-    for (int k = 0; k < ty.n; k++) rows[k] = src + static_cast<size_t>(ty.first[y] + k) * stride;
+    for (int k = 0; k < ty.n; k++) rows[k] = src + static_cast<size_t>(ty.first[y] + k) * srcStride;
     VerticalRow(rows.data(), &ty.w[static_cast<size_t>(y) * ty.n], ty.n, stride, columns.data() + static_cast<size_t>(y) * stride);
   }
   HorizontalRgb(columns.data(), srcW, dstH, tx, dst, dstW);

@@ -1,9 +1,9 @@
 // From image bytes to pixels sized for the model. JPEG goes first to the
-// native addon (libturbojpeg, native/src/jpeg.cc): it shrinks while it
-// decodes (DCT scaling by 1/2, 1/4 or 1/8) to the smallest size that still
-// covers the image's place in the model input and reduces the rest of the
-// way with the same linear (triangle) filter as sharp - about half sharp's
-// time on the same file. Whatever it does not take (CMYK, ICC profiles,
+// native addon (libturbojpeg, native/src/jpeg.cc): it decodes as sharp's
+// path below does - DCT scaling (1/2, 1/4, 1/8) where sharp's
+// shrink-on-load would, then the same linear (triangle) reduce to the
+// image's place in the model input - so its pixels are sharp's within 2
+// levels, photographs included, without libvips' pipeline overhead. Whatever it does not take (CMYK, ICC profiles,
 // images to enlarge, corrupt or truncated data, an addon built without
 // libturbojpeg) goes to sharp as before, which also words every error.
 // sharp decodes PNG, GIF (first frame), TIFF (first page) and WebP straight
@@ -32,8 +32,9 @@ export const TURBOJPEG_HEADER = '/usr/include/turbojpeg.h';
 /**
  * Which decoder JPEGs get, as JPEG_DECODER asks: auto takes libturbojpeg
  * through the addon where it was built with it, else sharp for all of them
- * (slower); either may be pinned, since their pixels differ a little and
- * so, for sensitive models, do the detections. Logged at start and answered
+ * (slower); either may be pinned. Their pixels agree within 2 levels (the
+ * native path decodes at sharp's DCT scale and reduces with its filter),
+ * so the choice is one of speed. Logged at start and answered
  * by readiness, so that two servers answering differently can be told
  * apart. The reason says why sharp is used - with the command that
  * rebuilds the addon when it was built before libturbojpeg0-dev was

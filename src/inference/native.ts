@@ -75,9 +75,10 @@ interface NativeAddon {
   decodeBmp(bytes: Uint8Array, maxPixels: number): DecodedBmp;
   /**
    * Decodes a JPEG with libturbojpeg straight to the rectangle it occupies in
-   * a boxWidth x boxHeight model input (letterboxed or stretched): DCT
-   * scaling to the smallest size that covers it, a linear (triangle) reduce
-   * for the rest, EXIF orientation applied. null when it leaves the file to
+   * a boxWidth x boxHeight model input (letterboxed or stretched), as sharp's
+   * path does: DCT scaling where sharp's shrink-on-load would, the same
+   * linear (triangle) reduce for the rest, EXIF orientation applied (pixels
+   * within 2 levels of sharp's). null when it leaves the file to
    * sharp: no libturbojpeg (build or machine), CMYK, an embedded ICC profile, 12-bit
    * samples, an image smaller than its rectangle. Throws on corrupt data
    * (libjpeg warnings included) and, before decoding anything, when
@@ -87,7 +88,7 @@ interface NativeAddon {
   decodeJpeg?(bytes: Uint8Array, maxPixels: number, boxWidth: number, boxHeight: number, letterbox: boolean): DecodedJpeg | null;
   /** whether decodeJpeg can decode at all (built with turbojpeg.h, libturbojpeg.so.0 found at run time) */
   hasJpegDecoder?: boolean;
-  /** why not, when it cannot: every JPEG is then decoded by sharp, about three times slower */
+  /** why not, when it cannot: every JPEG is then decoded by sharp, slower */
   jpegDecoderMissing?: string;
   /** whether it was built with turbojpeg.h at all: false where `npm run build:native` would bring the decoder, if the header is installed */
   jpegDecoderBuilt?: boolean;

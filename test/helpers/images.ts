@@ -18,6 +18,59 @@ export function pattern(width: number, height: number): Buffer {
   return data;
 }
 
+/**
+ * Something like a textured photograph: value noise at several scales down
+ * to 2 pixels (foliage, fabric, gravel), shapes with hard edges, and grain -
+ * the high frequencies on which DCT scaling and filtered reduction part
+ * ways, which smooth synthetic scenes hardly have. Deterministic per seed.
+ */
+export function photo(width: number, height: number, seed = 1): Buffer {
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0; // mulberry32
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const v = new Float32Array(width * height * 3).fill(128);
+  for (const [cell, amplitude] of [[96, 120], [32, 120], [11, 60], [4, 45], [2, 35]] as const) {
+    const gw = Math.ceil(width / cell) + 2;
+    const gh = Math.ceil(height / cell) + 2;
+    const grid = Float32Array.from({ length: gw * gh * 3 }, () => random() - 0.5);
+    for (let y = 0; y < height; y++) {
+      const iy = Math.floor(y / cell);
+      const ty = y / cell - iy;
+      const sy = ty * ty * (3 - 2 * ty);
+      for (let x = 0; x < width; x++) {
+        const ix = Math.floor(x / cell);
+        const tx = x / cell - ix;
+        const sx = tx * tx * (3 - 2 * tx);
+        const a = (iy * gw + ix) * 3;
+        const b = a + gw * 3;
+        for (let c = 0; c < 3; c++) {
+          const top = grid[a + c]! + (grid[a + 3 + c]! - grid[a + c]!) * sx;
+          const bottom = grid[b + c]! + (grid[b + 3 + c]! - grid[b + c]!) * sx;
+          v[(y * width + x) * 3 + c]! += (top + (bottom - top) * sy) * amplitude;
+        }
+      }
+    }
+  }
+  for (let k = 0; k < 40; k++) {
+    const [cx, cy, r, square] = [random() * width, random() * height, 5 + random() * 80, random() < 0.5];
+    const colour = [random() * 255, random() * 255, random() * 255];
+    for (let y = Math.max(0, Math.floor(cy - r)); y < Math.min(height, cy + r); y++) {
+      for (let x = Math.max(0, Math.floor(cx - r)); x < Math.min(width, cx + r); x++) {
+        const inside = square ? Math.abs(y - cy) < r * 0.6 : (x - cx) ** 2 + (y - cy) ** 2 < r * r;
+        if (!inside) continue;
+        for (let c = 0; c < 3; c++) v[(y * width + x) * 3 + c] = v[(y * width + x) * 3 + c]! * 0.3 + colour[c]! * 0.7;
+      }
+    }
+  }
+  const rgb = Buffer.alloc(v.length);
+  for (let i = 0; i < v.length; i++) rgb[i] = Math.max(0, Math.min(255, Math.round(v[i]! + (random() - 0.5) * 24)));
+  return rgb;
+}
+
 export interface BmpOptions {
   bitsPerPixel?: 24 | 32 | 8;
   topDown?: boolean;
