@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ingress } from '../src/ingest/proto/ingress.js';
 import { ADMIN, Api } from '../test/helpers/api.js';
-import { removeDir, ROOT, waitFor } from '../test/helpers/server.js';
+import { removeDir, ROOT, startCommand, waitFor } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';
 import { multipartBody } from './limits.js';
 import { topOfProfile } from './cpu-profile.js';
@@ -121,8 +121,7 @@ for (const w of WORKLOADS) {
 /** The trivial endpoint under `node --cpu-prof` on `cwd`'s server (its own start script): the top of the profile. */
 async function profileTrivial(cwd: string): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), 'sense-ab-profile-'));
-  const start = (JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const server = await startBenchServer({ cwd, args: ['--cpu-prof', '--cpu-prof-dir', dir, ...start.trim().split(/\s+/).slice(1)], env: { MODELS_DIR: `${ROOT}/models` } });
+  const server = await startBenchServer({ cwd, args: ['--cpu-prof', '--cpu-prof-dir', dir, ...startCommand(cwd)], env: { MODELS_DIR: `${ROOT}/models` } });
   try {
     await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 120_000, 'the server to be ready');
     await runLoad({ host: '127.0.0.1', port: server.port, request: TRIVIAL, connections: 64, durationMs, warmupMs: 1000 });

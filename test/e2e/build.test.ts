@@ -3,22 +3,28 @@
 // load their compiled entries, and it answers health, a predict with the
 // demo model and the management API.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVAL_SEED_START, makeScene, renderScene } from '../../scripts/demo-model/scenes.js';
 import { predict } from '../helpers/predict.js';
+import { expectStopsOnSigintToNpm, startNpmScript } from '../helpers/npm-script.js';
 import { ROOT, removeDir, startReadyServer, type TestServer } from '../helpers/server.js';
 
 const DEMO = '01JDEM0DETECT0R00000000001';
 // Inside the checkout (.scratch/ is ignored by git): the compiled code finds
-// node_modules/ and native/build/ above it, as dist/ does.
-const OUT = join(ROOT, '.scratch', `build-test-${process.pid}`);
+// node_modules/ and native/build/ above it, as dist/ does. A copy of
+// package.json beside it lets `npm run start:dist` run it from there.
+const SCRATCH = join(ROOT, '.scratch', `build-test-${process.pid}`);
+const OUT = join(SCRATCH, 'dist');
 let server: TestServer | undefined;
 
 beforeAll(async () => {
   await promisify(execFile)(process.execPath, [join(ROOT, 'scripts/build.mjs'), OUT], { cwd: ROOT });
+  copyFileSync(join(ROOT, 'package.json'), join(SCRATCH, 'package.json'));
   server = await startReadyServer({
     args: ['--max-semi-space-size=64', join(OUT, 'main.js')],
     env: { INFERENCE_API_KEY: 'build-key', ADMIN_PASSWORD: 'build-password', WORKERS: '1', INSTANCE_COUNT: '1' },
@@ -28,7 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await removeDir(server?.dataDir ?? '');
-  await removeDir(OUT);
+  await removeDir(SCRATCH);
 });
 
 describe('the compiled server (npm run build, node dist/main.js)', () => {
@@ -61,4 +67,19 @@ describe('the compiled server (npm run build, node dist/main.js)', () => {
     // Ran as JavaScript: nothing failed in a worker thread.
     expect(server!.stderr()).not.toMatch(/ error |ERR_/);
   });
+});
+
+describe('npm run start:dist', () => {
+  it("stops on SIGINT to npm's own process: the server drains, exits and frees its port", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sense-dist-int-'));
+    const server = await startNpmScript('start:dist', { cwd: SCRATCH, env: { DATA_DIR: dataDir, WORKERS: '1', INSTANCE_COUNT: '1' } });
+    try {
+      const stopped = await expectStopsOnSigintToNpm(server);
+      expect(stopped).toMatchObject({ npmExit: 0, serverAlive: false, portFree: true });
+      expect(stopped.serverLog).toMatch(/signal received signal="?SIGINT/);
+    } finally {
+      server.kill();
+      await removeDir(dataDir);
+    }
+  }, 180_000);
 });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePredictModels } from '../fixtures/predict-models.js';
 import { makeImage } from '../helpers/images.js';
 import { predict } from '../helpers/predict.js';
+import { expectStopsOnSigintToNpm, startNpmScript } from '../helpers/npm-script.js';
 import { createTestDatabase, removeDir, ROOT, startServer, waitFor, type TestServer } from '../helpers/server.js';
 
 let modelsDir: string;
@@ -135,6 +136,33 @@ describe('under npm', () => {
     } finally {
       npm.kill('SIGKILL');
       // The server (npm's grandchild) ends on its own; its PostgreSQL last.
+      await waitFor(async () => !existsSync(join(dataDir, 'postgres', 'postmaster.pid')), 30_000, 'PostgreSQL to stop').catch(() => undefined);
+      await removeDir(dataDir);
+    }
+  }, 120_000);
+});
+
+describe('SIGINT to npm start', () => {
+  it('reaches the server: npm\'s own process signalled, the server drains, exits and frees its port', async () => {
+    // npm passes SIGINT to its child; `sh -c` used to be that child and
+    // kept it, leaving npm and the server running (`exec` in package.json).
+    const dataDir = await mkdtemp(join(tmpdir(), 'sense-npm-int-'));
+    const server = await startNpmScript('start', { cwd: ROOT, env: { DATA_DIR: dataDir, MODELS_DIR: modelsDir } });
+    try {
+      // The version GET / and /openapi.json answer is package.json's.
+      const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+      const root = await fetch(`http://127.0.0.1:${server.port}/`, { headers: { accept: 'application/json' } });
+      expect(await root.json()).toEqual({ name: 'sense-inference-server', version });
+      expect(await (await fetch(`http://127.0.0.1:${server.port}/v2`)).json()).toEqual({ name: 'sense-inference-server', version });
+      const openApi = (await (await fetch(`http://127.0.0.1:${server.port}/openapi.json`)).json()) as { info: { version: string } };
+      expect(openApi.info.version).toBe(version);
+
+      const stopped = await expectStopsOnSigintToNpm(server);
+      expect(stopped).toMatchObject({ npmExit: 0, serverAlive: false, portFree: true });
+      expect(stopped.serverLog).toMatch(/signal received signal="?SIGINT/);
+      expect(stopped.serverLog).toContain('embedded PostgreSQL stopped');
+    } finally {
+      server.kill();
       await waitFor(async () => !existsSync(join(dataDir, 'postgres', 'postmaster.pid')), 30_000, 'PostgreSQL to stop').catch(() => undefined);
       await removeDir(dataDir);
     }

@@ -13,12 +13,15 @@ import postgres from 'postgres';
 export const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * The node command line of `npm start` (package.json), so that tests and
- * benchmarks run the server exactly as users do, V8 flags included.
+ * The node command line of `npm start` (package.json of the checkout in
+ * `cwd`), so that tests and benchmarks run the server exactly as users do,
+ * V8 flags included: node's arguments, without the `exec` that hands npm's
+ * signals to the server (older checkouts have none).
  */
-function startCommand(): string[] {
-  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const [program, ...args] = start.trim().split(/\s+/);
+export function startCommand(cwd = ROOT): string[] {
+  const start = (JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const words = start.trim().split(/\s+/);
+  const [program, ...args] = words[0] === 'exec' ? words.slice(1) : words;
   if (program !== 'node') throw new Error(`package.json's start script should run node: ${start}`);
   return args;
 }
