@@ -193,7 +193,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       vision: new VisionService(database.sql, (versionId, organizationId) => inference.visible(versionId, organizationId) !== undefined),
       keptFrames,
       landmarks: new LandmarkService(database.sql),
-      rules: new RuleService(database.sql),
+      rules: new RuleService(database.sql, { webhookAllowList: parseAllowList(config.webhookAllowedHosts) }),
       ruleDeliveries: new RuleDeliveryService(database.sql),
       events,
       eventTail,

@@ -77,7 +77,8 @@ describe('POST /v2/rules', () => {
   it('creates a rule from conditionsObject: derives the string, stores the tree, gives actions ids, masks secrets', async () => {
     const res = await admin.post('/v2/rules', genB());
     expect(res.status).toBe(200);
-    const rule = res.body.data;
+    const { warnings, ...rule } = res.body.data;
+    expect(warnings).toEqual([]);
     expect(rule).toMatchObject({
       id: expect.stringMatching(/^[0-9A-Z]{26}$/),
       projectId: projectA,
@@ -236,7 +237,7 @@ describe('roles and authentication', () => {
 
 describe('another organization', () => {
   it('cannot see, change or delete a rule, and lists only its own', async () => {
-    const rule = (await admin.post('/v2/rules', genB())).body.data;
+    const { warnings: _, ...rule } = (await admin.post('/v2/rules', genB())).body.data;
     expect((await other.get(`/v2/rules/${rule.id}`)).status).toBe(404);
     const patch = await other.patch(`/v2/rules/${rule.id}`, { name: 'stolen', enabled: false });
     expect(patch.status).toBe(404);
@@ -351,6 +352,7 @@ describe('POST /v2/rules/validate-conditions', () => {
           ],
         },
       ],
+      warnings: [],
     });
     const fromObject = await admin.post('/v2/rules/validate-conditions', {
       conditionsObject: { type: 'landmark', trigger: 'inside', ids: [landmarkA] },
@@ -374,6 +376,104 @@ describe('POST /v2/rules/validate-conditions', () => {
   });
 });
 
+describe('zones, labels and webhooks that would never work: warnings, and the rule vocabulary', () => {
+  const ZONES = (names: string[]) => JSON.stringify(names.map((name) => ({ name, polygon: [[0, 0], [1, 0], [1, 1]] })));
+  /** A model of the organization with one version: its labels, public or not (as the bundled demo models are). */
+  async function modelVersion(organizationId: string, labels: string[], isPublic = false) {
+    const modelId = ulid();
+    await sql`INSERT INTO models (id, organization_id, name) VALUES (${modelId}, ${organizationId}, ${`m-${modelId}`})`;
+    await sql`INSERT INTO model_versions (id, model_id, organization_id, version, directory, config, public, status)
+              VALUES (${ulid()}, ${modelId}, ${organizationId}, 1, ${`/nonexistent/${modelId}`}, ${JSON.stringify({ name: 'm', labels })}::text::jsonb, ${isPublic}, 'Failed')`;
+  }
+  async function camera(organizationId: string, channelId: string, zones: string[]) {
+    const deviceId = await device(organizationId, channelId);
+    await sql`INSERT INTO device_vision (device_id, organization_id, model_version_id, zones) VALUES (${deviceId}, ${organizationId}, ${ulid()}, ${ZONES(zones)}::text::jsonb)`;
+  }
+  let cameraProject: string;
+  beforeAll(async () => {
+    const cameras = await channel(orgA);
+    cameraProject = await project(orgA, [cameras]);
+    await camera(orgA, cameras, ['left_half', 'right_half']);
+    await camera(orgA, cameras, ['left_half', 'loading bay']);
+    await camera(orgA, channelA, ['elsewhere']); // another project's camera
+    await camera(orgB, channelB, ['b_zone']);
+    await modelVersion(orgA, ['person', 'traffic cone']);
+    await modelVersion(orgB, ['bicycle', 'person'], true); // public: every organization can run it
+    await modelVersion(orgB, ['secret label']);
+  });
+  const detections = (label: string, zone?: string) => ({ type: 'detections', label, ...(zone !== undefined && { zone }), operator: '>=', value: 1 });
+  const typoWarnings = [
+    { code: 'unknown_label', message: 'label "trafic cone" is not a label of any model this organization can run; did you mean "traffic cone"?', suggestions: ['traffic cone'] },
+    { code: 'unknown_zone', message: 'zone "left_hlaf" is not a zone of any camera in this project; did you mean "left_half"?', suggestions: ['left_half'] },
+  ];
+
+  it("answers the project's zones and the labels the organization can run, sorted and distinct; 404 for another's project", async () => {
+    const res = await member.get(`/v2/projects/${cameraProject}/rule-vocabulary`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { zones: ['left_half', 'loading bay', 'right_half'], labels: ['bicycle', 'person', 'traffic cone'] } });
+    expect((await admin.get(`/v2/projects/${projectA2}/rule-vocabulary`)).body.data.zones).toEqual([]);
+    const foreign = await other.get(`/v2/projects/${cameraProject}/rule-vocabulary`);
+    expect(foreign.body).toEqual({ status: 404, message: 'project not found' });
+    expect((await anon.get(`/v2/projects/${cameraProject}/rule-vocabulary`)).status).toBe(401);
+  });
+
+  it('validate-conditions answers valid, with warnings naming the near matches', async () => {
+    const conditionsObject = [{ type: 'and', items: [detections('trafic cone', 'left_hlaf'), detections('person', 'loading bay'), detections('trafic cone')] }];
+    const res = await member.post('/v2/rules/validate-conditions', { conditionsObject, projectId: cameraProject });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ valid: true, warnings: typoWarnings });
+    // without a project, zones are not known: only labels are checked
+    expect((await member.post('/v2/rules/validate-conditions', { conditionsObject })).body.data.warnings).toEqual([typoWarnings[0]]);
+    // the same from the expression string; a name far from every known one has no suggestion
+    const far = await member.post('/v2/rules/validate-conditions', { conditions: "detections('giraffe', 'left_half') >= 1", projectId: cameraProject });
+    expect(far.body.data.warnings).toEqual([{ code: 'unknown_label', message: 'label "giraffe" is not a label of any model this organization can run', suggestions: [] }]);
+    const right = await member.post('/v2/rules/validate-conditions', { conditionsObject: [detections('traffic cone', 'left_half')], projectId: cameraProject });
+    expect(right.body.data.warnings).toEqual([]);
+    // another organization's private labels and cameras are not known here
+    const secret = await member.post('/v2/rules/validate-conditions', { conditionsObject: [detections('secret label', 'b_zone')], projectId: cameraProject });
+    expect(secret.body.data.warnings.map((w: { code: string }) => w.code)).toEqual(['unknown_label', 'unknown_zone']);
+  });
+
+  it('saves a rule with typos all the same, and answers its warnings on create (both routes) and PATCH', async () => {
+    const body = { projectId: cameraProject, name: 'cones', conditionsObject: [detections('trafic cone', 'left_hlaf')] };
+    const created = await admin.post('/v2/rules', body);
+    expect(created.status).toBe(200);
+    expect(created.body.data.warnings).toEqual(typoWarnings);
+    expect(created.body.data.conditions).toBe("detections('trafic cone', 'left_hlaf') >= 1");
+    const read = await admin.get(`/v2/rules/${created.body.data.id}`);
+    expect(read.body.data).not.toHaveProperty('warnings');
+    const fixed = await admin.patch(`/v2/rules/${created.body.data.id}`, { conditionsObject: [detections('traffic cone', 'left_half')] });
+    expect(fixed.status).toBe(200);
+    expect(fixed.body.data.warnings).toEqual([]);
+    const renamed = await admin.patch(`/v2/rules/${created.body.data.id}`, { name: 'cones again' });
+    expect(renamed.body.data.warnings).toEqual([]);
+    const nested = await admin.post(`/v2/projects/${cameraProject}/rules`, { name: 'nested', conditionsObject: [detections('person', 'left_hlaf')] });
+    expect(nested.status).toBe(201);
+    expect(nested.body.data.warnings).toEqual([typoWarnings[1]]);
+    expect((await admin.post('/v2/rules', genB())).body.data.warnings).toEqual([]);
+  });
+
+  it('warns at save of a webhook to an internal address, naming WEBHOOK_ALLOWED_HOSTS', async () => {
+    const res = await admin.post('/v2/rules', {
+      projectId: projectA,
+      name: 'hooks',
+      conditions: 'true',
+      actions: [
+        { type: 'webhook', method: 'POST', url: 'https://hooks.example.com/in' },
+        { type: 'webhook', method: 'POST', url: 'http://10.1.2.3:8080/in/{{device.id}}' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.warnings).toEqual([
+      {
+        code: 'webhook_blocked',
+        field: 'actions.1.url',
+        message: 'the webhook to http://10.1.2.3:8080 will be blocked each time the rule fires: 10.1.2.3 is an internal address (private (RFC 1918)); WEBHOOK_ALLOWED_HOSTS can allow it',
+      },
+    ]);
+  });
+});
+
 describe('Gen A routes under projects', () => {
   it('creates with 201, lists, reads, deletes with 204; a rule of another project is 404', async () => {
     const res = await admin.post(`/v2/projects/${projectA}/rules`, {
@@ -384,7 +484,8 @@ describe('Gen A routes under projects', () => {
       actions: [{ type: 'email', subject: 'In', body: 'entered', recipients: { emails: ['a@example.com'] } }],
     });
     expect(res.status).toBe(201);
-    const rule = res.body.data;
+    const { warnings, ...rule } = res.body.data;
+    expect(warnings).toEqual([]);
     expect(rule).toMatchObject({ projectId: projectA, conditions: `enterLandmark(('${landmarkA}'), event.location.position) || false` });
     expect(rule.actions[0]).toMatchObject({ type: 'email', message: 'entered' });
     const list = await admin.get(`/v2/projects/${projectA}/rules`);

@@ -46,6 +46,15 @@ describe('webhooks to internal addresses', () => {
       actions: urls.map((url) => ({ type: 'webhook', method: 'GET', url, retries: 3 })),
     });
     expect(created.status).toBe(200);
+    // warned of at save, each as the guard will refuse it at every fire
+    expect(created.body.data.warnings).toEqual(
+      urls.map((url, i) => ({
+        code: 'webhook_blocked',
+        field: `actions.${i}.url`,
+        message: expect.stringMatching(new RegExp(`^the webhook to ${new URL(url).origin.replace(/[.[\]]/g, '\\$&')} will be blocked each time the rule fires: .* is an internal address \\(.+\\); WEBHOOK_ALLOWED_HOSTS can allow it$`)),
+      })),
+    );
+    expect(created.body.data.warnings[1].message).toMatch(/localhost resolves to (127\.0\.0\.1|::1), which is an internal address \(loopback\)/);
     const ruleId = created.body.data.id;
     const device = (await (await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) })).json()) as { token: string };
     const sent = await fetch(`${server.url}/v1/mobile/events`, { method: 'POST', headers: { authorization: device.token, 'content-type': 'application/json' }, body: JSON.stringify({ timestamp: 1_700_000_000_000, attributes: { go: 'yes' } }) });

@@ -16,12 +16,30 @@ import {
   type RuleFields,
   type RuleRow,
 } from '../../db/rules.js';
+import { listCameraZoneNames, listRunnableLabels } from '../../db/rule-vocabulary.js';
 import { invalid, notFound, OutOfOrganizationError } from '../../errors.js';
 import { actionReferences, prepareActions, presentActions, type ActionInput, type RuleAction } from './actions.js';
 import { ConditionError } from './errors.js';
 import { generateExpression, parseExpression } from './expression.js';
 import { conditionsObjectOf, isValidTimezone, parseConditionsObject, parseLogicalCondition, type GenBNode, type ParsedConditions } from './inputs.js';
 import { landmarkIds, type Condition } from './model.js';
+import { NOTHING_ALLOWED, type AllowList } from './ssrf-guard.js';
+import { vocabularyWarnings, webhookWarnings, type RuleWarning } from './warnings.js';
+
+export type { RuleWarning } from './warnings.js';
+
+/** A rule as saved, and what in it will not work as written (warnings.ts): it is saved all the same. */
+export interface SavedRule {
+  rule: RuleRow;
+  warnings: RuleWarning[];
+}
+
+export interface RuleServiceOptions {
+  /** internal webhook destinations let through (WEBHOOK_ALLOWED_HOSTS): a webhook to any other internal one is warned of at save */
+  webhookAllowList?: AllowList;
+}
+
+const sortedUnique = (values: readonly string[]) => [...new Set(values)].sort();
 
 export interface RuleInput {
   projectId?: string | undefined;
@@ -183,9 +201,38 @@ export interface LoadedRule {
 
 /** Rules of an organization's projects, and the enabled rules as the rules engine reads them. */
 export class RuleService {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly options: RuleServiceOptions = {},
+  ) {}
 
-  async create(organizationId: string, input: RuleInput & { projectId: string; name: string }): Promise<RuleRow> {
+  /**
+   * What conditions of the project's rules may name: the zones of its
+   * cameras (vision profiles of the devices of its channels) and the labels
+   * of every model version the organization can run; sorted, distinct.
+   */
+  async vocabulary(organizationId: string, projectId: string): Promise<{ zones: string[]; labels: string[] }> {
+    if (!(await projectExists(this.sql, organizationId, projectId))) throw notFound('project not found');
+    const [zones, labels] = await Promise.all([listCameraZoneNames(this.sql, organizationId, projectId), listRunnableLabels(this.sql, organizationId)]);
+    return { zones: sortedUnique(zones), labels: sortedUnique(labels) };
+  }
+
+  /**
+   * Warnings of a saved or checked rule: detections naming a zone no camera
+   * of the project has (zones are only known with a project) or a label no
+   * runnable model has, webhooks the SSRF guard will refuse.
+   */
+  private async warnings(organizationId: string, tree: Condition | null, actions: readonly RuleAction[], project?: { id: string; channelIds: readonly string[] }): Promise<RuleWarning[]> {
+    const hasDetections = JSON.stringify(tree ?? null).includes('"detections"');
+    const [labels, zones, webhooks] = await Promise.all([
+      hasDetections ? listRunnableLabels(this.sql, organizationId) : [],
+      hasDetections && project ? listCameraZoneNames(this.sql, organizationId, project.id, project.channelIds) : undefined,
+      webhookWarnings(actions, this.options.webhookAllowList ?? NOTHING_ALLOWED),
+    ]);
+    return [...(hasDetections ? vocabularyWarnings(tree, { labels, zones }) : []), ...webhooks];
+  }
+
+  async create(organizationId: string, input: RuleInput & { projectId: string; name: string }): Promise<SavedRule> {
     const parsed = parseConditionsInput(input);
     const tree = parsed?.tree ?? null;
     const properties = withTimezone(input.properties ?? {}, parsed);
@@ -203,22 +250,25 @@ export class RuleService {
       channelIds: unique(input.channelIds ?? []),
       gatewayIds: unique(input.gatewayIds ?? []),
     };
-    return this.sql.begin(async (tx) => {
+    const rule = await this.sql.begin(async (tx) => {
       if (!(await projectExists(tx, organizationId, input.projectId))) throw new OutOfOrganizationError('project', input.projectId);
       await checkReferences(tx, organizationId, input.projectId, { ...fields, conditionTree: tree });
       return insertRule(tx, { id: newId(), organizationId, ...fields });
     });
+    const warnings = await this.warnings(organizationId, tree, fields.actions as RuleAction[], { id: rule.projectId, channelIds: rule.channelIds });
+    return { rule, warnings };
   }
 
   /** A partial update: fields not given keep their value; conditions given in any form replace the tree. */
-  async change(organizationId: string, id: string, input: RuleInput): Promise<RuleRow> {
+  async change(organizationId: string, id: string, input: RuleInput): Promise<SavedRule> {
     const parsed = parseConditionsInput(input);
-    return this.sql.begin(async (tx) => {
+    let tree: Condition | null = null;
+    const rule = await this.sql.begin(async (tx) => {
       const current = await findRule(tx, organizationId, id, { forUpdate: true });
       if (!current) throw notFound('rule not found');
       const projectId = input.projectId ?? current.projectId;
       if (projectId !== current.projectId && !(await projectExists(tx, organizationId, projectId))) throw new OutOfOrganizationError('project', projectId);
-      const tree = parsed ? parsed.tree : converting(() => currentTree(current));
+      tree = parsed ? parsed.tree : converting(() => currentTree(current));
       const changes: Partial<RuleFields> = {
         projectId,
         name: input.name,
@@ -241,6 +291,8 @@ export class RuleService {
       });
       return (await updateRule(tx, organizationId, id, changes))!;
     });
+    const warnings = await this.warnings(organizationId, tree, rule.actions as RuleAction[], { id: rule.projectId, channelIds: rule.channelIds });
+    return { rule, warnings };
   }
 
   async get(organizationId: string, id: string): Promise<RuleRow> {
@@ -267,7 +319,9 @@ export class RuleService {
    * Checks conditions without saving them: the tree in both derived forms.
    * With projectId, landmark ids are checked against that project too. When an
    * object form and a string are both given, both must be valid and `matches`
-   * says whether they mean the same tree.
+   * says whether they mean the same tree. `warnings` names what would never
+   * match: labels no runnable model has, and (with projectId) zones no camera
+   * of the project has.
    */
   async validateConditions(organizationId: string, input: ValidateInput) {
     const parsed = parseConditionsInput(input);
@@ -279,12 +333,14 @@ export class RuleService {
       if (!(await projectExists(this.sql, organizationId, input.projectId))) throw new OutOfOrganizationError('project', input.projectId);
       await checkIds(this.sql, 'landmarks', organizationId, landmarkIds(parsed.tree), 'landmark ids', input.projectId);
     }
+    const warnings = await this.warnings(organizationId, parsed.tree, [], input.projectId ? { id: input.projectId, channelIds: [] } : undefined);
     return {
-      valid: true,
+      valid: true as const,
       conditions: generateExpression(parsed.tree),
       conditionsObject: conditionsObjectOf(parsed.tree),
       ...(typeof properties.timezone === 'string' ? { timezone: properties.timezone } : {}),
       ...(fromString !== undefined ? { matches: JSON.stringify(fromString) === JSON.stringify(parsed.tree) } : {}),
+      warnings,
     };
   }
 

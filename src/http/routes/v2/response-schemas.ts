@@ -250,6 +250,22 @@ export const ruleSchema = z
   })
   .meta({ id: 'Rule' });
 
+export const ruleWarningSchema = z
+  .strictObject({
+    code: z
+      .enum(['unknown_zone', 'unknown_label', 'webhook_blocked'])
+      .describe('unknown_zone: no camera of the project has the zone; unknown_label: no model the organization can run has the label; webhook_blocked: the URL is an internal address WEBHOOK_ALLOWED_HOSTS does not allow'),
+    message: z.string().describe('a full sentence'),
+    field: z.string().optional().describe('the field it is about, e.g. actions.0.url'),
+    suggestions: z.array(z.string()).optional().describe('the near matches, nearest first'),
+  })
+  .meta({ id: 'RuleWarning' });
+
+const ruleWarnings = z.array(ruleWarningSchema).describe('what will not work as written (the rule is valid, and saved, all the same); empty when nothing');
+
+/** A rule as create and PATCH answer it: with the warnings of what was saved. */
+export const savedRuleSchema = ruleSchema.extend({ warnings: ruleWarnings }).meta({ id: 'SavedRule' });
+
 export const conditionsCheckSchema = z
   .strictObject({
     valid: z.literal(true),
@@ -257,8 +273,16 @@ export const conditionsCheckSchema = z
     conditionsObject: z.array(conditionNode),
     timezone: z.string().optional().describe('properties.timezone, when given'),
     matches: z.boolean().optional().describe('when an object form and a conditions string are both given: whether they say the same'),
+    warnings: ruleWarnings,
   })
   .meta({ id: 'ConditionsCheck' });
+
+export const ruleVocabularySchema = z
+  .strictObject({
+    zones: z.array(z.string()).describe("the zones of the project's cameras, sorted"),
+    labels: z.array(z.string()).describe('the labels of every model version the organization can run, sorted'),
+  })
+  .meta({ id: 'RuleVocabulary' });
 
 export const deliveryAttemptSchema = z
   .strictObject({

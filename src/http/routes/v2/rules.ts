@@ -10,11 +10,11 @@ import { z } from 'zod';
 import { notFound } from '../../../errors.js';
 import { actionsSchema } from '../../../platform/rules/actions.js';
 import { LIMITS } from '../../../platform/rules/model.js';
-import { presentRule } from '../../../platform/rules/service.js';
+import { presentRule, type SavedRule } from '../../../platform/rules/service.js';
 import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { foreignScope, id, idParam } from './common.js';
-import { conditionsCheckSchema, list, one, ruleSchema } from './response-schemas.js';
+import { conditionsCheckSchema, list, one, ruleSchema, ruleVocabularySchema, savedRuleSchema } from './response-schemas.js';
 
 const properties = z
   .object({ timezone: z.string().max(64).nullish().describe('IANA time zone of schedule conditions; UTC by default') })
@@ -66,6 +66,13 @@ const validateBody = z
   .strict();
 const projectRuleParams = z.object({ project: id, rule: id });
 const ruleResponse = { description: 'the rule (webhook secrets masked)', schema: one(ruleSchema) };
+const savedRuleResponse = {
+  description: 'the rule as saved (webhook secrets masked), with `warnings`: what will not work as written (unknown zones and labels, blocked webhooks)',
+  schema: one(savedRuleSchema),
+};
+
+/** A saved rule as create and PATCH answer it: the rule, and its warnings beside its fields. */
+const presentSaved = ({ rule, warnings }: SavedRule) => ({ ...presentRule(rule), warnings });
 
 export function rulesEndpoints({ rules }: PlatformServices): Endpoint[] {
   return [
@@ -95,18 +102,18 @@ export function rulesEndpoints({ rules }: PlatformServices): Endpoint[] {
       auth: 'organization',
       action: 'rules:write',
       body: createBody,
-      responses: { 200: ruleResponse, 401: { description: 'you dont have access to this project' } },
+      responses: { 200: savedRuleResponse, 401: { description: 'you dont have access to this project' } },
       async handler({ caller, body }) {
-        return respond.data(presentRule(await foreignScope(rules.create(caller.organizationId, body))));
+        return respond.data(presentSaved(await foreignScope(rules.create(caller.organizationId, body))));
       },
     }),
     defineEndpoint({
       method: 'post',
       path: '/v2/rules/validate-conditions',
       tag: 'rules',
-      summary: 'check conditions without saving: {valid, conditions, conditionsObject}, or 400 with the reason',
+      summary: 'check conditions without saving: {valid, conditions, conditionsObject, warnings}, or 400 with the reason',
       description:
-        'Checks rule conditions without saving anything: answers {valid, conditions, conditionsObject} with every form of them, or 400 with the reason they are refused.',
+        'Checks rule conditions without saving anything: answers {valid, conditions, conditionsObject, warnings} with every form of them, or 400 with the reason they are refused. `warnings` names labels no model of the organization has and, with `projectId`, zones no camera of the project has, with the near matches.',
       auth: 'organization',
       action: 'rules:read',
       body: validateBody,
@@ -141,9 +148,9 @@ export function rulesEndpoints({ rules }: PlatformServices): Endpoint[] {
       action: 'rules:write',
       params: idParam('rule'),
       body: patchBody,
-      responses: { 200: ruleResponse },
+      responses: { 200: savedRuleResponse },
       async handler({ caller, params, body }) {
-        return respond.data(presentRule(await foreignScope(rules.change(caller.organizationId, params.rule, body))));
+        return respond.data(presentSaved(await foreignScope(rules.change(caller.organizationId, params.rule, body))));
       },
     }),
     defineEndpoint({
@@ -174,10 +181,25 @@ export function rulesEndpoints({ rules }: PlatformServices): Endpoint[] {
       action: 'rules:write',
       params: idParam('project'),
       body: nestedCreateBody,
-      responses: { 201: ruleResponse },
+      responses: { 201: savedRuleResponse },
       async handler({ caller, params, body }) {
-        const rule = await rules.create(caller.organizationId, { ...body, projectId: params.project });
-        return respond.data(presentRule(rule), 201);
+        const saved = await rules.create(caller.organizationId, { ...body, projectId: params.project });
+        return respond.data(presentSaved(saved), 201);
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/projects/:project/rule-vocabulary',
+      tag: 'rules',
+      summary: "what the project's rules may name: its cameras' zones and the labels of the models the organization can run",
+      description:
+        "Answers the names a detections condition of the project's rules may use: `zones`, those of every camera (vision profile) of the devices of its channels, and `labels`, those of every model version the organization can run (the bundled demo models included); sorted, distinct.",
+      auth: 'organization',
+      action: 'rules:read',
+      params: idParam('project'),
+      responses: { 200: { description: 'the zones and labels', schema: one(ruleVocabularySchema) } },
+      async handler({ caller, params }) {
+        return respond.data(await rules.vocabulary(caller.organizationId, params.project));
       },
     }),
     defineEndpoint({
