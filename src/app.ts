@@ -24,7 +24,7 @@ import { BodyBudget } from './lib/body-budget.js';
 import { PredictAdmission } from './inference/admission.js';
 import type { HttpContext } from './http/context.js';
 import { InFlight } from './http/draining.js';
-import type { Route } from './http/router.js';
+import { unmatchedRoute, type Route } from './http/router.js';
 import { HttpServer } from './http/server.js';
 import { loadUws } from './http/uws.js';
 import { engineSettings, InferenceEngine } from './inference/engine.js';
@@ -112,7 +112,7 @@ function withConsole(apiRoutes: Route[], settings: ConsoleSettings): Route[] {
   const prefixes = [...new Set(apiRoutes.map((route) => `/${route.path.split('/')[1]}`))].filter((prefix) => prefix !== '/');
   return [
     ...apiRoutes.map((route) => (route.method === 'get' && route.path === '/' ? sharedWithConsole(route, site) : route)),
-    staticSiteRoute(site, prefixes),
+    staticSiteRoute(site, prefixes, unmatchedRoute(apiRoutes)),
   ];
 }
 
@@ -193,7 +193,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       vision: new VisionService(database.sql, (versionId, organizationId) => inference.visible(versionId, organizationId) !== undefined),
       keptFrames,
       landmarks: new LandmarkService(database.sql),
-      rules: new RuleService(database.sql, { webhookAllowList: parseAllowList(config.webhookAllowedHosts) }),
+      rules: new RuleService(database.sql),
       ruleDeliveries: new RuleDeliveryService(database.sql),
       events,
       eventTail,

@@ -312,6 +312,30 @@ export function bodyPolicyOf(endpoint: Endpoint): BodyPolicy | undefined {
   return (endpoint.body || endpoint.content) && endpoint.method !== 'get' ? 'buffered' : undefined;
 }
 
+/**
+ * Predict's 401 body is documented exactly, without an `error` (docs/CONTRACT.md#predict-errors),
+ * so the form expected is said where RFC 6750 puts it: a `WWW-Authenticate:
+ * Bearer` challenge on every such 401 (its error_description may not hold
+ * double quotes or backslashes).
+ */
+export function bearerChallenge(authorization: string | undefined): string {
+  const expected = 'expected Authorization: Bearer <API key>';
+  const header = authorization?.trim() ?? '';
+  if (header === '') return `Bearer error="invalid_request", error_description="no Authorization header; ${expected}"`;
+  if (!/^Bearer\s+\S+$/i.test(header)) return `Bearer error="invalid_request", error_description="the Authorization header is not of the Bearer scheme; ${expected}"`;
+  return `Bearer error="invalid_token", error_description="the API key is unknown, disabled or deleted; ${expected}"`;
+}
+
+function inferenceKeyCaller(auth: Authenticators, authorization: string | undefined): InferenceKeyCaller {
+  try {
+    return auth.inferenceKey(authorization);
+  } catch (error) {
+    const refusal = ApiError.from(error);
+    if (refusal?.status !== 401) throw error;
+    throw new ApiError(401, refusal.message, refusal.detail, { ...refusal.headers, 'WWW-Authenticate': bearerChallenge(authorization) });
+  }
+}
+
 const SYNCHRONOUS_SCHEMES: ReadonlySet<AuthLevel> = new Set(['none', 'inferenceKey', 'metrics']);
 
 /**
@@ -332,7 +356,7 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
 
   /** The caller of a synchronous scheme (none, inferenceKey, metrics). */
   const callerNow = (req: Request): unknown => {
-    if (endpoint.auth === 'inferenceKey') return auth.inferenceKey(req.headers.authorization);
+    if (endpoint.auth === 'inferenceKey') return inferenceKeyCaller(auth, req.headers.authorization);
     if (endpoint.auth === 'metrics') auth.metrics(req);
     return undefined;
   };

@@ -51,8 +51,32 @@ export function addRoute(app: TemplatedApp, route: Route, ctx: HttpContext): voi
   });
 }
 
-/** Unknown paths answer 404 in the error shape instead of uWS's empty default. */
-export function addFallback(app: TemplatedApp, ctx: HttpContext): void {
+const METHOD_NAMES: Readonly<Record<Method, string>> = { get: 'GET', post: 'POST', put: 'PUT', patch: 'PATCH', del: 'DELETE', options: 'OPTIONS' };
+
+/**
+ * The answer to a request no route took: 405 with `Allow` when its path is
+ * a route's under another method (GET on predict: `Allow: POST`), else 404.
+ * Patterns are matched segment by segment, `:name` matching any one; the
+ * catch-alls (`/*`: the console, the CORS preflight) name no route. Worked
+ * out only for unmatched requests.
+ */
+export function unmatchedRoute(routes: readonly Route[]): (method: string, path: string) => ApiError {
+  const patterns = routes.filter((route) => !route.path.includes('*')).map((route) => ({ segments: route.path.split('/'), method: METHOD_NAMES[route.method] }));
+  return (method, path) => {
+    const segments = path.split('/');
+    const allowed = new Set<string>();
+    for (const pattern of patterns) {
+      if (pattern.segments.length !== segments.length) continue;
+      if (pattern.segments.every((segment, i) => (segment.startsWith(':') ? segments[i] !== '' : segment === segments[i]))) allowed.add(pattern.method);
+    }
+    if (allowed.size === 0 || allowed.has(method)) return new ApiError(404, 'route not found', `no route for ${method} ${path}`);
+    const allow = [...allowed].join(', ');
+    return new ApiError(405, 'method not allowed', `${method} is not served on ${path}: its methods are ${allow}`, { Allow: allow });
+  };
+}
+
+/** Unknown paths answer 404 (405 for a known path under another method) in the error shape instead of uWS's empty default. */
+export function addFallback(app: TemplatedApp, ctx: HttpContext, unmatched: (method: string, path: string) => ApiError = unmatchedRoute([])): void {
   const byMethod = new Map<string, RouteMetrics>();
   app.any('/*', (res, req) => {
     const method = req.getCaseSensitiveMethod();
@@ -62,6 +86,6 @@ export function addFallback(app: TemplatedApp, ctx: HttpContext): void {
     let metrics = byMethod.get(label);
     if (!metrics) byMethod.set(label, (metrics = new RouteMetrics(ctx.metrics, 'unmatched', label)));
     const reply = new Reply(res, metrics, exchangeOf(req, res, readHeaders(req), ctx), ctx);
-    reply.error(new ApiError(404, 'route not found', `no route for ${req.getCaseSensitiveMethod()} ${req.getUrl()}`));
+    reply.error(unmatched(method, req.getUrl()));
   });
 }

@@ -9,7 +9,7 @@ import type * as UwsTypes from 'uWebSockets.js';
 import { log } from '../log.js';
 import type { HttpContext } from './context.js';
 import { preflightRoute } from './cors.js';
-import { addFallback, addRoute, type Route } from './router.js';
+import { addFallback, addRoute, unmatchedRoute, type Route } from './router.js';
 import type { Uws } from './uws.js';
 
 /** uWS's LIBUS_LISTEN_EXCLUSIVE_PORT */
@@ -37,7 +37,7 @@ export class HttpServer {
     const app = options.tls ? uws.SSLApp({ cert_file_name: options.tls.certFile, key_file_name: options.tls.keyFile }) : uws.App();
     for (const route of routes) addRoute(app, route, ctx);
     if (ctx.cors) addRoute(app, preflightRoute(ctx.cors), ctx);
-    addFallback(app, ctx);
+    addFallback(app, ctx, unmatchedRoute(routes));
     // Exclusive: without it uWS sets SO_REUSEPORT, and a second server started
     // on a port in use would silently share (split) its traffic.
     const listenExclusive = app.listen as unknown as (

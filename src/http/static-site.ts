@@ -7,10 +7,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ApiError } from './errors.js';
+import type { ApiError } from './errors.js';
 import type { Reply } from './reply.js';
 import type { Request } from './request.js';
-import type { Route } from './router.js';
+import { unmatchedRoute, type Route } from './router.js';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -137,7 +137,7 @@ function serve(file: StaticFile, req: Request, reply: Reply): void {
  * API's JSON 404, so the console never shadows an API mistake; so does any
  * path without a file for a client that does not ask for HTML.
  */
-export function staticSiteRoute(site: StaticSite, apiPrefixes: readonly string[]): Route {
+export function staticSiteRoute(site: StaticSite, apiPrefixes: readonly string[], unmatched: (method: string, path: string) => ApiError = unmatchedRoute([])): Route {
   const isApi = (path: string) => apiPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
   return {
     method: 'get',
@@ -148,7 +148,8 @@ export function staticSiteRoute(site: StaticSite, apiPrefixes: readonly string[]
       // a path that names no file: an API client's wrong path stays a 404.
       const pages = /\btext\/html\b/.test(req.headers.accept ?? '');
       const file = isApi(req.path) ? undefined : resolveStaticPath(site, req.path, { pages });
-      if (!file) throw new ApiError(404, 'route not found', `no route for GET ${req.path}`);
+      // An API path no GET route takes: 405 when another method's does (GET on predict), else 404.
+      if (!file) throw unmatched('GET', req.path);
       serve(file, req, reply);
     },
   };

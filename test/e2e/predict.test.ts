@@ -139,6 +139,9 @@ describe('detections', () => {
     ['iou=abc', 'iou: must be a number between 0 and 1, got "abc"'],
     ['max_detections=0', 'max_detections: must be an integer between 1 and 1000, got "0"'],
     ['max_detections=2.5', 'max_detections: must be an integer between 1 and 1000, got "2.5"'],
+    // Before: ignored, answered with the defaults.
+    ['thresh=0.9', "thresh: unknown option; predict's options are max_detections, threshold, iou, top_k, keypoint_threshold, box"],
+    ['threshold=0.9&threshold=0.1', 'threshold: given more than once ("0.9" and "0.1"); send it once'],
   ])('rejects %s with 400', async (query, error) => {
     const res = await predict(server.url, DEMO, await makeImage('png', 8, 8), { query });
     expect(res.status).toBe(400);
@@ -155,6 +158,25 @@ describe('§7 error rows', () => {
       const res = await predict(server.url, DEMO, image, { form, key });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ status: 401, message: 'Invalid or missing API key.' });
+    }
+  });
+
+  it('says the form expected in a WWW-Authenticate: Bearer challenge on every 401, its body unchanged', async () => {
+    const image = await makeImage('png', 8, 8);
+    const expected = 'expected Authorization: Bearer <API key>';
+    const cases: Array<[string | undefined, string]> = [
+      [undefined, `Bearer error="invalid_request", error_description="no Authorization header; ${expected}"`],
+      ['test-key', `Bearer error="invalid_request", error_description="the Authorization header is not of the Bearer scheme; ${expected}"`],
+      ['Basic dGVzdC1rZXk6', `Bearer error="invalid_request", error_description="the Authorization header is not of the Bearer scheme; ${expected}"`],
+      ['Bearer wrong-key', `Bearer error="invalid_token", error_description="the API key is unknown, disabled or deleted; ${expected}"`],
+    ];
+    for (const [authorization, challenge] of cases) {
+      const form = new FormData();
+      form.append('file', new Blob([image]), 'image.png');
+      const res = await fetch(`${server.url}/v1/models/${DEMO}/predict`, { method: 'POST', headers: authorization ? { authorization } : {}, body: form });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate'), authorization).toBe(challenge);
+      expect(await res.json()).toEqual({ status: 401, message: 'Invalid or missing API key.' });
     }
   });
 
@@ -243,6 +265,8 @@ describe('§7 error rows', () => {
         message: 'could not parse multipart form',
         error: "request Content-Type isn't multipart/form-data",
       });
+      // The documented body cannot name the JSON form; the header does.
+      expect(res.headers.get('accept-post')).toBe('multipart/form-data, application/json');
     },
   );
 
@@ -384,6 +408,19 @@ describe('health and metrics', () => {
     const res = await fetch(`${server.url}/v1/nothing-here`);
     expect(res.status).toBe(404);
     expect(((await res.json()) as { message: string }).message).toBe("route not found");
+  });
+
+  it('answers a route under a method it does not serve with 405 and Allow, in the error shape', async () => {
+    // Before: 404 route not found, as if predict did not exist.
+    const get = await fetch(`${server.url}/v1/models/${DEMO}/predict`, { headers: { authorization: 'Bearer test-key' } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect(await get.json()).toEqual({ status: 405, message: 'method not allowed', error: `GET is not served on /v1/models/${DEMO}/predict: its methods are POST` });
+    const del = await fetch(`${server.url}/openapi.json`, { method: 'DELETE' });
+    expect(del.status).toBe(405);
+    expect(del.headers.get('allow')).toBe('GET');
+    expect(((await del.json()) as { message: string }).message).toBe('method not allowed');
+    expect((await fetch(`${server.url}/v1/models/${DEMO}/nothing-here`)).status).toBe(404);
   });
 });
 

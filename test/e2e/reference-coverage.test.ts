@@ -40,7 +40,8 @@ describe('coverage of the original OpenAPI files', () => {
         // Path parameters are written :name in these files; any well-formed id will do.
         const path = (template === '' ? '/' : template).replace(/:\w+/g, '01ARZ3NDEKTSV4RRFFQ69G5FAV');
         const res = await admin.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
-        if (res.status === 404 && res.body?.message === 'route not found') missing.push(`${method} ${template}`);
+        // A path served under other methods only answers 405 method not allowed.
+        if ((res.status === 404 && res.body?.message === 'route not found') || res.status === 405) missing.push(`${method} ${template}`);
         if (res.status >= 400) {
           expect(res.body, `${method} ${template}`).toMatchObject({ status: res.status, message: expect.any(String) });
         }

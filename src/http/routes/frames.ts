@@ -6,12 +6,11 @@
 // organization's part, then runs through predict's admission.
 import { z } from 'zod';
 import type { FrameIngest } from '../../ingest/frames.js';
-import { predictErrors } from '../../inference/predict-errors.js';
 import { predictBodyKind, predictBodyLimit } from '../../inference/request-body.js';
 import { readClientTimeText } from '../../lib/client-time.js';
 import { ApiError } from '../errors.js';
 import { defineEndpoint, respond, type Endpoint } from '../api.js';
-import { detectionsByLabel } from './predict.js';
+import { detectionsByLabel, notMultipart } from './predict.js';
 
 export interface FrameRouteDeps {
   frames: FrameIngest;
@@ -59,7 +58,7 @@ export function frameEndpoints({ frames, maxImageBytes }: FrameRouteDeps): Endpo
       content: {
         parse: (bytes, req) => {
           const contentType = req.headers['content-type'] ?? '';
-          if (!predictBodyKind(contentType)) throw predictErrors.notMultipart();
+          if (!predictBodyKind(contentType)) throw notMultipart();
           return { bytes, contentType };
         },
         doc: {

@@ -12,6 +12,7 @@ import { predictBodyKind, predictBodyLimit } from '../../inference/request-body.
 import type { PredictAdmission, PredictPass } from '../../inference/admission.js';
 import type { DeployedVersion } from '../../inference/service.js';
 import { defineEndpoint, type Endpoint } from '../api.js';
+import { ApiError } from '../errors.js';
 import { numberBetween, queryFlag, queryNumber } from '../query-params.js';
 import { BodyTooLargeError, declaredLength, pauseBody, readBody, resumeBody, SMALL_BODY_BYTES } from '../body-readers.js';
 
@@ -37,14 +38,32 @@ const count = (limit: number, description: string) =>
 
 // In the order the platform checked them (docs/CONTRACT.md#predict-query), which is the order
 // a client with several wrong parameters hears about them; those it did not have come last.
-const predictQuery = z.object({
+const predictOptionsShape = {
   max_detections: count(MAX_DETECTIONS_LIMIT, "at most this many detections; the model version's default when absent"),
   threshold: fraction('minimum score'),
   iou: fraction('IoU above which overlapping boxes of a label are suppressed'),
   top_k: count(TOP_K_LIMIT, "classifiers: at most this many classes; the model version's default (defaults.topK) when absent"),
   keypoint_threshold: fraction('pose models: minimum visibility of a keypoint'),
   box: queryFlag("segmentation models: each polygon's box too, as a rectangle in its children (false when absent)"),
-});
+};
+// An option predict does not know (a misspelt `thresh`) is refused naming
+// the known ones, after them: ignored, it would silently answer with the defaults.
+const predictQuery = z
+  .object(predictOptionsShape)
+  .catchall(z.unknown().refine(() => false, { error: `unknown option; predict's options are ${Object.keys(predictOptionsShape).join(', ')}` }));
+
+/**
+ * The body types predict reads, named where its documented refusal of any
+ * other cannot name them (docs/CONTRACT.md#predict-errors keeps that body byte
+ * for byte): an `Accept-Post` header (the W3C's, registered with IANA) on it.
+ */
+export const ACCEPT_POST = { 'Accept-Post': 'multipart/form-data, application/json' } as const;
+
+/** Predict's 400 for a body that is neither multipart nor JSON, its documented body unchanged, with Accept-Post. */
+export function notMultipart(): ApiError {
+  const documented = ApiError.from(predictErrors.notMultipart())!;
+  return new ApiError(documented.status, documented.message, documented.detail, ACCEPT_POST);
+}
 
 const point = z.array(z.number()).length(2);
 const empty = z.object({}).strict();
@@ -98,7 +117,7 @@ export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
       const admitted = deps.admission.admit(params.modelVersionId, caller.organizationId);
       const contentType = req.headers['content-type'] ?? '';
       const kind = predictBodyKind(contentType);
-      if (!kind) throw predictErrors.notMultipart();
+      if (!kind) throw notMultipart();
       const options = predictOptions(
         { threshold: query.threshold, iou: query.iou, maxDetections: query.max_detections, topK: query.top_k, keypointThreshold: query.keypoint_threshold, box: query.box },
         admitted.version.config.defaults,
