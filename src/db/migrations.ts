@@ -18,6 +18,7 @@ import { migration015 } from './migrations/015-replicas.js';
 import { migration016 } from './migrations/016-rate-buckets.js';
 import { migration017 } from './migrations/017-device-vision.js';
 import { migration018 } from './migrations/018-kept-frames.js';
+import { migration019 } from './migrations/019-model-versions-disabled.js';
 
 export interface Migration {
   version: number;
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration016,
   migration017,
   migration018,
+  migration019,
 ];

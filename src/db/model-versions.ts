@@ -21,14 +21,17 @@ export interface ModelVersionRow {
   /** model.json as the inference layer parsed it; its type is inference's, which db/ does not import */
   config: unknown;
   public: boolean;
+  /** disabled (npm run model -- disable): kept, served by no server until enabled */
+  disabled: boolean;
   status: VersionStatus;
   statusReason: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
+/** Every version a server serves: all but the disabled ones. */
 export async function listAllModelVersions(sql: Queryable): Promise<ModelVersionRow[]> {
-  return sql<ModelVersionRow[]>`SELECT * FROM model_versions ORDER BY created_at, id`;
+  return sql<ModelVersionRow[]>`SELECT * FROM model_versions WHERE NOT disabled ORDER BY created_at, id`;
 }
 
 export async function insertModel(
@@ -55,8 +58,29 @@ export async function insertModelVersion(
   return row!;
 }
 
+/** A version a server serves: undefined for an unknown or a disabled one. */
 export async function findModelVersion(sql: Queryable, id: string): Promise<ModelVersionRow | undefined> {
-  const [row] = await sql<ModelVersionRow[]>`SELECT * FROM model_versions WHERE id = ${id}`;
+  const [row] = await sql<ModelVersionRow[]>`SELECT * FROM model_versions WHERE id = ${id} AND NOT disabled`;
+  return row;
+}
+
+/** Disables or enables a version (every server follows through the trigger's NOTIFY); undefined for an unknown id. */
+export async function setModelVersionDisabled(
+  sql: Queryable,
+  id: string,
+  disabled: boolean,
+): Promise<{ changed: boolean; modelName: string; version: number } | undefined> {
+  const [row] = await sql<Array<{ changed: boolean; modelName: string; version: number }>>`
+    WITH target AS (SELECT v.id, v.disabled, v.version, m.name FROM model_versions v JOIN models m ON m.id = v.model_id WHERE v.id = ${id} FOR UPDATE OF v),
+         changed AS (UPDATE model_versions v SET disabled = ${disabled}, updated_at = now() FROM target WHERE v.id = target.id AND target.disabled <> ${disabled} RETURNING v.id)
+    SELECT EXISTS (SELECT 1 FROM changed) AS changed, target.name AS model_name, target.version FROM target`;
+  return row;
+}
+
+/** Deletes a version whatever its organization (the operator's CLI); its name, or undefined for an unknown id. */
+export async function deleteModelVersionById(sql: Queryable, id: string): Promise<{ modelName: string; version: number } | undefined> {
+  const [row] = await sql<Array<{ modelName: string; version: number }>>`
+    DELETE FROM model_versions v USING models m WHERE v.id = ${id} AND m.id = v.model_id RETURNING m.name AS model_name, v.version`;
   return row;
 }
 
@@ -66,11 +90,13 @@ export async function findModelByName(sql: Queryable, organizationId: string, na
   return row;
 }
 
+/** Every version, disabled ones included, with its model's and its organization's names. */
 export async function listModelVersionsWithModel(
   sql: Queryable,
-): Promise<Array<ModelVersionRow & { modelName: string }>> {
+): Promise<Array<ModelVersionRow & { modelName: string; organizationName: string }>> {
   return sql`
-    SELECT v.*, m.name AS model_name FROM model_versions v JOIN models m ON m.id = v.model_id
+    SELECT v.*, m.name AS model_name, o.name AS organization_name
+    FROM model_versions v JOIN models m ON m.id = v.model_id JOIN organizations o ON o.id = v.organization_id
     ORDER BY v.created_at, v.id`;
 }
 

@@ -138,10 +138,12 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
     await Promise.allSettled(this.validations);
   }
 
-  private async onChange({ id, deleted }: VersionChange): Promise<void> {
+  private async onChange({ id, deleted, disabled }: VersionChange): Promise<void> {
     try {
       if (deleted) {
         await this.undeploy(id);
+      } else if (disabled) {
+        await this.unload(id);
       } else if (!this.versions.has(id)) {
         const row = await this.versionRegistry.find(id);
         if (row) this.deploy(row);
@@ -305,13 +307,22 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
    * requests finish, and its files removed from the local cache.
    */
   async undeploy(id: string): Promise<void> {
+    await this.unload(id);
+    await this.files.remove(id);
+  }
+
+  /**
+   * A disabled version: removed from the scheduler (its predicts answer 404
+   * from now on) and unloaded once its requests finish; its files stay, for
+   * when it is enabled again.
+   */
+  async unload(id: string): Promise<void> {
     const version = this.versions.get(id);
     if (version) {
       this.versions.delete(id);
       await version.ready;
       await this.engine.models.remove(id);
     }
-    await this.files.remove(id);
   }
 
   /** This server's id among the replicas sharing the registry. */

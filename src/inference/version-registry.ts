@@ -25,6 +25,8 @@ export interface RegisteredVersion {
 export interface VersionChange {
   id: string;
   deleted: boolean;
+  /** disabled: kept in the registry, but to be served no more (enabled again: a change with neither flag) */
+  disabled?: boolean;
 }
 
 export interface VersionRegistry {

@@ -35,8 +35,8 @@ export class DatabaseVersionRegistry implements VersionRegistry {
   }
 }
 
-/** `INSERT:<id>`, `UPDATE:<id>` or `DELETE:<id>`; undefined for anything else. */
+/** `INSERT:<id>`, `DELETE:<id>`, `DISABLE:<id>` or `ENABLE:<id>`; undefined for anything else. */
 export function parseChange(payload: string): VersionChange | undefined {
   const [op, id] = payload.split(':');
-  return id ? { id, deleted: op === 'DELETE' } : undefined;
+  return id ? { id, deleted: op === 'DELETE', disabled: op === 'DISABLE' } : undefined;
 }

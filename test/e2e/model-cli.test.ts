@@ -1,5 +1,7 @@
 // `npm run model -- add <dir>` beside a running server: validation against
-// the ONNX file, registration, and the server deploying the new version.
+// the ONNX file, registration, and the server deploying the new version;
+// `list` with each version's organization, and `disable`, `enable` and
+// `remove`, which the running server follows (unloads, loads again).
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +13,7 @@ import { predict } from '../helpers/predict.js';
 import { createTestDatabase, removeDir, ROOT, startServer, waitFor, type TestServer } from '../helpers/server.js';
 
 const run = promisify(execFile);
+const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 let server: TestServer;
 let modelsDir: string;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -36,7 +39,7 @@ function cli(...args: string[]) {
 }
 
 describe('npm run model', () => {
-  it('adds a model directory as a new version that the running server deploys', async () => {
+  it('adds a model directory as a new version that the running server deploys', { timeout: 180_000 }, async () => {
     const dir = await writeModelDir(join(modelsDir, 'extra'), fixtureSpec(), fixtureConfig('extra'));
     const { stdout, stderr } = await cli('add', dir);
     const id = stdout.trim();
@@ -46,9 +49,45 @@ describe('npm run model', () => {
     const res = await waitFor(async () => {
       const r = await predict(server.url, id, image);
       return r.status === 200 ? r : undefined;
-    }, 30_000, 'the new version to serve');
+      // Long: the fixture's slow model, validated at start, may still hold the machine's cores.
+    }, 90_000, 'the new version to serve');
     expect(res.body.cat[0].score).toBeCloseTo(0.9, 5);
-    expect((await cli('list')).stdout).toMatch(new RegExp(`${id}  extra v1  Active`));
+    expect((await cli('list')).stdout).toMatch(new RegExp(`${id}  extra v1  Active  Default organization \\(${ULID}\\)  `));
+  });
+
+  it('disables a version (predict answers 404, as for an unknown id), enables it again, and removes it', { timeout: 120_000 }, async () => {
+    const dir = await writeModelDir(join(modelsDir, 'toggled'), fixtureSpec(), fixtureConfig('toggled'));
+    const id = (await cli('add', dir)).stdout.trim();
+    const image = await makeImage('png', 32, 32);
+    const status = async () => (await predict(server.url, id, image)).status;
+    await waitFor(async () => (await status()) === 200 || undefined, 30_000, 'the new version to serve');
+
+    const disabled = await cli('disable', id);
+    expect(disabled.stderr).toContain(`disabled toggled v1 (${id})`);
+    await waitFor(async () => (await status()) === 404 || undefined, 30_000, 'the server to unload the disabled version');
+    expect((await predict(server.url, id, image)).body).toMatchObject({ status: 404, message: 'model version not found' });
+    expect((await cli('list')).stdout).toMatch(new RegExp(`${id}  toggled v1  Disabled  `));
+    // Disabling twice changes nothing and says so; the version stays listed.
+    expect((await cli('disable', id)).stderr).toContain('already disabled');
+
+    expect((await cli('enable', id)).stderr).toContain(`enabled toggled v1 (${id})`);
+    await waitFor(async () => (await status()) === 200 || undefined, 30_000, 'the server to load the enabled version again');
+    expect((await cli('list')).stdout).toMatch(new RegExp(`${id}  toggled v1  Active  `));
+
+    expect((await cli('remove', id)).stderr).toContain(`removed toggled v1 (${id})`);
+    await waitFor(async () => (await status()) === 404 || undefined, 30_000, 'the server to unload the removed version');
+    expect((await cli('list')).stdout).not.toContain(id);
+  });
+
+  it('refuses to remove, disable or enable a version it does not know, naming it', async () => {
+    for (const command of ['remove', 'disable', 'enable']) {
+      const failure = await cli(command, '01JZZZZZZZZZZZZZZZZZZZZZZZ').then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure?.code, command).toBe(1);
+      expect(failure?.stderr, command).toContain('no model version 01JZZZZZZZZZZZZZZZZZZZZZZZ');
+    }
   });
 
   it('refuses a directory whose model.json contradicts the model, and registers nothing', async () => {
@@ -66,5 +105,8 @@ describe('npm run model', () => {
     const failure = await cli('frobnicate').catch((error: { code: number; stdout: string }) => error);
     expect((failure as { code: number }).code).toBe(2);
     expect((failure as { stdout: string }).stdout).toContain('npm run model -- add <dir>');
+    for (const command of ['list', 'remove <version-id>', 'disable <version-id>', 'enable <version-id>']) {
+      expect((failure as { stdout: string }).stdout).toContain(`npm run model -- ${command}`);
+    }
   });
 });

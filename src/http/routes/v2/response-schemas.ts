@@ -365,7 +365,7 @@ export const modelVersionSchema = z
     organizationId: z.string(),
     version: int(),
     name: z.string(),
-    status: z.enum(['Initializing', 'Active', 'Failed']),
+    status: z.enum(['Initializing', 'Active', 'Failed', 'Disabled']).describe('Disabled: kept, but served by no server (npm run model -- disable) until enabled'),
     statusReason: z.string().nullable().describe('why it failed'),
     executionProvider: z.string().nullable().describe('where this server runs it, once loaded'),
     preparation: z
