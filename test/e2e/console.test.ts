@@ -97,7 +97,7 @@ async function cameraDevice(channelName: string, zones: unknown[]) {
               VALUES (${id}, ${organizationId}, ${channel.id}, ${deviceId}, 'iot', now(), ${`u:${id}`}, ${JSON.stringify(payload)}::text::jsonb)`;
     return id;
   };
-  return { deviceId, frame };
+  return { deviceId, channelId: channel.id as string, frame };
 }
 
 const navLinks = (page: Page) => page.getByRole('navigation').getByRole('link').allTextContents();
@@ -949,6 +949,42 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     } finally {
       await new Promise((resolve) => receiver.close(resolve));
     }
+  });
+
+  it("offers the project's zones and labels in a camera condition, and shows the server's warnings as a rule is built and saved", async () => {
+    const { admin } = platform!;
+    const camera = await cameraDevice('bay cameras', [{ name: 'loading_dock', polygon: [[0, 0], [0.5, 0], [0.5, 1]] }]);
+    const project = (await admin.post('/v2/projects', { name: 'bay', channelIds: [camera.channelId] })).body.data;
+    const vocabulary = (await admin.get(`/v2/projects/${project.id}/rule-vocabulary`)).body.data as { zones: string[]; labels: string[] };
+    expect(vocabulary.zones).toEqual(['loading_dock']);
+    const page = await newPage();
+    await page.goto(`${platform!.server.url}/rules`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Project').selectOption({ label: 'bay' });
+    const builder = page.getByRole('region', { name: 'New rule' });
+    await builder.getByLabel('Rule name').fill('dock watch');
+    await builder.getByLabel('Add a condition').first().selectOption('camera');
+    // Before: free text only. Now the fields offer what the project knows (and still take any text).
+    const options = (list: string) => page.locator(`datalist#${list} option`).evaluateAll((os) => os.map((o) => o.getAttribute('value')));
+    await expect.poll(() => options('rule-zones')).toEqual(vocabulary.zones);
+    expect(await options('rule-labels')).toEqual(vocabulary.labels);
+    expect(await builder.getByLabel('Zone', { exact: true }).getAttribute('list')).toBe('rule-zones');
+    expect(await builder.getByLabel('Label', { exact: true }).getAttribute('list')).toBe('rule-labels');
+    // A zone no camera of the project has: the check says so, with the near match.
+    await builder.getByLabel('Zone', { exact: true }).fill('loading_dok');
+    const zoneWarning = builder.locator('[data-testid="rule-warnings"] [data-warning="unknown_zone"]');
+    await zoneWarning.waitFor();
+    expect(await zoneWarning.textContent()).toContain('loading_dock');
+    await builder.getByLabel('Zone', { exact: true }).fill('loading_dock');
+    await expect.poll(() => zoneWarning.count()).toBe(0);
+    // Saved with a webhook the server would refuse: the warning names WEBHOOK_ALLOWED_HOSTS.
+    await builder.getByRole('button', { name: '+ Webhook' }).click();
+    await builder.getByLabel('Webhook URL').fill('http://127.0.0.1:9/dock');
+    await builder.getByRole('button', { name: 'Save rule' }).click();
+    await page.locator('[data-rule-name="dock watch"]').waitFor();
+    const saved = page.getByTestId('saved-warnings');
+    await saved.locator('[data-warning="webhook_blocked"]').waitFor();
+    expect(await saved.textContent()).toContain('WEBHOOK_ALLOWED_HOSTS');
   });
 
   it('works at 390 px wide: every page reached from the navigation, nothing wider than the screen but inside a table box', async () => {

@@ -357,14 +357,13 @@ function ProjectRules({ projectId }: { projectId: string }) {
   );
 }
 
-/** Warnings in a list: each message, and the suggestions the server makes. */
+/** Warnings in a list: each message (which names the near matches the server suggests). */
 function Warnings({ warnings }: { warnings: Warning[] }) {
   return (
     <ul class="warning-list" data-testid="rule-warnings">
       {warnings.map((w, i) => (
-        <li key={i} data-warning={w.code}>
+        <li key={i} data-warning={w.code} data-field={w.field}>
           {w.message}
-          {w.suggestions?.length ? <span class="muted"> (did you mean {w.suggestions.join(', ')}?)</span> : null}
         </li>
       ))}
     </ul>
