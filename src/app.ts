@@ -128,7 +128,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   };
 
   try {
-    const database = await openDatabase(config);
+    const database = await openDatabase(config, 'server');
     cleanups.push(() => database.close());
     await bootstrap(database.sql, config);
 
@@ -193,7 +193,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       vision: new VisionService(database.sql, (versionId, organizationId) => inference.visible(versionId, organizationId) !== undefined),
       keptFrames,
       landmarks: new LandmarkService(database.sql),
-      rules: new RuleService(database.sql),
+      rules: new RuleService(database.sql, { webhookAllowList: parseAllowList(config.webhookAllowedHosts) }),
       ruleDeliveries: new RuleDeliveryService(database.sql),
       events,
       eventTail,

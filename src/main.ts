@@ -5,6 +5,7 @@ import { UwsLoadError } from './http/uws-loader.js';
 import { JpegDecoderError } from './inference/decode-image.js';
 import { log } from './log.js';
 import { ensurePortsFree, PortInUseError } from './lib/port-check.js';
+import { EmbeddedSetupError } from './db/embedded.js';
 
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -70,8 +71,9 @@ function stopServer(server: RunningServer): void {
 main().catch((error) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`configuration error: ${error.message}\n\n${helpText()}`);
-  } else if (error instanceof PortInUseError) {
-    // one line, for a person who started a second server by mistake
+  } else if (error instanceof PortInUseError || error instanceof EmbeddedSetupError) {
+    // one line, for a person who started a second server by mistake or on a
+    // data directory the embedded PostgreSQL cannot use
     process.stderr.write(`failed to start: ${error.message}\n`);
   } else if (error instanceof UwsLoadError || error instanceof JpegDecoderError) {
     // several lines meant for a person: written as they are, not as one log field

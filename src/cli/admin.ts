@@ -31,7 +31,7 @@ async function main(): Promise<number> {
   setLogLevel('warn');
   const config = loadConfig();
   const email = (values.email ?? config.adminEmail).toLowerCase();
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, 'tool');
   try {
     const done = await database.sql.begin(async (tx) => {
       const user = await findUserByEmail(tx, email);

@@ -25,7 +25,7 @@ async function main(): Promise<number> {
   setLogLevel('warn');
   const config = loadConfig();
   useSecretsKey(await loadSecretsKey(config.secretsKey, config.dataDir));
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, 'tool');
   try {
     if (command === 'show') {
       const email = await findOutboxEmail(database.sql, id!);

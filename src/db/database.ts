@@ -3,7 +3,7 @@
 import postgres, { type Sql, type TransactionSql } from 'postgres';
 import type { Config } from '../config.js';
 import { log } from '../log.js';
-import { startEmbeddedDatabase } from './embedded.js';
+import { startEmbeddedDatabase, type EmbeddedRole } from './embedded.js';
 import { migrate } from './migrate.js';
 
 export interface Database {
@@ -28,8 +28,12 @@ export function connect(url: string, max = 10, socketPath?: string): Sql {
   });
 }
 
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedDatabase(config.dataDir);
+/**
+ * `role`: a server owns the embedded PostgreSQL it starts and refuses a data
+ * directory another live server owns; a tool shares the running server's.
+ */
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, role: EmbeddedRole): Promise<Database> {
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedDatabase(config.dataDir, role);
   const url = config.databaseUrl ?? embedded!.url;
   // The ingestion writer keeps up to 4 of these for its transactions (event-writer.ts).
   const sql = connect(url, 14, embedded?.socketPath);

@@ -64,14 +64,94 @@ async function runningCluster(clusterDir: string): Promise<RunningCluster | unde
   return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? { pid, port } : undefined;
 }
 
-/** The process that started the cluster writes its pid here; tools attach while it lives. */
+/**
+ * Who runs the embedded PostgreSQL of a data directory: the process that
+ * started it writes its pid, its start time and its kind here, created
+ * exclusively (O_EXCL) before PostgreSQL starts, and removes it when it has
+ * stopped it. A second server finds a live owner and refuses: the cluster
+ * stops with its owner, which would leave the second one without a
+ * database. Tools (`npm run model`, `admin`, `outbox`) attach to it
+ * instead. The pid alone is not proof of life: a crashed owner's pid may
+ * be another process's by the next start, so its start time must match too.
+ */
 const OWNER_FILE = 'postgres.owner';
 
-async function ownerAlive(dataDir: string): Promise<boolean> {
+export type EmbeddedRole = 'server' | 'tool';
+
+interface Owner {
+  pid: number;
+  role: EmbeddedRole;
+}
+
+/**
+ * An expected problem of the machine's set-up that stops the embedded
+ * PostgreSQL from starting (a data directory in use, a directory the
+ * "postgres" user cannot enter): its message is the whole story, written as
+ * one line for a person, without a stack trace.
+ */
+export class EmbeddedSetupError extends Error {}
+
+/** A data directory whose embedded PostgreSQL a live server (or tool) owns. */
+export class DataDirInUseError extends EmbeddedSetupError {
+  constructor(dataDir: string, owner: Owner) {
+    super(
+      `DATA_DIR ${dataDir} is in use by ${owner.role === 'server' ? 'another server' : 'a command-line tool'} (pid ${owner.pid}), ` +
+        'whose embedded PostgreSQL stops with it; stop it or set another DATA_DIR (several servers share one PostgreSQL through DATABASE_URL)',
+    );
+    this.name = 'DataDirInUseError';
+  }
+}
+
+/** The start time of process `pid` (Linux: /proc/<pid>/stat, field 22), if it can be read. */
+async function startTimeOf(pid: number): Promise<string | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The live owner recorded in `file`, other than this process; undefined when none or a dead one. */
+async function liveOwner(file: string): Promise<Owner | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const [pidText = '', started = '', role = 'server'] = text.split('\n');
+  const pid = Number(pidText.trim());
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !isAlive(pid)) return undefined;
+  const now = await startTimeOf(pid);
+  if (started && now && started !== now) return undefined; // the pid is another process's now
+  return { pid, role: role === 'tool' ? 'tool' : 'server' };
+}
+
+/**
+ * Takes the data directory's ownership, or answers the live owner that has
+ * it. A dead owner's file (a SIGKILLed server) is replaced.
+ */
+async function takeOwnership(dataDir: string, role: EmbeddedRole): Promise<Owner | undefined> {
   const file = join(dataDir, OWNER_FILE);
-  if (!existsSync(file)) return false;
-  const pid = Number((await readFile(file, 'utf8')).trim());
-  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid);
+  const record = `${process.pid}\n${(await startTimeOf(process.pid)) ?? ''}\n${role}\n`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await writeFile(file, record, { flag: 'wx' });
+      return undefined;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 5) throw error;
+    }
+    const owner = await liveOwner(file);
+    if (owner) return owner;
+    await rm(file, { force: true });
+  }
+}
+
+async function releaseOwnership(dataDir: string): Promise<void> {
+  const file = join(dataDir, OWNER_FILE);
+  const [pid] = (await readFile(file, 'utf8').catch(() => '')).split('\n');
+  if (Number(pid) === process.pid) await rm(file, { force: true });
 }
 
 /**
@@ -99,7 +179,7 @@ async function assertReachableByPostgresUser(paths: string[]): Promise<void> {
     for (let dir = dirname(path); ; dir = dirname(dir)) {
       const { mode } = await stat(dir);
       if ((mode & 0o001) === 0) {
-        throw new Error(
+        throw new EmbeddedSetupError(
           `the embedded PostgreSQL runs as the "postgres" user when started as root, and that user cannot enter ${dir} ` +
             `(mode ${(mode & 0o777).toString(8)}), which holds ${path}. Run as a non-root user, set DATABASE_URL, ` +
             `or allow it with: chmod o+x ${dir}`,
@@ -110,7 +190,12 @@ async function assertReachableByPostgresUser(paths: string[]): Promise<void> {
   }
 }
 
-export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
+/**
+ * The embedded PostgreSQL of `dataDir`, started by this process, or, for a
+ * tool beside a running server, that server's. A server on a data
+ * directory another live process owns refuses with DataDirInUseError.
+ */
+export async function startEmbeddedDatabase(dataDir: string, role: EmbeddedRole): Promise<EmbeddedDatabase> {
   const clusterDir = join(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true });
   const runAsPostgresUser = process.getuid?.() === 0;
@@ -125,12 +210,41 @@ export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDa
   const password = await readOrCreateSecret(join(dataDir, 'postgres-password'));
   const url = (port: number) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE_NAME}`;
 
-  const running = await runningCluster(clusterDir);
-  if (running && (await ownerAlive(dataDir))) {
-    // A live server owns it (e.g. `npm run model` beside a running server): share it.
+  const owner = await takeOwnership(dataDir, role);
+  if (owner && role === 'server') throw new DataDirInUseError(dataDir, owner);
+  if (owner) {
+    // A tool beside a running server (e.g. `npm run model`): share its PostgreSQL, started or starting.
+    const running = await waitForCluster(clusterDir, owner);
     log.info('using the embedded PostgreSQL of the running server', { port: running.port });
     return { url: url(running.port), stop: async () => {} };
   }
+  try {
+    return await startOwnCluster(dataDir, clusterDir, password, url, runAsPostgresUser);
+  } catch (error) {
+    await releaseOwnership(dataDir);
+    throw error;
+  }
+}
+
+/** The cluster a live owner runs, waiting for it while the owner starts it. */
+async function waitForCluster(clusterDir: string, owner: Owner): Promise<RunningCluster> {
+  for (let waited = 0; ; waited += 100) {
+    const running = await runningCluster(clusterDir);
+    if (running) return running;
+    if (!isAlive(owner.pid) || waited > 60_000) throw new Error(`the embedded PostgreSQL of process ${owner.pid} in ${clusterDir} is not running`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function startOwnCluster(
+  dataDir: string,
+  clusterDir: string,
+  password: string,
+  url: (port: number) => string,
+  runAsPostgresUser: boolean,
+): Promise<EmbeddedDatabase> {
+  // Ours now: a PostgreSQL still running there is a dead owner's orphan.
+  const running = await runningCluster(clusterDir);
   if (running) await stopOrphan(running, clusterDir);
   const port = await freePort();
   const socketPath = join(clusterDir, `.s.PGSQL.${port}`);
@@ -202,7 +316,6 @@ export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDa
     throw new Error(`embedded PostgreSQL failed to start: ${String(error ?? '')}\n${output.join('').slice(-4000)}`);
   }
 
-  await writeFile(join(dataDir, OWNER_FILE), `${process.pid}\n`);
   const admin = postgres({ host: '127.0.0.1', port, user: USER, password, database: 'postgres', max: 1, onnotice: () => {} });
   try {
     const [row] = await admin`SELECT 1 AS present FROM pg_database WHERE datname = ${DATABASE_NAME}`;
@@ -217,7 +330,7 @@ export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDa
     socketPath: socketDir ? socketPath : undefined,
     stop: async () => {
       await pg.stop();
-      await rm(join(dataDir, OWNER_FILE), { force: true });
+      await releaseOwnership(dataDir);
       log.info('embedded PostgreSQL stopped');
     },
   };

@@ -114,6 +114,80 @@ describe('the listening port', () => {
   }, 120_000);
 });
 
+describe('the data directory', () => {
+  it('is one server\'s: a second refuses in one line, tools share it, and a SIGKILLed owner does not block the next start', async () => {
+    // The second used to start on the first one's PostgreSQL, which stopped
+    // with the first: the second stayed up with no database, for good.
+    const first = await startServer({ modelsDir, timeoutMs: 180_000 });
+    const dataDir = first.dataDir;
+    let third: TestServer | undefined;
+    try {
+      const refusal = await startServer({ modelsDir, dataDir, timeoutMs: 180_000 }).then(
+        (second) => second.stop().then(() => 'started'),
+        (error: Error) => error.message,
+      );
+      expect(refusal).toMatch(/^server exited with 1 before /);
+      const stderr = /; stderr:\n([\s\S]*)$/.exec(refusal)?.[1] ?? refusal;
+      expect(stderr.trim().split('\n')).toEqual([
+        `failed to start: DATA_DIR ${dataDir} is in use by another server (pid ${first.process.pid}), whose embedded PostgreSQL stops with it; ` +
+          'stop it or set another DATA_DIR (several servers share one PostgreSQL through DATABASE_URL)',
+      ]);
+
+      // A command-line tool beside it uses its PostgreSQL, and leaves it running.
+      const list = await runTool(['src/cli/model.ts', 'list'], dataDir);
+      expect(list).toMatchObject({ code: 0 });
+      expect(list.stdout).toContain('01JDEM0DETECT0R00000000001');
+      await waitFor(async () => (await fetch(`${first.url}/v2/health/ready`)).status === 200, 60_000, 'the first server to be ready');
+      expect((await fetch(`${first.url}/v2/health/ready`)).status).toBe(200);
+
+      // Killed without a chance to clean up: its record and its PostgreSQL stay behind.
+      expect(await first.stop('SIGKILL')).toBe(null);
+      third = await startServer({ modelsDir, dataDir, timeoutMs: 180_000 });
+      expect(third.stderr()).toContain('embedded PostgreSQL from an earlier run is still running; stopping it');
+      await waitFor(async () => (await fetch(`${third!.url}/v2/health/ready`)).status === 200, 60_000, 'the next server to be ready');
+    } finally {
+      await first.stop();
+      await third?.stop();
+      await waitFor(async () => !existsSync(join(dataDir, 'postgres', 'postmaster.pid')), 30_000, 'PostgreSQL to stop').catch(() => undefined);
+      await removeDir(dataDir);
+    }
+  }, 600_000);
+});
+
+// Only root runs the embedded PostgreSQL as the "postgres" user (README's "Running as root").
+describe.skipIf(process.getuid?.() !== 0)('the embedded PostgreSQL started as root', () => {
+  it('refuses a DATA_DIR the "postgres" user cannot reach in one line naming the directory, no stack trace, exit 1', async () => {
+    const closed = await mkdtemp(join(tmpdir(), 'sense-root-')); // mode 700: others cannot enter it
+    try {
+      const dataDir = join(closed, 'data');
+      const refusal = await startServer({ modelsDir, dataDir }).then(
+        (server) => server.stop().then(() => 'started'),
+        (error: Error) => error.message,
+      );
+      expect(refusal).toMatch(/^server exited with 1 before /);
+      const stderr = /; stderr:\n([\s\S]*)$/.exec(refusal)?.[1] ?? refusal;
+      expect(stderr.trim().split('\n')).toEqual([
+        `failed to start: the embedded PostgreSQL runs as the "postgres" user when started as root, and that user cannot enter ${closed} ` +
+          `(mode 700), which holds ${join(dataDir, 'postgres')}. Run as a non-root user, set DATABASE_URL, or allow it with: chmod o+x ${closed}`,
+      ]);
+    } finally {
+      await removeDir(closed);
+    }
+  }, 120_000);
+});
+
+/** A command-line tool (src/cli) on `dataDir`, as `npm run model` runs it: its exit code and output. */
+function runTool(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, MODELS_DIR: modelsDir };
+  delete env.DATABASE_URL;
+  const tool = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  tool.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  tool.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => tool.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
 describe('under npm', () => {
   it('stops (draining, then PostgreSQL) when npm itself is killed, as `npm start & kill $!` does', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sense-npm-'));
