@@ -11,6 +11,10 @@ export interface SchemaField {
   type: FieldType;
   fields?: SchemaField[];
   isArray?: boolean;
+  /** the payload must have it, and not null */
+  required?: boolean;
+  /** false (an object field): keys its `fields` do not declare are refused */
+  additionalProperties?: boolean;
 }
 
 export interface SchemaRow {

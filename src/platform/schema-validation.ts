@@ -8,10 +8,12 @@
 //
 // Matching rules: a declared field must have its declared type when present;
 // absent and null fields are accepted (devices omit readings they do not
-// have), and keys the schema does not declare are accepted (the platform
-// took "any kind of data": docs/CONTRACT.md#v2-schemas). An object field without nested fields
+// have) unless the field says `required: true`, and keys the schema does not
+// declare are accepted (the platform took "any kind of data":
+// docs/CONTRACT.md#v2-schemas) unless their object field says
+// `additionalProperties: false`. An object field without nested fields
 // accepts any object. `isArray` fields are arrays whose every element has the
-// declared type.
+// declared type (and, for objects, the nested fields' rules).
 import { z } from 'zod';
 import { FIELD_TYPES, type FieldType, type SchemaField } from '../db/schemas.js';
 
@@ -34,6 +36,11 @@ const fieldObject = z
       .regex(/^[^.[\]]+$/, 'must not contain ".", "[" or "]"'),
     type: fieldType,
     isArray: z.boolean().optional(),
+    required: z.boolean().optional().describe('true: the payload must have the field, and not null (400 naming it)'),
+    additionalProperties: z
+      .boolean()
+      .optional()
+      .describe('an object field with fields: false refuses keys its fields do not declare (400 naming the key); true by default'),
     get fields() {
       return z.array(fieldObject).max(SCHEMA_LIMITS.maxFieldsPerLevel).optional();
     },
@@ -53,6 +60,11 @@ function checkTree(fields: readonly FieldInput[], ctx: z.RefinementCtx): void {
       total++;
       if (seen.has(field.id)) ctx.addIssue({ code: 'custom', path: [...path, i, 'id'], message: `duplicate field id "${field.id}"` });
       seen.add(field.id);
+      if (field.additionalProperties !== undefined && field.type !== 'object') {
+        ctx.addIssue({ code: 'custom', path: [...path, i, 'additionalProperties'], message: 'only fields of type object may say additionalProperties' });
+      } else if (field.additionalProperties === false && !field.fields?.length) {
+        ctx.addIssue({ code: 'custom', path: [...path, i, 'additionalProperties'], message: 'false needs the fields the object may have' });
+      }
       if (!field.fields) return;
       if (field.type !== 'object') {
         ctx.addIssue({ code: 'custom', path: [...path, i, 'fields'], message: 'only fields of type object may have nested fields' });
@@ -117,17 +129,20 @@ export function payloadViolations(fields: readonly SchemaField[], payload: unkno
   const checkValue = (field: SchemaField, value: unknown, path: string) => {
     if (field.type === 'object') {
       if (!isPlainObject(value)) return report(path, 'object', value);
-      if (field.fields) checkObject(field.fields, value, path);
+      if (field.fields) checkObject(field.fields, value, path, field.additionalProperties !== false);
     } else if (!matchesScalar(field.type, value)) {
       report(path, field.type, value);
     }
   };
-  const checkObject = (level: readonly SchemaField[], object: Record<string, unknown>, path: string) => {
+  const checkObject = (level: readonly SchemaField[], object: Record<string, unknown>, path: string, othersAllowed: boolean) => {
     for (const field of level) {
       if (out.length >= limit) return;
       const value = Object.hasOwn(object, field.id) ? object[field.id] : undefined;
-      if (value === undefined || value === null) continue;
       const fieldPath = join(path, field.id);
+      if (value === undefined || value === null) {
+        if (field.required && out.length < limit) out.push(`${fieldPath}: required, ${value === null ? 'got null' : 'missing'}`);
+        continue;
+      }
       if (!field.isArray) {
         checkValue(field, value, fieldPath);
       } else if (!Array.isArray(value)) {
@@ -136,9 +151,15 @@ export function payloadViolations(fields: readonly SchemaField[], payload: unkno
         value.forEach((element, i) => checkValue(field, element, `${fieldPath}[${i}]`));
       }
     }
+    if (othersAllowed) return;
+    const declared = new Set(level.map((f) => f.id));
+    for (const key of Object.keys(object)) {
+      if (out.length >= limit) return;
+      if (!declared.has(key)) out.push(`${join(path, key)}: not in the schema, which allows no other keys here (additionalProperties: false)`);
+    }
   };
   if (!isPlainObject(payload)) report('', 'object', payload);
-  else checkObject(fields, payload, '');
+  else checkObject(fields, payload, '', true);
   return out;
 }
 

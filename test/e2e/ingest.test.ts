@@ -411,6 +411,33 @@ describe('IoT events', () => {
     expect(stored).toEqual([expect.objectContaining({ source: 'iot', payload: { data: { tempF: 72.5, humidity: 23 } } })]);
   });
 
+  it('holds a payload to the fields a schema requires and to the keys it allows, naming the field', async () => {
+    const fields = [
+      { id: 'data', type: 'object', required: true, additionalProperties: false, fields: [{ id: 'tempF', type: 'float', required: true }, { id: 'humidity', type: 'integer' }] },
+    ];
+    const created = await admin.post('/v2/schemas', { name: 'strict thermo', fields });
+    expect(created.status).toBe(200);
+    expect((await admin.get(`/v2/schemas/${created.body.data.id}`)).body.data.fields).toEqual(fields);
+    const refused = await admin.post('/v2/schemas', { name: 'bad', fields: [{ id: 'a', type: 'float', additionalProperties: false }] });
+    expect(refused.body).toEqual({ status: 400, message: 'invalid request body', error: 'fields.0.additionalProperties: only fields of type object may say additionalProperties' });
+    const iot = (await admin.post('/v2/channels', { name: 'strict sensors', type: 'iot', schemaId: created.body.data.id })).body.data;
+    const device = (await send('/v1/registration', { apiKey: iot.apiKeys[0].apiKey, properties: { type: 'probe' } })).json as { token: string; deviceId: string };
+    const auth = { authorization: device.token };
+    expect((await send('/v1/iot/events', { data: { tempF: 70, humidity: 3 }, at: 'root keys are free' }, auth)).status).toBe(204);
+    const answers = await Promise.all([
+      send('/v1/iot/events', { other: 1 }, auth),
+      send('/v1/iot/events', { data: { humidity: 3 } }, auth),
+      send('/v1/iot/events', { data: { tempF: null } }, auth),
+      send('/v1/iot/events', { data: { tempF: 70, tmepF: 71 } }, auth),
+    ]);
+    expect(answers.map((a) => a.json)).toEqual(
+      ['data: required, missing', 'data.tempF: required, missing', 'data.tempF: required, got null', 'data.tmepF: not in the schema, which allows no other keys here (additionalProperties: false)'].map(
+        (error) => ({ status: 400, message: 'payload does not match the schema for this channel', error }),
+      ),
+    );
+    expect(await storedEvents(device.deviceId)).toHaveLength(1);
+  });
+
   it('refuses an IoT payload PostgreSQL could not store, naming where, and commits the events beside it', async () => {
     const iot = (await admin.post('/v2/channels', { name: 'probes', type: 'iot' })).body.data;
     const device = (await send('/v1/registration', { apiKey: iot.apiKeys[0].apiKey, properties: { type: 'probe' } })).json as { token: string; deviceId: string };

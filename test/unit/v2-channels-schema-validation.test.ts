@@ -124,3 +124,53 @@ describe('validatePayload with a stored schema row', () => {
     expect(validatePayload(row, { data: { tempF: 1 } })).toBeUndefined();
   });
 });
+
+describe('required fields and additionalProperties', () => {
+  const strict: SchemaField[] = [
+    {
+      id: 'data',
+      type: 'object',
+      required: true,
+      additionalProperties: false,
+      fields: [
+        { id: 'tempF', type: 'float', required: true },
+        { id: 'humidity', type: 'integer' },
+        { id: 'samples', type: 'object', isArray: true, additionalProperties: false, fields: [{ id: 'v', type: 'float', required: true }] },
+      ],
+    },
+  ];
+
+  it('refuses a missing or null required field, naming it', () => {
+    expect(validatePayload(strict, { data: { tempF: 70 } })).toBeUndefined();
+    expect(validatePayload(strict, {})).toBe('data: required, missing');
+    expect(validatePayload(strict, { data: { humidity: 3 } })).toBe('data.tempF: required, missing');
+    expect(validatePayload(strict, { data: { tempF: null } })).toBe('data.tempF: required, got null');
+    expect(validatePayload(strict, { data: { tempF: 1, samples: [{ v: 1 }, {}] } })).toBe('data.samples[1].v: required, missing');
+  });
+
+  it('refuses a key an object field with additionalProperties: false does not declare, naming it', () => {
+    expect(validatePayload(strict, { data: { tempF: 70, tmepF: 71 } })).toBe('data.tmepF: not in the schema, which allows no other keys here (additionalProperties: false)');
+    expect(validatePayload(strict, { data: { tempF: 70, samples: [{ v: 1, w: 2 }] } })).toBe(
+      'data.samples[0].w: not in the schema, which allows no other keys here (additionalProperties: false)',
+    );
+    // by default, and at the root, other keys are still accepted
+    expect(validatePayload(strict, { data: { tempF: 70 }, top: 'level' })).toBeUndefined();
+    expect(validatePayload(weather, { data: { other: 1 } })).toBeUndefined();
+    expect(payloadViolations(strict, { data: { humidity: 'x', a: 1 } })).toEqual([
+      'data.tempF: required, missing',
+      'data.humidity: expected integer, got string',
+      'data.a: not in the schema, which allows no other keys here (additionalProperties: false)',
+    ]);
+  });
+
+  it('takes them in a schema definition, on object fields only for additionalProperties', () => {
+    const parse = (fields: unknown) => {
+      const result = schemaFields.safeParse(fields);
+      return result.success ? result.data : describeIssues(result.error);
+    };
+    expect(parse(strict)).toEqual(strict);
+    expect(parse([{ id: 'a', type: 'string', additionalProperties: false }])).toBe('0.additionalProperties: only fields of type object may say additionalProperties');
+    expect(parse([{ id: 'a', type: 'object', additionalProperties: false }])).toBe('0.additionalProperties: false needs the fields the object may have');
+    expect(parse([{ id: 'a', type: 'string', required: 'yes' }])).toMatch(/^0\.required: /);
+  });
+});

@@ -44,9 +44,9 @@ export function schemasEndpoints({ schemas }: PlatformServices): Endpoint[] {
       method: 'post',
       path: '/v2/schemas',
       tag: 'schemas',
-      summary: 'create a payload schema: fields [{id, type, fields?, isArray?}] describe the JSON payload from its root',
+      summary: 'create a payload schema: fields [{id, type, fields?, isArray?, required?, additionalProperties?}] describe the JSON payload from its root',
       description:
-        'Creates a payload schema. Its fields ({id, type, fields?, isArray?}) describe the JSON payload of an event from its root.',
+        'Creates a payload schema. Its fields ({id, type, fields?, isArray?, required?, additionalProperties?}) describe the JSON payload of an event from its root; `required: true` refuses an event without the field (or with null), `additionalProperties: false` on an object field refuses keys its fields do not declare.',
       auth: 'organization',
       action: 'schemas:write',
       body: z.object({ name, format: format.default('json'), fields: schemaFields, type: readOnly.type }).strict(),
