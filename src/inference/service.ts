@@ -19,6 +19,7 @@ import type { ModelFiles } from './model-store.js';
 import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
 import { ValidationAbortedError, validateModel, type ModelValidationSettings, type ValidationResult } from './validation.js';
+import { keepVerdict, keptVerdict, verdictKey } from './verdicts.js';
 import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from './version-registry.js';
 import { VersionQueue } from './version-queue.js';
 
@@ -207,15 +208,29 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
 
   private async validate(version: DeployedVersion): Promise<void> {
     const started = performance.now();
+    /** the verdict's key, for a version validated here (not one known to load) */
+    let key: string | undefined;
     await this.persistStatus(version);
     try {
       await this.localFiles(version);
       if (this.versions.get(version.id) !== version) return; // undeployed meanwhile
       let checked: ValidationResult | undefined;
       if (!version.knownToLoad) {
+        // A version that failed here before, with these very files, fails again: keep that verdict.
+        key = await verdictKey(version.directory, version.config, this.options.validation);
+        const kept = await keptVerdict(this.files.directoryOf(version.id), key);
+        if (this.versions.get(version.id) !== version) return; // undeployed meanwhile
+        if (kept) {
+          version.status = 'Failed';
+          version.reason = kept.reason;
+          log.info('model version failed its validation before, with the same files: not validated again', { id: version.id, reason: kept.reason });
+          await this.persistStatus(version);
+          return;
+        }
         const validation = validateModel(version.directory, version.config, this.options.validation, version.cacheDirectory, this.stopping.signal);
         this.validations.add(validation);
         checked = await validation.finally(() => this.validations.delete(validation));
+        key = undefined; // validated: a failure from here on is this server's load, not the files' verdict
         if (this.versions.get(version.id) !== version) return; // undeployed meanwhile
       }
       const model = await this.engine.acquire(version);
@@ -246,6 +261,11 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
       version.status = 'Failed';
       version.reason = withoutServerPaths((error as Error).message);
       log.error('model version failed to load', { id: version.id, reason: (error as Error).message });
+      if (key !== undefined) {
+        await keepVerdict(this.files.directoryOf(version.id), key, { reason: version.reason }).catch((failure: Error) =>
+          log.warn('could not keep the verdict of a failed model version', { id: version.id, error: failure }),
+        );
+      }
     }
     await this.persistStatus(version);
   }
