@@ -1,12 +1,15 @@
 // The benchmark's models: the bundled demo, the YOLOv8n-sized model exported
-// on first use (needs PyTorch for Debian's python3), or any model directory.
+// on first use (needs PyTorch for Debian's python3), the dense 80-class head
+// of test/fixtures/dense-head.ts (written on first use, in JS), or any model
+// directory.
 // The defaults are committed models only, so that `npm run bench` runs on a
 // fresh checkout with nothing to install; --model yolov8n asks for the
 // export.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { buildDenseHeadModel, DENSE_CONFIG } from '../test/fixtures/dense-head.js';
 import { ROOT } from '../test/helpers/server.js';
 
 const CACHE = join(ROOT, 'bench', '.cache');
@@ -47,6 +50,14 @@ function exportedByThisScript(dir: string): boolean {
 /** Resolves (and exports on first use) every model before anything is measured, so a missing one fails at once. */
 export function modelDirectory(model: string): string {
   if (model === 'demo') return join(ROOT, 'models', 'demo');
+  if (model === 'dense') {
+    // Thousands of anchors pass the default threshold: postprocess's worst case. Written afresh: it is made in milliseconds.
+    const dir = join(CACHE, 'dense');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'model.onnx'), buildDenseHeadModel());
+    writeFileSync(join(dir, 'model.json'), JSON.stringify(DENSE_CONFIG, null, 2));
+    return dir;
+  }
   if (model === 'yolov8n') {
     const dir = join(CACHE, 'yolov8n');
     if (!exportedByThisScript(dir)) exportYolov8n(dir);

@@ -25,7 +25,8 @@ import { subcommandsHelp } from './subcommands.js';
 const HELP = `Usage: npm run bench [-- options]        the inference benchmark: the server against its model and pipeline limits and a naive baseline
 ${subcommandsHelp()}
 Options of the inference benchmark:
-  --model <m>          demo, yolov8n (exported on first use: needs python3-torch) or a model directory;
+  --model <m>          demo, yolov8n (exported on first use: needs python3-torch), dense (an 80-class
+                       head whose anchors pass the threshold in thousands) or a model directory;
                        repeatable (default: ${DEFAULT_MODELS.join(' and ')})
   --images <list>      comma list of format-WxH (default: jpeg-640x480,jpeg-1920x1080,png-640x480,png-1920x1080)
   --concurrency <list> client counts for the server and the baseline (default: 1,4,16,64)
