@@ -19,6 +19,7 @@ import { migration016 } from './migrations/016-rate-buckets.js';
 import { migration017 } from './migrations/017-device-vision.js';
 import { migration018 } from './migrations/018-kept-frames.js';
 import { migration019 } from './migrations/019-model-versions-disabled.js';
+import { migration020 } from './migrations/020-schemas-additional-properties.js';
 
 export interface Migration {
   version: number;
@@ -46,4 +47,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration017,
   migration018,
   migration019,
+  migration020,
 ];

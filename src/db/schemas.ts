@@ -25,11 +25,13 @@ export interface SchemaRow {
   type: 'default';
   format: 'json';
   fields: SchemaField[];
+  /** false: keys the root fields do not declare are refused (migration 020) */
+  additionalProperties: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
 
-export type SchemaChanges = Partial<Pick<SchemaRow, 'name' | 'format' | 'fields'>>;
+export type SchemaChanges = Partial<Pick<SchemaRow, 'name' | 'format' | 'fields' | 'additionalProperties'>>;
 
 export async function listSchemas(sql: Queryable, organizationId: string): Promise<SchemaRow[]> {
   return sql<SchemaRow[]>`SELECT * FROM schemas WHERE organization_id = ${organizationId} ORDER BY created_at, id`;
@@ -42,7 +44,7 @@ export async function findSchema(sql: Queryable, organizationId: string, id: str
 
 export async function insertSchema(
   sql: Queryable,
-  schema: Pick<SchemaRow, 'id' | 'organizationId' | 'name' | 'format' | 'fields'>,
+  schema: Pick<SchemaRow, 'id' | 'organizationId' | 'name' | 'format' | 'fields' | 'additionalProperties'>,
 ): Promise<SchemaRow> {
   const [row] = await sql<SchemaRow[]>`
     INSERT INTO schemas ${sql({ ...schema, fields: sql.json(schema.fields as unknown as JSONValue) })} RETURNING *`;

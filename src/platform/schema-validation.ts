@@ -120,8 +120,12 @@ function matchesScalar(type: Exclude<FieldType, 'object'>, value: unknown): bool
 
 const join = (path: string, id: string) => (path ? `${path}.${id}` : id);
 
-/** Every violation of `payload` against `fields`, up to `limit`; empty when the payload matches. */
-export function payloadViolations(fields: readonly SchemaField[], payload: unknown, limit = 10): string[] {
+/**
+ * Every violation of `payload` against `fields`, up to `limit`; empty when
+ * the payload matches. `additionalProperties` false: keys at the root that
+ * `fields` do not declare are refused too.
+ */
+export function payloadViolations(fields: readonly SchemaField[], payload: unknown, limit = 10, additionalProperties = true): string[] {
   const out: string[] = [];
   const report = (path: string, expected: string, value: unknown) => {
     if (out.length < limit) out.push(`${path || '(root)'}: expected ${expected}, got ${describe(value)}`);
@@ -159,11 +163,11 @@ export function payloadViolations(fields: readonly SchemaField[], payload: unkno
     }
   };
   if (!isPlainObject(payload)) report('', 'object', payload);
-  else checkObject(fields, payload, '', true);
+  else checkObject(fields, payload, '', additionalProperties);
   return out;
 }
 
-type StoredSchema = readonly SchemaField[] | { fields: readonly SchemaField[] };
+type StoredSchema = readonly SchemaField[] | { fields: readonly SchemaField[]; additionalProperties?: boolean };
 
 /**
  * Checks an ingested payload against a stored schema (a SchemaRow, or its
@@ -171,6 +175,7 @@ type StoredSchema = readonly SchemaField[] | { fields: readonly SchemaField[] };
  * string`), or undefined when the payload matches.
  */
 export function validatePayload(schema: StoredSchema, payload: unknown): string | undefined {
-  const fields = Array.isArray(schema) ? (schema as readonly SchemaField[]) : (schema as { fields: readonly SchemaField[] }).fields;
-  return payloadViolations(fields, payload, 1)[0];
+  if (Array.isArray(schema)) return payloadViolations(schema as readonly SchemaField[], payload, 1)[0];
+  const row = schema as Exclude<StoredSchema, readonly SchemaField[]>;
+  return payloadViolations(row.fields, payload, 1, row.additionalProperties !== false)[0];
 }

@@ -16,6 +16,7 @@ export function presentSchema(row: SchemaRow) {
     name: row.name,
     format: row.format,
     fields: row.fields,
+    additionalProperties: row.additionalProperties,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

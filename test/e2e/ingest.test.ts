@@ -436,6 +436,20 @@ describe('IoT events', () => {
       ),
     );
     expect(await storedEvents(device.deviceId)).toHaveLength(1);
+    // at the root, the schema itself says it
+    expect(created.body.data.additionalProperties).toBe(true);
+    const closed = await admin.post('/v2/schemas', { name: 'closed thermo', fields, additionalProperties: false });
+    expect(closed.body.data.additionalProperties).toBe(false);
+    const closedChannel = (await admin.post('/v2/channels', { name: 'closed sensors', type: 'iot', schemaId: closed.body.data.id })).body.data;
+    const closedDevice = (await send('/v1/registration', { apiKey: closedChannel.apiKeys[0].apiKey, properties: { type: 'probe' } })).json as { token: string; deviceId: string };
+    expect((await send('/v1/iot/events', { data: { tempF: 70 } }, { authorization: closedDevice.token })).status).toBe(204);
+    expect((await send('/v1/iot/events', { data: { tempF: 70 }, at: 'the root' }, { authorization: closedDevice.token })).json).toEqual({
+      status: 400,
+      message: 'payload does not match the schema for this channel',
+      error: 'at: not in the schema, which allows no other keys here (additionalProperties: false)',
+    });
+    const reopened = await admin.patch(`/v2/schemas/${closed.body.data.id}`, { additionalProperties: true });
+    expect(reopened.body.data).toMatchObject({ additionalProperties: true, fields });
   });
 
   it('refuses an IoT payload PostgreSQL could not store, naming where, and commits the events beside it', async () => {

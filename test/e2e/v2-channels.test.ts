@@ -57,6 +57,7 @@ describe('schemas', () => {
       name: 'weather',
       format: 'json',
       fields: weatherFields,
+      additionalProperties: true,
       createdAt: ISO,
       updatedAt: ISO,
     });

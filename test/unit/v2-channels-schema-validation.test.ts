@@ -163,6 +163,17 @@ describe('required fields and additionalProperties', () => {
     ]);
   });
 
+  it('refuses keys at the root when the schema itself says additionalProperties: false', () => {
+    const row = { fields: strict, additionalProperties: false };
+    expect(validatePayload(row, { data: { tempF: 70 } })).toBeUndefined();
+    expect(validatePayload(row, { data: { tempF: 70 }, top: 'level' })).toBe('top: not in the schema, which allows no other keys here (additionalProperties: false)');
+    expect(validatePayload({ fields: strict, additionalProperties: true }, { data: { tempF: 70 }, top: 'level' })).toBeUndefined();
+    expect(payloadViolations(weather, { data: {}, a: 1, b: 2 }, 10, false)).toEqual([
+      'a: not in the schema, which allows no other keys here (additionalProperties: false)',
+      'b: not in the schema, which allows no other keys here (additionalProperties: false)',
+    ]);
+  });
+
   it('takes them in a schema definition, on object fields only for additionalProperties', () => {
     const parse = (fields: unknown) => {
       const result = schemaFields.safeParse(fields);

@@ -102,6 +102,7 @@ export const payloadSchemaSchema = z
     name: z.string(),
     format: z.literal('json'),
     fields: schemaFields,
+    additionalProperties: z.boolean().describe('false: keys at the root of an event that `fields` do not declare are refused'),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

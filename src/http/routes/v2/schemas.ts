@@ -10,6 +10,9 @@ import { list, one, payloadSchemaSchema } from './response-schemas.js';
 const name = z.string().trim().min(1).max(128);
 /** Only JSON payloads are validated (the platform's "querystring" schemas are not: docs/CONTRACT.md#diff-schemas-json). */
 const format = z.literal('json');
+const additionalProperties = z
+  .boolean()
+  .describe('false: an event with a key at its root that `fields` do not declare is refused (400 naming the key); true by default');
 
 const readOnly = {
   id: z.string().optional(),
@@ -49,10 +52,10 @@ export function schemasEndpoints({ schemas }: PlatformServices): Endpoint[] {
         'Creates a payload schema. Its fields ({id, type, fields?, isArray?, required?, additionalProperties?}) describe the JSON payload of an event from its root; `required: true` refuses an event without the field (or with null), `additionalProperties: false` on an object field refuses keys its fields do not declare.',
       auth: 'organization',
       action: 'schemas:write',
-      body: z.object({ name, format: format.default('json'), fields: schemaFields, type: readOnly.type }).strict(),
+      body: z.object({ name, format: format.default('json'), fields: schemaFields, additionalProperties: additionalProperties.optional(), type: readOnly.type }).strict(),
       responses: { 200: schemaResponse },
       async handler({ caller, body }) {
-        const row = await schemas.create(caller.organizationId, { name: body.name, format: body.format, fields: body.fields });
+        const row = await schemas.create(caller.organizationId, { name: body.name, format: body.format, fields: body.fields, additionalProperties: body.additionalProperties ?? true });
         return respond.data(presentSchema(row));
       },
     }),
@@ -81,10 +84,10 @@ export function schemasEndpoints({ schemas }: PlatformServices): Endpoint[] {
       auth: 'organization',
       action: 'schemas:write',
       params: schemaParams,
-      body: z.object({ name: name.optional(), format: format.optional(), fields: schemaFields.optional(), ...readOnly }).strict(),
+      body: z.object({ name: name.optional(), format: format.optional(), fields: schemaFields.optional(), additionalProperties: additionalProperties.optional(), ...readOnly }).strict(),
       responses: { 200: schemaResponse },
       async handler({ caller, params, body }) {
-        const row = await schemas.change(caller.organizationId, params.schema, { name: body.name, format: body.format, fields: body.fields });
+        const row = await schemas.change(caller.organizationId, params.schema, { name: body.name, format: body.format, fields: body.fields, additionalProperties: body.additionalProperties });
         return respond.data(presentSchema(row));
       },
     }),
