@@ -137,7 +137,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     cleanups.push(() => keys.stop());
 
     const metrics = createServerMetrics();
-    if (jpeg.reason) log.warn('JPEG images are decoded by sharp, about three times slower than libturbojpeg', { reason: jpeg.reason });
+    if (jpeg.reason) log.warn('JPEG images are decoded by sharp, about twice as slow as libturbojpeg', { reason: jpeg.reason });
     else log.info('JPEG decoder', { decoder: jpeg.decoder });
     const engine = new InferenceEngine(engineSettings(config), (versionId) => ({
       batch: (size) => metrics.inferenceBatchSize.observe({ model_version: versionId }, size),

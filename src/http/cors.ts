@@ -10,8 +10,12 @@ import type { Route } from './router.js';
 
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, X-Request-Id, Idempotency-Key';
-/** Response headers scripts may read besides the CORS-safelisted ones. */
-const EXPOSE_HEADERS = 'Retry-After, X-Request-Id';
+/**
+ * Response headers scripts may read besides the CORS-safelisted ones: the
+ * hints that say what a refused request should have been (the Bearer
+ * challenge of a 401, the body types of a 400, the methods of a 405) too.
+ */
+const EXPOSE_HEADERS = 'Retry-After, X-Request-Id, WWW-Authenticate, Accept-Post, Allow';
 /** How long browsers may cache a preflight answer (seconds; Chromium caps at 7200). */
 const MAX_AGE = '600';
 

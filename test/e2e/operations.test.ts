@@ -280,7 +280,7 @@ describe('a server with JSON logs and CORS', () => {
   it('adds Allow-Origin and Expose-Headers to answers for allowed origins only', async () => {
     const allowed = await fetch(`${server.url}/v2/health/live`, { headers: { Origin: ORIGIN } });
     expect(allowed.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    expect(allowed.headers.get('access-control-expose-headers')).toBe('Retry-After, X-Request-Id');
+    expect(allowed.headers.get('access-control-expose-headers')).toBe('Retry-After, X-Request-Id, WWW-Authenticate, Accept-Post, Allow');
     expect(allowed.headers.get('vary')).toBe('Origin');
     const error = await fetch(`${server.url}/v2/users/me`, { headers: { Origin: ORIGIN } });
     expect(error.status).toBe(401);
