@@ -3,7 +3,7 @@
 // is sent to, the server its child.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect } from 'node:net';
 import { waitFor } from './server.js';
 
 export interface NpmServer {
@@ -65,12 +65,20 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Whether nothing listens on 127.0.0.1:`port` (this process can bind it). */
+/**
+ * Whether nothing listens on 127.0.0.1:`port`: a connection is refused. (A
+ * bind would also fail while the test's own keep-alive connections to the
+ * stopped server are not yet closed on its side, which says nothing about
+ * the server.)
+ */
 export function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    const probe = connect(port, '127.0.0.1');
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(false);
+    });
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
   });
 }
 
