@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePredictModels } from '../fixtures/predict-models.js';
 import { encodeBmp, FORMATS, makeImage, pattern } from '../helpers/images.js';
 import { BODY_FORMS, predict } from '../helpers/predict.js';
-import { exchangeOnOneSocket } from '../helpers/raw-http.js';
+import { answerWhileSending, exchangeOnOneSocket } from '../helpers/raw-http.js';
 import { createTestDatabase, removeDir, startServer, waitFor, type TestServer } from '../helpers/server.js';
 
 const DEMO = '01JDEM0DETECT0R00000000001';
@@ -225,7 +225,24 @@ describe('§7 error rows', () => {
 
   it.each(BODY_FORMS)('400 File size is too large with the image size for a body far over the limit (%s)', async (form) => {
     // Before: the body's announced size (multipart envelope included; 3/4 of the JSON body).
-    const res = await predict(server.url, DEMO, randomBytes(40 * MIB + 7), { form });
+    // Sent on a raw socket that reads the answer while it writes: the server
+    // answers once it has counted the image and closes without reading the
+    // rest, which fetch would report as a failed write (EPIPE).
+    const image = randomBytes(40 * MIB + 7);
+    const boundary = 'far-over-the-limit';
+    const [contentType, body] =
+      form === 'json'
+        ? ['application/json', Buffer.from(JSON.stringify({ image: image.toString('base64') }))]
+        : [
+            `multipart/form-data; boundary=${boundary}`,
+            Buffer.concat([
+              Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="image.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+              image,
+              Buffer.from(`\r\n--${boundary}--\r\n`),
+            ]),
+          ];
+    const head = `POST /v1/models/${DEMO}/predict HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test-key\r\nContent-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const res = await answerWhileSending(server.port, head, body);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ status: 400, message: 'File size is too large', error: `filesize: ${40 * MIB + 7}` });
   });

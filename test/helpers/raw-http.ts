@@ -51,3 +51,47 @@ export function exchangeOnOneSocket(port: number, requests: Buffer[], timeoutMs 
     });
   });
 }
+
+/**
+ * Sends one request whose body the server may refuse before it has all
+ * arrived, and reads the answer while still writing: a server that answers
+ * and closes leaves the rest of the body unsent (EPIPE, or a reset), which
+ * fetch reports as a failure even though the answer came. Resolves with the
+ * status and the parsed JSON body; rejects when no whole answer arrived.
+ */
+export function answerWhileSending(port: number, head: string, body: Buffer, timeoutMs = 30_000): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let received = Buffer.alloc(0);
+    let settled = false;
+    const timer = setTimeout(() => finish(new Error(`no whole answer within ${timeoutMs} ms`)), timeoutMs);
+    const finish = (error?: Error) => {
+      if (settled) return;
+      const answer = parse();
+      if (!answer && !error) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (answer) resolve(answer);
+      else reject(error);
+    };
+    const parse = () => {
+      const end = received.indexOf('\r\n\r\n');
+      if (end < 0) return undefined;
+      const headText = received.subarray(0, end).toString('latin1');
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(headText)?.[1] ?? NaN);
+      if (!Number.isFinite(length) || received.length < end + 4 + length) return undefined;
+      return { status: Number(headText.split(' ')[1]), body: JSON.parse(received.subarray(end + 4, end + 4 + length).toString('utf8')) as unknown };
+    };
+    socket.on('data', (data: Buffer) => {
+      received = Buffer.concat([received, data]);
+      finish();
+    });
+    socket.on('error', (error) => finish(error));
+    socket.on('close', () => finish(new Error(`connection closed before a whole answer: ${received.toString('latin1').slice(0, 200)}`)));
+    socket.on('connect', () => {
+      socket.write(head);
+      socket.write(body);
+    });
+  });
+}
