@@ -12,6 +12,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { ROOT } from '../test/helpers/server.js';
+import { thisProcessCpuMs as cpuMs } from './process-cpu.js';
+import { stat } from './report.js';
 import { benchImage } from './images.js';
 
 const HELP = `Usage: npm run bench -- decode [--against <checkout>] [--reps 9] [--images 50]
@@ -44,11 +46,6 @@ const IMAGES: Array<[string, Buffer]> = [
   ['demo scene 1280x720', scene],
 ];
 
-const cpuMs = () => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
-const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 
 type Figure = { image: string; size: number; decoder: string; ms: number; min: number; max: number };
 
@@ -67,7 +64,8 @@ async function measure(checkout: string): Promise<Figure[]> {
           for (let i = 0; i < Number(values.images); i++) await decodeImage(bytes, target, 100_000_000, decoder);
           runs.push((cpuMs() - started) / Number(values.images));
         }
-        figures.push({ image, size, decoder, ms: median(runs), min: Math.min(...runs), max: Math.max(...runs) });
+        const { median: ms, min, max } = stat(runs);
+        figures.push({ image, size, decoder, ms, min, max });
       }
     }
   }

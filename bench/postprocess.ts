@@ -9,6 +9,8 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../test/helpers/server.js';
+import { thisProcessCpuMs as cpuMs } from './process-cpu.js';
+import { stat } from './report.js';
 import { modelDirectory } from './models.js';
 
 const HELP = `Usage: npm run bench -- postprocess [--model dense] [--against <checkout>] [--reps 7] [--images 100]
@@ -40,11 +42,6 @@ const OPTION_SETS: Array<[string, Record<string, number>]> = [
   ['threshold=0.5&max_detections=300 (NMS never full: every row read)', { threshold: 0.5, maxDetections: 300 }],
 ];
 
-const cpuMs = () => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
-const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 
 /** Per option set: candidate rows the model let out, and postprocess's CPU ms per image (median, min, max). */
 async function measure(checkout: string, modelDir: string): Promise<Array<{ rows: number; ms: number; min: number; max: number }>> {
@@ -68,7 +65,8 @@ async function measure(checkout: string, modelDir: string): Promise<Array<{ rows
         for (let i = 0; i < Number(values.images); i++) postprocess(decoder, config.labels, outputs, placement, options);
         runs.push((cpuMs() - started) / Number(values.images));
       }
-      results.push({ rows: head?.dims[0] ?? NaN, ms: median(runs), min: Math.min(...runs), max: Math.max(...runs) });
+      const { median: ms, min, max } = stat(runs);
+      results.push({ rows: head?.dims[0] ?? NaN, ms, min, max });
     }
     return results;
   } finally {

@@ -65,3 +65,9 @@ export function sampleCpu(serverPid: number): CpuSample | undefined {
   }
   return { server: server.own / TICKS_PER_SECOND, database: database / TICKS_PER_SECOND };
 }
+
+/** CPU milliseconds (user + system, all threads) this process has used so far: for in-process benchmarks. */
+export function thisProcessCpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
