@@ -26,33 +26,51 @@ export function isStorableText(text: string): boolean {
   return !UNSTORABLE.test(text);
 }
 
+/** What stopped a walk: the keys from the failing value up to the root, and why. */
+interface Unstorable {
+  keysUpward: string[];
+  reason: string;
+}
+
 /**
- * Why a parsed JSON value could not be stored, as `path: reason` for the
- * first key or string that is not storable text or the first value nested
- * deeper than MAX_JSON_DEPTH; undefined when it can be. Iterative, so
+ * Walks `value` in document order, a key before what it holds. The path is
+ * built only on failure, as the calls return: a valid list of a million
+ * numbers formats no string (a path per element cost a 3.8 MB event about
+ * a second of the event loop). Recursion stops at MAX_JSON_DEPTH levels, so
  * deep nesting cannot exhaust the stack.
  */
-export function whyUnstorable(value: unknown): string | undefined {
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: '', depth: 0 }];
-  const join = (path: string, key: string) => (path ? `${path}.${formatPath([key])}` : formatPath([key]));
-  while (stack.length) {
-    const { value: v, path, depth } = stack.pop()!;
-    if (typeof v === 'string') {
-      if (!isStorableText(v)) return `${path || '(body)'}: ${UNSTORABLE_TEXT}`;
-      continue;
+function firstUnstorable(value: unknown, depth: number): Unstorable | undefined {
+  if (typeof value === 'string') return isStorableText(value) ? undefined : { keysUpward: [], reason: UNSTORABLE_TEXT };
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (depth === MAX_JSON_DEPTH) return { keysUpward: [], reason: `nested deeper than ${MAX_JSON_DEPTH} levels` };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = firstUnstorable(value[i], depth + 1);
+      if (found) return upward(found, String(i));
     }
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth === MAX_JSON_DEPTH) return `${path}: nested deeper than ${MAX_JSON_DEPTH} levels`;
-    if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: join(path, String(i)), depth: depth + 1 });
-      continue;
-    }
-    const keys = Object.keys(v);
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const key = keys[i]!;
-      if (!isStorableText(key)) return `${join(path, key)}: ${UNSTORABLE_TEXT}`;
-      stack.push({ value: (v as Record<string, unknown>)[key], path: join(path, key), depth: depth + 1 });
-    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    if (!isStorableText(key)) return { keysUpward: [key], reason: UNSTORABLE_TEXT };
+    const found = firstUnstorable((value as Record<string, unknown>)[key], depth + 1);
+    if (found) return upward(found, key);
   }
   return undefined;
+}
+
+function upward(found: Unstorable, key: string): Unstorable {
+  found.keysUpward.push(key);
+  return found;
+}
+
+/**
+ * Why a parsed JSON value could not be stored, as `path: reason` for the
+ * first key or string (in document order) that is not storable text or the
+ * first value nested deeper than MAX_JSON_DEPTH; undefined when it can be.
+ */
+export function whyUnstorable(value: unknown): string | undefined {
+  const found = firstUnstorable(value, 0);
+  if (!found) return undefined;
+  const path = formatPath(found.keysUpward.reverse());
+  return `${path || '(body)'}: ${found.reason}`;
 }
