@@ -11,6 +11,10 @@
 // cannot be used: V8 reserves about 1 GB of address space to start and each
 // WebAssembly instance (tsx loads one) ~10 GB, so node fails to start under
 // any useful AS limit.
+//
+// Such a process runs a tenant's graph: it gets a minimal environment, not
+// the server's, whose settings hold the admin password, API key, JWT and
+// secrets keys, the database URL and the S3 secret.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL, fileURLToPath } from 'node:url';
@@ -27,7 +31,23 @@ export interface LimitedProcessOptions {
   serialization?: 'json' | 'advanced';
 }
 
-/** Starts `entry` (a module of this code base) in node under a data limit of `memoryBytes`. */
+/** Variables a limited process keeps: what node, the shell and the C runtime read. */
+const KEPT_VARIABLES = new Set(['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ', 'LD_LIBRARY_PATH']);
+/**
+ * Families kept whole: ONNX Runtime's GPU providers (CUDA_VISIBLE_DEVICES,
+ * the driver's NVIDIA_*) and thread pools' settings (OMP_*), none of them
+ * the server's.
+ */
+const KEPT_PREFIXES = ['CUDA_', 'NVIDIA_', 'OMP_'];
+
+/** The environment of a limited process: `environment`'s variables a model's runtime needs, nothing else. */
+export function limitedEnvironment(environment: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(environment).filter(([name]) => KEPT_VARIABLES.has(name) || KEPT_PREFIXES.some((prefix) => name.startsWith(prefix))),
+  );
+}
+
+/** Starts `entry` (a module of this code base) in node under a data limit of `memoryBytes`, with limitedEnvironment(). */
 export function spawnLimited(entry: URL, memoryBytes: number, options: LimitedProcessOptions): ChildProcess {
   // Development runs TypeScript through tsx's loader, as the instance threads do.
   const loader = entry.pathname.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
@@ -35,6 +55,6 @@ export function spawnLimited(entry: URL, memoryBytes: number, options: LimitedPr
   return spawn(
     '/bin/sh',
     ['-c', `ulimit -d "$1" || exit ${LIMIT_NOT_SET}; shift; exec "$@"`, 'sh', String(kib), process.execPath, ...loader, fileURLToPath(entry)],
-    { stdio: options.stdio, ...(options.serialization && { serialization: options.serialization }) },
+    { stdio: options.stdio, env: limitedEnvironment(), ...(options.serialization && { serialization: options.serialization }) },
   );
 }

@@ -2,8 +2,9 @@
 // MODEL_INSTANCE_MEMORY_MB: a model whose allocations depend on the image's
 // pixels (it passes validation, whose warm-up image is grey) fails there on
 // a bright image, the version goes Failed with the reason, and the server,
-// its memory and every other version go on.
-import { readFileSync } from 'node:fs';
+// its memory and every other version go on. Those processes see none of the
+// server's secrets.
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type postgres from 'postgres';
 import sharp from 'sharp';
@@ -11,19 +12,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MODEL_VERSION_ID } from '../../src/platform/bootstrap.js';
 import { buildConstantModel } from '../fixtures/onnx-models.js';
 import { fixtureConfig, fixtureSpec } from '../fixtures/predict-models.js';
-import { Api, uploadModelVersion } from '../helpers/api.js';
+import { ADMIN, Api, uploadModelVersion } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { predict } from '../helpers/predict.js';
+import { environmentOf, instanceProcesses, residentBytes } from '../helpers/processes.js';
 import { ROOT, waitFor, type TestServer } from '../helpers/server.js';
 
 const MB = 1024 * 1024;
 
-/** resident memory of a process now (VmRSS), in bytes */
-function rss(pid: number): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
-}
-
 const solid = (level: number) => sharp({ create: { width: 64, height: 48, channels: 3, background: { r: level, g: level, b: level } } }).png().toBuffer();
+
+/** Secrets in the server's environment (its own settings, and one of the host's it never reads). */
+const SECRETS = {
+  JWT_SECRET: `jwt-${randomBytes(24).toString('hex')}`,
+  SECRETS_KEY: randomBytes(32).toString('base64'),
+  S3_SECRET_ACCESS_KEY: `s3-${randomBytes(16).toString('hex')}`,
+  METRICS_TOKEN: `metrics-${randomBytes(16).toString('hex')}`,
+  AWS_SECRET_ACCESS_KEY: `aws-${randomBytes(16).toString('hex')}`,
+};
 
 describe('an uploaded model that allocates by pixel value', () => {
   let server: TestServer;
@@ -33,7 +39,7 @@ describe('an uploaded model that allocates by pixel value', () => {
 
   beforeAll(async () => {
     ({ database, server, sql, admin } = await startPlatform(
-      { INFERENCE_API_KEY: 'test-key', MODEL_INSTANCE_MEMORY_MB: '512' },
+      { INFERENCE_API_KEY: 'test-key', MODEL_INSTANCE_MEMORY_MB: '512', ...SECRETS },
       { modelsDir: join(ROOT, 'models') },
     ));
   });
@@ -64,7 +70,7 @@ describe('an uploaded model that allocates by pixel value', () => {
 
     const [dark, white] = [await solid(40), await solid(255)];
     expect((await predict(server.url, bomb, dark)).status).toBe(200);
-    const before = rss(server.process.pid!);
+    const before = residentBytes(server.process.pid!);
 
     const refused = await predict(server.url, bomb, white);
     expect(refused.status).toBe(500);
@@ -77,7 +83,7 @@ describe('an uploaded model that allocates by pixel value', () => {
     expect(after.body.error).toContain('MODEL_INSTANCE_MEMORY_MB');
 
     // The server never held the model's allocation, and the others answer.
-    expect(rss(server.process.pid!) - before).toBeLessThan(256 * MB);
+    expect(residentBytes(server.process.pid!) - before).toBeLessThan(256 * MB);
     expect((await predict(server.url, normal, white)).status).toBe(200);
     expect((await predict(server.url, DEMO_MODEL_VERSION_ID, white)).status).toBe(200);
     expect(server.process.exitCode).toBeNull();
@@ -93,5 +99,24 @@ describe('an uploaded model that allocates by pixel value', () => {
     const res = await predict(server.url, uploaded, await solid(128));
     expect(res.status).toBe(200);
     expect(res.body.cat[0].score).toBeCloseTo(0.9, 5);
+  });
+
+  it("starts instance processes with a minimal environment: none of the server's secrets", async () => {
+    const uploaded = await upload('environment', buildConstantModel(fixtureSpec()));
+    await status(uploaded, 'Active');
+    expect((await predict(server.url, uploaded, await solid(128))).status).toBe(200);
+    const pids = instanceProcesses(server.process.pid!);
+    expect(pids.length).toBeGreaterThan(0);
+    const secrets = { ...SECRETS, ADMIN_PASSWORD: ADMIN.password, INFERENCE_API_KEY: 'test-key' };
+    for (const pid of pids) {
+      const environment = environmentOf(pid);
+      expect(environment.get('PATH')).toBe(process.env.PATH);
+      const values = [...environment.values()].join('\n');
+      for (const [name, secret] of Object.entries(secrets)) {
+        expect(environment.has(name), name).toBe(false);
+        expect(values.includes(secret), `the value of ${name}`).toBe(false);
+      }
+      expect(environment.has('DATABASE_URL')).toBe(false);
+    }
   });
 });
