@@ -12,25 +12,44 @@
 //     rather than every other turn;
 //   - and no organization holds more than its share of the permits
 //     (capacity / organizations active, rounded up), so a slow model's runs
-//     cannot take every core for seconds at a time: a run is not preempted
-//     once started. Active means running, waiting, or either within the last
-//     ACTIVE_WINDOW_MS: a client of a fast model is between two runs (its
-//     answer going out, its next request coming in) most of the time, and
-//     the permit it is about to ask for must not go to the slow model in
-//     the meantime. That keeps a permit idle for up to ACTIVE_WINDOW_MS after
-//     an organization's last run: the price of not waiting seconds for one.
-// A long run still holds its permit until it ends (INFERENCE_TIMEOUT_MS
-// bounds that). GPU instances do not take permits: their device runs one
-// kernel stream per instance and they barely use the CPU.
+//     cannot take every core for seconds at a time. Active means running,
+//     waiting, or either within the last ACTIVE_WINDOW_MS: a client of a
+//     fast model is between two runs (its answer going out, its next request
+//     coming in) most of the time, and the permit it is about to ask for
+//     must not go to the slow model in the meantime. That keeps a permit
+//     idle for up to ACTIVE_WINDOW_MS after an organization's last run: the
+//     price of not waiting seconds for one.
+// The share only applies to the permits' next owners: a run is not
+// preempted once started (ONNX Runtime cannot interrupt a run in a thread;
+// stopping the thread under it aborts the process). So an organization that
+// came while every permit was held by runs that take seconds (a model that
+// loops on some images, sent while nobody else was active) would wait for
+// one of them to end, up to INFERENCE_TIMEOUT_MS, however fair the next
+// grant. Instead, once no permit has changed hands for LEND_AFTER_MS, an
+// organization that holds none is lent one beyond the capacity: its run
+// shares the cores with the long ones (the operating system time-slices
+// them) rather than queueing behind them. At most `capacity` are lent at
+// once (twice as many runs as cores at worst), and the first permits given
+// back end the lending before any is free again.
+// GPU instances do not take permits: their device runs one kernel stream per
+// instance and they barely use the CPU.
 
 /** How long an organization counts as active after its last run or wait (see above). */
 export const ACTIVE_WINDOW_MS = 250;
+
+/** How long every permit must have stayed with its run before one is lent to an organization holding none (see above). */
+export const LEND_AFTER_MS = 250;
 
 export class FairShare {
   private free: number;
   /** when each organization last ran or waited (this.now()) */
   private readonly lastActive = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
+  private timer: { at: number; handle: NodeJS.Timeout } | undefined;
+  /** permits granted beyond the capacity, to organizations that held none (see above): how many each holds */
+  private readonly lentTo = new Map<string, number>();
+  private lent = 0;
+  /** when a permit within the capacity was last granted (this.now()): each of them has been held since then at least */
+  private lastGrant = Number.NEGATIVE_INFINITY;
   /** organizations with batches waiting for a permit, each with its waiters in arrival order */
   private readonly waiting = new Map<string, Array<() => void>>();
   /** run time (ms) each organization has used: its virtual time */
@@ -72,7 +91,13 @@ export class FairShare {
     if (held > 0) this.holding.set(organizationId, held);
     else this.holding.delete(organizationId);
     this.used.set(organizationId, (this.used.get(organizationId) ?? 0) + Math.max(0, runMs));
-    this.free++;
+    if (this.lentTo.has(organizationId)) this.endLending(organizationId);
+    else if (this.lent > 0) {
+      // A permit of the capacity changes hands: the lending ends first (back
+      // to one run per core), one lent permit becoming one of the capacity.
+      this.endLending(this.lentTo.keys().next().value!);
+      this.lastGrant = this.now();
+    } else this.free++;
     this.dispatch();
   }
 
@@ -92,34 +117,83 @@ export class FairShare {
     return (this.holding.get(organizationId) ?? 0) >= Math.ceil(this.capacity / Math.max(1, this.activeCount()));
   }
 
-  /** Free permits to the waiting organizations, least run time first, none beyond its share. */
+  /** Free permits to the waiting organizations, least run time first, none beyond its share; lent ones once permits stay held. */
   private dispatch(): void {
-    while (this.free > 0 && this.waiting.size > 0) {
-      let next: string | undefined;
-      for (const organizationId of this.waiting.keys()) {
-        if (this.atShare(organizationId)) continue;
-        if (next === undefined || (this.used.get(organizationId) ?? 0) < (this.used.get(next) ?? 0)) next = organizationId;
-      }
-      if (next === undefined) {
-        // Every waiting organization holds its share: the permit is kept for the
-        // recently active others, until they run again or their window passes.
-        this.timer ??= setTimeout(() => {
-          this.timer = undefined;
-          this.dispatch();
-        }, ACTIVE_WINDOW_MS).unref();
-        return;
-      }
+    while (this.waiting.size > 0) {
+      const lend = this.free === 0;
+      const next = lend ? this.nextToLend() : this.nextWithinShare();
+      if (next === undefined) return;
       const queue = this.waiting.get(next)!;
       const grant = queue.shift()!;
       if (queue.length === 0) this.waiting.delete(next);
-      this.grant(next);
+      this.grant(next, lend);
       grant();
     }
   }
 
-  private grant(organizationId: string): void {
-    this.free--;
+  /** The waiting organization with the least run time that is within its share, or undefined (and a wake-up for the held-back permit). */
+  private nextWithinShare(): string | undefined {
+    const next = this.leastUsedWaiting((organizationId) => !this.atShare(organizationId));
+    // Every waiting organization holds its share: the permit is kept for the
+    // recently active others, until they run again or their window passes.
+    if (next === undefined) this.wakeIn(ACTIVE_WINDOW_MS);
+    return next;
+  }
+
+  /**
+   * With no permit free: the least served waiting organization that holds
+   * none, once no permit has changed hands for LEND_AFTER_MS and fewer than
+   * `capacity` are lent; undefined otherwise (and a wake-up for when it may be).
+   */
+  private nextToLend(): string | undefined {
+    if (this.lent >= this.capacity) return undefined; // a release dispatches again
+    const next = this.leastUsedWaiting((organizationId) => !this.holding.has(organizationId));
+    if (next === undefined) return undefined;
+    const wait = this.lastGrant + LEND_AFTER_MS - this.now();
+    if (wait > 0) {
+      this.wakeIn(wait);
+      return undefined;
+    }
+    return next;
+  }
+
+  private leastUsedWaiting(eligible: (organizationId: string) => boolean): string | undefined {
+    let next: string | undefined;
+    for (const organizationId of this.waiting.keys()) {
+      if (!eligible(organizationId)) continue;
+      if (next === undefined || (this.used.get(organizationId) ?? 0) < (this.used.get(next) ?? 0)) next = organizationId;
+    }
+    return next;
+  }
+
+  /** dispatch() again in `ms`, unless a wake-up comes sooner already. */
+  private wakeIn(ms: number): void {
+    const at = this.now() + ms;
+    if (this.timer && this.timer.at <= at) return;
+    if (this.timer) clearTimeout(this.timer.handle);
+    const handle = setTimeout(() => {
+      this.timer = undefined;
+      this.dispatch();
+    }, Math.ceil(ms)).unref();
+    this.timer = { at, handle };
+  }
+
+  private grant(organizationId: string, lent = false): void {
+    if (lent) {
+      this.lent++;
+      this.lentTo.set(organizationId, (this.lentTo.get(organizationId) ?? 0) + 1);
+    } else {
+      this.free--;
+      this.lastGrant = this.now();
+    }
     this.holding.set(organizationId, (this.holding.get(organizationId) ?? 0) + 1);
+  }
+
+  private endLending(organizationId: string): void {
+    this.lent--;
+    const left = this.lentTo.get(organizationId)! - 1;
+    if (left > 0) this.lentTo.set(organizationId, left);
+    else this.lentTo.delete(organizationId);
   }
 
   /**
@@ -141,8 +215,8 @@ export class FairShare {
     }
   }
 
-  /** Permits in use, for metrics. */
+  /** Permits in use, the lent ones included, for metrics. */
   get inUse(): number {
-    return this.capacity - this.free;
+    return this.capacity - this.free + this.lent;
   }
 }

@@ -2,7 +2,7 @@
 // and the batcher taking them: an organization with slow runs gets its turn, not every turn.
 import { describe, expect, it } from 'vitest';
 import { DynamicBatcher } from '../../src/inference/batcher.js';
-import { FairShare } from '../../src/inference/fair-share.js';
+import { FairShare, LEND_AFTER_MS } from '../../src/inference/fair-share.js';
 import type { ModelInstance } from '../../src/inference/instance.js';
 
 const flush = () => new Promise((r) => setImmediate(r));
@@ -73,6 +73,61 @@ describe('FairShare', () => {
     // Level at its first wait, "new" alternates with "busy"; starting from zero it would take every permit for ten seconds.
     expect(order.filter((o) => o === 'new').length).toBeLessThanOrEqual(6);
     expect(order.filter((o) => o === 'busy').length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('lends an organization holding no permit one beyond the capacity once every permit has stayed with a long run', async () => {
+    // A model that loops on some images: its organization took both permits
+    // while nobody else was active, and its runs last seconds.
+    let now = 0;
+    const gate = new FairShare(2, () => now);
+    expect(gate.tryAcquire('looping')).toBe(true);
+    expect(gate.tryAcquire('looping')).toBe(true);
+    let loopingAgain = false;
+    void gate.acquire('looping').then(() => (loopingAgain = true));
+    now = LEND_AFTER_MS; // the permits have been held this long: an arrival need not wait for their end
+    const granted: string[] = [];
+    void gate.acquire('sporadic').then(() => granted.push('sporadic'));
+    void gate.acquire('other').then(() => granted.push('other'));
+    await flush();
+    expect(granted).toEqual(['sporadic', 'other']);
+    expect(gate.inUse).toBe(4);
+    // Only to an organization holding none, and at most the capacity.
+    void gate.acquire('sporadic').then(() => granted.push('sporadic again'));
+    void gate.acquire('third').then(() => granted.push('third'));
+    await flush();
+    expect(granted).toEqual(['sporadic', 'other']);
+    expect(loopingAgain).toBe(false);
+    // A lent permit given back is lent again while the capacity stays held.
+    gate.release('sporadic', 30);
+    await flush();
+    expect(granted).toEqual(['sporadic', 'other', 'third']);
+    expect(gate.inUse).toBe(4);
+    // A permit of the capacity given back ends a lending instead (back
+    // towards one run per core), and counts as changing hands: no new
+    // lending for LEND_AFTER_MS.
+    gate.release('looping', 5000);
+    await flush();
+    expect(gate.inUse).toBe(3);
+    now += LEND_AFTER_MS;
+    gate.release('other', 30);
+    await flush();
+    expect(gate.inUse).toBe(2);
+    expect(granted).toEqual(['sporadic', 'other', 'third']);
+    // Then the next free permit goes by run time: the looping organization's 5 s make it last.
+    gate.release('third', 30);
+    await flush();
+    expect(granted).toEqual(['sporadic', 'other', 'third', 'sporadic again']);
+    expect(loopingAgain).toBe(false);
+    expect(gate.inUse).toBe(2);
+  });
+
+  it('lends only once no permit has changed hands for LEND_AFTER_MS', { timeout: 5000 }, async () => {
+    const gate = new FairShare(1);
+    expect(gate.tryAcquire('looping')).toBe(true);
+    const asked = performance.now();
+    await gate.acquire('sporadic'); // the looping run never ends here: the permit is lent
+    expect(performance.now() - asked).toBeGreaterThanOrEqual(LEND_AFTER_MS - 5);
+    expect(gate.inUse).toBe(2);
   });
 });
 
