@@ -13,7 +13,7 @@ import { decodeUtf8 } from '../lib/utf8.js';
 import { describeIssues, received } from '../lib/zod-issues.js';
 import { collectUnknownFields } from './unknown-fields.js';
 import { canonicalEvent } from './canonical-event.js';
-import { checkJsonContainers, checkJsonItems, checkProtobufItems, MAX_BATCH_EVENTS, MAX_LIST_ITEMS } from './item-limits.js';
+import { checkEventValues, checkJsonContainers, checkJsonItems, checkProtobufItems, MAX_BATCH_EVENTS, MAX_LIST_ITEMS } from './item-limits.js';
 import { ingress } from './proto/ingress.js';
 
 export type WireFormat = 'json' | 'protobuf';
@@ -62,7 +62,7 @@ const clientTime = int64.pipe(
 const num = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/).transform(Number)], {
   error: (issue) => `expected a number (a JSON number, or a string of one), got ${received(issue.input)}`,
 });
-/** A string PostgreSQL can store (db/storable.ts). */
+/** A string PostgreSQL can store (lib/storable.ts). */
 const storable = z.string().refine(isStorableText, { error: UNSTORABLE_TEXT });
 const str = storable.max(1024);
 
@@ -232,14 +232,20 @@ function canonicalEvents(value: unknown): MobileEvent[] | undefined {
   return out;
 }
 
-/** The body as a plain object, its item counts checked before anything costly (item-limits.ts). */
+/**
+ * The body as a plain object, its item counts checked before anything
+ * costly and each event's values counted before validation (item-limits.ts).
+ */
 function decodeChecked<M>(body: Uint8Array, format: WireFormat, kind: 'batch' | 'event', type: ProtoType<M>, what: string): unknown {
+  let value: unknown;
   if (format === 'protobuf') {
     checkProtobufItems(body, kind);
-    return fromProtobuf(type, body, what);
+    value = fromProtobuf(type, body, what);
+  } else {
+    value = parseJson(body);
+    checkJsonItems(value, kind);
   }
-  const value = parseJson(body);
-  checkJsonItems(value, kind);
+  checkEventValues(value, kind);
   return value;
 }
 
@@ -289,6 +295,7 @@ export function decodeIotPayload(body: Uint8Array): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw invalid('invalid request body', 'an IoT event must be a JSON object');
   }
+  checkEventValues(value, 'event');
   const unstorable = whyUnstorable(value);
   if (unstorable !== undefined) throw invalid('invalid request body', unstorable);
   return value as Record<string, unknown>;

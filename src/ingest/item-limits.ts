@@ -5,7 +5,9 @@
 // built every one of those objects and zod judged each before the batch
 // limit was looked at, 2 s and 19 s of the event loop. The protobuf walk
 // below reads only tags and lengths (no object is made), the JSON walk only
-// array lengths, and both stop at the first limit crossed.
+// array lengths, and both stop at the first limit crossed. Once decoded,
+// each event's values are counted (MAX_EVENT_VALUES), before validation,
+// storage and rules see them.
 import { invalid } from '../errors.js';
 
 /** Events in one batch request at most. */
@@ -14,6 +16,16 @@ export const MAX_BATCH_EVENTS = 1000;
 export const MAX_LIST_ITEMS = 1000;
 /** Events plus the entries of all their lists, in one request at most. */
 export const MAX_REQUEST_ITEMS = 20_000;
+/**
+ * JSON values (objects, arrays, strings, numbers, booleans, nulls; keys do
+ * not count) of one event at most, as sent in JSON or as the JSON form of a
+ * protobuf event. The other limits count containers and list entries, not
+ * what they hold: a 3.8 MB IoT event could be one list of 1.9 million
+ * numbers, every one then walked by the storability check, the channel's
+ * schema and each rule. A mobile event with 1,000 fully filled locations is
+ * about 7,000 values; an IoT reading of a few thousand samples fits.
+ */
+export const MAX_EVENT_VALUES = 10_000;
 
 /** Event's repeated fields (proto/ingress.proto): locations, wifis, ibeacons, powers, activities, attributes, error. */
 const EVENT_LIST_FIELDS = new Map<number, string>([
@@ -201,6 +213,45 @@ export function checkJsonContainers(bytes: Uint8Array): void {
   }
 }
 
+/**
+ * Counts the values of one event up to MAX_EVENT_VALUES and stops there: a
+ * list is counted by its length before its entries are looked at, so a list
+ * of millions costs no more than one at the limit.
+ */
+function countEventValues(event: unknown, where: string): void {
+  let values = 1;
+  const containers: unknown[] = [event];
+  while (containers.length) {
+    const container = containers.pop();
+    if (typeof container !== 'object' || container === null) continue;
+    const children = Array.isArray(container) ? container : Object.values(container);
+    values += children.length;
+    if (values > MAX_EVENT_VALUES) {
+      throw tooMany(`${where}at most ${MAX_EVENT_VALUES} JSON values per event (objects, arrays, strings, numbers, booleans and nulls)`);
+    }
+    for (const child of children) if (typeof child === 'object' && child !== null) containers.push(child);
+  }
+}
+
+/** The events of a decoded batch (`{events: [...]}`, or a bare JSON array), or none when it has no such list (validation words that). */
+function eventsOfBatch(value: unknown): unknown[] | undefined {
+  const events = Array.isArray(value) ? value : (value as { events?: unknown } | null)?.events;
+  return Array.isArray(events) ? events : undefined;
+}
+
+/**
+ * Holds each event of a decoded body (parsed JSON, or a protobuf message as
+ * plain objects) to MAX_EVENT_VALUES, naming the event of a batch. IoT
+ * payloads are events too.
+ */
+export function checkEventValues(value: unknown, kind: 'batch' | 'event'): void {
+  if (kind === 'event') {
+    countEventValues(value, '');
+    return;
+  }
+  eventsOfBatch(value)?.forEach((event, i) => countEventValues(event, `events.${i}: `));
+}
+
 function checkListsValue(value: unknown, names: Iterable<string>, budget: Budget, where: string): void {
   if (typeof value !== 'object' || value === null) return;
   for (const name of names) {
@@ -226,8 +277,8 @@ export function checkJsonItems(value: unknown, kind: 'batch' | 'event'): void {
     checkEventValue(value, budget, '');
     return;
   }
-  const events = Array.isArray(value) ? value : (value as { events?: unknown } | null)?.events;
-  if (!Array.isArray(events)) return;
+  const events = eventsOfBatch(value);
+  if (!events) return;
   if (events.length > MAX_BATCH_EVENTS) throw tooMany(`events: at most ${MAX_BATCH_EVENTS} events per batch`);
   budget.add(events.length);
   events.forEach((event, i) => checkEventValue(event, budget, `events.${i}.`));

@@ -4,10 +4,12 @@
 import type postgres from 'postgres';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_EVENT_VALUES } from '../../src/ingest/item-limits.js';
 import { ingress } from '../../src/ingest/proto/ingress.js';
 import { Api, signUpTenant } from '../helpers/api.js';
 import { waitFor, type TestServer } from '../helpers/server.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { mobileEventWithValues, protobufEvent } from '../helpers/mobile-event-values.js';
 import { ProtoWriter } from '../helpers/protobuf.js';
 
 const SECRET = 'ingest-test-secret-ingest-test-secret-12';
@@ -306,6 +308,31 @@ describe('item limits, checked before decoding', () => {
     const json = { events: [{}, { locations: Array.from({ length: 1001 }, () => ({})) }] };
     expect((await send('/v1/mobile/events/batch', json, auth)).json).toEqual(refused('events.1.locations: at most 1000 entries'));
     expect((await send('/v1/mobile/events/batch', events(100, new Uint8Array()), auth)).status).toBe(204);
+  });
+
+  it('refuses an event of more JSON values than the cap, IoT and mobile, JSON and protobuf, naming the limit; one at the cap is stored', async () => {
+    const capped = `at most ${MAX_EVENT_VALUES} JSON values per event (objects, arrays, strings, numbers, booleans and nulls)`;
+    const iot = (await admin.post('/v2/channels', { name: 'samplers', type: 'iot' })).body.data;
+    const sampler = (await send('/v1/registration', { apiKey: iot.apiKeys[0].apiKey, properties: { type: 'sampler' } })).json as { token: string; deviceId: string };
+    const phone = await register();
+    // The payload object, its list and the list's numbers.
+    const readings = (count: number) => ({ readings: new Array(count).fill(7) });
+    const answers = await Promise.all([
+      send('/v1/iot/events', readings(MAX_EVENT_VALUES - 1), { authorization: sampler.token }),
+      send('/v1/iot/events', readings(MAX_EVENT_VALUES - 2), { authorization: sampler.token }),
+      send('/v1/mobile/events', protobufEvent(mobileEventWithValues(MAX_EVENT_VALUES + 1)), { authorization: phone.token }),
+      send('/v1/mobile/events/batch', { events: [{}, { samples: new Array(MAX_EVENT_VALUES).fill(0) }] }, { authorization: phone.token }),
+      send('/v1/mobile/events', protobufEvent(mobileEventWithValues(MAX_EVENT_VALUES)), { authorization: phone.token }),
+    ]);
+    expect(answers.map((a) => [a.status, a.json])).toEqual([
+      [400, refused(capped)],
+      [204, undefined],
+      [400, refused(capped)],
+      [400, refused(`events.1: ${capped}`)],
+      [204, undefined],
+    ]);
+    expect((await storedEvents(sampler.deviceId)).map((e) => e.payload.readings.length)).toEqual([MAX_EVENT_VALUES - 2]);
+    expect((await storedEvents(phone.deviceId)).map((e) => e.payload.locations.length)).toEqual([1000]);
   });
 
   it('names the field, what it expects and what arrived', async () => {

@@ -1,7 +1,8 @@
-// The limits checked on a body's bytes before it is decoded (src/ingest/item-limits.ts).
+// The limits on what one request carries (src/ingest/item-limits.ts): counted on a body's bytes before it is decoded, and values per event.
 import { describe, expect, it } from 'vitest';
-import { decodeEventBatch } from '../../src/ingest/codec.js';
-import { checkJsonContainers, checkProtobufItems, MAX_JSON_CONTAINERS } from '../../src/ingest/item-limits.js';
+import { decodeEvent, decodeEventBatch, decodeIotPayload } from '../../src/ingest/codec.js';
+import { checkJsonContainers, checkProtobufItems, MAX_EVENT_VALUES, MAX_JSON_CONTAINERS } from '../../src/ingest/item-limits.js';
+import { mobileEventWithValues, protobufBatch, protobufEvent } from '../helpers/mobile-event-values.js';
 import { ProtoWriter } from '../helpers/protobuf.js';
 
 const text = (s: string) => new TextEncoder().encode(s);
@@ -85,5 +86,40 @@ describe('protobuf walk', () => {
     const truncated = new Uint8Array([0x0a, 0x05, 0x08]);
     expect(() => checkProtobufItems(truncated, 'batch')).not.toThrow();
     expect(() => decodeEventBatch(truncated, 'protobuf')).toThrow(/invalid protobuf body|index out of range/);
+  });
+});
+
+describe('JSON values per event', () => {
+  const capped = `at most ${MAX_EVENT_VALUES} JSON values per event (objects, arrays, strings, numbers, booleans and nulls)`;
+  const json = (value: unknown) => text(JSON.stringify(value));
+
+  it('counts values of every type, keys not, up to the cap', () => {
+    // The object, its list, the list's entries and an empty list after them: entries + 3 values.
+    const mixed = (entries: number) => ({ v: Array.from({ length: entries }, (_, i) => [i, 'text', true, null, {}][i % 5]).concat([[]]) });
+    expect(decodeIotPayload(json(mixed(MAX_EVENT_VALUES - 3)))).toEqual(mixed(MAX_EVENT_VALUES - 3));
+    expect(detailOf(() => decodeIotPayload(json(mixed(MAX_EVENT_VALUES - 2))))).toBe(capped);
+    // A list far over the cap (3.8 MB of numbers) is refused on its length.
+    expect(detailOf(() => decodeIotPayload(text(`{"readings":[${'1,'.repeat(1_900_000)}1]}`)))).toBe(capped);
+    // Values nested in objects count the same: three objects and their entries.
+    const deep = { a: { b: Object.fromEntries(Array.from({ length: MAX_EVENT_VALUES - 3 }, (_, i) => [`k${i}`, i])) } };
+    expect(() => decodeIotPayload(json(deep))).not.toThrow();
+    expect(detailOf(() => decodeIotPayload(json({ ...deep, c: 1 })))).toBe(capped);
+  });
+
+  it('holds mobile events to the cap in JSON and protobuf, single and in batches, naming the event', () => {
+    const atCap = mobileEventWithValues(MAX_EVENT_VALUES);
+    const overCap = mobileEventWithValues(MAX_EVENT_VALUES + 1);
+    expect(decodeEvent(json(atCap), 'json').events).toHaveLength(1);
+    expect(decodeEvent(protobufEvent(atCap), 'protobuf').events).toHaveLength(1);
+    expect(decodeEventBatch(json({ events: [{}, atCap] }), 'json').events).toHaveLength(2);
+    expect(decodeEventBatch(protobufBatch([{}, atCap]), 'protobuf').events).toHaveLength(2);
+    expect(detailOf(() => decodeEvent(json(overCap), 'json'))).toBe(capped);
+    expect(detailOf(() => decodeEvent(protobufEvent(overCap), 'protobuf'))).toBe(capped);
+    expect(detailOf(() => decodeEventBatch(json({ events: [{}, overCap] }), 'json'))).toBe(`events.1: ${capped}`);
+    expect(detailOf(() => decodeEventBatch(json([{}, {}, overCap]), 'json'))).toBe(`events.2: ${capped}`);
+    expect(detailOf(() => decodeEventBatch(protobufBatch([{}, overCap]), 'protobuf'))).toBe(`events.1: ${capped}`);
+    // Fields the server does not know count too: they are what was sent.
+    const unknownList = { timestamp: 1_767_261_600_000, samples: new Array(MAX_EVENT_VALUES).fill(0) };
+    expect(detailOf(() => decodeEvent(json(unknownList), 'json'))).toBe(capped);
   });
 });
