@@ -191,7 +191,7 @@ export class ModelBackend {
     } catch (error) {
       throw new ModelLoadError(`warm-up run with a batch of ${rows} failed: ${(error as Error).message}`);
     }
-    const reduced = new Set([this.candidates?.candidates, this.candidates?.image]);
+    const reduced = new Set([this.candidates?.candidates, this.candidates?.image, this.candidates?.classOf]);
     const unbatched = Object.entries(raw).find(([name, t]) => !reduced.has(name) && t.dims[0] !== rows);
     if (!unbatched) return;
     const reason = `output "${unbatched[0]}" has shape [${unbatched[1].dims.join(', ')}] for a batch of ${rows}: no batch axis to split on`;
@@ -225,7 +225,7 @@ export class ModelBackend {
     const batched = this.info.maxBatchSize > 1 || rows > 1;
     const reduced = this.candidates;
     for (const [name, tensor] of Object.entries(raw)) {
-      if (reduced && (name === reduced.candidates || name === reduced.image)) continue;
+      if (reduced && (name === reduced.candidates || name === reduced.image || name === reduced.classOf)) continue;
       const data = tensor.data as InputArray;
       if (!batched) {
         outputs[0]![name] = { dims: tensor.dims, type: tensor.type, data: data.slice() };
@@ -246,12 +246,18 @@ export class ModelBackend {
   private splitCandidates(raw: Readonly<Record<string, TensorLike>>, reduced: CandidateOutputs, outputs: ImageOutputs[]): void {
     const values = raw[reduced.candidates]!;
     const images = raw[reduced.image]!.data as BigInt64Array;
+    const classIds = raw[reduced.classOf]!.data as Int32Array;
     const data = values.data as Float32Array | Uint16Array;
     let start = 0;
     for (let i = 0; i < outputs.length; i++) {
       let end = start;
       while (end < images.length && Number(images[end]) === i) end++;
-      outputs[i]![reduced.head] = { dims: [end - start, reduced.rows], type: values.type, data: data.slice(start * reduced.rows, end * reduced.rows), compact: true };
+      outputs[i]![reduced.head] = {
+        dims: [end - start, reduced.rows],
+        type: values.type,
+        data: data.slice(start * reduced.rows, end * reduced.rows),
+        compact: { classIds: classIds.slice(start, end) },
+      };
       start = end;
     }
   }

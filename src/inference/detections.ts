@@ -76,7 +76,8 @@ function mapCandidate(c: Candidate, placement: Placement): Detection {
  */
 export class Selection {
   readonly answered: Detection[] = [];
-  private readonly kept: Detection[] = [];
+  /** NMS's kept boxes by class: a box is compared with its own class's only */
+  private readonly kept = new Map<number, Detection[]>();
 
   constructor(
     private readonly placement: Placement,
@@ -106,10 +107,12 @@ export class Selection {
 
   private consider(d: Detection): void {
     if (this.options.nms) {
-      for (const k of this.kept) {
-        if (k.classId === d.classId && iou(k, d) > this.options.iou) return;
+      let kept = this.kept.get(d.classId);
+      if (!kept) this.kept.set(d.classId, (kept = []));
+      for (const k of kept) {
+        if (iou(k, d) > this.options.iou) return;
       }
-      this.kept.push(d);
+      kept.push(d);
     }
     this.answer(d);
   }

@@ -63,7 +63,7 @@ export interface PreparationOptions {
 }
 
 /** Bump when the rewrite's output changes, so cached files are made again. */
-const REWRITE_VERSION = 3;
+const REWRITE_VERSION = 4;
 /** One pair of files per precision: a version's CPU validation and its GPU instances may differ. */
 const preparedFile = (precision: Precision) => (precision === 'fp16' ? 'model.prepared.fp16.onnx' : 'model.prepared.onnx');
 const preparedInfo = (precision: Precision) => (precision === 'fp16' ? 'model.prepared.fp16.json' : 'model.prepared.json');

@@ -9,6 +9,8 @@
 //                                  in the head's element type, best score
 //                                  first, images one after another
 //   <head>_image       [M]        (int64) the image each row belongs to
+//   <head>_class       [M]        (int32) each row's best class: the first of
+//                                  its highest class scores, NaN ignored
 //
 // An anchor is kept when its best class score is not below the floor
 // (YOLOv8 family), or when its objectness and objectness x best class score
@@ -40,6 +42,8 @@ export interface CandidateOutputs {
   head: string;
   candidates: string;
   image: string;
+  /** each row's best class (int32): the decoder reads its score and the box, not every class score */
+  classOf: string;
   /** the score floor input, [N, 1] float32 */
   floor: string;
   rows: number;
@@ -74,20 +78,22 @@ export function addCandidatesSuffix(model: OnnxModel, head: DenseHead, shape: Re
   const floor = model.newPublicName('score_floor');
   const candidates = model.newPublicName(`${head.output}_candidates`);
   const image = model.newPublicName(`${head.output}_image`);
+  const classOf = model.newPublicName(`${head.output}_class`);
   const valueAxis = channelsFirst ? 1 : 2;
   const scores = (from: number, to: number) => g.reduceMax(g.slice(head.output, from, to, valueAxis), valueAxis, declared.elemType);
+  const firstClass = head.convention === 'yolov5' ? 5 : 4;
 
   // keep: the anchors the floor lets through; score: what TopK ranks them by, the decoder's score.
   let keep: string;
   let score: string;
   if (head.convention === 'yolov5') {
     const objectness = scores(4, 5);
-    const best = scores(5, 5 + head.classes);
+    const best = scores(firstClass, firstClass + head.classes);
     score = g.op('Mul', [objectness, best]);
     const productFloor = g.op('Mul', [floor, g.floats('margin', [], [PRODUCT_MARGIN])]);
     keep = g.op('And', [g.notBelow(objectness, floor), g.notBelow(score, productFloor)]);
   } else {
-    score = scores(4, 4 + head.classes);
+    score = scores(firstClass, firstClass + head.classes);
     keep = g.notBelow(score, floor);
   }
   // A NaN score (a NaN objectness) is one the decoder drops: it is not let out.
@@ -127,13 +133,23 @@ export function addCandidatesSuffix(model: OnnxModel, head: DenseHead, shape: Re
     const byAnchor = g.op('Concat', [g.op('Reshape', [image, column]), g.op('Reshape', [anchors, column])], [{ name: 'axis', int: 1 }]);
     g.node('GatherND', [head.output, byAnchor], [candidates]);
   }
+  // Each kept row's best class, found once here rather than by a scan of
+  // its class scores in JavaScript: the first highest (ArgMax keeps the
+  // first, as the decoders' `s > best` does), NaN as -Infinity.
+  const rowScores = g.nanAsLowest(g.slice(candidates, firstClass, firstClass + head.classes, 1), declared.elemType);
+  const bestClass = g.op('ArgMax', [rowScores], [
+    { name: 'axis', int: 1 },
+    { name: 'keepdims', int: 0 },
+  ]);
+  g.node('Cast', [bestClass], [classOf], [{ name: 'to', int: DataType.INT32 }]);
   model.append(g.nodes);
   model.replaceOutput(head.output, [
     { name: candidates, elemType: declared.elemType, shape: ['candidates', head.rows] },
     { name: image, elemType: DataType.INT64, shape: ['candidates'] },
+    { name: classOf, elemType: DataType.INT32, shape: ['candidates'] },
   ]);
   model.addInput({ name: floor, elemType: DataType.FLOAT, shape: [batch ?? 'batch', 1] });
-  return { head: head.output, candidates, image, floor, rows: head.rows };
+  return { head: head.output, candidates, image, classOf, floor, rows: head.rows };
 }
 
 type Attributes = NonNullable<NodeSpec['attributes']>;
@@ -167,8 +183,7 @@ class GraphBuilder {
 
   /** The maximum along `axis`, that axis dropped, in float32, NaN ignored (as the decoders' `s > best`): -Infinity where all are NaN. */
   reduceMax(data: string, axis: number, elemType: number): string {
-    const values = elemType === DataType.FLOAT ? data : this.op('Cast', [data], [{ name: 'to', int: DataType.FLOAT }]);
-    const clean = this.op('Where', [this.op('IsNaN', [values]), this.floats('minus_infinity', [], [-Infinity]), values]);
+    const clean = this.nanAsLowest(data, elemType);
     // ReduceMax takes its axes as an attribute before operator set 18, as an input since.
     return this.model.opset >= 18
       ? this.op('ReduceMax', [clean, this.ints('reduce_axes', [1], [axis])], [{ name: 'keepdims', int: 0 }])
@@ -176,6 +191,12 @@ class GraphBuilder {
           { name: 'axes', ints: [axis] },
           { name: 'keepdims', int: 0 },
         ]);
+  }
+
+  /** The values in float32, NaN as -Infinity (never the best). */
+  nanAsLowest(data: string, elemType: number): string {
+    const values = elemType === DataType.FLOAT ? data : this.op('Cast', [data], [{ name: 'to', int: DataType.FLOAT }]);
+    return this.op('Where', [this.op('IsNaN', [values]), this.floats('minus_infinity', [], [-Infinity]), values]);
   }
 
   /** value >= floor, and true for NaN. */

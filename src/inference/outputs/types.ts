@@ -20,9 +20,15 @@ export interface TensorLike {
   /**
    * A dense head reduced in the model to its candidates (graph/candidates-suffix.ts):
    * dims [M, rows], one row per kept anchor, whichever way round the head
-   * was, best score first.
+   * was, best score first, with each row's best class.
    */
-  compact?: boolean;
+  compact?: ReducedHead;
+}
+
+/** What the model found of a reduced head's rows besides their values. */
+export interface ReducedHead {
+  /** each row's best class: the first of its highest class scores, NaN ignored */
+  classIds: Int32Array;
 }
 
 /**
