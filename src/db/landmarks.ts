@@ -1,6 +1,6 @@
 // Queries of landmarks (geofences). Every query is scoped to one
 // organization. A landmark's shape is stored once, normalised (kind +
-// geometry in the model spelling, see platform/geometry.ts), with its
+// geometry in the model spelling, see lib/geometry.ts), with its
 // bounding box (min_lon > max_lon: the box crosses the antimeridian).
 //
 // attributes (user data) is read as text and parsed here: the connection's

@@ -6,7 +6,7 @@
 // Validating a single event with zod cost more of the server's time than
 // parsing it, on the hottest path there is (`npm run bench -- ingest`).
 //
-// The contract, checked by test/canonical-event.test.ts: for any input,
+// The contract, checked by test/unit/canonical-event.test.ts: for any input,
 // canonicalEvent returns either undefined or exactly what zod would return,
 // keys in zod's order (idempotency digests are computed over it).
 import { isClientTimeMs } from '../lib/client-time.js';

@@ -1,4 +1,4 @@
-// The body memory budget and each organization's part of it (src/http/body-budget.ts).
+// The body memory budget and each organization's part of it (src/lib/body-budget.ts).
 import { describe, expect, it } from 'vitest';
 import { BodyBudget } from '../../src/lib/body-budget.js';
 

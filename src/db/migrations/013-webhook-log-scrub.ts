@@ -1,7 +1,7 @@
 // Webhook delivery logs kept what tenants must not read back: the response
 // body of each call (with SSRF, the body of an internal service) and the
 // values of the webhook's custom headers (often tokens). The server no longer
-// writes either (ingest/actions.ts); this clears what earlier versions wrote:
+// writes either (platform/rules/actions.ts); this clears what earlier versions wrote:
 // bodies are dropped, and header values other than the server's own are
 // masked.
 import type { Migration } from '../migrations.js';

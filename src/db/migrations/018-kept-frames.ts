@@ -4,7 +4,7 @@
 // No foreign key to the event (events are partitioned by day and dropped
 // whole) or to the device (a frame is kept as long as its event, which
 // outlives its device): the retention sweep and the organization's quota
-// remove rows (ingest/kept-frames.ts). Gone with its organization.
+// remove rows (platform/kept-frames.ts). Gone with its organization.
 import type { Migration } from '../migrations.js';
 
 export const migration018: Migration = {

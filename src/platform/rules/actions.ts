@@ -80,7 +80,7 @@ const email = z
     type: z.literal('email'),
     subject: template(998),
     message: template(65_536).optional(),
-    /** actions.md spells the text `body` */
+    /** the original API spells the text `body` */
     body: template(65_536).optional(),
     recipients: recipients.extend({ emails: recipients.shape.emails.unwrap().min(1, 'must name at least one address') }).strict(),
   })
