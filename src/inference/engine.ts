@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import { DomainError } from '../errors.js';
 import type { BatchObserver } from './batcher.js';
 import { FairShare } from './fair-share.js';
+import { InstanceRestartingError } from './instance.js';
 import { LoadedModel, type ServingDefaults } from './loaded-model.js';
 import { ModelCache, type CacheLimits } from './model-cache.js';
 import type { ModelConfig } from './model-config.js';
@@ -51,6 +52,8 @@ export interface ModelRef {
   cacheDirectory?: string | undefined;
   /** its instances run in child processes under MODEL_INSTANCE_MEMORY_MB (a version not trusted with the server's memory) */
   isolated?: boolean;
+  /** told when an isolated instance can no longer go on (its memory, crashes, kills): the version must fail */
+  onFatal?: (reason: string) => void;
   config: ModelConfig;
 }
 
@@ -90,7 +93,7 @@ export class InferenceEngine {
       LoadedModel.load(ref.id, `${ref.id}#${++this.loads}`, { directory: ref.directory, cacheDirectory: ref.cacheDirectory }, ref.isolated ?? false, ref.config, this.settings, this.observer(ref.id), {
         gate: this.fairShare,
         organizationId: ref.organizationId,
-      }),
+      }, (reason) => ref.onFatal?.(reason)),
     );
   }
 
@@ -155,6 +158,7 @@ export class InferenceEngine {
   }
 
   private failed(model: LoadedModel, error: Error): DomainError {
+    if (error instanceof InstanceRestartingError) return predictErrors.instanceRestarting(model.versionId, error.how, error.retryAfterSeconds);
     return predictErrors.inferenceFailed(model.versionId, error.message);
   }
 

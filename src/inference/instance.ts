@@ -4,15 +4,20 @@
 // with the server's memory (MODEL_ISOLATION), a child process under a memory
 // limit (instance-process.ts, limited-process.ts): its inputs are copied to
 // it and its outputs back, and a model that exhausts the limit fails there,
-// not in the server. An instance that dies fails its batch and is marked
-// dead, so the batcher stops using it; an isolated one that ran out of
-// memory or died says why (`fatal`), and its version goes Failed.
+// not in the server. An instance thread that dies fails its batch and is
+// marked dead, so the batcher stops using it. An isolated one that ran out
+// of memory says why (`fatal`), and its version goes Failed; one whose
+// process died otherwise answers its batch as retryable and starts again,
+// as long as instance-restarts.ts allows (a model that keeps crashing fails
+// its version too).
 import { type ChildProcess } from 'node:child_process';
 import { extname } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BackendInfo, BatchResult } from './backend.js';
 import type { InstanceReply, InstanceRequest, InstanceWorkerData } from './instance-host.js';
+import type { InstanceRestarts, ProcessEnd } from './instance-restarts.js';
 import { OUT_OF_MEMORY, spawnLimited } from './limited-process.js';
 
 /** A batch's per-image outputs and run time, as the instance sends them back. */
@@ -22,14 +27,40 @@ const extension = extname(fileURLToPath(import.meta.url));
 const WORKER_FILE = new URL(`./instance-worker${extension}`, import.meta.url);
 const PROCESS_FILE = new URL(`./instance-process${extension}`, import.meta.url);
 
-export class InstanceLoadError extends Error {}
+export class InstanceLoadError extends Error {
+  constructor(
+    message: string,
+    /** how its process or thread ended while loading; undefined: it refused the model */
+    readonly end?: ProcessEnd,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A batch's isolated instance process died under it and is starting again:
+ * the batch may be sent again (a 503, not the model's failure).
+ */
+export class InstanceRestartingError extends Error {
+  constructor(
+    /** how the process ended ("was killed by SIGKILL") */
+    readonly how: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`its instance ${how}; it is restarting`);
+  }
+}
 
 /** how long closing waits for the batch in flight to end */
 const CLOSE_WAIT_MS = 10_000;
 
-/** An isolated instance's memory limit (MODEL_INSTANCE_MEMORY_MB). */
+/** What an isolated instance runs under: its memory limit (MODEL_INSTANCE_MEMORY_MB) and its load's restarts. */
 export interface Isolation {
   memoryBytes: number;
+  /** the deaths of the load's instance processes: whether one starts again */
+  restarts: InstanceRestarts;
+  /** told once, when an instance can no longer go on: its version must fail */
+  onFatal(reason: string): void;
 }
 
 /** Where an instance runs: what the handle needs of a thread or a process. */
@@ -83,12 +114,47 @@ function processHost(data: InstanceWorkerData, isolation: Isolation): { host: Ho
   };
 }
 
+/** A thread or process whose instance has loaded its session and warmed up. */
+interface Launched {
+  host: Host;
+  events: Worker | ChildProcess;
+  info: BackendInfo;
+}
+
+/** Starts an instance and resolves once its session is loaded and warmed up. */
+function launch(data: InstanceWorkerData, isolation: Isolation | undefined): Promise<Launched> {
+  const { host, events } = isolation ? processHost(data, isolation) : threadHost(data);
+  const where = isolation ? 'instance process' : 'instance thread';
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null, signal?: NodeJS.Signals | null) => {
+      const detail = host.stderr().split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('Node.js v')).pop();
+      const end = { code, signal: signal ?? null };
+      reject(new InstanceLoadError(`${where} ${signal ? `was killed by ${signal}` : `exited with code ${code}`} while loading${detail ? `: ${detail}` : ''}`, end));
+    };
+    const onError = (error: Error) => reject(new InstanceLoadError(`${where} failed while loading: ${error.message}`));
+    events.once('exit', onExit);
+    events.once('error', onError);
+    events.once('message', (reply: InstanceReply) => {
+      events.off('exit', onExit);
+      events.off('error', onError);
+      if (reply.op === 'ready') {
+        resolve({ host, events, info: reply.info });
+      } else {
+        void host.kill();
+        reject(new InstanceLoadError(reply.op === 'failed' ? reply.reason : `unexpected ${reply.op} while loading`));
+      }
+    });
+  });
+}
+
 export class ModelInstance {
   /** milliseconds spent running batches, for the busy-time metric */
   busyMs = 0;
   alive = true;
-  /** why an isolated instance cannot go on (out of memory, died): its version fails */
+  /** why an isolated instance cannot go on (out of memory, crashing, killed too often): its version fails */
   fatal: string | undefined;
+  readonly info: BackendInfo;
+  private host: Host;
   private exited = false;
   /** stopped for INFERENCE_TIMEOUT_MS: replaced like any slow instance, not a fault of its version */
   private timedOut = false;
@@ -96,59 +162,112 @@ export class ModelInstance {
   private readonly pending = new Map<number, { resolve: (r: InstanceResult) => void; reject: (e: Error) => void }>();
   private closed: (() => void) | undefined;
   private closing: Promise<void> | undefined;
+  /** an isolated instance's process starting again after it died: runs wait for it */
+  private restarting: Promise<void> | undefined;
+  /** ends a restart's backoff early (closing) */
+  private wake: (() => void) | undefined;
 
   private constructor(
     /** e.g. "cpu:0" or "gpu0:1" (kind, device and ordinal) */
     readonly name: string,
-    readonly info: BackendInfo,
-    private readonly host: Host,
-    events: Worker | ChildProcess,
+    launched: Launched,
+    private readonly data: InstanceWorkerData,
     private readonly runTimeoutMs: number,
     /** set for an instance in a limited process */
     private readonly isolation: Isolation | undefined,
+    /** how long its first start took: a restart's Retry-After */
+    private readonly startMs: number,
   ) {
+    this.info = launched.info;
+    this.host = launched.host;
+    this.attach(launched.events);
+  }
+
+  private attach(events: Worker | ChildProcess): void {
     events.on('message', (reply: InstanceReply) => this.onReply(reply));
-    events.on('error', (error: Error) => this.fail(error));
-    events.on('exit', (code: number | null, signal?: NodeJS.Signals | null) => {
-      this.exited = true;
-      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-      if (this.isolation && !this.closing && !this.timedOut) this.fatal ??= this.deathReason(how);
-      this.fail(new Error(this.fatal ?? `instance ${how}`));
-      this.closed?.();
-    });
+    // A process's errors (a send to one that died) are reported through 'exit'.
+    if (!this.isolation) events.on('error', (error: Error) => this.fail(error));
+    events.on('exit', (code: number | null, signal?: NodeJS.Signals | null) => this.onExit({ code, signal: signal ?? null }));
   }
 
   /**
    * Starts an instance and resolves once its session is loaded and warmed
    * up: a thread, or with `isolation` a process under its memory limit.
    */
-  static start(name: string, data: InstanceWorkerData, runTimeoutMs: number, isolation?: Isolation): Promise<ModelInstance> {
-    const { host, events } = isolation ? processHost(data, isolation) : threadHost(data);
-    const where = isolation ? 'instance process' : 'instance thread';
-    return new Promise((resolve, reject) => {
-      const onExit = (code: number | null, signal?: NodeJS.Signals | null) => {
-        const detail = host.stderr().split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('Node.js v')).pop();
-        reject(new InstanceLoadError(`${where} ${signal ? `was killed by ${signal}` : `exited with code ${code}`} while loading${detail ? `: ${detail}` : ''}`));
-      };
-      const onError = (error: Error) => reject(new InstanceLoadError(`${where} failed while loading: ${error.message}`));
-      events.once('exit', onExit);
-      events.once('error', onError);
-      events.once('message', (reply: InstanceReply) => {
-        events.off('exit', onExit);
-        events.off('error', onError);
-        if (reply.op === 'ready') {
-          resolve(new ModelInstance(name, reply.info, host, events, runTimeoutMs, isolation));
-        } else {
-          void host.kill();
-          reject(new InstanceLoadError(reply.op === 'failed' ? reply.reason : `unexpected ${reply.op} while loading`));
+  static async start(name: string, data: InstanceWorkerData, runTimeoutMs: number, isolation?: Isolation): Promise<ModelInstance> {
+    const started = performance.now();
+    const launched = await launch(data, isolation);
+    return new ModelInstance(name, launched, data, runTimeoutMs, isolation, performance.now() - started);
+  }
+
+  private onExit(end: ProcessEnd): void {
+    this.exited = true;
+    if (this.isolation && !this.closing && !this.timedOut && !this.fatal) {
+      if (OUT_OF_MEMORY.test(this.host.stderr())) {
+        this.setFatal(this.memoryReason());
+      } else {
+        const decision = this.isolation.restarts.died(end);
+        if (decision.restart) {
+          const retryAfterSeconds = Math.max(1, Math.ceil((decision.delayMs + this.startMs) / 1000));
+          this.rejectPending(new InstanceRestartingError(decision.how, retryAfterSeconds));
+          this.restart(decision.delayMs);
+          return;
         }
+        this.setFatal(decision.reason);
+      }
+    }
+    this.fail(new Error(this.fatal ?? `instance ${end.signal ? `was killed by ${end.signal}` : `exited with code ${end.code}`}`));
+    this.closed?.();
+  }
+
+  /** Starts the process again after `delayMs`, and again while its starts die and restarts allows. */
+  private restart(delayMs: number): void {
+    const isolation = this.isolation!;
+    const again = async (delay: number): Promise<void> => {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
+      if (this.closing) return;
+      let launched: Launched;
+      try {
+        launched = await launch(this.data, isolation);
+      } catch (error) {
+        const failure = error as InstanceLoadError;
+        // A start that failed is the model's doing unless a signal from outside ended it.
+        const decision = isolation.restarts.died(failure.end ?? { code: 1, signal: null });
+        if (decision.restart && !this.closing) return again(decision.delayMs);
+        if (!this.closing) this.setFatal(decision.restart ? failure.message : `${decision.reason}; its last start: ${failure.message}`);
+        this.fail(new Error(this.fatal ?? failure.message));
+        return;
+      }
+      if (this.closing) {
+        await launched.host.kill();
+        return;
+      }
+      this.host = launched.host;
+      this.exited = false;
+      this.attach(launched.events);
+    };
+    this.restarting = again(delayMs).finally(() => {
+      this.restarting = undefined;
+      this.wake = undefined;
     });
   }
 
+  private setFatal(reason: string): void {
+    if (this.fatal !== undefined) return;
+    this.fatal = reason;
+    this.isolation?.onFatal(reason);
+  }
+
   /** Runs one batch: `slots` hold the images' input tensors, `thresholds` their score thresholds. */
-  run(slots: SharedArrayBuffer[], thresholds: number[]): Promise<InstanceResult> {
-    if (!this.alive) return Promise.reject(new Error(this.fatal ?? `instance ${this.name} is not running`));
+  async run(slots: SharedArrayBuffer[], thresholds: number[]): Promise<InstanceResult> {
+    if (this.restarting) await this.restarting;
+    if (!this.alive) throw new Error(this.fatal ?? `instance ${this.name} is not running`);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       // ONNX Runtime cannot interrupt a run, and ending a thread under one
@@ -186,7 +305,7 @@ export class ModelInstance {
     }
     // An isolated model that ran out of its memory does not get to try again.
     if (this.isolation && OUT_OF_MEMORY.test(reply.message)) {
-      this.fatal ??= this.memoryReason();
+      this.setFatal(this.memoryReason());
       waiter?.reject(new Error(this.fatal));
       this.fail(new Error(this.fatal));
       void this.host.kill();
@@ -200,13 +319,12 @@ export class ModelInstance {
     return `model needed more than ${mb} MB while running (MODEL_INSTANCE_MEMORY_MB)`;
   }
 
-  private deathReason(how: string): string {
-    if (OUT_OF_MEMORY.test(this.host.stderr())) return this.memoryReason();
-    return `its instance process ${how} while running the model`;
-  }
-
   private fail(error: Error): void {
     this.alive = false;
+    this.rejectPending(error);
+  }
+
+  private rejectPending(error: Error): void {
     for (const waiter of this.pending.values()) waiter.reject(error);
     this.pending.clear();
   }
@@ -218,6 +336,8 @@ export class ModelInstance {
   }
 
   private async shutDown(): Promise<void> {
+    this.wake?.();
+    await this.restarting; // a restart under way sees the close and ends what it started
     if (this.exited) return;
     this.alive = false;
     const released = await new Promise<boolean>((resolve) => {

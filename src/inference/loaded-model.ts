@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { BatchingDefaults, ExecutionProvider, InstanceDefaults, InstanceKind } from '../config.js';
 import type { BackendInfo } from './backend.js';
 import { DynamicBatcher, type BatchObserver, type BatchPolicy, type RunShare } from './batcher.js';
-import { ModelInstance } from './instance.js';
+import { ModelInstance, type Isolation } from './instance.js';
+import { InstanceRestarts } from './instance-restarts.js';
 import type { InstanceWorkerData } from './instance-host.js';
 import { maxBatchSizeOf, MODEL_FILE, padsToMaxBatchSize, precisionOf, type ModelConfig, type Precision } from './model-config.js';
 import { bytesPerElement, inputElements } from './preprocess.js';
@@ -109,9 +110,12 @@ export class LoadedModel {
     defaults: ServingDefaults,
     observer: BatchObserver,
     share: RunShare,
+    /** told once, when an isolated instance can no longer go on (its memory, crashes, kills): the version must fail */
+    onFatal: (reason: string) => void = () => {},
   ): Promise<LoadedModel> {
     const { directory } = files;
     const plan = planInstances(config, defaults);
+    const isolation: Isolation | undefined = isolated ? { memoryBytes: defaults.instanceMemoryBytes, restarts: new InstanceRestarts(), onFatal } : undefined;
     const start = (deviceId: number, i: number) => {
       const data: InstanceWorkerData = {
         directory,
@@ -128,7 +132,6 @@ export class LoadedModel {
           pinned: defaults.instances.pinnedMemory,
         },
       };
-      const isolation = isolated ? { memoryBytes: defaults.instanceMemoryBytes } : undefined;
       return ModelInstance.start(plan.kind === 'gpu' ? `gpu${deviceId}:${i}` : `cpu:${i}`, data, defaults.batching.runTimeoutMs, isolation);
     };
     // The first instance prepares the model (prepared-model.ts) and caches
@@ -165,11 +168,6 @@ export class LoadedModel {
   /** false once an instance has died (crashed, or stopped past INFERENCE_TIMEOUT_MS): the load is replaced */
   get healthy(): boolean {
     return this.instances.every((i) => i.alive);
-  }
-
-  /** why an isolated instance could not go on (its memory limit, its process died): the version must not load again */
-  get fatal(): string | undefined {
-    return this.instances.find((i) => i.fatal)?.fatal;
   }
 
   async close(): Promise<void> {

@@ -31,6 +31,9 @@ export const predictErrors = {
     new DomainError('failed', 'could not inference model', `model version ${id} failed to load: ${reason}`),
   inferenceFailed: (id: string, reason: string) =>
     new DomainError('failed', 'could not inference model', `inference of model version ${id} failed: ${reason}`),
+  /** The request's isolated instance process died under it (`how`) and is starting again: sending it again is safe. */
+  instanceRestarting: (id: string, how: string, retryAfterSeconds: number) =>
+    new DomainError('unavailable', 'could not inference model', `the instance of model version ${id} ${how} while running this request; it is restarting: send it again`, retryAfterSeconds),
   overloaded: (id: string, retryAfterSeconds: number) =>
     new DomainError('unavailable', 'server is busy', `the request queue of model version ${id} is full`, retryAfterSeconds),
   organizationBusy: (limit: number) =>

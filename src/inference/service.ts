@@ -189,6 +189,10 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
       directory: row.directory,
       cacheDirectory: this.files.directoryOf(row.id),
       isolated: this.isolates(row.id, row.directory),
+      // An isolated instance that exhausted its memory, or crashed or was
+      // killed too often: the version fails (it would do the same again),
+      // the server and the others go on.
+      onFatal: (reason) => this.failAtRunTime(version, reason),
       config,
       status: reason ? 'Failed' : validated ? 'Active' : 'Initializing',
       reason,
@@ -403,12 +407,7 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
       throw predictErrors.loadFailed(version.id, withoutServerPaths((error as Error).message));
     }
     try {
-      const { json, timings: t } = await this.engine.predict(model, buffer, contentType, options, organizationId).catch((error: unknown) => {
-        // An isolated instance that exhausted its memory or died: the version
-        // fails (it would do the same again), the server and the others go on.
-        if (model!.fatal) this.failAtRunTime(version, model!.fatal);
-        throw error;
-      });
+      const { json, timings: t } = await this.engine.predict(model, buffer, contentType, options, organizationId);
       const labels = { model_version: version.id };
       const stage = this.metrics.inferenceDuration;
       stage.observe({ ...labels, stage: 'decode' }, t.decodeMs / 1000);

@@ -15,7 +15,7 @@ import { fixtureConfig, fixtureSpec } from '../fixtures/predict-models.js';
 import { ADMIN, Api, uploadModelVersion } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { predict } from '../helpers/predict.js';
-import { environmentOf, instanceProcesses, residentBytes } from '../helpers/processes.js';
+import { cpuTicks, environmentOf, instanceProcesses, residentBytes } from '../helpers/processes.js';
 import { ROOT, waitFor, type TestServer } from '../helpers/server.js';
 
 const MB = 1024 * 1024;
@@ -118,5 +118,51 @@ describe('an uploaded model that allocates by pixel value', () => {
       }
       expect(environment.has('DATABASE_URL')).toBe(false);
     }
+  });
+
+  /** The instance processes started since `before` (a set of pids taken earlier). */
+  const startedSince = (before: Set<number>) => instanceProcesses(server.process.pid!).filter((pid) => !before.has(pid));
+
+  it('restarts instance processes killed from outside: requests running on them get a retryable 503, the version goes on', async () => {
+    const before = new Set(instanceProcesses(server.process.pid!));
+    // Runs of a second or more: the requests are still running when their processes are killed.
+    const slow = await upload('killed', buildConstantModel(fixtureSpec({ slow: { size: 1024, repeats: 60 } })));
+    await status(slow, 'Active');
+    const pids = startedSince(before);
+    expect(pids.length).toBeGreaterThan(0);
+    const image = await solid(128);
+    const idle = pids.map(cpuTicks);
+    const running = pids.map(() => predict(server.url, slow, image));
+    // Each process running its request: it is using the CPU (5 ticks, 50 ms or more).
+    await waitFor(async () => pids.every((pid, i) => cpuTicks(pid) > idle[i]! + 5), 30_000, 'the runs under way');
+    for (const pid of pids) process.kill(pid, 'SIGKILL');
+    for (const res of await Promise.all(running)) {
+      expect(res.status).toBe(503);
+      expect(res.body.error).toContain(`instance of model version ${slow} was killed by SIGKILL`);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    // Restarted: the next request runs, and the version was never Failed.
+    expect((await predict(server.url, slow, image)).status).toBe(200);
+    expect((await admin.get(`/v2/model-versions/${slow}`)).body.data.status).toBe('Active');
+    expect(startedSince(before).filter((pid) => !pids.includes(pid)).length).toBe(pids.length);
+  });
+
+  it("fails a version whose instance process crashes again after its restart, with the crash's reason", async () => {
+    const before = new Set(instanceProcesses(server.process.pid!));
+    const crashing = await upload('crashing', buildConstantModel(fixtureSpec()));
+    await status(crashing, 'Active');
+    const started = startedSince(before);
+    process.kill(started[0]!, 'SIGABRT');
+    // Restarted: a process not seen before takes its place.
+    const restarted = await waitFor(async () => startedSince(new Set([...before, ...started]))[0], 30_000, 'the crashed instance restarted');
+    expect((await predict(server.url, crashing, await solid(128))).status).toBe(200);
+    expect((await admin.get(`/v2/model-versions/${crashing}`)).body.data.status).toBe('Active');
+    // The same model's second crash (the count is the version's, whichever instance): it would go on crashing.
+    process.kill(restarted, 'SIGABRT');
+    const failed = await status(crashing, 'Failed');
+    expect(failed.statusReason).toBe('its instance process crashed (killed by SIGABRT) 2 times in 10 minutes');
+    const refused = await predict(server.url, crashing, await solid(128));
+    expect(refused.status).toBe(500);
+    expect(refused.body.error).toContain('crashed (killed by SIGABRT) 2 times');
   });
 });

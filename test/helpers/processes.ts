@@ -12,6 +12,13 @@ export function residentBytes(pid: number): number {
   }
 }
 
+/** CPU time a process has used so far (utime + stime), in clock ticks; 0 once it is gone. */
+export function cpuTicks(pid: number): number {
+  // Fields after the command (which may hold spaces) in parentheses: state is the 3rd, utime the 14th.
+  const fields = (read(`/proc/${pid}/stat`) ?? '').split(') ')[1]?.split(' ') ?? [];
+  return Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+}
+
 function read(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
