@@ -283,10 +283,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
     const inFlight = new InFlight();
     // Freed memory back to the system once the server goes quiet (lib/idle-trim.ts).
-    if (native.trimMemory) {
-      const stopTrimming = trimWhenIdle({ answered: () => inFlight.answered, inFlight: () => inFlight.size, trim: () => native.trimMemory!(), idleMs: 10_000 });
-      cleanups.push(async () => stopTrimming());
-    }
+    const stopTrimming = trimWhenIdle({ answered: () => inFlight.answered, inFlight: () => inFlight.size, trim: () => native.trimMemory(), idleMs: 10_000 });
+    cleanups.push(async () => stopTrimming());
     const main: Route[] = [
       ...routes([...health, predict, ...management]),
       { method: 'get', path: '/openapi.json', handler: (_req, reply) => reply.send(200, openApi) },

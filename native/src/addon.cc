@@ -220,6 +220,8 @@ Napi::Value TrimMemory(const Napi::CallbackInfo& info) {
 }
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  // What it was built from (CMakeLists.txt): the loader refuses a build of other sources.
+  exports.Set("sourcesDigest", Napi::String::New(env, SENSE_SOURCES_DIGEST));
   exports.Set("trimMemory", Napi::Function::New(env, TrimMemory, "trimMemory"));
   exports.Set("decodeBmp", Napi::Function::New(env, DecodeBmp, "decodeBmp"));
   exports.Set("decodeJpeg", Napi::Function::New(env, DecodeJpeg, "decodeJpeg"));

@@ -48,13 +48,10 @@ export function jpegDecoder(
 ): { decoder: JpegDecoder; reason?: string } {
   if (wanted === 'sharp') return { decoder: 'sharp', reason: 'JPEG_DECODER=sharp' };
   if (addon.hasJpegDecoder) return { decoder: 'libturbojpeg' };
-  const missing = addon.jpegDecoderMissing || 'the native addon predates its JPEG decoder (npm run build:native)';
-  // An addon from before jpegDecoderBuilt: its reason says whether the header or the library was missing.
-  const builtWithout = addon.jpegDecoderBuilt === false || (addon.jpegDecoderBuilt === undefined && !/libturbojpeg\.so/.test(missing));
   const reason =
-    builtWithout && headerInstalled()
+    !addon.jpegDecoderBuilt && headerInstalled()
       ? `turbojpeg.h is installed (${TURBOJPEG_HEADER}), but the native addon was built without it: run npm run build:native to rebuild it with libturbojpeg`
-      : missing;
+      : addon.jpegDecoderMissing;
   if (wanted === 'libturbojpeg') throw new JpegDecoderError(`JPEG_DECODER=libturbojpeg, but the native addon has no JPEG decoder: ${reason}`);
   return { decoder: 'sharp', reason };
 }
@@ -105,7 +102,7 @@ function cleanMessage(error: unknown): string {
 function decodeJpegNatively(bytes: Uint8Array, target: DecodeTarget, maxPixels: number): DecodedImage | undefined {
   let jpeg;
   try {
-    jpeg = native.decodeJpeg?.(bytes, maxPixels, target.width, target.height, target.resize === 'letterbox');
+    jpeg = native.decodeJpeg(bytes, maxPixels, target.width, target.height, target.resize === 'letterbox');
   } catch {
     return undefined;
   }

@@ -1,5 +1,9 @@
 // Typed access to the C++ addon (native/). Built by `npm ci` through cmake-js.
-import { existsSync } from 'node:fs';
+// An addon built from other sources than native/src holds (an older checkout's
+// build left in native/build) is refused with the command that rebuilds it,
+// so the code here may rely on everything the sources export.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,12 +70,14 @@ export interface NativeSessionOptions {
 }
 
 interface NativeAddon {
+  /** the digest of the sources it was built from (native/CMakeLists.txt) */
+  sourcesDigest: string;
   /** Gives the free memory of glibc's heaps back to the system (malloc_trim); false where there is none to give or no glibc. */
-  trimMemory?(): boolean;
+  trimMemory(): boolean;
   /** Opens the ONNX Runtime library at `libraryPath` for the native runner (once per process). */
-  ortOpen?(libraryPath: string): { version: string; apiVersion: number };
-  /** The native runner's session class; optional so an addon built before it still loads. */
-  OrtSession?: new (source: string | Uint8Array, options: NativeSessionOptions) => NativeSession;
+  ortOpen(libraryPath: string): { version: string; apiVersion: number };
+  /** The native runner's session class. */
+  OrtSession: new (source: string | Uint8Array, options: NativeSessionOptions) => NativeSession;
   decodeBmp(bytes: Uint8Array, maxPixels: number): DecodedBmp;
   /**
    * Decodes a JPEG with libturbojpeg straight to the rectangle it occupies in
@@ -82,16 +88,15 @@ interface NativeAddon {
    * sharp: no libturbojpeg (build or machine), CMYK, an embedded ICC profile, 12-bit
    * samples, an image smaller than its rectangle. Throws on corrupt data
    * (libjpeg warnings included) and, before decoding anything, when
-   * width*height exceeds maxPixels. Optional so that an addon built before
-   * it existed still loads.
+   * width*height exceeds maxPixels.
    */
-  decodeJpeg?(bytes: Uint8Array, maxPixels: number, boxWidth: number, boxHeight: number, letterbox: boolean): DecodedJpeg | null;
+  decodeJpeg(bytes: Uint8Array, maxPixels: number, boxWidth: number, boxHeight: number, letterbox: boolean): DecodedJpeg | null;
   /** whether decodeJpeg can decode at all (built with turbojpeg.h, libturbojpeg.so.0 found at run time) */
-  hasJpegDecoder?: boolean;
+  hasJpegDecoder: boolean;
   /** why not, when it cannot: every JPEG is then decoded by sharp, slower */
-  jpegDecoderMissing?: string;
+  jpegDecoderMissing: string;
   /** whether it was built with turbojpeg.h at all: false where `npm run build:native` would bring the decoder, if the header is installed */
-  jpegDecoderBuilt?: boolean;
+  jpegDecoderBuilt: boolean;
   preprocess(
     src: Uint8Array,
     srcWidth: number,
@@ -122,12 +127,41 @@ function findAddon(): string {
 
 const addonPath = findAddon();
 
+/**
+ * The digest native/CMakeLists.txt compiles in, of the sources in `dir`:
+ * the sha256 of one "<name> <sha256>\n" line per .cc and .h file, sorted by
+ * name. undefined where there are no sources (an installation without them).
+ */
+export function sourcesDigest(dir: string): string | undefined {
+  if (!existsSync(dir)) return undefined;
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.cc') || name.endsWith('.h'))
+    .sort();
+  if (files.length === 0) return undefined;
+  const lines = files.map((name) => `${name} ${createHash('sha256').update(readFileSync(join(dir, name))).digest('hex')}\n`).join('');
+  return createHash('sha256').update(lines).digest('hex');
+}
+
+/** Throws, with the command that rebuilds it, when the addon was built from other sources than `sourcesDir` holds. */
+export function checkBuild(built: string | undefined, sourcesDir: string): void {
+  const sources = sourcesDigest(sourcesDir);
+  if (sources === undefined || built === sources) return;
+  throw new Error(
+    `the native addon (${addonPath}) was built from other sources than ${sourcesDir} holds now ` +
+      `(built from ${built ? built.slice(0, 12) : 'sources before digests'}, sources ${sources.slice(0, 12)}); run "npm run build:native"`,
+  );
+}
+
 function load(): NativeAddon {
+  let addon: NativeAddon;
   try {
-    return createRequire(import.meta.url)(addonPath) as NativeAddon;
+    addon = createRequire(import.meta.url)(addonPath) as NativeAddon;
   } catch (error) {
     throw new Error(`the native addon is not built (${addonPath}); run "npm ci" or "npm run build:native": ${(error as Error).message}`);
   }
+  // <root>/native/build/Release/sense_native.node: its sources are <root>/native/src.
+  checkBuild(addon.sourcesDigest, join(dirname(addonPath), '..', '..', 'src'));
+  return addon;
 }
 
 export const native: NativeAddon = load();

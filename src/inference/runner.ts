@@ -120,7 +120,6 @@ let opened: string | undefined | null = null;
 /** undefined when the native runner can run here, else why not. */
 export function nativeRunnerAvailable(): string | undefined {
   if (opened !== null) return opened;
-  if (!native.ortOpen || !native.OrtSession) return (opened = 'the native addon was built without the runner (rebuild it: npm run build:native)');
   const library = onnxruntimeLibrary();
   if (!existsSync(library)) return (opened = `no ONNX Runtime library at ${library}`);
   try {
@@ -159,7 +158,7 @@ class NativeRunner implements SessionRunner {
   static create(source: string | Uint8Array, options: RunnerOptions): NativeRunner {
     const unavailable = nativeRunnerAvailable();
     if (unavailable) throw new Error(`native runner: ${unavailable}`);
-    const OrtSession = native.OrtSession!;
+    const OrtSession = native.OrtSession;
     return new NativeRunner(
       new OrtSession(source, {
         provider: options.provider,

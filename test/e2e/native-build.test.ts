@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jpegDecoder, TURBOJPEG_HEADER } from '../../src/inference/decode-image.js';
+import type { JpegDecoderFacts } from '../../src/inference/native.js';
 import { ROOT, removeDir } from '../helpers/server.js';
 
 const run = promisify(execFile);
@@ -26,10 +27,10 @@ afterAll(async () => {
 });
 
 /** What a freshly loaded copy of the addon says of its JPEG decoder (a child process: each build is a new file to load). */
-async function jpegFacts(addon: string): Promise<{ hasJpegDecoder?: boolean; jpegDecoderMissing?: string; jpegDecoderBuilt?: boolean }> {
+async function jpegFacts(addon: string): Promise<JpegDecoderFacts> {
   const script = `const a = require(${JSON.stringify(addon)}); console.log(JSON.stringify({ hasJpegDecoder: a.hasJpegDecoder, jpegDecoderMissing: a.jpegDecoderMissing, jpegDecoderBuilt: a.jpegDecoderBuilt }))`;
   const { stdout } = await run(process.execPath, ['-e', script]);
-  return JSON.parse(stdout) as { hasJpegDecoder?: boolean; jpegDecoderMissing?: string; jpegDecoderBuilt?: boolean };
+  return JSON.parse(stdout) as JpegDecoderFacts;
 }
 
 describe.skipIf(!existsSync(TURBOJPEG_HEADER))('the native build and libturbojpeg0-dev installed after it', () => {

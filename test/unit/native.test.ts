@@ -1,8 +1,37 @@
 // The C++ addon: BMP decoding in every supported layout, and the one-pass
 // preprocessing checked pixel by pixel against a plain JavaScript reference.
+import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { native } from '../../src/inference/native.js';
+import { checkBuild, native, sourcesDigest } from '../../src/inference/native.js';
+import { ROOT } from '../helpers/server.js';
 import { encodeBmp, pattern } from '../helpers/images.js';
+
+describe('the addon build', () => {
+  const sources = join(ROOT, 'native', 'src');
+
+  it('was built from the sources native/src holds: the loader computes the digest CMake compiled in', () => {
+    expect(native.sourcesDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect(sourcesDigest(sources)).toBe(native.sourcesDigest);
+  });
+
+  it('is refused, with the command that rebuilds it, once a source changes', async () => {
+    const copy = await mkdtemp(join(tmpdir(), 'native-src-'));
+    try {
+      await cp(sources, copy, { recursive: true });
+      expect(() => checkBuild(native.sourcesDigest, copy)).not.toThrow();
+      await appendFile(join(copy, 'bmp.h'), '\n// edited\n');
+      expect(() => checkBuild(native.sourcesDigest, copy)).toThrow(/was built from other sources than .* holds now .*run "npm run build:native"/);
+      // An addon from before digests says so.
+      expect(() => checkBuild(undefined, copy)).toThrow(/built from sources before digests/);
+      // An installation without the sources has nothing to compare.
+      expect(() => checkBuild('0'.repeat(64), join(copy, 'absent'))).not.toThrow();
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+  });
+});
 
 function bmp16(rgb: Buffer, width: number, height: number): Buffer {
   // 16-bit BI_RGB, 5-5-5, bottom-up
