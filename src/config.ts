@@ -2,7 +2,7 @@
 // environment, has a documented default, and is validated at start-up so a
 // typo fails fast with a clear message instead of misbehaving later.
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { parseAllowList } from './lib/ip-ranges.js';
@@ -28,6 +28,10 @@ export interface Config {
   modelIsolation: 'stored' | 'all' | 'none';
   /** RLIMIT_DATA of an isolated version's instance process */
   instanceMemoryBytes: number;
+  /** what all isolated instance processes may hold resident together (VmRSS) before idle ones are unloaded and requests wait */
+  isolatedMemoryBytes: number;
+  /** the same, for one organization's isolated instance processes */
+  organizationIsolatedMemoryBytes: number;
   /** limits of the process that loads and warms up a new model version before the server does */
   modelValidation: { memoryBytes: number; timeoutMs: number };
   executionProviders: ExecutionProvider[];
@@ -396,6 +400,18 @@ const SPECS = {
     '2048',
     "memory (RLIMIT_DATA) of an isolated version's instance process; past it the version is Failed and the server goes on",
   ),
+  ISOLATED_MEMORY_MB: value(
+    mebibytes(256, 1024 * 1024),
+    String(Math.max(256, Math.floor(totalmem() / (2 * 1024 * 1024)))),
+    'resident memory (VmRSS) all isolated instance processes may hold together, measured after each run; past it the least recently used idle versions are unloaded, and while requests in flight hold it others to isolated versions get 503',
+    { note: "half the host's memory", perHost: true },
+  ),
+  ORGANIZATION_ISOLATED_MEMORY_MB: derived(
+    mebibytes(256, 1024 * 1024),
+    '(ISOLATED_MEMORY_MB / 2)',
+    "the same for one organization's isolated instance processes (its own versions, public ones included): past it its least recently used idle versions are unloaded, then its requests to isolated versions get 503",
+    (get) => Math.max(256 * 1024 * 1024, Math.floor((get('ISOLATED_MEMORY_MB') as number) / 2)),
+  ),
   MODEL_VALIDATION_MEMORY_MB: value(
     mebibytes(256, 1024 * 1024),
     '2048',
@@ -621,6 +637,8 @@ export function loadConfig(env: Env = process.env): Config {
     gpuPrecision: get('GPU_PRECISION'),
     modelIsolation: get('MODEL_ISOLATION'),
     instanceMemoryBytes: get('MODEL_INSTANCE_MEMORY_MB'),
+    isolatedMemoryBytes: get('ISOLATED_MEMORY_MB'),
+    organizationIsolatedMemoryBytes: get('ORGANIZATION_ISOLATED_MEMORY_MB'),
     modelValidation: {
       memoryBytes: get('MODEL_VALIDATION_MEMORY_MB'),
       timeoutMs: get('MODEL_VALIDATION_TIMEOUT_MS'),

@@ -38,7 +38,12 @@ export function engineSettings(config: Config): EngineSettings {
     maxImageBytes: config.maxImageBytes,
     maxImagePixels: config.maxImagePixels,
     jpegDecoder: jpegDecoder(config.jpegDecoder).decoder,
-    cache: { maxLoaded: config.maxLoadedVersions, memoryBudgetBytes: config.modelMemoryBudgetBytes, concurrentLoads: 2 },
+    cache: {
+      maxLoaded: config.maxLoadedVersions,
+      memoryBudgetBytes: config.modelMemoryBudgetBytes,
+      resident: { serverBytes: config.isolatedMemoryBytes, organizationBytes: config.organizationIsolatedMemoryBytes },
+      concurrentLoads: 2,
+    },
   };
 }
 

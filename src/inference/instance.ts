@@ -18,6 +18,7 @@ import { Worker } from 'node:worker_threads';
 import type { BackendInfo, BatchResult } from './backend.js';
 import type { InstanceReply, InstanceRequest, InstanceWorkerData } from './instance-host.js';
 import type { InstanceRestarts, ProcessEnd } from './instance-restarts.js';
+import { residentBytes } from '../lib/resident-memory.js';
 import { OUT_OF_MEMORY, spawnLimited } from './limited-process.js';
 
 /** A batch's per-image outputs and run time, as the instance sends them back. */
@@ -65,6 +66,8 @@ export interface Isolation {
 
 /** Where an instance runs: what the handle needs of a thread or a process. */
 interface Host {
+  /** a process's id (its memory is measured); undefined for a thread */
+  pid: number | undefined;
   post(request: InstanceRequest): void;
   /** ends it now */
   kill(): Promise<unknown>;
@@ -83,7 +86,7 @@ function threadHost(data: InstanceWorkerData): { host: Host; events: Worker } {
     // ONNX Runtime allocates outside the JS heap; keep V8's small.
     resourceLimits: { maxOldGenerationSizeMb: 256 },
   });
-  return { host: { post: (request) => worker.postMessage(request), kill: () => worker.terminate(), stderr: () => '' }, events: worker };
+  return { host: { pid: undefined, post: (request) => worker.postMessage(request), kill: () => worker.terminate(), stderr: () => '' }, events: worker };
 }
 
 function processHost(data: InstanceWorkerData, isolation: Isolation): { host: Host; events: ChildProcess } {
@@ -97,6 +100,7 @@ function processHost(data: InstanceWorkerData, isolation: Isolation): { host: Ho
   child.send(data);
   return {
     host: {
+      pid: child.pid,
       post: (request) => {
         if (child.connected) child.send(request);
       },
@@ -150,6 +154,12 @@ function launch(data: InstanceWorkerData, isolation: Isolation | undefined): Pro
 export class ModelInstance {
   /** milliseconds spent running batches, for the busy-time metric */
   busyMs = 0;
+  /**
+   * What its process holds resident (VmRSS), measured once it has loaded and
+   * after each batch (what a run allocates, ONNX Runtime's arena keeps); 0
+   * for a thread, whose memory is the server's.
+   */
+  residentBytes = 0;
   alive = true;
   /** why an isolated instance cannot go on (out of memory, crashing, killed too often): its version fails */
   fatal: string | undefined;
@@ -181,6 +191,11 @@ export class ModelInstance {
     this.info = launched.info;
     this.host = launched.host;
     this.attach(launched.events);
+    this.measure();
+  }
+
+  private measure(): void {
+    this.residentBytes = this.host.pid === undefined || this.exited ? 0 : residentBytes(this.host.pid);
   }
 
   private attach(events: Worker | ChildProcess): void {
@@ -202,6 +217,7 @@ export class ModelInstance {
 
   private onExit(end: ProcessEnd): void {
     this.exited = true;
+    this.residentBytes = 0;
     if (this.isolation && !this.closing && !this.timedOut && !this.fatal) {
       if (OUT_OF_MEMORY.test(this.host.stderr())) {
         this.setFatal(this.memoryReason());
@@ -251,6 +267,7 @@ export class ModelInstance {
       this.host = launched.host;
       this.exited = false;
       this.attach(launched.events);
+      this.measure();
     };
     this.restarting = again(delayMs).finally(() => {
       this.restarting = undefined;
@@ -296,6 +313,7 @@ export class ModelInstance {
       return;
     }
     if (reply.op !== 'done' && reply.op !== 'error') return;
+    this.measure();
     const waiter = this.pending.get(reply.id);
     this.pending.delete(reply.id);
     if (reply.op === 'done') {

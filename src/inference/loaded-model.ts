@@ -98,6 +98,8 @@ export class LoadedModel {
     readonly slots: SlotPool,
     /** what this load counts against the memory budget: model file x instances, plus its slots */
     readonly memoryBytes: number,
+    /** whose version it is: its isolated instances' memory counts against this organization's budget */
+    readonly organizationId: string,
   ) {}
 
   static async load(
@@ -162,12 +164,18 @@ export class LoadedModel {
       new DynamicBatcher(instances, policy, observer, plan.kind === 'cpu' ? share : undefined),
       new SlotPool(slotBytes, slotCount),
       modelBytes * instances.length + slotBytes * slotCount,
+      share.organizationId,
     );
   }
 
   /** false once an instance has died (crashed, or stopped past INFERENCE_TIMEOUT_MS): the load is replaced */
   get healthy(): boolean {
     return this.instances.every((i) => i.alive);
+  }
+
+  /** what its instance processes hold resident, as last measured (0 for threads) */
+  get residentBytes(): number {
+    return this.instances.reduce((sum, i) => sum + i.residentBytes, 0);
   }
 
   async close(): Promise<void> {

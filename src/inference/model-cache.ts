@@ -3,13 +3,21 @@
 // past MAX_LOADED_VERSIONS or the memory budget the least recently used
 // version with no request in flight is unloaded, and loads again on its
 // next request. Requests pin the load they run on, so eviction never pulls
-// a session from under a request.
+// a session from under a request. What isolated instance processes hold
+// resident (measured, not estimated: a few-byte model may keep gigabytes
+// after a run) has budgets of its own, one per organization and one for the
+// server: past one, the least recently used idle loads that count against
+// it are unloaded, and while it stays exceeded (the memory is held by
+// requests in flight) residentRefusal says why a request for another run
+// must wait.
 import { log } from '../log.js';
 import type { LoadedModel } from './loaded-model.js';
 
 export interface CacheLimits {
   maxLoaded: number;
   memoryBudgetBytes: number;
+  /** what isolated instance processes may hold resident (ISOLATED_MEMORY_MB, ORGANIZATION_ISOLATED_MEMORY_MB); unset: unbounded */
+  resident?: { serverBytes: number; organizationBytes: number };
   /** loads running at once (each starts threads and sessions) */
   concurrentLoads: number;
 }
@@ -131,15 +139,57 @@ export class ModelCache {
     }
   }
 
-  /** Evicts least recently used, unpinned loads while over a limit. */
+  /** Evicts least recently used, unpinned loads while over a limit they count against. */
   private trim(): void {
     for (const [id, entry] of this.entries) {
-      if (this.loadedCount <= this.limits.maxLoaded && this.loadedBytes <= this.limits.memoryBudgetBytes) return;
       if (!entry.model || entry.pins > 0) continue;
+      const limit = this.exceededBy(entry.model);
+      if (limit === undefined) continue;
       this.retire(id, entry);
       this.evictions++;
-      log.info('model version unloaded (least recently used)', { id, loaded: this.loadedCount });
+      log.info('model version unloaded (least recently used)', { id, over: limit, loaded: this.loadedCount });
     }
+  }
+
+  /** The setting of a limit now exceeded that unloading `model` would bring down, if any. */
+  private exceededBy(model: LoadedModel): string | undefined {
+    if (this.loadedCount > this.limits.maxLoaded) return 'MAX_LOADED_VERSIONS';
+    if (this.loadedBytes > this.limits.memoryBudgetBytes) return 'MODEL_MEMORY_BUDGET_MB';
+    const resident = this.limits.resident;
+    if (!resident || model.residentBytes === 0) return undefined;
+    if (this.residentOf(model.organizationId) > resident.organizationBytes) return 'ORGANIZATION_ISOLATED_MEMORY_MB';
+    if (this.residentOf(undefined) > resident.serverBytes) return 'ISOLATED_MEMORY_MB';
+    return undefined;
+  }
+
+  /** what the loads' instance processes hold resident: one organization's, or (undefined) all */
+  private residentOf(organizationId: string | undefined): number {
+    let bytes = 0;
+    for (const e of this.entries.values()) {
+      if (e.model && (organizationId === undefined || e.model.organizationId === organizationId)) bytes += e.model.residentBytes;
+    }
+    return bytes;
+  }
+
+  /**
+   * Why a request for an isolated version of `organizationId` must wait, or
+   * undefined: idle loads over a resident budget are unloaded first; what
+   * is still over it is held by requests in flight.
+   */
+  residentRefusal(organizationId: string): string | undefined {
+    const resident = this.limits.resident;
+    if (!resident) return undefined;
+    this.trim();
+    const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
+    const own = this.residentOf(organizationId);
+    if (own > resident.organizationBytes) {
+      return `your organization's isolated model instances hold ${mb(own)} MB, over its budget of ${mb(resident.organizationBytes)} MB (ORGANIZATION_ISOLATED_MEMORY_MB) while requests run on them`;
+    }
+    const all = this.residentOf(undefined);
+    if (all > resident.serverBytes) {
+      return `isolated model instances hold ${mb(all)} MB, over this server's budget of ${mb(resident.serverBytes)} MB (ISOLATED_MEMORY_MB) while requests run on them`;
+    }
+    return undefined;
   }
 
   private async throttled<T>(task: () => Promise<T>): Promise<T> {

@@ -34,6 +34,8 @@ export const predictErrors = {
   /** The request's isolated instance process died under it (`how`) and is starting again: sending it again is safe. */
   instanceRestarting: (id: string, how: string, retryAfterSeconds: number) =>
     new DomainError('unavailable', 'could not inference model', `the instance of model version ${id} ${how} while running this request; it is restarting: send it again`, retryAfterSeconds),
+  /** `reason`: which budget of isolated instances' resident memory is held by requests in flight (model-cache.ts residentRefusal) */
+  isolatedMemoryBusy: (reason: string) => new DomainError('unavailable', 'server is busy', reason, 1),
   overloaded: (id: string, retryAfterSeconds: number) =>
     new DomainError('unavailable', 'server is busy', `the request queue of model version ${id} is full`, retryAfterSeconds),
   organizationBusy: (limit: number) =>

@@ -398,6 +398,9 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
       body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
         ? (body.buffer as ArrayBuffer)
         : (body.slice().buffer as ArrayBuffer);
+    // An organization's isolated instances past their memory budget, with their memory held by requests in flight: this one waits.
+    const refusal = version.isolated ? this.engine.models.residentRefusal(version.organizationId) : undefined;
+    if (refusal) throw predictErrors.isolatedMemoryBusy(refusal);
     let model;
     try {
       await this.localFiles(version);

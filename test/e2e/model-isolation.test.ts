@@ -166,3 +166,49 @@ describe('an uploaded model that allocates by pixel value', () => {
     expect(refused.body.error).toContain('crashed (killed by SIGABRT) 2 times');
   });
 });
+
+describe("an organization's isolated instances over their memory budget", () => {
+  let server: TestServer;
+  let sql: postgres.Sql;
+  let admin: Api;
+  let database: Platform['database'];
+  const budgetBytes = 400 * MB;
+
+  beforeAll(async () => {
+    ({ database, server, sql, admin } = await startPlatform({
+      INFERENCE_API_KEY: 'test-key',
+      INSTANCE_COUNT: '1',
+      MODEL_INSTANCE_MEMORY_MB: '1024',
+      ORGANIZATION_ISOLATED_MEMORY_MB: String(budgetBytes / MB),
+    }));
+  });
+
+  afterAll(() => stopPlatform({ sql, server, database }));
+
+  /** what the server's instance processes hold resident now, all of them this organization's */
+  const held = () => instanceProcesses(server.process.pid!).reduce((sum, pid) => sum + residentBytes(pid), 0);
+
+  it('unloads its least recently used idle version: what its processes hold comes back under the budget', async () => {
+    // 2^26 elements per unit of brightness above mid-grey: a white image makes a run take 128 MB, which its
+    // process keeps (about 250 MB resident then, 120 MB before): one version fits the budget, two do not.
+    const versions: string[] = [];
+    for (const name of ['first', 'second']) {
+      const created = (await admin.post('/v2/models', { name })).body.data;
+      const uploaded = await uploadModelVersion(server.url, admin, created.id, { model: buildConstantModel(fixtureSpec({ allocateByBrightness: 2 ** 26 })), config: fixtureConfig(name) });
+      expect(uploaded.status).toBe(200);
+      versions.push(uploaded.body.data.id as string);
+    }
+    for (const id of versions) {
+      await waitFor(async () => (await admin.get(`/v2/model-versions/${id}`)).body.data.status === 'Active', 60_000, `${id} Active`);
+    }
+    const white = await solid(255);
+    for (const id of versions) expect((await predict(server.url, id, white)).status).toBe(200);
+    // Each kept its run's memory; together they were over the budget, so the first, idle, was unloaded.
+    const after = await waitFor(async () => (held() <= budgetBytes ? held() : undefined), 20_000, 'the processes under the budget');
+    expect(after).toBeGreaterThan(0);
+    expect(instanceProcesses(server.process.pid!)).toHaveLength(1);
+    await server.waitForLog(new RegExp(`model version unloaded.*id=${versions[0]}.*ORGANIZATION_ISOLATED_MEMORY_MB`));
+    // It loads again on its next request.
+    expect((await predict(server.url, versions[0]!, await solid(40))).status).toBe(200);
+  });
+});

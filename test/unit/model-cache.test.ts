@@ -2,24 +2,30 @@
 // loads: least recently used first out past MAX_LOADED_VERSIONS or the
 // memory budget, never one with a request in flight; one load per version
 // however many ask at once; unhealthy and failed loads; removal waiting for
-// the requests in flight; loads at most `concurrentLoads` at a time.
+// the requests in flight; loads at most `concurrentLoads` at a time; the
+// resident memory of isolated instances, per organization and per server.
 import { describe, expect, it } from 'vitest';
 import type { LoadedModel } from '../../src/inference/loaded-model.js';
 import { ModelCache, type CacheLimits } from '../../src/inference/model-cache.js';
 
 interface FakeModel {
   versionId: string;
+  organizationId: string;
   memoryBytes: number;
+  /** what its instance processes hold, as if measured */
+  residentBytes: number;
   healthy: boolean;
   instances: never[];
   closed: boolean;
   close(): Promise<void>;
 }
 
-function fakeModel(versionId: string, memoryBytes = 1): FakeModel {
+function fakeModel(versionId: string, memoryBytes = 1, residentBytes = 0, organizationId = 'org'): FakeModel {
   return {
     versionId,
+    organizationId,
     memoryBytes,
+    residentBytes,
     healthy: true,
     instances: [],
     closed: false,
@@ -29,13 +35,14 @@ function fakeModel(versionId: string, memoryBytes = 1): FakeModel {
   };
 }
 
-/** A cache whose loads are fake models, counted per version. */
-function cacheOf(limits: Partial<CacheLimits> = {}, bytes: Record<string, number> = {}) {
+/** A cache whose loads are fake models, counted per version; `resident`: a version's organization and what its processes hold. */
+function cacheOf(limits: Partial<CacheLimits> = {}, bytes: Record<string, number> = {}, resident: Record<string, [string, number]> = {}) {
   const cache = new ModelCache({ maxLoaded: 2, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, concurrentLoads: 4, ...limits });
   const models = new Map<string, FakeModel[]>();
   const loads = (id: string) => models.get(id)?.length ?? 0;
   const load = (id: string) => async () => {
-    const model = fakeModel(id, bytes[id] ?? 1);
+    const [organizationId, residentBytes] = resident[id] ?? ['org', 0];
+    const model = fakeModel(id, bytes[id] ?? 1, residentBytes, organizationId);
     models.set(id, [...(models.get(id) ?? []), model]);
     return model as unknown as LoadedModel;
   };
@@ -166,5 +173,48 @@ describe('ModelCache', () => {
     expect(started).toEqual(['v1', 'v2']);
     finish.get('v2')!();
     expect((await b).versionId).toBe('v2');
+  });
+
+  describe('resident memory of isolated instances', () => {
+    const MB = 1024 * 1024;
+    const budgets = { maxLoaded: 10, resident: { serverBytes: 300 * MB, organizationBytes: 100 * MB } };
+
+    it("unloads an organization's least recently used idle loads past its budget, not another's", async () => {
+      const { cache, use, loadedIds } = cacheOf(budgets, {}, { a1: ['a', 60 * MB], a2: ['a', 60 * MB], b1: ['b', 90 * MB] });
+      await use('b1');
+      await use('a1');
+      expect(cache.residentRefusal('a')).toBeUndefined();
+      await use('a2'); // a holds 120 MB: a1, its oldest, goes; b1 is older but b is under its budget
+      await settle();
+      expect(loadedIds()).toEqual(['b1', 'a2']);
+      expect(cache.evictions).toBe(1);
+    });
+
+    it("refuses, with the reason, while what is over the organization's budget is held by requests in flight", async () => {
+      const { cache, load, loadedIds } = cacheOf(budgets, {}, { a1: ['a', 150 * MB] });
+      const running = await cache.acquire('a1', load('a1'));
+      expect(cache.residentRefusal('a')).toBe(
+        "your organization's isolated model instances hold 150 MB, over its budget of 100 MB (ORGANIZATION_ISOLATED_MEMORY_MB) while requests run on them",
+      );
+      expect(cache.residentRefusal('b')).toBeUndefined();
+      cache.release('a1', running); // idle and over: unloaded, its next request loads it afresh
+      await settle();
+      expect(loadedIds()).toEqual([]);
+      expect(cache.residentRefusal('a')).toBeUndefined();
+    });
+
+    it("refuses every organization past the server's budget while requests hold it, and unloads idle loads of any", async () => {
+      const { cache, load, use, loadedIds } = cacheOf(budgets, {}, { a1: ['a', 90 * MB], b1: ['b', 90 * MB], c1: ['c', 90 * MB], d1: ['d', 90 * MB] });
+      await use('a1');
+      const held = await Promise.all(['b1', 'c1', 'd1'].map((id) => cache.acquire(id, load(id))));
+      await settle();
+      expect(loadedIds()).toEqual(['b1', 'c1', 'd1']); // a1, idle, made room
+      expect(cache.residentRefusal('e')).toBeUndefined(); // 270 MB of 300
+      const more = await cache.acquire('a1', load('a1'));
+      expect(cache.residentRefusal('e')).toBe("isolated model instances hold 360 MB, over this server's budget of 300 MB (ISOLATED_MEMORY_MB) while requests run on them");
+      cache.release('a1', more);
+      for (const [i, id] of ['b1', 'c1', 'd1'].entries()) cache.release(id, held[i]!);
+      expect(cache.residentRefusal('e')).toBeUndefined();
+    });
   });
 });
