@@ -216,18 +216,18 @@ export async function deviceOfOrganization(sql: Queryable, organizationId: strin
 export const UNIQUE_KEY_PREFIX = 'u:';
 
 /**
- * The id of the event a device stored under an idempotency key (a camera's
- * frame id): its key row gives the time it was received, which the events'
+ * The event a device stored under an idempotency key (a camera's frame
+ * id): its key row gives the time it was received, which the events'
  * (device_id, server_received_at) index finds. Undefined once the key has
  * aged out with its events.
  */
-export async function storedEventId(sql: Queryable, deviceId: string, dedupKey: string): Promise<string | undefined> {
-  const [row] = await sql<Array<{ id: string }>>`
-    SELECT e.id FROM event_keys k
+export async function storedKeyedEvent(sql: Queryable, deviceId: string, dedupKey: string): Promise<{ id: string; payload: Record<string, unknown> } | undefined> {
+  const [row] = await sql<Array<{ id: string; payload: Record<string, unknown> }>>`
+    SELECT e.id, e.payload FROM event_keys k
     JOIN events e ON e.device_id = k.device_id AND e.server_received_at = k.received_at AND e.dedup_key = k.dedup_key
     WHERE k.device_id = ${deviceId} AND k.dedup_key = ${dedupKey}
     LIMIT 1`;
-  return row?.id;
+  return row;
 }
 
 /** An event as the ingestion writer stores it. */

@@ -7,11 +7,15 @@
 // each zone holds; rules read them through a `detections` condition
 // (platform/rules/evaluate.ts). The event goes through the same group commit as every
 // other (rules, exactly-once actions). A frame id makes a retry land on the
-// event already stored. The frame's image is kept only when the profile
-// says so (platform/kept-frames.ts), before its event is written, so that
-// an event that says `frameKept` names an image that was kept.
+// event already stored: it is looked up before the frame is run, and the
+// stored event is answered, whatever the retry's image (and even once the
+// model version is gone). Frame ids have their own idempotency keys (`f:`),
+// apart from the Idempotency-Keys of IoT events (`k:`), so neither can be
+// answered with the other's event. The frame's image is kept only when the
+// profile says so (platform/kept-frames.ts), before its event is written,
+// so that an event that says `frameKept` names an image that was kept.
 import type { Sql } from 'postgres';
-import { storedEventId, UNIQUE_KEY_PREFIX } from '../db/events.js';
+import { storedKeyedEvent, UNIQUE_KEY_PREFIX } from '../db/events.js';
 import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import type { PredictAdmission } from '../inference/admission.js';
@@ -78,6 +82,9 @@ export class FrameIngest {
     }
     const limiting = this.ingest.rateLimit(device, 1);
     if (limiting) await limiting;
+    const dedupKey = frame.frameId === undefined ? undefined : frameDedupKey(frame.frameId);
+    const retried = dedupKey && (await storedKeyedEvent(this.sql, device.deviceId, dedupKey));
+    if (retried) return storedAnswer(retried);
 
     const admitted = this.admission.admit(profile.modelVersionId, device.organizationId);
     const options = predictOptions(profile.options, admitted.version.config.defaults);
@@ -102,7 +109,6 @@ export class FrameIngest {
     const frameKept =
       copy !== undefined &&
       (await this.kept.keep({ eventId: id, organizationId: device.organizationId, deviceId: device.deviceId, image: extractImage(frame.contentType, copy, this.maxImageBytes) }));
-    const dedupKey = frame.frameId === undefined ? `${UNIQUE_KEY_PREFIX}${id}` : `k:${digest('frame', frame.frameId)}`;
     await this.writer.write([
       {
         id,
@@ -113,14 +119,27 @@ export class FrameIngest {
         serverReceivedAt: new Date(),
         clientSentAt: frame.time ?? null,
         payload: framePayload(profile.modelVersionId, frame.frameId, detections, profile.zones, frameKept) as unknown as Record<string, unknown>,
-        dedupKey,
+        dedupKey: dedupKey ?? `${UNIQUE_KEY_PREFIX}${id}`,
       },
     ]);
-    const eventId = frame.frameId === undefined ? id : ((await storedEventId(this.sql, device.deviceId, dedupKey)) ?? id);
-    // A retried frame: its first event (and the frame kept with it) stands.
-    if (frameKept && eventId !== id) await this.kept.discard(device.organizationId, id);
-    return { eventId, detections };
+    // The same frame id sent twice at once: the event stored first stands (and the frame kept with it).
+    const stored = dedupKey && (await storedKeyedEvent(this.sql, device.deviceId, dedupKey));
+    if (stored && stored.id !== id) {
+      if (frameKept) await this.kept.discard(device.organizationId, id);
+      return storedAnswer(stored);
+    }
+    return { eventId: id, detections };
   }
+}
+
+/** A frame id's idempotency key: its own namespace, apart from Idempotency-Keys (`k:`) and content keys (`p:`). */
+const frameDedupKey = (frameId: string) => `f:${digest(frameId)}`;
+
+/** The answer to a retried frame: its stored event, with the detections as predict answered them (without their zones). */
+function storedAnswer(event: { id: string; payload: Record<string, unknown> }): FrameAnswer {
+  const placed = (event.payload as unknown as FramePayload).detections;
+  const detections = Object.fromEntries(Object.entries(placed).map(([label, list]) => [label, list.map(({ zones: _zones, ...detection }) => detection)]));
+  return { eventId: event.id, detections };
 }
 
 /** The event of a frame: its detections placed in the zones, and the counts rules read. */

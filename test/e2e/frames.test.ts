@@ -177,6 +177,44 @@ describe('a camera', () => {
     expect((await eventsOf(deviceId)).map((e) => e.id)).toEqual([first.body.eventId, other.body.eventId]);
   });
 
+  it("answers a retried frame id with the stored event's detections, whatever the retry's image, and once its model version is gone", async () => {
+    const { token, deviceId } = await camera();
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
+    const first = await sendFrame(token, '?frameId=again');
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(Object.keys(first.body.detections).length).toBeGreaterThan(0);
+    // Another image under the same id: the first frame's answer, not the grey picture's (nothing to see).
+    const retry = await sendFrame(token, '?frameId=again', empty);
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    // The profile's model version gone: a retry is still answered from the stored event; a new frame is not.
+    await sql`UPDATE device_vision SET model_version_id = '01JG0NEVERS10N000000000000' WHERE device_id = ${deviceId}`;
+    const late = await sendFrame(token, '?frameId=again', frame, 'multipart');
+    expect(late.status, JSON.stringify(late.body)).toBe(200);
+    expect(late.body).toEqual(first.body);
+    expect((await sendFrame(token, '?frameId=new')).status).toBe(404);
+    expect((await eventsOf(deviceId)).map((e) => e.id)).toEqual([first.body.eventId]);
+  });
+
+  it("keeps frame ids apart from IoT events' Idempotency-Keys", async () => {
+    const { token, deviceId } = await camera();
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO })).status).toBe(200);
+    // An IoT event of the camera whose Idempotency-Key is "frame": before, its key was frame "0"'s.
+    const iot = await fetch(`${server.url}/v1/iot/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': 'frame' },
+      body: JSON.stringify({ data: { temperature: 21 } }),
+    });
+    expect(iot.status).toBe(204);
+    const [stored] = await eventsOf(deviceId);
+    const framed = await sendFrame(token, '?frameId=0');
+    expect(framed.status, JSON.stringify(framed.body)).toBe(200);
+    expect(framed.body.eventId).not.toBe(stored!.id);
+    const events = await eventsOf(deviceId);
+    expect(events.map((e) => e.id)).toEqual([stored!.id, framed.body.eventId]);
+    expect(events[1]!.payload.frameId).toBe('0');
+  });
+
   it('refuses a body that is no image, and a frame time that is none', async () => {
     const { token, deviceId } = await camera();
     expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO })).status).toBe(200);

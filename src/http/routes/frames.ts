@@ -37,7 +37,7 @@ const frameQuery = z.object({
 
 const frameAnswer = z.object({
   eventId: z.string().describe("the frame's event (for a retried frame id, the one stored first)"),
-  detections: detectionsByLabel,
+  detections: detectionsByLabel.describe("the predict answer (for a retried frame id, the stored event's)"),
 });
 
 export function frameEndpoints({ frames, maxImageBytes }: FrameRouteDeps): Endpoint[] {
@@ -49,7 +49,7 @@ export function frameEndpoints({ frames, maxImageBytes }: FrameRouteDeps): Endpo
       tag: 'ingestion',
       summary: "send a camera's frame: its detections are answered and stored as an event",
       description:
-        "Runs one image from a camera (a device with a vision profile, PUT /v2/devices/{device}/vision) through the profile's model version, with the same admission and limits as predict, stores one event carrying the detections (each with the zones it lies in, and per zone the count of each label), and answers the event id and the detections, once committed.",
+        "Runs one image from a camera (a device with a vision profile, PUT /v2/devices/{device}/vision) through the profile's model version, with the same admission and limits as predict, stores one event carrying the detections (each with the zones it lies in, and per zone the count of each label), and answers the event id and the detections, once committed. A frame id already stored for the device is answered from its event, without running the frame again.",
       operationId: 'iotFrame',
       auth: 'device',
       query: frameQuery,
