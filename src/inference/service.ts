@@ -231,7 +231,11 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
           await this.persistStatus(version);
           return;
         }
-        const validation = validateModel(version.directory, version.config, this.options.validation, version.cacheDirectory, this.stopping.signal);
+        const validation = validateModel(version.directory, version.config, this.options.validation, {
+          cacheDirectory: version.cacheDirectory,
+          signal: this.stopping.signal,
+          share: { gate: this.engine.fairShare, organizationId: version.organizationId },
+        });
         this.validations.add(validation);
         checked = await validation.finally(() => this.validations.delete(validation));
         key = undefined; // validated: a failure from here on is this server's load, not the files' verdict

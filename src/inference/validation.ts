@@ -4,14 +4,22 @@
 // limit, one ONNX Runtime thread. A few-KB model can ask for gigabytes at its
 // first run (an Expand or ConstantOfShape to billions of elements); inside
 // the server that would take every tenant down, in the child it fails the
-// version with a reason.
+// version with a reason. A validation waits for its organization's turn
+// (validation-turns.ts: one at a time per organization, organizations in
+// turn) and then, like any run, for a CPU run permit of the fair share
+// (fair-share.ts), charging its time to its organization: an upload that
+// loops until it is killed costs its own organization's share, not the
+// others'.
+import { setPriority } from 'node:os';
 import { extname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Config, InstanceKind } from '../config.js';
+import type { RunShare } from './batcher.js';
 import { LIMIT_NOT_SET, OUT_OF_MEMORY, spawnLimited } from './limited-process.js';
 import { maxBatchSizeOf, precisionOf, type ModelConfig, type Precision } from './model-config.js';
 import type { ValidationReport, ValidationRequest } from './validate-child.js';
+import { ValidationTurns } from './validation-turns.js';
 
 const CHILD_FILE = new URL(`./validate-child${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
@@ -47,20 +55,23 @@ export interface ValidationResult {
   ms: number;
 }
 
-/** validation processes at once: each may use MODEL_VALIDATION_MEMORY_MB and a core */
-const CONCURRENT_VALIDATIONS = 2;
-let running = 0;
-const queue: Array<() => void> = [];
+/** validation processes at once, all organizations together: each may use MODEL_VALIDATION_MEMORY_MB and a core */
+const turns = new ValidationTurns(2);
 
-async function slot<T>(task: () => Promise<T>): Promise<T> {
-  if (running >= CONCURRENT_VALIDATIONS) await new Promise<void>((resolve) => queue.push(resolve));
-  else running++;
+/** the validation process's niceness: below the server's own threads (0) */
+const VALIDATION_NICENESS = 10;
+
+/**
+ * A validation is background work: a model that loops until it is killed
+ * gets what the serving threads leave of the cores, not a core of its own
+ * while a busy organization's runs wait for it.
+ */
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return; // it could not start: reported through 'error'
   try {
-    return await task();
-  } finally {
-    const next = queue.shift();
-    if (next) next();
-    else running--;
+    setPriority(pid, VALIDATION_NICENESS);
+  } catch {
+    // It ended already: nothing left to lower.
   }
 }
 
@@ -76,23 +87,37 @@ function memoryReason(settings: ModelValidationSettings, detail: string): string
  * with the child's peak memory; throws ModelValidationError with the reason
  * the version cannot serve.
  */
-export function validateModel(
-  directory: string,
-  config: ModelConfig,
-  settings: ModelValidationSettings,
+export function validateModel(directory: string, config: ModelConfig, settings: ModelValidationSettings, options: ValidationOptions = {}): Promise<ValidationResult> {
+  const { cacheDirectory, signal, share } = options;
+  const maxBatchSize = maxBatchSizeOf(config, settings.maxBatchSize);
+  const precision = precisionOf(config, config.instances.kind ?? settings.instanceKind, settings.gpuPrecision);
+  const preparation = { cacheDirectory, rewrite: settings.graphRewrite, precision };
+  const run = () => runChild({ directory, config, maxBatchSize, preparation }, settings, signal);
+  return turns.run(share?.organizationId ?? '', share ? () => withPermit(share, run) : run);
+}
+
+export interface ValidationOptions {
   /** where the prepared model is cached for the version's instances; undefined: not kept */
-  cacheDirectory?: string,
+  cacheDirectory?: string;
   /**
    * Aborted when the server stops: the process is killed and the promise
    * rejects with ValidationAbortedError once it has exited, so nothing it
    * started (the prepared model's cache files) outlives the server.
    */
-  signal?: AbortSignal,
-): Promise<ValidationResult> {
-  const maxBatchSize = maxBatchSizeOf(config, settings.maxBatchSize);
-  const precision = precisionOf(config, config.instances.kind ?? settings.instanceKind, settings.gpuPrecision);
-  const preparation = { cacheDirectory, rewrite: settings.graphRewrite, precision };
-  return slot(() => runChild({ directory, config, maxBatchSize, preparation }, settings, signal));
+  signal?: AbortSignal;
+  /** the fair share of the CPU the validation runs in, as its organization's (none: the command line's own process) */
+  share?: RunShare;
+}
+
+/** Runs `task` holding a run permit of `share`, charging its time to the organization. */
+async function withPermit<T>({ gate, organizationId }: RunShare, task: () => Promise<T>): Promise<T> {
+  await gate.acquire(organizationId);
+  const started = performance.now();
+  try {
+    return await task();
+  } finally {
+    gate.release(organizationId, performance.now() - started);
+  }
 }
 
 /** The validation was stopped with the server: no verdict on the model. */
@@ -106,6 +131,7 @@ function runChild(request: ValidationRequest, settings: ModelValidationSettings,
   if (signal?.aborted) return Promise.reject(new ValidationAbortedError());
   const started = performance.now();
   const child = spawnLimited(CHILD_FILE, settings.memoryBytes, { stdio: ['pipe', 'pipe', 'pipe'] });
+  lowerPriority(child.pid);
   const abort = () => child.kill('SIGKILL');
   signal?.addEventListener('abort', abort, { once: true });
   let stdout = '';

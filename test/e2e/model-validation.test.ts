@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FairShare } from '../../src/inference/fair-share.js';
 import { readModelConfig } from '../../src/inference/model-config.js';
 import { validateModel, type ModelValidationSettings } from '../../src/inference/validation.js';
 import { DEMO_MODEL_VERSION_ID } from '../../src/platform/bootstrap.js';
@@ -123,6 +124,28 @@ describe('validateModel', () => {
     await expect(validateModel(directory, config, { ...settings, timeoutMs: 1500 })).rejects.toThrow(
       'model load and warm-up took longer than 1.5 s (MODEL_VALIDATION_TIMEOUT_MS)',
     );
+  });
+
+  it('takes turns between organizations, one validation of each at a time, each holding a run permit of the fair share', async () => {
+    // A few hundred bytes that loop until the validation is killed.
+    const looping = await modelDir('looping', { loop: { iterations: 1e9 } });
+    const fine = await modelDir('fine-in-turn', {});
+    const gate = new FairShare(2);
+    const quick = { ...settings, timeoutMs: 2000 };
+    let hostileEnded = 0;
+    const hostile = Array.from({ length: 4 }, () =>
+      validateModel(looping.directory, looping.config, quick, { share: { gate, organizationId: 'hostile' } }).then(
+        () => 'passed',
+        (error: Error) => error.message,
+      ).finally(() => hostileEnded++),
+    );
+    // One of the hostile organization's runs, on one permit; the others wait for their turn.
+    await waitFor(async () => gate.inUse === 1, 10_000, 'a hostile validation running');
+    await expect(validateModel(fine.directory, fine.config, settings, { share: { gate, organizationId: 'victim' } })).resolves.toMatchObject({ maxRssBytes: expect.any(Number) });
+    // Before: one line for all, two at a time: the victim's came after all four, 4 s later.
+    expect(hostileEnded).toBeLessThanOrEqual(1);
+    expect(await Promise.all(hostile)).toEqual(Array(4).fill('model load and warm-up took longer than 2 s (MODEL_VALIDATION_TIMEOUT_MS)'));
+    expect(gate.inUse).toBe(0);
   });
 
   it('passes the loader\'s own reason on', async () => {
