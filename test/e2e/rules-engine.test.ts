@@ -395,6 +395,34 @@ describe('actions', () => {
 // commits it in one round trip; PostgreSQL checks that nothing it assumed
 // has changed (device row version, event not stored before), and a batch
 // that fails the check is committed again the locked way.
+describe("a rule's memory (for, becomes)", () => {
+  it('survives renames: a transition fires its webhook once however often the rule is renamed while its condition holds', async () => {
+    const ruleId = await rule({
+      conditionsObject: [{ type: 'becomes', to: true, items: [{ type: 'matchAttribute', attribute: 'event.attributes.open', operator: '==', value: 'yes' }] }],
+      actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/door/{{device.id}}` }],
+    });
+    const door = await register();
+    await rulesReloaded();
+    const open = async (value: string) => {
+      clock += 1000;
+      await sendJson(door.token, { timestamp: clock, attributes: { open: value } });
+    };
+    await open('yes');
+    for (let i = 1; i <= 5; i++) {
+      expect((await admin.patch(`/v2/rules/${ruleId}`, { name: `door rule, renamed ${i}` })).status).toBe(200);
+      await rulesReloaded();
+      await open('yes');
+    }
+    // The next transition: closed, then open again.
+    await open('no');
+    await open('yes');
+    // Every job is committed with its event: none can come later.
+    expect(await jobsOf(ruleId)).toHaveLength(2);
+    await settled(ruleId, 2);
+    expect(received.filter((r) => r.url === `/door/${door.deviceId}`)).toHaveLength(2);
+  });
+});
+
 describe('devices remembered between batches', () => {
   const retried = async (to: TestServer = server) =>
     Number(/^ingest_retried_batches_total (\d+)$/m.exec(await (await fetch(`${to.url}/metrics`)).text())?.[1]);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RuleAction } from '../../src/platform/rules/actions.js';
 import { evaluateBatch, throttleKey, valueAt, type EngineDevice, type RuleEvent, type RuleStats } from '../../src/platform/rules/batch.js';
-import { organizationRules, type OrganizationRules } from '../../src/platform/rules/compiled.js';
+import { memoryKey, organizationRules, type OrganizationRules } from '../../src/platform/rules/compiled.js';
 import { parseConditionsObject } from '../../src/platform/rules/inputs.js';
 import type { LoadedRule } from '../../src/platform/rules/service.js';
 
@@ -224,23 +224,33 @@ describe("rules' memory in device state", () => {
   const dwell = [{ type: 'for', events: 3, items: [{ type: 'matchAttribute', attribute: 'event.data.armed', operator: '==', value: true }] }];
   const armed = () => event({ data: { armed: true } });
 
-  it('is kept under the rule and its version, and starts afresh once the rule changes', () => {
+  it('is kept under the rule and its conditions: a renamed rule keeps it, one whose conditions changed starts afresh', () => {
     const held = rule(dwell);
     const camera = device('device-1', {});
     const devices = new Map([[camera.id, camera]]);
     const first = evaluateBatch([armed(), armed()], compile([held]), devices, new Map());
     expect(first.jobs).toHaveLength(0);
-    expect(Object.keys(camera.state.ruleMemory!)).toEqual([`${held.id}@0`]);
+    expect(Object.keys(camera.state.ruleMemory!)).toEqual([memoryKey(held)]);
     expect(first.patches.get(camera.id)!.patch.ruleMemory).toBe(camera.state.ruleMemory);
-    // The third event in a row holds, as the rule that counted the first two.
-    expect(evaluateBatch([armed()], compile([held]), devices, new Map()).jobs).toHaveLength(1);
 
-    // Changed (saved again): what its former version counted is not its own.
-    const changed = { ...held, updatedAt: new Date(5_000) };
-    const after = evaluateBatch([armed(), armed()], compile([changed]), devices, new Map());
+    // Renamed (saved again, same conditions): the third event in a row holds, as the rule that counted the first two.
+    const renamed = { ...held, name: 'renamed', updatedAt: new Date(5_000) };
+    expect(memoryKey(renamed)).toBe(memoryKey(held));
+    expect(evaluateBatch([armed()], compile([renamed]), devices, new Map()).jobs).toHaveLength(1);
+
+    // Its conditions changed: what its former conditions counted is not its own.
+    const changed = { ...held, condition: parseConditionsObject([{ ...dwell[0], events: 2 }]).tree, updatedAt: new Date(9_000) };
+    expect(memoryKey(changed)).not.toBe(memoryKey(held));
+    const after = evaluateBatch([armed()], compile([changed]), devices, new Map());
     expect(after.jobs).toHaveLength(0);
-    expect(Object.keys(camera.state.ruleMemory!)).toEqual([`${held.id}@5000`]);
+    expect(Object.keys(camera.state.ruleMemory!)).toEqual([memoryKey(changed)]);
     expect(evaluateBatch([armed()], compile([changed]), devices, new Map()).jobs).toHaveLength(1);
+  });
+
+  it('is keyed on the canonical conditions, whatever form or key order they were read in', () => {
+    const fromObject = rule(dwell);
+    const reordered = { ...fromObject, condition: JSON.parse(JSON.stringify(fromObject.condition), (_, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v)) };
+    expect(memoryKey(reordered)).toBe(memoryKey(fromObject));
   });
 
   it("is dropped at the device's next event once its rule is deleted, even with no rule left to evaluate", () => {
@@ -249,7 +259,7 @@ describe("rules' memory in device state", () => {
     const camera = device('device-1', {});
     const devices = new Map([[camera.id, camera]]);
     evaluateBatch([armed()], compile([held, other]), devices, new Map());
-    expect(Object.keys(camera.state.ruleMemory!)).toEqual([`${held.id}@0`]);
+    expect(Object.keys(camera.state.ruleMemory!)).toEqual([memoryKey(held)]);
 
     const { patches, jobs } = evaluateBatch([armed()], compile([other]), devices, new Map());
     expect(jobs.map((j) => j.ruleId)).toEqual([other.id]);

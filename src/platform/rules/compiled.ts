@@ -3,8 +3,10 @@
 // be (or have been) inside for them to hold, and a spatial index of the
 // landmarks any rule watches. Built from RuleService.loadEnabled (service.ts) and
 // the landmarks' shapes; the engine (engine.ts) keeps one per organization.
+import { createHash } from 'node:crypto';
 import type { Shape } from '../../lib/geometry.js';
 import { LandmarkIndex } from '../../lib/landmark-index.js';
+import { generateExpression } from './expression.js';
 import { landmarkIds, statefulNodes, type Condition } from './model.js';
 import type { LoadedRule } from './service.js';
 
@@ -107,10 +109,16 @@ export function organizationRules(rules: LoadedRule[], landmarks: Array<{ id: st
 }
 
 /**
- * What a rule's memory of a device is kept under: its id and version, so
- * that a changed rule (its nodes renumbered, its conditions new) starts
- * afresh rather than reading what its former conditions remembered.
+ * What a rule's memory of a device is kept under: its id and a digest of its
+ * conditions, so that a rule whose conditions changed (its nodes
+ * renumbered, its meaning new) starts afresh rather than reading what its
+ * former conditions remembered, while a rule saved with the same conditions
+ * (renamed, its actions or throttle changed, disabled and enabled again)
+ * keeps it: a rename must not make a `becomes` fire again. The digest is of
+ * the expression string, the canonical form of a tree (model.ts normalize),
+ * whatever key order the stored JSON came back in.
  */
-export function memoryKey(rule: Pick<LoadedRule, 'id' | 'updatedAt'>): string {
-  return `${rule.id}@${rule.updatedAt.getTime()}`;
+export function memoryKey(rule: Pick<LoadedRule, 'id' | 'condition'>): string {
+  const digest = createHash('sha256').update(generateExpression(rule.condition)).digest('base64url').slice(0, 16);
+  return `${rule.id}@${digest}`;
 }
