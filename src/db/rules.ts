@@ -120,6 +120,40 @@ export async function listEnabledRules(sql: Queryable, organizationId: string): 
   return rows.map((row) => ({ ...toRule(row), projectChannelIds: row.projectChannelIds }));
 }
 
+/**
+ * Serialises the organization's rule writes until the transaction ends, so
+ * that two at once cannot both pass the organization's caps on rules and
+ * condition nodes (ruleTotals).
+ */
+export async function lockOrganizationRules(tx: Queryable, organizationId: string): Promise<void> {
+  await tx`SELECT pg_advisory_xact_lock(hashtextextended(${`rules:${organizationId}`}, 0))`;
+}
+
+/**
+ * How many rules the organization has and how many nodes their condition
+ * trees hold in all (every object of a tree: and/or/not/for/becomes and the
+ * leaves, as the rules module's `measure` counts them), leaving out
+ * `exceptRuleId` (a rule being changed). Rows written without a tree count
+ * none.
+ */
+export async function ruleTotals(sql: Queryable, organizationId: string, exceptRuleId?: string): Promise<{ rules: number; nodes: number }> {
+  const except = exceptRuleId ?? '';
+  const [row] = await sql<{ rules: number; nodes: number }[]>`
+    WITH RECURSIVE nodes(node) AS (
+      SELECT condition_tree FROM rules
+      WHERE organization_id = ${organizationId} AND id <> ${except} AND jsonb_typeof(condition_tree) = 'object'
+      UNION ALL
+      SELECT child.node FROM nodes, LATERAL (
+        SELECT jsonb_array_elements(nodes.node->'items') WHERE jsonb_typeof(nodes.node->'items') = 'array'
+        UNION ALL
+        SELECT nodes.node->'item' WHERE jsonb_typeof(nodes.node->'item') = 'object'
+      ) AS child(node)
+    )
+    SELECT (SELECT count(*) FROM rules WHERE organization_id = ${organizationId} AND id <> ${except})::int AS rules,
+           (SELECT count(*) FROM nodes)::int AS nodes`;
+  return row!;
+}
+
 // Small reads of other areas' tables, to check references stay inside the organization.
 
 export async function projectExists(sql: Queryable, organizationId: string, projectId: string): Promise<boolean> {

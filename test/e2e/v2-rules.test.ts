@@ -501,6 +501,63 @@ describe('Gen A routes under projects', () => {
   });
 });
 
+describe("caps on an organization's rules", () => {
+  /** A tree of exactly `nodes` condition nodes: an `or` of attribute leaves, or of `or`s of them past 101 nodes (100 items at most each). */
+  const wide = (nodes: number) => {
+    let next = 0;
+    const leaf = () => ({ type: 'matchAttribute', attribute: 'event.data.n', operator: '==', value: next++ });
+    if (nodes <= 101) return { type: 'or', items: Array.from({ length: nodes - 1 }, leaf) };
+    const groups = Math.ceil((nodes - 1) / 101);
+    const leaves = nodes - 1 - groups;
+    return {
+      type: 'or',
+      items: Array.from({ length: groups }, (_, g) => ({ type: 'or', items: Array.from({ length: Math.floor(leaves / groups) + (g < leaves % groups ? 1 : 0) }, leaf) })),
+    };
+  };
+
+  it('refuses a rule that would bring the condition nodes of all its rules past 20,000, created or changed, with a 400 naming the totals', { timeout: 120_000 }, async () => {
+    const tenant = await signUpTenant(anon, sql, 'rules-nodes@example.com');
+    const projectId = await project(organizationOf(tenant));
+    // 40 rules of 499 nodes: 19,960.
+    for (let i = 0; i < 40; i++) {
+      const res = await tenant.post('/v2/rules', { projectId, name: `wide ${i}`, conditionsObject: wide(499) });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const over = await tenant.post('/v2/rules', { projectId, name: 'one more', conditionsObject: wide(41) });
+    expect(over.status).toBe(400);
+    expect(over.body).toEqual({
+      status: 400,
+      message: 'too many conditions',
+      error: "conditions: this rule's 41 conditions would bring this organization's rules to 20001, over the most they may hold in all (20000)",
+    });
+    // 40 nodes still fit; a rule grown past the cap by a change is refused too, a rename is not.
+    const small = await tenant.post('/v2/rules', { projectId, name: 'small', conditionsObject: wide(40) });
+    expect(small.status).toBe(200);
+    const grown = await tenant.patch(`/v2/rules/${small.body.data.id}`, { conditionsObject: wide(41) });
+    expect(grown.status).toBe(400);
+    expect(grown.body.message).toBe('too many conditions');
+    expect((await tenant.patch(`/v2/rules/${small.body.data.id}`, { name: 'renamed' })).status).toBe(200);
+    // Another organization is not counted with this one.
+    expect((await admin.post('/v2/rules', { projectId: projectA, name: 'elsewhere', conditionsObject: wide(100) })).status).toBe(200);
+  });
+
+  it('refuses a 1001st rule with a 400', async () => {
+    const tenant = await signUpTenant(anon, sql, 'rules-count@example.com');
+    const organizationId = organizationOf(tenant);
+    const projectId = await project(organizationId);
+    // 999 rules written directly: the API would take minutes to make them.
+    const ids = Array.from({ length: 999 }, () => ulid());
+    await sql`
+      INSERT INTO rules (id, organization_id, project_id, name)
+      SELECT id, ${organizationId}, ${projectId}, 'rule ' || n FROM unnest(${ids}::text[]) WITH ORDINALITY AS t(id, n)`;
+    const last = await tenant.post('/v2/rules', { projectId, name: 'the 1000th', conditions: 'event.data.n == 1' });
+    expect(last.status, JSON.stringify(last.body)).toBe(200);
+    const over = await tenant.post('/v2/rules', { projectId, name: 'the 1001st', conditions: 'event.data.n == 1' });
+    expect(over.body).toEqual({ status: 400, message: 'too many rules', error: 'this organization has 1000 rules, the most it may have (1000); delete one first' });
+    expect((await tenant.get('/v2/rules')).body.data).toHaveLength(1000);
+  });
+});
+
 describe('RuleService.loadEnabled (for the rules engine)', () => {
   it('loads the enabled rules of one organization with their trees, time zones and project channels', async () => {
     const org = await signUpTenant(anon, sql, 'rules-engine@example.com');

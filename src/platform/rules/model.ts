@@ -164,13 +164,20 @@ export function statefulNodes(tree: Condition): ReadonlyMap<StatefulCondition, s
 export const DEFAULT_POSITION_ATTRIBUTE = 'event.location.position';
 export const SECONDS_PER_DAY = 86_400;
 
-/** Bounds that keep parsing, storing and evaluating a rule cheap. */
+/**
+ * Bounds that keep parsing, storing and evaluating a rule cheap; and, since
+ * every event is evaluated against all of its organization's rules, caps
+ * on what one organization's rules hold in all (all its rules, enabled or
+ * not: enabling one must not get past them).
+ */
 export const LIMITS = {
   depth: 32,
   nodes: 500,
   idsPerLeaf: 100,
   stringLength: 1024,
   expressionLength: 16_384,
+  rulesPerOrganization: 1000,
+  nodesPerOrganization: 20_000,
 } as const;
 
 /** `event.a.b`, `event.powers.0.batteryLevel` */

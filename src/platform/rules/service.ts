@@ -11,7 +11,9 @@ import {
   insertRule,
   listEnabledRules,
   listRules,
+  lockOrganizationRules,
   projectExists,
+  ruleTotals,
   updateRule,
   type RuleFields,
   type RuleRow,
@@ -22,7 +24,7 @@ import { actionReferences, prepareActions, presentActions, type ActionInput, typ
 import { ConditionError } from './errors.js';
 import { generateExpression, parseExpression } from './expression.js';
 import { conditionsObjectOf, isValidTimezone, parseConditionsObject, parseLogicalCondition, type GenBNode, type ParsedConditions } from './inputs.js';
-import { landmarkIds, type Condition } from './model.js';
+import { LIMITS, landmarkIds, measure, type Condition } from './model.js';
 import { NOTHING_ALLOWED, type AllowList } from './ssrf-guard.js';
 import { vocabularyWarnings, webhookWarnings, type RuleWarning } from './warnings.js';
 
@@ -157,6 +159,26 @@ async function checkReferences(
 
 const unique = (ids: readonly string[]) => [...new Set(ids)];
 
+/**
+ * Refuses a rule that would take the organization past its caps
+ * (LIMITS.rulesPerOrganization, LIMITS.nodesPerOrganization): `tree` is the
+ * new or changed rule's, `changing` the id of the rule it replaces. Run
+ * under lockOrganizationRules, so that concurrent saves count each other.
+ */
+async function checkOrganizationCaps(tx: Queryable, organizationId: string, tree: Condition | null, changing?: string): Promise<void> {
+  const others = await ruleTotals(tx, organizationId, changing);
+  if (!changing && others.rules >= LIMITS.rulesPerOrganization) {
+    throw invalid('too many rules', `this organization has ${others.rules} rules, the most it may have (${LIMITS.rulesPerOrganization}); delete one first`);
+  }
+  const nodes = tree ? measure(tree).nodes : 0;
+  if (others.nodes + nodes > LIMITS.nodesPerOrganization) {
+    throw invalid(
+      'too many conditions',
+      `conditions: this rule's ${nodes} conditions would bring this organization's rules to ${others.nodes + nodes}, over the most they may hold in all (${LIMITS.nodesPerOrganization})`,
+    );
+  }
+}
+
 function conditionFields(tree: Condition | null): Pick<RuleFields, 'conditionTree' | 'conditionsObject' | 'conditions'> {
   return { conditionTree: tree, conditionsObject: conditionsObjectOf(tree), conditions: generateExpression(tree) };
 }
@@ -252,6 +274,8 @@ export class RuleService {
     };
     const rule = await this.sql.begin(async (tx) => {
       if (!(await projectExists(tx, organizationId, input.projectId))) throw new OutOfOrganizationError('project', input.projectId);
+      await lockOrganizationRules(tx, organizationId);
+      await checkOrganizationCaps(tx, organizationId, tree);
       await checkReferences(tx, organizationId, input.projectId, { ...fields, conditionTree: tree });
       return insertRule(tx, { id: newId(), organizationId, ...fields });
     });
@@ -269,6 +293,10 @@ export class RuleService {
       const projectId = input.projectId ?? current.projectId;
       if (projectId !== current.projectId && !(await projectExists(tx, organizationId, projectId))) throw new OutOfOrganizationError('project', projectId);
       tree = parsed ? parsed.tree : converting(() => currentTree(current));
+      if (parsed) {
+        await lockOrganizationRules(tx, organizationId);
+        await checkOrganizationCaps(tx, organizationId, tree, id);
+      }
       const changes: Partial<RuleFields> = {
         projectId,
         name: input.name,
