@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Two projects: test/unit (pure functions, codecs, config, the layer check:
 // no server process, no PostgreSQL; `npm run test:unit`) and test/e2e (the
 // real server as a child process, or a database). `npm test` runs both.
-const CONTENTION = ['test/e2e/tenant-floods.test.ts'];
+const CONTENTION = ['test/e2e/tenant-floods.test.ts', 'test/e2e/rule-floods.test.ts'];
 
 export default defineConfig({
   test: {

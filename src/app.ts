@@ -203,7 +203,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const management: Endpoint[] = managementEndpoints(platform, config);
     const authenticator = createAuthenticator(database.sql, tokens);
 
-    const rulesEngine = new RulesEngine(database.sql, platform.rules);
+    const rulesEngine = new RulesEngine(database.sql, platform.rules, { evaluationMsPerSecond: config.ruleEvaluationMsPerSecond });
     await rulesEngine.start();
     cleanups.push(() => rulesEngine.stop());
     const actions = new ActionRunner(database.sql, outboxSms, {
@@ -241,6 +241,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
       new Gauge('event_streams_open', 'live event streams (GET /v2/events/stream) open on this server', [], () => [{ value: eventTail.open }]),
     );
     metrics.registry.register(new Gauge('ingest_backlog_events', 'events waiting for a commit', [], () => [{ value: writer.backlog }]));
+    metrics.registry.register(
+      new Gauge(
+        'rules_events_over_budget_total',
+        "events stored with their rules left out: their organization's rule evaluation had spent its time (RULE_EVALUATION_MS_PER_SECOND)",
+        [],
+        () => [{ value: rulesEngine.eventsOverBudget }],
+        'counter',
+      ),
+    );
     const ingest = new IngestService(database.sql, tokens, platform.channelKeys, writer, config);
     metrics.registry.register(
       new Gauge(

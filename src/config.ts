@@ -79,6 +79,8 @@ export interface Config {
   deviceEventBurst: number;
   maxIngestBodyBytes: number;
   actionRetryBaseMs: number;
+  /** milliseconds of rule evaluation per second each organization may use (platform/rules/budget.ts) */
+  ruleEvaluationMsPerSecond: number;
   /** 0: events are kept forever */
   eventRetentionDays: number;
   /** the most bytes of camera frames one organization keeps (KEPT_FRAMES_MAX_MB) */
@@ -489,6 +491,11 @@ const SPECS = {
   DEVICE_EVENT_BURST: value(integer(1), '2000', 'events a device may send at once above its rate'),
   MAX_INGEST_BODY_BYTES: value(integer(1024), '4194304', 'largest ingestion request body (a batch)'),
   ACTION_RETRY_BASE_MS: value(integer(10), '1000', 'first retry delay of a failed rule action (doubles each time)'),
+  RULE_EVALUATION_MS_PER_SECOND: value(
+    integer(1, 1000),
+    '100',
+    "milliseconds per second of the event loop one organization's rules may take to evaluate, half a second's worth at once; past it, its events are stored with their rules left out (counted, logged)",
+  ),
   EVENT_RETENTION_DAYS: value(integer(0, 36_500), '0', 'days ingested events are kept at least; older days are dropped whole, hourly (0: kept forever)'),
   KEPT_FRAMES_MAX_MB: value(
     integer(0, 16_777_216),
@@ -681,6 +688,7 @@ export function loadConfig(env: Env = process.env): Config {
     deviceEventBurst: get('DEVICE_EVENT_BURST'),
     maxIngestBodyBytes: get('MAX_INGEST_BODY_BYTES'),
     actionRetryBaseMs: get('ACTION_RETRY_BASE_MS'),
+    ruleEvaluationMsPerSecond: get('RULE_EVALUATION_MS_PER_SECOND'),
     eventRetentionDays: get('EVENT_RETENTION_DAYS'),
     keptFramesMaxBytes: get('KEPT_FRAMES_MAX_MB') * 1024 * 1024,
     eventStreams: {

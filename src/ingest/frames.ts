@@ -116,6 +116,7 @@ export class FrameIngest {
         channelId: device.channelId,
         deviceId: device.deviceId,
         source: 'iot',
+        camera: true,
         serverReceivedAt: new Date(),
         clientSentAt: frame.time ?? null,
         payload: framePayload(profile.modelVersionId, frame.frameId, detections, profile.zones, frameKept) as unknown as Record<string, unknown>,

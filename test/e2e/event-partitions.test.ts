@@ -118,7 +118,7 @@ describe('day partitions', () => {
     channelId = created.id;
     const res = await fetch(`${platform.server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: created.apiKeys[0].apiKey }) });
     deviceId = ((await res.json()) as { deviceId: string }).deviceId;
-    engine = new RulesEngine(sql, new RuleService(sql));
+    engine = new RulesEngine(sql, new RuleService(sql), { evaluationMsPerSecond: 100 });
     await engine.start();
     writer = new EventWriter(sql, engine);
   });
@@ -153,7 +153,7 @@ describe('day partitions', () => {
 
   it('stores once a retry that two servers commit at the same moment, on different days', async () => {
     // A second writer with its own engine and connections: another server.
-    const otherEngine = new RulesEngine(sql, new RuleService(sql));
+    const otherEngine = new RulesEngine(sql, new RuleService(sql), { evaluationMsPerSecond: 100 });
     await otherEngine.start();
     const otherWriter = new EventWriter(sql, otherEngine);
     try {

@@ -30,7 +30,7 @@ beforeAll(async () => {
     const res = await fetch(`${platform.server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: created.apiKeys[0].apiKey }) });
     devices.push(((await res.json()) as { deviceId: string }).deviceId);
   }
-  engine = new RulesEngine(sql, new RuleService(sql));
+  engine = new RulesEngine(sql, new RuleService(sql), { evaluationMsPerSecond: 100 });
   await engine.start();
   writer = new EventWriter(sql, engine);
 });

@@ -8,7 +8,9 @@
 import type { NewActionJob } from '../../db/action-jobs.js';
 import type { DevicePatches, EngineDeviceRow } from '../../db/device-state.js';
 import { newId } from '../../ids.js';
+import { performance } from 'node:perf_hooks';
 import type { RuleAction } from './actions.js';
+import { EvaluationOverrun, type EvaluationBudget } from './budget.js';
 import { candidates, type OrganizationRules } from './compiled.js';
 import { countDetections, evaluateCondition, type EvaluationContext, type NodeMemory } from './evaluate.js';
 import { eventLocation, type LastLocation } from './location.js';
@@ -25,6 +27,13 @@ export interface RuleEvent {
   serverReceivedAt: Date;
   clientSentAt: Date | null;
   payload: Record<string, unknown>;
+  /**
+   * true for the event of a camera's frame (ingest/frames.ts), whose
+   * `detections` the server wrote from the model's answer: the only events
+   * a detections condition counts. Any other event's payload is the
+   * client's, of any size, and holds no detections.
+   */
+  camera?: boolean;
 }
 
 /** A device as rules see it: its row without the version, its state typed. */
@@ -97,12 +106,21 @@ export interface RuleStats {
   throttled: number;
 }
 
+/** An organization's events of a batch whose rules were left out or stopped once its time budget (budget.ts) was spent. */
+export interface OverBudget {
+  events: number;
+  /** the rule being evaluated when the time ran out, if one was */
+  ruleId: string | undefined;
+}
+
 export interface BatchOutcome {
   /** per device: last-seen time and the state to merge */
   patches: DevicePatches;
   /** per rule and device (throttleKey): when it last fired */
   fired: Map<string, FiredRule>;
   jobs: ActionJob[];
+  /** by organization: what its time budget left out (empty without a budget, or when none ran out) */
+  overBudget: Map<string, OverBudget>;
 }
 
 /** How throttles (when a rule last fired for a device) are keyed in memory. */
@@ -162,9 +180,25 @@ function envelopeField(event: RuleEvent, name: string): unknown {
 }
 
 /**
+ * Units of work (a rule, or a long value a condition reads: see charge)
+ * between two looks at the clock. A rule is at most LIMITS.nodes nodes,
+ * each cheap once its value is read, so 16 rules are a few milliseconds at
+ * worst; a long string or array counts for its length, so a condition
+ * scanning one sees the clock before each scan.
+ */
+const WORK_PER_CLOCK_CHECK = 16;
+
+/** Work units of a value a condition may scan (contains), by its length: 0 for the short ones. */
+function scanWork(value: unknown): number {
+  if (typeof value === 'string') return value.length >> 12;
+  return Array.isArray(value) ? value.length >> 8 : 0;
+}
+
+/**
  * One context per event, one object (no closures made per event): rules
  * change only its time zone and, for a rule that remembers, whose memory it
- * reads. Attribute values are looked up once per path however many rules ask.
+ * reads. Attribute values are looked up once per path however many rules
+ * ask, a frame's detections counted once per label, zone and score.
  */
 class EventContext implements EvaluationContext {
   timezone = 'UTC';
@@ -173,6 +207,9 @@ class EventContext implements EvaluationContext {
   /** and its memory key */
   memoryKey = '';
   private values: Map<string, unknown> | undefined;
+  private detectionCounts: Map<string, number> | undefined;
+  private work = 0;
+  private nextClockCheck = WORK_PER_CLOCK_CHECK;
 
   constructor(
     private readonly event: RuleEvent,
@@ -182,7 +219,17 @@ class EventContext implements EvaluationContext {
     private readonly knowsLocation: boolean,
     private readonly before: ReadonlySet<string>,
     private readonly after: ReadonlySet<string>,
+    /** performance.now() past which the evaluation stops (EvaluationOverrun); Infinity without a budget */
+    private readonly deadline: number,
   ) {}
+
+  /** Counts work done; every WORK_PER_CLOCK_CHECK units, stops the evaluation if it is past its deadline. */
+  charge(units: number): void {
+    this.work += units;
+    if (this.work < this.nextClockCheck) return;
+    this.nextClockCheck = this.work + WORK_PER_CLOCK_CHECK;
+    if (performance.now() > this.deadline) throw new EvaluationOverrun();
+  }
 
   get channelId(): string {
     return this.event.channelId;
@@ -190,14 +237,22 @@ class EventContext implements EvaluationContext {
 
   value(path: string): unknown {
     this.values ??= new Map();
-    if (this.values.has(path)) return this.values.get(path);
-    const value = valueAt(this.event, path);
-    this.values.set(path, value);
+    let value: unknown;
+    if (this.values.has(path)) value = this.values.get(path);
+    else this.values.set(path, (value = valueAt(this.event, path)));
+    // Charged on every read: each condition that reads a long value may scan it.
+    const work = scanWork(value);
+    if (work > 0) this.charge(work);
     return value;
   }
 
   detections(label: string, zone: string | undefined, minScore: number | undefined): number {
-    return countDetections(this.event.payload, label, zone, minScore);
+    if (!this.event.camera) return 0;
+    const key = `${label}\0${zone ?? ''}\0${minScore ?? ''}`;
+    this.detectionCounts ??= new Map();
+    let count = this.detectionCounts.get(key);
+    if (count === undefined) this.detectionCounts.set(key, (count = countDetections(this.event.payload, label, zone, minScore)));
+    return count;
   }
 
   memory(node: StatefulCondition): NodeMemory {
@@ -225,11 +280,21 @@ class EventContext implements EvaluationContext {
   }
 }
 
+function noteOverBudget(overBudget: Map<string, OverBudget>, organizationId: string, ruleId: string | undefined): void {
+  const noted = overBudget.get(organizationId);
+  if (noted) {
+    noted.events++;
+    noted.ruleId ??= ruleId;
+  } else overBudget.set(organizationId, { events: 1, ruleId });
+}
+
 /**
  * Evaluates events in order against their organizations' rules, updating
  * `devices` (state) and `throttles` in place. No I/O: the engine gives it what
  * it remembers or what the writer read, and the writer saves the outcome in
- * the commit.
+ * the commit. With a `budget`, each organization's evaluation is timed and
+ * charged to it; past what it may spend, its events' rules are left out
+ * (see budget.ts) and said so in `overBudget`.
  */
 export function evaluateBatch(
   events: readonly RuleEvent[],
@@ -237,10 +302,15 @@ export function evaluateBatch(
   devices: ReadonlyMap<string, EngineDevice>,
   throttles: Map<string, number>,
   stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 },
+  budget?: EvaluationBudget,
 ): BatchOutcome {
   const fired = new Map<string, FiredRule>();
   const jobs: ActionJob[] = [];
   const patches: DevicePatches = new Map();
+  const overBudget = new Map<string, OverBudget>();
+  // One look at the clock per evaluated event: the time since the previous
+  // one is charged to the event's organization.
+  let clock = budget ? performance.now() : 0;
 
   for (const event of events) {
     const device = devices.get(event.deviceId);
@@ -269,50 +339,75 @@ export function evaluateBatch(
     // for the channel): then no evaluation context is made.
     const rules = candidates(channel, before, after);
     if (rules.length === 0) continue;
+    const allowance = budget ? budget.allowance(event.organizationId, clock) : Infinity;
+    if (allowance <= 0) {
+      noteOverBudget(overBudget, event.organizationId, undefined);
+      continue;
+    }
     const time = event.clientSentAt ?? event.serverReceivedAt;
-    const evaluation = new EventContext(event, device, time, location !== undefined, device.state.lastLocation !== undefined, before, after);
-    for (const rule of rules) {
-      stats.evaluated++;
-      evaluation.timezone = rule.timezone;
-      const memoryKey = organization.stateful.size > 0 ? organization.stateful.get(rule) : undefined;
-      const remembers = memoryKey !== undefined;
-      evaluation.rule = remembers ? rule : undefined;
-      if (remembers) evaluation.memoryKey = memoryKey;
-      // A rule that remembers is evaluated whole (no short cut), so its memory never skips an event.
-      const holds = evaluateCondition(rule.condition!, evaluation, remembers);
-      // What its stateful nodes saw is saved with the device, whether the rule fired or not.
-      if (remembers) patch.patch.ruleMemory = device.state.ruleMemory;
-      if (!holds) continue;
-      const key = throttleKey(rule.id, device.id);
-      const last = throttles.get(key);
-      if (rule.throttleInSeconds > 0 && last !== undefined && time.getTime() - last < rule.throttleInSeconds * 1000) {
-        stats.throttled++;
-        continue;
+    const evaluation = new EventContext(event, device, time, location !== undefined, device.state.lastLocation !== undefined, before, after, clock + allowance);
+    let current: LoadedRule | undefined;
+    try {
+      for (const rule of rules) {
+        current = rule;
+        evaluation.charge(1);
+        stats.evaluated++;
+        evaluation.timezone = rule.timezone;
+        const memoryKey = organization.stateful.size > 0 ? organization.stateful.get(rule) : undefined;
+        const remembers = memoryKey !== undefined;
+        evaluation.rule = remembers ? rule : undefined;
+        if (remembers) evaluation.memoryKey = memoryKey;
+        // A rule that remembers is evaluated whole (no short cut), so its memory never skips an event.
+        const holds = evaluateCondition(rule.condition!, evaluation, remembers);
+        // What its stateful nodes saw is saved with the device, whether the rule fired or not.
+        if (remembers) patch.patch.ruleMemory = device.state.ruleMemory;
+        if (!holds) continue;
+        const key = throttleKey(rule.id, device.id);
+        const last = throttles.get(key);
+        if (rule.throttleInSeconds > 0 && last !== undefined && time.getTime() - last < rule.throttleInSeconds * 1000) {
+          stats.throttled++;
+          continue;
+        }
+        throttles.set(key, time.getTime());
+        fired.set(key, { ruleId: rule.id, deviceId: device.id, at: time });
+        stats.fired++;
+        if (rule.actions.length === 0) continue;
+        const context: ActionContext = {
+          rule: { id: rule.id, name: rule.name, projectId: rule.projectId },
+          device: { id: device.id, name: device.name, model: device.model, type: device.type, tags: device.tags, properties: device.properties, attributes: device.attributes, location: device.state.lastLocation ?? null },
+          event: { id: event.id, channelId: event.channelId, serverReceivedAt: event.serverReceivedAt.toISOString(), clientSentAt: event.clientSentAt?.toISOString() ?? null, payload: event.payload },
+          landmarks: { entered: [...after].filter((id) => !before.has(id)), exited: [...before].filter((id) => !after.has(id)), inside: [...after] },
+        };
+        for (const action of rule.actions) {
+          jobs.push({
+            id: newId(),
+            organizationId: event.organizationId,
+            ruleId: rule.id,
+            actionId: action.id,
+            deviceId: device.id,
+            eventId: event.id,
+            type: action.type,
+            action,
+            context,
+          });
+        }
       }
-      throttles.set(key, time.getTime());
-      fired.set(key, { ruleId: rule.id, deviceId: device.id, at: time });
-      stats.fired++;
-      if (rule.actions.length === 0) continue;
-      const context: ActionContext = {
-        rule: { id: rule.id, name: rule.name, projectId: rule.projectId },
-        device: { id: device.id, name: device.name, model: device.model, type: device.type, tags: device.tags, properties: device.properties, attributes: device.attributes, location: device.state.lastLocation ?? null },
-        event: { id: event.id, channelId: event.channelId, serverReceivedAt: event.serverReceivedAt.toISOString(), clientSentAt: event.clientSentAt?.toISOString() ?? null, payload: event.payload },
-        landmarks: { entered: [...after].filter((id) => !before.has(id)), exited: [...before].filter((id) => !after.has(id)), inside: [...after] },
-      };
-      for (const action of rule.actions) {
-        jobs.push({
-          id: newId(),
-          organizationId: event.organizationId,
-          ruleId: rule.id,
-          actionId: action.id,
-          deviceId: device.id,
-          eventId: event.id,
-          type: action.type,
-          action,
-          context,
-        });
+    } catch (error) {
+      if (!(error instanceof EvaluationOverrun)) throw error;
+      // The rule stopped mid-way: what its stateful nodes saw of this event is
+      // partial, so it forgets this device and starts afresh at the next one.
+      const memoryKey = organization.stateful.get(current!);
+      if (memoryKey !== undefined && device.state.ruleMemory) {
+        delete device.state.ruleMemory[memoryKey];
+        patch.patch.ruleMemory = device.state.ruleMemory;
       }
+      noteOverBudget(overBudget, event.organizationId, current!.id);
+    }
+    if (budget) {
+      const now = performance.now();
+      budget.spend(event.organizationId, now - clock, clock);
+      clock = now;
     }
   }
-  return { patches, fired, jobs };
+  return { patches, fired, jobs, overBudget };
 }

@@ -9,6 +9,11 @@
 // acknowledged event has fired its rules exactly once, crash or not, and
 // then tells the engine what committed (committed) or failed (forget).
 //
+// Each organization's evaluation is timed and charged to a budget of its own
+// (budget.ts): past it, its events are stored with their rules left out,
+// counted (eventsOverBudget) and logged, so that no tenant's rules hold the
+// event loop from the others.
+//
 // Per organization, rules (parsed trees) compiled with a spatial index of
 // their landmarks (compiled.ts) are kept in memory and reloaded when
 // PostgreSQL notifies a change. Device state is remembered from the last
@@ -20,7 +25,8 @@ import type { DevicePatches, EngineDeviceRow } from '../../db/device-state.js';
 import { listLandmarkShapes } from '../../db/landmarks.js';
 import type { RuleThrottleRow } from '../../db/rule-throttle.js';
 import { log } from '../../log.js';
-import { evaluateBatch, throttleKey, type ActionJob, type EngineDevice, type FiredRule, type RuleEvent, type RuleStats } from './batch.js';
+import { evaluateBatch, throttleKey, type ActionJob, type EngineDevice, type FiredRule, type OverBudget, type RuleEvent, type RuleStats } from './batch.js';
+import { EvaluationBudget } from './budget.js';
 import { organizationRules, type OrganizationRules } from './compiled.js';
 import { KnownDevices, type KnownDevice } from './known-devices.js';
 import { landmarkIds } from './model.js';
@@ -44,10 +50,20 @@ export interface RulesPlan {
   stats: RuleStats;
   /** the batch's devices as evaluated: what the engine remembers once the plan commits */
   devices: ReadonlyMap<string, KnownDevice>;
+  /** by organization: events whose rules its time budget left out (reported once the plan commits) */
+  overBudget: ReadonlyMap<string, OverBudget>;
+}
+
+export interface RulesEngineOptions {
+  /** milliseconds of rule evaluation per second each organization may use (RULE_EVALUATION_MS_PER_SECOND) */
+  evaluationMsPerSecond: number;
 }
 
 /** Safety net under NOTIFY: rules and landmarks are reloaded at least this often. */
 const MAX_CACHE_AGE_MS = 60_000;
+
+/** An organization over its evaluation budget is logged at most this often (its events are counted all the same). */
+const OVER_BUDGET_LOG_INTERVAL_MS = 10_000;
 
 function addStats(into: RuleStats, from: RuleStats): void {
   into.evaluated += from.evaluated;
@@ -61,11 +77,19 @@ export class RulesEngine {
   /** devices as this server last committed them: see known-devices.ts */
   private readonly known = new KnownDevices();
   readonly stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 };
+  /** committed events whose rules were left out, their organization's evaluation budget spent */
+  eventsOverBudget = 0;
+  private readonly budget: EvaluationBudget;
+  /** per organization: when it was last logged over budget, and what was left out since */
+  private readonly overBudgetReports = new Map<string, { loggedAt: number; events: number }>();
 
   constructor(
     private readonly sql: Sql,
     private readonly rules: RuleService,
-  ) {}
+    options: RulesEngineOptions,
+  ) {
+    this.budget = new EvaluationBudget(options.evaluationMsPerSecond);
+  }
 
   async start(): Promise<void> {
     const forget = (organizationId: string) => this.organizations.delete(organizationId);
@@ -129,8 +153,8 @@ export class RulesEngine {
       for (const [key, at] of entry.throttles) throttles.set(key, at);
     }
     const stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 };
-    const { patches, fired, jobs } = evaluateBatch(batch, organizations, devices, throttles, stats);
-    return { patches, fired, jobs, expectedVersions, stats, devices: entries };
+    const { patches, fired, jobs, overBudget } = evaluateBatch(batch, organizations, devices, throttles, stats, this.budget);
+    return { patches, fired, jobs, expectedVersions, stats, devices: entries, overBudget };
   }
 
   /**
@@ -148,12 +172,12 @@ export class RulesEngine {
       entries.get(t.deviceId)?.throttles.set(key, t.lastFiredAt.getTime());
     }
     const stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 };
-    if (events.length === 0) return { patches: new Map(), fired: new Map(), jobs: [], expectedVersions: undefined, stats, devices: entries };
+    if (events.length === 0) return { patches: new Map(), fired: new Map(), jobs: [], expectedVersions: undefined, stats, devices: entries, overBudget: new Map() };
     const organizations = await this.organizationsOf(events);
     const devices = new Map<string, EngineDevice>();
     for (const [id, entry] of entries) devices.set(id, entry.device);
-    const { patches, fired, jobs } = evaluateBatch(events, organizations, devices, throttles, stats);
-    return { patches, fired, jobs, expectedVersions: undefined, stats, devices: entries };
+    const { patches, fired, jobs, overBudget } = evaluateBatch(events, organizations, devices, throttles, stats, this.budget);
+    return { patches, fired, jobs, expectedVersions: undefined, stats, devices: entries, overBudget };
   }
 
   /**
@@ -163,11 +187,29 @@ export class RulesEngine {
    */
   committed(plan: RulesPlan, versions: ReadonlyMap<string, string>): void {
     addStats(this.stats, plan.stats);
+    for (const [organizationId, over] of plan.overBudget) this.reportOverBudget(organizationId, over);
     for (const [key, f] of plan.fired) plan.devices.get(f.deviceId)?.throttles.set(key, f.at.getTime());
     for (const [id, entry] of plan.devices) {
       entry.version = versions.get(id) ?? entry.version;
       this.known.set(id, entry);
     }
+  }
+
+  /** Counts an organization's events stored without their rules, and logs it (at most every OVER_BUDGET_LOG_INTERVAL_MS per organization). */
+  private reportOverBudget(organizationId: string, over: OverBudget): void {
+    this.eventsOverBudget += over.events;
+    const now = Date.now();
+    const report = this.overBudgetReports.get(organizationId) ?? { loggedAt: 0, events: 0 };
+    report.events += over.events;
+    this.overBudgetReports.set(organizationId, report);
+    if (now - report.loggedAt < OVER_BUDGET_LOG_INTERVAL_MS) return;
+    log.warn('rule evaluation over its time budget: events stored with their rules left out', {
+      organizationId,
+      events: report.events,
+      ruleId: over.ruleId ?? null,
+    });
+    report.loggedAt = now;
+    report.events = 0;
   }
 
   /** A plan made ahead whose commit failed: what its evaluation changed in memory is dropped. */
