@@ -1,4 +1,5 @@
 // Queries of models and model versions.
+import type { TransactionSql } from 'postgres';
 import type { Queryable } from './database.js';
 
 export type VersionStatus = 'Initializing' | 'Active' | 'Failed';
@@ -42,7 +43,21 @@ export async function insertModel(
   return row!;
 }
 
-/** Inserts the next version number of its model. */
+/**
+ * Locks a model's row until the transaction ends, before a version is
+ * inserted: two transactions inserting versions of one model then take their
+ * numbers one after the other (the second reads the first's once it
+ * committed), where both read the same max and one failed on the unique
+ * (model_id, version). A statement of its own, so that the insert's max is
+ * read after the wait. False when the model is gone (deleted meanwhile, its
+ * deletion committed while this waited).
+ */
+export async function lockModelForNewVersion(tx: TransactionSql, organizationId: string, modelId: string): Promise<boolean> {
+  const rows = await tx`SELECT 1 FROM models WHERE organization_id = ${organizationId} AND id = ${modelId} FOR NO KEY UPDATE`;
+  return rows.length > 0;
+}
+
+/** Inserts the next version number of its model (after lockModelForNewVersion where others may insert at once). */
 export async function insertModelVersion(
   sql: Queryable,
   version: Pick<ModelVersionRow, 'id' | 'modelId' | 'organizationId' | 'directory' | 'config' | 'public'>,

@@ -8,7 +8,8 @@ import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
-import { findModelByName, insertModel, insertModelVersion, type ModelVersionRow } from '../db/model-versions.js';
+import { findModelByName, insertModel, insertModelVersion, lockModelForNewVersion, type ModelVersionRow } from '../db/model-versions.js';
+import { notFound } from '../errors.js';
 import { CONFIG_FILE, MODEL_FILE, readModelConfig, type ModelConfig } from '../inference/model-config.js';
 import type { ModelFiles, ModelStore } from '../inference/model-store.js';
 import { validateModel, type ModelValidationSettings } from '../inference/validation.js';
@@ -36,11 +37,14 @@ export interface NewStoredVersion {
 /**
  * Inserts a version and stores its files, in one transaction: no server
  * learns of the version (NOTIFY fires at commit) before it can fetch the
- * files. Removes the directory if either fails.
+ * files. Versions of one model stored at once are numbered in turn (each
+ * waits for the one before to commit); a model deleted meanwhile is not
+ * found. Removes the directory if any of it fails.
  */
 export async function insertStoredVersion(sql: Sql, store: ModelStore, version: NewStoredVersion): Promise<ModelVersionRow> {
   try {
     return await sql.begin(async (tx) => {
+      if (!(await lockModelForNewVersion(tx, version.organizationId, version.modelId))) throw notFound('model not found');
       const row = await insertModelVersion(tx, version);
       await store.put(tx, version.id, version.directory);
       return row;

@@ -189,6 +189,41 @@ describe('model versions', () => {
     expect(staging[0]!.n).toBe(0);
   });
 
+  it('numbers versions uploaded to one model at the same time one after the other, answering each', async () => {
+    const model = (await admin.post('/v2/models', { name: 'concurrent' })).body.data;
+    const count = 6;
+    const answers = await Promise.all(
+      Array.from({ length: count }, () => upload(admin, model.id, { model: buildConstantModel(fixtureSpec()), config: fixtureConfig('concurrent') })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(count).fill(200));
+    expect(answers.map((a) => a.body.data.version).sort((a: number, b: number) => a - b)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+    for (const answer of answers) expect((await admin.delete(`/v2/model-versions/${answer.body.data.id}`)).status).toBe(204);
+  });
+
+  it('answers 404 to an upload whose model is deleted while it is stored', async () => {
+    const model = (await admin.post('/v2/models', { name: 'deleted meanwhile' })).body.data;
+    // The deletion holds the model's row until the upload waits on it, then commits.
+    let deleted!: () => void;
+    let commit!: () => void;
+    const deleting = new Promise<void>((resolve) => (deleted = resolve));
+    const committed = new Promise<void>((resolve) => (commit = resolve));
+    const deletion = sql.begin(async (tx) => {
+      await tx`DELETE FROM models WHERE id = ${model.id}`;
+      deleted();
+      await committed;
+    });
+    await deleting;
+    const uploading = upload(admin, model.id, { model: buildConstantModel(fixtureSpec()), config: fixtureConfig('deleted meanwhile') });
+    await waitFor(async () => {
+      const [waiting] = await sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`;
+      return waiting!.n > 0;
+    }, 30_000, 'the upload waiting on the deletion');
+    commit();
+    await deletion;
+    expect((await uploading).body).toMatchObject({ status: 404, message: 'model not found' });
+    expect((await sql`SELECT count(*)::int AS n FROM model_versions WHERE model_id = ${model.id}`)[0]!.n).toBe(0);
+  });
+
   it('keeps the connection usable after an upload, for the next request on the same socket', async () => {
     // A body that arrives in several chunks while the server is still writing
     // the earlier ones: the socket is paused for backpressure, and must be
