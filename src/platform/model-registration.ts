@@ -10,16 +10,21 @@ import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
 import { findModelByName, insertModel, insertModelVersion, lockModelForNewVersion, type ModelVersionRow } from '../db/model-versions.js';
 import { notFound } from '../errors.js';
+import { refuseExternalData } from '../inference/graph/external-data.js';
 import { CONFIG_FILE, MODEL_FILE, readModelConfig, type ModelConfig } from '../inference/model-config.js';
 import type { ModelFiles, ModelStore } from '../inference/model-store.js';
 import { validateModel, type ModelValidationSettings } from '../inference/validation.js';
 
 /**
  * Loads the model once on the CPU, with a warm-up run, in a limited child
- * process. Throws the reason it cannot serve.
+ * process, once it is known to keep every tensor inside model.onnx (only
+ * the two files are copied, and a tensor's external location would be
+ * resolved from the server's working directory). Throws the reason it
+ * cannot serve.
  */
 export async function validateModelDirectory(directory: string, validation: ModelValidationSettings): Promise<ModelConfig> {
   const config = await readModelConfig(directory);
+  await refuseExternalData(join(directory, MODEL_FILE));
   await validateModel(directory, config, validation);
   return config;
 }

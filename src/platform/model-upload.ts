@@ -8,6 +8,7 @@ import { newId } from '../ids.js';
 import { DomainError, invalid } from '../errors.js';
 import { MultipartStream, type PartHeaders, type PartSink } from '../lib/multipart-stream.js';
 import { multipartBoundary, MultipartError } from '../lib/multipart.js';
+import { ExternalDataError, refuseExternalData } from '../inference/graph/external-data.js';
 import { checkOnnxFile, NotOnnxError } from '../inference/graph/onnx-file.js';
 import { CONFIG_FILE, MODEL_FILE, parseModelConfig, ModelConfigError, type ModelConfig } from '../inference/model-config.js';
 
@@ -61,8 +62,9 @@ export interface ReceivedModel {
 
 /**
  * Streams the upload into DATA_DIR/models/.staging-<ulid>/ and checks that
- * both files came and model.json is valid. Throws an DomainError (400/413) for
- * a bad upload, after removing the staging directory.
+ * both files came, model.json is valid, and model.onnx is a model that keeps
+ * every tensor inside it (external-data.ts). Throws an DomainError (400/413)
+ * for a bad upload, after removing the staging directory.
  */
 export async function receiveModelUpload(
   body: UploadBody,
@@ -100,9 +102,11 @@ export async function receiveModelUpload(
     }
     try {
       await checkOnnxFile(join(stagingDir, MODEL_FILE));
+      await refuseExternalData(join(stagingDir, MODEL_FILE));
     } catch (error) {
-      if (!(error instanceof NotOnnxError)) throw error;
-      throw invalid('invalid upload', `the ${PART_OF[MODEL_FILE]} part (model.onnx) is not an ONNX model: ${error.message}`);
+      if (error instanceof NotOnnxError) throw invalid('invalid upload', `the ${PART_OF[MODEL_FILE]} part (model.onnx) is not an ONNX model: ${error.message}`);
+      if (error instanceof ExternalDataError) throw invalid('invalid upload', `the ${PART_OF[MODEL_FILE]} part (model.onnx) is refused: ${error.message}`);
+      throw error;
     }
     return { stagingDir, config: parseModelConfig(json) };
   } catch (error) {

@@ -3,9 +3,11 @@
 // `list` with each version's organization, and `disable`, `enable` and
 // `remove`, which the running server follows (unloads, loads again).
 import { execFile } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildExternalDataModel } from '../fixtures/external-data-models.js';
 import { fixtureConfig, fixtureSpec, makePredictModels } from '../fixtures/predict-models.js';
 import { writeModelDir } from '../fixtures/onnx-models.js';
 import { makeImage } from '../helpers/images.js';
@@ -99,6 +101,21 @@ describe('npm run model', () => {
     expect(failure?.code).toBe(1);
     expect(failure?.stderr).toContain('error: model.json lists 3 labels (format yolov8 expects [1, 7, N]) but output "output0" has shape [1, 6, 5]');
     expect((await cli('list')).stdout).not.toContain('wrong');
+  });
+
+  it('refuses a directory whose model keeps a tensor outside model.onnx, and registers nothing', async () => {
+    // package.json is in the working directory the model would be loaded from: it would load, with its bytes as weights
+    const dir = join(modelsDir, 'external');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'model.onnx'), buildExternalDataModel('loop body', 'package.json'));
+    await writeFile(join(dir, 'model.json'), JSON.stringify(fixtureConfig('external')));
+    const failure = await cli('add', dir).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toContain('error: tensor "outside" in a subgraph is stored as external data, outside model.onnx');
+    expect((await cli('list')).stdout).not.toContain('external');
   });
 
   it('prints usage for unknown commands', async () => {

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildExternalDataModel } from '../fixtures/external-data-models.js';
 import { fixtureConfig, fixtureSpec } from '../fixtures/predict-models.js';
 import { buildConstantModel } from '../fixtures/onnx-models.js';
 import { Api, uploadModelVersion } from '../helpers/api.js';
@@ -187,6 +188,29 @@ describe('model versions', () => {
     expect((await admin.get(`/v2/models/${model.id}`)).body.data.versions).toEqual([]);
     const staging = await sql`SELECT count(*)::int AS n FROM model_versions WHERE model_id = ${model.id}`;
     expect(staging[0]!.n).toBe(0);
+  });
+
+  it('refuses a model with a tensor stored as external data, saying the same whatever file its location names on the server', async () => {
+    // The server runs in the repository: package.json is a file in its
+    // working directory, src a directory. ONNX Runtime would resolve the
+    // locations from there, and its load error (or its success) would tell.
+    const model = (await admin.post('/v2/models', { name: 'external data' })).body.data;
+    for (const place of ['initializer', 'loop in if branch'] as const) {
+      const answers = new Set<string>();
+      for (const location of ['package.json', 'src', 'no-such-file.bin', '../../etc/hostname']) {
+        const refused = await upload(admin, model.id, { model: buildExternalDataModel(place, location), config: fixtureConfig('external data') });
+        expect(refused.status, `${place} at ${location}`).toBe(400);
+        expect(refused.body).toMatchObject({
+          status: 400,
+          message: 'invalid upload',
+          error: expect.stringMatching(/^the "model" part \(model\.onnx\) is refused: tensor "outside"( in a subgraph)? is stored as external data, outside model\.onnx/),
+        });
+        expect(refused.body.error).not.toContain(location);
+        answers.add(JSON.stringify(refused.body));
+      }
+      expect(answers.size, place).toBe(1);
+    }
+    expect((await admin.get(`/v2/models/${model.id}`)).body.data.versions).toEqual([]);
   });
 
   it('numbers versions uploaded to one model at the same time one after the other, answering each', async () => {
