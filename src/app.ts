@@ -178,6 +178,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // Cameras' frames are kept where models' files are: the database, or the bucket.
     const keptFrames = new KeptFrames(database.sql, config.modelStore.kind === 's3' ? new FrameBucket(config.modelStore) : undefined, {
       quotaBytes: config.keptFramesMaxBytes,
+      accountQuotaBytes: config.keptFramesAccountMaxBytes,
+      totalQuotaBytes: config.keptFramesTotalMaxBytes,
       retentionDays: config.eventRetentionDays,
     });
     await keptFrames.start();

@@ -85,6 +85,10 @@ export interface Config {
   eventRetentionDays: number;
   /** the most bytes of camera frames one organization keeps (KEPT_FRAMES_MAX_MB) */
   keptFramesMaxBytes: number;
+  /** the most bytes of camera frames the organizations one account created keep together (KEPT_FRAMES_ACCOUNT_MAX_MB) */
+  keptFramesAccountMaxBytes: number;
+  /** the most bytes of camera frames kept in all, every organization together (KEPT_FRAMES_TOTAL_MAX_MB) */
+  keptFramesTotalMaxBytes: number;
   /** the live event tail (GET /v2/events/stream): see platform/event-tail.ts */
   eventStreams: EventStreamSettings;
   /** WEBHOOK_ALLOWED_HOSTS entries, lower-cased and checked */
@@ -502,6 +506,16 @@ const SPECS = {
     '1024',
     "most megabytes (MiB) of camera frames one organization keeps (vision profiles with keepFrames, in the model store); past it, its oldest frames are removed (0: no frame is kept)",
   ),
+  KEPT_FRAMES_ACCOUNT_MAX_MB: value(
+    integer(0, 16_777_216),
+    '4096',
+    'most megabytes (MiB) of camera frames the organizations one account (the user who created them) keep together; past it, its oldest frames are removed (0: no frame is kept)',
+  ),
+  KEPT_FRAMES_TOTAL_MAX_MB: value(
+    integer(0, 16_777_216),
+    '16384',
+    'most megabytes (MiB) of camera frames kept in all, every organization together (size the disk or bucket for it); past it, the accounts keeping the most lose their oldest frames first (0: no frame is kept)',
+  ),
   EVENT_STREAM_POLL_MS: value(
     integer(100, 60_000),
     '1000',
@@ -691,6 +705,8 @@ export function loadConfig(env: Env = process.env): Config {
     ruleEvaluationMsPerSecond: get('RULE_EVALUATION_MS_PER_SECOND'),
     eventRetentionDays: get('EVENT_RETENTION_DAYS'),
     keptFramesMaxBytes: get('KEPT_FRAMES_MAX_MB') * 1024 * 1024,
+    keptFramesAccountMaxBytes: get('KEPT_FRAMES_ACCOUNT_MAX_MB') * 1024 * 1024,
+    keptFramesTotalMaxBytes: get('KEPT_FRAMES_TOTAL_MAX_MB') * 1024 * 1024,
     eventStreams: {
       pollMs: get('EVENT_STREAM_POLL_MS'),
       perOrganization: get('EVENT_STREAMS_PER_ORGANIZATION'),

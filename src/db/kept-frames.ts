@@ -1,11 +1,14 @@
-// Queries of cameras' kept frames (migration 018). Reads are scoped to one
-// organization; the retention sweep is the one statement across them.
+// Queries of cameras' kept frames (migrations 018, 021). Reads are scoped to
+// one organization or account; the retention sweep and the store's total
+// (its cap, and the accounts holding the most) read across them.
 import type { Sql } from 'postgres';
 import type { Queryable } from './database.js';
 
 export interface KeptFrameRow {
   eventId: string;
   organizationId: string;
+  /** the account whose organization kept it (platform/kept-frames.ts: its creator) */
+  accountId: string;
   deviceId: string;
   contentType: string;
   bytes: number;
@@ -14,7 +17,13 @@ export interface KeptFrameRow {
 }
 
 /** A removed frame: what its image in a bucket is named by. */
-export type RemovedFrame = Pick<KeptFrameRow, 'eventId' | 'organizationId' | 'bytes'>;
+export type RemovedFrame = Pick<KeptFrameRow, 'eventId' | 'organizationId' | 'accountId' | 'bytes'>;
+
+/** An account's kept bytes, all its organizations together. */
+export interface AccountHolding {
+  accountId: string;
+  bytes: number;
+}
 
 /**
  * Records a kept frame, with its image (`data`) when the database holds it;
@@ -30,8 +39,8 @@ export async function insertKeptFrame(sql: Sql, frame: Omit<KeptFrameRow, 'keptA
   await sql.begin((tx) => [
     tx`SET LOCAL synchronous_commit TO off`,
     tx`
-      INSERT INTO kept_frames (event_id, organization_id, device_id, content_type, bytes, sha256, data)
-      VALUES (${frame.eventId}, ${frame.organizationId}, ${frame.deviceId}, ${frame.contentType}, ${frame.bytes}, ${frame.sha256},
+      INSERT INTO kept_frames (event_id, organization_id, account_id, device_id, content_type, bytes, sha256, data)
+      VALUES (${frame.eventId}, ${frame.organizationId}, ${frame.accountId}, ${frame.deviceId}, ${frame.contentType}, ${frame.bytes}, ${frame.sha256},
               decode(${data?.toString('base64') ?? null}, 'base64'))
       ON CONFLICT (event_id) DO NOTHING`,
   ]);
@@ -45,7 +54,7 @@ export async function findKeptFrame(
   eventId: string,
 ): Promise<(KeptFrameRow & { data: Buffer | null }) | undefined> {
   const [row] = await sql<Array<KeptFrameRow & { data: Buffer | null }>>`
-    SELECT event_id, organization_id, device_id, content_type, bytes, sha256, kept_at, data
+    SELECT event_id, organization_id, account_id, device_id, content_type, bytes, sha256, kept_at, data
       FROM kept_frames WHERE organization_id = ${organizationId} AND device_id = ${deviceId} AND event_id = ${eventId}`;
   return row;
 }
@@ -57,11 +66,50 @@ export async function keptFrameBytes(sql: Queryable, organizationId: string): Pr
   return row!.bytes;
 }
 
+/** The bytes of the frames kept by all the organizations of the account. */
+export async function accountKeptFrameBytes(sql: Queryable, accountId: string): Promise<number> {
+  const [row] = await sql<Array<{ bytes: number }>>`
+    SELECT coalesce(sum(bytes), 0)::float8 AS bytes FROM kept_frames WHERE account_id = ${accountId}`;
+  return row!.bytes;
+}
+
+/** The bytes of every kept frame. */
+export async function totalKeptFrameBytes(sql: Queryable): Promise<number> {
+  const [row] = await sql<Array<{ bytes: number }>>`SELECT coalesce(sum(bytes), 0)::float8 AS bytes FROM kept_frames`;
+  return row!.bytes;
+}
+
+/** What each account keeps, the largest first (accounts keeping nothing are not listed). */
+export async function accountHoldings(sql: Queryable): Promise<AccountHolding[]> {
+  return sql<AccountHolding[]>`
+    SELECT account_id, sum(bytes)::float8 AS bytes FROM kept_frames GROUP BY account_id ORDER BY bytes DESC, account_id`;
+}
+
+/**
+ * The account an organization's frames count against: the user who created
+ * it, its first member (memberships are never removed), or the organization
+ * itself when it has no member.
+ */
+export async function organizationAccount(sql: Queryable, organizationId: string): Promise<string> {
+  const [row] = await sql<Array<{ userId: string }>>`
+    SELECT user_id FROM memberships WHERE organization_id = ${organizationId} ORDER BY created_at, user_id LIMIT 1`;
+  return row?.userId ?? organizationId;
+}
+
+/**
+ * Marks the space of removed frames free for the next ones (their rows
+ * and TOAST chunks stay on disk as dead tuples until a VACUUM); VACUUM
+ * runs outside a transaction.
+ */
+export async function reclaimKeptFramesSpace(sql: Sql): Promise<void> {
+  await sql`VACUUM kept_frames`;
+}
+
 /** Removes one kept frame of the organization (a retried frame's second copy); what was removed. */
 export async function deleteKeptFrame(sql: Queryable, organizationId: string, eventId: string): Promise<RemovedFrame[]> {
   return sql<RemovedFrame[]>`
     DELETE FROM kept_frames WHERE organization_id = ${organizationId} AND event_id = ${eventId}
-    RETURNING event_id, organization_id, bytes`;
+    RETURNING event_id, organization_id, account_id, bytes`;
 }
 
 /** Removes up to `limit` frames kept before `horizon`, oldest first (a page of the retention sweep). */
@@ -69,7 +117,7 @@ export async function deleteFramesKeptBefore(sql: Queryable, horizon: Date, limi
   return sql<RemovedFrame[]>`
     DELETE FROM kept_frames WHERE event_id IN (
       SELECT event_id FROM kept_frames WHERE kept_at < ${horizon} ORDER BY kept_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    RETURNING event_id, organization_id, bytes`;
+    RETURNING event_id, organization_id, account_id, bytes`;
 }
 
 /** Removes up to `limit` of the organization's frames (a page of its deletion). */
@@ -77,7 +125,22 @@ export async function deleteOrganizationFrames(sql: Queryable, organizationId: s
   return sql<RemovedFrame[]>`
     DELETE FROM kept_frames WHERE event_id IN (
       SELECT event_id FROM kept_frames WHERE organization_id = ${organizationId} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    RETURNING event_id, organization_id, bytes`;
+    RETURNING event_id, organization_id, account_id, bytes`;
+}
+
+/**
+ * Removes the account's oldest frames, whichever of its organizations kept
+ * them, until the newest ones left total at most `keepBytes`; what was removed.
+ */
+export async function deleteOldestAccountFramesBeyond(sql: Queryable, accountId: string, keepBytes: number): Promise<RemovedFrame[]> {
+  return sql<RemovedFrame[]>`
+    DELETE FROM kept_frames WHERE event_id IN (
+      SELECT event_id FROM (
+        SELECT event_id, sum(bytes) OVER (ORDER BY kept_at DESC, event_id DESC) AS newer
+          FROM kept_frames WHERE account_id = ${accountId}) AS ranked
+       WHERE newer > ${keepBytes})
+      AND account_id = ${accountId}
+    RETURNING event_id, organization_id, account_id, bytes`;
 }
 
 /**
@@ -92,5 +155,5 @@ export async function deleteOldestFramesBeyond(sql: Queryable, organizationId: s
           FROM kept_frames WHERE organization_id = ${organizationId}) AS ranked
        WHERE newer > ${keepBytes})
       AND organization_id = ${organizationId}
-    RETURNING event_id, organization_id, bytes`;
+    RETURNING event_id, organization_id, account_id, bytes`;
 }

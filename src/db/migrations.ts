@@ -20,6 +20,7 @@ import { migration017 } from './migrations/017-device-vision.js';
 import { migration018 } from './migrations/018-kept-frames.js';
 import { migration019 } from './migrations/019-model-versions-disabled.js';
 import { migration020 } from './migrations/020-schemas-additional-properties.js';
+import { migration021 } from './migrations/021-kept-frames-accounts.js';
 
 export interface Migration {
   version: number;
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration018,
   migration019,
   migration020,
+  migration021,
 ];

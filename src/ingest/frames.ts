@@ -47,6 +47,8 @@ export interface FrameAnswer {
   eventId: string;
   /** the predict answer */
   detections: DetectionsByLabel;
+  /** why the frame's image was not kept, when its profile keeps frames */
+  frameNotKept?: string;
 }
 
 /** What a frame's event carries (its payload). */
@@ -106,9 +108,9 @@ export class FrameIngest {
 
     const id = newId();
     // Its image before its event: the model read it, so it is one.
-    const frameKept =
-      copy !== undefined &&
-      (await this.kept.keep({ eventId: id, organizationId: device.organizationId, deviceId: device.deviceId, image: extractImage(frame.contentType, copy, this.maxImageBytes) }));
+    const keeping =
+      copy && (await this.kept.keep({ eventId: id, organizationId: device.organizationId, deviceId: device.deviceId, image: extractImage(frame.contentType, copy, this.maxImageBytes) }));
+    const frameKept = keeping !== undefined && keeping.kept;
     await this.writer.write([
       {
         id,
@@ -129,7 +131,7 @@ export class FrameIngest {
       if (frameKept) await this.kept.discard(device.organizationId, id);
       return storedAnswer(stored);
     }
-    return { eventId: id, detections };
+    return { eventId: id, detections, ...(keeping && !keeping.kept && { frameNotKept: keeping.reason }) };
   }
 }
 

@@ -1,43 +1,84 @@
 // The frames cameras keep (a vision profile's keepFrames): each image is
 // kept where the model store keeps models' files, in PostgreSQL (the row's
 // `data`) or in the S3 bucket (frames/<organization>/<event id>, with its
-// SHA-256 checked when read back), and recorded in kept_frames (migration
-// 018) under the frame's event. A frame is kept as long as its event
-// (EVENT_RETENTION_DAYS: an hourly sweep), and an organization keeps at most
-// KEPT_FRAMES_MAX_MB: past it, its oldest frames are removed, so a camera
-// always has its latest frames and one tenant's cameras cannot fill the
-// database or the bucket.
+// SHA-256 checked when read back), and recorded in kept_frames (migrations
+// 018, 021) under the frame's event. Only the image's own bytes are kept
+// (inference/image-extent.ts: what a body carries after the image's end is
+// not kept, nor counted), and what is kept is what is counted.
+//
+// A frame is kept as long as its event (EVENT_RETENTION_DAYS: an hourly
+// sweep) and within three quotas, each past its limit removing its oldest
+// frames down to 90% of it:
+// - KEPT_FRAMES_MAX_MB per organization, so a camera always has its latest
+//   frames;
+// - KEPT_FRAMES_ACCOUNT_MAX_MB per account, the user who created the
+//   organization (organizations are free to create: without it, one user
+//   with many organizations keeps as much as they like);
+// - KEPT_FRAMES_TOTAL_MAX_MB for the whole store, what the disk is sized
+//   for: past it, the accounts keeping the most lose their oldest frames
+//   first, down to a level all of them share, so that whoever fills the
+//   store (many accounts at their quota) cannot push out an account that
+//   keeps less.
+// A frame over 90% of the smallest of them is not kept at all: keeping it
+// would remove every other frame of its organization, and then itself.
+//
+// In PostgreSQL a removed frame's row and TOAST chunks stay on disk, dead,
+// until VACUUM marks their space free for the next frames; autovacuum comes
+// once a minute at best, and a camera sending frames at the quota's edge
+// would grow the table by what it sends meanwhile, never given back. So
+// every removal is followed by a VACUUM of kept_frames (one at a time per
+// server, the removals meanwhile taken by the next): the table then holds
+// about the quotas' bytes plus what is kept while one VACUUM runs. Rewriting
+// rows in a ring of slots would not help (an UPDATE also leaves the old
+// version dead), and VACUUM FULL would lock the table and rewrite it whole.
 import { createHash } from 'node:crypto';
 import type { Sql } from 'postgres';
 import {
+  accountHoldings,
+  accountKeptFrameBytes,
   deleteFramesKeptBefore,
   deleteKeptFrame,
-  deleteOrganizationFrames,
+  deleteOldestAccountFramesBeyond,
   deleteOldestFramesBeyond,
+  deleteOrganizationFrames,
   findKeptFrame,
   insertKeptFrame,
   keptFrameBytes,
+  organizationAccount,
+  reclaimKeptFramesSpace,
+  totalKeptFrameBytes,
   type KeptFrameRow,
   type RemovedFrame,
 } from '../db/kept-frames.js';
 import { DomainError, notFound } from '../errors.js';
+import { imageExtent } from '../inference/image-extent.js';
 import { sniffImageFormat } from '../inference/image-format.js';
 import { S3Client, SHA256_HEADER, type S3Settings } from '../lib/s3-client.js';
+import { waterLevel } from '../lib/water-level.js';
 import { log } from '../log.js';
 
 const DAY_MS = 86_400_000;
 const SWEEP_INTERVAL_MS = 3_600_000;
 /** Frames removed per statement of the sweep. */
 const SWEEP_PAGE = 500;
-/** How long an organization's usage, read from the database, is trusted before it is read again. */
+/** How long a usage, read from the database, is trusted before it is read again. */
 const USAGE_TTL_MS = 30_000;
-/** Past its quota, an organization's oldest frames are removed down to this share of it. */
+/** Past a quota, the oldest frames are removed down to this share of it; a frame over this share of a quota is not kept. */
 const EVICT_TO = 0.9;
+
+/** The keys of the usages this server counts: an organization's, an account's, the store's. */
+const organizationKey = (organizationId: string) => `organization:${organizationId}`;
+const accountKey = (accountId: string) => `account:${accountId}`;
+const TOTAL_KEY = 'total';
 
 export interface KeptFramesSettings {
   /** the most bytes of frames an organization keeps; 0: none are kept */
   quotaBytes: number;
-  /** days a frame is kept (its event's retention); 0: until the quota removes it */
+  /** the most bytes of frames the organizations an account created keep together */
+  accountQuotaBytes: number;
+  /** the most bytes of frames the store keeps, every organization together */
+  totalQuotaBytes: number;
+  /** days a frame is kept (its event's retention); 0: until a quota removes it */
   retentionDays: number;
 }
 
@@ -45,26 +86,44 @@ export interface FrameToKeep {
   eventId: string;
   organizationId: string;
   deviceId: string;
-  /** the image as the camera sent it (JPEG, PNG, ...) */
+  /** the image as the camera sent it (JPEG, PNG, ...), maybe with bytes after its end */
   image: Uint8Array;
 }
+
+/** Whether a frame was kept, and why not when it was not. */
+export type KeepOutcome = { kept: true } | { kept: false; reason: string };
 
 export interface FrameImage {
   contentType: string;
   body: Buffer;
 }
 
-/** What this server last knew of an organization's kept bytes. */
+/** What this server last knew of a quota's usage. */
 interface Usage {
   bytes: number;
   readAt: number;
   evicting: boolean;
 }
 
+/** One of the quotas a kept frame counts against: its usage's key, its limit, how to read its usage and remove its oldest frames. */
+interface Quota {
+  key: string;
+  limit: number;
+  read(): Promise<number>;
+  evict(keepBytes: number): Promise<RemovedFrame[]>;
+}
+
 export class KeptFrames {
   private readonly usage = new Map<string, Usage>();
+  /** organization → its account (an organization's creator never changes) */
+  private readonly accounts = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> = Promise.resolve();
+  /** the removals past quotas and the VACUUM in flight */
+  private readonly inFlight = new Set<Promise<void>>();
+  /** whether a VACUUM is in flight, and whether removals came since it began */
+  private reclaiming = false;
+  private reclaimAgain = false;
 
   constructor(
     private readonly sql: Sql,
@@ -73,33 +132,46 @@ export class KeptFrames {
     private readonly settings: KeptFramesSettings,
   ) {}
 
+  /** The most bytes one frame may have to be kept: 90% of the smallest quota. */
+  get largestFrameBytes(): number {
+    const { quotaBytes, accountQuotaBytes, totalQuotaBytes } = this.settings;
+    return Math.floor(Math.min(quotaBytes, accountQuotaBytes, totalQuotaBytes) * EVICT_TO);
+  }
+
   /**
-   * Keeps a frame's image under its event; false when it is not kept (the
-   * quota is 0, or the store failed: logged; the frame's event is stored
-   * all the same, as its detections are what was asked for).
+   * Keeps a frame's image (its own bytes) under its event; not when a quota
+   * is 0, when its end cannot be told, when it is over 90% of a quota, or
+   * when the store failed (logged). The frame's event is stored all the
+   * same, as its detections are what was asked for.
    */
-  async keep(frame: FrameToKeep): Promise<boolean> {
-    if (this.settings.quotaBytes <= 0) return false;
+  async keep(frame: FrameToKeep): Promise<KeepOutcome> {
+    if (this.largestFrameBytes <= 0) return { kept: false, reason: 'this server keeps no frames (KEPT_FRAMES_MAX_MB, KEPT_FRAMES_ACCOUNT_MAX_MB or KEPT_FRAMES_TOTAL_MAX_MB is 0)' };
     const format = sniffImageFormat(frame.image);
+    const end = format && imageExtent(frame.image, format);
+    if (!end) return { kept: false, reason: `the image's end could not be found in its ${format ?? 'unknown'} structure, so its own bytes are not known` };
+    const image = Buffer.from(frame.image.buffer, frame.image.byteOffset, end);
+    if (end > this.largestFrameBytes) {
+      return { kept: false, reason: `the image's ${end} bytes are over ${this.largestFrameBytes}, 90% of the smallest kept-frames quota: keeping it would remove every other frame` };
+    }
     const row = {
       eventId: frame.eventId,
       organizationId: frame.organizationId,
       deviceId: frame.deviceId,
-      contentType: format ? `image/${format}` : 'application/octet-stream',
-      bytes: frame.image.byteLength,
-      sha256: createHash('sha256').update(frame.image).digest('hex'),
+      contentType: `image/${format}`,
+      bytes: end,
+      sha256: createHash('sha256').update(image).digest('hex'),
     };
-    const image = Buffer.from(frame.image.buffer, frame.image.byteOffset, frame.image.byteLength);
     try {
+      const accountId = await this.accountOf(frame.organizationId);
       // The image first: a row always names an image that exists.
       if (this.bucket) await this.bucket.put(row, image);
-      await insertKeptFrame(this.sql, row, this.bucket ? null : image);
+      await insertKeptFrame(this.sql, { ...row, accountId }, this.bucket ? null : image);
+      for (const quota of this.quotasOf(frame.organizationId, accountId)) await this.count(quota, row.bytes);
     } catch (error) {
       log.warn("could not keep a camera's frame; its event is stored without it", { device: frame.deviceId, event: frame.eventId, error: error as Error });
-      return false;
+      return { kept: false, reason: 'the frame store failed (logged)' };
     }
-    await this.count(frame.organizationId, row.bytes);
-    return true;
+    return { kept: true };
   }
 
   /** Removes a frame kept for an event that was not stored (a retried frame id: the first one's event and frame stand). */
@@ -124,7 +196,7 @@ export class KeptFrames {
    */
   async forgetOrganization(organizationId: string): Promise<void> {
     await this.removeAll(() => deleteOrganizationFrames(this.sql, organizationId, SWEEP_PAGE));
-    this.usage.delete(organizationId);
+    this.usage.delete(organizationKey(organizationId));
   }
 
   /** Sweeps at start and hourly (with EVENT_RETENTION_DAYS set); a failed sweep is logged, and the next one tries again. */
@@ -138,6 +210,12 @@ export class KeptFrames {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.sweeping;
+    await this.settled();
+  }
+
+  /** Resolves once no removal past a quota, and no VACUUM, of this server's is in flight. */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
   }
 
   /** Removes the frames kept longer than the retention; how many. */
@@ -159,38 +237,84 @@ export class KeptFrames {
     return this.sweeping;
   }
 
+  private async accountOf(organizationId: string): Promise<string> {
+    let account = this.accounts.get(organizationId);
+    if (account === undefined) {
+      account = await organizationAccount(this.sql, organizationId);
+      this.accounts.set(organizationId, account);
+    }
+    return account;
+  }
+
+  /** The quotas a frame of the organization counts against. */
+  private quotasOf(organizationId: string, accountId: string): Quota[] {
+    return [
+      {
+        key: organizationKey(organizationId),
+        limit: this.settings.quotaBytes,
+        read: () => keptFrameBytes(this.sql, organizationId),
+        evict: (keepBytes) => deleteOldestFramesBeyond(this.sql, organizationId, keepBytes),
+      },
+      {
+        key: accountKey(accountId),
+        limit: this.settings.accountQuotaBytes,
+        read: () => accountKeptFrameBytes(this.sql, accountId),
+        evict: (keepBytes) => deleteOldestAccountFramesBeyond(this.sql, accountId, keepBytes),
+      },
+      { key: TOTAL_KEY, limit: this.settings.totalQuotaBytes, read: () => totalKeptFrameBytes(this.sql), evict: (keepBytes) => this.evictLargestAccounts(keepBytes) },
+    ];
+  }
+
   /**
-   * Counts a kept frame against its organization's quota: the usage is read
-   * from the database at most every USAGE_TTL_MS (every server keeps
-   * frames) and counted here between reads. Past the quota, the oldest
-   * frames are removed, one removal at a time per organization.
+   * Counts a kept frame against a quota: the usage is read from the
+   * database at most every USAGE_TTL_MS (every server keeps frames) and
+   * counted here between reads. Past the quota, the oldest frames are
+   * removed, one removal at a time per quota.
    */
-  private async count(organizationId: string, bytes: number): Promise<void> {
-    let usage = this.usage.get(organizationId);
+  private async count(quota: Quota, bytes: number): Promise<void> {
+    let usage = this.usage.get(quota.key);
     if (!usage || Date.now() - usage.readAt > USAGE_TTL_MS) {
-      const read = await keptFrameBytes(this.sql, organizationId).catch(() => undefined);
+      const read = await quota.read().catch(() => undefined);
       if (read === undefined) return; // the next frame reads it again
       usage = { bytes: read, readAt: Date.now(), evicting: usage?.evicting ?? false };
-      this.usage.set(organizationId, usage);
+      this.usage.set(quota.key, usage);
     } else {
       usage.bytes += bytes;
     }
-    if (usage.bytes <= this.settings.quotaBytes || usage.evicting) return;
+    if (usage.bytes <= quota.limit || usage.evicting) return;
     usage.evicting = true;
-    void this.evict(organizationId, usage);
+    this.track(this.evict(quota, usage));
   }
 
-  private async evict(organizationId: string, usage: Usage): Promise<void> {
+  /** Removes the oldest frames past the quota, again while frames kept meanwhile leave it past it. */
+  private async evict(quota: Quota, usage: Usage): Promise<void> {
     try {
-      const removed = await deleteOldestFramesBeyond(this.sql, organizationId, Math.floor(this.settings.quotaBytes * EVICT_TO));
-      await this.removed(removed);
-      usage.bytes = await keptFrameBytes(this.sql, organizationId);
-      usage.readAt = Date.now();
+      do {
+        await this.removed(await quota.evict(Math.floor(quota.limit * EVICT_TO)));
+        usage.bytes = await quota.read();
+        usage.readAt = Date.now();
+      } while (usage.bytes > quota.limit);
     } catch (error) {
-      log.warn("could not remove an organization's oldest frames past its quota; the next frame tries again", { organization: organizationId, error: error as Error });
+      log.warn('could not remove the oldest kept frames past a quota; the next frame tries again', { quota: quota.key, error: error as Error });
     } finally {
       usage.evicting = false;
     }
+  }
+
+  /**
+   * The store past its total: the accounts keeping the most lose their
+   * oldest frames, each down to the level that brings the total to
+   * `keepBytes` (those under it keep all of theirs).
+   */
+  private async evictLargestAccounts(keepBytes: number): Promise<RemovedFrame[]> {
+    const holdings = await accountHoldings(this.sql);
+    const level = waterLevel(holdings.map((h) => h.bytes), keepBytes);
+    const removed: RemovedFrame[] = [];
+    for (const holding of holdings) {
+      if (holding.bytes <= level) break;
+      removed.push(...(await deleteOldestAccountFramesBeyond(this.sql, holding.accountId, level)));
+    }
+    return removed;
   }
 
   /** Removes frames a page at a time (`page` deletes up to SWEEP_PAGE rows), until a page is not full; how many. */
@@ -204,13 +328,42 @@ export class KeptFrames {
     }
   }
 
-  /** Removes the images of frames whose rows are gone, and counts them off their organizations' usage. */
+  /** Removes the images of frames whose rows are gone, counts them off their usages, and has their space reclaimed. */
   private async removed(frames: RemovedFrame[]): Promise<void> {
+    if (frames.length === 0) return;
     for (const frame of frames) {
-      const usage = this.usage.get(frame.organizationId);
-      if (usage) usage.bytes -= frame.bytes;
+      for (const key of [organizationKey(frame.organizationId), accountKey(frame.accountId), TOTAL_KEY]) {
+        const usage = this.usage.get(key);
+        if (usage) usage.bytes -= frame.bytes;
+      }
     }
-    if (this.bucket && frames.length) await this.bucket.remove(frames);
+    if (this.bucket) await this.bucket.remove(frames);
+    else this.reclaim();
+  }
+
+  /** A VACUUM of kept_frames after removals: one at a time, and one more when removals came during it. */
+  private reclaim(): void {
+    if (this.reclaiming) {
+      this.reclaimAgain = true;
+      return;
+    }
+    this.reclaiming = true;
+    this.track(
+      (async () => {
+        do {
+          this.reclaimAgain = false;
+          await reclaimKeptFramesSpace(this.sql).catch((error: unknown) =>
+            log.warn("could not vacuum the kept frames' table; autovacuum will", { error: error as Error }),
+          );
+        } while (this.reclaimAgain);
+        this.reclaiming = false;
+      })(),
+    );
+  }
+
+  private track(work: Promise<void>): void {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
   }
 }
 
@@ -226,7 +379,7 @@ export class FrameBucket {
     return `frames/${frame.organizationId}/${frame.eventId}`;
   }
 
-  async put(frame: Omit<KeptFrameRow, 'keptAt'>, image: Buffer): Promise<void> {
+  async put(frame: Pick<KeptFrameRow, 'organizationId' | 'eventId' | 'contentType' | 'sha256'>, image: Buffer): Promise<void> {
     const res = await this.s3.send({
       method: 'PUT',
       key: this.keyOf(frame),

@@ -90,8 +90,8 @@ async function cameraDevice(channelName: string, zones: unknown[]) {
     const id = ulid();
     const payload = { modelVersionId: 'yard-model', detections, counts: {}, zoneCounts: {}, ...(image && { frameKept: true }) };
     if (image) {
-      await sql`INSERT INTO kept_frames (event_id, organization_id, device_id, content_type, bytes, sha256, data)
-                VALUES (${id}, ${organizationId}, ${deviceId}, 'image/png', ${image.length}, 'unchecked', ${image})`;
+      await sql`INSERT INTO kept_frames (event_id, organization_id, account_id, device_id, content_type, bytes, sha256, data)
+                VALUES (${id}, ${organizationId}, ${organizationId}, ${deviceId}, 'image/png', ${image.length}, 'unchecked', ${image})`;
     }
     await sql`INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, dedup_key, payload)
               VALUES (${id}, ${organizationId}, ${channel.id}, ${deviceId}, 'iot', now(), ${`u:${id}`}, ${JSON.stringify(payload)}::text::jsonb)`;
@@ -701,8 +701,8 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
       const payload = { modelVersionId: 'yard-model', detections, counts: {}, zoneCounts: {}, ...(image && { frameKept: true }) };
       // A kept frame's image before its event, as the server keeps it (MODEL_STORE=postgres).
       if (image) {
-        await sql`INSERT INTO kept_frames (event_id, organization_id, device_id, content_type, bytes, sha256, data)
-                  VALUES (${id}, ${organizationId}, ${deviceId}, 'image/png', ${image.length}, 'unchecked', ${image})`;
+        await sql`INSERT INTO kept_frames (event_id, organization_id, account_id, device_id, content_type, bytes, sha256, data)
+                  VALUES (${id}, ${organizationId}, ${organizationId}, ${deviceId}, 'image/png', ${image.length}, 'unchecked', ${image})`;
       }
       await sql`INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, dedup_key, payload)
                 VALUES (${id}, ${organizationId}, ${channel.id}, ${deviceId}, 'iot', now(), ${`u:${id}`}, ${JSON.stringify(payload)}::text::jsonb)`;

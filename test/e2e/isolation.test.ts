@@ -39,8 +39,8 @@ beforeAll(async () => {
             VALUES (${ids.device!}, ${ids.organization!}, 'a-version', '[{"name": "z", "polygon": [[0, 0], [1, 0], [1, 1]]}]')`;
   // ...which keeps its frames: one frame event, its image kept as a server keeps it in PostgreSQL.
   ids.event = ulid();
-  await sql`INSERT INTO kept_frames (event_id, organization_id, device_id, content_type, bytes, sha256, data)
-            VALUES (${ids.event}, ${ids.organization!}, ${ids.device!}, 'image/png', 5, 'unchecked', ${Buffer.from('frame')})`;
+  await sql`INSERT INTO kept_frames (event_id, organization_id, account_id, device_id, content_type, bytes, sha256, data)
+            VALUES (${ids.event}, ${ids.organization!}, ${ids.organization!}, ${ids.device!}, 'image/png', 5, 'unchecked', ${Buffer.from('frame')})`;
   ids.landmark = (await a.post('/v2/landmarks', { projectId: ids.project, name: 'l', model: { type: 'circle', geometry: { center: { lat: 1, lon: 1 }, radius: 50 } } })).body.data.id;
   ids.rule = (await a.post('/v2/rules', { projectId: ids.project, name: 'r', conditionsObject: [{ type: 'insideLandmark', ids: [ids.landmark] }] })).body.data.id;
   ids.model = (await a.post('/v2/models', { name: 'm' })).body.data.id;

@@ -132,12 +132,12 @@ describe('MODEL_STORE=s3', () => {
 
   it("keeps cameras' frames in the bucket, checked when read back, and removes them with their retention or organization", async () => {
     const organizationId = organizationOf(admin);
-    const kept = new KeptFrames(sql, new FrameBucket(settings), { quotaBytes: 1024 * 1024, retentionDays: 1 });
+    const kept = new KeptFrames(sql, new FrameBucket(settings), { quotaBytes: 1024 * 1024, accountQuotaBytes: 1024 * 1024, totalQuotaBytes: 1024 * 1024, retentionDays: 1 });
     const image = await makeImage('jpeg', 64, 48);
     const frame = { organizationId, deviceId: 'camera-1', image };
     const object = (eventId: string) => join(s3Dir, settings.bucket, 'tenant-models', 'frames', organizationId, `${eventId}._S3rver_object`);
-    expect(await kept.keep({ ...frame, eventId: '01JFRAME000000000000000001' })).toBe(true);
-    expect(await kept.keep({ ...frame, eventId: '01JFRAME000000000000000002' })).toBe(true);
+    expect(await kept.keep({ ...frame, eventId: '01JFRAME000000000000000001' })).toEqual({ kept: true });
+    expect(await kept.keep({ ...frame, eventId: '01JFRAME000000000000000002' })).toEqual({ kept: true });
     // In the bucket, and only named in PostgreSQL.
     expect((await readFile(object('01JFRAME000000000000000001'))).equals(image)).toBe(true);
     const rows = await sql<Array<{ data: Buffer | null }>>`SELECT data FROM kept_frames WHERE organization_id = ${organizationId}`;
@@ -151,13 +151,13 @@ describe('MODEL_STORE=s3', () => {
     expect(await kept.sweep(Date.now() + 2 * 86_400_000)).toBe(2);
     await expect(readFile(object('01JFRAME000000000000000002'))).rejects.toThrow(/ENOENT/);
     // An organization's deletion removes its frames' objects first.
-    expect(await kept.keep({ ...frame, eventId: '01JFRAME000000000000000003' })).toBe(true);
+    expect(await kept.keep({ ...frame, eventId: '01JFRAME000000000000000003' })).toEqual({ kept: true });
     await kept.forgetOrganization(organizationId);
     await expect(readFile(object('01JFRAME000000000000000003'))).rejects.toThrow(/ENOENT/);
     expect((await sql`SELECT 1 FROM kept_frames`).length).toBe(0);
     // A bucket that refuses: the frame is not kept, and nothing names it.
-    const refused = new KeptFrames(sql, new FrameBucket({ ...settings, accessKeyId: 'NOT-A-KEY' }), { quotaBytes: 1024 * 1024, retentionDays: 1 });
-    expect(await refused.keep({ ...frame, eventId: '01JFRAME000000000000000004' })).toBe(false);
+    const refused = new KeptFrames(sql, new FrameBucket({ ...settings, accessKeyId: 'NOT-A-KEY' }), { quotaBytes: 1024 * 1024, accountQuotaBytes: 1024 * 1024, totalQuotaBytes: 1024 * 1024, retentionDays: 1 });
+    expect(await refused.keep({ ...frame, eventId: '01JFRAME000000000000000004' })).toEqual({ kept: false, reason: 'the frame store failed (logged)' });
     expect((await sql`SELECT 1 FROM kept_frames`).length).toBe(0);
   });
 });

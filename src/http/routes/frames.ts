@@ -38,6 +38,10 @@ const frameQuery = z.object({
 const frameAnswer = z.object({
   eventId: z.string().describe("the frame's event (for a retried frame id, the one stored first)"),
   detections: detectionsByLabel.describe("the predict answer (for a retried frame id, the stored event's)"),
+  frameNotKept: z
+    .string()
+    .optional()
+    .describe("why the frame's image was not kept, when its vision profile keeps frames: over 90% of a kept-frames quota, its end not found, or the store failed"),
 });
 
 export function frameEndpoints({ frames, maxImageBytes }: FrameRouteDeps): Endpoint[] {
