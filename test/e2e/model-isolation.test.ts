@@ -211,4 +211,26 @@ describe("an organization's isolated instances over their memory budget", () => 
     // It loads again on its next request.
     expect((await predict(server.url, versions[0]!, await solid(40))).status).toBe(200);
   });
+
+  it('answers 503 naming the budget while requests in flight hold what is over it, and serves again once they end', async () => {
+    // A white image: 512 MB kept, over the budget alone; each run about a second.
+    const created = (await admin.post('/v2/models', { name: 'heavy' })).body.data;
+    const model = buildConstantModel(fixtureSpec({ allocateByBrightness: 2 ** 28, slow: { size: 1024, repeats: 60 } }));
+    const uploaded = await uploadModelVersion(server.url, admin, created.id, { model, config: fixtureConfig('heavy') });
+    const heavy = uploaded.body.data.id as string;
+    await waitFor(async () => (await admin.get(`/v2/model-versions/${heavy}`)).body.data.status === 'Active', 60_000, `${heavy} Active`);
+    const white = await solid(255);
+    // One instance: the later of two requests runs once the earlier has, and holds the version while it does.
+    const both = [predict(server.url, heavy, white), predict(server.url, heavy, white)];
+    expect((await Promise.race(both)).status).toBe(200);
+    const refused = await predict(server.url, heavy, white);
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toBe('server is busy');
+    expect(refused.body.error).toMatch(/^your organization's isolated model instances hold \d+ MB, over its budget of 400 MB \(ORGANIZATION_ISOLATED_MEMORY_MB\) while requests run on them$/);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    for (const res of await Promise.all(both)) expect(res.status).toBe(200);
+    // Idle again: unloaded, and loaded afresh by the next request.
+    expect((await predict(server.url, heavy, await solid(40))).status).toBe(200);
+    expect(held()).toBeLessThanOrEqual(budgetBytes);
+  });
 });
