@@ -213,7 +213,8 @@ describe('model versions', () => {
     expect((await admin.get(`/v2/models/${model.id}`)).body.data.versions).toEqual([]);
   });
 
-  it('numbers versions uploaded to one model at the same time one after the other, answering each', async () => {
+  // Long: each deletion waits for its version's validation, two at a time, on a machine others load too.
+  it('numbers versions uploaded to one model at the same time one after the other, answering each', { timeout: 120_000 }, async () => {
     const model = (await admin.post('/v2/models', { name: 'concurrent' })).body.data;
     const count = 6;
     const answers = await Promise.all(
