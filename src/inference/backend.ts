@@ -23,6 +23,8 @@ export interface BackendOptions extends SessionOptions {
   padToMaxBatchSize?: boolean;
   /** how the model is rewritten, and where the rewrite is kept */
   preparation: PreparationOptions;
+  /** called once the session is created, as its warm-up begins (the validation limits the two apart) */
+  onWarmUp?: () => void;
 }
 
 /** What the loader learns about a version and the scheduler needs. */
@@ -119,6 +121,7 @@ export class ModelBackend {
       };
       const floors = new Float32Array(rows);
       const backend = new ModelBackend(config, info, session, prepared.input.name, input, prepared.candidates, floors, options.padToMaxBatchSize ?? false);
+      options.onWarmUp?.();
       await backend.warmUp();
       return backend;
     } catch (error) {

@@ -1,7 +1,8 @@
 // Entry of a model validation process (validation.ts starts it under a
 // memory and a time limit): loads one model version on the CPU with one
 // ONNX Runtime thread, runs the warm-up the instances will run, and prints
-// one JSON line (ValidationReport) on stdout. The model.json config comes
+// one JSON line (ValidationReport) on stdout, after a WarmUpLine once the
+// session is created and the warm-up begins. The model.json config comes
 // on stdin. A model that asks for more memory than the limit fails here,
 // in this process, instead of in the server.
 import { ModelBackend } from './backend.js';
@@ -14,6 +15,11 @@ export interface ValidationRequest {
   maxBatchSize: number;
   /** the version's preparation, cached where its instances will find it */
   preparation: PreparationOptions;
+}
+
+/** printed when the session is created, before the warm-up runs: the warm-up has a limit of its own */
+export interface WarmUpLine {
+  warmUp: true;
 }
 
 export type ValidationReport =
@@ -37,7 +43,8 @@ async function main(): Promise<number> {
   const { directory, config, maxBatchSize, preparation } = JSON.parse(await readStdin()) as ValidationRequest;
   let backend: ModelBackend;
   try {
-    backend = await ModelBackend.load(directory, config, { providers: ['cpu'], deviceId: 0, intraOpThreads: 1, maxBatchSize, preparation });
+    const onWarmUp = () => process.stdout.write(`${JSON.stringify({ warmUp: true } satisfies WarmUpLine)}\n`);
+    backend = await ModelBackend.load(directory, config, { providers: ['cpu'], deviceId: 0, intraOpThreads: 1, maxBatchSize, preparation, onWarmUp });
   } catch (error) {
     await report({ ok: false, reason: (error as Error).message, maxRssBytes: maxRssBytes() });
     return 1;

@@ -18,16 +18,24 @@ import type { Config, InstanceKind } from '../config.js';
 import type { RunShare } from './batcher.js';
 import { LIMIT_NOT_SET, OUT_OF_MEMORY, spawnLimited } from './limited-process.js';
 import { maxBatchSizeOf, precisionOf, type ModelConfig, type Precision } from './model-config.js';
-import type { ValidationReport, ValidationRequest } from './validate-child.js';
+import type { ValidationReport, ValidationRequest, WarmUpLine } from './validate-child.js';
 import { ValidationTurns } from './validation-turns.js';
 
 const CHILD_FILE = new URL(`./validate-child${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+const WARM_UP_LINE = JSON.stringify({ warmUp: true } satisfies WarmUpLine);
 
 export interface ModelValidationSettings {
   /** RLIMIT_DATA of the validation process (MODEL_VALIDATION_MEMORY_MB) */
   memoryBytes: number;
   /** the validation process is killed past this (MODEL_VALIDATION_TIMEOUT_MS) */
   timeoutMs: number;
+  /**
+   * INFERENCE_TIMEOUT_MS, the limit of one served batch: once the model is
+   * loaded, each run of its warm-up (a batch of two images, then one) gets no longer.
+   * A model whose runs cannot end in that time cannot serve, and one that
+   * loops is stopped after it, not after the whole MODEL_VALIDATION_TIMEOUT_MS.
+   */
+  runTimeoutMs: number;
   /** MAX_BATCH_SIZE: the batch the warm-up probes is the one the version will run (maxBatchSizeOf) */
   maxBatchSize: number;
   /** GRAPH_REWRITE, the instances' kind and GPU_PRECISION: the model is validated as it will run */
@@ -39,6 +47,7 @@ export interface ModelValidationSettings {
 export function modelValidationSettings(config: Config): ModelValidationSettings {
   return {
     ...config.modelValidation,
+    runTimeoutMs: config.batching.runTimeoutMs,
     maxBatchSize: config.batching.maxBatchSize,
     graphRewrite: config.graphRewrite,
     instanceKind: config.instances.kind,
@@ -134,33 +143,42 @@ function runChild(request: ValidationRequest, settings: ModelValidationSettings,
   lowerPriority(child.pid);
   const abort = () => child.kill('SIGKILL');
   signal?.addEventListener('abort', abort, { once: true });
+  /** why the process was killed for its time, if it was */
+  let timedOut: string | undefined;
+  const stop = (reason: string) => () => {
+    timedOut = reason;
+    child.kill('SIGKILL');
+  };
+  const timer = setTimeout(stop(`model load and warm-up took longer than ${settings.timeoutMs / 1000} s (MODEL_VALIDATION_TIMEOUT_MS)`), settings.timeoutMs);
+  let warmUpTimer: NodeJS.Timeout | undefined;
+  // One run when it does not batch, else two (a batch of two images, then one): each gets what a served batch gets.
+  const warmUpMs = settings.runTimeoutMs * (request.maxBatchSize > 1 ? 2 : 1);
+  const warmUpReason = `model warm-up took longer than ${warmUpMs / 1000} s (INFERENCE_TIMEOUT_MS for each of its runs): its runs could not end in time to serve`;
   let stdout = '';
   let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout = (stdout + d).slice(-65536)));
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    stdout = (stdout + d).slice(-65536);
+    if (!warmUpTimer && stdout.includes(WARM_UP_LINE)) warmUpTimer = setTimeout(stop(warmUpReason), warmUpMs);
+  });
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-8192)));
   child.stdin!.on('error', () => {}); // the child may end before reading it all
   child.stdin!.end(JSON.stringify(request));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    child.kill('SIGKILL');
-  }, settings.timeoutMs);
+  const ended = () => {
+    clearTimeout(timer);
+    clearTimeout(warmUpTimer);
+    signal?.removeEventListener('abort', abort);
+  };
 
   return new Promise((resolve, reject) => {
     child.on('error', (error) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', abort);
+      ended();
       reject(new ModelValidationError(`the model validation process could not start: ${error.message}`));
     });
     child.on('close', (code, killedBy) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', abort);
+      ended();
       const ms = performance.now() - started;
       if (signal?.aborted) return reject(new ValidationAbortedError());
-      if (timedOut) {
-        reject(new ModelValidationError(`model load and warm-up took longer than ${settings.timeoutMs / 1000} s (MODEL_VALIDATION_TIMEOUT_MS)`));
-        return;
-      }
+      if (timedOut) return reject(new ModelValidationError(timedOut));
       let report: ValidationReport | undefined;
       try {
         report = JSON.parse(stdout.trim().split('\n').pop() ?? '') as ValidationReport;

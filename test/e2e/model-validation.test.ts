@@ -89,7 +89,7 @@ describe('a new version through the HTTP API', () => {
 });
 
 describe('validateModel', () => {
-  const settings: ModelValidationSettings = { memoryBytes: 2048 * MB, timeoutMs: 60_000, maxBatchSize: 8, graphRewrite: true, instanceKind: 'cpu', gpuPrecision: 'fp32' };
+  const settings: ModelValidationSettings = { memoryBytes: 2048 * MB, timeoutMs: 60_000, runTimeoutMs: 30_000, maxBatchSize: 8, graphRewrite: true, instanceKind: 'cpu', gpuPrecision: 'fp32' };
   let dir: string;
 
   beforeAll(async () => {
@@ -131,7 +131,7 @@ describe('validateModel', () => {
     const looping = await modelDir('looping', { loop: { iterations: 1e9 } });
     const fine = await modelDir('fine-in-turn', {});
     const gate = new FairShare(2);
-    const quick = { ...settings, timeoutMs: 2000 };
+    const quick = { ...settings, timeoutMs: 4000 };
     let hostileEnded = 0;
     const hostile = Array.from({ length: 4 }, () =>
       validateModel(looping.directory, looping.config, quick, { share: { gate, organizationId: 'hostile' } }).then(
@@ -142,11 +142,18 @@ describe('validateModel', () => {
     // One of the hostile organization's runs, on one permit; the others wait for their turn.
     await waitFor(async () => gate.inUse === 1, 10_000, 'a hostile validation running');
     await expect(validateModel(fine.directory, fine.config, settings, { share: { gate, organizationId: 'victim' } })).resolves.toMatchObject({ maxRssBytes: expect.any(Number) });
-    // Before: one line for all, two at a time: the victim's came after all four, 4 s later.
+    // Before: one line for all, two at a time: the victim's came after all four, 8 s later.
     expect(hostileEnded).toBeLessThanOrEqual(1);
-    expect(await Promise.all(hostile)).toEqual(Array(4).fill('model load and warm-up took longer than 2 s (MODEL_VALIDATION_TIMEOUT_MS)'));
+    expect(await Promise.all(hostile)).toEqual(Array(4).fill('model load and warm-up took longer than 4 s (MODEL_VALIDATION_TIMEOUT_MS)'));
     expect(gate.inUse).toBe(0);
   });
+
+  it('stops a warm-up past INFERENCE_TIMEOUT_MS, well before MODEL_VALIDATION_TIMEOUT_MS', async () => {
+    const { directory, config } = await modelDir('loops', { loop: { iterations: 1e9 } });
+    await expect(validateModel(directory, config, { ...settings, runTimeoutMs: 1000 })).rejects.toThrow(
+      'model warm-up took longer than 2 s (INFERENCE_TIMEOUT_MS for each of its runs): its runs could not end in time to serve',
+    );
+  }, 20_000);
 
   it('passes the loader\'s own reason on', async () => {
     const directory = await writeModelDir(join(dir, 'labels'), fixtureSpec(), { ...fixtureConfig('labels'), labels: ['a', 'b', 'c'] });
