@@ -255,9 +255,10 @@ export class ModelInstance {
         const failure = error as InstanceLoadError;
         // A start that failed is the model's doing unless a signal from outside ended it.
         const decision = isolation.restarts.died(failure.end ?? { code: 1, signal: null });
-        if (decision.restart && !this.closing) return again(decision.delayMs);
-        if (!this.closing) this.setFatal(decision.restart ? failure.message : `${decision.reason}; its last start: ${failure.message}`);
-        this.fail(new Error(this.fatal ?? failure.message));
+        if (this.closing) return;
+        if (decision.restart) return again(decision.delayMs);
+        this.setFatal(`${decision.reason}; its last start: ${failure.message}`);
+        this.fail(new Error(this.fatal));
         return;
       }
       if (this.closing) {
