@@ -308,11 +308,16 @@ export function evaluateBatch(
   const jobs: ActionJob[] = [];
   const patches: DevicePatches = new Map();
   const overBudget = new Map<string, OverBudget>();
-  // One look at the clock per evaluated event: the time since the previous
-  // one is charged to the event's organization.
-  let clock = budget ? performance.now() : 0;
+  // One look at the clock per evaluated event, at its end: when the event
+  // before it was evaluated too, that reading is also this one's start.
+  // Otherwise (events between them had no rule to evaluate, or another
+  // organization's were left out) the clock is read again, so that no
+  // organization is charged the others' events.
+  let clock = 0;
+  let evaluatedLast: number | undefined;
 
-  for (const event of events) {
+  for (let index = 0; index < events.length; index++) {
+    const event = events[index]!;
     const device = devices.get(event.deviceId);
     const organization = organizations.get(event.organizationId);
     if (!device || !organization) continue; // deleted meanwhile: the event is kept, nothing to evaluate
@@ -339,6 +344,7 @@ export function evaluateBatch(
     // for the channel): then no evaluation context is made.
     const rules = candidates(channel, before, after);
     if (rules.length === 0) continue;
+    if (budget && evaluatedLast !== index - 1) clock = performance.now();
     const allowance = budget ? budget.allowance(event.organizationId, clock) : Infinity;
     if (allowance <= 0) {
       noteOverBudget(overBudget, event.organizationId, undefined);
@@ -407,6 +413,7 @@ export function evaluateBatch(
       const now = performance.now();
       budget.spend(event.organizationId, now - clock, clock);
       clock = now;
+      evaluatedLast = index;
     }
   }
   return { patches, fired, jobs, overBudget };
