@@ -111,12 +111,13 @@ describe("an organization's time budget", () => {
 
   it('is refilled with time: an organization over it is evaluated again once it has waited', () => {
     const budget = new EvaluationBudget(100);
-    expect(budget.allowance('org', 0)).toBe(50);
-    budget.spend('org', 80, 0);
-    expect(budget.allowance('org', 0)).toBe(-30);
+    const bucket = budget.refill('org', 0);
+    expect(bucket.left).toBe(50);
+    bucket.left -= 80;
+    expect(budget.refill('org', 0).left).toBe(-30);
     // 100 ms per second: 0.3 s repays the 30 ms overrun, and 0.5 s more fills it (never past half a second's worth).
-    expect(budget.allowance('org', 300)).toBeCloseTo(0);
-    expect(budget.allowance('org', 10_000)).toBe(50);
-    expect(budget.allowance('other', 0)).toBe(50);
+    expect(budget.refill('org', 300).left).toBeCloseTo(0);
+    expect(budget.refill('org', 10_000).left).toBe(50);
+    expect(budget.refill('other', 0).left).toBe(50);
   });
 });

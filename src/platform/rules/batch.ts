@@ -345,7 +345,8 @@ export function evaluateBatch(
     const rules = candidates(channel, before, after);
     if (rules.length === 0) continue;
     if (budget && evaluatedLast !== index - 1) clock = performance.now();
-    const allowance = budget ? budget.allowance(event.organizationId, clock) : Infinity;
+    const bucket = budget?.refill(event.organizationId, clock);
+    const allowance = bucket ? bucket.left : Infinity;
     if (allowance <= 0) {
       noteOverBudget(overBudget, event.organizationId, undefined);
       continue;
@@ -409,9 +410,9 @@ export function evaluateBatch(
       }
       noteOverBudget(overBudget, event.organizationId, current!.id);
     }
-    if (budget) {
+    if (bucket) {
       const now = performance.now();
-      budget.spend(event.organizationId, now - clock, clock);
+      bucket.left -= now - clock;
       clock = now;
       evaluatedLast = index;
     }

@@ -18,7 +18,16 @@
 /** How much of a second's allowance the bucket holds at most: the longest one organization's evaluation can hold the loop at once. */
 const BURST_SECONDS = 0.5;
 
-interface Bucket {
+/**
+ * Organizations whose buckets are kept before full ones are dropped (a full
+ * bucket is what an organization without one gets): buckets are kept
+ * between events, not made and dropped on each, which the evaluation of
+ * every event would pay for.
+ */
+const KEPT_BUCKETS = 10_000;
+
+/** An organization's milliseconds of evaluation: spend by taking from `left`. */
+export interface Bucket {
   /** milliseconds left to spend (negative: an evaluation ran past its deadline, repaid before the next) */
   left: number;
   /** when it was last refilled (performance.now() milliseconds) */
@@ -34,22 +43,23 @@ export class EvaluationBudget {
     this.capacity = msPerSecond * BURST_SECONDS;
   }
 
-  /** Milliseconds the organization may spend from `now` (0 or less: none). */
-  allowance(organizationId: string, now: number): number {
-    const bucket = this.buckets.get(organizationId);
-    if (!bucket) return this.capacity;
+  /** The organization's bucket, refilled up to `now` (performance.now()); the caller takes what it spends from `left`. */
+  refill(organizationId: string, now: number): Bucket {
+    let bucket = this.buckets.get(organizationId);
+    if (!bucket) {
+      if (this.buckets.size >= KEPT_BUCKETS) this.dropFull(now);
+      this.buckets.set(organizationId, (bucket = { left: this.capacity, at: now }));
+      return bucket;
+    }
     bucket.left = Math.min(this.capacity, bucket.left + ((now - bucket.at) * this.msPerSecond) / 1000);
     bucket.at = now;
-    // A full bucket is the default: forgetting it keeps the map to the organizations spending now.
-    if (bucket.left >= this.capacity) this.buckets.delete(organizationId);
-    return bucket.left;
+    return bucket;
   }
 
-  /** Charges `ms` of evaluation to the organization (after an allowance read at `now`). */
-  spend(organizationId: string, ms: number, now: number): void {
-    const bucket = this.buckets.get(organizationId);
-    if (bucket) bucket.left -= ms;
-    else this.buckets.set(organizationId, { left: this.capacity - ms, at: now });
+  private dropFull(now: number): void {
+    for (const [organizationId, bucket] of this.buckets) {
+      if (bucket.left + ((now - bucket.at) * this.msPerSecond) / 1000 >= this.capacity) this.buckets.delete(organizationId);
+    }
   }
 }
 
