@@ -180,8 +180,8 @@ describe('another tenant keeps its share', () => {
   });
 
   it("under a tenant's model that loops on some images: A's busy clients and its client asking once a second", { timeout: 150_000 }, async () => {
-    // A few seconds a run on a white image, nothing on the warm-up's grey: it validates in no time.
-    const looping = await uploaded(otherAdmin, 'looping', buildConstantModel(fixtureSpec({ loop: { iterations: 60_000, onBrightImages: true } })));
+    // 5-10 s a run on a white image, nothing on the warm-up's grey: it validates in no time.
+    const looping = await uploaded(otherAdmin, 'looping', buildConstantModel(fixtureSpec({ loop: { iterations: 120_000, onBrightImages: true } })));
     const white = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 255, g: 255, b: 255 } } }).png().toBuffer();
     const flood = () =>
       flooding(async (running) => {
@@ -192,7 +192,8 @@ describe('another tenant keeps its share', () => {
     const { kept } = await keptUnder(flood, underWay);
     expect(kept).toBeGreaterThanOrEqual(0.4);
     // Before: the client asking once a second came back each time to both
-    // permits held for seconds, and waited for the end of one (1-2 answers of 6).
+    // permits held for seconds, and waited for the end of one (4 answers of
+    // 6 with runs of 3 s, median 601 ms, max 3.4 s; fewer with these).
     expect(await sporadicKeptUnder(flood, underWay)).toBeGreaterThanOrEqual(0.75);
   });
 
