@@ -48,6 +48,7 @@ import { GatewayService } from './platform/gateways.js';
 import { LandmarkService } from './platform/landmarks.js';
 import { ModelService } from './platform/models.js';
 import { ProjectService } from './platform/projects.js';
+import { ReadinessCheck } from './platform/readiness.js';
 import { SchemaService } from './platform/schemas.js';
 import { VisionService } from './platform/vision.js';
 import type { PlatformServices } from './platform/services.js';
@@ -286,7 +287,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       ...ingestEndpoints({ ingest, reads: new DeviceReadModel(database.sql), maxBodyBytes: config.maxIngestBodyBytes }),
       ...frameEndpoints({ frames, maxImageBytes: config.maxImageBytes }),
     ];
-    const health = healthEndpoints({ sql: database.sql, inference, registry: metrics.registry, jpegDecoder: jpeg.decoder });
+    const health = healthEndpoints({ readiness: new ReadinessCheck(database.sql, inference), registry: metrics.registry, jpegDecoder: jpeg.decoder });
     const predict = predictEndpoint({ admission, maxImageBytes: config.maxImageBytes });
     const openApi = JSON.stringify(buildOpenApi([predict, ...management, ...ingestion, ...health]));
     const routes = (endpoints: Endpoint[]): Route[] =>

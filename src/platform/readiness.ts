@@ -26,6 +26,14 @@ async function databaseAnswersWithin(sql: Queryable, timeoutMs: number): Promise
   }
 }
 
-export async function readiness(sql: Queryable, inference: { modelReadiness(): ModelReadiness }): Promise<Readiness> {
-  return { database: await databaseAnswersWithin(sql, DATABASE_TIMEOUT_MS), models: inference.modelReadiness() };
+/** What /v2/health/ready asks: built once in app.ts, so the route holds a check, not a connection. */
+export class ReadinessCheck {
+  constructor(
+    private readonly sql: Queryable,
+    private readonly inference: { modelReadiness(): ModelReadiness },
+  ) {}
+
+  async check(): Promise<Readiness> {
+    return { database: await databaseAnswersWithin(this.sql, DATABASE_TIMEOUT_MS), models: this.inference.modelReadiness() };
+  }
 }

@@ -40,8 +40,8 @@ const RANKS: Record<string, number> = {
  */
 const SKIPPED: Record<string, readonly string[]> = { http: ['db'], inference: ['db'] };
 
-/** Packages a layer may not import, for the same reasons: inference never holds a connection. */
-const FORBIDDEN_PACKAGES: Record<string, readonly string[]> = { inference: ['postgres'] };
+/** Packages a layer may not import, for the same reasons: inference never holds a connection, and routes receive services, not one. */
+const FORBIDDEN_PACKAGES: Record<string, readonly string[]> = { http: ['postgres'], inference: ['postgres'] };
 
 function layerOf(file: string): string {
   const [first] = relative(SRC, file).split('/');
@@ -145,11 +145,11 @@ describe('layers', () => {
     }
   });
 
-  it('catches a route that reads db/ past its domain service', () => {
+  it('catches a route that reads db/ past its domain service, or holds a connection', () => {
     const probe = join(SRC, 'http', '.layer-probe.ts');
-    writeFileSync(probe, "import { findGateway } from '../db/gateways.js';\nexport const probe = findGateway;\n");
+    writeFileSync(probe, "import type { Sql } from 'postgres';\nimport { findGateway } from '../db/gateways.js';\nexport const probe = (sql: Sql) => findGateway;\n");
     try {
-      expect(wrongWayImports([probe])).toEqual(['http/.layer-probe.ts -> db/gateways.ts']);
+      expect(wrongWayImports([probe])).toEqual(['http/.layer-probe.ts -> package postgres', 'http/.layer-probe.ts -> db/gateways.ts']);
     } finally {
       rmSync(probe, { force: true });
     }

@@ -1,17 +1,15 @@
 // Liveness, readiness, Prometheus metrics and the version root.
-import type { Sql } from 'postgres';
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import type { JpegDecoder } from '../../inference/decode-image.js';
-import type { InferenceService } from '../../inference/service.js';
 import type { Registry } from '../../observability/metrics.js';
-import { readiness } from '../../platform/readiness.js';
+import type { ReadinessCheck } from '../../platform/readiness.js';
 import { defineEndpoint, respond, type Endpoint } from '../api.js';
 import { SERVER_NAME, SERVER_VERSION } from '../../lib/server-version.js';
 
 const versionSchema = z.object({ name: z.string(), version: z.string() });
 
-export function healthEndpoints(deps: { sql: Sql; inference: InferenceService; registry: Registry; jpegDecoder: JpegDecoder }): Endpoint[] {
+export function healthEndpoints(deps: { readiness: ReadinessCheck; registry: Registry; jpegDecoder: JpegDecoder }): Endpoint[] {
   const version = (path: string, operationId: string, summary: string, description: string) =>
     defineEndpoint({
       method: 'get',
@@ -55,7 +53,7 @@ export function healthEndpoints(deps: { sql: Sql; inference: InferenceService; r
         503: { description: 'not ready: what is missing (Retry-After)' },
       },
       async handler() {
-        const { database, models } = await readiness(deps.sql, deps.inference);
+        const { database, models } = await deps.readiness.check();
         if (database && models === 'ok') return respond.bare({ status: 'ready', database: 'ok', activeModelVersion: true, jpegDecoder: deps.jpegDecoder });
         const modelProblem = { ok: '', loading: 'model versions are still loading', 'none-active': 'no model version is Active' }[models];
         const problems = [database ? '' : 'database does not answer', modelProblem];
