@@ -2,10 +2,10 @@
 // both model stores (PostgreSQL chunks, S3 objects) keep each file's size
 // and SHA-256, and a copy that does not match them is refused before
 // anything loads it.
-import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../errors.js';
+import { sha256Hash } from '../lib/sha256.js';
 
 /** What the store says of a file: its size and hex SHA-256 (empty when it has none). */
 export interface StoredDigest {
@@ -19,7 +19,7 @@ export interface StoredDigest {
  * fails with the reason if what was read is not what the store says.
  */
 export async function writeChecked(source: AsyncIterable<Buffer>, path: string, name: string, stored: StoredDigest): Promise<void> {
-  const hash = createHash('sha256');
+  const hash = sha256Hash();
   let bytes = 0;
   await pipeline(
     source,

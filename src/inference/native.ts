@@ -2,11 +2,11 @@
 // An addon built from other sources than native/src holds (an older checkout's
 // build left in native/build) is refused with the command that rebuilds it,
 // so the code here may rely on everything the sources export.
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sha256 } from '../lib/sha256.js';
 
 export interface PreprocessSpec {
   dstWidth: number;
@@ -138,8 +138,8 @@ export function sourcesDigest(dir: string): string | undefined {
     .filter((name) => name.endsWith('.cc') || name.endsWith('.h'))
     .sort();
   if (files.length === 0) return undefined;
-  const lines = files.map((name) => `${name} ${createHash('sha256').update(readFileSync(join(dir, name))).digest('hex')}\n`).join('');
-  return createHash('sha256').update(lines).digest('hex');
+  const lines = files.map((name) => `${name} ${sha256(readFileSync(join(dir, name)))}\n`).join('');
+  return sha256(lines);
 }
 
 /** Throws, with the command that rebuilds it, when the addon was built from other sources than `sourcesDir` holds. */

@@ -2,7 +2,6 @@
 // version's files as objects under S3_PREFIX<versionId>/, streamed from
 // disk and back to disk (never whole in memory), each with its SHA-256 in
 // its metadata and checked when fetched. The requests are lib/s3-client.ts's.
-import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { S3Client, SHA256_HEADER, type S3Settings } from '../lib/s3-client.js';
 import { writeChecked } from './checked-copy.js';
 import { CONFIG_FILE, MODEL_FILE } from './model-config.js';
 import type { ModelStore } from './model-store.js';
+import { fileSha256 } from '../lib/sha256.js';
 
 export type { S3Settings };
 
@@ -70,8 +70,3 @@ export class S3ModelStore implements ModelStore {
   }
 }
 
-async function fileSha256(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) hash.update(chunk);
-  return hash.digest('hex');
-}

@@ -7,21 +7,14 @@
 // its model configuration and the validation limits: new files, a new
 // model.json or raised limits make a different key, and the version is
 // validated again.
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileSha256, sha256 } from '../lib/sha256.js';
 
 const VERDICT_FILE = '.verdict.json';
 
 /** Files of a version directory that are not the version's own: hidden ones (this verdict) and the prepared model the server writes. */
 const notTheVersions = (name: string) => name.startsWith('.') || name.startsWith('model.prepared.');
-
-async function sha256(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
 
 /** The key of a verdict: the version's files (name and SHA-256 each), its configuration and the validation settings. */
 export async function verdictKey(directory: string, config: unknown, settings: unknown): Promise<string> {
@@ -30,8 +23,8 @@ export async function verdictKey(directory: string, config: unknown, settings: u
     .map((entry) => entry.name)
     .sort();
   const files: string[] = [];
-  for (const name of entries) files.push(`${name}:${await sha256(join(directory, name))}`);
-  return createHash('sha256').update(JSON.stringify({ files, config, settings })).digest('hex');
+  for (const name of entries) files.push(`${name}:${await fileSha256(join(directory, name))}`);
+  return sha256(JSON.stringify({ files, config, settings }));
 }
 
 export interface Verdict {

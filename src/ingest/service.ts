@@ -2,7 +2,6 @@
 // device authentication, rate limits, idempotency and the hand-off of
 // events to the group-commit writer; plus what devices read back
 // (configuration, beacons, notifications, edge rules).
-import { createHash } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
 import { deviceCredentialsValid, registerDevice } from '../db/devices.js';
@@ -19,6 +18,7 @@ import type { DecodedEvents, Registration } from './codec.js';
 import type { EventWriter, IncomingEvent } from './event-writer.js';
 import { RateLimiter } from './rate-limit.js';
 import { UnknownFieldReport } from './unknown-fields.js';
+import { sha256OfParts } from '../lib/sha256.js';
 
 export interface IngestSettings {
   deviceTokenTtlSeconds: number;
@@ -50,10 +50,9 @@ function iotClientTime(payload: Record<string, unknown>): Date | null {
 /** How long a device token's credentials (and an IoT channel's schema) are trusted before checking again. */
 const RECHECK_MS = 30_000;
 
+/** A deduplication key's digest: its parts, base64url (keys already stored use it). */
 export function digest(...parts: string[]): string {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part).update('\u0000');
-  return hash.digest('base64url');
+  return sha256OfParts(parts, 'base64url');
 }
 
 /**

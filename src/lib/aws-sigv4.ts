@@ -2,7 +2,8 @@
 // header: what every S3-compatible store (AWS, MinIO, Ceph, R2, GCS's
 // interoperability mode) accepts. Only what the model store sends: a method,
 // a path, a query, headers and the payload's SHA-256.
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sha256 } from './sha256.js';
 
 export interface S3Credentials {
   accessKeyId: string;
@@ -20,9 +21,8 @@ export interface RequestToSign {
   payloadSha256: string;
 }
 
-export const EMPTY_PAYLOAD_SHA256 = createHash('sha256').update('').digest('hex');
+export const EMPTY_PAYLOAD_SHA256 = sha256('');
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const hmac = (key: string | Buffer, text: string) => createHmac('sha256', key).update(text).digest();
 
 /** RFC 3986 percent-encoding, as SigV4 wants it (encodeURIComponent leaves !'()* alone). */

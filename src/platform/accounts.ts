@@ -2,7 +2,7 @@
 // reset, invitations, organizations and their members. Every email is
 // written to the outbox in the transaction that causes it. Tokens sent by
 // email are single-use, expire, and are stored only as SHA-256 digests.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
 import {
@@ -38,6 +38,7 @@ import { enqueueEmail } from './outbox.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { authorize } from './permissions.js';
 import type { KeptFrames } from './kept-frames.js';
+import { sha256 } from '../lib/sha256.js';
 
 const HOUR = 3600_000;
 const TOKEN_LIFETIME: Record<AccountTokenKind, number> = { verify: 48 * HOUR, reset: 1 * HOUR, invite: 7 * 24 * HOUR };
@@ -67,7 +68,6 @@ function tooManyLogins(attempt: LoginAttempt & { admitted: false }, what: string
   return new DomainError('throttled', 'too many failed logins', `${what}; try again in ${retryAfter} s`, retryAfter);
 }
 
-const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The public view of a user, as the API returns it. */
 export function presentUser(user: UserRow, role?: Role) {
@@ -116,7 +116,7 @@ export class AccountService {
     await insertAccountToken(tx, {
       id: newId(),
       kind,
-      tokenHash: digest(token),
+      tokenHash: sha256(token),
       expiresAt: new Date(Date.now() + TOKEN_LIFETIME[kind]),
       ...fields,
     });
@@ -149,7 +149,7 @@ export class AccountService {
   /** Marks the address verified and signs the user in. */
   async verifyEmail(token: string): Promise<string> {
     return this.sql.begin(async (tx) => {
-      const row = await consumeAccountToken(tx, 'verify', digest(token));
+      const row = await consumeAccountToken(tx, 'verify', sha256(token));
       if (!row?.userId) throw new DomainError('unauthenticated', 'invalid token', 'the verification token is unknown, used or expired');
       const user = await updateUser(tx, row.userId, { verifiedEmail: true });
       if (!user) throw new DomainError('conflict', 'user does not exist', 'the account of this token was deleted');
@@ -216,7 +216,7 @@ export class AccountService {
 
   async setPassword(token: string, password: string): Promise<string> {
     return this.sql.begin(async (tx) => {
-      const row = await consumeAccountToken(tx, 'reset', digest(token));
+      const row = await consumeAccountToken(tx, 'reset', sha256(token));
       if (!row?.userId) throw new DomainError('unauthenticated', 'invalid token', 'the reset token is unknown, used or expired');
       const replaced = await replacePassword(tx, row.userId, password);
       if (!replaced) throw new DomainError('conflict', 'user does not exist', 'the account of this token was deleted');
@@ -246,9 +246,9 @@ export class AccountService {
   /** Joins the inviting organization, creating the account if the address has none. */
   async acceptInvite(input: { token: string; name: string; password: string; locale?: Record<string, unknown> }): Promise<string> {
     return this.sql.begin(async (tx) => {
-      const existing = await findAccountToken(tx, digest(input.token));
+      const existing = await findAccountToken(tx, sha256(input.token));
       if (existing?.kind === 'invite' && existing.revokedAt) throw new DomainError('unauthenticated', 'invite revoked', 'this invitation was revoked');
-      const invite = await consumeAccountToken(tx, 'invite', digest(input.token));
+      const invite = await consumeAccountToken(tx, 'invite', sha256(input.token));
       if (!invite) throw new DomainError('unauthenticated', 'invalid token', 'the invitation is unknown, used or expired');
       if (!invite.organizationId || !(await findOrganization(tx, invite.organizationId))) {
         throw invalid('organization not found', 'the inviting organization no longer exists');

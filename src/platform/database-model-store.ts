@@ -4,7 +4,6 @@
 // read back one chunk at a time. Beside it, the choice between it and the
 // S3 store (inference/s3-model-store.ts) that MODEL_STORE makes. The
 // statements are db/'s; the store's interface is inference/model-store.ts.
-import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Sql } from 'postgres';
@@ -14,6 +13,7 @@ import { writeChecked } from '../inference/checked-copy.js';
 import { CONFIG_FILE, MODEL_FILE } from '../inference/model-config.js';
 import type { ModelStore } from '../inference/model-store.js';
 import { S3ModelStore, type S3Settings } from '../inference/s3-model-store.js';
+import { sha256Hash } from '../lib/sha256.js';
 
 export type ModelStoreSettings = { kind: 'postgres' } | ({ kind: 's3' } & S3Settings);
 
@@ -30,7 +30,7 @@ export class DatabaseModelStore implements ModelStore {
   async put(tx: Queryable | undefined, versionId: string, directory: string): Promise<void> {
     if (!tx) return void (await this.sql.begin((own) => this.put(own, versionId, directory)));
     for (const name of [MODEL_FILE, CONFIG_FILE]) {
-      const hash = createHash('sha256');
+      const hash = sha256Hash();
       let bytes = 0;
       let seq = 0;
       for await (const chunk of createReadStream(join(directory, name), { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>) {

@@ -2,13 +2,14 @@
 // route authenticates against synchronously, before reading any body byte.
 // The set is reloaded on every change (PostgreSQL NOTIFY, so all servers on
 // one database agree within milliseconds) and every 30 s as a safety net.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Sql } from 'postgres';
 import * as db from '../db/inference-keys.js';
 import type { InferenceKeyRow } from '../db/inference-keys.js';
 import { found, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { log } from '../log.js';
+import { sha256 } from '../lib/sha256.js';
 
 const KEY_PREFIX = 'sk_';
 
@@ -18,7 +19,7 @@ export function generateApiKey(): string {
 }
 
 export function digestApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return sha256(key);
 }
 
 /** The first characters of a key, shown in lists so a user can tell keys apart. */

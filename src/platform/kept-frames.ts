@@ -31,7 +31,6 @@
 // about the quotas' bytes plus what is kept while one VACUUM runs. Rewriting
 // rows in a ring of slots would not help (an UPDATE also leaves the old
 // version dead), and VACUUM FULL would lock the table and rewrite it whole.
-import { createHash } from 'node:crypto';
 import type { Sql } from 'postgres';
 import {
   accountHoldings,
@@ -56,6 +55,7 @@ import { sniffImageFormat } from '../inference/image-format.js';
 import { S3Client, SHA256_HEADER, type S3Settings } from '../lib/s3-client.js';
 import { waterLevel } from '../lib/water-level.js';
 import { log } from '../log.js';
+import { sha256 } from '../lib/sha256.js';
 
 const DAY_MS = 86_400_000;
 const SWEEP_INTERVAL_MS = 3_600_000;
@@ -159,7 +159,7 @@ export class KeptFrames {
       deviceId: frame.deviceId,
       contentType: `image/${format}`,
       bytes: end,
-      sha256: createHash('sha256').update(image).digest('hex'),
+      sha256: sha256(image),
     };
     try {
       const accountId = await this.accountOf(frame.organizationId);
@@ -403,7 +403,7 @@ export class FrameBucket {
       chunks.push(chunk);
     }
     const body = Buffer.concat(chunks);
-    if (length !== frame.bytes || createHash('sha256').update(body).digest('hex') !== frame.sha256) {
+    if (length !== frame.bytes || sha256(body) !== frame.sha256) {
       res.destroy();
       throw new DomainError('failed', 'the kept frame in the bucket is not the one that was kept', `frame of event ${frame.eventId}: size or SHA-256 differs`);
     }

@@ -3,9 +3,9 @@
 // be (or have been) inside for them to hold, and a spatial index of the
 // landmarks any rule watches. Built from RuleService.loadEnabled (service.ts) and
 // the landmarks' shapes; the engine (engine.ts) keeps one per organization.
-import { createHash } from 'node:crypto';
 import type { Shape } from '../../lib/geometry.js';
 import { LandmarkIndex } from '../../lib/landmark-index.js';
+import { sha256 } from '../../lib/sha256.js';
 import { generateExpression } from './expression.js';
 import { landmarkIds, statefulNodes, type Condition } from './model.js';
 import type { LoadedRule } from './service.js';
@@ -119,6 +119,6 @@ export function organizationRules(rules: LoadedRule[], landmarks: Array<{ id: st
  * whatever key order the stored JSON came back in.
  */
 export function memoryKey(rule: Pick<LoadedRule, 'id' | 'condition'>): string {
-  const digest = createHash('sha256').update(generateExpression(rule.condition)).digest('base64url').slice(0, 16);
+  const digest = sha256(generateExpression(rule.condition), 'base64url').slice(0, 16);
   return `${rule.id}@${digest}`;
 }
