@@ -54,16 +54,19 @@ export function sealSecret(plain: string): string {
   return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64url');
 }
 
-/** The secret itself: decrypted when sealed, as it is when stored before encryption. Throws when the key is not the one it was sealed with. */
+/** A stored secret that cannot be opened: damaged, or sealed with another key. Permanent: retrying does not open it. */
+export class UnopenableSecretError extends Error {}
+
+/** The secret itself: decrypted when sealed, as it is when stored before encryption. Throws UnopenableSecretError when the key is not the one it was sealed with. */
 export function openSecret(stored: string): string {
   if (!isSealed(stored)) return stored;
   const raw = Buffer.from(stored.slice(PREFIX.length), 'base64url');
-  if (raw.length < 28) throw new Error('a stored secret is damaged');
+  if (raw.length < 28) throw new UnopenableSecretError('a stored secret is damaged');
   const decipher = createDecipheriv('aes-256-gcm', currentKey(), raw.subarray(0, 12));
   decipher.setAuthTag(raw.subarray(12, 28));
   try {
     return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
   } catch {
-    throw new Error('a stored secret cannot be decrypted: SECRETS_KEY (or DATA_DIR/secrets-key) is not the key it was sealed with');
+    throw new UnopenableSecretError('a stored secret cannot be decrypted: SECRETS_KEY (or DATA_DIR/secrets-key) is not the key it was sealed with');
   }
 }

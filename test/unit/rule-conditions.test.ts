@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/http/errors.js';
-import { isSealed, openSecret, useSecretsKey } from '../../src/platform/secrets.js';
+import { isSealed, openSecret, sealSecret, UnopenableSecretError, useSecretsKey } from '../../src/platform/secrets.js';
 import { actionsSchema, prepareActions, presentActions, SECRET_MASK, webhookOrigin } from '../../src/platform/rules/actions.js';
 import { webhookTarget } from '../../src/platform/rules/runner.js';
 import { ConditionError, ExpressionSyntaxError } from '../../src/platform/rules/errors.js';
@@ -656,5 +656,13 @@ describe('actions', () => {
       expect(refused({ url, password: 'new' })).toMatchObject({ status: 400, message: 'send the secret again when the URL changes', detail: expect.stringMatching(/^actions\.0\.headers\.X-Token:/) });
       expect(refused({ url, password: 'new', headers: { 'X-Token': 'new' } })).toBeUndefined();
     }
+  });
+
+  it('says by its type, not its text, that a stored secret cannot be opened (the action runner gives up on it at once)', () => {
+    useSecretsKey(randomBytes(32));
+    const sealed = sealSecret('a-secret-of-16-chars');
+    useSecretsKey(randomBytes(32));
+    expect(() => openSecret(sealed)).toThrow(UnopenableSecretError);
+    expect(() => openSecret(sealed.slice(0, 20))).toThrow(UnopenableSecretError);
   });
 });

@@ -35,7 +35,7 @@ import { insertOutboxSms } from '../../db/outbox.js';
 import { newId } from '../../ids.js';
 import { log } from '../../log.js';
 import { enqueueEmail } from '../outbox.js';
-import { openSecret } from '../secrets.js';
+import { openSecret, UnopenableSecretError } from '../secrets.js';
 import { webhookOrigin, type RuleAction, type WebhookAction } from './actions.js';
 import type { ActionContext } from './batch.js';
 import { BlockedDestinationError, checkDestination, NOTHING_ALLOWED, pinnedLookup, type AllowList } from './ssrf-guard.js';
@@ -237,7 +237,7 @@ export class ActionRunner {
       if (outcome !== 'success') error = `HTTP ${status}`;
     } catch (e) {
       const err = e as Error & { cause?: Error; code?: string };
-      if (err instanceof BlockedDestinationError || err instanceof TemplateRenderError || err instanceof TypeError || /cannot be decrypted|damaged/.test(err.message)) {
+      if (err instanceof BlockedDestinationError || err instanceof TemplateRenderError || err instanceof TypeError || err instanceof UnopenableSecretError) {
         // Permanent: a refused destination, a body that cannot be rendered
         // as JSON, a URL that does not parse, a header Node refuses
         // (TypeError), a secret the key cannot open.
