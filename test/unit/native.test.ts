@@ -2,14 +2,13 @@
 // preprocessing checked pixel by pixel against a plain JavaScript reference.
 import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkBuild, native, sourcesDigest } from '../../src/inference/native.js';
-import { ROOT } from '../helpers/server.js';
 import { encodeBmp, pattern } from '../helpers/images.js';
 
 describe('the addon build', () => {
-  const sources = join(ROOT, 'native', 'src');
+  const sources = resolve(import.meta.dirname, '../../native/src');
 
   it('was built from the sources native/src holds: the loader computes the digest CMake compiled in', () => {
     expect(native.sourcesDigest).toMatch(/^[0-9a-f]{64}$/);

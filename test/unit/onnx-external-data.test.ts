@@ -1,7 +1,7 @@
 // refuseExternalData: a tensor stored as external data is found wherever a
 // tensor can be, the refusal never depends on the location it names, and a
 // model with every tensor inside (a large one included) passes.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import onnxProto from 'onnx-proto';
@@ -12,7 +12,6 @@ import { concatBytes, lengthDelimitedField } from '../../src/inference/graph/wir
 import { buildExternalDataModel, type ExternalTensorPlace } from '../fixtures/external-data-models.js';
 import { buildConstantModel } from '../fixtures/onnx-models.js';
 import { fixtureSpec } from '../fixtures/predict-models.js';
-import { removeDir } from '../helpers/server.js';
 
 const { onnx } = onnxProto;
 
@@ -23,7 +22,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'sense-external-data-'));
 });
 
-afterAll(() => removeDir(dir));
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** What refuseExternalData says of these bytes: 'accepted', or the error's class and message. */
 async function verdict(bytes: Uint8Array): Promise<string> {
