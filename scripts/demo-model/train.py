@@ -506,7 +506,7 @@ def evaluate(exported, imgs, meta, gts, conf=0.001, iou=0.6, bs=25):
         x = torch.from_numpy(imgs[s:s + bs]).permute(0, 3, 1, 2).float() / 255.0
         for (b, sc, c), (rx, ry, rw, rh, w, h) in zip(predict(exported, x, conf, iou), meta[s:s + bs]):
             b = b.double().numpy().copy()
-            # undo the letterbox the way the server does (letterbox.ts normalizeX/Y, clamped)
+            # undo the letterbox the way the server does (letterbox.ts normaliseX/Y, clamped)
             b[:, [0, 2]] = np.clip((b[:, [0, 2]] - rx) / rw, 0, 1) * w
             b[:, [1, 3]] = np.clip((b[:, [1, 3]] - ry) / rh, 0, 1) * h
             dets.append((b, sc.double().numpy(), c.numpy()))

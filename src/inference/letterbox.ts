@@ -45,11 +45,11 @@ export function fractionY(p: Placement, y: number): number {
 }
 
 /** Input-tensor x (pixels) to a 0-1 fraction of the original image width, clamped. */
-export function normalizeX(p: Placement, x: number): number {
+export function normaliseX(p: Placement, x: number): number {
   return clamp01(fractionX(p, x));
 }
 
-export function normalizeY(p: Placement, y: number): number {
+export function normaliseY(p: Placement, y: number): number {
   return clamp01(fractionY(p, y));
 }
 

@@ -12,7 +12,7 @@ import { ConditionError, ExpressionSyntaxError } from '../../src/platform/rules/
 import { compareValues, countDetections, evaluateCondition, scheduleHolds } from '../../src/platform/rules/evaluate.js';
 import { generateExpression, parseExpression } from '../../src/platform/rules/expression.js';
 import { conditionsObjectOf, parseConditionsObject, parseLogicalCondition } from '../../src/platform/rules/inputs.js';
-import { ATTRIBUTE_OPERATORS, COMPARISON_OPERATORS, normalize, type Condition, type LandmarkConditionType } from '../../src/platform/rules/model.js';
+import { ATTRIBUTE_OPERATORS, COMPARISON_OPERATORS, normalise, type Condition, type LandmarkConditionType } from '../../src/platform/rules/model.js';
 
 const L1 = '01CRQZWCEJ31SM9RCHWA3NQ3TH';
 const L2 = '01CRQZWD01K2WAEXK3ATDXYRC9';
@@ -289,13 +289,13 @@ describe('the expression string', () => {
   it('folds event.channelId == … before a leaf into the leaf, in the tree and the string alike', () => {
     const chan = { type: 'matchAttribute', attribute: 'event.channelId', operator: '==', value: CH } satisfies Condition;
     const inside = { type: 'insideLandmark', ids: [L1], attribute: POS } satisfies Condition;
-    expect(normalize({ type: 'and', items: [chan, inside] })).toEqual({ ...inside, channelId: CH });
+    expect(normalise({ type: 'and', items: [chan, inside] })).toEqual({ ...inside, channelId: CH });
     const orTree: Condition = { type: 'or', items: [{ ...inside, channelId: CH }, { type: 'matchAttribute', attribute: 'event.a', operator: '<', value: 2 }] };
     expect(generateExpression(orTree)).toBe(`(event.channelId == '${CH}' && insideLandmark(('${L1}'), event.location.position)) || event.a < 2`);
     expect(parseExpression(generateExpression(orTree))).toEqual(orTree);
     // a channel test before a channel-scoped leaf stays a test of its own
     const twice: Condition = { type: 'and', items: [{ ...chan, value: 'other' }, { ...inside, channelId: CH }] };
-    expect(normalize(twice)).toEqual(twice);
+    expect(normalise(twice)).toEqual(twice);
     expect(parseExpression(generateExpression(twice))).toEqual(twice);
   });
 });
@@ -366,8 +366,8 @@ describe('round trips', () => {
   it('tree → string → tree is the identity on normalised trees (2000 generated trees)', () => {
     const tree = treeGenerator(prng(20240601));
     for (let i = 0; i < 2000; i++) {
-      const t = normalize(tree(4));
-      expect(normalize(t)).toEqual(t);
+      const t = normalise(tree(4));
+      expect(normalise(t)).toEqual(t);
       const source = generateExpression(t);
       let back: Condition | null;
       try {
@@ -382,7 +382,7 @@ describe('round trips', () => {
   it('tree → Gen B JSON → tree is the identity too', () => {
     const tree = treeGenerator(prng(7));
     for (let i = 0; i < 1000; i++) {
-      const t = normalize(tree(4));
+      const t = normalise(tree(4));
       const json = JSON.parse(JSON.stringify(conditionsObjectOf(t)));
       expect(parseConditionsObject(json).tree).toEqual(t);
     }

@@ -3,7 +3,7 @@
 // applies the sigmoid). Each kept box is answered as a rectangle with its
 // keypoints in `children`, keyed by the names model.json gives them.
 import { labelMap, rectangle, round, type Answer, type Detection } from '../detections.js';
-import { normalizeX, normalizeY, type Placement } from '../letterbox.js';
+import { normaliseX, normaliseY, type Placement } from '../letterbox.js';
 import type { PredictOptions } from '../predict-options.js';
 import type { TensorLike } from './types.js';
 import { YoloV8Decoder } from './yolo.js';
@@ -26,7 +26,7 @@ export class YoloPoseDecoder extends YoloV8Decoder {
       const visibility = at(row + 2);
       // A keypoint the model does not see (occluded, outside the image) is left out rather than guessed.
       if (!(visibility >= options.keypointThreshold)) return;
-      const point: [number, number] = [round(normalizeX(placement, at(row))), round(normalizeY(placement, at(row + 1)))];
+      const point: [number, number] = [round(normaliseX(placement, at(row))), round(normaliseY(placement, at(row + 1)))];
       (children[name] ??= []).push({ type: 'point', data: { point }, score: round(visibility), children: {} });
     });
     return rectangle(detection, children);

@@ -6,7 +6,7 @@
 // answer is the outline of its largest part as a polygon (contour.ts).
 import { largestPart, simplifyClosed, traceOuterContour } from '../contour.js';
 import { labelMap, rectangle, round, type Answer, type Detection } from '../detections.js';
-import { normalizeX, normalizeY, type Placement } from '../letterbox.js';
+import { normaliseX, normaliseY, type Placement } from '../letterbox.js';
 import type { PredictOptions } from '../predict-options.js';
 import { numbers, OutputShapeError, requireOutput, withoutBatch, type RowRange, type TensorLike } from './types.js';
 import { YoloV8Decoder } from './yolo.js';
@@ -81,7 +81,7 @@ export class YoloSegDecoder extends YoloV8Decoder {
     // An empty mask has no outline to answer: the detection is left out.
     if (!part) return undefined;
     const points = simplifyClosed(traceOuterContour(part), POLYGON_TOLERANCE_CELLS).map(
-      ([x, y]): [number, number] => [round(normalizeX(placement, (x0 + x) * sx)), round(normalizeY(placement, (y0 + y) * sy))],
+      ([x, y]): [number, number] => [round(normaliseX(placement, (x0 + x) * sx)), round(normaliseY(placement, (y0 + y) * sy))],
     );
     const children = labelMap<Answer[]>();
     if (options.box) children[this.labels[detection.classId] ?? String(detection.classId)] = [rectangle(detection)];

@@ -115,7 +115,7 @@ export function organizationRules(rules: LoadedRule[], landmarks: Array<{ id: st
  * former conditions remembered, while a rule saved with the same conditions
  * (renamed, its actions or throttle changed, disabled and enabled again)
  * keeps it: a rename must not make a `becomes` fire again. The digest is of
- * the expression string, the canonical form of a tree (model.ts normalize),
+ * the expression string, the canonical form of a tree (model.ts normalise),
  * whatever key order the stored JSON came back in.
  */
 export function memoryKey(rule: Pick<LoadedRule, 'id' | 'condition'>): string {

@@ -25,7 +25,7 @@
 //
 // Within one &&-chain, the date/timeOfDay/weekDay calls make one schedule leaf
 // (placed where the first of them is); `event.channelId == 'c' && <leaf>`
-// is a leaf scoped to channel c (see normalize). Everything else is refused
+// is a leaf scoped to channel c (see normalise). Everything else is refused
 // with the character offset where parsing failed.
 import { ExpressionSyntaxError } from './errors.js';
 import {
@@ -37,7 +37,7 @@ import {
   MAX_HELD_SECONDS,
   SECONDS_PER_DAY,
   measure,
-  normalize,
+  normalise,
   type AttributeOperator,
   type ComparisonOperator,
   type Condition,
@@ -540,7 +540,7 @@ class Parser {
 export function parseExpression(source: string, where = 'conditions'): Condition | null {
   if (source.length > LIMITS.expressionLength) throw new ExpressionSyntaxError(where, LIMITS.expressionLength, `longer than ${LIMITS.expressionLength} characters`);
   if (source.trim() === '') return null;
-  const tree = normalize(new Parser(lex(source, { where }), where).parse());
+  const tree = normalise(new Parser(lex(source, { where }), where).parse());
   if (measure(tree).nodes > LIMITS.nodes) throw new ExpressionSyntaxError(where, 0, `more than ${LIMITS.nodes} conditions`);
   return tree;
 }
@@ -573,5 +573,5 @@ export function parseFreeForm(source: string, where: string): Condition {
   else if (value?.kind === 'name' && (value.value === 'true' || value.value === 'false')) literalValue = value.value === 'true';
   else return fail(value ?? op, 'expected a string, number, true or false');
   if (end?.kind !== 'end') return fail(end ?? value, 'expected end of predicate');
-  return normalize({ type: 'matchAttribute', attribute, operator: op.value, value: literalValue });
+  return normalise({ type: 'matchAttribute', attribute, operator: op.value, value: literalValue });
 }

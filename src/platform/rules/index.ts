@@ -17,7 +17,7 @@ export type {
   OrCondition,
   ScheduleCondition,
 } from './model.js';
-export { conditionChannelIds, isLandmark, landmarkIds, normalize, triggerOf } from './model.js';
+export { conditionChannelIds, isLandmark, landmarkIds, normalise, triggerOf } from './model.js';
 export { generateExpression, parseExpression } from './expression.js';
 export { conditionsObjectOf, parseConditionsObject, parseLogicalCondition, toConditionsObject } from './inputs.js';
 export { ConditionError, CONVERSION_FAILED, ExpressionSyntaxError } from './errors.js';

@@ -30,7 +30,7 @@ import {
   SECONDS_PER_DAY,
   TRUE,
   measure,
-  normalize,
+  normalise,
   type AttributeCondition,
   type AttributeOperator,
   type ComparisonOperator,
@@ -87,7 +87,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function finish(tree: Condition | null, ctx: Context, where: string): ParsedConditions {
   if (tree) {
-    tree = normalize(tree);
+    tree = normalise(tree);
     if (measure(tree).nodes > LIMITS.nodes) throw new ConditionError(where, `more than ${LIMITS.nodes} conditions`);
   }
   return ctx.timezone ? { tree, timezone: ctx.timezone.value } : { tree };

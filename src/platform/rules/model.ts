@@ -4,7 +4,7 @@
 // string and the stored Gen B JSON are generated from. The rules engine
 // evaluates this tree; it never parses strings per event.
 //
-// Canonical form (see normalize): every parser returns normalised trees, and
+// Canonical form (see normalise): every parser returns normalised trees, and
 // for a normalised tree t, parseExpression(generateExpression(t)) deep-equals t.
 
 /** Which side of a landmark boundary a leaf asks about. */
@@ -214,31 +214,31 @@ function takesChannel(c: Condition): c is LandmarkCondition | AttributeCondition
  *   empty schedule parts dropped, and a schedule with none is `true`;
  * - -0 is 0.
  */
-export function normalize(c: Condition): Condition {
+export function normalise(c: Condition): Condition {
   switch (c.type) {
     case 'and':
     case 'or': {
-      let items = c.items.map(normalize);
+      let items = c.items.map(normalise);
       if (c.type === 'and') items = foldChannels(items);
       return items.length === 1 ? items[0]! : { type: c.type, items };
     }
     case 'not':
-      return { type: 'not', item: normalize(c.item) };
+      return { type: 'not', item: normalise(c.item) };
     case 'for': {
-      const out: ForCondition = { type: 'for', item: normalize(c.item) };
+      const out: ForCondition = { type: 'for', item: normalise(c.item) };
       if (c.seconds !== undefined && c.seconds > 0) out.seconds = c.seconds;
       if (c.events !== undefined && c.events > 0) out.events = c.events;
       return out;
     }
     case 'becomes':
-      return { type: 'becomes', to: c.to, item: normalize(c.item) };
+      return { type: 'becomes', to: c.to, item: normalise(c.item) };
     case 'matchAttribute': {
       const out: AttributeCondition = { type: 'matchAttribute', attribute: c.attribute, operator: c.operator, value: Object.is(c.value, -0) ? 0 : c.value };
       if (c.channelId !== undefined) out.channelId = c.channelId;
       return out;
     }
     case 'schedule':
-      return normalizeSchedule(c);
+      return normaliseSchedule(c);
     case 'detections': {
       const out: DetectionsCondition = { type: 'detections', label: c.label, operator: c.operator, value: Object.is(c.value, -0) ? 0 : c.value };
       if (c.zone !== undefined && c.zone !== '') out.zone = c.zone;
@@ -268,7 +268,7 @@ function foldChannels(items: Condition[]): Condition[] {
   return out;
 }
 
-function normalizeSchedule(c: ScheduleCondition): Condition {
+function normaliseSchedule(c: ScheduleCondition): Condition {
   const out: ScheduleCondition = { type: 'schedule' };
   if (c.date && (c.date.from !== undefined || c.date.to !== undefined)) {
     out.date = {};
