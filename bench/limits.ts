@@ -80,7 +80,7 @@ export function benchEngine(options: LimitOptions): InferenceEngine {
     graphRewrite: options.graphRewrite ?? true,
     gpuPrecision: options.precision ?? 'fp32',
     executionProviders: [options.provider],
-    pipelineWorkers: options.workers,
+    workers: options.workers,
     instanceMemoryBytes: 2048 * 1024 * 1024,
     maxImageBytes: 10 * 1024 * 1024,
     maxImagePixels: 40_000_000,

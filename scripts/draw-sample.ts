@@ -31,7 +31,7 @@ const engine = new InferenceEngine({
   gpuPrecision: 'fp32',
   instanceMemoryBytes: 2048 * 1024 * 1024,
   executionProviders: ['cpu'],
-  pipelineWorkers: 1,
+  workers: 1,
   maxImageBytes: 10 * 1024 * 1024,
   maxImagePixels: 40_000_000,
   jpegDecoder: jpegDecoder().decoder,

@@ -33,7 +33,7 @@ export function engineSettings(config: Config): EngineSettings {
     gpuPrecision: config.gpuPrecision,
     batching: config.batching,
     executionProviders: config.executionProviders,
-    pipelineWorkers: config.workers,
+    workers: config.workers,
     instanceMemoryBytes: config.instanceMemoryBytes,
     maxImageBytes: config.maxImageBytes,
     maxImagePixels: config.maxImagePixels,
@@ -88,7 +88,7 @@ export class InferenceEngine {
     private readonly settings: EngineSettings,
     private readonly observer: (versionId: string) => BatchObserver = () => ({ batch() {} }),
   ) {
-    this.pipeline = new PipelinePool(settings.pipelineWorkers, settings);
+    this.pipeline = new PipelinePool(settings.workers, settings);
     this.models = new ModelCache(settings.cache);
   }
 

@@ -25,8 +25,8 @@ export interface ServingDefaults {
   batching: BatchingDefaults;
   /** ordered execution providers of GPU instances */
   executionProviders: readonly ExecutionProvider[];
-  /** pipeline workers: requests that can be preprocessing at once */
-  pipelineWorkers: number;
+  /** WORKERS: pipeline worker threads, the requests that can be preprocessing at once */
+  workers: number;
   /** an isolated version's instances each run in a process under this memory limit (MODEL_INSTANCE_MEMORY_MB) */
   instanceMemoryBytes: number;
 }
@@ -152,7 +152,7 @@ export class LoadedModel {
     const slotBytes = inputElements(config.input) * bytesPerElement(info.inputDtype);
     // Enough slots for every pipeline worker to be writing one while each
     // instance runs a batch and the next batch waits.
-    const slotCount = defaults.pipelineWorkers + 2 * policy.maxBatchSize * instances.length;
+    const slotCount = defaults.workers + 2 * policy.maxBatchSize * instances.length;
     const modelBytes = (await stat(join(directory, MODEL_FILE))).size;
     return new LoadedModel(
       versionId,

@@ -16,7 +16,7 @@ function defaults(overrides: { kind?: 'cpu' | 'gpu'; maxBatchSize?: number } = {
     gpuPrecision: 'fp32',
     instanceMemoryBytes: 2048 * 1024 * 1024,
     executionProviders: ['cuda'],
-    pipelineWorkers: 2,
+    workers: 2,
   };
 }
 
