@@ -9,6 +9,7 @@ import { evaluateBatch, throttleKey, valueAt, type EngineDevice, type RuleEvent,
 import { memoryKey, organizationRules, type OrganizationRules } from '../../src/platform/rules/compiled.js';
 import { parseConditionsObject } from '../../src/platform/rules/inputs.js';
 import type { LoadedRule } from '../../src/platform/rules/service.js';
+import { loadedRule } from '../helpers/loaded-rules.js';
 
 const ORG = 'org-1';
 const CHANNEL = 'channel-1';
@@ -17,27 +18,7 @@ const PARK = { lat: 48.8566, lon: 2.3522 };
 const FAR = { lat: 48.87, lon: 2.3522 }; // ~1.5 km north of the park
 const PARK_ID = 'landmark-park';
 
-let ruleCount = 0;
-function rule(conditionsObject: unknown[], extra: Partial<LoadedRule> = {}): LoadedRule {
-  const id = `rule-${++ruleCount}`;
-  return {
-    id,
-    organizationId: ORG,
-    projectId: 'project-1',
-    name: id,
-    type: 'cloud',
-    condition: parseConditionsObject(conditionsObject).tree,
-    timezone: 'UTC',
-    actions: [{ id: `${id}-action`, type: 'push', subject: 's', message: 'm' } as RuleAction],
-    throttleInSeconds: 0,
-    channelIds: [CHANNEL],
-    projectChannelIds: [],
-    gatewayIds: [],
-    properties: {},
-    updatedAt: new Date(0),
-    ...extra,
-  };
-}
+const rule = (conditionsObject: unknown[], extra: Partial<LoadedRule> = {}): LoadedRule => loadedRule(ORG, CHANNEL, conditionsObject, extra);
 
 function compile(rules: LoadedRule[]): Map<string, OrganizationRules> {
   const landmarks = [{ id: PARK_ID, shape: { type: 'circle' as const, center: PARK, radius: 200 } }];

@@ -5,34 +5,14 @@
 // its events' rules are left out and said so, while another organization's
 // events in the same batch are evaluated as usual.
 import { describe, expect, it } from 'vitest';
-import type { RuleAction } from '../../src/platform/rules/actions.js';
 import { evaluateBatch, type EngineDevice, type RuleEvent, type RuleStats } from '../../src/platform/rules/batch.js';
 import { EvaluationBudget } from '../../src/platform/rules/budget.js';
 import { organizationRules, type OrganizationRules } from '../../src/platform/rules/compiled.js';
-import { parseConditionsObject } from '../../src/platform/rules/inputs.js';
 import type { LoadedRule } from '../../src/platform/rules/service.js';
+import { loadedRule } from '../helpers/loaded-rules.js';
 
 const CHANNEL = 'channel-1';
-let ruleCount = 0;
-function rule(organizationId: string, conditionsObject: unknown): LoadedRule {
-  const id = `rule-${++ruleCount}`;
-  return {
-    id,
-    organizationId,
-    projectId: 'project-1',
-    name: id,
-    type: 'cloud',
-    condition: parseConditionsObject(conditionsObject).tree,
-    timezone: 'UTC',
-    actions: [{ id: `${id}-action`, type: 'push', subject: 's', message: 'm' } as RuleAction],
-    throttleInSeconds: 0,
-    channelIds: [CHANNEL],
-    projectChannelIds: [],
-    gatewayIds: [],
-    properties: {},
-    updatedAt: new Date(0),
-  };
-}
+const rule = (organizationId: string, conditionsObject: unknown): LoadedRule => loadedRule(organizationId, CHANNEL, conditionsObject);
 
 const device = (id: string): EngineDevice => ({ id, name: null, model: null, type: null, tags: [], properties: {}, attributes: {}, state: {} });
 

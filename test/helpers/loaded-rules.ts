@@ -1,0 +1,30 @@
+// Rules as the engine loads them (LoadedRule), for tests of evaluation
+// without a database: a cloud rule on one channel whose action is a push,
+// its condition parsed from the Gen B conditions object.
+import type { RuleAction } from '../../src/platform/rules/actions.js';
+import { parseConditionsObject } from '../../src/platform/rules/inputs.js';
+import type { LoadedRule } from '../../src/platform/rules/service.js';
+
+let ruleCount = 0;
+
+/** A fresh rule of `organizationId` on `channelId` (ids rule-1, rule-2, …), `extra` over the defaults. */
+export function loadedRule(organizationId: string, channelId: string, conditionsObject: unknown, extra: Partial<LoadedRule> = {}): LoadedRule {
+  const id = `rule-${++ruleCount}`;
+  return {
+    id,
+    organizationId,
+    projectId: 'project-1',
+    name: id,
+    type: 'cloud',
+    condition: parseConditionsObject(conditionsObject).tree,
+    timezone: 'UTC',
+    actions: [{ id: `${id}-action`, type: 'push', subject: 's', message: 'm' } as RuleAction],
+    throttleInSeconds: 0,
+    channelIds: [channelId],
+    projectChannelIds: [],
+    gatewayIds: [],
+    properties: {},
+    updatedAt: new Date(0),
+    ...extra,
+  };
+}
