@@ -155,7 +155,7 @@ async function measure(server: TestServer, request: Buffer, connections: number,
 const f = (s: Stat, digits = 1) => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
 
 async function benchModel(model: string, lines: string[]): Promise<void> {
-  const modelDir = modelDirectory(model);
+  const modelDir = await modelDirectory(model);
   const image = await benchImage(values.image, join(ROOT, 'bench', '.cache'));
   const name = `${model}/${image.name}`;
   const limits = {

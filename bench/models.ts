@@ -9,7 +9,6 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildDenseHeadModel, DENSE_CONFIG, DENSE_CROWD } from '../test/fixtures/dense-head.js';
 import { ROOT } from '../test/helpers/server.js';
 
 const CACHE = join(ROOT, 'bench', '.cache');
@@ -48,11 +47,14 @@ function exportedByThisScript(dir: string): boolean {
 }
 
 /** Resolves (and exports on first use) every model before anything is measured, so a missing one fails at once. */
-export function modelDirectory(model: string): string {
+export async function modelDirectory(model: string): Promise<string> {
   if (model === 'demo') return join(ROOT, 'models', 'demo');
   if (model === 'dense' || model === 'dense-crowd') {
     // Thousands of anchors pass the default threshold: postprocess's worst cases (the crowd: NMS never fills).
     // Written afresh: it is made in milliseconds.
+    // Imported here, not at the top: the fixture builds models with onnx-proto, a
+    // development dependency that the GPU bundle (production dependencies only) lacks.
+    const { buildDenseHeadModel, DENSE_CONFIG, DENSE_CROWD } = await import('../test/fixtures/dense-head.js');
     const dir = join(CACHE, model);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'model.onnx'), buildDenseHeadModel(model === 'dense' ? {} : DENSE_CROWD));

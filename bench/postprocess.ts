@@ -77,7 +77,7 @@ async function measure(checkout: string, modelDir: string): Promise<Array<{ rows
   }
 }
 
-const modelDir = modelDirectory(values.model);
+const modelDir = await modelDirectory(values.model);
 const sides: Array<[string, string]> = [['this checkout', ROOT]];
 if (values.against) sides.unshift([`${values.against} (A)`, resolve(values.against)]);
 const measured: Array<{ name: string; results: Awaited<ReturnType<typeof measure>> }> = [];

@@ -214,7 +214,7 @@ async function main(): Promise<void> {
   };
 
   const images = await Promise.all(imageSpecs.map((spec) => benchImage(spec, CACHE)));
-  const modelDirs = new Map(models.map((model) => [model, modelDirectory(model)]));
+  const modelDirs = new Map(await Promise.all(models.map(async (model) => [model, await modelDirectory(model)] as const)));
   for (const [model, modelDir] of modelDirs) {
 
     const server = await startInferenceServer(modelDir);

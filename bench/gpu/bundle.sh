@@ -8,12 +8,15 @@
 # split into parts of at most PART_MIB MiB, for hosts that take files in
 # pieces; bench/gpu/device-bench.sh unpacks and runs it.
 #
-#   bench/gpu/bundle.sh OUT_DIR [--ort-cuda DIR] [--debs DIR]
+#   bench/gpu/bundle.sh OUT_DIR [--ort-cuda DIR [--cuda-only]] [--debs DIR]
 #
 # --ort-cuda DIR: a directory holding onnxruntime-node (the npm package of the
 # ONNX Runtime version the providers were built for, Linux x64 binaries only),
 # its onnxruntime-common, and libonnxruntime_providers_{shared,cuda}.so. It is
 # packed as ort-cuda/ and device-bench.sh switches to it for --ep cuda.
+# --cuda-only: leaves the npm onnxruntime-node out (45 MB): the CUDA build's
+# own CPU provider is then the check's reference. With it and the node binary
+# stripped, the bundle is about a third smaller, so fewer parts travel.
 # --debs DIR: Debian packages unpacked over / on the host before the run, such
 # as libvulkan1 for the WebGPU provider (Dawn over Vulkan) where the host has
 # the NVIDIA Vulkan driver but no loader.
@@ -26,15 +29,18 @@ cd "$(dirname "$0")/../.."
 out=${1:?usage: bench/gpu/bundle.sh OUT_DIR [--ort-cuda DIR] [--debs DIR]}
 shift
 ort_cuda=
+cuda_only=
 debs=
 while [ $# -gt 0 ]; do
   case $1 in
     --ort-cuda) ort_cuda=$2; shift 2 ;;
+    --cuda-only) cuda_only=1; shift ;;
     --debs) debs=$2; shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
-part_mib=${PART_MIB:-42}
+part_mib=${PART_MIB:-40}
+[ -z "$cuda_only" ] || [ -n "$ort_cuda" ] || { echo "--cuda-only needs --ort-cuda" >&2; exit 2; }
 
 for need in native/build/Release/sense_native.node bench/.cache/yolov8n/model.onnx bench/.cache/jpeg-1280x720.jpg; do
   [ -e "$need" ] || { echo "missing $need (see the header of this script)" >&2; exit 1; }
@@ -45,6 +51,8 @@ trap 'rm -rf "$stage"' EXIT
 b=$stage/bundle
 mkdir -p "$b/node_modules"
 cp "$(command -v node)" "$b/node"
+# Debian's node carries its debug information: 13 MB nothing here reads.
+strip "$b/node" 2>/dev/null || true
 cp native/build/Release/sense_native.node "$b/"
 # The addon dlopen()s libturbojpeg.so.0; device-bench.sh puts lib/ on LD_LIBRARY_PATH.
 node -e "process.exit(require('./native/build/Release/sense_native.node').hasJpegDecoder ? 0 : 1)" ||
@@ -71,6 +79,9 @@ rm -rf "$b/node_modules/uWebSockets.js/docs"
 
 if [ -n "$ort_cuda" ]; then
   cp -a "$ort_cuda" "$b/ort-cuda"
+fi
+if [ -n "$cuda_only" ]; then
+  rm -rf "$b/node_modules/onnxruntime-node"
 fi
 if [ -n "$debs" ]; then
   mkdir -p "$b/debs"

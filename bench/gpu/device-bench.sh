@@ -38,11 +38,12 @@ rm -rf node_modules && ln -s "$b/node_modules" node_modules
 mkdir -p native/build/Release
 cp "$b/sense_native.node" native/build/Release/
 rm -rf bench/.cache && cp -r "$b/cache" bench/.cache
-# The npm onnxruntime-node, kept aside so a provider build can replace it.
-[ -e "$b/ort-default" ] || { mkdir -p "$b/ort-default" && mv "$b/node_modules/onnxruntime-node" "$b/ort-default/"; }
+# The npm onnxruntime-node, kept aside so a provider build can replace it
+# (a bundle made with --cuda-only has none: the CUDA build serves every provider).
+[ -e "$b/ort-default" ] || { mkdir -p "$b/ort-default" && { [ ! -d "$b/node_modules/onnxruntime-node" ] || mv "$b/node_modules/onnxruntime-node" "$b/ort-default/"; }; }
 use_ort() { # default | cuda
   rm -rf "$b/node_modules/onnxruntime-node"
-  if [ "$1" = cuda ] && [ -d "$b/ort-cuda/onnxruntime-node" ]; then
+  if [ -d "$b/ort-cuda/onnxruntime-node" ] && { [ "$1" = cuda ] || [ ! -d "$b/ort-default/onnxruntime-node" ]; }; then
     ln -s "$b/ort-cuda/onnxruntime-node" "$b/node_modules/onnxruntime-node"
   else
     ln -s "$b/ort-default/onnxruntime-node" "$b/node_modules/onnxruntime-node"

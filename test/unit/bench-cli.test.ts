@@ -34,11 +34,11 @@ describe('npm run bench', () => {
     }
   });
 
-  it('measures committed models by default, which need no PyTorch export', { timeout: 60_000 }, () => {
+  it('measures committed models by default, which need no PyTorch export', { timeout: 60_000 }, async () => {
     const committed = execFileSync('git', ['ls-files', 'models'], { cwd: ROOT, encoding: 'utf8' }).split('\n');
     expect(DEFAULT_MODELS.length).toBeGreaterThan(0);
     for (const model of DEFAULT_MODELS) {
-      const dir = relative(ROOT, modelDirectory(model));
+      const dir = relative(ROOT, await modelDirectory(model));
       expect(committed, model).toContain(`${dir}/model.onnx`);
       expect(committed, model).toContain(`${dir}/model.json`);
     }
