@@ -1,7 +1,9 @@
 // Creating one ONNX Runtime session (runner.ts: onnxruntime-node or the
 // native runner) and checking that model.json describes the model it
 // loaded. Runs inside an instance thread (instance-worker.ts).
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ExecutionProvider } from '../config.js';
+import { log } from '../log.js';
 import { MODEL_FILE, type ModelConfig } from './model-config.js';
 import type { OutputInfo } from './outputs/index.js';
 import { createRunner, type RunnerChoice, type RunnerKind, type SessionRunner, type ValueMetadata } from './runner.js';
@@ -29,16 +31,41 @@ export interface LoadedSession {
   failures: string[];
 }
 
+/**
+ * Waits before each further attempt at a GPU provider's session. On an H200,
+ * creating a CUDA session in one thread failed now and then ("CUDA failure
+ * 900: operation not permitted when stream is capturing", from the provider's
+ * cudaDeviceSynchronize) while another thread's session on the same device was
+ * running: a collision, not a fault of the model, gone a moment later. The
+ * model was already validated on the CPU, so a GPU provider that still fails
+ * after these is reported as before, about 2 s later.
+ */
+export const GPU_SESSION_RETRY_DELAYS_MS: readonly number[] = [250, 500, 1000];
+
 /** A session of the model at `source` (a file, or the model's bytes). */
-export async function createSession(source: string | Uint8Array, options: SessionOptions): Promise<LoadedSession> {
+export async function createSession(
+  source: string | Uint8Array,
+  options: SessionOptions,
+  create: typeof createRunner = createRunner,
+  retryDelaysMs: readonly number[] = GPU_SESSION_RETRY_DELAYS_MS,
+): Promise<LoadedSession> {
   const failures: string[] = [];
   const kind: RunnerKind = options.runner === 'native' ? 'native' : 'onnxruntime-node';
   for (const provider of options.providers) {
-    try {
-      const runner = await createRunner(kind, source, { ...options, provider });
-      return { runner, provider, failures };
-    } catch (error) {
-      failures.push(`${provider} (${kind}): ${(error as Error).message}`);
+    const delays = provider === 'cpu' ? [] : retryDelaysMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const runner = await create(kind, source, { ...options, provider });
+        return { runner, provider, failures };
+      } catch (error) {
+        const failure = `${provider} (${kind}): ${(error as Error).message}`;
+        if (attempt >= delays.length) {
+          failures.push(failure);
+          break;
+        }
+        log.warn('session creation failed, trying again', { provider, attempt: attempt + 1, error: failure });
+        await delay(delays[attempt]!);
+      }
     }
   }
   throw new ModelLoadError(`no execution provider could load ${MODEL_FILE}: ${failures.join('; ')}`);

@@ -1,0 +1,47 @@
+// A GPU provider's session is tried again after a failure (a collision with
+// another thread's session on the device, seen on an H200), the CPU's never,
+// and a provider that keeps failing still falls through to the next one.
+import { describe, expect, it } from 'vitest';
+import type { SessionRunner } from '../../src/inference/runner.js';
+import { createSession, ModelLoadError } from '../../src/inference/session.js';
+
+const runner = {} as SessionRunner;
+const NO_WAIT = [0, 0, 0];
+
+/** A creator that fails `failing` times per provider, counting attempts. */
+function flaky(failing: Record<string, number>) {
+  const attempts: string[] = [];
+  const create = async (_kind: string, _source: unknown, options: { provider: string }) => {
+    attempts.push(options.provider);
+    const count = attempts.filter((p) => p === options.provider).length;
+    if (count <= (failing[options.provider] ?? 0)) throw new Error(`CUDA failure 900 (${count})`);
+    return runner;
+  };
+  return { attempts, create: create as unknown as Parameters<typeof createSession>[2] };
+}
+
+const options = { providers: ['cuda', 'cpu'] as const, deviceId: 0, intraOpThreads: 1 };
+
+describe('createSession', () => {
+  it('tries a GPU provider again after a transient failure and keeps it', async () => {
+    const { attempts, create } = flaky({ cuda: 2 });
+    const session = await createSession('model.onnx', options, create, NO_WAIT);
+    expect(session.provider).toBe('cuda');
+    expect(session.failures).toEqual([]);
+    expect(attempts).toEqual(['cuda', 'cuda', 'cuda']);
+  });
+
+  it('falls through to the next provider once the retries are spent, saying why', async () => {
+    const { attempts, create } = flaky({ cuda: 99 });
+    const session = await createSession('model.onnx', options, create, NO_WAIT);
+    expect(session.provider).toBe('cpu');
+    expect(attempts).toEqual(['cuda', 'cuda', 'cuda', 'cuda', 'cpu']);
+    expect(session.failures).toEqual(['cuda (onnxruntime-node): CUDA failure 900 (4)']);
+  });
+
+  it('never retries the CPU provider: its failure is the model', async () => {
+    const { attempts, create } = flaky({ cpu: 1 });
+    await expect(createSession('model.onnx', { ...options, providers: ['cpu'] }, create, NO_WAIT)).rejects.toBeInstanceOf(ModelLoadError);
+    expect(attempts).toEqual(['cpu']);
+  });
+});
