@@ -23,9 +23,15 @@ export interface BackendOptions extends SessionOptions {
   padToMaxBatchSize?: boolean;
   /** how the model is rewritten, and where the rewrite is kept */
   preparation: PreparationOptions;
-  /** called once the session is created, as its warm-up begins (the validation limits the two apart) */
-  onWarmUp?: () => void;
+  /** told as each warm-up run begins and ends, with its time (a validation limits the later runs by the first one's) */
+  onWarmUp?: (event: WarmUpEvent) => void;
 }
+
+/**
+ * A step of the warm-up: a run of `images` begins (the first, of one image,
+ * once the session is created), or it has ended after `ms`.
+ */
+export type WarmUpEvent = { run: { images: number } } | { ran: { images: number; ms: number } };
 
 /** What the loader learns about a version and the scheduler needs. */
 export interface BackendInfo {
@@ -121,8 +127,7 @@ export class ModelBackend {
       };
       const floors = new Float32Array(rows);
       const backend = new ModelBackend(config, info, session, prepared.input.name, input, prepared.candidates, floors, options.padToMaxBatchSize ?? false);
-      options.onWarmUp?.();
-      await backend.warmUp();
+      await backend.warmUp(options.onWarmUp);
       return backend;
     } catch (error) {
       await session.release().catch(() => {});
@@ -163,19 +168,34 @@ export class ModelBackend {
 
   /**
    * Runs on all-padding input: allocates ONNX Runtime's arenas and proves
-   * the outputs decode. A model that asks for batching is also run with two
-   * images, and batching is turned off (with a note) if its outputs have no
-   * batch axis to split on.
+   * the outputs decode. One image runs first, timed (a validation derives
+   * the later runs' limit from it); a model that asks for batching is then
+   * run with two images, and batching is turned off (with a note) if its
+   * outputs have no batch axis to split on. The first run's outputs are
+   * decoded once the batching is settled: two runs, as many as before.
    */
-  private async warmUp(): Promise<void> {
+  private async warmUp(onWarmUp: BackendOptions['onWarmUp']): Promise<void> {
     const pad = newTensorArray(this.info.inputDtype, inputElements(this.config.input));
     fillPadding(this.config.input, pad);
-    if (this.info.maxBatchSize > 1) await this.probeBatchAxis(pad);
-    const decoder = createOutputDecoder(this.config, this.info.outputs);
     // Nothing passes a threshold above 1: this checks the shapes, not the scores.
     const threshold = 1.01;
+    let rows = this.rows(1);
+    let raw: Record<string, TensorLike>;
     try {
-      const [outputs] = (await this.run([pad], [threshold])).outputs;
+      raw = await this.warmUpRun([pad], rows, [threshold], onWarmUp);
+      if (this.info.maxBatchSize > 1) await this.probeBatchAxis(pad, onWarmUp);
+      if (this.rows(1) !== rows) {
+        // Padded to a batch that the probe turned off: one image runs alone from now on, as it is served.
+        rows = this.rows(1);
+        raw = await this.warmUpRun([pad], rows, [threshold], onWarmUp);
+      }
+    } catch (error) {
+      if (error instanceof ModelLoadError) throw error;
+      throw new ModelLoadError(`warm-up run failed: ${(error as Error).message}`);
+    }
+    const decoder = createOutputDecoder(this.config, this.info.outputs);
+    try {
+      const [outputs] = this.split(raw, 1, rows);
       if (decoder.task === 'classify') decoder.scores(outputs!);
       else decoder.decode(outputs!, threshold);
     } catch (error) {
@@ -184,13 +204,11 @@ export class ModelBackend {
   }
 
   /** Runs two images and turns batching off (or fails a fixed batch) if an output has no batch axis. */
-  private async probeBatchAxis(pad: InputArray): Promise<void> {
+  private async probeBatchAxis(pad: InputArray, onWarmUp: BackendOptions['onWarmUp']): Promise<void> {
     const rows = this.rows(2);
     let raw: Record<string, TensorLike>;
     try {
-      this.input.set(pad, 0);
-      this.input.set(pad, pad.length);
-      raw = await this.session.run(this.feeds(rows, [1.01, 1.01]));
+      raw = await this.warmUpRun([pad, pad], rows, [1.01, 1.01], onWarmUp);
     } catch (error) {
       throw new ModelLoadError(`warm-up run with a batch of ${rows} failed: ${(error as Error).message}`);
     }
@@ -221,6 +239,22 @@ export class ModelBackend {
     const raw = await this.session.run(this.feeds(rows, thresholds));
     const runMs = performance.now() - started;
     return { outputs: this.split(raw, images.length, rows), runMs, rows };
+  }
+
+  /**
+   * One run of the warm-up as `rows` rows, told as it begins and ends; its
+   * raw outputs, split once the batching is settled. The rows past the
+   * images are zeros, as in run().
+   */
+  private async warmUpRun(images: readonly InputArray[], rows: number, thresholds: readonly number[], onWarmUp: BackendOptions['onWarmUp']): Promise<Record<string, TensorLike>> {
+    const elements = inputElements(this.config.input);
+    images.forEach((image, i) => this.input.set(image, i * elements));
+    if (rows > images.length) this.input.fill(0, images.length * elements, rows * elements);
+    onWarmUp?.({ run: { images: images.length } });
+    const started = performance.now();
+    const raw = await this.session.run(this.feeds(rows, thresholds));
+    onWarmUp?.({ ran: { images: images.length, ms: performance.now() - started } });
+    return raw;
   }
 
   private split(raw: Readonly<Record<string, TensorLike>>, count: number, rows: number): ImageOutputs[] {

@@ -1,11 +1,12 @@
 // Entry of a model validation process (validation.ts starts it under a
 // memory and a time limit): loads one model version on the CPU with one
 // ONNX Runtime thread, runs the warm-up the instances will run, and prints
-// one JSON line (ValidationReport) on stdout, after a WarmUpLine once the
-// session is created and the warm-up begins. The model.json config comes
+// one JSON line (ValidationReport) on stdout, after a WarmUpLine as each
+// warm-up run begins and ends, with its time (validation.ts limits each run
+// by the first one's). The model.json config comes
 // on stdin. A model that asks for more memory than the limit fails here,
 // in this process, instead of in the server.
-import { ModelBackend } from './backend.js';
+import { ModelBackend, type WarmUpEvent } from './backend.js';
 import type { ModelConfig } from './model-config.js';
 import type { PreparationOptions } from './prepared-model.js';
 
@@ -17,9 +18,9 @@ export interface ValidationRequest {
   preparation: PreparationOptions;
 }
 
-/** printed when the session is created, before the warm-up runs: the warm-up has a limit of its own */
+/** printed as each warm-up run begins (the first once the session is created) and ends: each run has a limit of its own */
 export interface WarmUpLine {
-  warmUp: true;
+  warmUp: WarmUpEvent;
 }
 
 export type ValidationReport =
@@ -43,7 +44,7 @@ async function main(): Promise<number> {
   const { directory, config, maxBatchSize, preparation } = JSON.parse(await readStdin()) as ValidationRequest;
   let backend: ModelBackend;
   try {
-    const onWarmUp = () => process.stdout.write(`${JSON.stringify({ warmUp: true } satisfies WarmUpLine)}\n`);
+    const onWarmUp = (event: WarmUpEvent) => process.stdout.write(`${JSON.stringify({ warmUp: event } satisfies WarmUpLine)}\n`);
     backend = await ModelBackend.load(directory, config, { providers: ['cpu'], deviceId: 0, intraOpThreads: 1, maxBatchSize, preparation, onWarmUp });
   } catch (error) {
     await report({ ok: false, reason: (error as Error).message, maxRssBytes: maxRssBytes() });

@@ -15,6 +15,7 @@ import { extname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Config, InstanceKind } from '../config.js';
+import type { WarmUpEvent } from './backend.js';
 import type { RunShare } from './batcher.js';
 import { LIMIT_NOT_SET, OUT_OF_MEMORY, spawnLimited } from './limited-process.js';
 import { maxBatchSizeOf, precisionOf, type ModelConfig, type Precision } from './model-config.js';
@@ -22,7 +23,35 @@ import type { ValidationReport, ValidationRequest, WarmUpLine } from './validate
 import { ValidationTurns } from './validation-turns.js';
 
 const CHILD_FILE = new URL(`./validate-child${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
-const WARM_UP_LINE = JSON.stringify({ warmUp: true } satisfies WarmUpLine);
+const WARM_UP_LINE_START = '{"warmUp":';
+
+/**
+ * A warm-up run after the first (the batch probe) may take this many times
+ * its images times the first run's time. The first run, of one image, bears
+ * the first-run costs (arenas allocated, kernels chosen), so a later run
+ * usually takes less than its images times that; the margin is for a run
+ * the CPU slows: the validation runs at niceness 10, and when the serving
+ * threads take its core between the two runs it gets about a tenth of it
+ * (scheduler weights 110 to 1024), and a new batch shape has first-run
+ * costs of its own (about twice more).
+ */
+export const WARM_UP_RUN_FACTOR = 20;
+/**
+ * The least a later warm-up run gets, however fast the first: on a run of
+ * a few milliseconds, a scheduler slice, a page fault storm or the arena's
+ * growth for the new shape outweigh any factor. Small beside
+ * INFERENCE_TIMEOUT_MS (30 s by default): a model that loops on a batch
+ * holds a low-priority core this long, not the whole run limit.
+ */
+export const WARM_UP_RUN_FLOOR_MS = 2000;
+
+/** What a warm-up run of `images` after a first run of `firstRunMs` may take: never more than INFERENCE_TIMEOUT_MS. */
+export function laterWarmUpRunMs(firstRunMs: number, images: number, runTimeoutMs: number): number {
+  return Math.min(runTimeoutMs, Math.max(WARM_UP_RUN_FLOOR_MS, Math.ceil(WARM_UP_RUN_FACTOR * images * firstRunMs)));
+}
+
+/** a duration in ms as the reasons write it: tenths below 10 ms */
+const formatMs = (ms: number) => (ms < 10 ? ms.toFixed(1) : String(Math.round(ms)));
 
 export interface ModelValidationSettings {
   /** RLIMIT_DATA of the validation process (MODEL_VALIDATION_MEMORY_MB) */
@@ -31,9 +60,11 @@ export interface ModelValidationSettings {
   timeoutMs: number;
   /**
    * INFERENCE_TIMEOUT_MS, the limit of one served batch: once the model is
-   * loaded, each run of its warm-up (a batch of two images, then one) gets no longer.
-   * A model whose runs cannot end in that time cannot serve, and one that
-   * loops is stopped after it, not after the whole MODEL_VALIDATION_TIMEOUT_MS.
+   * loaded, the first run of its warm-up (one image) gets no longer, and
+   * each later one (a batch of two images) gets laterWarmUpRunMs of the
+   * first's time, within it. A model whose runs cannot end in that time
+   * cannot serve, and one that loops is stopped after it, not after the
+   * whole MODEL_VALIDATION_TIMEOUT_MS.
    */
   runTimeoutMs: number;
   /** MAX_BATCH_SIZE: the batch the warm-up probes is the one the version will run (maxBatchSizeOf) */
@@ -150,15 +181,45 @@ function runChild(request: ValidationRequest, settings: ModelValidationSettings,
     child.kill('SIGKILL');
   };
   const timer = setTimeout(stop(`model load and warm-up took longer than ${settings.timeoutMs / 1000} s (MODEL_VALIDATION_TIMEOUT_MS)`), settings.timeoutMs);
+  // Each warm-up run has a limit of its own: the first (one image) what a
+  // served batch gets, every later one a limit derived from the first's time.
   let warmUpTimer: NodeJS.Timeout | undefined;
-  // One run when it does not batch, else two (a batch of two images, then one): each gets what a served batch gets.
-  const warmUpMs = settings.runTimeoutMs * (request.maxBatchSize > 1 ? 2 : 1);
-  const warmUpReason = `model warm-up took longer than ${warmUpMs / 1000} s (INFERENCE_TIMEOUT_MS for each of its runs): its runs could not end in time to serve`;
+  let firstRunMs: number | undefined;
+  const onWarmUp = (event: WarmUpEvent) => {
+    clearTimeout(warmUpTimer);
+    if ('ran' in event) {
+      firstRunMs ??= event.ran.ms;
+      return;
+    }
+    const { images } = event.run;
+    if (firstRunMs === undefined) {
+      const reason = `model warm-up took longer than ${settings.runTimeoutMs / 1000} s on one image (INFERENCE_TIMEOUT_MS): its runs could not end in time to serve`;
+      warmUpTimer = setTimeout(stop(reason), settings.runTimeoutMs);
+      return;
+    }
+    const limitMs = laterWarmUpRunMs(firstRunMs, images, settings.runTimeoutMs);
+    const what = images === 1 ? 'one image again' : `a batch of ${images} images`;
+    const reason =
+      `model warm-up with ${what} took longer than ${limitMs / 1000} s, where one image took ${formatMs(firstRunMs)} ms ` +
+      `(its limit: ${WARM_UP_RUN_FACTOR} x the batch x that, at least ${WARM_UP_RUN_FLOOR_MS / 1000} s, at most INFERENCE_TIMEOUT_MS): its runs could not end in time to serve`;
+    warmUpTimer = setTimeout(stop(reason), limitMs);
+  };
   let stdout = '';
   let stderr = '';
+  /** the last line, not yet ended */
+  let partial = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => {
     stdout = (stdout + d).slice(-65536);
-    if (!warmUpTimer && stdout.includes(WARM_UP_LINE)) warmUpTimer = setTimeout(stop(warmUpReason), warmUpMs);
+    const lines = (partial + d).split('\n');
+    partial = lines.pop()!.slice(-65536);
+    for (const line of lines) {
+      if (!line.startsWith(WARM_UP_LINE_START)) continue;
+      try {
+        onWarmUp((JSON.parse(line) as WarmUpLine).warmUp);
+      } catch {
+        // Not a whole line of ours: the final report says what happened.
+      }
+    }
   });
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-8192)));
   child.stdin!.on('error', () => {}); // the child may end before reading it all

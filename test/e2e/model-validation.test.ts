@@ -13,7 +13,7 @@ import { readModelConfig } from '../../src/inference/model-config.js';
 import { validateModel, type ModelValidationSettings } from '../../src/inference/validation.js';
 import { DEMO_MODEL_VERSION_ID } from '../../src/platform/bootstrap.js';
 import { buildConstantModel, writeModelDir } from '../fixtures/onnx-models.js';
-import { fixtureConfig, fixtureSpec } from '../fixtures/predict-models.js';
+import { FIXTURE_INPUT, fixtureConfig, fixtureSpec } from '../fixtures/predict-models.js';
 import { Api, uploadModelVersion } from '../helpers/api.js';
 import { makeImage } from '../helpers/images.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
@@ -86,6 +86,21 @@ describe('a new version through the HTTP API', () => {
     expect(res.status).toBe(200);
     expect(res.body.cat[0].score).toBeCloseTo(0.9, 5);
   });
+
+  it('fails an upload that runs one image at once and loops on a batch within seconds, its limit derived from its one-image run', async () => {
+    const model = (await admin.post('/v2/models', { name: 'loops-on-a-batch' })).body.data;
+    // No trip of its Loop for one image, 1e12 of them for a batch of two.
+    const spec = fixtureSpec({ inputShape: ['batch', 3, FIXTURE_INPUT.height, FIXTURE_INPUT.width], loop: { iterations: 1e12, beyondOneImage: true } });
+    const started = performance.now();
+    const uploaded = await uploadModelVersion(server.url, admin, model.id, { model: buildConstantModel(spec), config: { ...fixtureConfig('loops-on-a-batch'), batching: { maxBatchSize: 4 } } });
+    expect(uploaded.status).toBe(200);
+    const failed = await status(uploaded.body.data.id, 'Failed');
+    // INFERENCE_TIMEOUT_MS is 30 s here: before, the batch ran that long (twice, for the warm-up's two runs).
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(failed.statusReason).toMatch(
+      /^model warm-up with a batch of 2 images took longer than [\d.]+ s, where one image took [\d.]+ ms \(its limit: 20 x the batch x that, at least 2 s, at most INFERENCE_TIMEOUT_MS\): its runs could not end in time to serve$/,
+    );
+  });
 });
 
 describe('validateModel', () => {
@@ -151,7 +166,7 @@ describe('validateModel', () => {
   it('stops a warm-up past INFERENCE_TIMEOUT_MS, well before MODEL_VALIDATION_TIMEOUT_MS', async () => {
     const { directory, config } = await modelDir('loops', { loop: { iterations: 1e9 } });
     await expect(validateModel(directory, config, { ...settings, runTimeoutMs: 1000 })).rejects.toThrow(
-      'model warm-up took longer than 2 s (INFERENCE_TIMEOUT_MS for each of its runs): its runs could not end in time to serve',
+      'model warm-up took longer than 1 s on one image (INFERENCE_TIMEOUT_MS): its runs could not end in time to serve',
     );
   }, 20_000);
 
