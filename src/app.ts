@@ -62,6 +62,7 @@ import { EventTail } from './platform/event-tail.js';
 import { loadSecretsKey, useSecretsKey } from './platform/secrets.js';
 import { RuleDeliveryService } from './platform/rules/deliveries.js';
 import { RulesEngine } from './platform/rules/engine.js';
+import { KnownDevices } from './platform/rules/known-devices.js';
 import { RuleService } from './platform/rules/service.js';
 import { ActionRunner, outboxSms } from './platform/rules/runner.js';
 import { parseAllowList } from './platform/rules/ssrf-guard.js';
@@ -206,14 +207,17 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const management: Endpoint[] = managementEndpoints(platform, config);
     const authenticator = createAuthenticator(database.sql, tokens);
 
-    const rulesEngine = new RulesEngine(database.sql, platform.rules, { evaluationMsPerSecond: config.ruleEvaluationMsPerSecond });
+    // What the rules remember of devices: filled by the writer's commits
+    // through the engine, forgotten by the tag actions (known-devices.ts).
+    const knownDevices = new KnownDevices();
+    const rulesEngine = new RulesEngine(database.sql, platform.rules, { evaluationMsPerSecond: config.ruleEvaluationMsPerSecond }, knownDevices);
     await rulesEngine.start();
     cleanups.push(() => rulesEngine.stop());
     const actions = new ActionRunner(database.sql, outboxSms, {
       pollMs: 5_000,
       concurrency: 8,
       baseBackoffMs: config.actionRetryBaseMs,
-      onDevicesChanged: (ids) => rulesEngine.forgetDevices(ids),
+      onDevicesChanged: (ids) => knownDevices.changed(ids),
       webhookAllowList: parseAllowList(config.webhookAllowedHosts),
     });
     await actions.start();

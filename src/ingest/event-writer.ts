@@ -34,21 +34,23 @@ export interface IncomingEvent extends RuleEvent {
 /**
  * What the writer asks of the rules (platform/rules/engine.ts, RulesEngine):
  * a plan for each batch, plain data it writes in the batch's commit, and
- * then what became of it. No statement is made or sent by the rules.
+ * then that it committed. No statement is made or sent by the rules. What
+ * they remember of devices changes only once told a plan committed
+ * (platform/rules/known-devices.ts, its invariants): a plan that fails
+ * needs no word.
  */
 export interface BatchRules {
   /**
    * The batch evaluated from memory, assuming every event is new, with the
    * versions its devices must still be at; undefined when the devices must
-   * be read first. The writer then commits the batch in one statement.
+   * be read first. The writer then commits the batch in one statement; its
+   * devices are remembered again only if it commits.
    */
   planAhead(events: readonly IncomingEvent[]): Promise<RulesPlan | undefined>;
   /** The batch's new events evaluated on the device rows (locked) and throttles read in the transaction. */
   planFromRows(events: readonly IncomingEvent[], devices: readonly EngineDeviceRow[], throttles: readonly RuleThrottleRow[]): Promise<RulesPlan>;
   /** The plan committed; `versions`: each updated device's new row version. */
   committed(plan: RulesPlan, versions: ReadonlyMap<string, string>): void;
-  /** A plan made ahead whose statement failed. */
-  forget(plan: RulesPlan): void;
 }
 
 export interface WriterOptions {
@@ -261,7 +263,6 @@ export class EventWriter {
         this.rules.committed(ahead, versions);
         return events.length;
       } catch (error) {
-        this.rules.forget(ahead);
         const code = (error as { code?: string }).code;
         if (code !== SERIALIZATION_FAILURE && code !== UNIQUE_VIOLATION && code !== DEADLOCK_DETECTED) throw error;
         this.stats.retried++;

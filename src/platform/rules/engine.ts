@@ -7,7 +7,7 @@
 // at. The event writer (ingest/event-writer.ts) owns every statement of the
 // commit: it writes the plan in the same transaction as the events, so an
 // acknowledged event has fired its rules exactly once, crash or not, and
-// then tells the engine what committed (committed) or failed (forget).
+// then tells the engine what committed (committed).
 //
 // Each organization's evaluation is timed and charged to a budget of its own
 // (budget.ts): past it, its events are stored with their rules left out,
@@ -17,18 +17,19 @@
 // Per organization, rules (parsed trees) compiled with a spatial index of
 // their landmarks (compiled.ts) are kept in memory and reloaded when
 // PostgreSQL notifies a change. Device state is remembered from the last
-// commit (known-devices.ts) and trusted only as far as PostgreSQL confirms
-// it; otherwise the writer reads it once per batch (locked), so several
-// servers can share devices.
+// commit and trusted only as far as PostgreSQL confirms it, by KnownDevices
+// (known-devices.ts: the memory, its protocol and invariants); otherwise the
+// writer reads it once per batch (locked), so several servers can share
+// devices.
 import type { Sql } from 'postgres';
 import type { DevicePatches, EngineDeviceRow } from '../../db/device-state.js';
 import { listLandmarkShapes } from '../../db/landmarks.js';
 import type { RuleThrottleRow } from '../../db/rule-throttle.js';
 import { log } from '../../log.js';
-import { evaluateBatch, throttleKey, type ActionJob, type EngineDevice, type FiredRule, type OverBudget, type RuleEvent, type RuleStats } from './batch.js';
+import { evaluateBatch, type ActionJob, type FiredRule, type OverBudget, type RuleEvent, type RuleStats } from './batch.js';
 import { EvaluationBudget } from './budget.js';
 import { organizationRules, type OrganizationRules } from './compiled.js';
-import { KnownDevices, type KnownDevice } from './known-devices.js';
+import { KnownDevices, type BatchDevices, type KnownDevice } from './known-devices.js';
 import { landmarkIds } from './model.js';
 import type { RuleService } from './service.js';
 
@@ -74,8 +75,6 @@ function addStats(into: RuleStats, from: RuleStats): void {
 export class RulesEngine {
   private readonly organizations = new Map<string, Promise<OrganizationRules>>();
   private unlisten: Array<() => Promise<void>> = [];
-  /** devices as this server last committed them: see known-devices.ts */
-  private readonly known = new KnownDevices();
   readonly stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 };
   /** committed events whose rules were left out, their organization's evaluation budget spent */
   eventsOverBudget = 0;
@@ -87,6 +86,8 @@ export class RulesEngine {
     private readonly sql: Sql,
     private readonly rules: RuleService,
     options: RulesEngineOptions,
+    /** devices as this server last committed them, shared with the action runner's onDevicesChanged (app.ts) */
+    private readonly known = new KnownDevices(),
   ) {
     this.budget = new EvaluationBudget(options.evaluationMsPerSecond);
   }
@@ -132,29 +133,12 @@ export class RulesEngine {
    * The batch evaluated from what this server remembers, assuming every
    * event is new; undefined when a device of the batch is not remembered
    * (the writer then reads the devices, locked, and asks planFromRows).
-   * Evaluated on the remembered objects themselves: the writer calls
-   * forget(plan) if its commit fails.
+   * Evaluated on the remembered objects themselves, lent by the memory
+   * until the plan is committed: a plan that never commits leaves no trace.
    */
-  async planAhead(batch: readonly RuleEvent[]): Promise<RulesPlan | undefined> {
-    const entries = new Map<string, KnownDevice>();
-    for (const event of batch) {
-      if (entries.has(event.deviceId)) continue;
-      const entry = this.known.get(event.deviceId);
-      if (!entry) return undefined;
-      entries.set(event.deviceId, entry);
-    }
-    const organizations = await this.organizationsOf(batch);
-    const devices = new Map<string, EngineDevice>();
-    const throttles = new Map<string, number>();
-    const expectedVersions = new Map<string, string>();
-    for (const [id, entry] of entries) {
-      devices.set(id, entry.device);
-      expectedVersions.set(id, entry.version);
-      for (const [key, at] of entry.throttles) throttles.set(key, at);
-    }
-    const stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 };
-    const { patches, fired, jobs, overBudget } = evaluateBatch(batch, organizations, devices, throttles, stats, this.budget);
-    return { patches, fired, jobs, expectedVersions, stats, devices: entries, overBudget };
+  planAhead(batch: readonly RuleEvent[]): Promise<RulesPlan | undefined> {
+    const lent = this.known.ahead(batch);
+    return lent ? this.plan(batch, lent) : Promise.resolve(undefined);
   }
 
   /**
@@ -162,37 +146,30 @@ export class RulesEngine {
    * on the devices' rows and throttles the writer read inside its
    * transaction, the rows locked.
    */
-  async planFromRows(events: readonly RuleEvent[], deviceRows: readonly EngineDeviceRow[], throttleRows: readonly RuleThrottleRow[]): Promise<RulesPlan> {
-    const entries = new Map<string, KnownDevice>();
-    for (const { version, ...device } of deviceRows) entries.set(device.id, { device: device as EngineDevice, version, throttles: new Map() });
-    const throttles = new Map<string, number>();
-    for (const t of throttleRows) {
-      const key = throttleKey(t.ruleId, t.deviceId);
-      throttles.set(key, t.lastFiredAt.getTime());
-      entries.get(t.deviceId)?.throttles.set(key, t.lastFiredAt.getTime());
-    }
+  planFromRows(events: readonly RuleEvent[], deviceRows: readonly EngineDeviceRow[], throttleRows: readonly RuleThrottleRow[]): Promise<RulesPlan> {
+    const read = this.known.read(deviceRows, throttleRows);
+    if (events.length > 0) return this.plan(events, read);
     const stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 };
-    if (events.length === 0) return { patches: new Map(), fired: new Map(), jobs: [], expectedVersions: undefined, stats, devices: entries, overBudget: new Map() };
+    return Promise.resolve({ patches: new Map(), fired: new Map(), jobs: [], expectedVersions: undefined, stats, devices: read.entries, overBudget: new Map() });
+  }
+
+  /** The events evaluated on the batch's devices (from memory or read), in place. */
+  private async plan(events: readonly RuleEvent[], batch: BatchDevices): Promise<RulesPlan> {
     const organizations = await this.organizationsOf(events);
-    const devices = new Map<string, EngineDevice>();
-    for (const [id, entry] of entries) devices.set(id, entry.device);
-    const { patches, fired, jobs, overBudget } = evaluateBatch(events, organizations, devices, throttles, stats, this.budget);
-    return { patches, fired, jobs, expectedVersions: undefined, stats, devices: entries, overBudget };
+    const stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 };
+    const { patches, fired, jobs, overBudget } = evaluateBatch(events, organizations, batch.devices, batch.throttles, stats, this.budget);
+    return { patches, fired, jobs, expectedVersions: batch.expectedVersions, stats, devices: batch.entries, overBudget };
   }
 
   /**
-   * The plan committed: each of its devices is remembered at the row
-   * version it was written at (`versions`, from the device-state UPDATE) or
-   * read at, with the rules that fired for it.
+   * The plan committed: its devices are remembered (KnownDevices.committed)
+   * at the row versions it wrote (`versions`, from the device-state UPDATE),
+   * and its counts added.
    */
   committed(plan: RulesPlan, versions: ReadonlyMap<string, string>): void {
     addStats(this.stats, plan.stats);
     for (const [organizationId, over] of plan.overBudget) this.reportOverBudget(organizationId, over);
-    for (const [key, f] of plan.fired) plan.devices.get(f.deviceId)?.throttles.set(key, f.at.getTime());
-    for (const [id, entry] of plan.devices) {
-      entry.version = versions.get(id) ?? entry.version;
-      this.known.set(id, entry);
-    }
+    this.known.committed(plan.devices, plan.fired, versions);
   }
 
   /** Counts an organization's events stored without their rules, and logs it (at most every OVER_BUDGET_LOG_INTERVAL_MS per organization). */
@@ -210,15 +187,5 @@ export class RulesEngine {
     });
     report.loggedAt = now;
     report.events = 0;
-  }
-
-  /** A plan made ahead whose commit failed: what its evaluation changed in memory is dropped. */
-  forget(plan: RulesPlan): void {
-    this.known.forget(plan.devices.keys());
-  }
-
-  /** Devices changed elsewhere: their next batch reads them again. */
-  forgetDevices(deviceIds: Iterable<string>): void {
-    this.known.forget(deviceIds);
   }
 }

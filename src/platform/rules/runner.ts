@@ -94,9 +94,9 @@ export interface ActionRunnerOptions {
   baseBackoffMs: number;
   /**
    * Devices an action is changing (tags), called before its transaction
-   * commits: the rules engine forgets what it remembers of them, so their
-   * next ingested batch reads them again instead of failing its version
-   * check.
+   * commits: what the rules remember of them is forgotten
+   * (KnownDevices.changed, known-devices.ts), so their next ingested batch
+   * reads them again instead of failing its version check.
    */
   onDevicesChanged?: (deviceIds: string[]) => void;
   /** internal webhook destinations let through anyway (WEBHOOK_ALLOWED_HOSTS); none by default */
