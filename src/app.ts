@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
-import { endpointRoutes, setResponseValidation, type Authenticators, type Endpoint } from './http/api.js';
+import { endpointRoutes, type Authenticators, type Endpoint } from './http/api.js';
 import { CorsPolicy } from './http/cors.js';
 import { buildOpenApi } from './http/openapi.js';
 import { metricsAccess } from './http/metrics-access.js';
@@ -119,7 +119,6 @@ function withConsole(apiRoutes: Route[], settings: ConsoleSettings): Route[] {
 
 export async function startServer(config: Config): Promise<RunningServer> {
   setLogLevel(config.logLevel);
-  setResponseValidation(config.responseValidation);
   setLogFormat(config.logFormat);
   const uws = loadUws(); // before anything else: no point starting without it
   const jpeg = jpegDecoder(config.jpegDecoder); // nor without the JPEG decoder JPEG_DECODER pins
@@ -316,6 +315,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       accessLog: config.accessLog,
       cors: CorsPolicy.from(config.corsOrigins),
       uploadRate: new UploadRateWatch(config.minUploadRate),
+      responseValidation: config.responseValidation,
     };
     const server = new HttpServer(uws, ctx);
     const ports: number[] = [];
