@@ -209,8 +209,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await rulesEngine.start();
     cleanups.push(() => rulesEngine.stop());
     const actions = new ActionRunner(database.sql, outboxSms, {
-      pollMs: 5_000,
-      concurrency: 8,
       baseBackoffMs: config.actionRetryBaseMs,
       onDevicesChanged: (ids) => rulesEngine.forgetDevices(ids),
       webhookAllowList: parseAllowList(config.webhookAllowedHosts),

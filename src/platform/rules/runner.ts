@@ -62,8 +62,19 @@ export const outboxSms: SmsSender = {
 /** A retryable failure: the job is tried again later (network errors, timeouts, 5xx, 429). */
 class RetryableError extends Error {}
 
-const MAX_ATTEMPTS_DEFAULT = 5;
-const LEASE_SECONDS = 60;
+/** The action runner's tuning, named once here (docs/ARCHITECTURE.md, "Tuning constants", lists it). */
+export const ACTION_RUNNER_TUNING = {
+  /** how often due jobs are looked for besides the NOTIFY wake-ups (a job due after its backoff, a missed NOTIFY) */
+  pollMs: 5_000,
+  /** jobs claimed and run at once, per server */
+  concurrency: 8,
+  /** a claimed job's lease: past it, a job whose runner died is claimed again */
+  leaseSeconds: 60,
+  /** attempts of a job: a webhook's own `retries` + 1 replaces it */
+  maxAttempts: 5,
+  /** a webhook request's timeout when its action sets no `timeoutMs` */
+  webhookTimeoutMs: 10_000,
+} as const;
 
 /**
  * Where a webhook goes: its URL template rendered, then held to the origin
@@ -86,10 +97,10 @@ export function signature(secret: string, timestamp: string, body: string): stri
 }
 
 export interface ActionRunnerOptions {
-  /** how often due jobs are looked for besides the NOTIFY wake-ups */
-  pollMs: number;
-  /** jobs run at once */
-  concurrency: number;
+  /** how often due jobs are looked for besides the NOTIFY wake-ups; ACTION_RUNNER_TUNING's by default */
+  pollMs?: number;
+  /** jobs run at once; ACTION_RUNNER_TUNING's by default */
+  concurrency?: number;
   /** the first retry's delay; it doubles with each attempt */
   baseBackoffMs: number;
   /**
@@ -131,13 +142,13 @@ export class ActionRunner {
   constructor(
     private readonly sql: Sql,
     private readonly sms: SmsSender = outboxSms,
-    private readonly options: ActionRunnerOptions = { pollMs: 5_000, concurrency: 8, baseBackoffMs: 1_000 },
+    private readonly options: ActionRunnerOptions = { baseBackoffMs: 1_000 },
   ) {}
 
   async start(): Promise<void> {
     const { unlisten } = await this.sql.listen('action_jobs', () => this.kick());
     this.unlisten = unlisten;
-    this.timer = setInterval(() => this.kick(), this.options.pollMs);
+    this.timer = setInterval(() => this.kick(), this.options.pollMs ?? ACTION_RUNNER_TUNING.pollMs);
     this.timer.unref();
     this.kick();
   }
@@ -159,7 +170,7 @@ export class ActionRunner {
 
   /** Claims and runs the jobs due now; returns how many. */
   private async runDue(): Promise<number> {
-    const jobs = await claimDueActionJobs(this.sql, this.options.concurrency, LEASE_SECONDS);
+    const jobs = await claimDueActionJobs(this.sql, this.options.concurrency ?? ACTION_RUNNER_TUNING.concurrency, ACTION_RUNNER_TUNING.leaseSeconds);
     await Promise.all(jobs.map((job) => this.run(job)));
     return jobs.length;
   }
@@ -170,7 +181,8 @@ export class ActionRunner {
     // what it was given; only this code writes action_jobs rows.
     const job = row as ClaimedJob;
     const action = job.action;
-    const maxAttempts = action.type === 'webhook' ? (action.retries ?? MAX_ATTEMPTS_DEFAULT - 1) + 1 : MAX_ATTEMPTS_DEFAULT;
+    const { maxAttempts: attempts } = ACTION_RUNNER_TUNING;
+    const maxAttempts = action.type === 'webhook' ? (action.retries ?? attempts - 1) + 1 : attempts;
     try {
       if (action.type === 'webhook') {
         await this.webhook(job, action, maxAttempts);
@@ -205,7 +217,7 @@ export class ActionRunner {
     // The log shows which headers were sent, not the tenant's values (tokens).
     const loggedHeaders: Record<string, string> = { ...headers };
     const started = new Date();
-    const timeoutMs = a.timeoutMs ?? 10_000;
+    const timeoutMs = a.timeoutMs ?? ACTION_RUNNER_TUNING.webhookTimeoutMs;
     let body: string | undefined;
     let status: number | undefined;
     let error: string | undefined;
