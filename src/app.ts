@@ -59,7 +59,7 @@ import { createModelStore } from './platform/database-model-store.js';
 import { FrameBucket, KeptFrames } from './platform/kept-frames.js';
 import { DatabaseVersionRegistry } from './platform/model-version-registry.js';
 import { EventTail } from './platform/event-tail.js';
-import { loadSecretsKey, useSecretsKey } from './platform/secrets.js';
+import { loadSecretsKey, Secrets } from './platform/secrets.js';
 import { RuleDeliveryService } from './platform/rules/deliveries.js';
 import { RulesEngine } from './platform/rules/engine.js';
 import { RuleService } from './platform/rules/service.js';
@@ -161,12 +161,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     cleanups.push(() => inference.stop());
 
     // Before any rule is saved or webhook sent: their secrets are sealed with it.
-    useSecretsKey(await loadSecretsKey(config.secretsKey, config.dataDir));
-    const sealed = await sealStoredWebhookSecrets(database.sql);
+    const secrets = new Secrets(await loadSecretsKey(config.secretsKey, config.dataDir));
+    const sealed = await sealStoredWebhookSecrets(database.sql, secrets);
     if (sealed > 0) log.info('sealed webhook secrets stored in plain text', { rows: sealed });
     const tokens = await TokenService.create(config.jwtSecret, config.dataDir, config.jwtTtlSeconds);
     if (config.smtpUrl) {
-      const sender = new OutboxSender(database.sql, smtpTransport(config.smtpUrl, config.mailFrom));
+      const sender = new OutboxSender(database.sql, smtpTransport(config.smtpUrl, config.mailFrom), secrets);
       await sender.start();
       cleanups.push(() => sender.stop());
     }
@@ -185,7 +185,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await keptFrames.start();
     cleanups.push(() => keptFrames.stop());
     const platform: PlatformServices = {
-      accounts: new AccountService(database.sql, tokens, { publicUrl: config.publicUrl }, keptFrames),
+      accounts: new AccountService(database.sql, tokens, secrets, { publicUrl: config.publicUrl }, keptFrames),
       channels: new ChannelService(database.sql),
       channelKeys: new ChannelKeyService(database.sql),
       schemas: new SchemaService(database.sql),
@@ -195,7 +195,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       vision: new VisionService(database.sql, (versionId, organizationId) => inference.visible(versionId, organizationId) !== undefined),
       keptFrames,
       landmarks: new LandmarkService(database.sql),
-      rules: new RuleService(database.sql, { webhookAllowList: parseAllowList(config.webhookAllowedHosts) }),
+      rules: new RuleService(database.sql, secrets, { webhookAllowList: parseAllowList(config.webhookAllowedHosts) }),
       ruleDeliveries: new RuleDeliveryService(database.sql),
       events,
       eventTail,
@@ -210,6 +210,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     cleanups.push(() => rulesEngine.stop());
     const actions = new ActionRunner(database.sql, outboxSms, {
       baseBackoffMs: config.actionRetryBaseMs,
+      secrets,
       onDevicesChanged: (ids) => rulesEngine.forgetDevices(ids),
       webhookAllowList: parseAllowList(config.webhookAllowedHosts),
     });

@@ -35,7 +35,7 @@ import { insertOutboxSms } from '../../db/outbox.js';
 import { newId } from '../../ids.js';
 import { log } from '../../log.js';
 import { enqueueEmail } from '../outbox.js';
-import { openSecret, UnopenableSecretError } from '../secrets.js';
+import { type Secrets, UnopenableSecretError } from '../secrets.js';
 import { webhookOrigin, type RuleAction, type WebhookAction } from './actions.js';
 import type { ActionContext } from './batch.js';
 import { BlockedDestinationError, checkDestination, NOTHING_ALLOWED, pinnedLookup, type AllowList } from './ssrf-guard.js';
@@ -103,6 +103,8 @@ export interface ActionRunnerOptions {
   concurrency?: number;
   /** the first retry's delay; it doubles with each attempt */
   baseBackoffMs: number;
+  /** what webhook secrets and email bodies are sealed with */
+  secrets: Secrets;
   /**
    * Devices an action is changing (tags), called before its transaction
    * commits: the rules engine forgets what it remembers of them, so their
@@ -142,7 +144,7 @@ export class ActionRunner {
   constructor(
     private readonly sql: Sql,
     private readonly sms: SmsSender = outboxSms,
-    private readonly options: ActionRunnerOptions = { baseBackoffMs: 1_000 },
+    private readonly options: ActionRunnerOptions,
   ) {}
 
   async start(): Promise<void> {
@@ -224,7 +226,7 @@ export class ActionRunner {
     let outcome: 'success' | 'retry' | 'failure';
     try {
       for (const [name, value] of Object.entries(a.headers ?? {})) {
-        headers[name.toLowerCase()] = renderTemplate(openSecret(value), job.context);
+        headers[name.toLowerCase()] = renderTemplate(this.options.secrets.open(value), job.context);
         loggedHeaders[name.toLowerCase()] = '********';
       }
       if (method !== 'GET') {
@@ -235,12 +237,12 @@ export class ActionRunner {
         else body = renderTemplate(a.body, job.context);
       }
       if (a.username !== undefined || a.password !== undefined) {
-        headers.authorization = `Basic ${Buffer.from(`${a.username ?? ''}:${a.password === undefined ? '' : openSecret(a.password)}`).toString('base64')}`;
+        headers.authorization = `Basic ${Buffer.from(`${a.username ?? ''}:${a.password === undefined ? '' : this.options.secrets.open(a.password)}`).toString('base64')}`;
       }
       if (a.secret) {
         const timestamp = String(Math.floor(Date.now() / 1000));
         headers['x-sense-timestamp'] = loggedHeaders['x-sense-timestamp'] = timestamp;
-        headers['x-sense-signature'] = signature(openSecret(a.secret), timestamp, body ?? '');
+        headers['x-sense-signature'] = signature(this.options.secrets.open(a.secret), timestamp, body ?? '');
       }
       const target = webhookTarget(String(a.url), job.context);
       const destination = await checkDestination(target, this.options.webhookAllowList ?? NOTHING_ALLOWED);
@@ -304,7 +306,7 @@ export class ActionRunner {
       }
       case 'email':
         for (const to of a.recipients?.emails ?? []) {
-          await enqueueEmail(tx, {
+          await enqueueEmail(tx, this.options.secrets, {
             kind: 'rule-action',
             to,
             organizationId: job.organizationId,
