@@ -62,7 +62,7 @@ type Lookup = (name: string) => unknown;
 class Field<T> {
   constructor(
     readonly setting: Omit<Setting, 'path'>,
-    /** the value Config holds: the setting's, or made from it (`then`) */
+    /** the value Config holds: the setting's, or made from it (`adjusted`) */
     readonly load: (env: Env) => T,
   ) {}
 }
@@ -88,6 +88,7 @@ function rawOf(env: Env, name: string, kind: Kind<unknown>, fallback: string | u
   return unset ? fallback : raw;
 }
 
+/** A setting as value, derived and unset declare it, before field() names it. */
 interface Spec<T> {
   kind: Kind<unknown>;
   default: string | undefined;
