@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
-import { endpointRoutes, setResponseValidation, type Authenticators, type Endpoint } from './http/api.js';
+import { endpointRoutes, type Authenticators, type Endpoint } from './http/api.js';
 import { CorsPolicy } from './http/cors.js';
 import { buildOpenApi } from './http/openapi.js';
 import { metricsAccess } from './http/metrics-access.js';
@@ -59,7 +59,7 @@ import { createModelStore } from './platform/database-model-store.js';
 import { FrameBucket, KeptFrames } from './platform/kept-frames.js';
 import { DatabaseVersionRegistry } from './platform/model-version-registry.js';
 import { EventTail } from './platform/event-tail.js';
-import { loadSecretsKey, useSecretsKey } from './platform/secrets.js';
+import { loadSecretsKey, Secrets } from './platform/secrets.js';
 import { RuleDeliveryService } from './platform/rules/deliveries.js';
 import { RulesEngine } from './platform/rules/engine.js';
 import { KnownDevices } from './platform/rules/known-devices.js';
@@ -120,7 +120,6 @@ function withConsole(apiRoutes: Route[], settings: ConsoleSettings): Route[] {
 
 export async function startServer(config: Config): Promise<RunningServer> {
   setLogLevel(config.logLevel);
-  setResponseValidation(config.responseValidation);
   setLogFormat(config.logFormat);
   const uws = loadUws(); // before anything else: no point starting without it
   const jpeg = jpegDecoder(config.jpegDecoder); // nor without the JPEG decoder JPEG_DECODER pins
@@ -163,12 +162,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     cleanups.push(() => inference.stop());
 
     // Before any rule is saved or webhook sent: their secrets are sealed with it.
-    useSecretsKey(await loadSecretsKey(config.secretsKey, config.dataDir));
-    const sealed = await sealStoredWebhookSecrets(database.sql);
+    const secrets = new Secrets(await loadSecretsKey(config.secretsKey, config.dataDir));
+    const sealed = await sealStoredWebhookSecrets(database.sql, secrets);
     if (sealed > 0) log.info('sealed webhook secrets stored in plain text', { rows: sealed });
     const tokens = await TokenService.create(config.jwtSecret, config.dataDir, config.jwtTtlSeconds);
     if (config.smtpUrl) {
-      const sender = new OutboxSender(database.sql, smtpTransport(config.smtpUrl, config.mailFrom));
+      const sender = new OutboxSender(database.sql, smtpTransport(config.smtpUrl, config.mailFrom), secrets);
       await sender.start();
       cleanups.push(() => sender.stop());
     }
@@ -187,7 +186,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await keptFrames.start();
     cleanups.push(() => keptFrames.stop());
     const platform: PlatformServices = {
-      accounts: new AccountService(database.sql, tokens, { publicUrl: config.publicUrl }, keptFrames),
+      accounts: new AccountService(database.sql, tokens, secrets, { publicUrl: config.publicUrl }, keptFrames),
       channels: new ChannelService(database.sql),
       channelKeys: new ChannelKeyService(database.sql),
       schemas: new SchemaService(database.sql),
@@ -197,7 +196,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       vision: new VisionService(database.sql, (versionId, organizationId) => inference.visible(versionId, organizationId) !== undefined),
       keptFrames,
       landmarks: new LandmarkService(database.sql),
-      rules: new RuleService(database.sql, { webhookAllowList: parseAllowList(config.webhookAllowedHosts) }),
+      rules: new RuleService(database.sql, secrets, { webhookAllowList: parseAllowList(config.webhookAllowedHosts) }),
       ruleDeliveries: new RuleDeliveryService(database.sql),
       events,
       eventTail,
@@ -214,9 +213,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await rulesEngine.start();
     cleanups.push(() => rulesEngine.stop());
     const actions = new ActionRunner(database.sql, outboxSms, {
-      pollMs: 5_000,
-      concurrency: 8,
       baseBackoffMs: config.actionRetryBaseMs,
+      secrets,
       onDevicesChanged: (ids) => knownDevices.changed(ids),
       webhookAllowList: parseAllowList(config.webhookAllowedHosts),
     });
@@ -320,6 +318,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       accessLog: config.accessLog,
       cors: CorsPolicy.from(config.corsOrigins),
       uploadRate: new UploadRateWatch(config.minUploadRate),
+      responseValidation: config.responseValidation,
     };
     const server = new HttpServer(uws, ctx);
     const ports: number[] = [];

@@ -9,7 +9,7 @@ import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { findOutboxEmail, listOutboxEmails } from '../db/outbox.js';
 import { setLogLevel } from '../log.js';
-import { loadSecretsKey, openSecret, useSecretsKey } from '../platform/secrets.js';
+import { loadSecretsKey, Secrets } from '../platform/secrets.js';
 import { runCli } from './run.js';
 
 async function main(): Promise<number> {
@@ -24,14 +24,14 @@ async function main(): Promise<number> {
   }
   setLogLevel('warn');
   const config = loadConfig();
-  useSecretsKey(await loadSecretsKey(config.secretsKey, config.dataDir));
+  const secrets = new Secrets(await loadSecretsKey(config.secretsKey, config.dataDir));
   const database = await openDatabase(config, 'tool');
   try {
     if (command === 'show') {
       const email = await findOutboxEmail(database.sql, id!);
       if (!email) throw new Error(`no email ${id}`);
       process.stdout.write(`To: ${email.toAddress}\nSubject: ${email.subject}\nQueued: ${email.createdAt.toISOString()}\n` +
-        `Sent: ${email.sentAt?.toISOString() ?? 'no'}${email.lastError ? ` (last error: ${email.lastError})` : ''}\n\n${openSecret(email.body)}`);
+        `Sent: ${email.sentAt?.toISOString() ?? 'no'}${email.lastError ? ` (last error: ${email.lastError})` : ''}\n\n${secrets.open(email.body)}`);
       return 0;
     }
     const emails = await listOutboxEmails(database.sql, Number(values.limit));

@@ -250,17 +250,13 @@ function send(reply: Reply, response: ApiResponse): void {
   }
 }
 
-/** RESPONSE_VALIDATION: success bodies are checked against the schemas their endpoint declares. */
-let responseValidation = false;
-export const setResponseValidation = (on: boolean): void => void (responseValidation = on);
-
 /**
- * With RESPONSE_VALIDATION on: a success body (as JSON carries it) that its
+ * With RESPONSE_VALIDATION on (the server's HttpContext): a success body (as JSON carries it) that its
  * declared schema refuses, or that has no schema for its status, is a server
  * bug: logged with the path and the zod issue, and answered 500.
  */
-function checkResponse(endpoint: Endpoint, req: Request, response: ApiResponse): void {
-  if (!responseValidation || response.status < 200 || response.status >= 300 || response.body === undefined) return;
+function checkResponse(endpoint: Endpoint, req: Request, reply: Reply, response: ApiResponse): void {
+  if (!reply.ctx.responseValidation || response.status < 200 || response.status >= 300 || response.body === undefined) return;
   if (typeof response.body === 'string' || response.body instanceof Uint8Array) return;
   const schema = endpoint.responses?.[response.status]?.schema;
   const result = schema?.safeParse(JSON.parse(JSON.stringify(response.body)));
@@ -275,8 +271,8 @@ function checkResponse(endpoint: Endpoint, req: Request, response: ApiResponse):
  * like a body: an event its declaration does not name, or data its schema
  * refuses, is a server bug, logged; the stream is then ended.
  */
-function streamCheck(endpoint: Endpoint, req: Request): ((event: string, data: unknown) => boolean) | undefined {
-  if (!responseValidation) return undefined;
+function streamCheck(endpoint: Endpoint, req: Request, reply: Reply): ((event: string, data: unknown) => boolean) | undefined {
+  if (!reply.ctx.responseValidation) return undefined;
   const events = endpoint.responses?.[200]?.events ?? {};
   return (event, data) => {
     const declared = events[event];
@@ -292,7 +288,7 @@ function streamCheck(endpoint: Endpoint, req: Request): ((event: string, data: u
 function openEventStream(endpoint: Endpoint, req: Request, reply: Reply, response: EventStreamResponse): void {
   // no-store: nothing to cache; X-Accel-Buffering: nginx passes each message on at once
   const raw = reply.stream(200, 'text/event-stream; charset=utf-8', { 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' }, STREAM_OPENING);
-  const check = streamCheck(endpoint, req);
+  const check = streamCheck(endpoint, req, reply);
   const stream = new EventStream(raw, { bufferBytes: response.bufferBytes, keepAliveMs: response.keepAliveMs ?? KEEP_ALIVE_MS, ...(check && { check }) });
   response.start(stream);
 }
@@ -384,7 +380,7 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
       openEventStream(endpoint, req, reply, response.eventStream);
       return;
     }
-    checkResponse(endpoint, req, response);
+    checkResponse(endpoint, req, reply, response);
     send(reply, response);
   };
   const answer = (req: Request, reply: Reply) => (response: ApiResponse | undefined) => answerNow(req, reply, response);

@@ -1,5 +1,5 @@
 // What every request of one server shares: its settings (TRUST_PROXY,
-// ACCESS_LOG, CORS_ORIGINS, MIN_UPLOAD_RATE) and state (metrics, the
+// ACCESS_LOG, CORS_ORIGINS, MIN_UPLOAD_RATE, RESPONSE_VALIDATION) and state (metrics, the
 // requests in flight). Made once by the composition root and passed to the
 // router, which hands it to each request's Exchange and Reply: no module
 // keeps a setting of its own, so two servers in one process (the tests) may
@@ -20,4 +20,6 @@ export interface HttpContext {
   cors: CorsPolicy | undefined;
   /** the minimum upload rate bodies are held to (MIN_UPLOAD_RATE); undefined: bodies are not watched */
   uploadRate?: UploadRateWatch;
+  /** success bodies and stream messages checked against their declared schemas (RESPONSE_VALIDATION); off when absent */
+  responseValidation?: boolean;
 }

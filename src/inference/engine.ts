@@ -13,7 +13,7 @@ import type { BatchObserver } from './batcher.js';
 import { FairShare } from './fair-share.js';
 import { InstanceRestartingError } from './instance.js';
 import { LoadedModel, type ServingDefaults } from './loaded-model.js';
-import { ModelCache, type CacheLimits } from './model-cache.js';
+import { MODEL_CACHE_TUNING, ModelCache, type CacheLimits } from './model-cache.js';
 import type { ModelConfig } from './model-config.js';
 import { jpegDecoder } from './decode-image.js';
 import { PipelinePool } from './pipeline-pool.js';
@@ -42,7 +42,7 @@ export function engineSettings(config: Config): EngineSettings {
       maxLoaded: config.maxLoadedVersions,
       memoryBudgetBytes: config.modelMemoryBudgetBytes,
       resident: { serverBytes: config.isolatedMemoryBytes, organizationBytes: config.organizationIsolatedMemoryBytes },
-      concurrentLoads: 2,
+      concurrentLoads: MODEL_CACHE_TUNING.concurrentLoads,
     },
   };
 }

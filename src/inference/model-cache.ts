@@ -13,6 +13,12 @@
 import { log } from '../log.js';
 import type { LoadedModel } from './loaded-model.js';
 
+/** The model cache's tuning, named once here (docs/ARCHITECTURE.md, "Tuning constants", lists it). */
+export const MODEL_CACHE_TUNING = {
+  /** versions loading at once (each starts threads and sessions, and reads its files); the others wait their turn */
+  concurrentLoads: 2,
+} as const;
+
 export interface CacheLimits {
   maxLoaded: number;
   memoryBudgetBytes: number;

@@ -95,11 +95,15 @@ export interface ValidationResult {
   ms: number;
 }
 
-/** validation processes at once, all organizations together: each may use MODEL_VALIDATION_MEMORY_MB and a core */
-const turns = new ValidationTurns(2);
+/** Model validations' tuning, named once here (docs/ARCHITECTURE.md, "Tuning constants", lists it). */
+export const VALIDATION_TUNING = {
+  /** validation processes at once, all organizations together: each may use MODEL_VALIDATION_MEMORY_MB and a core */
+  concurrent: 2,
+  /** the validation process's niceness: below the server's own threads (0) */
+  niceness: 10,
+} as const;
 
-/** the validation process's niceness: below the server's own threads (0) */
-const VALIDATION_NICENESS = 10;
+const turns = new ValidationTurns(VALIDATION_TUNING.concurrent);
 
 /**
  * A validation is background work: a model that loops until it is killed
@@ -109,7 +113,7 @@ const VALIDATION_NICENESS = 10;
 function lowerPriority(pid: number | undefined): void {
   if (pid === undefined) return; // it could not start: reported through 'error'
   try {
-    setPriority(pid, VALIDATION_NICENESS);
+    setPriority(pid, VALIDATION_TUNING.niceness);
   } catch {
     // It ended already: nothing left to lower.
   }

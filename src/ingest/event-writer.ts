@@ -94,8 +94,23 @@ const UNIQUE_VIOLATION = '23505';
  * PostgreSQL rolls one of them back whole; that one is committed again.
  */
 const DEADLOCK_DETECTED = '40P01';
-/** Commits of one batch the locked way before a deadlock is the batch's error (each one lets the other transaction through). */
-const LOCKED_ATTEMPTS = 3;
+/**
+ * The writer's tuning, named once here (docs/ARCHITECTURE.md, "Tuning
+ * constants", lists it): the batch bounds are its default WriterOptions.
+ * Measured with `npm run bench -- ingest`: a second transaction as soon as
+ * a handful of events wait beat one-at-a-time (single events: their devices
+ * stop waiting out a whole commit) and did not cost batches.
+ */
+export const EVENT_WRITER_TUNING = {
+  /** events per transaction at most */
+  maxBatch: 2000,
+  /** transactions in flight at once */
+  maxConcurrent: 4,
+  /** events waiting that justify another transaction while one is in flight */
+  parallelBacklog: 16,
+  /** commits of one batch the locked way before a deadlock is the batch's error (each one lets the other transaction through) */
+  lockedAttempts: 3,
+} as const;
 
 /**
  * Whether PostgreSQL refused a value it was given (SQLSTATE class 22, data
@@ -126,10 +141,7 @@ export class EventWriter {
   constructor(
     private readonly sql: Sql,
     private readonly rules: BatchRules,
-    // Measured with `npm run bench -- ingest`: a second transaction as soon as
-    // a handful of events wait beat one-at-a-time (single events: their
-    // devices stop waiting out a whole commit) and did not cost batches.
-    private readonly options: WriterOptions = { maxBatch: 2000, maxConcurrent: 4, parallelBacklog: 16 },
+    private readonly options: WriterOptions = EVENT_WRITER_TUNING,
   ) {}
 
   /** Resolves once the events are committed (retries of stored events count as committed). */
@@ -272,7 +284,7 @@ export class EventWriter {
       try {
         return await this.commitLocked(c, events);
       } catch (error) {
-        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt === LOCKED_ATTEMPTS) throw error;
+        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt === EVENT_WRITER_TUNING.lockedAttempts) throw error;
         this.stats.retried++;
       }
     }

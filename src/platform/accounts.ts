@@ -35,6 +35,7 @@ import type { Queryable } from '../db/database.js';
 import { DomainError, found, invalid, notFound } from '../errors.js';
 import type { TokenService } from './auth/tokens.js';
 import { enqueueEmail } from './outbox.js';
+import type { Secrets } from './secrets.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { authorize } from './permissions.js';
 import type { KeptFrames } from './kept-frames.js';
@@ -103,6 +104,8 @@ export class AccountService {
   constructor(
     private readonly sql: Sql,
     private readonly tokens: TokenService,
+    /** what outgoing email bodies are sealed with */
+    private readonly secrets: Secrets,
     private readonly settings: AccountSettings,
     private readonly keptFrames: KeptFrames,
   ) {}
@@ -136,7 +139,7 @@ export class AccountService {
       const org = await insertOrganization(tx, { id: newId(), name: input.organizationName });
       await insertMembership(tx, org.id, user.id, 'admin');
       const token = await this.issueToken(tx, 'verify', { email, userId: user.id });
-      await enqueueEmail(tx, {
+      await enqueueEmail(tx, this.secrets, {
         kind: 'verify-email',
         to: email,
         organizationId: org.id,
@@ -205,7 +208,7 @@ export class AccountService {
       const user = await findUserByEmail(tx, email);
       if (!user) return;
       const token = await this.issueToken(tx, 'reset', { email, userId: user.id });
-      await enqueueEmail(tx, {
+      await enqueueEmail(tx, this.secrets, {
         kind: 'reset-password',
         to: email,
         subject: 'Reset your password',
@@ -232,7 +235,7 @@ export class AccountService {
       if (!org) throw notFound('organization not found');
       for (const raw of new Set(emails.map((e) => e.toLowerCase()))) {
         const token = await this.issueToken(tx, 'invite', { email: raw, organizationId, role, createdBy: invitedBy });
-        await enqueueEmail(tx, {
+        await enqueueEmail(tx, this.secrets, {
           kind: 'invitation',
           to: raw,
           organizationId,

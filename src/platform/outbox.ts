@@ -11,7 +11,7 @@ import { newId } from '../ids.js';
 import type { Queryable } from '../db/database.js';
 import { claimDueEmails, insertOutboxEmail, markEmailFailed, markEmailSent, type OutboxEmailRow } from '../db/outbox.js';
 import { log } from '../log.js';
-import { openSecret, sealSecret } from './secrets.js';
+import type { Secrets } from './secrets.js';
 
 export interface Email {
   kind: string;
@@ -21,20 +21,21 @@ export interface Email {
   organizationId?: string | null;
 }
 
-export async function enqueueEmail(sql: Queryable, email: Email): Promise<string> {
+/** Queues an email in `sql`'s transaction, its body sealed with `secrets`. */
+export async function enqueueEmail(sql: Queryable, secrets: Secrets, email: Email): Promise<string> {
   const id = newId();
   await insertOutboxEmail(sql, {
     id,
     kind: email.kind,
     toAddress: email.to,
     subject: email.subject,
-    body: sealSecret(email.body),
+    body: secrets.seal(email.body),
     organizationId: email.organizationId ?? null,
   });
   return id;
 }
 
-/** Where delivered email goes; SMTP in production. */
+/** Where delivered email goes; SMTP in production. It is given the body opened. */
 export interface MailTransport {
   send(email: OutboxEmailRow): Promise<void>;
 }
@@ -43,7 +44,7 @@ export function smtpTransport(url: string, from: string): MailTransport {
   const transport = nodemailer.createTransport(url);
   return {
     async send(email) {
-      await transport.sendMail({ from, to: email.toAddress, subject: email.subject, text: openSecret(email.body) });
+      await transport.sendMail({ from, to: email.toAddress, subject: email.subject, text: email.body });
     },
   };
 }
@@ -57,6 +58,8 @@ export class OutboxSender {
   constructor(
     private readonly sql: Sql,
     private readonly transport: MailTransport,
+    /** what the bodies were sealed with */
+    private readonly secrets: Secrets,
   ) {}
 
   async start(): Promise<void> {
@@ -76,7 +79,7 @@ export class OutboxSender {
     for (let batch = await claimDueEmails(this.sql, 20); batch.length > 0; batch = await claimDueEmails(this.sql, 20)) {
       for (const email of batch) {
         try {
-          await this.transport.send(email);
+          await this.transport.send({ ...email, body: this.secrets.open(email.body) });
           await markEmailSent(this.sql, email.id);
           log.info('email sent', { id: email.id, kind: email.kind });
         } catch (error) {

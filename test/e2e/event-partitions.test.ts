@@ -3,6 +3,7 @@
 // out across partitions (the idempotency keys), events without a partition
 // kept and moved in when their day's partition is created, and retention
 // dropping whole partitions while recent events stay.
+import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/db/database.js';
@@ -15,6 +16,7 @@ import { maintainEventPartitions } from '../../src/ingest/event-partitions.js';
 import { EventWriter, type IncomingEvent } from '../../src/ingest/event-writer.js';
 import { RulesEngine } from '../../src/platform/rules/engine.js';
 import { RuleService } from '../../src/platform/rules/service.js';
+import { Secrets } from '../../src/platform/secrets.js';
 import { serverDatabaseUrl } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { removeDir, startServer, waitFor } from '../helpers/server.js';
@@ -118,7 +120,7 @@ describe('day partitions', () => {
     channelId = created.id;
     const res = await fetch(`${platform.server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: created.apiKeys[0].apiKey }) });
     deviceId = ((await res.json()) as { deviceId: string }).deviceId;
-    engine = new RulesEngine(sql, new RuleService(sql), { evaluationMsPerSecond: 100 });
+    engine = new RulesEngine(sql, new RuleService(sql, new Secrets(randomBytes(32))), { evaluationMsPerSecond: 100 });
     await engine.start();
     writer = new EventWriter(sql, engine);
   });
@@ -153,7 +155,7 @@ describe('day partitions', () => {
 
   it('stores once a retry that two servers commit at the same moment, on different days', async () => {
     // A second writer with its own engine and connections: another server.
-    const otherEngine = new RulesEngine(sql, new RuleService(sql), { evaluationMsPerSecond: 100 });
+    const otherEngine = new RulesEngine(sql, new RuleService(sql, new Secrets(randomBytes(32))), { evaluationMsPerSecond: 100 });
     await otherEngine.start();
     const otherWriter = new EventWriter(sql, otherEngine);
     try {

@@ -2,6 +2,7 @@
 // process: what one request's data does to the requests batched with it.
 // The decoders refuse what PostgreSQL cannot store (test/e2e/ingest.test.ts);
 // this is the guarantee for anything that gets past them.
+import { randomBytes } from 'node:crypto';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connect } from '../../src/db/database.js';
@@ -11,6 +12,7 @@ import { newId } from '../../src/ids.js';
 import { EventWriter, type IncomingEvent } from '../../src/ingest/event-writer.js';
 import { RulesEngine } from '../../src/platform/rules/engine.js';
 import { RuleService } from '../../src/platform/rules/service.js';
+import { Secrets } from '../../src/platform/secrets.js';
 import { serverDatabaseUrl } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 
@@ -30,7 +32,7 @@ beforeAll(async () => {
     const res = await fetch(`${platform.server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: created.apiKeys[0].apiKey }) });
     devices.push(((await res.json()) as { deviceId: string }).deviceId);
   }
-  engine = new RulesEngine(sql, new RuleService(sql), { evaluationMsPerSecond: 100 });
+  engine = new RulesEngine(sql, new RuleService(sql, new Secrets(randomBytes(32))), { evaluationMsPerSecond: 100 });
   await engine.start();
   writer = new EventWriter(sql, engine);
 });

@@ -3,10 +3,12 @@
 // references checked against the organization, roles, and isolation between
 // organizations. Projects, channels, landmarks, devices and gateways are
 // written with SQL (other areas own their endpoints).
+import { randomBytes } from 'node:crypto';
 import type postgres from 'postgres';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RuleService } from '../../src/platform/rules/index.js';
+import { Secrets } from '../../src/platform/secrets.js';
 import { Api, signUpTenant } from '../helpers/api.js';
 import type { TestServer } from '../helpers/server.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
@@ -574,7 +576,8 @@ describe('RuleService.loadEnabled (for the rules engine)', () => {
     const broken = ulid();
     await sql`INSERT INTO rules (id, organization_id, project_id, name, conditions) VALUES (${broken}, ${organizationId}, ${p}, 'broken', 'event.data.x ==')`;
     const invalid: string[] = [];
-    const service = new RuleService(sql);
+    // loading seals nothing: a key of its own will do
+    const service = new RuleService(sql, new Secrets(randomBytes(32)));
     const rules = await service.loadEnabled(organizationId, (id) => invalid.push(id));
     expect(invalid).toEqual([broken]);
     expect(rules.map((r) => r.name)).toEqual(['on', 'no conditions', 'manual']);

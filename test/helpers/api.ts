@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { decodeSecretsKey, openSecret, useSecretsKey } from '../../src/platform/secrets.js';
+import { decodeSecretsKey, Secrets } from '../../src/platform/secrets.js';
 import type { TestServer } from './server.js';
 
 export interface ApiResponse<T = any> {
@@ -99,8 +99,7 @@ export async function outboxBody(sql: postgres.Sql, to: string): Promise<string 
   if (!row) return undefined;
   const dataDir = serverKeys.get(sql);
   if (!dataDir) throw new Error('outboxBody: rememberServerKey(sql, server.dataDir) first');
-  useSecretsKey(decodeSecretsKey(await readFile(join(dataDir, 'secrets-key'), 'utf8')));
-  return openSecret(row.body);
+  return new Secrets(decodeSecretsKey(await readFile(join(dataDir, 'secrets-key'), 'utf8'))).open(row.body);
 }
 
 export async function tokenFromOutbox(sql: postgres.Sql, to: string): Promise<string> {

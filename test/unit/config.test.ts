@@ -86,6 +86,29 @@ describe('configuration', () => {
     for (const setting of SETTINGS) expect(written.get(setting.name), setting.name).toBe(setting.documented);
   });
 
+  it('loads every setting of the table to its own place in Config, and nothing else', () => {
+    // S3's settings are part of Config only when MODEL_STORE is s3; everything else is left to its default
+    const env = { MODEL_STORE: 's3', S3_ENDPOINT: 'http://minio:9000', S3_BUCKET: 'models', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' };
+    const config = loadConfig(env);
+    const at = (path: readonly string[]) => path.reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], config);
+    const places = SETTINGS.map((s) => s.path.join('.'));
+    expect(new Set(places).size, 'no two settings share a place').toBe(SETTINGS.length);
+    for (const setting of SETTINGS) {
+      const read = setting.read(env);
+      // unset without a default, a list is empty in Config
+      if (read === undefined) expect([undefined, []], setting.name).toContainEqual(at(setting.path));
+      else expect(at(setting.path), setting.name).toEqual(read);
+    }
+    // every value of Config is some setting's (or, undefined, holds the settings that were not set)
+    const leaves = (value: unknown, path: string[]): string[] =>
+      value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0
+        ? Object.entries(value).flatMap(([key, inner]) => leaves(inner, [...path, key]))
+        : [path.join('.')];
+    for (const leaf of leaves(config, [])) {
+      expect(places.some((place) => place === leaf || place.startsWith(`${leaf}.`)), leaf).toBe(true);
+    }
+  });
+
   it('reads each declared default, written out, as the default', () => {
     const defaults = loadConfig({});
     for (const setting of SETTINGS) {

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/http/errors.js';
-import { isSealed, openSecret, sealSecret, UnopenableSecretError, useSecretsKey } from '../../src/platform/secrets.js';
+import { isSealed, Secrets, UnopenableSecretError } from '../../src/platform/secrets.js';
 import { actionsSchema, prepareActions, presentActions, SECRET_MASK, webhookOrigin } from '../../src/platform/rules/actions.js';
 import { webhookTarget } from '../../src/platform/rules/runner.js';
 import { ConditionError, ExpressionSyntaxError } from '../../src/platform/rules/errors.js';
@@ -609,30 +609,30 @@ describe('actions', () => {
   });
 
   it('normalises webhook headers and email body, gives ids, keeps masked secrets of the same action', () => {
-    useSecretsKey(randomBytes(32));
+    const secrets = new Secrets(randomBytes(32));
     const input = parse([
       { type: 'webhook', method: 'put', url: 'https://example.com/hook', headers: [{ header: 'Content-Type', value: 'text/json' }], password: 'pw', secret: 'a-secret-of-16-chars', body: { a: 1 } },
       { type: 'email', subject: 's', body: 'text', recipients: { emails: ['A@Example.com'] } },
     ]).data!;
-    const saved = prepareActions(input);
+    const saved = prepareActions(secrets, input);
     expect(saved[0]).toMatchObject({ type: 'webhook', method: 'PUT', body: '{"a":1}' });
     // secrets and header values are kept sealed (AES-256-GCM), and open to what was sent
     const hook = saved[0] as Record<string, any>;
     for (const sealed of [hook.password, hook.secret, hook.headers['Content-Type']]) expect(isSealed(sealed)).toBe(true);
-    expect([openSecret(hook.password), openSecret(hook.secret), openSecret(hook.headers['Content-Type'])]).toEqual(['pw', 'a-secret-of-16-chars', 'text/json']);
+    expect([secrets.open(hook.password), secrets.open(hook.secret), secrets.open(hook.headers['Content-Type'])]).toEqual(['pw', 'a-secret-of-16-chars', 'text/json']);
     expect(saved[1]).toMatchObject({ type: 'email', message: 'text', recipients: { emails: ['a@example.com'] } });
     expect(saved[1]).not.toHaveProperty('body');
     expect(saved[0]!.id).toMatch(/^[0-9A-Z]{26}$/);
     const shown = presentActions(saved);
     expect(shown[0]).toMatchObject({ password: SECRET_MASK, secret: SECRET_MASK, headers: { 'Content-Type': SECRET_MASK } });
-    const again = prepareActions(parse(shown).data!, saved);
+    const again = prepareActions(secrets, parse(shown).data!, saved);
     expect(again[0]).toMatchObject({ id: saved[0]!.id, password: hook.password, secret: hook.secret, headers: hook.headers });
     // a new path on the same origin keeps them too
-    expect(prepareActions(parse([{ ...shown[0], url: 'https://example.com/other' }]).data!, saved)[0]).toMatchObject({ password: hook.password });
+    expect(prepareActions(secrets, parse([{ ...shown[0], url: 'https://example.com/other' }]).data!, saved)[0]).toMatchObject({ password: hook.password });
     const stranger = parse([{ ...shown[0], id: undefined }]).data!;
     let detail: string | undefined;
     try {
-      prepareActions(stranger, saved);
+      prepareActions(secrets, stranger, saved);
     } catch (error) {
       detail = ApiError.from(error)!.detail;
     }
@@ -640,12 +640,12 @@ describe('actions', () => {
   });
 
   it('refuses a masked secret or header when the webhook URL moves to another origin', () => {
-    useSecretsKey(randomBytes(32));
-    const saved = prepareActions(parse([{ type: 'webhook', method: 'post', url: 'https://hooks.example.com/a', password: 'pw', headers: { 'X-Token': 't' } }]).data!);
+    const secrets = new Secrets(randomBytes(32));
+    const saved = prepareActions(secrets, parse([{ type: 'webhook', method: 'post', url: 'https://hooks.example.com/a', password: 'pw', headers: { 'X-Token': 't' } }]).data!);
     const shown = presentActions(saved)[0]!;
     const refused = (changes: Record<string, unknown>) => {
       try {
-        prepareActions(parse([{ ...shown, ...changes }]).data!, saved);
+        prepareActions(secrets, parse([{ ...shown, ...changes }]).data!, saved);
       } catch (error) {
         return { status: ApiError.from(error)!.status, message: ApiError.from(error)!.message, detail: ApiError.from(error)!.detail };
       }
@@ -659,10 +659,18 @@ describe('actions', () => {
   });
 
   it('says by its type, not its text, that a stored secret cannot be opened (the action runner gives up on it at once)', () => {
-    useSecretsKey(randomBytes(32));
-    const sealed = sealSecret('a-secret-of-16-chars');
-    useSecretsKey(randomBytes(32));
-    expect(() => openSecret(sealed)).toThrow(UnopenableSecretError);
-    expect(() => openSecret(sealed.slice(0, 20))).toThrow(UnopenableSecretError);
+    const sealed = new Secrets(randomBytes(32)).seal('a-secret-of-16-chars');
+    const other = new Secrets(randomBytes(32));
+    expect(() => other.open(sealed)).toThrow(UnopenableSecretError);
+    expect(() => other.open(sealed.slice(0, 20))).toThrow(UnopenableSecretError);
+  });
+
+  it('seals with the key it is given, so that two servers in one process each keep their own', () => {
+    const first = new Secrets(randomBytes(32));
+    const second = new Secrets(randomBytes(32));
+    const sealed = [first.seal('first server'), second.seal('second server')];
+    expect([first.open(sealed[0]!), second.open(sealed[1]!)]).toEqual(['first server', 'second server']);
+    expect(() => first.open(sealed[1]!)).toThrow(UnopenableSecretError);
+    expect(() => new Secrets(randomBytes(16))).toThrow('the secrets key must be 32 bytes');
   });
 });

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { newId } from '../../ids.js';
 import { invalid } from '../../errors.js';
-import { sealSecret } from '../secrets.js';
+import type { Secrets } from '../secrets.js';
 import { isJsonContentType, jsonTemplateProblem, templateProblem } from './templates.js';
 
 export const SECRET_MASK = '********';
@@ -223,9 +223,10 @@ export type WebhookAction = Extract<RuleAction, { type: 'webhook' }>;
 
 /**
  * Gives each action an id (keeping the id of an action the rule already has)
- * and resolves masked secrets against the previous actions of the rule.
+ * and resolves masked secrets against the previous actions of the rule,
+ * sealing new ones with `secrets`.
  */
-export function prepareActions(input: readonly ActionInput[], previous: readonly Record<string, unknown>[] = []): RuleAction[] {
+export function prepareActions(secrets: Secrets, input: readonly ActionInput[], previous: readonly Record<string, unknown>[] = []): RuleAction[] {
   const before = new Map(previous.filter((a) => typeof a.id === 'string').map((a) => [a.id as string, a]));
   const seen = new Set<string>();
   return input.map((action, i) => {
@@ -237,7 +238,7 @@ export function prepareActions(input: readonly ActionInput[], previous: readonly
       out.message = out.body;
       delete out.body;
     }
-    if (out.type === 'webhook') resolveWebhookSecrets(out, old, i);
+    if (out.type === 'webhook') resolveWebhookSecrets(secrets, out, old, i);
     return out;
   });
 }
@@ -263,7 +264,7 @@ export function webhookOrigin(template: unknown): string | undefined {
  * Replaces masked secrets with the stored (sealed) values of the same action,
  * refusing them when the URL's origin changed, and seals the new ones.
  */
-function resolveWebhookSecrets(out: WebhookAction, old: Record<string, unknown> | undefined, i: number): void {
+function resolveWebhookSecrets(secrets: Secrets, out: WebhookAction, old: Record<string, unknown> | undefined, i: number): void {
   const previous = old?.type === 'webhook' ? old : undefined;
   // A masked secret stays bound to the origin it was given for.
   const origin = webhookOrigin(out.url);
@@ -280,7 +281,7 @@ function resolveWebhookSecrets(out: WebhookAction, old: Record<string, unknown> 
   for (const key of ['password', 'secret'] as const) {
     const value = out[key];
     if (value === undefined) continue;
-    out[key] = value === SECRET_MASK ? keep(key, previous?.[key]) : sealSecret(value);
+    out[key] = value === SECRET_MASK ? keep(key, previous?.[key]) : secrets.seal(value);
   }
   if (out.headers) {
     const storedHeaders = (previous?.headers ?? {}) as Record<string, unknown>;
@@ -288,7 +289,7 @@ function resolveWebhookSecrets(out: WebhookAction, old: Record<string, unknown> 
     out.headers = Object.fromEntries(
       Object.entries(out.headers).map(([name, value]) => [
         name,
-        value === SECRET_MASK ? keep(`headers.${name}`, storedHeaders[name] ?? storedByName.get(name.toLowerCase())) : sealSecret(value),
+        value === SECRET_MASK ? keep(`headers.${name}`, storedHeaders[name] ?? storedByName.get(name.toLowerCase())) : secrets.seal(value),
       ]),
     );
   }

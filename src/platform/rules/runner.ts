@@ -35,7 +35,7 @@ import { insertOutboxSms } from '../../db/outbox.js';
 import { newId } from '../../ids.js';
 import { log } from '../../log.js';
 import { enqueueEmail } from '../outbox.js';
-import { openSecret, UnopenableSecretError } from '../secrets.js';
+import { type Secrets, UnopenableSecretError } from '../secrets.js';
 import { webhookOrigin, type RuleAction, type WebhookAction } from './actions.js';
 import type { ActionContext } from './batch.js';
 import { BlockedDestinationError, checkDestination, NOTHING_ALLOWED, pinnedLookup, type AllowList } from './ssrf-guard.js';
@@ -62,8 +62,19 @@ export const outboxSms: SmsSender = {
 /** A retryable failure: the job is tried again later (network errors, timeouts, 5xx, 429). */
 class RetryableError extends Error {}
 
-const MAX_ATTEMPTS_DEFAULT = 5;
-const LEASE_SECONDS = 60;
+/** The action runner's tuning, named once here (docs/ARCHITECTURE.md, "Tuning constants", lists it). */
+export const ACTION_RUNNER_TUNING = {
+  /** how often due jobs are looked for besides the NOTIFY wake-ups (a job due after its backoff, a missed NOTIFY) */
+  pollMs: 5_000,
+  /** jobs claimed and run at once, per server */
+  concurrency: 8,
+  /** a claimed job's lease: past it, a job whose runner died is claimed again */
+  leaseSeconds: 60,
+  /** attempts of a job: a webhook's own `retries` + 1 replaces it */
+  maxAttempts: 5,
+  /** a webhook request's timeout when its action sets no `timeoutMs` */
+  webhookTimeoutMs: 10_000,
+} as const;
 
 /**
  * Where a webhook goes: its URL template rendered, then held to the origin
@@ -86,12 +97,14 @@ export function signature(secret: string, timestamp: string, body: string): stri
 }
 
 export interface ActionRunnerOptions {
-  /** how often due jobs are looked for besides the NOTIFY wake-ups */
-  pollMs: number;
-  /** jobs run at once */
-  concurrency: number;
+  /** how often due jobs are looked for besides the NOTIFY wake-ups; ACTION_RUNNER_TUNING's by default */
+  pollMs?: number;
+  /** jobs run at once; ACTION_RUNNER_TUNING's by default */
+  concurrency?: number;
   /** the first retry's delay; it doubles with each attempt */
   baseBackoffMs: number;
+  /** what webhook secrets and email bodies are sealed with */
+  secrets: Secrets;
   /**
    * Devices an action is changing (tags), called before its transaction
    * commits: what the rules remember of them is forgotten
@@ -131,13 +144,13 @@ export class ActionRunner {
   constructor(
     private readonly sql: Sql,
     private readonly sms: SmsSender = outboxSms,
-    private readonly options: ActionRunnerOptions = { pollMs: 5_000, concurrency: 8, baseBackoffMs: 1_000 },
+    private readonly options: ActionRunnerOptions,
   ) {}
 
   async start(): Promise<void> {
     const { unlisten } = await this.sql.listen('action_jobs', () => this.kick());
     this.unlisten = unlisten;
-    this.timer = setInterval(() => this.kick(), this.options.pollMs);
+    this.timer = setInterval(() => this.kick(), this.options.pollMs ?? ACTION_RUNNER_TUNING.pollMs);
     this.timer.unref();
     this.kick();
   }
@@ -159,7 +172,7 @@ export class ActionRunner {
 
   /** Claims and runs the jobs due now; returns how many. */
   private async runDue(): Promise<number> {
-    const jobs = await claimDueActionJobs(this.sql, this.options.concurrency, LEASE_SECONDS);
+    const jobs = await claimDueActionJobs(this.sql, this.options.concurrency ?? ACTION_RUNNER_TUNING.concurrency, ACTION_RUNNER_TUNING.leaseSeconds);
     await Promise.all(jobs.map((job) => this.run(job)));
     return jobs.length;
   }
@@ -170,7 +183,8 @@ export class ActionRunner {
     // what it was given; only this code writes action_jobs rows.
     const job = row as ClaimedJob;
     const action = job.action;
-    const maxAttempts = action.type === 'webhook' ? (action.retries ?? MAX_ATTEMPTS_DEFAULT - 1) + 1 : MAX_ATTEMPTS_DEFAULT;
+    const { maxAttempts: attempts } = ACTION_RUNNER_TUNING;
+    const maxAttempts = action.type === 'webhook' ? (action.retries ?? attempts - 1) + 1 : attempts;
     try {
       if (action.type === 'webhook') {
         await this.webhook(job, action, maxAttempts);
@@ -205,14 +219,14 @@ export class ActionRunner {
     // The log shows which headers were sent, not the tenant's values (tokens).
     const loggedHeaders: Record<string, string> = { ...headers };
     const started = new Date();
-    const timeoutMs = a.timeoutMs ?? 10_000;
+    const timeoutMs = a.timeoutMs ?? ACTION_RUNNER_TUNING.webhookTimeoutMs;
     let body: string | undefined;
     let status: number | undefined;
     let error: string | undefined;
     let outcome: 'success' | 'retry' | 'failure';
     try {
       for (const [name, value] of Object.entries(a.headers ?? {})) {
-        headers[name.toLowerCase()] = renderTemplate(openSecret(value), job.context);
+        headers[name.toLowerCase()] = renderTemplate(this.options.secrets.open(value), job.context);
         loggedHeaders[name.toLowerCase()] = '********';
       }
       if (method !== 'GET') {
@@ -223,12 +237,12 @@ export class ActionRunner {
         else body = renderTemplate(a.body, job.context);
       }
       if (a.username !== undefined || a.password !== undefined) {
-        headers.authorization = `Basic ${Buffer.from(`${a.username ?? ''}:${a.password === undefined ? '' : openSecret(a.password)}`).toString('base64')}`;
+        headers.authorization = `Basic ${Buffer.from(`${a.username ?? ''}:${a.password === undefined ? '' : this.options.secrets.open(a.password)}`).toString('base64')}`;
       }
       if (a.secret) {
         const timestamp = String(Math.floor(Date.now() / 1000));
         headers['x-sense-timestamp'] = loggedHeaders['x-sense-timestamp'] = timestamp;
-        headers['x-sense-signature'] = signature(openSecret(a.secret), timestamp, body ?? '');
+        headers['x-sense-signature'] = signature(this.options.secrets.open(a.secret), timestamp, body ?? '');
       }
       const target = webhookTarget(String(a.url), job.context);
       const destination = await checkDestination(target, this.options.webhookAllowList ?? NOTHING_ALLOWED);
@@ -292,7 +306,7 @@ export class ActionRunner {
       }
       case 'email':
         for (const to of a.recipients?.emails ?? []) {
-          await enqueueEmail(tx, {
+          await enqueueEmail(tx, this.options.secrets, {
             kind: 'rule-action',
             to,
             organizationId: job.organizationId,

@@ -21,6 +21,7 @@ import {
 import { listCameraZoneNames, listRunnableLabels } from '../../db/rule-vocabulary.js';
 import { invalid, notFound, OutOfOrganizationError } from '../../errors.js';
 import { actionReferences, prepareActions, presentActions, type ActionInput, type RuleAction } from './actions.js';
+import type { Secrets } from '../secrets.js';
 import { ConditionError } from './errors.js';
 import { generateExpression, parseExpression } from './expression.js';
 import { conditionsObjectOf, isValidTimezone, parseConditionsObject, parseLogicalCondition, type GenBNode, type ParsedConditions } from './inputs.js';
@@ -225,6 +226,8 @@ export interface LoadedRule {
 export class RuleService {
   constructor(
     private readonly sql: Sql,
+    /** what webhook secrets are sealed with as rules are saved */
+    private readonly secrets: Secrets,
     private readonly options: RuleServiceOptions = {},
   ) {}
 
@@ -266,7 +269,7 @@ export class RuleService {
       enabled: input.enabled ?? true,
       generator: input.generator ?? 'custom',
       ...conditionFields(tree),
-      actions: prepareActions(input.actions ?? []),
+      actions: prepareActions(this.secrets, input.actions ?? []),
       properties,
       throttleInSeconds: input.throttleInSeconds ?? 0,
       channelIds: unique(input.channelIds ?? []),
@@ -305,7 +308,7 @@ export class RuleService {
         enabled: input.enabled,
         generator: input.generator,
         ...(parsed ? conditionFields(tree) : {}),
-        actions: input.actions ? prepareActions(input.actions, current.actions) : undefined,
+        actions: input.actions ? prepareActions(this.secrets, input.actions, current.actions) : undefined,
         properties: input.properties !== undefined || parsed?.timezone ? withTimezone(input.properties ?? current.properties, parsed) : undefined,
         throttleInSeconds: input.throttleInSeconds,
         channelIds: input.channelIds && unique(input.channelIds),
