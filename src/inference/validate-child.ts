@@ -5,7 +5,9 @@
 // session is created and the warm-up begins. The model.json config comes
 // on stdin. A model that asks for more memory than the limit fails here,
 // in this process, instead of in the server.
+import { serializeError, type ErrorEnvelope } from '../errors.js';
 import { ModelBackend } from './backend.js';
+import { outOfMemory } from './limited-process.js';
 import type { ModelConfig } from './model-config.js';
 import type { PreparationOptions } from './prepared-model.js';
 
@@ -24,7 +26,7 @@ export interface WarmUpLine {
 
 export type ValidationReport =
   | { ok: true; maxRssBytes: number }
-  | { ok: false; reason: string; maxRssBytes: number };
+  | { ok: false; error: ErrorEnvelope; maxRssBytes: number };
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -46,7 +48,7 @@ async function main(): Promise<number> {
     const onWarmUp = () => process.stdout.write(`${JSON.stringify({ warmUp: true } satisfies WarmUpLine)}\n`);
     backend = await ModelBackend.load(directory, config, { providers: ['cpu'], deviceId: 0, intraOpThreads: 1, maxBatchSize, preparation, onWarmUp });
   } catch (error) {
-    await report({ ok: false, reason: (error as Error).message, maxRssBytes: maxRssBytes() });
+    await report({ ok: false, error: serializeError(outOfMemory(error)), maxRssBytes: maxRssBytes() });
     return 1;
   }
   await backend.release();

@@ -14,6 +14,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { CodedError, revivable } from '../errors.js';
 import { join } from 'node:path';
 import { decodeSecretsKey } from '../lib/secrets-key.js';
 
@@ -55,7 +56,12 @@ export function sealSecret(plain: string): string {
 }
 
 /** A stored secret that cannot be opened: damaged, or sealed with another key. Permanent: retrying does not open it. */
-export class UnopenableSecretError extends Error {}
+export class UnopenableSecretError extends CodedError {
+  readonly code = 'SECRET_UNOPENABLE';
+  static {
+    revivable('SECRET_UNOPENABLE', ({ message }) => new UnopenableSecretError(message));
+  }
+}
 
 /** The secret itself: decrypted when sealed, as it is when stored before encryption. Throws UnopenableSecretError when the key is not the one it was sealed with. */
 export function openSecret(stored: string): string {
