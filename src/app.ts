@@ -215,6 +215,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       baseBackoffMs: config.actionRetryBaseMs,
       onDevicesChanged: (ids) => rulesEngine.forgetDevices(ids),
       webhookAllowList: parseAllowList(config.webhookAllowedHosts),
+      onFailure: (code) => metrics.errors.count(code),
     });
     await actions.start();
     cleanups.push(() => actions.stop());

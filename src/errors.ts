@@ -5,13 +5,14 @@
 // being the detail, left out where the API says so (the 401 of predict, 404s).
 //
 // Every error class of the domains is a CodedError: it has a stable code
-// (ERROR_CODES, docs/ERROR-CODES.md), never part of an answer. Code classifies an error by its class
+// (ERROR_CODES, docs/ERROR-CODES.md), logged with it and counted in
+// /metrics, never part of an answer. Code classifies an error by its class
 // or code, never by its message. An error crosses a thread or process
 // boundary as one ErrorEnvelope (serializeError, deserializeError) and
 // arrives as the same class with the same code.
 
 /**
- * The codes, fixed. A DomainError
+ * The codes, fixed (the metric's label takes no other value). A DomainError
  * has its kind's code unless it names its own; UNCODED is anything without
  * one (a bug, a library's error).
  */

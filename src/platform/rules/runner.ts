@@ -32,7 +32,7 @@ import { changeDeviceTags, findDeviceTelephone } from '../../db/devices.js';
 import { changeLandmarkTags } from '../../db/landmarks.js';
 import { insertDeviceNotification } from '../../db/notifications.js';
 import { insertOutboxSms } from '../../db/outbox.js';
-import { CodedError, revivable, type ErrorCode } from '../../errors.js';
+import { CodedError, errorCode, revivable, type ErrorCode } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { log } from '../../log.js';
 import { enqueueEmail } from '../outbox.js';
@@ -130,6 +130,8 @@ export interface ActionRunnerOptions {
   onDevicesChanged?: (deviceIds: string[]) => void;
   /** internal webhook destinations let through anyway (WEBHOOK_ALLOWED_HOSTS); none by default */
   webhookAllowList?: AllowList;
+  /** a job that failed for good, by its failure's code (the errors metric) */
+  onFailure?: (code: ErrorCode) => void;
 }
 
 /**
@@ -224,7 +226,9 @@ export class ActionRunner {
         setTimeout(() => this.kick(), delayMs + 10).unref();
       } else {
         await markActionJobFailed(this.sql, job.id, message);
-        log.warn('action failed', { job: job.id, type: job.type, rule: job.ruleId, error: message });
+        const code = errorCode(error);
+        log.warn('action failed', { job: job.id, type: job.type, rule: job.ruleId, code, error: message });
+        this.options.onFailure?.(code);
       }
     }
   }
