@@ -217,6 +217,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       secrets,
       onDevicesChanged: (ids) => knownDevices.changed(ids),
       webhookAllowList: parseAllowList(config.webhookAllowedHosts),
+      onFailure: (code) => metrics.errors.count(code),
     });
     await actions.start();
     cleanups.push(() => actions.stop());

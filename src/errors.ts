@@ -3,6 +3,132 @@
 // HTTP. The front end (http/errors.ts) gives each kind its status and
 // answers it in the documented shape {status, message, error}, `error`
 // being the detail, left out where the API says so (the 401 of predict, 404s).
+//
+// Every error class of the domains is a CodedError: it has a stable code
+// (ERROR_CODES, docs/ERROR-CODES.md), logged with it and counted in
+// /metrics, never part of an answer. Code classifies an error by its class
+// or code, never by its message. An error crosses a thread or process
+// boundary as one ErrorEnvelope (serializeError, deserializeError) and
+// arrives as the same class with the same code.
+
+/**
+ * The codes, fixed (the metric's label takes no other value). A DomainError
+ * has its kind's code unless it names its own; UNCODED is anything without
+ * one (a bug, a library's error).
+ */
+export const ERROR_CODES = [
+  // DomainError, by kind
+  'INVALID',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'TOO_LARGE',
+  'THROTTLED',
+  'UNAVAILABLE',
+  'FAILED',
+  'OUT_OF_ORGANIZATION',
+  // inference
+  'MODEL_CONFIG_INVALID',
+  'MODEL_NOT_ONNX',
+  'MODEL_EXTERNAL_DATA_REFUSED',
+  'MODEL_GRAPH_INVALID',
+  'MODEL_WIRE_FORMAT',
+  'MODEL_FLOAT16_FAILED',
+  'MODEL_LOAD_FAILED',
+  'MODEL_OUTPUT_SHAPE',
+  'MODEL_OUT_OF_MEMORY',
+  'MODEL_VALIDATION_FAILED',
+  'MODEL_VALIDATION_ABORTED',
+  'INSTANCE_LOAD_FAILED',
+  'INSTANCE_RESTARTING',
+  'NO_INSTANCE',
+  'JPEG_DECODER_FAILED',
+  'MULTIPART_INVALID',
+  'UTF8_INVALID',
+  // platform: rules and their actions
+  'SECRET_UNOPENABLE',
+  'CONDITION_INVALID',
+  'EXPRESSION_SYNTAX',
+  'EVALUATION_OVERRUN',
+  'TEMPLATE_RENDER_FAILED',
+  'WEBHOOK_BLOCKED',
+  'WEBHOOK_TIMED_OUT',
+  'ACTION_RETRYABLE',
+  'ACTION_FAILED',
+  // ingest
+  'INGEST_MALFORMED_WIRE',
+  'UNCODED',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** What an error holds besides its message, as plain data (JSON and structured clone keep it). */
+export type ErrorDetails = Record<string, string | number | boolean | null | undefined>;
+
+/** An error of a domain: its class has a stable code. */
+export abstract class CodedError extends Error {
+  abstract readonly code: ErrorCode;
+
+  /** What its envelope carries besides the message: what the class's reviver needs. */
+  details(): ErrorDetails | undefined {
+    return undefined;
+  }
+}
+
+/** An error as it crosses a thread or process boundary. */
+export interface ErrorEnvelope {
+  code: ErrorCode;
+  name: string;
+  message: string;
+  details?: ErrorDetails;
+}
+
+type Reviver = (envelope: ErrorEnvelope) => Error;
+const REVIVERS = new Map<ErrorCode, Reviver>();
+
+/**
+ * How an envelope of `code` becomes its class again; each class registers
+ * itself where it is defined (a `static` block). One class per code.
+ */
+export function revivable(code: ErrorCode, revive: Reviver): void {
+  if (REVIVERS.has(code)) throw new Error(`two error classes claim the code ${code}`);
+  REVIVERS.set(code, revive);
+}
+
+/** The code of any thrown value: its class's, or UNCODED. */
+export function errorCode(error: unknown): ErrorCode {
+  return error instanceof CodedError ? error.code : 'UNCODED';
+}
+
+/** Any thrown value as an envelope (postMessage, process IPC, a JSON line). */
+export function serializeError(error: unknown): ErrorEnvelope {
+  if (!(error instanceof Error)) return { code: 'UNCODED', name: 'Error', message: String(error) };
+  const envelope: ErrorEnvelope = { code: errorCode(error), name: error.name, message: error.message };
+  const details = error instanceof CodedError ? error.details() : undefined;
+  if (details !== undefined) envelope.details = details;
+  return envelope;
+}
+
+/**
+ * The error an envelope carries: an instance of the class that registered
+ * its code, or, for UNCODED and a class this process never loaded, a
+ * RemoteError with the envelope's code, name and message.
+ */
+export function deserializeError(envelope: ErrorEnvelope): Error {
+  const revive = REVIVERS.get(envelope.code);
+  return revive ? revive(envelope) : new RemoteError(envelope);
+}
+
+/** An error from the other side of a boundary whose class is not known here. */
+export class RemoteError extends CodedError {
+  readonly code: ErrorCode;
+  constructor(envelope: ErrorEnvelope) {
+    super(envelope.message);
+    this.code = envelope.code;
+    this.name = envelope.name;
+  }
+}
 
 /** What went wrong; http/errors.ts maps each to its status. */
 export type ErrorKind =
@@ -23,32 +149,43 @@ export type ErrorKind =
   /** the operation failed on the server's side in a way the API documents (predict's "could not inference model") */
   | 'failed';
 
-export class DomainError extends Error {
+/** Each kind's code: a DomainError's unless it names its own. */
+const KIND_CODES: Readonly<Record<ErrorKind, ErrorCode>> = {
+  invalid: 'INVALID',
+  unauthenticated: 'UNAUTHENTICATED',
+  forbidden: 'FORBIDDEN',
+  'not-found': 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  'too-large': 'TOO_LARGE',
+  throttled: 'THROTTLED',
+  unavailable: 'UNAVAILABLE',
+  failed: 'FAILED',
+};
+
+export class DomainError extends CodedError {
+  readonly code: ErrorCode;
+
   constructor(
     readonly kind: ErrorKind,
     message: string,
     readonly detail?: string,
     readonly retryAfterSeconds?: number,
+    code?: ErrorCode,
   ) {
     super(message);
     this.name = 'DomainError';
+    this.code = code ?? KIND_CODES[kind];
   }
 
-  /** A plain object that crosses worker-thread boundaries intact. */
-  toJSON(): SerializedDomainError {
-    return { kind: this.kind, message: this.message, detail: this.detail, retryAfterSeconds: this.retryAfterSeconds };
+  override details(): ErrorDetails {
+    return { kind: this.kind, detail: this.detail, retryAfterSeconds: this.retryAfterSeconds };
   }
 
-  static fromJSON(value: SerializedDomainError): DomainError {
-    return new DomainError(value.kind, value.message, value.detail, value.retryAfterSeconds);
+  static {
+    const revive = ({ code, message, details = {} }: ErrorEnvelope) =>
+      new DomainError(details.kind as ErrorKind, message, details.detail as string | undefined, details.retryAfterSeconds as number | undefined, code);
+    for (const code of Object.values(KIND_CODES)) revivable(code, revive);
   }
-}
-
-export interface SerializedDomainError {
-  kind: ErrorKind;
-  message: string;
-  detail?: string | undefined;
-  retryAfterSeconds?: number | undefined;
 }
 
 export const invalid = (message: string, detail?: string) => new DomainError('invalid', message, detail);
@@ -64,8 +201,16 @@ export class OutOfOrganizationError extends DomainError {
     readonly resource: 'project' | 'channel' | 'device',
     readonly id: string,
   ) {
-    super('not-found', `${resource} not found`, `no ${resource} ${id} in the organization of the token`);
+    super('not-found', `${resource} not found`, `no ${resource} ${id} in the organization of the token`, undefined, 'OUT_OF_ORGANIZATION');
     this.name = 'OutOfOrganizationError';
+  }
+
+  override details(): ErrorDetails {
+    return { resource: this.resource, id: this.id };
+  }
+
+  static {
+    revivable('OUT_OF_ORGANIZATION', ({ details = {} }) => new OutOfOrganizationError(details.resource as OutOfOrganizationError['resource'], String(details.id)));
   }
 }
 

@@ -3,6 +3,7 @@
 // Callers log ids and prefixes, not tokens or keys; as a second line of
 // defence, fields whose names say they hold a secret are written redacted.
 import type { LogFormat, LogLevel } from './config.js';
+import { CodedError } from './errors.js';
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 let threshold = ORDER.info;
@@ -34,7 +35,7 @@ export const REDACTED = '[redacted]';
 const RESERVED = new Set(['time', 'level', 'msg']);
 
 /**
- * An Error as its message; its stack only at debug level (callers pass a
+ * An Error as its message (and name and code, a CodedError's stable one); its stack only at debug level (callers pass a
  * `stack` field themselves where one is always wanted: unexpected 500s).
  */
 function serializeError(error: Error): unknown {
@@ -82,6 +83,8 @@ function write(level: LogLevel, message: string, fields?: Fields): void {
       for (const [key, value] of Object.entries(fields)) {
         // An error's message is always quoted, as it always was: greppable as error="…".
         if (value !== undefined) line += ` ${key}=${value instanceof Error ? JSON.stringify(value.message) : textValue(clean(key, value, 0))}`;
+        // A domain error's code goes with it (JSON has it inside the error), unless the caller wrote one.
+        if (value instanceof CodedError && fields.code === undefined) line += ` code=${value.code}`;
       }
       if (threshold <= ORDER.debug && fields.stack === undefined) {
         const error = Object.values(fields).find((v): v is Error => v instanceof Error);

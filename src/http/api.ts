@@ -328,7 +328,7 @@ function inferenceKeyCaller(auth: Authenticators, authorization: string | undefi
   } catch (error) {
     const refusal = ApiError.from(error);
     if (refusal?.status !== 401) throw error;
-    throw new ApiError(401, refusal.message, refusal.detail, { ...refusal.headers, 'WWW-Authenticate': bearerChallenge(authorization) });
+    throw new ApiError(401, refusal.message, refusal.detail, { ...refusal.headers, 'WWW-Authenticate': bearerChallenge(authorization) }, refusal.code);
   }
 }
 

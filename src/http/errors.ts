@@ -2,8 +2,9 @@
 // throws DomainErrors (src/errors.ts), each mapped here by its kind; the
 // front end's own refusals (a body too large or too slow, an unknown route)
 // are ApiErrors with their status. Both are answered in the documented
-// shape {status, message, error}.
-import { DomainError, type ErrorKind } from '../errors.js';
+// shape {status, message, error}; a domain error's code (errors.ts) is
+// logged and counted, never answered.
+import { DomainError, type ErrorCode, type ErrorKind } from '../errors.js';
 
 export interface ErrorBody {
   status: number;
@@ -30,6 +31,8 @@ export class ApiError extends Error {
     message: string,
     readonly detail?: string,
     readonly headers?: Readonly<Record<string, string>>,
+    /** the code of the domain error it answers; undefined for the front end's own refusals */
+    readonly code?: ErrorCode,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -46,6 +49,6 @@ export class ApiError extends Error {
     if (error instanceof ApiError) return error;
     if (!(error instanceof DomainError)) return undefined;
     const headers = error.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(error.retryAfterSeconds) };
-    return new ApiError(STATUS_OF[error.kind], error.message, error.detail, headers);
+    return new ApiError(STATUS_OF[error.kind], error.message, error.detail, headers, error.code);
   }
 }

@@ -6,6 +6,7 @@
 // the access log line.
 import { STATUS_CODES } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { errorCode, type ErrorCode } from '../errors.js';
 import { log } from '../log.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import { writeAccessLog } from './access-log.js';
@@ -72,6 +73,11 @@ export class RouteMetrics {
     if (!counter) this.byStatus.set(status, (counter = this.metrics.httpRequests.series({ route: this.route, method: this.method, status: String(status) })));
     counter.value++;
     this.duration.observe(seconds);
+  }
+
+  /** An error answered, by its code. */
+  failed(code: ErrorCode): void {
+    this.metrics.errors.count(code);
   }
 }
 
@@ -253,8 +259,11 @@ export class Reply {
       }
       return;
     }
+    // The front end's own refusals (an ApiError of its own) have a status, not a code.
+    const code = error instanceof ApiError ? error.code : errorCode(error);
+    if (code !== undefined) this.routeMetrics.failed(code);
     if (!known) {
-      log.error('unhandled error', { route: this.route, requestId: this.exchange.id, error: error as Error, stack: (error as Error)?.stack });
+      log.error('unhandled error', { route: this.route, requestId: this.exchange.id, code: errorCode(error), error: error as Error, stack: (error as Error)?.stack });
     }
     const apiError = known ?? new ApiError(500, 'internal server error', 'an unexpected error occurred; it has been logged');
     this.send(apiError.status, JSON.stringify(apiError.toBody()), 'application/json', apiError.headers, closeConnection);

@@ -5,6 +5,7 @@
 // back only while others are still being preprocessed and only up to
 // maxQueueDelayMs, so a lone request never waits for company that is not
 // coming.
+import { CodedError, revivable } from '../errors.js';
 import { performance } from 'node:perf_hooks';
 import type { FairShare } from './fair-share.js';
 import type { ModelInstance } from './instance.js';
@@ -43,7 +44,12 @@ interface Waiting {
   reject: (error: Error) => void;
 }
 
-export class NoInstanceError extends Error {}
+export class NoInstanceError extends CodedError {
+  readonly code = 'NO_INSTANCE';
+  static {
+    revivable('NO_INSTANCE', ({ message }) => new NoInstanceError(message));
+  }
+}
 
 /** The CPU fair share a batcher's runs take permits from, and whose turn they count as. */
 export interface RunShare {

@@ -10,6 +10,7 @@
 // to the size the image will occupy in the model input (JPEG DCT scaling
 // too); the native addon decodes BMP, which libvips cannot read, at full
 // size and leaves the resize to the preprocessing pass.
+import { CodedError, revivable } from '../errors.js';
 import { existsSync } from 'node:fs';
 import sharp, { type Metadata } from 'sharp';
 import { sniffImageFormat, type ImageFormat } from './image-format.js';
@@ -24,7 +25,12 @@ sharp.cache(false);
 
 export type JpegDecoder = 'libturbojpeg' | 'sharp';
 
-export class JpegDecoderError extends Error {}
+export class JpegDecoderError extends CodedError {
+  readonly code = 'JPEG_DECODER_FAILED';
+  static {
+    revivable('JPEG_DECODER_FAILED', ({ message }) => new JpegDecoderError(message));
+  }
+}
 
 /** Where libturbojpeg0-dev puts the header the addon's JPEG path is compiled against. */
 export const TURBOJPEG_HEADER = '/usr/include/turbojpeg.h';

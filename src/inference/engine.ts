@@ -8,7 +8,7 @@
 // bench drives this class directly for the in-process pipeline limit.
 import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
-import { DomainError } from '../errors.js';
+import { deserializeError, serializeError, type DomainError } from '../errors.js';
 import type { BatchObserver } from './batcher.js';
 import { FairShare } from './fair-share.js';
 import { InstanceRestartingError } from './instance.js';
@@ -123,10 +123,10 @@ export class InferenceEngine {
       model.batcher.expect();
       const pre = await this.pipeline
         .preprocess({ versionId: model.versionId, body, contentType, input: model.config.input, dtype: model.info.inputDtype, slot })
-        .catch((error: Error) => ({ ok: false as const, error: this.failed(model, error).toJSON() }));
+        .catch((error: Error) => ({ ok: false as const, error: serializeError(this.failed(model, error)) }));
       if (!pre.ok) {
         model.batcher.abandon();
-        throw DomainError.fromJSON(pre.error);
+        throw deserializeError(pre.error);
       }
       let batched;
       try {
@@ -145,7 +145,7 @@ export class InferenceEngine {
         placement: pre.placement,
         options,
       });
-      if (!post.ok) throw DomainError.fromJSON(post.error);
+      if (!post.ok) throw deserializeError(post.error);
       return {
         json: post.json,
         timings: {

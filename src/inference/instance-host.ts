@@ -5,7 +5,9 @@
 // under a memory limit (instance-process.ts). Only the channel differs: a
 // thread gets the tensor slots themselves (shared memory) and transfers its
 // outputs back; a process gets copies and sends copies.
+import { serializeError, type ErrorEnvelope } from '../errors.js';
 import { ModelBackend, type BackendInfo, type BackendOptions } from './backend.js';
+import { outOfMemory } from './limited-process.js';
 import type { ModelConfig } from './model-config.js';
 import type { ImageOutputs } from './postprocess.js';
 import { tensorView } from './preprocess.js';
@@ -21,9 +23,9 @@ export type InstanceRequest = { op: 'run'; id: number; slots: ArrayBufferLike[];
 
 export type InstanceReply =
   | { op: 'ready'; info: BackendInfo }
-  | { op: 'failed'; reason: string }
+  | { op: 'failed'; error: ErrorEnvelope }
   | { op: 'done'; id: number; outputs: ImageOutputs[]; runMs: number }
-  | { op: 'error'; id: number; message: string }
+  | { op: 'error'; id: number; error: ErrorEnvelope }
   | { op: 'closed' };
 
 /** How an instance talks to the server: a thread's parent port, or a child process's IPC channel. */
@@ -41,7 +43,7 @@ export async function serveInstance({ directory, config, options }: InstanceWork
   try {
     backend = await ModelBackend.load(directory, config, options);
   } catch (error) {
-    channel.send({ op: 'failed', reason: (error as Error).message });
+    channel.send({ op: 'failed', error: serializeError(outOfMemory(error)) });
     return;
   }
   channel.send({ op: 'ready', info: backend.info });
@@ -57,7 +59,7 @@ export async function serveInstance({ directory, config, options }: InstanceWork
     const dtype = backend.info.inputDtype;
     running = backend.run(slots.map((slot) => tensorView(dtype, config.input, slot)), thresholds).then(
       ({ outputs, runMs }) => channel.send({ op: 'done', id, outputs, runMs }, transferables(outputs)),
-      (error: Error) => channel.send({ op: 'error', id, message: error.message }),
+      (error: unknown) => channel.send({ op: 'error', id, error: serializeError(outOfMemory(error)) }),
     );
   });
 }

@@ -15,11 +15,12 @@ import { extname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { CodedError, deserializeError, revivable, type ErrorDetails } from '../errors.js';
 import type { BackendInfo, BatchResult } from './backend.js';
 import type { InstanceReply, InstanceRequest, InstanceWorkerData } from './instance-host.js';
 import type { InstanceRestarts, ProcessEnd } from './instance-restarts.js';
 import { residentBytes } from '../lib/resident-memory.js';
-import { OUT_OF_MEMORY, spawnLimited } from './limited-process.js';
+import { OUT_OF_MEMORY, OutOfMemoryError, spawnLimited } from './limited-process.js';
 
 /** A batch's per-image outputs and run time, as the instance sends them back. */
 type InstanceResult = Pick<BatchResult, 'outputs' | 'runMs'>;
@@ -28,7 +29,8 @@ const extension = extname(fileURLToPath(import.meta.url));
 const WORKER_FILE = new URL(`./instance-worker${extension}`, import.meta.url);
 const PROCESS_FILE = new URL(`./instance-process${extension}`, import.meta.url);
 
-export class InstanceLoadError extends Error {
+export class InstanceLoadError extends CodedError {
+  readonly code = 'INSTANCE_LOAD_FAILED';
   constructor(
     message: string,
     /** how its process or thread ended while loading; undefined: it refused the model */
@@ -36,19 +38,38 @@ export class InstanceLoadError extends Error {
   ) {
     super(message);
   }
+
+  override details(): ErrorDetails | undefined {
+    return this.end && { code: this.end.code, signal: this.end.signal };
+  }
+
+  static {
+    revivable('INSTANCE_LOAD_FAILED', ({ message, details }) =>
+      new InstanceLoadError(message, details && { code: details.code as number | null, signal: details.signal as NodeJS.Signals | null }),
+    );
+  }
 }
 
 /**
  * A batch's isolated instance process died under it and is starting again:
  * the batch may be sent again (a 503, not the model's failure).
  */
-export class InstanceRestartingError extends Error {
+export class InstanceRestartingError extends CodedError {
+  readonly code = 'INSTANCE_RESTARTING';
   constructor(
     /** how the process ended ("was killed by SIGKILL") */
     readonly how: string,
     readonly retryAfterSeconds: number,
   ) {
     super(`its instance ${how}; it is restarting`);
+  }
+
+  override details(): ErrorDetails {
+    return { how: this.how, retryAfterSeconds: this.retryAfterSeconds };
+  }
+
+  static {
+    revivable('INSTANCE_RESTARTING', ({ details = {} }) => new InstanceRestartingError(String(details.how), Number(details.retryAfterSeconds)));
   }
 }
 
@@ -145,7 +166,7 @@ function launch(data: InstanceWorkerData, isolation: Isolation | undefined): Pro
         resolve({ host, events, info: reply.info });
       } else {
         void host.kill();
-        reject(new InstanceLoadError(reply.op === 'failed' ? reply.reason : `unexpected ${reply.op} while loading`));
+        reject(new InstanceLoadError(reply.op === 'failed' ? reply.error.message : `unexpected ${reply.op} while loading`));
       }
     });
   });
@@ -322,15 +343,16 @@ export class ModelInstance {
       waiter?.resolve({ outputs: reply.outputs, runMs: reply.runMs });
       return;
     }
+    const error = deserializeError(reply.error);
     // An isolated model that ran out of its memory does not get to try again.
-    if (this.isolation && OUT_OF_MEMORY.test(reply.message)) {
+    if (this.isolation && error instanceof OutOfMemoryError) {
       this.setFatal(this.memoryReason());
       waiter?.reject(new Error(this.fatal));
       this.fail(new Error(this.fatal));
       void this.host.kill();
       return;
     }
-    waiter?.reject(new Error(reply.message));
+    waiter?.reject(error);
   }
 
   private memoryReason(): string {

@@ -18,9 +18,34 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL, fileURLToPath } from 'node:url';
+import { CodedError, revivable } from '../errors.js';
 
-/** What ONNX Runtime, the C++ runtime and V8 say when an allocation fails. */
+/**
+ * What ONNX Runtime, the C++ runtime and V8 say when an allocation fails:
+ * their errors have no other identity. Read where such an error is caught
+ * (outOfMemory) and in a dead process's stderr, nowhere else.
+ */
 export const OUT_OF_MEMORY = /Failed to allocate memory|bad_alloc|out of memory|Cannot allocate memory|ENOMEM|Allocation failed/i;
+
+/** An allocation the model asked for failed (in a limited process: past its memory limit). */
+export class OutOfMemoryError extends CodedError {
+  readonly code = 'MODEL_OUT_OF_MEMORY';
+  static {
+    revivable('MODEL_OUT_OF_MEMORY', ({ message }) => new OutOfMemoryError(message));
+  }
+}
+
+/**
+ * `error` as it leaves the code that caught it: a runtime's failed
+ * allocation becomes an OutOfMemoryError (its message kept), so that the
+ * other side of the channel tells it by its code; anything else as it is.
+ * The allocation may have failed under our own error (a ModelLoadError of
+ * a warm-up run quotes ONNX Runtime's words): running out of memory is
+ * what it is known as then.
+ */
+export function outOfMemory(error: unknown): unknown {
+  return error instanceof Error && !(error instanceof OutOfMemoryError) && OUT_OF_MEMORY.test(error.message) ? new OutOfMemoryError(error.message) : error;
+}
 
 /** The exit code of a process whose limit could not be set. */
 export const LIMIT_NOT_SET = 125;

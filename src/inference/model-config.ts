@@ -2,6 +2,7 @@
 // the ONNX file itself: labels, how to prepare the input tensor, how to read
 // the outputs and the default thresholds. Validated when a version is
 // registered and again when it loads, so a bad file fails with its reason.
+import { CodedError, revivable } from '../errors.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -131,7 +132,12 @@ export function storedModelConfig(stored: unknown): ModelConfig {
   return stored as ModelConfig;
 }
 
-export class ModelConfigError extends Error {}
+export class ModelConfigError extends CodedError {
+  readonly code = 'MODEL_CONFIG_INVALID';
+  static {
+    revivable('MODEL_CONFIG_INVALID', ({ message }) => new ModelConfigError(message));
+  }
+}
 
 export function parseModelConfig(value: unknown): ModelConfig {
   const result = modelConfigSchema.safeParse(value);

@@ -4,7 +4,7 @@
 // turns one image's outputs into the response JSON. Sessions live in the
 // instance threads, not here, so any worker serves any model version.
 import { workerData } from 'piscina';
-import { DomainError, type SerializedDomainError } from '../errors.js';
+import { DomainError, serializeError, type ErrorEnvelope } from '../errors.js';
 import { log } from '../log.js';
 import type { Placement } from './letterbox.js';
 import type { ModelConfig } from './model-config.js';
@@ -52,7 +52,8 @@ export interface PostprocessTask {
 
 export type PipelineTask = PreprocessTask | PostprocessTask;
 
-export type Failure = { ok: false; error: SerializedDomainError };
+/** a DomainError, as its envelope (errors.ts) */
+export type Failure = { ok: false; error: ErrorEnvelope };
 export type PreprocessOutcome = { ok: true; placement: Placement; decodeMs: number; preprocessMs: number } | Failure;
 export type PostprocessOutcome = { ok: true; json: string; postprocessMs: number } | Failure;
 
@@ -80,8 +81,8 @@ export default async function run(task: PipelineTask): Promise<PreprocessOutcome
   try {
     return task.op === 'preprocess' ? await runPreprocess(task) : runPostprocess(task);
   } catch (error) {
-    if (error instanceof DomainError) return { ok: false, error: error.toJSON() };
+    if (error instanceof DomainError) return { ok: false, error: serializeError(error) };
     log.error(`${task.op} failed`, { versionId: task.versionId, error: error as Error });
-    return { ok: false, error: predictErrors.inferenceFailed(task.versionId, (error as Error).message).toJSON() };
+    return { ok: false, error: serializeError(predictErrors.inferenceFailed(task.versionId, (error as Error).message)) };
   }
 }

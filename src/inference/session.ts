@@ -2,13 +2,19 @@
 // native runner) and checking that model.json describes the model it
 // loaded. Runs inside an instance thread (instance-worker.ts).
 import { setTimeout as delay } from 'node:timers/promises';
+import { CodedError, revivable } from '../errors.js';
 import type { ExecutionProvider } from '../config.js';
 import { log } from '../log.js';
 import { MODEL_FILE, type ModelConfig } from './model-config.js';
 import type { OutputInfo } from './outputs/index.js';
 import { createRunner, type RunnerChoice, type RunnerKind, type SessionRunner, type ValueMetadata } from './runner.js';
 
-export class ModelLoadError extends Error {}
+export class ModelLoadError extends CodedError {
+  readonly code = 'MODEL_LOAD_FAILED';
+  static {
+    revivable('MODEL_LOAD_FAILED', ({ message }) => new ModelLoadError(message));
+  }
+}
 
 export interface SessionOptions {
   /** ordered; the first that loads is used (CPU instances pass ['cpu']) */

@@ -6,7 +6,9 @@
 // by the first one's). The model.json config comes
 // on stdin. A model that asks for more memory than the limit fails here,
 // in this process, instead of in the server.
+import { serializeError, type ErrorEnvelope } from '../errors.js';
 import { ModelBackend, type WarmUpEvent } from './backend.js';
+import { outOfMemory } from './limited-process.js';
 import type { ModelConfig } from './model-config.js';
 import type { PreparationOptions } from './prepared-model.js';
 
@@ -25,7 +27,7 @@ export interface WarmUpLine {
 
 export type ValidationReport =
   | { ok: true; maxRssBytes: number }
-  | { ok: false; reason: string; maxRssBytes: number };
+  | { ok: false; error: ErrorEnvelope; maxRssBytes: number };
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -47,7 +49,7 @@ async function main(): Promise<number> {
     const onWarmUp = (event: WarmUpEvent) => process.stdout.write(`${JSON.stringify({ warmUp: event } satisfies WarmUpLine)}\n`);
     backend = await ModelBackend.load(directory, config, { providers: ['cpu'], deviceId: 0, intraOpThreads: 1, maxBatchSize, preparation, onWarmUp });
   } catch (error) {
-    await report({ ok: false, reason: (error as Error).message, maxRssBytes: maxRssBytes() });
+    await report({ ok: false, error: serializeError(outOfMemory(error)), maxRssBytes: maxRssBytes() });
     return 1;
   }
   await backend.release();

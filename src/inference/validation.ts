@@ -15,9 +15,10 @@ import { extname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Config, InstanceKind } from '../config.js';
+import { CodedError, deserializeError, revivable } from '../errors.js';
 import type { WarmUpEvent } from './backend.js';
 import type { RunShare } from './batcher.js';
-import { LIMIT_NOT_SET, OUT_OF_MEMORY, spawnLimited } from './limited-process.js';
+import { LIMIT_NOT_SET, OUT_OF_MEMORY, OutOfMemoryError, spawnLimited } from './limited-process.js';
 import { maxBatchSizeOf, precisionOf, type ModelConfig, type Precision } from './model-config.js';
 import type { ValidationReport, ValidationRequest, WarmUpLine } from './validate-child.js';
 import { ValidationTurns } from './validation-turns.js';
@@ -87,7 +88,12 @@ export function modelValidationSettings(config: Config): ModelValidationSettings
 }
 
 /** Why a model cannot serve, worded for its owner. */
-export class ModelValidationError extends Error {}
+export class ModelValidationError extends CodedError {
+  readonly code = 'MODEL_VALIDATION_FAILED';
+  static {
+    revivable('MODEL_VALIDATION_FAILED', ({ message }) => new ModelValidationError(message));
+  }
+}
 
 export interface ValidationResult {
   /** the validation process's peak resident memory (ru_maxrss) */
@@ -165,9 +171,13 @@ async function withPermit<T>({ gate, organizationId }: RunShare, task: () => Pro
 }
 
 /** The validation was stopped with the server: no verdict on the model. */
-export class ValidationAbortedError extends Error {
+export class ValidationAbortedError extends CodedError {
+  readonly code = 'MODEL_VALIDATION_ABORTED';
   constructor() {
     super('model validation stopped: the server is stopping');
+  }
+  static {
+    revivable('MODEL_VALIDATION_ABORTED', () => new ValidationAbortedError());
   }
 }
 
@@ -252,7 +262,8 @@ function runChild(request: ValidationRequest, settings: ModelValidationSettings,
       }
       if (report?.ok) return resolve({ maxRssBytes: report.maxRssBytes, ms });
       if (report) {
-        return reject(new ModelValidationError(OUT_OF_MEMORY.test(report.reason) ? memoryReason(settings, report.reason) : report.reason));
+        const error = deserializeError(report.error);
+        return reject(new ModelValidationError(error instanceof OutOfMemoryError ? memoryReason(settings, error.message) : error.message));
       }
       if (code === LIMIT_NOT_SET) {
         return reject(new ModelValidationError(`the model validation process could not set its memory limit: ${stderr.trim()}`));

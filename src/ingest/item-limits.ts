@@ -8,7 +8,7 @@
 // array lengths, and both stop at the first limit crossed. Once decoded,
 // each event's values are counted (MAX_EVENT_VALUES), before validation,
 // storage and rules see them.
-import { invalid } from '../errors.js';
+import { CodedError, invalid, revivable } from '../errors.js';
 
 /** Events in one batch request at most. */
 export const MAX_BATCH_EVENTS = 1000;
@@ -115,7 +115,12 @@ class Wire {
 
 // protobufjs words the malformed bodies itself; the walk only declines them.
 const malformed = () => new MalformedWire();
-class MalformedWire extends Error {}
+export class MalformedWire extends CodedError {
+  readonly code = 'INGEST_MALFORMED_WIRE';
+  static {
+    revivable('INGEST_MALFORMED_WIRE', () => new MalformedWire());
+  }
+}
 
 /** Counts the entries of the repeated fields `lists` in the message at [start, end), each against MAX_LIST_ITEMS and the budget. */
 function checkListsWire(

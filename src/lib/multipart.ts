@@ -1,8 +1,15 @@
 // A small multipart/form-data reader (RFC 7578) for bodies already in memory.
 // It returns the requested part as a view into the body: no copy. It runs in
-// inference workers, so it depends on nothing but Buffer.
+// inference workers, so it depends on nothing but Buffer (and errors.ts, for
+// its error's code).
+import { CodedError, revivable } from '../errors.js';
 
-export class MultipartError extends Error {}
+export class MultipartError extends CodedError {
+  readonly code = 'MULTIPART_INVALID';
+  static {
+    revivable('MULTIPART_INVALID', ({ message }) => new MultipartError(message));
+  }
+}
 
 /** The boundary parameter of a multipart/form-data Content-Type, or undefined. */
 export function multipartBoundary(contentType: string): string | undefined {

@@ -5,10 +5,15 @@
 // simdutf underneath, then decoded: cheaper than a fatal TextDecoder for the
 // small bodies ingestion takes by the thousand.)
 import { isUtf8 } from 'node:buffer';
+import { CodedError, revivable } from '../errors.js';
 
-export class InvalidUtf8Error extends Error {
+export class InvalidUtf8Error extends CodedError {
+  readonly code = 'UTF8_INVALID';
   constructor() {
     super('the body is not valid UTF-8');
+  }
+  static {
+    revivable('UTF8_INVALID', () => new InvalidUtf8Error());
   }
 }
 

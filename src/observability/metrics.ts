@@ -1,6 +1,7 @@
 // A minimal Prometheus registry: counters, gauges and histograms with labels,
 // rendered in the text exposition format (version 0.0.4). Small on purpose:
 // recording is a Map lookup and an add, cheap enough for every request.
+import type { ErrorCode } from '../errors.js';
 
 type Labels = Record<string, string>;
 
@@ -54,6 +55,24 @@ export class Counter extends Base {
     let out = this.header('counter');
     for (const { labels, value } of this.values.values()) out += `${this.name}${renderLabels(this.labelNames, labels)} ${value}\n`;
     return out;
+  }
+}
+
+/**
+ * Errors by their stable code (errors.ts ERROR_CODES): the label takes no
+ * value outside that fixed list, whatever the errors' messages.
+ */
+export class ErrorCounter extends Counter {
+  private readonly byCode = new Map<ErrorCode, { value: number }>();
+
+  constructor() {
+    super('errors_total', 'errors met, by code (docs/ERROR-CODES.md): domain errors answered, unhandled ones, failed rule actions', ['code']);
+  }
+
+  count(code: ErrorCode): void {
+    let series = this.byCode.get(code);
+    if (!series) this.byCode.set(code, (series = this.series({ code })));
+    series.value++;
   }
 }
 
@@ -154,6 +173,7 @@ export function createServerMetrics(registry = new Registry()) {
     httpRequests: registry.register(
       new Counter('http_requests_total', 'HTTP requests answered, by route and status', ['route', 'method', 'status']),
     ),
+    errors: registry.register(new ErrorCounter()),
     httpDuration: registry.register(
       new Histogram('http_request_duration_seconds', 'HTTP request latency, from headers received to response written', ['route'], LATENCY_BUCKETS),
     ),

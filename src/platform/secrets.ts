@@ -15,6 +15,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { CodedError, revivable } from '../errors.js';
 import { join } from 'node:path';
 import { decodeSecretsKey } from '../lib/secrets-key.js';
 
@@ -36,7 +37,12 @@ export async function loadSecretsKey(setting: string | undefined, dataDir: strin
 export const isSealed = (value: string): boolean => value.startsWith(PREFIX);
 
 /** A stored secret that cannot be opened: damaged, or sealed with another key. Permanent: retrying does not open it. */
-export class UnopenableSecretError extends Error {}
+export class UnopenableSecretError extends CodedError {
+  readonly code = 'SECRET_UNOPENABLE';
+  static {
+    revivable('SECRET_UNOPENABLE', ({ message }) => new UnopenableSecretError(message));
+  }
+}
 
 /** Sealing and opening with one key (AES-256-GCM). */
 export class Secrets {

@@ -44,6 +44,19 @@ describe('/metrics without METRICS_TOKEN', () => {
       expect(((await relayed.json()) as { error: string }).error).toBe('metrics are served to this host only, not through a proxy; set METRICS_TOKEN to scrape them over the network');
     }
   });
+
+  it('counts the domain errors it answers by their code, not the front end\'s own refusals', async () => {
+    const errorsByCode = async () => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      return Object.fromEntries([...text.matchAll(/^errors_total\{code="([A-Z0-9_]+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+    };
+    const before = await errorsByCode();
+    const refused = await fetch(`${server.url}/v1/models/no-such-version/predict`, { method: 'POST' });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ status: 401, message: 'Invalid or missing API key.' });
+    expect((await fetch(`${server.url}/v1/no-such-route`)).status).toBe(404);
+    expect(await errorsByCode()).toEqual({ ...before, UNAUTHENTICATED: (before.UNAUTHENTICATED ?? 0) + 1 });
+  });
 });
 
 describe('/metrics with METRICS_TOKEN', () => {

@@ -9,12 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { DomainError, notFound, OutOfOrganizationError } from '../../src/errors.js';
+import { ApiError } from '../../src/http/errors.js';
 import { requestId } from '../../src/http/request-id.js';
 import { InFlight } from '../../src/http/draining.js';
 import { ClientDisconnectedError, Reply, RouteMetrics } from '../../src/http/reply.js';
 import { Exchange } from '../../src/http/request.js';
 import type { HttpResponse } from '../../src/http/uws.js';
 import { createServerMetrics } from '../../src/observability/metrics.js';
+import { ModelLoadError } from '../../src/inference/session.js';
 import { log, REDACTED, setLogFormat, setLogLevel } from '../../src/log.js';
 import { removeDir, startServer, waitFor, type TestServer } from '../helpers/server.js';
 
@@ -87,6 +90,16 @@ describe('the logger', () => {
     const [text] = captureStderr(() => log.warn('failed', { error }));
     expect(text).toMatch(/ warn  failed error="boom"$/);
   });
+
+  it('writes a domain error with its code, in either format', () => {
+    const error = new ModelLoadError('cannot load');
+    setLogFormat('json');
+    const [json] = captureStderr(() => log.warn('failed', { error }));
+    expect(JSON.parse(json!).error).toEqual({ message: 'cannot load', code: 'MODEL_LOAD_FAILED' });
+    setLogFormat('text');
+    const [text] = captureStderr(() => log.warn('failed', { error }));
+    expect(text).toMatch(/ warn  failed error="cannot load" code=MODEL_LOAD_FAILED$/);
+  });
 });
 
 describe('request ids', () => {
@@ -113,8 +126,8 @@ function fakeResponse() {
   return { res: res as unknown as HttpResponse, written, abort: () => onAborted() };
 }
 
-function reply(res: HttpResponse): Reply {
-  const ctx = { metrics: createServerMetrics(), inFlight: new InFlight(), trustedProxies: 0, accessLog: true, cors: undefined };
+function reply(res: HttpResponse, metrics = createServerMetrics()): Reply {
+  const ctx = { metrics, inFlight: new InFlight(), trustedProxies: 0, accessLog: true, cors: undefined };
   const exchange = new Exchange('POST', '/v2/things', 'req-7', { getRemoteAddress: () => new Uint8Array([10, 0, 0, 1]).buffer }, {}, ctx);
   return new Reply(res, new RouteMetrics(ctx.metrics, '/v2/things', 'POST'), exchange, ctx);
 }
@@ -149,6 +162,25 @@ describe('the reply', () => {
     // A real failure after the client left is still reported, as a warning without a stack.
     const [late] = captureStderr(() => r.error(new Error('pipeline broke')));
     expect(JSON.parse(late!)).toEqual(expect.objectContaining({ level: 'warn', requestId: 'req-7', error: { message: 'pipeline broke' } }));
+  });
+});
+
+describe('the errors metric', () => {
+  it("counts the errors answered by code: a domain error's, UNCODED for a bug, none for the front end's own refusals", () => {
+    const metrics = createServerMetrics();
+    const answer = (error: unknown) => captureStderr(() => reply(fakeResponse().res, metrics).error(error));
+    answer(notFound('thing not found'));
+    answer(new OutOfOrganizationError('channel', 'ch-1'));
+    answer(notFound('other thing not found'));
+    answer(ApiError.from(new DomainError('throttled', 'too many events', 'over 10 events/s', 1)));
+    answer(new ApiError(413, 'request body too large'));
+    answer(new Error('a bug'));
+    expect(metrics.registry.render().split('\n').filter((line) => line.startsWith('errors_total'))).toEqual([
+      'errors_total{code="NOT_FOUND"} 2',
+      'errors_total{code="OUT_OF_ORGANIZATION"} 1',
+      'errors_total{code="THROTTLED"} 1',
+      'errors_total{code="UNCODED"} 1',
+    ]);
   });
 });
 

@@ -62,7 +62,7 @@ export const ACCEPT_POST = { 'Accept-Post': 'multipart/form-data, application/js
 /** Predict's 400 for a body that is neither multipart nor JSON, its documented body unchanged, with Accept-Post. */
 export function notMultipart(): ApiError {
   const documented = ApiError.from(predictErrors.notMultipart())!;
-  return new ApiError(documented.status, documented.message, documented.detail, ACCEPT_POST);
+  return new ApiError(documented.status, documented.message, documented.detail, ACCEPT_POST, documented.code);
 }
 
 const point = z.array(z.number()).length(2);

@@ -14,10 +14,16 @@
 // The file is read forward in windows, descending only into the messages
 // that can hold a tensor; every other field (the weights' raw_data among
 // them) is skipped by its length, unread.
+import { CodedError, revivable } from '../../errors.js';
 import { type FileHandle, open } from 'node:fs/promises';
 import { NotOnnxError } from './onnx-file.js';
 
-export class ExternalDataError extends Error {}
+export class ExternalDataError extends CodedError {
+  readonly code = 'MODEL_EXTERNAL_DATA_REFUSED';
+  static {
+    revivable('MODEL_EXTERNAL_DATA_REFUSED', ({ message }) => new ExternalDataError(message));
+  }
+}
 
 /** The messages of onnx.proto that hold tensors, directly or below. */
 type Message = 'model' | 'graph' | 'node' | 'attribute' | 'sparse' | 'function' | 'training' | 'tensor';

@@ -16,6 +16,7 @@
 // A model the conversion cannot follow (subgraphs, functions, operators of
 // other domains, random or quantized ops, types it cannot work out) is
 // refused with the reason, and runs in float32.
+import { CodedError, revivable } from '../../errors.js';
 import { readFileSync } from 'node:fs';
 import protobuf from 'protobufjs';
 
@@ -82,7 +83,12 @@ interface Model {
   functions?: unknown[];
 }
 
-export class Float16Error extends Error {}
+export class Float16Error extends CodedError {
+  readonly code = 'MODEL_FLOAT16_FAILED';
+  static {
+    revivable('MODEL_FLOAT16_FAILED', ({ message }) => new Float16Error(message));
+  }
+}
 
 /** Ops kept in float32 (their float inputs cast back, outputs cast to float16). */
 const KEEP_FLOAT32 = new Set(['Resize', 'Upsample', 'Range', 'TopK', 'NonMaxSuppression', 'RoiAlign', 'CumSum']);

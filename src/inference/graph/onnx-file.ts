@@ -4,9 +4,15 @@
 // fields of the ModelProto are walked (each field's tag and length, the
 // graph's megabytes skipped unread), so a model of any size is checked in a
 // few reads.
+import { CodedError, revivable } from '../../errors.js';
 import { open } from 'node:fs/promises';
 
-export class NotOnnxError extends Error {}
+export class NotOnnxError extends CodedError {
+  readonly code = 'MODEL_NOT_ONNX';
+  static {
+    revivable('MODEL_NOT_ONNX', ({ message }) => new NotOnnxError(message));
+  }
+}
 
 /** A real model has a handful of top-level fields (version, producer, opsets, graph, metadata). */
 const MAX_TOP_LEVEL_FIELDS = 10_000;

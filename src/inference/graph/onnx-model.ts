@@ -4,6 +4,7 @@
 // (wire.ts); the existing nodes and weights are copied as bytes, never
 // decoded, so a model of any size and of any newer IR version round-trips
 // unchanged apart from the edits.
+import { CodedError, revivable } from '../../errors.js';
 import { decodeOpsetImport, decodeValueInfo, encodeNode, encodeTensor, encodeValueInfo, type NodeSpec, type TensorSpec, type TensorValueInfo } from './onnx-schema.js';
 import { concatBytes, lengthDelimitedField, readFields, stringValue, WIRE_LENGTH_DELIMITED, type WireField } from './wire.js';
 
@@ -17,7 +18,12 @@ const GRAPH_OUTPUT = 12;
 const NODE_OUTPUT = 2;
 const TENSOR_NAME = 8;
 
-export class OnnxModelError extends Error {}
+export class OnnxModelError extends CodedError {
+  readonly code = 'MODEL_GRAPH_INVALID';
+  static {
+    revivable('MODEL_GRAPH_INVALID', ({ message }) => new OnnxModelError(message));
+  }
+}
 
 /** The prefix of every name the rewrite adds: no exporter makes names like it. */
 const OWN_PREFIX = 'sense::';

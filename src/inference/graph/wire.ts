@@ -4,6 +4,7 @@
 // re-encoding it whole, so the weights are never copied field by field, and
 // whatever it does not touch (fields newer than the schema it was written
 // against included) goes through byte for byte.
+import { CodedError, revivable } from '../../errors.js';
 
 export const WIRE_VARINT = 0;
 export const WIRE_FIXED64 = 1;
@@ -21,7 +22,12 @@ export interface WireField {
   varint: number;
 }
 
-export class WireFormatError extends Error {}
+export class WireFormatError extends CodedError {
+  readonly code = 'MODEL_WIRE_FORMAT';
+  static {
+    revivable('MODEL_WIRE_FORMAT', ({ message }) => new WireFormatError(message));
+  }
+}
 
 /** Reads a varint at `at`: [value, position after it]. */
 function readVarint(bytes: Uint8Array, at: number, limit: number): [number, number] {

@@ -1,5 +1,6 @@
 // Shared vocabulary of the output decoders: what a model output looks like
 // (shape only at load time, data at run time) and what decoders produce.
+import { CodedError, revivable } from '../../errors.js';
 import type { Answer, Detection } from '../detections.js';
 import type { Placement } from '../letterbox.js';
 import type { OutputFormat } from '../model-config.js';
@@ -101,7 +102,12 @@ export interface ClassifierDecoder {
 
 export type OutputDecoder = DetectionDecoder | ClassifierDecoder;
 
-export class OutputShapeError extends Error {}
+export class OutputShapeError extends CodedError {
+  readonly code = 'MODEL_OUTPUT_SHAPE';
+  static {
+    revivable('MODEL_OUTPUT_SHAPE', ({ message }) => new OutputShapeError(message));
+  }
+}
 
 export function describeShape(shape: ReadonlyArray<number | string>): string {
   return `[${shape.map((d) => (typeof d === 'number' && d >= 0 ? d : 'N')).join(', ')}]`;

@@ -14,6 +14,7 @@
 // held is stopped mid-way (EvaluationOverrun, see batch.ts). Both are
 // counted and reported by the engine (engine.ts), so the tenant pays for
 // its rules' cost, never the others.
+import { CodedError, revivable } from '../../errors.js';
 
 /** How much of a second's allowance the bucket holds at most: the longest one organization's evaluation can hold the loop at once. */
 const BURST_SECONDS = 0.5;
@@ -64,8 +65,12 @@ export class EvaluationBudget {
 }
 
 /** Thrown inside an event's evaluation once its organization's allowance is spent (batch.ts catches it). */
-export class EvaluationOverrun extends Error {
+export class EvaluationOverrun extends CodedError {
+  readonly code = 'EVALUATION_OVERRUN';
   constructor() {
     super('rule evaluation ran past its time budget');
+  }
+  static {
+    revivable('EVALUATION_OVERRUN', () => new EvaluationOverrun());
   }
 }

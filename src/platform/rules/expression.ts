@@ -556,7 +556,7 @@ export function parseFreeForm(source: string, where: string): Condition {
   try {
     tokens = lex(source, { where, doubleQuotes: true });
   } catch (error) {
-    if (error instanceof ExpressionSyntaxError) throw new ExpressionSyntaxError(where, error.position, `${error.message.replace(/^.*?at position \d+: /, '')}; ${hint}`);
+    if (error instanceof ExpressionSyntaxError) throw new ExpressionSyntaxError(where, error.position, `${error.syntax}; ${hint}`);
     throw error;
   }
   const fail = (t: Token, reason: string): never => {

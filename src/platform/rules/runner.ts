@@ -32,14 +32,15 @@ import { changeDeviceTags, findDeviceTelephone } from '../../db/devices.js';
 import { changeLandmarkTags } from '../../db/landmarks.js';
 import { insertDeviceNotification } from '../../db/notifications.js';
 import { insertOutboxSms } from '../../db/outbox.js';
+import { CodedError, errorCode, revivable, type ErrorCode } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { log } from '../../log.js';
 import { enqueueEmail } from '../outbox.js';
-import { type Secrets, UnopenableSecretError } from '../secrets.js';
+import type { Secrets } from '../secrets.js';
 import { webhookOrigin, type RuleAction, type WebhookAction } from './actions.js';
 import type { ActionContext } from './batch.js';
 import { BlockedDestinationError, checkDestination, NOTHING_ALLOWED, pinnedLookup, type AllowList } from './ssrf-guard.js';
-import { isJsonContentType, renderJsonBody, renderTemplate, TemplateRenderError } from './templates.js';
+import { isJsonContentType, renderJsonBody, renderTemplate } from './templates.js';
 
 /**
  * A claimed job with its action typed by the rule model: the action was
@@ -60,7 +61,35 @@ export const outboxSms: SmsSender = {
 };
 
 /** A retryable failure: the job is tried again later (network errors, timeouts, 5xx, 429). */
-class RetryableError extends Error {}
+export class RetryableError extends CodedError {
+  readonly code = 'ACTION_RETRYABLE';
+  static {
+    revivable('ACTION_RETRYABLE', ({ message }) => new RetryableError(message));
+  }
+}
+
+/** A job that failed for good: a webhook answered 4xx or ran out of attempts, a local action's failure. */
+export class ActionFailedError extends CodedError {
+  readonly code = 'ACTION_FAILED';
+  static {
+    revivable('ACTION_FAILED', ({ message }) => new ActionFailedError(message));
+  }
+}
+
+/** A webhook request that did not finish within its timeoutMs. */
+export class WebhookTimeoutError extends CodedError {
+  readonly code = 'WEBHOOK_TIMED_OUT';
+  static {
+    revivable('WEBHOOK_TIMED_OUT', ({ message }) => new WebhookTimeoutError(message));
+  }
+}
+
+/**
+ * Webhook failures that are permanent, tried once: a refused destination
+ * (the same URL resolves the same way next time), a body that cannot be
+ * rendered as JSON, a secret the key cannot open.
+ */
+const PERMANENT: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['WEBHOOK_BLOCKED', 'TEMPLATE_RENDER_FAILED', 'SECRET_UNOPENABLE']);
 
 /** The action runner's tuning, named once here (docs/ARCHITECTURE.md, "Tuning constants", lists it). */
 export const ACTION_RUNNER_TUNING = {
@@ -114,6 +143,8 @@ export interface ActionRunnerOptions {
   onDevicesChanged?: (deviceIds: string[]) => void;
   /** internal webhook destinations let through anyway (WEBHOOK_ALLOWED_HOSTS); none by default */
   webhookAllowList?: AllowList;
+  /** a job that failed for good, by its failure's code (the errors metric) */
+  onFailure?: (code: ErrorCode) => void;
 }
 
 /**
@@ -124,12 +155,15 @@ export interface ActionRunnerOptions {
  */
 function send(url: URL, lookup: ReturnType<typeof pinnedLookup>, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method, headers, lookup, signal: AbortSignal.timeout(timeoutMs) }, (response: IncomingMessage) => {
+    const signal = AbortSignal.timeout(timeoutMs);
+    // The only abort is the timeout's: once it fired, whatever the request fails with is that.
+    const fail = (error: Error) => reject(signal.aborted ? new WebhookTimeoutError(`timed out after ${timeoutMs} ms`) : error);
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method, headers, lookup, signal }, (response: IncomingMessage) => {
       response.resume();
       response.on('end', () => resolve(response.statusCode ?? 0));
-      response.on('error', reject);
+      response.on('error', fail);
     });
-    request.on('error', reject);
+    request.on('error', fail);
     request.end(body);
   });
 }
@@ -206,7 +240,9 @@ export class ActionRunner {
         setTimeout(() => this.kick(), delayMs + 10).unref();
       } else {
         await markActionJobFailed(this.sql, job.id, message);
-        log.warn('action failed', { job: job.id, type: job.type, rule: job.ruleId, error: message });
+        const code = errorCode(error);
+        log.warn('action failed', { job: job.id, type: job.type, rule: job.ruleId, code, error: message });
+        this.options.onFailure?.(code);
       }
     }
   }
@@ -223,6 +259,8 @@ export class ActionRunner {
     let body: string | undefined;
     let status: number | undefined;
     let error: string | undefined;
+    /** what failed, when it has a class (its code is what a failed job is logged as), else an ActionFailedError of `error` */
+    let failure: CodedError | undefined;
     let outcome: 'success' | 'retry' | 'failure';
     try {
       for (const [name, value] of Object.entries(a.headers ?? {})) {
@@ -250,16 +288,20 @@ export class ActionRunner {
       outcome = status >= 200 && status < 300 ? 'success' : status >= 500 || status === 429 || status === 408 ? 'retry' : 'failure';
       if (outcome !== 'success') error = `HTTP ${status}`;
     } catch (e) {
-      const err = e as Error & { cause?: Error; code?: string };
-      if (err instanceof BlockedDestinationError || err instanceof TemplateRenderError || err instanceof TypeError || err instanceof UnopenableSecretError) {
-        // Permanent: a refused destination, a body that cannot be rendered
-        // as JSON, a URL that does not parse, a header Node refuses
-        // (TypeError), a secret the key cannot open.
+      const err = e as Error & { cause?: Error };
+      if ((e instanceof CodedError && PERMANENT.has(e.code)) || e instanceof TypeError) {
+        // Permanent (PERMANENT), or a URL that does not parse, a header Node
+        // refuses (TypeError).
         outcome = 'failure';
         error = err.message;
+        if (e instanceof CodedError) failure = e;
+      } else if (e instanceof WebhookTimeoutError) {
+        outcome = 'retry';
+        error = e.message;
+        failure = e;
       } else {
         outcome = 'retry';
-        error = err.name === 'TimeoutError' || err.name === 'AbortError' ? `timed out after ${timeoutMs} ms` : (err.cause?.message ?? err.message);
+        error = err.cause?.message ?? err.message;
       }
     }
     if (outcome === 'retry' && job.attempts >= maxAttempts) outcome = 'failure';
@@ -276,7 +318,7 @@ export class ActionRunner {
       request: { method, url, headers: loggedHeaders },
     });
     if (outcome === 'retry') throw new RetryableError(error);
-    if (outcome === 'failure') throw new Error(error);
+    if (outcome === 'failure') throw failure ?? new ActionFailedError(error);
   }
 
   /** Actions whose effect is a database change, made in one transaction with their bookkeeping. */

@@ -12,13 +12,18 @@
 // IP addresses or CIDR ranges, compared with the resolved addresses.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import { CodedError, revivable } from '../../errors.js';
 import { embeddedV4, inRange, internalReason, v4ToBigInt, v6ToBigInt, type AllowList } from '../../lib/ip-ranges.js';
 
 /** A destination the guard refuses: permanent, the same URL fails the same way on a retry. */
-export class BlockedDestinationError extends Error {
+export class BlockedDestinationError extends CodedError {
+  readonly code = 'WEBHOOK_BLOCKED';
   constructor(message: string) {
     super(message);
     this.name = 'BlockedDestinationError';
+  }
+  static {
+    revivable('WEBHOOK_BLOCKED', ({ message }) => new BlockedDestinationError(message));
   }
 }
 

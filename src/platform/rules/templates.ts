@@ -21,6 +21,7 @@
 // A placeholder whose syntax cannot be read is refused when the rule is
 // saved (templateProblem); one stored before that check stays literal text,
 // and a JSON body holding one cannot be rendered (TemplateRenderError).
+import { CodedError, revivable } from '../../errors.js';
 
 type Segment = string | number;
 
@@ -179,10 +180,14 @@ export function renderTemplate(template: string, context: Record<string, unknown
 }
 
 /** A body that cannot be rendered as JSON: the delivery fails, and nothing is sent. */
-export class TemplateRenderError extends Error {
+export class TemplateRenderError extends CodedError {
+  readonly code = 'TEMPLATE_RENDER_FAILED';
   constructor(message: string) {
     super(message);
     this.name = 'TemplateRenderError';
+  }
+  static {
+    revivable('TEMPLATE_RENDER_FAILED', ({ message }) => new TemplateRenderError(message));
   }
 }
 
