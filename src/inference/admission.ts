@@ -16,6 +16,10 @@
 //                                       detections' JSON; everything given back as it ends
 //   pass.abandon()     the client went away: its place and share go back at once
 //
+// Each version's queue (version-queue.ts) is admission's: built here on the
+// version's first request, with the drain rate its refusals' Retry-After
+// reads (drain-rate.ts), and reported as the inference_queue_depth gauge.
+//
 // A held request costs no body memory and no CPU: under overload, clients
 // that retry at once wait their turn instead of being refused. The body's
 // memory stays held until the run ends, even after abandon(): a running
@@ -24,20 +28,23 @@
 // HandlerBody) and the answer.
 import type { BodyBudget } from '../lib/body-budget.js';
 import type { DomainError } from '../errors.js';
+import { Gauge, type Registry } from '../observability/metrics.js';
+import { DrainRate } from './drain-rate.js';
 import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
-import type { QueueTicket } from './version-queue.js';
+import { VersionQueue, type QueueTicket } from './version-queue.js';
 
-/** What admission needs of a version: its id and its queue (service.ts's DeployedVersion). */
+/** What admission needs of a version (service.ts's DeployedVersion): its id; its queue is admission's own. */
 export interface AdmissibleVersion {
   readonly id: string;
-  readonly queue: { enter(organizationId: string): QueueTicket };
 }
 
 /** The scheduler behind the gates (InferenceService): which versions may be called, and running one. */
 export interface AdmissionBackend<V extends AdmissibleVersion> {
   /** the version, visible to the organization and Active; throws the domain error otherwise */
   admit(versionId: string, organizationId: string): V;
+  /** the versions deployed now (the queue-depth gauge lists each) */
+  deployed(): Iterable<V>;
   /** runs one prediction; `body` is transferred to a worker and unusable afterwards */
   predict(version: V, organizationId: string, body: Uint8Array, contentType: string, options: PredictOptions): Promise<string>;
 }
@@ -66,7 +73,11 @@ export function bufferedBody(bytes: Uint8Array): PassBody {
 export interface AdmissionLimits {
   /** requests one organization may have queued or held, all versions together (ORGANIZATION_QUEUE_SIZE) */
   organizationRequests: number;
-  /** how long a request waits for body memory once it has a place (QUEUE_HOLD_MS) */
+  /** each version's places for requests in flight (QUEUE_SIZE) */
+  places: number;
+  /** each version's requests held unread beyond its places, before 503 (QUEUE_WAITING_ROOM) */
+  waitingRoom: number;
+  /** how long a held request waits for a place, then for body memory once it has one (QUEUE_HOLD_MS) */
   holdMs: number;
 }
 
@@ -125,14 +136,25 @@ export interface Admitted<V extends AdmissibleVersion> {
 
 export class PredictAdmission<V extends AdmissibleVersion> {
   private readonly gates: PassGates<V>;
+  /**
+   * Each version's queue, made on its first request and gone with the
+   * version (a version deployed again is a new object: a new queue).
+   */
+  private readonly queues = new WeakMap<V, VersionQueue>();
 
   constructor(
     private readonly backend: AdmissionBackend<V>,
     /** the body memory every route's buffered bodies share, each organization a part */
     budget: BodyBudget,
-    limits: AdmissionLimits,
+    private readonly limits: AdmissionLimits,
+    metrics: Registry,
   ) {
     this.gates = { backend, budget, shares: new OrganizationShares(limits.organizationRequests), holdMs: limits.holdMs };
+    metrics.register(
+      new Gauge('inference_queue_depth', 'predict requests in flight per model version (queued or running)', ['model_version'], () =>
+        Array.from(backend.deployed(), (v) => ({ labels: { model_version: v.id }, value: this.inFlight(v) })),
+      ),
+    );
   }
 
   /** The first gate, decided before anything of the body is known. */
@@ -149,7 +171,7 @@ export class PredictAdmission<V extends AdmissibleVersion> {
   enter({ version, organizationId }: Admitted<V>, bodyBytes: number): PredictPass<V> {
     const { shares, budget } = this.gates;
     shares.check(organizationId);
-    const ticket = version.queue.enter(organizationId); // throws the version's 503
+    const ticket = this.queueOf(version).enter(organizationId); // throws the version's 503
     shares.take(organizationId);
     const memory = ticket.wait === null && budget.tryReserve(bodyBytes, organizationId);
     return new PredictPass(this.gates, version, organizationId, bodyBytes, ticket, memory);
@@ -158,6 +180,33 @@ export class PredictAdmission<V extends AdmissibleVersion> {
   /** requests an organization holds now (queued, held or running), for tests and metrics */
   loadOf(organizationId: string): number {
     return this.gates.shares.of(organizationId);
+  }
+
+  /** requests holding a place of the version now (reading their body, waiting for a load, queued or running) */
+  inFlight(version: V): number {
+    return this.queues.get(version)?.inFlight ?? 0;
+  }
+
+  /** requests of the version held in its waiting room now */
+  held(version: V): number {
+    return this.queues.get(version)?.held ?? 0;
+  }
+
+  private queueOf(version: V): VersionQueue {
+    let queue = this.queues.get(version);
+    if (!queue) {
+      const drain = new DrainRate();
+      const { places, waitingRoom, holdMs } = this.limits;
+      const id = version.id;
+      // A refusal's Retry-After: how long the version takes to drain what it holds, at its measured rate.
+      const made: VersionQueue = new VersionQueue(
+        { places, waitingRoom, holdMs },
+        () => predictErrors.overloaded(id, drain.retryAfterSeconds(made.inFlight + made.held)),
+        () => drain.completed(),
+      );
+      this.queues.set(version, (queue = made));
+    }
+    return queue;
   }
 }
 

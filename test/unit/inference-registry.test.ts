@@ -18,7 +18,7 @@ import { predictOptions } from '../../src/inference/predict-options.js';
 import { InferenceService } from '../../src/inference/service.js';
 import { modelValidationSettings } from '../../src/inference/validation.js';
 import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from '../../src/inference/version-registry.js';
-import { createServerMetrics } from '../../src/observability/metrics.js';
+import { createServerMetrics, Registry } from '../../src/observability/metrics.js';
 import { makeImage } from '../helpers/images.js';
 
 const DEMO = resolve(import.meta.dirname, '../../models/demo');
@@ -102,9 +102,6 @@ describe('inference service on an in-memory version registry', () => {
       engine,
       new ModelFiles(emptyStore, dataDir),
       {
-        queueSize: 4,
-        waitingRoom: 4,
-        holdMs: 1000,
         loading: 'eager',
         isolation: 'none',
         validation: modelValidationSettings(config),
@@ -139,7 +136,7 @@ describe('inference service on an in-memory version registry', () => {
     expect(service.modelReadiness()).toBe('ok');
 
     // As the predict route does, through the admission gates: admit, a pass, then its run (a body already read).
-    const admission = new PredictAdmission(service, new BodyBudget(1024 * 1024), { organizationRequests: 8, holdMs: 1000 });
+    const admission = new PredictAdmission(service, new BodyBudget(1024 * 1024), { organizationRequests: 8, places: 4, waitingRoom: 4, holdMs: 1000 }, new Registry());
     expect(() => admission.admit('demo-1', 'org-2')).toThrow(); // another organization's private version
     const admitted = admission.admit('demo-1', 'org-1');
     const version = admitted.version;

@@ -8,22 +8,20 @@ import { DomainError } from '../../src/errors.js';
 import { PredictAdmission, type AdmissionBackend, type PassBody } from '../../src/inference/admission.js';
 import { predictErrors } from '../../src/inference/predict-errors.js';
 import { predictOptions } from '../../src/inference/predict-options.js';
-import { VersionQueue } from '../../src/inference/version-queue.js';
 import { BodyBudget } from '../../src/lib/body-budget.js';
+import { Registry } from '../../src/observability/metrics.js';
 
 interface TestVersion {
   id: string;
-  queue: VersionQueue;
 }
 
 const options = predictOptions({}, { threshold: 0.5, iou: 0.45, maxDetections: 100 } as never);
 
 /** Versions with `places` places and `waitingRoom` held requests each; runs resolve when the test calls finish(). */
 function setup({ places = 1, waitingRoom = 1, organizationRequests = 4, budgetBytes = 1000, holdMs = 1000 } = {}) {
-  const queue = () => new VersionQueue({ places, waitingRoom, holdMs }, () => predictErrors.overloaded('v', 1));
   const versions = new Map<string, TestVersion>([
-    ['a', { id: 'a', queue: queue() }],
-    ['b', { id: 'b', queue: queue() }],
+    ['a', { id: 'a' }],
+    ['b', { id: 'b' }],
   ]);
   const runs: Array<{ version: string; body: Uint8Array; finish: (json: string) => void; fail: (error: Error) => void }> = [];
   const backend: AdmissionBackend<TestVersion> = {
@@ -32,15 +30,19 @@ function setup({ places = 1, waitingRoom = 1, organizationRequests = 4, budgetBy
       if (!version) throw predictErrors.versionNotFound();
       return version;
     },
+    deployed: () => versions.values(),
     predict(version, _organizationId, body) {
       return new Promise((finish, fail) => runs.push({ version: version.id, body, finish, fail }));
     },
   };
   const budget = new BodyBudget(budgetBytes);
-  const admission = new PredictAdmission(backend, budget, { organizationRequests, holdMs });
+  const metrics = new Registry();
+  const admission = new PredictAdmission(backend, budget, { organizationRequests, places, waitingRoom, holdMs }, metrics);
   /** admit, then enter: a pass, or the thrown refusal */
   const enter = (version: string, organization: string, bytes: number) => admission.enter(admission.admit(version, organization), bytes);
-  return { admission, enter, budget, versions, runs };
+  /** places taken and requests held in the waiting room of a version */
+  const queue = (version: string) => ({ inFlight: admission.inFlight(versions.get(version)!), held: admission.held(versions.get(version)!) });
+  return { admission, enter, queue, budget, versions, runs, metrics };
 }
 
 /** A body port that records the pass's calls; its bytes arrive when the test calls arrive() (or fail()). */
@@ -82,10 +84,10 @@ describe('predict admission', () => {
   });
 
   it('ready: reads the body at once (no pause), runs it, and gives back the place, the share and the memory when the run ends', async () => {
-    const { admission, enter, budget, versions, runs } = setup();
+    const { admission, enter, budget, queue, runs } = setup();
     const pass = enter('a', 'org-1', 100);
     expect(pass.state).toBe('ready');
-    expect([admission.loadOf('org-1'), versions.get('a')!.queue.inFlight, budget.inUse]).toEqual([1, 1, 100]);
+    expect([admission.loadOf('org-1'), queue('a').inFlight, budget.inUse]).toEqual([1, 1, 100]);
 
     const body = fakeBody();
     const answer = pass.run(body.port, 'image/jpeg', options);
@@ -99,7 +101,7 @@ describe('predict admission', () => {
     expect(await answer).toBe('{"cat":[]}');
     expect(pass.state).toBe('done');
     expect(body.calls).toEqual(['read']);
-    expect([admission.loadOf('org-1'), versions.get('a')!.queue.inFlight, budget.inUse]).toEqual([0, 0, 0]);
+    expect([admission.loadOf('org-1'), queue('a').inFlight, budget.inUse]).toEqual([0, 0, 0]);
   });
 
   it('runs a pass once', async () => {
@@ -116,7 +118,7 @@ describe('predict admission', () => {
   });
 
   it("refuses past the organization's share of the server, all versions together, before taking a queue place", async () => {
-    const { admission, enter, versions, runs } = setup({ places: 4, organizationRequests: 2 });
+    const { admission, enter, queue, runs } = setup({ places: 4, organizationRequests: 2 });
     const first = enter('a', 'org-1', 1);
     enter('b', 'org-1', 1);
     let refusal: unknown;
@@ -128,7 +130,7 @@ describe('predict admission', () => {
     expect(refusal).toBeInstanceOf(DomainError);
     expect(refusal).toMatchObject({ kind: 'unavailable', retryAfterSeconds: 1 });
     expect((refusal as DomainError).detail).toMatch(/ORGANIZATION_QUEUE_SIZE/);
-    expect(versions.get('a')!.queue.inFlight).toBe(1);
+    expect(queue('a').inFlight).toBe(1);
     // Another organization is not held back by it.
     expect(enter('a', 'org-2', 1).state).toBe('ready');
     const body = fakeBody();
@@ -170,11 +172,22 @@ describe('predict admission', () => {
     expect(budget.inUse).toBe(0);
   });
 
+  it("builds each version's queue itself, a fresh one for a version deployed again, and reports the depth of every deployed version", () => {
+    const { enter, queue, versions, metrics } = setup({ places: 2 });
+    enter('a', 'org-1', 1);
+    expect(metrics.render()).toContain('inference_queue_depth{model_version="a"} 1\ninference_queue_depth{model_version="b"} 0\n');
+    versions.set('a', { id: 'a' }); // undeployed, then deployed again: another object
+    expect(queue('a').inFlight).toBe(0);
+    expect(enter('a', 'org-1', 1).state).toBe('ready');
+    expect(enter('a', 'org-1', 1).state).toBe('ready');
+    expect(queue('a').inFlight).toBe(2);
+  });
+
   it('refuses with the queue error when the waiting room is full too', () => {
     const { admission, enter } = setup({ places: 1, waitingRoom: 1 });
     enter('a', 'org-1', 1);
     enter('a', 'org-1', 1);
-    expect(() => enter('a', 'org-1', 1)).toThrow(expect.objectContaining({ kind: 'unavailable', detail: 'the request queue of model version v is full' }));
+    expect(() => enter('a', 'org-1', 1)).toThrow(expect.objectContaining({ kind: 'unavailable', detail: 'the request queue of model version a is full' }));
     expect(admission.loadOf('org-1')).toBe(2);
   });
 
@@ -229,13 +242,13 @@ describe('predict admission', () => {
   });
 
   it('ends the wait of a request abandoned while held: nothing to answer, its place in the waiting room goes back at once', async () => {
-    const { admission, enter, versions, runs } = setup();
+    const { admission, enter, queue, runs } = setup();
     const first = enter('a', 'org-1', 1);
     const held = enter('a', 'org-2', 1);
     const body = fakeBody();
     const answer = held.run(body.port, 'image/jpeg', options);
     held.abandon();
-    expect(versions.get('a')!.queue.held).toBe(0);
+    expect(queue('a').held).toBe(0);
     expect(admission.loadOf('org-2')).toBe(0);
     expect(await answer).toBeUndefined();
     expect(body.calls).toEqual(['read', 'pause']);
@@ -246,19 +259,19 @@ describe('predict admission', () => {
     await settle();
     runs[0]!.finish('{}');
     await firstAnswer;
-    expect(versions.get('a')!.queue.inFlight).toBe(0);
+    expect(queue('a').inFlight).toBe(0);
     expect(runs).toHaveLength(1);
   });
 
   it('keeps the memory of a request abandoned while it runs until its run ends', async () => {
-    const { admission, enter, budget, versions, runs } = setup();
+    const { admission, enter, budget, queue, runs } = setup();
     const pass = enter('a', 'org-1', 100);
     const body = fakeBody();
     const answer = pass.run(body.port, 'image/jpeg', options);
     body.arrive();
     await settle();
     pass.abandon();
-    expect(versions.get('a')!.queue.inFlight).toBe(0); // the place goes back at once
+    expect(queue('a').inFlight).toBe(0); // the place goes back at once
     expect(budget.inUse).toBe(100); // the image is still in a worker's hands
     runs[0]!.finish('{}');
     expect(await answer).toBe('{}');
@@ -267,7 +280,7 @@ describe('predict admission', () => {
   });
 
   it("rejects with the body's error when it cannot be read, without running, everything given back", async () => {
-    const { admission, enter, budget, versions, runs } = setup();
+    const { admission, enter, budget, queue, runs } = setup();
     const pass = enter('a', 'org-1', 100);
     const body = fakeBody();
     const answer = pass.run(body.port, 'image/jpeg', options);
@@ -276,7 +289,7 @@ describe('predict admission', () => {
     await expect(answer).rejects.toBe(tooLarge);
     expect(pass.state).toBe('done');
     expect(runs).toHaveLength(0);
-    expect([admission.loadOf('org-1'), versions.get('a')!.queue.inFlight, budget.inUse]).toEqual([0, 0, 0]);
+    expect([admission.loadOf('org-1'), queue('a').inFlight, budget.inUse]).toEqual([0, 0, 0]);
   });
 
   it("rejects with the run's error, everything given back", async () => {
