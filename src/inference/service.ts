@@ -1,7 +1,7 @@
 // The scheduler's front: which model versions exist and in which state,
 // whether a request may call one (404 / not ready), and the hand-off of a
-// request to the engine (each version's queue is admission's). The gates a predict request passes
-// in turn are driven by admission.ts, this service its backend. Kept
+// request to the engine. The gates a predict request passes in turn, each
+// version's queue among them, are admission.ts's, this service its backend. Kept
 // free of HTTP and of SQL details so front ends and backends stay apart (as
 // in Triton). Loading, batching and instances are the engine's. Which
 // versions exist, and where their statuses go, is a VersionRegistry's
