@@ -150,9 +150,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
     cleanups.push(() => replica.stop());
     const modelFiles = new ModelFiles(createModelStore(config.modelStore, database.sql), config.dataDir);
     const inference = new InferenceService(new DatabaseVersionRegistry(database.sql), engine, modelFiles, {
-      queueSize: config.queueSize,
-      waitingRoom: config.queueWaitingRoom,
-      holdMs: config.queueHoldMs,
       loading: config.modelLoading,
       isolation: config.modelIsolation,
       validation: modelValidationSettings(config),
@@ -284,7 +281,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
       },
       metrics: metricsAccess(config.metricsToken),
     };
-    const admission = new PredictAdmission(inference, bodyBudget, { organizationRequests: config.organizationQueueSize, holdMs: config.queueHoldMs });
+    const admission = new PredictAdmission(
+      inference,
+      bodyBudget,
+      { organizationRequests: config.organizationQueueSize, places: config.queueSize, waitingRoom: config.queueWaitingRoom, holdMs: config.queueHoldMs },
+      metrics.registry,
+    );
     const frames = new FrameIngest(database.sql, ingest, writer, platform.vision, admission, keptFrames, config.maxImageBytes);
     const ingestion = [
       ...ingestEndpoints({ ingest, reads: new DeviceReadModel(database.sql), maxBodyBytes: config.maxIngestBodyBytes }),

@@ -4,11 +4,13 @@
 //  - readGatedBody: buffered whole, only for a caller the gate lets through,
 //    with memory reserved first from the shared body budget;
 //  - readBody: buffered whole under a limit (optionally measuring what
-//    overflows), for handlers that read the body themselves;
+//    overflows), for handlers that read the body themselves (HandlerBody:
+//    predict's, paused and resumed by its admission pass);
 //  - openBodyStream: chunk by chunk with backpressure, for bodies too large
 //    to hold (model uploads).
 // Each must be started synchronously inside the route handler, as uWS
 // requires. The minimum upload rate is the server's (HttpContext.uploadRate).
+import type { PassBody } from '../inference/admission.js';
 import type { BodyBudget } from '../lib/body-budget.js';
 import { ApiError } from './errors.js';
 import type { WatchedBody } from './slow-bodies.js';
@@ -358,6 +360,50 @@ export function readBody(req: Request, reply: Reply, limit: number, measurer?: (
       }
     });
   });
+}
+
+const ignore = () => {};
+
+/**
+ * The body of a request its handler reads once admission lets it (predict:
+ * the port its pass drives, inference/admission.ts PassBody). Started at
+ * once, as uWS requires; left unread in the client's socket while the
+ * request is held; after a refused hold, a small body is read through (the
+ * connection stays: cheaper than a new one) and a large one left for the
+ * answer to close the connection. One object per request, no closures.
+ */
+export class HandlerBody implements PassBody {
+  private reading: Promise<Uint8Array> | undefined;
+
+  constructor(
+    private readonly req: Request,
+    private readonly reply: Reply,
+    private readonly limit: number,
+    /** over SMALL_BODY_BYTES: refused unread, its connection closed */
+    private readonly large: boolean,
+    private readonly measurer?: () => OverflowMeasure,
+  ) {}
+
+  read(): Promise<Uint8Array> {
+    const reading = readBody(this.req, this.reply, this.limit, this.measurer);
+    reading.catch(ignore); // awaited by the pass, unless the request ends before
+    this.reading = reading;
+    return reading;
+  }
+
+  pause(): void {
+    pauseBody(this.req);
+  }
+
+  resume(): void {
+    resumeBody(this.req);
+  }
+
+  refused(): Promise<unknown> | undefined {
+    if (this.large || !this.reading) return undefined;
+    resumeBody(this.req);
+    return this.reading.catch(ignore);
+  }
 }
 
 export interface BodyStream {

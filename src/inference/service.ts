@@ -1,8 +1,7 @@
 // The scheduler's front: which model versions exist and in which state,
-// whether a request may call one (404 / not ready), each version's queue
-// (full: 503 with Retry-After from the measured drain rate), and the
-// hand-off of a request to the engine. The gates a predict request passes
-// in turn are driven by admission.ts, this service its backend. Kept
+// whether a request may call one (404 / not ready), and the hand-off of a
+// request to the engine. The gates a predict request passes in turn, each
+// version's queue among them, are admission.ts's, this service its backend. Kept
 // free of HTTP and of SQL details so front ends and backends stay apart (as
 // in Triton). Loading, batching and instances are the engine's. Which
 // versions exist, and where their statuses go, is a VersionRegistry's
@@ -12,7 +11,6 @@ import { withoutServerPaths } from '../lib/server-paths.js';
 import { log } from '../log.js';
 import { Gauge, type ServerMetrics } from '../observability/metrics.js';
 import type { AdmissionBackend } from './admission.js';
-import { DrainRate } from './drain-rate.js';
 import type { InferenceEngine, ModelRef } from './engine.js';
 import { parseModelConfig, storedModelConfig, type ModelConfig } from './model-config.js';
 import type { ModelFiles } from './model-store.js';
@@ -21,7 +19,6 @@ import type { PredictOptions } from './predict-options.js';
 import { ValidationAbortedError, validateModel, type ModelValidationSettings, type ValidationResult } from './validation.js';
 import { keepVerdict, keptVerdict, verdictKey } from './verdicts.js';
 import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from './version-registry.js';
-import { VersionQueue } from './version-queue.js';
 
 export interface DeployedVersion extends ModelRef {
   readonly modelId: string;
@@ -33,9 +30,6 @@ export interface DeployedVersion extends ModelRef {
   provider: string | null;
   /** what preparing the model did on this server (prepared-model.ts), once loaded */
   preparation: string[] | null;
-  /** its admission queue: places for requests in flight and a waiting room, shared fairly between organizations */
-  readonly queue: VersionQueue;
-  readonly drain: DrainRate;
   /** resolves when the version leaves Initializing */
   ready: Promise<void>;
   /**
@@ -49,12 +43,6 @@ export interface DeployedVersion extends ModelRef {
 }
 
 export interface InferenceServiceOptions {
-  /** requests in flight per version */
-  queueSize: number;
-  /** requests per version held unread beyond the queue, before 503 */
-  waitingRoom: number;
-  /** how long a held request waits for a queue place before 503 */
-  holdMs: number;
   /** lazy: versions already Active in the registry load on their first request */
   loading: 'eager' | 'lazy';
   /** which versions' instances run in memory-limited child processes (MODEL_ISOLATION) */
@@ -78,9 +66,6 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
     private readonly metrics: ServerMetrics,
   ) {
     const registry = metrics.registry;
-    const perVersion = (value: (v: DeployedVersion) => number) => () =>
-      [...this.versions.values()].map((v) => ({ labels: { model_version: v.id }, value: value(v) }));
-    registry.register(new Gauge('inference_queue_depth', 'predict requests in flight per model version (queued or running)', ['model_version'], perVersion((v) => v.queue.inFlight)));
     registry.register(new Gauge('inference_pool_queue', 'tasks waiting for a free pipeline worker', [], () => [{ value: engine.pipeline.queued }]));
     registry.register(
       new Gauge('model_versions', 'model versions by deployment status', ['status'], () =>
@@ -173,14 +158,6 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
     } catch (error) {
       reason = (error as Error).message;
     }
-    const drain = new DrainRate();
-    const { queueSize: places, waitingRoom, holdMs } = this.options;
-    // A refusal's Retry-After: how long the version takes to drain what it holds, at its measured rate.
-    const queue: VersionQueue = new VersionQueue(
-      { places, waitingRoom, holdMs },
-      () => predictErrors.overloaded(row.id, drain.retryAfterSeconds(queue.inFlight + queue.held)),
-      () => drain.completed(),
-    );
     const version: DeployedVersion = {
       id: row.id,
       modelId: row.modelId,
@@ -198,8 +175,6 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
       reason,
       provider: null,
       preparation: null,
-      queue,
-      drain,
       ready: Promise.resolve(),
       knownToLoad: row.status === 'Active',
       local: undefined,
@@ -360,6 +335,11 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
 
   get(id: string): DeployedVersion | undefined {
     return this.versions.get(id);
+  }
+
+  /** The versions deployed now, whatever their state. */
+  deployed(): IterableIterator<DeployedVersion> {
+    return this.versions.values();
   }
 
   /** A version the organization may call: its own, or a public one. */

@@ -18,7 +18,7 @@ import type { Sql } from 'postgres';
 import { storedKeyedEvent, UNIQUE_KEY_PREFIX } from '../db/events.js';
 import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
-import type { PredictAdmission } from '../inference/admission.js';
+import { bufferedBody, type PredictAdmission } from '../inference/admission.js';
 import { predictOptions } from '../inference/predict-options.js';
 import { extractImage } from '../inference/request-body.js';
 import type { DeployedVersion } from '../inference/service.js';
@@ -91,20 +91,11 @@ export class FrameIngest {
     const admitted = this.admission.admit(profile.modelVersionId, device.organizationId);
     const options = predictOptions(profile.options, admitted.version.config.defaults);
     // The body's memory is held already (its route reads it buffered): the pass asks for none.
-    const pass = admitted.enter(0);
+    const pass = this.admission.enter(admitted, 0);
     // The body is handed to a worker (transferred): a frame to keep is copied first.
     const copy = profile.keepFrames ? frame.body.slice() : undefined;
-    let json: string;
-    try {
-      if (pass.state === 'held') {
-        const refusal = await pass.wait();
-        if (refusal) throw refusal;
-      }
-      json = await pass.run(frame.body, frame.contentType, options);
-    } finally {
-      pass.release();
-    }
-    const detections = JSON.parse(json) as DetectionsByLabel;
+    const json = await pass.run(bufferedBody(frame.body), frame.contentType, options);
+    const detections = JSON.parse(json!) as DetectionsByLabel; // a frame's pass is never abandoned: it resolves its JSON
 
     const id = newId();
     // Its image before its event: the model read it, so it is one.

@@ -1,11 +1,11 @@
 // Request bodies without a socket (src/http/body-readers.ts, slow-bodies.ts):
-// readBody, readGatedBody and declaredLength on a fake of just what they
+// readBody, readGatedBody, HandlerBody and declaredLength on a fake of just what they
 // call on uWS's response (onData, pause, resume) and on the Reply (onAbort,
 // error, aborted, ctx); the budgets are the real BodyBudget. And the
 // minimum upload rate's watch, on fake timers.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BodyBudget } from '../../src/lib/body-budget.js';
-import { BodyTooLargeError, declaredLength, readBody, readGatedBody, SMALL_BODY_BYTES, type GatedBodyOptions } from '../../src/http/body-readers.js';
+import { BodyTooLargeError, declaredLength, HandlerBody, readBody, readGatedBody, SMALL_BODY_BYTES, type GatedBodyOptions } from '../../src/http/body-readers.js';
 import { ApiError } from '../../src/http/errors.js';
 import { ClientDisconnectedError, type Reply } from '../../src/http/reply.js';
 import type { Request } from '../../src/http/request.js';
@@ -135,6 +135,41 @@ describe('readBody', () => {
     abort();
     send(bytes(6), true);
     await expect(body).rejects.toBeInstanceOf(ClientDisconnectedError);
+  });
+});
+
+describe('HandlerBody (the body port of a predict pass)', () => {
+  it('reads at once, leaves the body in the socket while paused, and reads on when resumed', async () => {
+    const { req, send, log, listening } = fakeRequest({ 'content-length': '3' });
+    const { reply } = fakeReply();
+    const body = new HandlerBody(req, reply, 100, false);
+    const read = body.read();
+    expect(listening()).toBe(true);
+    body.pause();
+    body.pause();
+    expect(log).toEqual(['pause']);
+    body.resume();
+    expect(log).toEqual(['pause', 'resume']);
+    send(bytes(3), true);
+    expect(await read).toEqual(bytes(3));
+  });
+
+  it('after a refused hold reads a small body through (the connection stays) and leaves a large one unread', async () => {
+    const small = fakeRequest({ 'content-length': '3' });
+    const smallBody = new HandlerBody(small.req, fakeReply().reply, 100, false);
+    void smallBody.read();
+    smallBody.pause();
+    const drained = smallBody.refused();
+    expect(small.log).toEqual(['pause', 'resume']);
+    small.send(bytes(3), true);
+    await drained;
+
+    const large = fakeRequest({ 'content-length': String(SMALL_BODY_BYTES + 1) });
+    const largeBody = new HandlerBody(large.req, fakeReply().reply, SMALL_BODY_BYTES + 1, true);
+    void largeBody.read();
+    largeBody.pause();
+    expect(largeBody.refused()).toBeUndefined();
+    expect(large.log).toEqual(['pause']);
   });
 });
 

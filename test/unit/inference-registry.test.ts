@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { BodyBudget } from '../../src/lib/body-budget.js';
-import { PredictAdmission } from '../../src/inference/admission.js';
+import { bufferedBody, PredictAdmission } from '../../src/inference/admission.js';
 import { engineSettings, InferenceEngine } from '../../src/inference/engine.js';
 import { readModelConfig } from '../../src/inference/model-config.js';
 import { ModelFiles, type ModelStore } from '../../src/inference/model-store.js';
@@ -18,7 +18,7 @@ import { predictOptions } from '../../src/inference/predict-options.js';
 import { InferenceService } from '../../src/inference/service.js';
 import { modelValidationSettings } from '../../src/inference/validation.js';
 import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from '../../src/inference/version-registry.js';
-import { createServerMetrics } from '../../src/observability/metrics.js';
+import { createServerMetrics, Registry } from '../../src/observability/metrics.js';
 import { makeImage } from '../helpers/images.js';
 
 const DEMO = resolve(import.meta.dirname, '../../models/demo');
@@ -102,9 +102,6 @@ describe('inference service on an in-memory version registry', () => {
       engine,
       new ModelFiles(emptyStore, dataDir),
       {
-        queueSize: 4,
-        waitingRoom: 4,
-        holdMs: 1000,
         loading: 'eager',
         isolation: 'none',
         validation: modelValidationSettings(config),
@@ -138,28 +135,25 @@ describe('inference service on an in-memory version registry', () => {
     expect(registry.versions.get('demo-1')?.status).toBe('Active');
     expect(service.modelReadiness()).toBe('ok');
 
-    // As the predict route does, through the admission gates: admit, a pass, then the prediction.
-    const admission = new PredictAdmission(service, new BodyBudget(1024 * 1024), { organizationRequests: 8, holdMs: 1000 });
+    // As the predict route does, through the admission gates: admit, a pass, then its run (a body already read).
+    const admission = new PredictAdmission(service, new BodyBudget(1024 * 1024), { organizationRequests: 8, places: 4, waitingRoom: 4, holdMs: 1000 }, new Registry());
     expect(() => admission.admit('demo-1', 'org-2')).toThrow(); // another organization's private version
     const admitted = admission.admit('demo-1', 'org-1');
     const version = admitted.version;
     const image = await makeImage('jpeg', 96, 64);
     const body = new TextEncoder().encode(JSON.stringify({ image: image.toString('base64') }));
-    const pass = admitted.enter(body.byteLength);
-    try {
-      expect(pass.state).toBe('ready');
-      const json = await pass.run(body, 'application/json', predictOptions({ threshold: 0.01 }, version.config.defaults));
-      // Detections grouped by label; at so low a threshold the demo finds squares in the pattern's blocks.
-      const answer = JSON.parse(json) as Record<string, Array<{ type: string; score: number }>>;
-      const found = Object.entries(answer).flatMap(([label, detections]) => detections.map((d) => ({ label, ...d })));
-      expect(found.length).toBeGreaterThan(0);
-      for (const detection of found) {
-        expect(version.config.labels).toContain(detection.label);
-        expect(detection.type).toBe('rectangle');
-        expect(detection.score).toBeGreaterThanOrEqual(0.01);
-      }
-    } finally {
-      pass.release();
+    const pass = admission.enter(admitted, body.byteLength);
+    expect(pass.state).toBe('ready');
+    const json = await pass.run(bufferedBody(body), 'application/json', predictOptions({ threshold: 0.01 }, version.config.defaults));
+    expect(pass.state).toBe('done');
+    // Detections grouped by label; at so low a threshold the demo finds squares in the pattern's blocks.
+    const answer = JSON.parse(json!) as Record<string, Array<{ type: string; score: number }>>;
+    const found = Object.entries(answer).flatMap(([label, detections]) => detections.map((d) => ({ label, ...d })));
+    expect(found.length).toBeGreaterThan(0);
+    for (const detection of found) {
+      expect(version.config.labels).toContain(detection.label);
+      expect(detection.type).toBe('rectangle');
+      expect(detection.score).toBeGreaterThanOrEqual(0.01);
     }
     expect(admission.loadOf('org-1')).toBe(0);
   });

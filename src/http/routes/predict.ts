@@ -1,9 +1,10 @@
 // POST /v1/models/:modelVersionId/predict (docs/CONTRACT.md#predict). Everything
 // that can fail without the body fails before a byte of it is buffered:
 // authentication, the query, the version's state, the content type, the
-// queue and the memory budget. Those gates are inference/admission.ts's; the
-// handler reads the body itself (body policy 'handler') once its pass is
-// ready, and answers.
+// queue and the memory budget. Those gates, and the pass through them, are
+// inference/admission.ts's: the handler (body policy 'handler') hands its pass
+// the body's port (body-readers.ts HandlerBody), which the pass reads, pauses
+// and resumes, and answers.
 import { z } from 'zod';
 import { imageSizeCounter } from '../../inference/image-size.js';
 import { predictErrors } from '../../inference/predict-errors.js';
@@ -14,7 +15,7 @@ import type { DeployedVersion } from '../../inference/service.js';
 import { defineEndpoint, type Endpoint } from '../api.js';
 import { ApiError } from '../errors.js';
 import { numberBetween, queryFlag, queryNumber } from '../query-params.js';
-import { BodyTooLargeError, declaredLength, pauseBody, readBody, resumeBody, SMALL_BODY_BYTES } from '../body-readers.js';
+import { BodyTooLargeError, declaredLength, HandlerBody, SMALL_BODY_BYTES } from '../body-readers.js';
 
 export interface PredictRouteDeps {
   /** the gates a request passes before its image reaches the engine (inference/admission.ts) */
@@ -127,44 +128,27 @@ export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
       const large = reserve > SMALL_BODY_BYTES;
       let pass: PredictPass<DeployedVersion>;
       try {
-        pass = admitted.enter(reserve);
+        pass = deps.admission.enter(admitted, reserve);
       } catch (error) {
         // Shed before a byte is read: a large body is not read only to be dropped.
         reply.error(error, large);
         return undefined;
       }
-      // Attached before the first await: uWS delivers the body to whoever listens now.
-      const body = readBody(req, reply, limit, () => imageSizeCounter(kind, contentType));
-      body.catch(() => {}); // awaited below, unless the request ends before
+      // The pass reads the body through its port: attached now, before the first await, as uWS wants.
+      const answer = pass.run(new HandlerBody(req, reply, limit, large, () => imageSizeCounter(kind, contentType)), contentType, options);
       reply.onAbort(() => pass.abandon());
       try {
-        if (pass.state === 'held') {
-          // Its body stays in the client's socket until its turn: no memory, no CPU.
-          pauseBody(req);
-          const refusal = await pass.wait();
-          if (reply.aborted) return undefined;
-          if (refusal) {
-            if (large) {
-              reply.error(refusal, true);
-              return undefined;
-            }
-            // A small body is cheaper to read than a new connection; the connection stays.
-            resumeBody(req);
-            await body.catch(() => undefined);
-            reply.error(refusal);
-            return undefined;
-          }
-          resumeBody(req);
-        }
-        reply.send(200, await pass.run(await body, contentType, options));
+        const json = await answer;
+        if (json !== undefined) reply.send(200, json); // undefined: the client left while held
       } catch (error) {
-        if (!(error instanceof BodyTooLargeError)) throw error;
-        // The image's size, counted while the body was dropped; for a body
-        // too large to read through, the size its length implies.
-        const imageBytes = error.measured ?? (kind === 'json' ? Math.floor((error.bytes * 3) / 4) : error.bytes);
-        reply.error(predictErrors.fileTooLarge(imageBytes), error.closeConnection);
-      } finally {
-        pass.release();
+        // Refused while held: a large body was left unread (its connection closes), a small one read through.
+        if (pass.state === 'refused') reply.error(error, large);
+        else if (error instanceof BodyTooLargeError) {
+          // The image's size, counted while the body was dropped; for a body
+          // too large to read through, the size its length implies.
+          const imageBytes = error.measured ?? (kind === 'json' ? Math.floor((error.bytes * 3) / 4) : error.bytes);
+          reply.error(predictErrors.fileTooLarge(imageBytes), error.closeConnection);
+        } else throw error;
       }
       return undefined;
     },
