@@ -1,8 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: test/unit (pure functions, codecs, config, the layer check:
-// no server process, no PostgreSQL; `npm run test:unit`) and test/e2e (the
-// real server as a child process, or a database). `npm test` runs both.
+// test/unit (pure functions, codecs, config, the layer check: no server
+// process, no PostgreSQL, no ONNX Runtime session, no child process; `npm run
+// test:unit`, seconds), test/integration (real ONNX Runtime sessions in
+// process, and tests that spawn a process: the bench CLI, pbjs, a node
+// scenario; `npm run test:integration`) and test/e2e (the real server, as a
+// child process or in process, and PostgreSQL). `npm test` runs them all.
 const CONTENTION = ['test/e2e/tenant-floods.test.ts', 'test/e2e/rule-floods.test.ts'];
 
 export default defineConfig({
@@ -15,6 +18,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: CONTENTION } },
       // Tests that compare a tenant's throughput alone and under another's
       // flood measure shares of the machine: beside other test files the
