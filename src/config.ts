@@ -100,7 +100,7 @@ export interface Config {
 }
 
 /** The live event tail's limits (GET /v2/events/stream). */
-export interface EventStreamSettings {
+interface EventStreamSettings {
   /** how often each server reads new events for an organization with streams open on it (one query each time) */
   pollMs: number;
   /** streams one organization may have open on one server before 429 */
@@ -140,12 +140,12 @@ export interface BatchingDefaults {
   runTimeoutMs: number;
 }
 
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-export const LOG_FORMATS = ['text', 'json'] as const;
+const LOG_FORMATS = ['text', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-export interface TlsFiles {
+interface TlsFiles {
   certFile: string;
   keyFile: string;
 }
@@ -603,7 +603,7 @@ function tlsFiles(certFile: string | undefined, keyFile: string | undefined): Tl
   return { certFile: resolve(certFile), keyFile: resolve(keyFile) };
 }
 
-export type ModelStoreConfig =
+type ModelStoreConfig =
   | { kind: 'postgres' }
   | { kind: 's3'; endpoint: string; bucket: string; region: string; prefix: string; accessKeyId: string; secretAccessKey: string };
 

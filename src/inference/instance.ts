@@ -28,7 +28,7 @@ const extension = extname(fileURLToPath(import.meta.url));
 const WORKER_FILE = new URL(`./instance-worker${extension}`, import.meta.url);
 const PROCESS_FILE = new URL(`./instance-process${extension}`, import.meta.url);
 
-export class InstanceLoadError extends Error {
+class InstanceLoadError extends Error {
   constructor(
     message: string,
     /** how its process or thread ended while loading; undefined: it refused the model */

@@ -56,7 +56,7 @@ export function modelValidationSettings(config: Config): ModelValidationSettings
 }
 
 /** Why a model cannot serve, worded for its owner. */
-export class ModelValidationError extends Error {}
+class ModelValidationError extends Error {}
 
 export interface ValidationResult {
   /** the validation process's peak resident memory (ru_maxrss) */

@@ -6,7 +6,7 @@
 // small bodies ingestion takes by the thousand.)
 import { isUtf8 } from 'node:buffer';
 
-export class InvalidUtf8Error extends Error {
+class InvalidUtf8Error extends Error {
   constructor() {
     super('the body is not valid UTF-8');
   }

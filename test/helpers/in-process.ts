@@ -45,7 +45,10 @@ async function cloneTemplate(): Promise<{ url: string; drop: () => Promise<void>
   };
 }
 
-/** The app on a fresh database, listening on 127.0.0.1 on a free port; `env` as a server process's environment. */
+/**
+ * The app on a fresh database, listening on 127.0.0.1 on a free port; `env` as a server process's environment.
+ * @public for tests that need a server without startInProcessPlatform's login
+ */
 export async function startInProcess(env: Record<string, string> = {}): Promise<InProcessServer & { databaseUrl: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sense-test-'));
   const database = await cloneTemplate();

@@ -82,7 +82,7 @@ interface Model {
   functions?: unknown[];
 }
 
-export class Float16Error extends Error {}
+class Float16Error extends Error {}
 
 /** Ops kept in float32 (their float inputs cast back, outputs cast to float16). */
 const KEEP_FLOAT32 = new Set(['Resize', 'Upsample', 'Range', 'TopK', 'NonMaxSuppression', 'RoiAlign', 'CumSum']);

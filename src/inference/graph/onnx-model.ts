@@ -17,7 +17,7 @@ const GRAPH_OUTPUT = 12;
 const NODE_OUTPUT = 2;
 const TENSOR_NAME = 8;
 
-export class OnnxModelError extends Error {}
+class OnnxModelError extends Error {}
 
 /** The prefix of every name the rewrite adds: no exporter makes names like it. */
 const OWN_PREFIX = 'sense::';

@@ -5,10 +5,10 @@
 // whatever it does not touch (fields newer than the schema it was written
 // against included) goes through byte for byte.
 
-export const WIRE_VARINT = 0;
-export const WIRE_FIXED64 = 1;
+const WIRE_VARINT = 0;
+const WIRE_FIXED64 = 1;
 export const WIRE_LENGTH_DELIMITED = 2;
-export const WIRE_FIXED32 = 5;
+const WIRE_FIXED32 = 5;
 
 /** One field of a message: its tag at `start`, its value at [valueStart, end). */
 export interface WireField {
@@ -21,7 +21,7 @@ export interface WireField {
   varint: number;
 }
 
-export class WireFormatError extends Error {}
+class WireFormatError extends Error {}
 
 /** Reads a varint at `at`: [value, position after it]. */
 function readVarint(bytes: Uint8Array, at: number, limit: number): [number, number] {

@@ -2,7 +2,7 @@
 // platform used for this failure, and where it failed in `error` (docs/CONTRACT.md#diff-conversion-400).
 import { DomainError, invalid } from '../../errors.js';
 
-export const CONVERSION_FAILED = 'failed to convert to valid conditions';
+const CONVERSION_FAILED = 'failed to convert to valid conditions';
 
 /** A condition input that is not valid; `where` names the field (`conditions`, `conditionsObject.items.0.ids`…). */
 export class ConditionError extends Error {
