@@ -42,7 +42,7 @@ async function fetchSourcePhoto(cacheDir: string): Promise<Buffer> {
 }
 
 /** Parses names like "jpeg-640x480" or "png-1920x1080". */
-export function parseImageSpec(spec: string): { format: 'jpeg' | 'png'; width: number; height: number } {
+function parseImageSpec(spec: string): { format: 'jpeg' | 'png'; width: number; height: number } {
   const match = /^(jpeg|jpg|png)-(\d+)x(\d+)$/.exec(spec);
   if (!match) throw new Error(`image "${spec}" must look like jpeg-640x480 or png-1920x1080`);
   return { format: match[1] === 'png' ? 'png' : 'jpeg', width: Number(match[2]), height: Number(match[3]) };

@@ -65,7 +65,7 @@ export function multipartBody(image: Buffer, boundary = 'bench-boundary-7d2f'): 
 }
 
 /** The server's engine in process, as the server would configure it. */
-export function benchEngine(options: LimitOptions): InferenceEngine {
+function benchEngine(options: LimitOptions): InferenceEngine {
   return new InferenceEngine({
     instances: {
       kind: options.provider === 'cpu' ? 'cpu' : 'gpu',

@@ -35,7 +35,7 @@ export interface StageCosts {
   postprocessMs: number;
 }
 
-export interface Ratios {
+interface Ratios {
   concurrency: number;
   server_vs_pipeline: number;
   server_vs_baseline: number;
@@ -63,7 +63,7 @@ export interface Report {
 const f = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : '–');
 const range = (s: Stat, digits = 1) => `${f(s.median, digits)} (${f(s.min, digits)}–${f(s.max, digits)})`;
 
-export function markdown(report: Report): string {
+function markdown(report: Report): string {
   const lines: string[] = [
     `# Benchmark ${report.created}`,
     '',
@@ -124,7 +124,7 @@ function errorCell(level: LevelResult): string {
 }
 
 /** Latency (p50 solid, p99 dashed) against throughput, one colour per system and workload. */
-export function chart(report: Report): string {
+function chart(report: Report): string {
   const W = 900;
   const H = 520;
   const m = { left: 70, right: 250, top: 40, bottom: 55 };

@@ -135,7 +135,7 @@ export async function deleteDevice(sql: Queryable, organizationId: string, id: s
  *   model  the model, exactly
  *   ids    one of these device ids
  */
-export interface DeviceFilter {
+interface DeviceFilter {
   name?: string;
   tags?: string[];
   type?: string;
@@ -144,7 +144,7 @@ export interface DeviceFilter {
 }
 
 export const DEVICE_SORT_FIELDS = ['createdAt', 'updatedAt', 'name'] as const;
-export type DeviceSortField = (typeof DEVICE_SORT_FIELDS)[number];
+type DeviceSortField = (typeof DEVICE_SORT_FIELDS)[number];
 
 export interface DeviceSearch {
   /** scope: devices of this channel */
@@ -203,7 +203,7 @@ export async function searchDevices(
  * lookup API): they are all stored as `tel`, the value without spaces,
  * dashes, dots or parentheses. Other types are kept as given (trimmed).
  */
-export function normaliseAlias(type: string, value: string): { type: string; value: string } {
+function normaliseAlias(type: string, value: string): { type: string; value: string } {
   const t = type.trim();
   if (/^(tel|phone|phone_?number|phoneNumber|telephone(_?number)?|msisdn)$/i.test(t)) {
     return { type: 'tel', value: value.trim().replace(/[\s\-.()]/g, '') };

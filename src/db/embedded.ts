@@ -94,7 +94,7 @@ interface Owner {
 export class EmbeddedSetupError extends Error {}
 
 /** A data directory whose embedded PostgreSQL a live server (or tool) owns. */
-export class DataDirInUseError extends EmbeddedSetupError {
+class DataDirInUseError extends EmbeddedSetupError {
   constructor(dataDir: string, owner: Owner) {
     super(
       `DATA_DIR ${dataDir} is in use by ${owner.role === 'server' ? 'another server' : 'a command-line tool'} (pid ${owner.pid}), ` +

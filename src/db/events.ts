@@ -8,7 +8,7 @@ import type { Fragment, PendingQuery, Row, Sql } from 'postgres';
 import { arrayLiteral, jsonElements } from './array-literal.js';
 import type { Queryable } from './database.js';
 
-export type DatePath = 'serverReceivedAt' | 'clientSentAt';
+type DatePath = 'serverReceivedAt' | 'clientSentAt';
 
 export interface EventRow {
   id: string;
@@ -21,7 +21,7 @@ export interface EventRow {
 }
 
 /** `payload #> path = value`, path as its segments */
-export interface PayloadEquals {
+interface PayloadEquals {
   path: string[];
   value: string | number | boolean | null;
 }
@@ -117,7 +117,7 @@ export async function eventIdsSince(sql: Queryable, organizationId: string, sinc
     SELECT id, server_received_at FROM events WHERE organization_id = ${organizationId} AND server_received_at > ${since}`;
 }
 
-export type MetricOperation = 'avg' | 'min' | 'max' | 'sum' | 'count';
+type MetricOperation = 'avg' | 'min' | 'max' | 'sum' | 'count';
 
 export interface MetricQuery extends EventScope {
   timezone: string;

@@ -126,7 +126,7 @@ export interface LandmarkFilter {
 }
 
 export const LANDMARK_SORT_FIELDS = ['createdAt', 'updatedAt', 'name'] as const;
-export type LandmarkSortField = (typeof LANDMARK_SORT_FIELDS)[number];
+type LandmarkSortField = (typeof LANDMARK_SORT_FIELDS)[number];
 
 export interface LandmarkSearch {
   /** scope: landmarks of this project */

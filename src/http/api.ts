@@ -22,7 +22,6 @@ import type { Reply } from './reply.js';
 import type { Request } from './request.js';
 import type { Route } from './router.js';
 
-export type { Authenticator, Caller, UserCaller };
 
 /**
  * How a caller proves who it is, one scheme per route:
@@ -46,9 +45,9 @@ export interface Authenticators extends Authenticator {
 }
 
 /** A device, from its token. */
-export type DeviceCaller = DeviceClaims;
+type DeviceCaller = DeviceClaims;
 
-export interface InferenceKeyCaller {
+interface InferenceKeyCaller {
   organizationId: string;
 }
 
@@ -105,7 +104,7 @@ export const respond = {
 
 type Infer<T> = T extends ZodType ? z.infer<T> : undefined;
 
-export interface HandlerContext<P, Q, B, C> {
+interface HandlerContext<P, Q, B, C> {
   params: P;
   query: Q;
   body: B;
@@ -314,7 +313,7 @@ export function bodyPolicyOf(endpoint: Endpoint): BodyPolicy | undefined {
  * Bearer` challenge on every such 401 (its error_description may not hold
  * double quotes or backslashes).
  */
-export function bearerChallenge(authorization: string | undefined): string {
+function bearerChallenge(authorization: string | undefined): string {
   const expected = 'expected Authorization: Bearer <API key>';
   const header = authorization?.trim() ?? '';
   if (header === '') return `Bearer error="invalid_request", error_description="no Authorization header; ${expected}"`;

@@ -12,7 +12,7 @@ export interface ErrorBody {
   error?: string;
 }
 
-export const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
+const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
   invalid: 400,
   unauthenticated: 401,
   forbidden: 403,

@@ -19,7 +19,7 @@ export interface EventStreamOptions {
 export const STREAM_OPENING = ':ok\n\n';
 
 /** One message: `id:`, `event:` and one `data:` line of JSON (JSON.stringify writes no line breaks). */
-export function formatMessage(event: string, data: unknown, id?: string): string {
+function formatMessage(event: string, data: unknown, id?: string): string {
   return `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 

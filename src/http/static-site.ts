@@ -103,7 +103,7 @@ export function resolveStaticPath(site: StaticSite, path: string, options: { pag
  * tiles MAP_TILE_URL (or a user's own setting) names; nobody may frame the
  * pages (clickjacking a signed-in admin), nor plugins or <base> run.
  */
-export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': [
     "default-src 'self'",
     "script-src 'self'",

@@ -55,7 +55,7 @@ export const UWS_CANDIDATES: readonly UwsCandidate[] = [
 ];
 
 /** What works, for the message when nothing loads. */
-export const UWS_SUPPORTED =
+const UWS_SUPPORTED =
   'Node 20 on Linux x64 with glibc >= 2.27 (e.g. Debian 11/12, Ubuntu 20.04+, RHEL 8+); ' +
   'Node 22 and 24 on Linux x64 with glibc >= 2.38 (e.g. Debian 13, Ubuntu 24.04+, Fedora 39+, RHEL 10). ' +
   'Node 22/24 on older glibc (Debian 12, Ubuntu 22.04, RHEL 9) and musl (Alpine) have no build on npm: use Node 20 there, or a newer system or container image.';
@@ -218,7 +218,7 @@ export function selectUws(
   throw new UwsLoadError(runtime, attempts);
 }
 
-export function describeFailure(runtime: Runtime, attempts: Attempt[]): string {
+function describeFailure(runtime: Runtime, attempts: Attempt[]): string {
   const libc =
     runtime.platform !== 'linux' ? runtime.platform : runtime.glibc === null ? 'no glibc (musl?)' : `glibc ${runtime.glibc}`;
   const lines = [

@@ -14,7 +14,6 @@ import { fillPadding, inputElements, newTensorArray, type TensorArray } from './
 import type { Feed, RunnerKind, SessionRunner } from './runner.js';
 import { createSession, fixedRows, ModelLoadError, type BatchAxis, type SessionOptions } from './session.js';
 
-export { ModelLoadError } from './session.js';
 
 export interface BackendOptions extends SessionOptions {
   /** the largest batch wanted; the model's batch axis may allow less */

@@ -62,7 +62,7 @@ export function jpegDecoder(
   return { decoder: 'sharp', reason };
 }
 
-export interface RawPixels {
+interface RawPixels {
   data: Uint8Array;
   width: number;
   height: number;

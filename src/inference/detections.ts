@@ -126,7 +126,7 @@ export class Selection {
 export const round = (v: number) => Math.round(v * 1e6) / 1e6;
 
 /** [x, y], fractions of the original image's width and height */
-export type Point = [number, number];
+type Point = [number, number];
 
 /**
  * One detection of the answer. `children` holds nested detections keyed by

@@ -62,7 +62,7 @@ export interface ModelRef {
   config: ModelConfig;
 }
 
-export interface StageTimings {
+interface StageTimings {
   decodeMs: number;
   preprocessMs: number;
   queueMs: number;

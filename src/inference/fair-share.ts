@@ -35,7 +35,7 @@
 // instance and they barely use the CPU.
 
 /** How long an organization counts as active after its last run or wait (see above). */
-export const ACTIVE_WINDOW_MS = 250;
+const ACTIVE_WINDOW_MS = 250;
 
 /** How long every permit must have stayed with its run before one is lent to an organization holding none (see above). */
 export const LEND_AFTER_MS = 250;

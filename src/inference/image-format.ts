@@ -1,7 +1,7 @@
 // Image formats are recognised by their leading bytes, never by file name or
 // declared content type. Anything not in this list is "unknown format", even
 // where the decoder could read it (SVG, AVIF, HEIC, PDF...).
-export const IMAGE_FORMATS = ['jpeg', 'png', 'gif', 'bmp', 'tiff', 'webp'] as const;
+const IMAGE_FORMATS = ['jpeg', 'png', 'gif', 'bmp', 'tiff', 'webp'] as const;
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 
 function startsWith(bytes: Uint8Array, signature: readonly number[], offset = 0): boolean {

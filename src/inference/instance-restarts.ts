@@ -16,7 +16,7 @@ const OUTSIDE_SIGNALS: ReadonlySet<string> = new Set(['SIGKILL', 'SIGTERM', 'SIG
 /** outside kills restarted within the window; one more fails the version */
 export const RESTARTS_AFTER_KILLS = 5;
 /** crashes restarted within the window; one more fails the version */
-export const RESTARTS_AFTER_CRASHES = 1;
+const RESTARTS_AFTER_CRASHES = 1;
 export const WINDOW_MS = 10 * 60_000;
 /** the first restart's delay, doubled for each death in the window, at most BACKOFF_MAX_MS */
 export const BACKOFF_BASE_MS = 250;

@@ -66,7 +66,7 @@ const KEPT_VARIABLES = new Set(['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ'
 const KEPT_PREFIXES = ['CUDA_', 'NVIDIA_', 'OMP_'];
 
 /** The environment of a limited process: `environment`'s variables a model's runtime needs, nothing else. */
-export function limitedEnvironment(environment: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+function limitedEnvironment(environment: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return Object.fromEntries(
     Object.entries(environment).filter(([name]) => KEPT_VARIABLES.has(name) || KEPT_PREFIXES.some((prefix) => name.startsWith(prefix))),
   );

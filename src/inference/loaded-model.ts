@@ -77,7 +77,7 @@ export function planInstances(config: ModelConfig, defaults: ServingDefaults): I
   };
 }
 
-export function batchPolicy(config: ModelConfig, defaults: ServingDefaults, info: BackendInfo): BatchPolicy {
+function batchPolicy(config: ModelConfig, defaults: ServingDefaults, info: BackendInfo): BatchPolicy {
   const wanted = config.batching ?? {};
   return {
     maxBatchSize: info.maxBatchSize,

@@ -14,7 +14,7 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 const triple = z.tuple([z.number(), z.number(), z.number()]);
 
-export const modelConfigSchema = z
+const modelConfigSchema = z
   .object({
     name: z.string().min(1).max(128),
     description: z.string().max(2000).default(''),

@@ -24,14 +24,14 @@ export interface PreprocessSpec {
   pad: [number, number, number];
 }
 
-export interface DecodedBmp {
+interface DecodedBmp {
   width: number;
   height: number;
   channels: 3;
   data: Buffer;
 }
 
-export interface DecodedJpeg {
+interface DecodedJpeg {
   /** size of the image as displayed (EXIF orientation applied), full resolution */
   width: number;
   height: number;
@@ -44,7 +44,7 @@ export interface DecodedJpeg {
 }
 
 /** A tensor of the native runner: element type as ONNX Runtime names it, dims, data. */
-export interface NativeTensor<Data> {
+interface NativeTensor<Data> {
   name: string;
   type: string;
   dims: readonly number[];
@@ -59,7 +59,7 @@ export interface NativeSession {
   release(): void;
 }
 
-export interface NativeSessionOptions {
+interface NativeSessionOptions {
   provider: string;
   deviceId: number;
   intraOpThreads: number;

@@ -21,7 +21,7 @@ export const MAX_DETECTIONS_LIMIT = 1000;
 export const TOP_K_LIMIT = 1000;
 /** The defaults where neither the request nor model.json says, for scores the server filters itself. */
 export const DEFAULT_THRESHOLD = 0.25;
-export const DEFAULT_MAX_DETECTIONS = 100;
+const DEFAULT_MAX_DETECTIONS = 100;
 
 /** The options with every default filled in: what decoding and selection use. */
 export type ResolvedPredictOptions = PredictOptions & { threshold: number; maxDetections: number };

@@ -13,7 +13,7 @@
 // details, where it cannot apply: a model already taking uint8, a graph the
 // rewrite cannot handle (too old an operator set, an unexpected head), a
 // rewritten model that ONNX Runtime refuses. The answers are the same
-// either way (test/unit/graph-rewrite.test.ts).
+// either way (test/integration/graph-rewrite.test.ts).
 //
 // The first load writes the rewritten model and what was learned about the
 // original (its input and outputs as ONNX Runtime reports them) beside the

@@ -110,7 +110,7 @@ class NodeRunner implements SessionRunner {
 // --- the native runner ---
 
 /** The libonnxruntime.so.1 onnxruntime-node ships (and has loaded): the native runner drives the same one. */
-export function onnxruntimeLibrary(): string {
+function onnxruntimeLibrary(): string {
   const root = dirname(createRequire(import.meta.url).resolve('onnxruntime-node/package.json'));
   return join(root, 'bin', 'napi-v6', process.platform, process.arch, process.platform === 'darwin' ? 'libonnxruntime.1.dylib' : 'libonnxruntime.so.1');
 }

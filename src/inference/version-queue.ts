@@ -42,7 +42,7 @@ interface Waiter {
 }
 
 /** How long an organization counts as active after its last request left or came (see above). */
-export const ACTIVE_WINDOW_MS = 250;
+const ACTIVE_WINDOW_MS = 250;
 
 export class VersionQueue {
   /** requests holding a place */

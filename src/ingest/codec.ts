@@ -37,7 +37,7 @@ export function responseFormat(accept: string | undefined, contentType: string |
   return requestFormat(contentType);
 }
 
-export const contentTypeOf = (format: WireFormat) => (format === 'protobuf' ? 'application/protobuf' : 'application/json');
+const contentTypeOf = (format: WireFormat) => (format === 'protobuf' ? 'application/protobuf' : 'application/json');
 
 // ---- JSON input: lenient about spelling, strict about types ---------------
 
@@ -152,7 +152,7 @@ export const eventSchema = renamed(
 );
 
 /** The canonical stored form of a mobile event (protobuf field names). */
-export type MobileEvent = z.infer<typeof eventSchema>;
+type MobileEvent = z.infer<typeof eventSchema>;
 
 const batchSchema = z.object({ events: z.array(z.unknown()).min(1).max(MAX_BATCH_EVENTS) });
 /** A batch as documented: what validatedBatch accepts, event by event. */

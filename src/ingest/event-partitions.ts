@@ -19,7 +19,7 @@ const DAY_MS = 86_400_000;
  * waits too long for locks) tries again every hour for two days before
  * the events of that day go to the DEFAULT partition.
  */
-export const DAYS_AHEAD = 2;
+const DAYS_AHEAD = 2;
 
 const INTERVAL_MS = 3_600_000;
 

@@ -15,7 +15,7 @@ export const MAX_BATCH_EVENTS = 1000;
 /** Entries of one repeated field (locations, wifis, …, attributes) of one event at most. */
 export const MAX_LIST_ITEMS = 1000;
 /** Events plus the entries of all their lists, in one request at most. */
-export const MAX_REQUEST_ITEMS = 20_000;
+const MAX_REQUEST_ITEMS = 20_000;
 /**
  * JSON values (objects, arrays, strings, numbers, booleans, nulls; keys do
  * not count) of one event at most, as sent in JSON or as the JSON form of a

@@ -8,12 +8,12 @@
 // how long a condition held (`for`, `heldFor`), so it is refused with a 400.
 
 /** 2000-01-01T00:00:00Z: the earliest client time accepted. */
-export const EARLIEST_CLIENT_TIME_MS = 946_684_800_000;
+const EARLIEST_CLIENT_TIME_MS = 946_684_800_000;
 /** How far ahead of the server's clock a device's clock may be. */
-export const CLIENT_TIME_LEAD_MS = 86_400_000;
+const CLIENT_TIME_LEAD_MS = 86_400_000;
 
 /** The latest client time accepted now. */
-export function latestClientTime(now = Date.now()): number {
+function latestClientTime(now = Date.now()): number {
   return now + CLIENT_TIME_LEAD_MS;
 }
 
@@ -48,7 +48,7 @@ export function parseIso8601(text: string): number | undefined {
 }
 
 /** What a client time must be, for error details. */
-export const CLIENT_TIME_FORMS = 'epoch milliseconds (an integer) or an ISO 8601 time with a date and a zone, such as 2026-01-01T10:00:00Z';
+const CLIENT_TIME_FORMS = 'epoch milliseconds (an integer) or an ISO 8601 time with a date and a zone, such as 2026-01-01T10:00:00Z';
 export const CLIENT_TIME_RANGE = 'between 2000-01-01 and a day from now';
 
 /**

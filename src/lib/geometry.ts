@@ -50,8 +50,8 @@ export interface BBox {
 /** Mean Earth radius (IUGG), metres. */
 export const EARTH_RADIUS_M = 6_371_008.8;
 /** The largest circle radius accepted, metres. */
-export const MAX_RADIUS_M = 1_000_000;
-export const MAX_POLYGON_POINTS = 10_000;
+const MAX_RADIUS_M = 1_000_000;
+const MAX_POLYGON_POINTS = 10_000;
 
 const RAD = Math.PI / 180;
 

@@ -33,7 +33,7 @@ export function v6ToBigInt(address: string): bigint {
   return parts.reduce((n, part) => (n << 16n) | BigInt(parseInt(part || '0', 16)), 0n);
 }
 
-export function parseRange(cidr: string, label: string): Range {
+function parseRange(cidr: string, label: string): Range {
   const [address, prefix] = cidr.split('/');
   const family = isIP(address ?? '');
   if (family === 0) throw new Error(`"${cidr}" is not an IP address or CIDR range`);

@@ -35,7 +35,7 @@ abstract class Base implements Metric {
   abstract render(): string;
 }
 
-export class Counter extends Base {
+class Counter extends Base {
   private values = new Map<string, { labels: string[]; value: number }>();
   inc(labels: Labels = {}, by = 1): void {
     this.series(labels).value += by;
@@ -103,7 +103,7 @@ interface HistogramSeries {
   count: number;
 }
 
-export class Histogram extends Base {
+class Histogram extends Base {
   private series = new Map<string, HistogramSeries>();
   constructor(
     name: string,
@@ -164,7 +164,7 @@ export class Registry {
   }
 }
 
-export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** The metrics every part of the server records into. */
 export function createServerMetrics(registry = new Registry()) {

@@ -45,9 +45,9 @@ const HOUR = 3600_000;
 const TOKEN_LIFETIME: Record<AccountTokenKind, number> = { verify: 48 * HOUR, reset: 1 * HOUR, invite: 7 * 24 * HOUR };
 
 /** Failed logins per account: each one waits a little longer; the lockAfter-th locks the account for lockSeconds. */
-export const LOGIN_THROTTLE = { windowSeconds: 15 * 60, lockAfter: 5, lockSeconds: 60, delayMsPerFailure: 200 };
+const LOGIN_THROTTLE = { windowSeconds: 15 * 60, lockAfter: 5, lockSeconds: 60, delayMsPerFailure: 200 };
 /** Login attempts per client address, whatever the account: one client guessing across many accounts. */
-export const ADDRESS_THROTTLE: ThrottlePolicy = { windowSeconds: 15 * 60, lockAfter: 30, lockSeconds: 5 * 60 };
+const ADDRESS_THROTTLE: ThrottlePolicy = { windowSeconds: 15 * 60, lockAfter: 30, lockSeconds: 5 * 60 };
 
 const emailKey = (email: string) => `email:${email}`;
 const addressKey = (address: string) => `address:${address}`;

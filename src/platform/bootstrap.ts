@@ -19,10 +19,10 @@ import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
 
 /** The bundled demo model's version id, the same on every installation. */
 export const DEMO_MODEL_VERSION_ID = '01JDEM0DETECT0R00000000001';
-export const DEMO_MODEL_DIRECTORY = 'demo';
+const DEMO_MODEL_DIRECTORY = 'demo';
 /** The bundled demo segmentation model (models/demo-seg): its fixed version id. */
 export const DEMO_SEG_MODEL_VERSION_ID = '01JDEM0SEGMENT000000000001';
-export const DEMO_SEG_MODEL_DIRECTORY = 'demo-seg';
+const DEMO_SEG_MODEL_DIRECTORY = 'demo-seg';
 
 /** Bundled demo directories: fixed version ids, and public (they answer every organization's key). */
 const DEMO_VERSION_IDS: Readonly<Record<string, string>> = {

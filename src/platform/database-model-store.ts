@@ -23,7 +23,7 @@ export function createModelStore(settings: ModelStoreSettings, sql: Sql): ModelS
 
 const CHUNK_BYTES = 1024 * 1024;
 
-export class DatabaseModelStore implements ModelStore {
+class DatabaseModelStore implements ModelStore {
   constructor(private readonly sql: Sql) {}
 
   /** In `tx` (a transaction of this database), or in one of its own when there is none. */

@@ -21,9 +21,9 @@ import { log } from '../log.js';
 import type { EventService } from './events.js';
 
 /** How far back each poll looks for events that became visible late. */
-export const TAIL_LOOKBACK_MS = 5_000;
+const TAIL_LOOKBACK_MS = 5_000;
 /** The most events one poll reads; an organization sending more per interval is tailed behind, and skips what falls out of the window. */
-export const TAIL_BATCH = 1_000;
+const TAIL_BATCH = 1_000;
 
 export interface TailSettings {
   /** how often an organization with streams open is polled */

@@ -9,7 +9,7 @@ import { invalid, OutOfOrganizationError } from '../errors.js';
 
 
 /** The most buckets one metrics answer holds. */
-export const MAX_METRIC_BUCKETS = 1000;
+const MAX_METRIC_BUCKETS = 1000;
 
 export interface EventSearchInput extends Omit<EventScope, 'organizationId'> {
   limit: number;

@@ -22,7 +22,7 @@ import { validateModel, type ModelValidationSettings } from '../inference/valida
  * resolved from the server's working directory). Throws the reason it
  * cannot serve.
  */
-export async function validateModelDirectory(directory: string, validation: ModelValidationSettings): Promise<ModelConfig> {
+async function validateModelDirectory(directory: string, validation: ModelValidationSettings): Promise<ModelConfig> {
   const config = await readModelConfig(directory);
   await refuseExternalData(join(directory, MODEL_FILE));
   await validateModel(directory, config, validation);

@@ -36,7 +36,7 @@ export class DatabaseVersionRegistry implements VersionRegistry {
 }
 
 /** `INSERT:<id>`, `DELETE:<id>`, `DISABLE:<id>` or `ENABLE:<id>`; undefined for anything else. */
-export function parseChange(payload: string): VersionChange | undefined {
+function parseChange(payload: string): VersionChange | undefined {
   const [op, id] = payload.split(':');
   return id ? { id, deleted: op === 'DELETE', disabled: op === 'DISABLE' } : undefined;
 }

@@ -40,7 +40,7 @@ export const POLICY = {
 
 export type Action = keyof typeof POLICY;
 
-export function may(role: Role, action: Action): boolean {
+function may(role: Role, action: Action): boolean {
   return (POLICY[action] as readonly Role[]).includes(role);
 }
 

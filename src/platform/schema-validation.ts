@@ -17,10 +17,10 @@
 import { z } from 'zod';
 import { FIELD_TYPES, type FieldType, type SchemaField } from '../db/schemas.js';
 
-export { FIELD_TYPES, type FieldType, type SchemaField } from '../db/schemas.js';
+export { type SchemaField } from '../db/schemas.js';
 
 /** Limits of a schema definition. */
-export const SCHEMA_LIMITS = { maxDepth: 10, maxFields: 1000, maxFieldsPerLevel: 200 } as const;
+const SCHEMA_LIMITS = { maxDepth: 10, maxFields: 1000, maxFieldsPerLevel: 200 } as const;
 
 const fieldType = z
   // "int" is the spelling of the platform docs' prose, their examples use "integer" (docs/CONTRACT.md#v2-schemas).

@@ -12,7 +12,7 @@ import { found, invalid } from '../errors.js';
 import type { ImageZone } from '../lib/image-zones.js';
 
 /** Predict options a profile may set; each overrides the model version's default. */
-export interface VisionOptions {
+interface VisionOptions {
   threshold?: number;
   iou?: number;
   maxDetections?: number;

@@ -70,7 +70,7 @@ export class Api {
 }
 
 /** The URL of the server's database: `databaseUrl` when it has one, else its embedded cluster's. */
-export async function serverDatabaseUrl(server: TestServer, databaseUrl?: string): Promise<string> {
+export async function serverDatabaseUrl(server: Pick<TestServer, 'dataDir'>, databaseUrl?: string): Promise<string> {
   if (databaseUrl) return databaseUrl;
   const password = (await readFile(join(server.dataDir, 'postgres-password'), 'utf8')).trim();
   const port = Number((await readFile(join(server.dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[3]);
@@ -78,7 +78,7 @@ export async function serverDatabaseUrl(server: TestServer, databaseUrl?: string
 }
 
 /** A client of the server's database (embedded: found through its data directory). */
-export async function serverSql(server: TestServer, databaseUrl?: string): Promise<postgres.Sql> {
+export async function serverSql(server: Pick<TestServer, 'dataDir'>, databaseUrl?: string): Promise<postgres.Sql> {
   return postgres(await serverDatabaseUrl(server, databaseUrl), { max: 2, onnotice: () => {}, transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } } });
 }
 

@@ -4,7 +4,7 @@
 import { SseParser, type SseMessage } from '../../web/src/sse.js';
 import type { Api } from './api.js';
 
-export interface StreamedEvent {
+interface StreamedEvent {
   id: string;
   organizationId: string;
   channelId: string;

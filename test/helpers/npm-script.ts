@@ -46,7 +46,7 @@ export async function startNpmScript(script: string, options: { cwd: string; env
 }
 
 /** The processes `pid` has started and that are running now (Linux: /proc). */
-export function childProcesses(pid: number): number[] {
+function childProcesses(pid: number): number[] {
   try {
     return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
       readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
@@ -56,7 +56,7 @@ export function childProcesses(pid: number): number[] {
   }
 }
 
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -71,7 +71,7 @@ export function isAlive(pid: number): boolean {
  * stopped server are not yet closed on its side, which says nothing about
  * the server.)
  */
-export function portIsFree(port: number): Promise<boolean> {
+function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = connect(port, '127.0.0.1');
     probe.once('connect', () => {

@@ -28,7 +28,7 @@ function read(path: string): string | undefined {
 }
 
 /** The pids of `parent`'s children whose command line contains `entry`. */
-export function childProcesses(parent: number, entry: string): number[] {
+function childProcesses(parent: number, entry: string): number[] {
   const pids: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;

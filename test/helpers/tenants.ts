@@ -4,7 +4,7 @@
 import { type Api, signUpTenant } from './api.js';
 import { inviteMember, type Platform } from './platform.js';
 
-export interface Tenant {
+interface Tenant {
   organizationId: string;
   /** the organization's admin, logged in */
   admin: Api;

@@ -34,7 +34,7 @@ const ALLOWED: ReadonlyArray<{ file: string; line: string; reason: string }> = [
     reason: 'the poll interval of a loop polling /v2/health/ready until 200, recording every 503 on the way (waitFor would swallow its assertions)',
   },
   {
-    file: 'unit/inference-registry.test.ts',
+    file: 'integration/inference-registry.test.ts',
     line: 'await new Promise((r) => setTimeout(r, 50));',
     reason: 'the poll interval of its until(check) helper, a loop polling a condition (as waitFor does, for a synchronous check)',
   },

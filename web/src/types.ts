@@ -27,13 +27,11 @@ import type {
 
 /** GET /v2/users/me: the user, with their role when the token names an organization */
 export type Me = z.infer<typeof userSchema>;
-export type Role = NonNullable<Me['role']>;
 
 export type Organization = z.infer<typeof organizationSchema>;
 
 export type Model = z.infer<typeof modelSchema>;
 export type ModelVersion = z.infer<typeof modelVersionSchema>;
-export type VersionStatus = ModelVersion['status'];
 /** GET /v2/models/:id */
 export type ModelWithVersions = z.infer<typeof modelWithVersionsSchema>;
 

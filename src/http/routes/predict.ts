@@ -58,7 +58,7 @@ const predictQuery = z
  * other cannot name them (docs/CONTRACT.md#predict-errors keeps that body byte
  * for byte): an `Accept-Post` header (the W3C's, registered with IANA) on it.
  */
-export const ACCEPT_POST = { 'Accept-Post': 'multipart/form-data, application/json' } as const;
+const ACCEPT_POST = { 'Accept-Post': 'multipart/form-data, application/json' } as const;
 
 /** Predict's 400 for a body that is neither multipart nor JSON, its documented body unchanged, with Accept-Post. */
 export function notMultipart(): ApiError {

@@ -22,31 +22,6 @@ export const DataType = {
   DOUBLE: 11,
 } as const;
 
-/** ONNX Runtime's names of element types, as its metadata and tensors give them. */
-const TYPE_NAMES: Record<number, string> = {
-  1: 'float32',
-  2: 'uint8',
-  3: 'int8',
-  4: 'uint16',
-  5: 'int16',
-  6: 'int32',
-  7: 'int64',
-  8: 'string',
-  9: 'bool',
-  10: 'float16',
-  11: 'float64',
-  12: 'uint32',
-  13: 'uint64',
-};
-
-export function typeName(elemType: number): string {
-  return TYPE_NAMES[elemType] ?? `type ${elemType}`;
-}
-
-export function elemTypeOf(name: 'uint8' | 'float32' | 'float16'): number {
-  return name === 'uint8' ? DataType.UINT8 : name === 'float16' ? DataType.FLOAT16 : DataType.FLOAT;
-}
-
 /** A tensor-typed graph input or output: its element type and shape (numbers, symbolic names, -1 unknown). */
 export interface TensorValueInfo {
   name: string;
@@ -115,7 +90,7 @@ export function encodeTensor(tensor: TensorSpec): Uint8Array {
 /** AttributeProto.AttributeType values used here. */
 const AttributeType = { FLOAT: 1, INT: 2, TENSOR: 4, INTS: 7 } as const;
 
-export type Attribute =
+type Attribute =
   | { name: string; int: number }
   | { name: string; ints: number[] }
   | { name: string; float: number }

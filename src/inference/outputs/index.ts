@@ -13,7 +13,6 @@ import type { OutputDecoder, OutputInfo } from './types.js';
 import { describeShape, OutputShapeError, staticDim } from './types.js';
 import { YoloV5Decoder, YoloV8Decoder } from './yolo.js';
 
-export { OutputShapeError } from './types.js';
 export type { Candidate, OutputDecoder, OutputInfo, TensorLike } from './types.js';
 
 const lastDim = (o: OutputInfo) => staticDim(o.shape, -1);
@@ -27,7 +26,7 @@ function single(outputs: readonly OutputInfo[], format: OutputFormat): OutputInf
 }
 
 /** Guesses the convention; undefined when the outputs fit none unambiguously. */
-export function detectOutputFormat(outputs: readonly OutputInfo[], config: ModelConfig): OutputFormat | undefined {
+function detectOutputFormat(outputs: readonly OutputInfo[], config: ModelConfig): OutputFormat | undefined {
   const classes = config.labels.length;
   // Keypoint names say pose; the decoder checks the output has room for them.
   if (config.keypoints) return 'yolov8-pose';

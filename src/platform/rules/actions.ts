@@ -14,8 +14,8 @@ import type { Secrets } from '../secrets.js';
 import { isJsonContentType, jsonTemplateProblem, templateProblem } from './templates.js';
 
 export const SECRET_MASK = '********';
-export const TRIGGERING_DEVICE = 'triggering device';
-export const MAX_ACTIONS = 20;
+const TRIGGERING_DEVICE = 'triggering device';
+const MAX_ACTIONS = 20;
 
 const ULID = /^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/;
 const ulidString = z.string().regex(ULID, 'must be a ULID').transform((s) => s.toUpperCase());
@@ -201,9 +201,9 @@ export const ACTION_TYPES = [
   'update landmark state add tags',
   'update landmark state remove tags',
 ] as const;
-export type ActionType = (typeof ACTION_TYPES)[number];
+type ActionType = (typeof ACTION_TYPES)[number];
 
-export const actionSchema = z.discriminatedUnion('type', [
+const actionSchema = z.discriminatedUnion('type', [
   push,
   email,
   sms,

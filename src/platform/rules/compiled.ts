@@ -57,7 +57,7 @@ export function candidates(channel: ChannelRules | undefined, before: ReadonlySe
  * enter/exit/inside need one of their own; `and` needs what its most
  * selective item needs; `or` needs what all its items need.
  */
-export function necessaryLandmarks(c: Condition): Set<string> | undefined {
+function necessaryLandmarks(c: Condition): Set<string> | undefined {
   switch (c.type) {
     case 'enterLandmark':
     case 'exitLandmark':

@@ -3,7 +3,7 @@
 import { CodedError, revivable, type DomainError, type ErrorCode, type ErrorDetails } from '../../errors.js';
 import { invalid } from '../../errors.js';
 
-export const CONVERSION_FAILED = 'failed to convert to valid conditions';
+const CONVERSION_FAILED = 'failed to convert to valid conditions';
 
 /** A condition input that is not valid; `where` names the field (`conditions`, `conditionsObject.items.0.ids`…). */
 export class ConditionError extends CodedError {

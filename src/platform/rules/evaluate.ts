@@ -143,7 +143,7 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
 
 /** Week day (0 = Sunday) and seconds after midnight of an instant in a time zone. */
-export function localTime(time: Date, timezone: string): { weekDay: number; secondsOfDay: number } {
+function localTime(time: Date, timezone: string): { weekDay: number; secondsOfDay: number } {
   let f = formatters.get(timezone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', weekday: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' });

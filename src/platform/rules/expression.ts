@@ -51,7 +51,7 @@ import {
 
 const LANDMARK_FUNCTIONS: readonly LandmarkConditionType[] = ['enterLandmark', 'exitLandmark', 'insideLandmark', 'outsideLandmark'];
 
-export function quote(s: string): string {
+function quote(s: string): string {
   return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 

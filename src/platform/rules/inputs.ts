@@ -389,7 +389,7 @@ const OPERATOR_WORDS: Record<AttributeOperator, string> = {
 };
 
 /** A tree in the Gen B JSON form (what GET returns, and what parseConditionsObject reads back). */
-export function toConditionsObject(c: Condition): GenBNode {
+function toConditionsObject(c: Condition): GenBNode {
   switch (c.type) {
     case 'and':
     case 'or':

@@ -37,7 +37,7 @@ export interface OrCondition {
   items: Condition[];
 }
 
-export interface NotCondition {
+interface NotCondition {
   type: 'not';
   item: Condition;
 }
@@ -99,7 +99,7 @@ export interface DetectionsCondition {
   value: number;
 }
 
-export type LeafCondition = LandmarkCondition | AttributeCondition | ScheduleCondition | DetectionsCondition;
+type LeafCondition = LandmarkCondition | AttributeCondition | ScheduleCondition | DetectionsCondition;
 /**
  * Holds once `item` has held on every event of the device, without a
  * break, for at least `seconds` (by the events' times) and for at least
@@ -118,7 +118,7 @@ export interface ForCondition {
  * device's first event for the rule; false: from true): a rule built on it
  * fires once when the loading zone fills, not on every frame while it is full.
  */
-export interface BecomesCondition {
+interface BecomesCondition {
   type: 'becomes';
   to: boolean;
   item: Condition;
@@ -134,7 +134,7 @@ export type StatefulCondition = ForCondition | BecomesCondition;
 export type Condition = AndCondition | OrCondition | NotCondition | StatefulCondition | LeafCondition;
 
 /** The conditions directly inside a node. */
-export function childrenOf(c: Condition): readonly Condition[] {
+function childrenOf(c: Condition): readonly Condition[] {
   if (c.type === 'and' || c.type === 'or') return c.items;
   if (c.type === 'not' || c.type === 'for' || c.type === 'becomes') return [c.item];
   return [];
@@ -291,18 +291,6 @@ export function landmarkIds(c: Condition | null): string[] {
     if (n.type === 'and' || n.type === 'or') n.items.forEach(walk);
     else if (n.type === 'not' || n.type === 'for' || n.type === 'becomes') walk(n.item);
     else if (isLandmark(n)) n.ids.forEach((id) => ids.add(id));
-  };
-  if (c) walk(c);
-  return [...ids];
-}
-
-/** Every channel id the tree's leaves are scoped to, distinct. */
-export function conditionChannelIds(c: Condition | null): string[] {
-  const ids = new Set<string>();
-  const walk = (n: Condition) => {
-    if (n.type === 'and' || n.type === 'or') n.items.forEach(walk);
-    else if (n.type === 'not' || n.type === 'for' || n.type === 'becomes') walk(n.item);
-    else if (n.type !== 'schedule' && n.type !== 'detections' && n.channelId !== undefined) ids.add(n.channelId);
   };
   if (c) walk(c);
   return [...ids];

@@ -121,7 +121,7 @@ export function webhookTarget(template: string, context: Record<string, unknown>
   return target;
 }
 
-export function signature(secret: string, timestamp: string, body: string): string {
+function signature(secret: string, timestamp: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 

@@ -102,7 +102,7 @@ function converting<T>(f: () => T): T {
  * form (conditionsObject or logicalCondition) wins over a `conditions` string
  * sent with it: that string is derived, and regenerated.
  */
-export function parseConditionsInput(input: Pick<RuleInput, 'conditionsObject' | 'conditions' | 'logicalCondition'>): ParsedConditions | undefined {
+function parseConditionsInput(input: Pick<RuleInput, 'conditionsObject' | 'conditions' | 'logicalCondition'>): ParsedConditions | undefined {
   return converting(() => {
     if (input.conditionsObject !== undefined && input.logicalCondition !== undefined) {
       throw new ConditionError('logicalCondition', 'give conditionsObject or logicalCondition, not both');

@@ -8,7 +8,7 @@ import { webhookOrigin, type RuleAction } from './actions.js';
 import type { Condition, DetectionsCondition } from './model.js';
 import { BlockedDestinationError, checkDestination, type AllowList } from './ssrf-guard.js';
 
-export type RuleWarningCode = 'unknown_zone' | 'unknown_label' | 'webhook_blocked';
+type RuleWarningCode = 'unknown_zone' | 'unknown_label' | 'webhook_blocked';
 
 export interface RuleWarning {
   code: RuleWarningCode;
@@ -57,7 +57,7 @@ function distance(a: string, b: string): number {
  * The known names nearest to `word` (case aside: a few edits, a third of its
  * length at most), nearest first, at most three.
  */
-export function nearMatches(word: string, known: readonly string[]): string[] {
+function nearMatches(word: string, known: readonly string[]): string[] {
   const w = word.toLowerCase();
   const limit = Math.max(1, Math.min(3, Math.floor(w.length / 3)));
   return known

@@ -12,7 +12,7 @@ import type { Channel, Data, DeviceEvent, Page } from '../types';
 import { EventTable } from './event-table';
 
 /** Events the tail shows at most (and holds while paused): the newest. */
-export const TAIL_CAP = 100;
+const TAIL_CAP = 100;
 
 const STATE_LABEL: Record<TailState, string> = {
   connecting: 'Connecting…',

@@ -15,7 +15,7 @@ import { schemaFields } from '../../../platform/schema-validation.js';
 
 const int = () => z.number().int();
 /** A date as JSON writes it. */
-export const timestamp = z.iso.datetime({ offset: true }).meta({ id: 'Timestamp', description: 'ISO 8601 date and time' });
+const timestamp = z.iso.datetime({ offset: true }).meta({ id: 'Timestamp', description: 'ISO 8601 date and time' });
 const role = z.enum(ROLES as ['admin', 'project_manager', 'member']);
 /** Free-form JSON object stored as given. */
 const jsonObject = z.record(z.string(), z.unknown());
@@ -251,7 +251,7 @@ export const ruleSchema = z
   })
   .meta({ id: 'Rule' });
 
-export const ruleWarningSchema = z
+const ruleWarningSchema = z
   .strictObject({
     code: z
       .enum(['unknown_zone', 'unknown_label', 'webhook_blocked'])
@@ -285,7 +285,7 @@ export const ruleVocabularySchema = z
   })
   .meta({ id: 'RuleVocabulary' });
 
-export const deliveryAttemptSchema = z
+const deliveryAttemptSchema = z
   .strictObject({
     attempt: int(),
     startedAt: timestamp,

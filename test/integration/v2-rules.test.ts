@@ -10,18 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RuleService } from '../../src/platform/rules/index.js';
 import { Secrets } from '../../src/platform/secrets.js';
 import { Api, signUpTenant } from '../helpers/api.js';
-import type { TestServer } from '../helpers/server.js';
-import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { startInProcessPlatform, stopInProcessPlatform, type InProcessServer } from '../helpers/in-process.js';
 import { rowMaker, type RowMaker } from '../helpers/rows.js';
 import { organizationOf, twoTenants } from '../helpers/tenants.js';
 
-let server: TestServer;
+let server: InProcessServer;
 let sql: postgres.Sql;
 let anon: Api;
 let admin: Api;
 let member: Api;
 let other: Api;
-let database: Platform['database'];
 let rows: RowMaker;
 const channel = (organizationId: string) => rows.channel(organizationId);
 const project = (organizationId: string, channelIds: string[] = []) => rows.project(organizationId, { channelIds });
@@ -41,7 +39,7 @@ let landmarkA2: string;
 let landmarkB: string;
 
 beforeAll(async () => {
-  ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
+  ({ server, sql, anon, admin } = await startInProcessPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
   ({ a: { organizationId: orgA, member }, b: { organizationId: orgB, admin: other } } = await twoTenants({ anon, admin, sql }, { member: 'rules-member@example.com', other: 'rules-other@example.com' }));
   rows = rowMaker(sql);
   channelA = await channel(orgA);
@@ -54,7 +52,7 @@ beforeAll(async () => {
   landmarkB = await landmark(orgB, projectB);
 });
 
-afterAll(() => stopPlatform({ sql, server, database }));
+afterAll(() => stopInProcessPlatform({ sql, server }));
 
 const genB = () => ({
   projectId: projectA,

@@ -5,18 +5,16 @@ import type postgres from 'postgres';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from '../helpers/api.js';
-import type { TestServer } from '../helpers/server.js';
-import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { startInProcessPlatform, stopInProcessPlatform, type InProcessServer } from '../helpers/in-process.js';
 import { rowMaker, type RowMaker } from '../helpers/rows.js';
 import { twoTenants } from '../helpers/tenants.js';
 
-let server: TestServer;
+let server: InProcessServer;
 let sql: postgres.Sql;
 let anon: Api;
 let admin: Api;
 let member: Api;
 let other: Api; // admin of another organization
-let database: Platform['database'];
 let rows: RowMaker;
 let orgA: string;
 let orgB: string;
@@ -29,7 +27,7 @@ const circleModel = { type: 'circle', geometry: { center: paris, radius: 100 } }
 const circleShape = { type: 'circle', radius: 100, coordinates: [paris.lon, paris.lat] };
 
 beforeAll(async () => {
-  ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
+  ({ server, sql, anon, admin } = await startInProcessPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
   ({ a: { organizationId: orgA, member }, b: { organizationId: orgB, admin: other } } = await twoTenants({ anon, admin, sql }));
 
   // projects are another area's endpoints: rows are made directly
@@ -39,7 +37,7 @@ beforeAll(async () => {
   projectB = await rows.project(orgB, { name: 'B' });
 });
 
-afterAll(() => stopPlatform({ sql, server, database }));
+afterAll(() => stopInProcessPlatform({ sql, server }));
 
 describe('create and read', () => {
   it('creates a circle from the model spelling and answers with both spellings', async () => {

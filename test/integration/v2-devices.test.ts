@@ -6,18 +6,17 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDeviceAliases, registerDevice } from '../../src/db/devices.js';
 import { Api } from '../helpers/api.js';
-import { waitFor, type TestServer } from '../helpers/server.js';
-import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { waitFor } from '../helpers/server.js';
+import { startInProcessPlatform, stopInProcessPlatform, type InProcessServer } from '../helpers/in-process.js';
 import { rowMaker, type RowMaker } from '../helpers/rows.js';
 import { twoTenants } from '../helpers/tenants.js';
 
-let server: TestServer;
+let server: InProcessServer;
 let sql: postgres.Sql;
 let anon: Api;
 let admin: Api;
 let member: Api;
 let other: Api; // admin of another organization
-let database: Platform['database'];
 let rows: RowMaker;
 let orgA: string;
 let orgB: string;
@@ -27,7 +26,7 @@ let channelB: string;
 let projectA: string;
 
 beforeAll(async () => {
-  ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
+  ({ server, sql, anon, admin } = await startInProcessPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
   ({ a: { organizationId: orgA, member }, b: { organizationId: orgB, admin: other } } = await twoTenants({ anon, admin, sql }));
   expect(orgB).not.toBe(orgA);
 
@@ -39,7 +38,7 @@ beforeAll(async () => {
   projectA = await rows.project(orgA, { name: 'project A', channelIds: [channelA2] });
 });
 
-afterAll(() => stopPlatform({ sql, server, database }));
+afterAll(() => stopInProcessPlatform({ sql, server }));
 
 describe('create, read, update, delete', () => {
   it('creates a device in a channel of the organization and reads it back', async () => {

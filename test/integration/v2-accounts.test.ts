@@ -4,20 +4,18 @@ import type postgres from 'postgres';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, Api, signUpTenant, tokenFromOutbox } from '../helpers/api.js';
-import type { TestServer } from '../helpers/server.js';
-import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { startInProcessPlatform, stopInProcessPlatform, type InProcessServer } from '../helpers/in-process.js';
 
-let server: TestServer;
+let server: InProcessServer;
 let sql: postgres.Sql;
 let anon: Api;
 let admin: Api;
-let database: Platform['database'];
 
 beforeAll(async () => {
-  ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234', TRUST_PROXY: '1' }));
+  ({ server, sql, anon, admin } = await startInProcessPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234', TRUST_PROXY: '1' }));
 });
 
-afterAll(() => stopPlatform({ sql, server, database }));
+afterAll(() => stopInProcessPlatform({ sql, server }));
 
 describe('signup and login', () => {
   it('signs up, refuses login before verification, verifies by emailed token, logs in', async () => {

@@ -7,11 +7,10 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelKeyService } from '../../src/platform/channel-keys.js';
 import { Api } from '../helpers/api.js';
-import type { TestServer } from '../helpers/server.js';
-import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { startInProcessPlatform, stopInProcessPlatform, type InProcessServer } from '../helpers/in-process.js';
 import { twoTenants } from '../helpers/tenants.js';
 
-let server: TestServer;
+let server: InProcessServer;
 let sql: postgres.Sql;
 /** the service ingestion authenticates devices' keys with, on the test's own connection */
 let channelKeys: ChannelKeyService;
@@ -22,15 +21,14 @@ let admin: Api;
 let member: Api;
 /** admin of organization B */
 let other: Api;
-let database: Platform['database'];
 
 beforeAll(async () => {
-  ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
+  ({ server, sql, anon, admin } = await startInProcessPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
   channelKeys = new ChannelKeyService(sql);
   ({ a: { member }, b: { admin: other } } = await twoTenants({ anon, admin, sql }));
 });
 
-afterAll(() => stopPlatform({ sql, server, database }));
+afterAll(() => stopInProcessPlatform({ sql, server }));
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
