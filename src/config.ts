@@ -16,12 +16,12 @@ import { decodeSecretsKey } from './lib/secrets-key.js';
 export const EXECUTION_PROVIDERS = ['tensorrt', 'cuda', 'webgpu', 'cpu'] as const;
 export type ExecutionProvider = (typeof EXECUTION_PROVIDERS)[number];
 
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-export const LOG_FORMATS = ['text', 'json'] as const;
+const LOG_FORMATS = ['text', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-export interface TlsFiles {
+interface TlsFiles {
   certFile: string;
   keyFile: string;
 }
@@ -554,8 +554,6 @@ export type Config = Loaded<typeof TABLE>;
 export type InstanceDefaults = Config['instances'];
 export type InstanceKind = InstanceDefaults['kind'];
 export type BatchingDefaults = Config['batching'];
-/** The live event tail's limits (GET /v2/events/stream). */
-export type EventStreamSettings = Config['eventStreams'];
 
 function settingsOf(table: Table, at: readonly string[] = []): Setting[] {
   return Object.entries(table).flatMap(([key, entry]) => {
@@ -614,7 +612,7 @@ function tlsFiles(certFile: string | undefined, keyFile: string | undefined): Tl
   return { certFile: resolve(certFile), keyFile: resolve(keyFile) };
 }
 
-export type ModelStoreConfig =
+type ModelStoreConfig =
   | { kind: 'postgres' }
   | { kind: 's3'; endpoint: string; bucket: string; region: string; prefix: string; accessKeyId: string; secretAccessKey: string };
 

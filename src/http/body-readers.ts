@@ -48,7 +48,7 @@ export interface OverflowMeasure {
 }
 
 /** Stops reading the body from the socket: the server's own wait, which the upload rate does not count. */
-export function pauseBody(req: Request): void {
+function pauseBody(req: Request): void {
   if (req.bodyPaused) return;
   req.bodyPaused = true;
   req.raw.pause();
@@ -62,7 +62,7 @@ export function pauseBody(req: Request): void {
  * connection closed. The Reply resumes such a socket as it answers
  * (reply.ts), for the connection's next request.
  */
-export function resumeBody(req: Request): void {
+function resumeBody(req: Request): void {
   if (!req.bodyPaused || req.bodyEnded) return;
   req.bodyPaused = false;
   req.raw.resume();

@@ -89,7 +89,7 @@ export type PassState = 'held' | 'ready' | 'refused' | 'running' | 'done';
  * together, up to its share of the server: the per-version limits alone
  * would let many versions of one tenant fill the pipeline every tenant shares.
  */
-export class OrganizationShares {
+class OrganizationShares {
   private readonly load = new Map<string, number>();
 
   constructor(

@@ -46,7 +46,7 @@ export interface LoadedSession {
  * model was already validated on the CPU, so a GPU provider that still fails
  * after these is reported as before, about 2 s later.
  */
-export const GPU_SESSION_RETRY_DELAYS_MS: readonly number[] = [250, 500, 1000];
+const GPU_SESSION_RETRY_DELAYS_MS: readonly number[] = [250, 500, 1000];
 
 /** A session of the model at `source` (a file, or the model's bytes). */
 export async function createSession(

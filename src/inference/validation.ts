@@ -36,7 +36,7 @@ const WARM_UP_LINE_START = '{"warmUp":';
  * (scheduler weights 110 to 1024), and a new batch shape has first-run
  * costs of its own (about twice more).
  */
-export const WARM_UP_RUN_FACTOR = 20;
+const WARM_UP_RUN_FACTOR = 20;
 /**
  * The least a later warm-up run gets, however fast the first: on a run of
  * a few milliseconds, a scheduler slice, a page fault storm or the arena's
@@ -44,10 +44,10 @@ export const WARM_UP_RUN_FACTOR = 20;
  * INFERENCE_TIMEOUT_MS (30 s by default): a model that loops on a batch
  * holds a low-priority core this long, not the whole run limit.
  */
-export const WARM_UP_RUN_FLOOR_MS = 2000;
+const WARM_UP_RUN_FLOOR_MS = 2000;
 
 /** What a warm-up run of `images` after a first run of `firstRunMs` may take: never more than INFERENCE_TIMEOUT_MS. */
-export function laterWarmUpRunMs(firstRunMs: number, images: number, runTimeoutMs: number): number {
+function laterWarmUpRunMs(firstRunMs: number, images: number, runTimeoutMs: number): number {
   return Math.min(runTimeoutMs, Math.max(WARM_UP_RUN_FLOOR_MS, Math.ceil(WARM_UP_RUN_FACTOR * images * firstRunMs)));
 }
 
@@ -102,7 +102,7 @@ export interface ValidationResult {
 }
 
 /** Model validations' tuning, named once here (docs/ARCHITECTURE.md, "Tuning constants", lists it). */
-export const VALIDATION_TUNING = {
+const VALIDATION_TUNING = {
   /** validation processes at once, all organizations together: each may use MODEL_VALIDATION_MEMORY_MB and a core */
   concurrent: 2,
   /** the validation process's niceness: below the server's own threads (0) */

@@ -101,7 +101,7 @@ const DEADLOCK_DETECTED = '40P01';
  * a handful of events wait beat one-at-a-time (single events: their devices
  * stop waiting out a whole commit) and did not cost batches.
  */
-export const EVENT_WRITER_TUNING = {
+const EVENT_WRITER_TUNING = {
   /** events per transaction at most */
   maxBatch: 2000,
   /** transactions in flight at once */

@@ -62,7 +62,7 @@ class Counter extends Base {
  * Errors by their stable code (errors.ts ERROR_CODES): the label takes no
  * value outside that fixed list, whatever the errors' messages.
  */
-export class ErrorCounter extends Counter {
+class ErrorCounter extends Counter {
   private readonly byCode = new Map<ErrorCode, { value: number }>();
 
   constructor() {

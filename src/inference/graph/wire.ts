@@ -6,10 +6,10 @@
 // against included) goes through byte for byte.
 import { CodedError, revivable } from '../../errors.js';
 
-export const WIRE_VARINT = 0;
-export const WIRE_FIXED64 = 1;
+const WIRE_VARINT = 0;
+const WIRE_FIXED64 = 1;
 export const WIRE_LENGTH_DELIMITED = 2;
-export const WIRE_FIXED32 = 5;
+const WIRE_FIXED32 = 5;
 
 /** One field of a message: its tag at `start`, its value at [valueStart, end). */
 export interface WireField {

@@ -92,7 +92,7 @@ export class WebhookTimeoutError extends CodedError {
 const PERMANENT: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['WEBHOOK_BLOCKED', 'TEMPLATE_RENDER_FAILED', 'SECRET_UNOPENABLE']);
 
 /** The action runner's tuning, named once here (docs/ARCHITECTURE.md, "Tuning constants", lists it). */
-export const ACTION_RUNNER_TUNING = {
+const ACTION_RUNNER_TUNING = {
   /** how often due jobs are looked for besides the NOTIFY wake-ups (a job due after its backoff, a missed NOTIFY) */
   pollMs: 5_000,
   /** jobs claimed and run at once, per server */

@@ -9,7 +9,7 @@ import { replaceJobAction, replaceRuleActions, rulesWithWebhooks, webhookJobs } 
 import { isSealed, type Secrets } from '../secrets.js';
 
 /** The action with its plain secrets sealed; undefined when there was nothing to seal. */
-export function sealWebhookAction(action: Record<string, unknown>, secrets: Secrets): Record<string, unknown> | undefined {
+function sealWebhookAction(action: Record<string, unknown>, secrets: Secrets): Record<string, unknown> | undefined {
   if (action.type !== 'webhook') return undefined;
   let changed = false;
   const seal = (value: unknown): unknown => {
