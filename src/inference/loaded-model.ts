@@ -54,8 +54,8 @@ export function planInstances(config: ModelConfig, defaults: ServingDefaults): I
   const gpus = wanted.devices ?? defaults.instances.gpuDevices;
   // GPU: two instances per device. One session's run leaves the device idle
   // while its thread copies tensors in and out and launches kernels; two
-  // overlap that, and on an H200 served 337 req/s against 168 for one
-  // (bench/results/gpu-h200.md). CPU: single-threaded sessions, one per core
+  // overlap that: on an H200, single images at 16 clients, 448 req/s
+  // against 285 for one, measured on two starts (bench/results/gpu-h200.md). CPU: single-threaded sessions, one per core
   // up to 4, measured faster here than one session using every core, which
   // leaves its thread pool fighting the pipeline workers' decodes
   // (bench/results/batching.md).
