@@ -51,7 +51,7 @@ function layerOf(file: string): string {
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'proto' ? [] : sourceFiles(path);
+    if (entry.isDirectory()) return entry.name === 'generated' ? [] : sourceFiles(path);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }
