@@ -9,15 +9,15 @@
 import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
 import { deserializeError, serializeError, type DomainError } from '../errors.js';
-import type { BatchObserver } from './batcher.js';
-import { FairShare } from './fair-share.js';
-import { InstanceRestartingError } from './instance.js';
-import { LoadedModel, type ServingDefaults } from './loaded-model.js';
-import { MODEL_CACHE_TUNING, ModelCache, type CacheLimits } from './model-cache.js';
-import type { ModelConfig } from './model-config.js';
-import { jpegDecoder } from './decode-image.js';
-import { PipelinePool } from './pipeline-pool.js';
-import type { PipelineSettings } from './pipeline-worker.js';
+import type { BatchObserver } from './scheduling/batcher.js';
+import { FairShare } from './scheduling/fair-share.js';
+import { InstanceRestartingError } from './instances/instance.js';
+import { LoadedModel, type ServingDefaults } from './versions/loaded-model.js';
+import { MODEL_CACHE_TUNING, ModelCache, type CacheLimits } from './versions/model-cache.js';
+import type { ModelConfig } from './versions/model-config.js';
+import { jpegDecoder } from './pipeline/decode-image.js';
+import { PipelinePool } from './pipeline/pipeline-pool.js';
+import type { PipelineSettings } from './pipeline/pipeline-worker.js';
 import { predictErrors } from './predict-errors.js';
 import { resolvePredictOptions, type PredictOptions } from './predict-options.js';
 

@@ -10,15 +10,15 @@ import { performance } from 'node:perf_hooks';
 import { withoutServerPaths } from '../lib/server-paths.js';
 import { log } from '../log.js';
 import { Gauge, type ServerMetrics } from '../observability/metrics.js';
-import type { AdmissionBackend } from './admission.js';
+import type { AdmissionBackend } from './scheduling/admission.js';
 import type { InferenceEngine, ModelRef } from './engine.js';
-import { parseModelConfig, storedModelConfig, type ModelConfig } from './model-config.js';
-import type { ModelFiles } from './model-store.js';
+import { parseModelConfig, storedModelConfig, type ModelConfig } from './versions/model-config.js';
+import type { ModelFiles } from './versions/model-store.js';
 import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
-import { ValidationAbortedError, validateModel, type ModelValidationSettings, type ValidationResult } from './validation.js';
-import { keepVerdict, keptVerdict, verdictKey } from './verdicts.js';
-import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from './version-registry.js';
+import { ValidationAbortedError, validateModel, type ModelValidationSettings, type ValidationResult } from './versions/validation.js';
+import { keepVerdict, keptVerdict, verdictKey } from './versions/verdicts.js';
+import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from './versions/version-registry.js';
 
 export interface DeployedVersion extends ModelRef {
   readonly modelId: string;

@@ -11,9 +11,9 @@ import { newId } from '../ids.js';
 import { findModelByName, insertModel, insertModelVersion, lockModelForNewVersion, type ModelVersionRow } from '../db/model-versions.js';
 import { notFound } from '../errors.js';
 import { refuseExternalData } from '../inference/graph/external-data.js';
-import { CONFIG_FILE, MODEL_FILE, readModelConfig, type ModelConfig } from '../inference/model-config.js';
-import type { ModelFiles, ModelStore } from '../inference/model-store.js';
-import { validateModel, type ModelValidationSettings } from '../inference/validation.js';
+import { CONFIG_FILE, MODEL_FILE, readModelConfig, type ModelConfig } from '../inference/versions/model-config.js';
+import type { ModelFiles, ModelStore } from '../inference/versions/model-store.js';
+import { validateModel, type ModelValidationSettings } from '../inference/versions/validation.js';
 
 /**
  * Loads the model once on the CPU, with a warm-up run, in a limited child

@@ -19,19 +19,19 @@ import {
   type ErrorKind,
 } from '../../src/errors.js';
 import { MalformedWire } from '../../src/ingest/item-limits.js';
-import { NoInstanceError } from '../../src/inference/batcher.js';
-import { JpegDecoderError } from '../../src/inference/decode-image.js';
+import { NoInstanceError } from '../../src/inference/scheduling/batcher.js';
+import { JpegDecoderError } from '../../src/inference/pipeline/decode-image.js';
 import { ExternalDataError } from '../../src/inference/graph/external-data.js';
 import { Float16Error } from '../../src/inference/graph/float16.js';
 import { NotOnnxError } from '../../src/inference/graph/onnx-file.js';
 import { OnnxModelError } from '../../src/inference/graph/onnx-model.js';
 import { WireFormatError } from '../../src/inference/graph/wire.js';
-import { InstanceLoadError, InstanceRestartingError } from '../../src/inference/instance.js';
-import { OutOfMemoryError, outOfMemory } from '../../src/inference/limited-process.js';
-import { ModelConfigError } from '../../src/inference/model-config.js';
+import { InstanceLoadError, InstanceRestartingError } from '../../src/inference/instances/instance.js';
+import { OutOfMemoryError, outOfMemory } from '../../src/inference/instances/limited-process.js';
+import { ModelConfigError } from '../../src/inference/versions/model-config.js';
 import { OutputShapeError } from '../../src/inference/outputs/types.js';
-import { ModelLoadError } from '../../src/inference/session.js';
-import { ModelValidationError, ValidationAbortedError } from '../../src/inference/validation.js';
+import { ModelLoadError } from '../../src/inference/instances/session.js';
+import { ModelValidationError, ValidationAbortedError } from '../../src/inference/versions/validation.js';
 import { MultipartError } from '../../src/lib/multipart.js';
 import { InvalidUtf8Error } from '../../src/lib/utf8.js';
 import { EvaluationOverrun } from '../../src/platform/rules/budget.js';

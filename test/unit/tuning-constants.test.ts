@@ -41,8 +41,8 @@ describe('tuning constants', () => {
     const expected = {
       ACTION_RUNNER_TUNING: 'platform/rules/runner.ts',
       EVENT_WRITER_TUNING: 'ingest/event-writer.ts',
-      MODEL_CACHE_TUNING: 'inference/model-cache.ts',
-      VALIDATION_TUNING: 'inference/validation.ts',
+      MODEL_CACHE_TUNING: 'inference/versions/model-cache.ts',
+      VALIDATION_TUNING: 'inference/versions/validation.ts',
     };
     for (const [name, file] of Object.entries(expected)) expect(found.get(name), name).toBe(file);
   });

@@ -7,7 +7,7 @@
 // mismatch, so the document cannot fall behind the handlers.
 import { z, type ZodType } from 'zod';
 import { CHANNEL_TYPES } from '../../../platform/channels.js';
-import { OUTPUT_FORMATS } from '../../../inference/model-config.js';
+import { OUTPUT_FORMATS } from '../../../inference/versions/model-config.js';
 import { MAX_DETECTIONS_LIMIT, TOP_K_LIMIT } from '../../../inference/predict-options.js';
 import { ROLES } from '../../../platform/permissions.js';
 import { ACTION_TYPES } from '../../../platform/rules/actions.js';

@@ -9,7 +9,7 @@
 // validated again.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileSha256, sha256 } from '../lib/sha256.js';
+import { fileSha256, sha256 } from '../../lib/sha256.js';
 
 const VERDICT_FILE = '.verdict.json';
 

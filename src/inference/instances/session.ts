@@ -2,11 +2,11 @@
 // native runner) and checking that model.json describes the model it
 // loaded. Runs inside an instance thread (instance-worker.ts).
 import { setTimeout as delay } from 'node:timers/promises';
-import { CodedError, revivable } from '../errors.js';
-import type { ExecutionProvider } from '../config.js';
-import { log } from '../log.js';
-import { MODEL_FILE, type ModelConfig } from './model-config.js';
-import type { OutputInfo } from './outputs/index.js';
+import { CodedError, revivable } from '../../errors.js';
+import type { ExecutionProvider } from '../../config.js';
+import { log } from '../../log.js';
+import { MODEL_FILE, type ModelConfig } from '../versions/model-config.js';
+import type { OutputInfo } from '../outputs/index.js';
 import { createRunner, type RunnerChoice, type RunnerKind, type SessionRunner, type ValueMetadata } from './runner.js';
 
 export class ModelLoadError extends CodedError {

@@ -6,10 +6,10 @@
 // first, and only the rows NMS reaches are decoded. Runs in a pipeline worker.
 import { groupByLabel, rectangle, round, Selection, selectDetections, type Answer, type Detection } from './detections.js';
 import type { Placement } from './letterbox.js';
-import type { ModelConfig } from './model-config.js';
-import { createOutputDecoder, type OutputDecoder, type OutputInfo, type TensorLike } from './outputs/index.js';
-import type { DetectionDecoder } from './outputs/types.js';
-import { resolvePredictOptions, type PredictOptions, type ResolvedPredictOptions } from './predict-options.js';
+import type { ModelConfig } from '../versions/model-config.js';
+import { createOutputDecoder, type OutputDecoder, type OutputInfo, type TensorLike } from '../outputs/index.js';
+import type { DetectionDecoder } from '../outputs/types.js';
+import { resolvePredictOptions, type PredictOptions, type ResolvedPredictOptions } from '../predict-options.js';
 
 export type ImageOutputs = Record<string, TensorLike>;
 

@@ -24,16 +24,16 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { addCandidatesSuffix, type CandidateOutputs } from './graph/candidates-suffix.js';
-import { convertToFloat16 } from './graph/float16.js';
-import { addInputPrefix } from './graph/input-prefix.js';
-import { OnnxModel } from './graph/onnx-model.js';
-import { MODEL_FILE, type ModelConfig, type Precision } from './model-config.js';
-import { createOutputDecoder, type OutputInfo } from './outputs/index.js';
+import { addCandidatesSuffix, type CandidateOutputs } from '../graph/candidates-suffix.js';
+import { convertToFloat16 } from '../graph/float16.js';
+import { addInputPrefix } from '../graph/input-prefix.js';
+import { OnnxModel } from '../graph/onnx-model.js';
+import { MODEL_FILE, type ModelConfig, type Precision } from '../versions/model-config.js';
+import { createOutputDecoder, type OutputInfo } from '../outputs/index.js';
 import { createRunner, type SessionRunner } from './runner.js';
 import { checkInput, ModelLoadError, outputInfos, type BatchAxis } from './session.js';
 
-export type { CandidateOutputs } from './graph/candidates-suffix.js';
+export type { CandidateOutputs } from '../graph/candidates-suffix.js';
 
 /** Element type of the input the server feeds: what its tensor slots hold. */
 export type InputDtype = 'uint8' | 'float32' | 'float16';

@@ -10,13 +10,13 @@
 // to the size the image will occupy in the model input (JPEG DCT scaling
 // too); the native addon decodes BMP, which libvips cannot read, at full
 // size and leaves the resize to the preprocessing pass.
-import { CodedError, revivable } from '../errors.js';
+import { CodedError, revivable } from '../../errors.js';
 import { existsSync } from 'node:fs';
 import sharp, { type Metadata } from 'sharp';
 import { sniffImageFormat, type ImageFormat } from './image-format.js';
 import { placeImage, type Placement } from './letterbox.js';
-import { type JpegDecoderFacts, native } from './native.js';
-import { predictErrors } from './predict-errors.js';
+import { type JpegDecoderFacts, native } from '../native.js';
+import { predictErrors } from '../predict-errors.js';
 
 // Workers already run one request each in parallel; libvips threads on top
 // of that would only fight over the same cores.

@@ -5,7 +5,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { log } from '../log.js';
+import { log } from '../../log.js';
 import type {
   PipelineSettings,
   PostprocessOutcome,

@@ -8,8 +8,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { newId } from '../ids.js';
-import { log } from '../log.js';
+import { newId } from '../../ids.js';
+import { log } from '../../log.js';
 import { MODEL_FILE } from './model-config.js';
 
 /**

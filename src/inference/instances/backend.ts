@@ -6,11 +6,11 @@
 // instance thread (instance-worker.ts); a validation process loads one too,
 // before a version is accepted.
 import { performance } from 'node:perf_hooks';
-import type { ModelConfig } from './model-config.js';
-import { createOutputDecoder, type OutputInfo, type TensorLike } from './outputs/index.js';
-import type { ImageOutputs } from './postprocess.js';
+import type { ModelConfig } from '../versions/model-config.js';
+import { createOutputDecoder, type OutputInfo, type TensorLike } from '../outputs/index.js';
+import type { ImageOutputs } from '../pipeline/postprocess.js';
 import { prepareModel, type CandidateOutputs, type InputDtype, type PreparationOptions, type PreparedModel } from './prepared-model.js';
-import { fillPadding, inputElements, newTensorArray, type TensorArray } from './preprocess.js';
+import { fillPadding, inputElements, newTensorArray, type TensorArray } from '../pipeline/preprocess.js';
 import type { Feed, RunnerKind, SessionRunner } from './runner.js';
 import { createSession, fixedRows, ModelLoadError, type BatchAxis, type SessionOptions } from './session.js';
 

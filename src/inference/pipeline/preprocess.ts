@@ -8,9 +8,9 @@
 import { performance } from 'node:perf_hooks';
 import { decodeImage, type JpegDecoder } from './decode-image.js';
 import type { Placement } from './letterbox.js';
-import type { ModelConfig } from './model-config.js';
-import { native, type PreprocessSpec } from './native.js';
-import type { InputDtype } from './prepared-model.js';
+import type { ModelConfig } from '../versions/model-config.js';
+import { native, type PreprocessSpec } from '../native.js';
+import type { InputDtype } from '../instances/prepared-model.js';
 
 export type InputConfig = ModelConfig['input'];
 

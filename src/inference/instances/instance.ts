@@ -15,11 +15,11 @@ import { extname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { CodedError, deserializeError, revivable, type ErrorDetails } from '../errors.js';
+import { CodedError, deserializeError, revivable, type ErrorDetails } from '../../errors.js';
 import type { BackendInfo, BatchResult } from './backend.js';
 import type { InstanceReply, InstanceRequest, InstanceWorkerData } from './instance-host.js';
 import type { InstanceRestarts, ProcessEnd } from './instance-restarts.js';
-import { residentBytes } from '../lib/resident-memory.js';
+import { residentBytes } from '../../lib/resident-memory.js';
 import { OUT_OF_MEMORY, OutOfMemoryError, spawnLimited } from './limited-process.js';
 
 /** A batch's per-image outputs and run time, as the instance sends them back. */

@@ -5,12 +5,12 @@
 // under a memory limit (instance-process.ts). Only the channel differs: a
 // thread gets the tensor slots themselves (shared memory) and transfers its
 // outputs back; a process gets copies and sends copies.
-import { serializeError, type ErrorEnvelope } from '../errors.js';
+import { serializeError, type ErrorEnvelope } from '../../errors.js';
 import { ModelBackend, type BackendInfo, type BackendOptions } from './backend.js';
 import { outOfMemory } from './limited-process.js';
-import type { ModelConfig } from './model-config.js';
-import type { ImageOutputs } from './postprocess.js';
-import { tensorView } from './preprocess.js';
+import type { ModelConfig } from '../versions/model-config.js';
+import type { ImageOutputs } from '../pipeline/postprocess.js';
+import { tensorView } from '../pipeline/preprocess.js';
 
 export interface InstanceWorkerData {
   directory: string;

@@ -10,7 +10,7 @@
 // it are unloaded, and while it stays exceeded (the memory is held by
 // requests in flight) residentRefusal says why a request for another run
 // must wait.
-import { log } from '../log.js';
+import { log } from '../../log.js';
 import type { LoadedModel } from './loaded-model.js';
 
 /** The model cache's tuning, named once here (docs/ARCHITECTURE.md, "Tuning constants", lists it). */

@@ -5,11 +5,11 @@
 // back only while others are still being preprocessed and only up to
 // maxQueueDelayMs, so a lone request never waits for company that is not
 // coming.
-import { CodedError, revivable } from '../errors.js';
+import { CodedError, revivable } from '../../errors.js';
 import { performance } from 'node:perf_hooks';
 import type { FairShare } from './fair-share.js';
-import type { ModelInstance } from './instance.js';
-import type { ImageOutputs } from './postprocess.js';
+import type { ModelInstance } from '../instances/instance.js';
+import type { ImageOutputs } from '../pipeline/postprocess.js';
 
 export interface BatchPolicy {
   /** the most requests in one run (1: every request runs alone) */

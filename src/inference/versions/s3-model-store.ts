@@ -5,11 +5,11 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { S3Client, SHA256_HEADER, type S3Settings } from '../lib/s3-client.js';
+import { S3Client, SHA256_HEADER, type S3Settings } from '../../lib/s3-client.js';
 import { writeChecked } from './checked-copy.js';
 import { CONFIG_FILE, MODEL_FILE } from './model-config.js';
 import type { ModelStore } from './model-store.js';
-import { fileSha256 } from '../lib/sha256.js';
+import { fileSha256 } from '../../lib/sha256.js';
 
 export type { S3Settings };
 

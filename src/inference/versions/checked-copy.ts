@@ -4,8 +4,8 @@
 // anything loads it.
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { DomainError } from '../errors.js';
-import { sha256Hash } from '../lib/sha256.js';
+import { DomainError } from '../../errors.js';
+import { sha256Hash } from '../../lib/sha256.js';
 
 /** What the store says of a file: its size and hex SHA-256 (empty when it has none). */
 export interface StoredDigest {

@@ -2,12 +2,12 @@
 // the ONNX file itself: labels, how to prepare the input tensor, how to read
 // the outputs and the default thresholds. Validated when a version is
 // registered and again when it loads, so a bad file fails with its reason.
-import { CodedError, revivable } from '../errors.js';
+import { CodedError, revivable } from '../../errors.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { InstanceKind } from '../config.js';
-import { describeIssues } from '../lib/zod-issues.js';
+import type { InstanceKind } from '../../config.js';
+import { describeIssues } from '../../lib/zod-issues.js';
 
 export const OUTPUT_FORMATS = ['yolov8', 'yolov5', 'end2end', 'ssd', 'detr', 'classification', 'yolov8-pose', 'yolov8-seg'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -6,15 +6,15 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { BatchingDefaults, ExecutionProvider, InstanceDefaults, InstanceKind } from '../config.js';
-import type { BackendInfo } from './backend.js';
-import { DynamicBatcher, type BatchObserver, type BatchPolicy, type RunShare } from './batcher.js';
-import { ModelInstance, type Isolation } from './instance.js';
-import { InstanceRestarts } from './instance-restarts.js';
-import type { InstanceWorkerData } from './instance-host.js';
+import type { BatchingDefaults, ExecutionProvider, InstanceDefaults, InstanceKind } from '../../config.js';
+import type { BackendInfo } from '../instances/backend.js';
+import { DynamicBatcher, type BatchObserver, type BatchPolicy, type RunShare } from '../scheduling/batcher.js';
+import { ModelInstance, type Isolation } from '../instances/instance.js';
+import { InstanceRestarts } from '../instances/instance-restarts.js';
+import type { InstanceWorkerData } from '../instances/instance-host.js';
 import { maxBatchSizeOf, MODEL_FILE, padsToMaxBatchSize, precisionOf, type ModelConfig, type Precision } from './model-config.js';
-import { bytesPerElement, inputElements } from './preprocess.js';
-import { SlotPool } from './tensor-slots.js';
+import { bytesPerElement, inputElements } from '../pipeline/preprocess.js';
+import { SlotPool } from '../pipeline/tensor-slots.js';
 
 export interface ServingDefaults {
   instances: InstanceDefaults;

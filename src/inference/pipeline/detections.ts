@@ -4,7 +4,7 @@
 // label.
 import type { Placement } from './letterbox.js';
 import { clamp01, fractionX, fractionY } from './letterbox.js';
-import type { Candidate } from './outputs/index.js';
+import type { Candidate } from '../outputs/index.js';
 
 /** Candidates kept for NMS at most, best first (as Ultralytics' max_nms). */
 const MAX_NMS_CANDIDATES = 30_000;

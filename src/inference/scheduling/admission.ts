@@ -26,12 +26,12 @@
 // image is still in a worker's hands. The front end (http/routes/predict.ts)
 // decides only what is HTTP's: the body's port (body-readers.ts
 // HandlerBody) and the answer.
-import type { BodyBudget } from '../lib/body-budget.js';
-import type { DomainError } from '../errors.js';
-import { Gauge, type Registry } from '../observability/metrics.js';
+import type { BodyBudget } from '../../lib/body-budget.js';
+import type { DomainError } from '../../errors.js';
+import { Gauge, type Registry } from '../../observability/metrics.js';
 import { DrainRate } from './drain-rate.js';
-import { predictErrors } from './predict-errors.js';
-import type { PredictOptions } from './predict-options.js';
+import { predictErrors } from '../predict-errors.js';
+import type { PredictOptions } from '../predict-options.js';
 import { VersionQueue, type QueueTicket } from './version-queue.js';
 
 /** What admission needs of a version (service.ts's DeployedVersion): its id; its queue is admission's own. */

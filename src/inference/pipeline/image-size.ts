@@ -5,7 +5,7 @@
 // string decodes to. Each counter keeps only a few bytes of state, whatever
 // the body's size. `result()` is undefined when the body does not have the
 // expected shape: the caller then reports what it knows instead.
-import { multipartBoundary } from '../lib/multipart.js';
+import { multipartBoundary } from '../../lib/multipart.js';
 import type { PredictBodyKind } from './request-body.js';
 
 export interface ImageSizeCounter {

@@ -14,9 +14,9 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as ort from 'onnxruntime-node';
-import type { ExecutionProvider } from '../config.js';
-import { native, type NativeSession } from './native.js';
-import type { TensorLike } from './outputs/index.js';
+import type { ExecutionProvider } from '../../config.js';
+import { native, type NativeSession } from '../native.js';
+import type { TensorLike } from '../outputs/index.js';
 
 export type RunnerKind = 'onnxruntime-node' | 'native';
 export type RunnerChoice = RunnerKind | 'auto';

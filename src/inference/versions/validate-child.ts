@@ -6,11 +6,11 @@
 // by the first one's). The model.json config comes
 // on stdin. A model that asks for more memory than the limit fails here,
 // in this process, instead of in the server.
-import { serializeError, type ErrorEnvelope } from '../errors.js';
-import { ModelBackend, type WarmUpEvent } from './backend.js';
-import { outOfMemory } from './limited-process.js';
+import { serializeError, type ErrorEnvelope } from '../../errors.js';
+import { ModelBackend, type WarmUpEvent } from '../instances/backend.js';
+import { outOfMemory } from '../instances/limited-process.js';
 import type { ModelConfig } from './model-config.js';
-import type { PreparationOptions } from './prepared-model.js';
+import type { PreparationOptions } from '../instances/prepared-model.js';
 
 export interface ValidationRequest {
   directory: string;

@@ -2,8 +2,8 @@
 // a `file` part, or a JSON body {"image": "<base64>"}. The main thread only
 // classifies the Content-Type; the worker extracts the bytes, so parsing a
 // 13 MB JSON body never blocks the event loop.
-import { multipartBoundary, MultipartError, multipartParts } from '../lib/multipart.js';
-import { predictErrors } from './predict-errors.js';
+import { multipartBoundary, MultipartError, multipartParts } from '../../lib/multipart.js';
+import { predictErrors } from '../predict-errors.js';
 
 export type PredictBodyKind = 'multipart' | 'json';
 

@@ -4,15 +4,15 @@
 // turns one image's outputs into the response JSON. Sessions live in the
 // instance threads, not here, so any worker serves any model version.
 import { workerData } from 'piscina';
-import { DomainError, serializeError, type ErrorEnvelope } from '../errors.js';
-import { log } from '../log.js';
+import { DomainError, serializeError, type ErrorEnvelope } from '../../errors.js';
+import { log } from '../../log.js';
 import type { Placement } from './letterbox.js';
-import type { ModelConfig } from './model-config.js';
-import type { OutputInfo } from './outputs/index.js';
+import type { ModelConfig } from '../versions/model-config.js';
+import type { OutputInfo } from '../outputs/index.js';
 import { DecoderCache, postprocess, type ImageOutputs } from './postprocess.js';
-import { predictErrors } from './predict-errors.js';
-import type { PredictOptions } from './predict-options.js';
-import type { InputDtype } from './prepared-model.js';
+import { predictErrors } from '../predict-errors.js';
+import type { PredictOptions } from '../predict-options.js';
+import type { InputDtype } from '../instances/prepared-model.js';
 import { preprocessInto, tensorView, type InputConfig } from './preprocess.js';
 import { extractImage } from './request-body.js';
 import type { JpegDecoder } from './decode-image.js';

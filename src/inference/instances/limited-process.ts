@@ -18,7 +18,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { CodedError, revivable } from '../errors.js';
+import { CodedError, revivable } from '../../errors.js';
 
 /**
  * What ONNX Runtime, the C++ runtime and V8 say when an allocation fails:
