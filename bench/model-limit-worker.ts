@@ -9,7 +9,7 @@ import { precisionOf, readModelConfig } from '../src/inference/versions/model-co
 import { DEFAULT_THRESHOLD } from '../src/inference/predict-options.js';
 import { prepareModel } from '../src/inference/instances/prepared-model.js';
 import { newTensorArray } from '../src/inference/pipeline/preprocess.js';
-import type { Feed } from '../src/inference/instances/runner.js';
+import type { Feed } from '../src/inference/instances/session-runner.js';
 import { createSession } from '../src/inference/instances/session.js';
 
 export interface ModelLimitTask {

@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { readModelConfig } from '../src/inference/versions/model-config.js';
 import { predictOptions } from '../src/inference/predict-options.js';
 import { jpegDecoder } from '../src/inference/pipeline/decode-image.js';
-import { InferenceEngine } from '../src/inference/engine.js';
+import { InferenceEngine } from '../src/inference/inference-engine.js';
 import { EVAL_SEED_START, makeScene, renderScene } from './demo-model/scenes.js';
 
 const { values } = parseArgs({

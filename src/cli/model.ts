@@ -15,7 +15,7 @@ import { setLogLevel } from '../log.js';
 import { storedModelConfig } from '../inference/versions/model-config.js';
 import { ModelFiles } from '../inference/versions/model-store.js';
 import { createModelStore } from '../platform/database-model-store.js';
-import { modelValidationSettings } from '../inference/versions/validation.js';
+import { modelValidationSettings } from '../inference/versions/model-validation.js';
 import { registerModelDirectory } from '../platform/model-registration.js';
 import { runCli } from './run.js';
 

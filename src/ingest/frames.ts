@@ -21,13 +21,13 @@ import { newId } from '../ids.js';
 import { bufferedBody, type PredictAdmission } from '../inference/scheduling/admission.js';
 import { predictOptions } from '../inference/predict-options.js';
 import { extractImage } from '../inference/pipeline/request-body.js';
-import type { DeployedVersion } from '../inference/service.js';
+import type { DeployedVersion } from '../inference/inference-service.js';
 import { zonesOf, type ImageZone, type PlacedDetection } from '../lib/image-zones.js';
 import type { DeviceClaims } from '../platform/auth/tokens.js';
 import type { KeptFrames } from '../platform/kept-frames.js';
 import type { VisionService } from '../platform/vision.js';
 import type { EventWriter } from './event-writer.js';
-import { digest, type IngestService } from './service.js';
+import { digest, type IngestService } from './ingest-service.js';
 
 export interface Frame {
   /** the body as predict takes it: multipart with a `file` part, or JSON `{"image": base64}`; transferred to a worker */

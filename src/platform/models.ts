@@ -12,7 +12,7 @@ import { found, notFound } from '../errors.js';
 import { storedModelConfig, type ModelConfig } from '../inference/versions/model-config.js';
 import { DEFAULT_THRESHOLD } from '../inference/predict-options.js';
 import type { ModelFiles } from '../inference/versions/model-store.js';
-import type { InferenceService } from '../inference/service.js';
+import type { InferenceService } from '../inference/inference-service.js';
 import { insertStoredVersion } from './model-registration.js';
 import { placeModelUpload, receiveModelUpload, type UploadBody } from './model-upload.js';
 import { replicaCounts } from './replicas.js';

@@ -10,7 +10,7 @@ import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FairShare } from '../../src/inference/scheduling/fair-share.js';
 import { readModelConfig } from '../../src/inference/versions/model-config.js';
-import { validateModel, type ModelValidationSettings } from '../../src/inference/versions/validation.js';
+import { validateModel, type ModelValidationSettings } from '../../src/inference/versions/model-validation.js';
 import { DEMO_MODEL_VERSION_ID } from '../../src/platform/bootstrap.js';
 import { buildConstantModel, writeModelDir } from '../fixtures/onnx-models.js';
 import { FIXTURE_INPUT, fixtureConfig, fixtureSpec } from '../fixtures/predict-models.js';

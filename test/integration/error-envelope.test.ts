@@ -31,12 +31,12 @@ import { OutOfMemoryError, outOfMemory } from '../../src/inference/instances/lim
 import { ModelConfigError } from '../../src/inference/versions/model-config.js';
 import { OutputShapeError } from '../../src/inference/outputs/types.js';
 import { ModelLoadError } from '../../src/inference/instances/session.js';
-import { ModelValidationError, ValidationAbortedError } from '../../src/inference/versions/validation.js';
+import { ModelValidationError, ValidationAbortedError } from '../../src/inference/versions/model-validation.js';
 import { MultipartError } from '../../src/lib/multipart.js';
 import { InvalidUtf8Error } from '../../src/lib/utf8.js';
 import { EvaluationOverrun } from '../../src/platform/rules/budget.js';
 import { ConditionError, ExpressionSyntaxError } from '../../src/platform/rules/errors.js';
-import { ActionFailedError, RetryableError, WebhookTimeoutError } from '../../src/platform/rules/runner.js';
+import { ActionFailedError, RetryableError, WebhookTimeoutError } from '../../src/platform/rules/action-runner.js';
 import { BlockedDestinationError } from '../../src/platform/rules/ssrf-guard.js';
 import { TemplateRenderError } from '../../src/platform/rules/templates.js';
 import { UnopenableSecretError } from '../../src/platform/secrets.js';

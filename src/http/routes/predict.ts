@@ -11,7 +11,7 @@ import { predictErrors } from '../../inference/predict-errors.js';
 import { MAX_DETECTIONS_LIMIT, predictOptions, TOP_K_LIMIT } from '../../inference/predict-options.js';
 import { predictBodyKind, predictBodyLimit } from '../../inference/pipeline/request-body.js';
 import type { PredictAdmission, PredictPass } from '../../inference/scheduling/admission.js';
-import type { DeployedVersion } from '../../inference/service.js';
+import type { DeployedVersion } from '../../inference/inference-service.js';
 import { defineEndpoint, type Endpoint } from '../api.js';
 import { ApiError } from '../errors.js';
 import { numberBetween, queryFlag, queryNumber } from '../query-params.js';

@@ -11,7 +11,7 @@ import { createOutputDecoder, type OutputInfo, type TensorLike } from '../output
 import type { ImageOutputs } from '../pipeline/postprocess.js';
 import { prepareModel, type CandidateOutputs, type InputDtype, type PreparationOptions, type PreparedModel } from './prepared-model.js';
 import { fillPadding, inputElements, newTensorArray, type TensorArray } from '../pipeline/preprocess.js';
-import type { Feed, RunnerKind, SessionRunner } from './runner.js';
+import type { Feed, RunnerKind, SessionRunner } from './session-runner.js';
 import { createSession, fixedRows, ModelLoadError, type BatchAxis, type SessionOptions } from './session.js';
 
 
@@ -35,7 +35,7 @@ export type WarmUpEvent = { run: { images: number } } | { ran: { images: number;
 /** What the loader learns about a version and the scheduler needs. */
 export interface BackendInfo {
   provider: string;
-  /** what drives the session: onnxruntime-node or the native runner (runner.ts) */
+  /** what drives the session: onnxruntime-node or the native runner (session-runner.ts) */
   runner: RunnerKind;
   providerFailures: string[];
   outputs: OutputInfo[];

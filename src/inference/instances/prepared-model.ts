@@ -30,7 +30,7 @@ import { addInputPrefix } from '../graph/input-prefix.js';
 import { OnnxModel } from '../graph/onnx-model.js';
 import { MODEL_FILE, type ModelConfig, type Precision } from '../versions/model-config.js';
 import { createOutputDecoder, type OutputInfo } from '../outputs/index.js';
-import { createRunner, type SessionRunner } from './runner.js';
+import { createRunner, type SessionRunner } from './session-runner.js';
 import { checkInput, ModelLoadError, outputInfos, type BatchAxis } from './session.js';
 
 export type { CandidateOutputs } from '../graph/candidates-suffix.js';

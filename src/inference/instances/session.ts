@@ -1,4 +1,4 @@
-// Creating one ONNX Runtime session (runner.ts: onnxruntime-node or the
+// Creating one ONNX Runtime session (session-runner.ts: onnxruntime-node or the
 // native runner) and checking that model.json describes the model it
 // loaded. Runs inside an instance thread (instance-worker.ts).
 import { setTimeout as delay } from 'node:timers/promises';
@@ -7,7 +7,7 @@ import type { ExecutionProvider } from '../../config.js';
 import { log } from '../../log.js';
 import { MODEL_FILE, type ModelConfig } from '../versions/model-config.js';
 import type { OutputInfo } from '../outputs/index.js';
-import { createRunner, type RunnerChoice, type RunnerKind, type SessionRunner, type ValueMetadata } from './runner.js';
+import { createRunner, type RunnerChoice, type RunnerKind, type SessionRunner, type ValueMetadata } from './session-runner.js';
 
 export class ModelLoadError extends CodedError {
   readonly code = 'MODEL_LOAD_FAILED';

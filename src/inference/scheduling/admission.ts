@@ -34,7 +34,7 @@ import { predictErrors } from '../predict-errors.js';
 import type { PredictOptions } from '../predict-options.js';
 import { VersionQueue, type QueueTicket } from './version-queue.js';
 
-/** What admission needs of a version (service.ts's DeployedVersion): its id; its queue is admission's own. */
+/** What admission needs of a version (inference-service.ts's DeployedVersion): its id; its queue is admission's own. */
 export interface AdmissibleVersion {
   readonly id: string;
 }

@@ -1,8 +1,8 @@
-// Entry of a model validation process (validation.ts starts it under a
+// Entry of a model validation process (model-validation.ts starts it under a
 // memory and a time limit): loads one model version on the CPU with one
 // ONNX Runtime thread, runs the warm-up the instances will run, and prints
 // one JSON line (ValidationReport) on stdout, after a WarmUpLine as each
-// warm-up run begins and ends, with its time (validation.ts limits each run
+// warm-up run begins and ends, with its time (model-validation.ts limits each run
 // by the first one's). The model.json config comes
 // on stdin. A model that asks for more memory than the limit fails here,
 // in this process, instead of in the server.

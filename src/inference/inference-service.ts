@@ -11,12 +11,12 @@ import { withoutServerPaths } from '../lib/server-paths.js';
 import { log } from '../log.js';
 import { Gauge, type ServerMetrics } from '../observability/metrics.js';
 import type { AdmissionBackend } from './scheduling/admission.js';
-import type { InferenceEngine, ModelRef } from './engine.js';
+import type { InferenceEngine, ModelRef } from './inference-engine.js';
 import { parseModelConfig, storedModelConfig, type ModelConfig } from './versions/model-config.js';
 import type { ModelFiles } from './versions/model-store.js';
 import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
-import { ValidationAbortedError, validateModel, type ModelValidationSettings, type ValidationResult } from './versions/validation.js';
+import { ValidationAbortedError, validateModel, type ModelValidationSettings, type ValidationResult } from './versions/model-validation.js';
 import { keepVerdict, keptVerdict, verdictKey } from './versions/verdicts.js';
 import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from './versions/version-registry.js';
 
@@ -144,7 +144,7 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
    * the registry, in lazy mode), it is Initializing while a first load and
    * warm-up prove it can serve, then Active or Failed with the reason. A
    * version never Active before is first loaded and warmed up in a limited
-   * child process (validation.ts), so a model that would allocate gigabytes
+   * child process (model-validation.ts), so a model that would allocate gigabytes
    * or run for minutes fails there, not in the server. The load here then
    * stays in the engine's cache like any other.
    */

@@ -13,7 +13,7 @@ import { DomainError, invalid } from '../errors.js';
 import type { DeviceClaims, TokenService } from '../platform/auth/tokens.js';
 import { bearer } from '../platform/auth/authenticator.js';
 import type { ChannelKeyService } from '../platform/channel-keys.js';
-import { validatePayload } from '../platform/schema-validation.js';
+import { validatePayload } from '../platform/payload-validation.js';
 import type { DecodedEvents, Registration } from './codec.js';
 import type { EventWriter, IncomingEvent } from './event-writer.js';
 import { RateLimiter } from './rate-limit.js';

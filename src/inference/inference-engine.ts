@@ -4,7 +4,7 @@
 // dynamic batcher hands ready tensors to an idle instance (one ONNX Runtime
 // session per thread) in batches; each image's outputs come back split from
 // its batch and a pipeline worker decodes them into the response JSON.
-// The service (service.ts) adds versions, states and admission on top; the
+// The service (inference-service.ts) adds versions, states and admission on top; the
 // bench drives this class directly for the in-process pipeline limit.
 import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';

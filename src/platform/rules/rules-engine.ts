@@ -31,7 +31,7 @@ import { EvaluationBudget } from './budget.js';
 import { organizationRules, type OrganizationRules } from './compiled.js';
 import { KnownDevices, type BatchDevices, type KnownDevice } from './known-devices.js';
 import { landmarkIds } from './model.js';
-import type { RuleService } from './service.js';
+import type { RuleService } from './rule-service.js';
 
 /** What a batch's rules change: written by the event writer in the batch's commit. */
 export interface RulesPlan {
