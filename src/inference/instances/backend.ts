@@ -3,7 +3,7 @@
 // output is split back into one image's outputs. The session runs the
 // prepared model (prepared-model.ts): pixels in, and for a dense head its
 // candidates out, which are split by the image each belongs to. Lives in an
-// instance thread (instance-worker.ts); a validation process loads one too,
+// instance thread (instance-entry.ts); a validation process loads one too,
 // before a version is accepted.
 import { performance } from 'node:perf_hooks';
 import type { ModelConfig } from '../versions/model-config.js';

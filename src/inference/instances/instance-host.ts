@@ -1,8 +1,8 @@
 // What an instance does, wherever it lives: owns one session of one model
 // version (ModelBackend) and runs the batches the batcher sends it, one at a
-// time. It lives in a thread of the server (instance-worker.ts), or, for a
-// version that is not trusted with the server's memory, in a child process
-// under a memory limit (instance-process.ts). Only the channel differs: a
+// time. It lives in a thread of the server or, for a version that is not
+// trusted with the server's memory, in a child process under a memory limit
+// (instance-entry.ts starts it in either). Only the channel differs: a
 // thread gets the tensor slots themselves (shared memory) and transfers its
 // outputs back; a process gets copies and sends copies.
 import { serializeError, type ErrorEnvelope } from '../../errors.js';

@@ -1,8 +1,8 @@
 // The scheduler's handle on one instance: starts it (it loads its session
 // and warms up), sends it batches and keeps its busy time. An instance is a
-// thread of the server (instance-worker.ts), or, for a version not trusted
+// thread of the server, or, for a version not trusted
 // with the server's memory (MODEL_ISOLATION), a child process under a memory
-// limit (instance-process.ts, limited-process.ts): its inputs are copied to
+// limit (limited-process.ts), both from instance-entry.ts: its inputs are copied to
 // it and its outputs back, and a model that exhausts the limit fails there,
 // not in the server. An instance thread that dies fails its batch and is
 // marked dead, so the batcher stops using it. An isolated one that ran out
@@ -26,8 +26,8 @@ import { OUT_OF_MEMORY, OutOfMemoryError, spawnLimited } from './limited-process
 type InstanceResult = Pick<BatchResult, 'outputs' | 'runMs'>;
 
 const extension = extname(fileURLToPath(import.meta.url));
-const WORKER_FILE = new URL(`./instance-worker${extension}`, import.meta.url);
-const PROCESS_FILE = new URL(`./instance-process${extension}`, import.meta.url);
+/** The entry of an instance, in a thread and in a child process alike. */
+const ENTRY_FILE = new URL(`./instance-entry${extension}`, import.meta.url);
 
 export class InstanceLoadError extends CodedError {
   readonly code = 'INSTANCE_LOAD_FAILED';
@@ -99,9 +99,9 @@ interface Host {
 function threadHost(data: InstanceWorkerData): { host: Host; events: Worker } {
   // Development runs TypeScript: tsx's loader is registered in the thread
   // before the entry is imported. A build runs plain JS.
-  const typescript = WORKER_FILE.pathname.endsWith('.ts');
-  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_FILE.href)}); })`;
-  const worker = new Worker(typescript ? bootstrap : WORKER_FILE, {
+  const typescript = ENTRY_FILE.pathname.endsWith('.ts');
+  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY_FILE.href)}); })`;
+  const worker = new Worker(typescript ? bootstrap : ENTRY_FILE, {
     eval: typescript,
     workerData: data,
     // ONNX Runtime allocates outside the JS heap; keep V8's small.
@@ -111,7 +111,7 @@ function threadHost(data: InstanceWorkerData): { host: Host; events: Worker } {
 }
 
 function processHost(data: InstanceWorkerData, isolation: Isolation): { host: Host; events: ChildProcess } {
-  const child = spawnLimited(PROCESS_FILE, isolation.memoryBytes, { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced' });
+  const child = spawnLimited(ENTRY_FILE, isolation.memoryBytes, { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced' });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk);

@@ -1,6 +1,6 @@
 // A node process of the server's own code under a memory limit: the
 // validation of a new version (validate-child.ts) and the instances of a
-// version not trusted with the server's memory (instance-process.ts). A
+// version not trusted with the server's memory (instance-entry.ts). A
 // graph can ask for what its author chooses (an Expand or ConstantOfShape
 // sized by the image's pixels); in such a process the allocation fails, or
 // the process dies, and the server and every other version go on.

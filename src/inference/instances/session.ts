@@ -1,6 +1,6 @@
 // Creating one ONNX Runtime session (session-runner.ts: onnxruntime-node or the
 // native runner) and checking that model.json describes the model it
-// loaded. Runs inside an instance thread (instance-worker.ts).
+// loaded. Runs inside an instance thread (instance-entry.ts).
 import { setTimeout as delay } from 'node:timers/promises';
 import { CodedError, revivable } from '../../errors.js';
 import type { ExecutionProvider } from '../../config.js';
