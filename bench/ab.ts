@@ -16,7 +16,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ingress } from '../src/ingest/proto/ingress.js';
+import { ingress } from '../src/ingest/generated/ingress.js';
 import { ADMIN, Api } from '../test/helpers/api.js';
 import { removeDir, ROOT, startCommand, waitFor } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';

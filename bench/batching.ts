@@ -15,7 +15,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXECUTION_PROVIDERS, type ExecutionProvider } from '../src/config.js';
-import { GPU_INSTANCES_PER_DEVICE } from '../src/inference/loaded-model.js';
+import { GPU_INSTANCES_PER_DEVICE } from '../src/inference/versions/loaded-model.js';
 import { ROOT, waitFor, type TestServer } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';
 import { benchImage } from './images.js';

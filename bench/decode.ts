@@ -4,7 +4,7 @@
 // 1280x720 images: the benchmark photograph (bench/images.ts) and the demo
 // scene (samples/scene.jpg stretched to 1280x720, a flat synthetic image).
 // 1280x720 into 640 is an exact 2x shrink, where the native path decodes at
-// full size as sharp does (src/inference/decode-image.ts). With --against,
+// full size as sharp does (src/inference/pipeline/decode-image.ts). With --against,
 // the other checkout's decodeImage (its addon build included) runs on the
 // same bytes right after, in the same process, for a before/after pair.
 import { cpus } from 'node:os';

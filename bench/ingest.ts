@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type postgres from 'postgres';
-import { ingress } from '../src/ingest/proto/ingress.js';
+import { ingress } from '../src/ingest/generated/ingress.js';
 import { ADMIN, Api, serverDatabaseUrl, serverSql } from '../test/helpers/api.js';
 import { removeDir, ROOT, type TestServer } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';

@@ -6,10 +6,10 @@
 import { Piscina } from 'piscina';
 import { performance } from 'node:perf_hooks';
 import type { ExecutionProvider } from '../src/config.js';
-import { jpegDecoder } from '../src/inference/decode-image.js';
-import { InferenceEngine } from '../src/inference/engine.js';
-import { GPU_INSTANCES_PER_DEVICE } from '../src/inference/loaded-model.js';
-import { readModelConfig } from '../src/inference/model-config.js';
+import { jpegDecoder } from '../src/inference/pipeline/decode-image.js';
+import { InferenceEngine } from '../src/inference/inference-engine.js';
+import { GPU_INSTANCES_PER_DEVICE } from '../src/inference/versions/loaded-model.js';
+import { readModelConfig } from '../src/inference/versions/model-config.js';
 import { predictOptions } from '../src/inference/predict-options.js';
 import type { ModelLimitTask } from './model-limit-worker.js';
 

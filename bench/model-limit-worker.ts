@@ -4,13 +4,13 @@
 // it (prepared-model.ts: uint8 pixels in, a dense head's candidates at the
 // default threshold out). Counts the images of the runs that finish
 // between two wall-clock instants shared by all threads.
-import { float32AtMost } from '../src/inference/backend.js';
-import { precisionOf, readModelConfig } from '../src/inference/model-config.js';
+import { float32AtMost } from '../src/inference/instances/backend.js';
+import { precisionOf, readModelConfig } from '../src/inference/versions/model-config.js';
 import { DEFAULT_THRESHOLD } from '../src/inference/predict-options.js';
-import { prepareModel } from '../src/inference/prepared-model.js';
-import { newTensorArray } from '../src/inference/preprocess.js';
-import type { Feed } from '../src/inference/runner.js';
-import { createSession } from '../src/inference/session.js';
+import { prepareModel } from '../src/inference/instances/prepared-model.js';
+import { newTensorArray } from '../src/inference/pipeline/preprocess.js';
+import type { Feed } from '../src/inference/instances/session-runner.js';
+import { createSession } from '../src/inference/instances/session.js';
 
 export interface ModelLimitTask {
   modelDir: string;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { EXECUTION_PROVIDERS, type ExecutionProvider } from '../src/config.js';
-import { maxBatchSizeOf, readModelConfig } from '../src/inference/model-config.js';
+import { maxBatchSizeOf, readModelConfig } from '../src/inference/versions/model-config.js';
 import { ROOT, waitFor, type TestServer } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';
 import { benchImage, type BenchImage } from './images.js';

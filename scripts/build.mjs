@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run build`: compiles src/ to dist/ (tsconfig.build.json) and copies
 // the files tsc does not emit (the generated protobuf code,
-// src/ingest/proto/ingress.js, and any other non-TypeScript file under src/)
+// src/ingest/generated/ingress.js, and any other non-TypeScript file under src/)
 // so that `node dist/main.js` runs without tsx.
 //
 //   node scripts/build.mjs [outDir]     (default: dist)

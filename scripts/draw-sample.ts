@@ -9,10 +9,10 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { readModelConfig } from '../src/inference/model-config.js';
+import { readModelConfig } from '../src/inference/versions/model-config.js';
 import { predictOptions } from '../src/inference/predict-options.js';
-import { jpegDecoder } from '../src/inference/decode-image.js';
-import { InferenceEngine } from '../src/inference/engine.js';
+import { jpegDecoder } from '../src/inference/pipeline/decode-image.js';
+import { InferenceEngine } from '../src/inference/inference-engine.js';
 import { EVAL_SEED_START, makeScene, renderScene } from './demo-model/scenes.js';
 
 const { values } = parseArgs({

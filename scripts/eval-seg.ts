@@ -21,7 +21,7 @@
 //   mask-mAP@0.5=<x> mask-mAP@0.5:0.95=<y> box-mAP@0.5=<z> matched-IoU=<m> images=<N>
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readModelConfig } from '../src/inference/model-config.js';
+import { readModelConfig } from '../src/inference/versions/model-config.js';
 import { DEFAULT_THRESHOLD } from '../src/inference/predict-options.js';
 import { DEMO_SEG_MODEL_VERSION_ID } from '../src/platform/bootstrap.js';
 import { DEMO_LABELS, EVAL_SEED_START, makeScene, renderScene, type Scene } from './demo-model/scenes.js';

@@ -334,7 +334,7 @@ const TABLE = {
   maxLoadedVersions: value('MAX_LOADED_VERSIONS', integer(1, 10_000), '16', 'model versions kept loaded; the least recently used are unloaded past it'),
   modelMemoryBudgetBytes: value('MODEL_MEMORY_BUDGET_MB', mebibytes(1, 1024 * 1024), '4096', 'model.onnx bytes x instances kept loaded; the least recently used are unloaded past it'),
   modelLoading: value('MODEL_LOADING', oneOf(['eager', 'lazy'] as const), 'eager', 'eager: load every version at start; lazy: versions already Active load on first use'),
-  /** versions run rewritten: uint8 pixels in, a dense head's candidates out (inference/prepared-model.ts) */
+  /** versions run rewritten: uint8 pixels in, a dense head's candidates out (inference/instances/prepared-model.ts) */
   graphRewrite: value('GRAPH_REWRITE', boolean, 'true', "true | false: run each version's graph rewritten to take uint8 pixels and give a dense head's candidates only (same answers)"),
   jpegDecoder: value(
     'JPEG_DECODER',

@@ -2,7 +2,7 @@
 import { ConfigError, helpText, loadConfig } from './config.js';
 import { startServer, type RunningServer } from './app.js';
 import { UwsLoadError } from './http/uws-loader.js';
-import { JpegDecoderError } from './inference/decode-image.js';
+import { JpegDecoderError } from './inference/pipeline/decode-image.js';
 import { log } from './log.js';
 import { ensurePortsFree, PortInUseError } from './lib/port-check.js';
 import { EmbeddedSetupError } from './db/embedded.js';

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as ort from 'onnxruntime-node';
-import { readModelConfig } from '../../src/inference/model-config.js';
+import { readModelConfig } from '../../src/inference/versions/model-config.js';
 
 const [modelDir, ...providers] = process.argv.slice(2);
 if (!modelDir || providers.length === 0) throw new Error('usage: session-check.ts MODEL_DIR PROVIDER...');

@@ -92,7 +92,7 @@ async function one(i: number): Promise<void> {
   const bytes = await renderScene(scene, enc.kind, enc.quality);
   const record: Record<string, unknown> = { file: '', seed, width: scene.width, height: scene.height };
   if (target) {
-    // Same placement and resize as the server (src/inference/letterbox.ts, decode-image.ts).
+    // Same placement and resize as the server (src/inference/pipeline/letterbox.ts, decode-image.ts).
     const ratio = Math.min(target.width / scene.width, target.height / scene.height);
     const rw = Math.min(target.width, Math.max(1, Math.round(scene.width * ratio)));
     const rh = Math.min(target.height, Math.max(1, Math.round(scene.height * ratio)));

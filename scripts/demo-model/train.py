@@ -74,7 +74,7 @@ MODEL_CONFIG = {"widths": [16, 32, 64, 96, 128], "depths": [1, 1, 2, 1], "head_c
 # --------------------------------------------------------------------------- letterbox
 
 def letterbox_rect(w, h, dst_w=INPUT_W, dst_h=INPUT_H):
-    """The server's placement (src/inference/letterbox.ts): JS Math.round, floor-centred."""
+    """The server's placement (src/inference/pipeline/letterbox.ts): JS Math.round, floor-centred."""
     r = min(dst_w / w, dst_h / h)
     rw = min(dst_w, max(1, math.floor(w * r + 0.5)))
     rh = min(dst_h, max(1, math.floor(h * r + 0.5)))

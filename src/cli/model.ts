@@ -12,10 +12,10 @@ import { bootstrapOrganization } from '../db/accounts.js';
 import { openDatabase } from '../db/database.js';
 import { deleteModelVersionById, listModelVersionsWithModel, setModelVersionDisabled } from '../db/model-versions.js';
 import { setLogLevel } from '../log.js';
-import { storedModelConfig } from '../inference/model-config.js';
-import { ModelFiles } from '../inference/model-store.js';
+import { storedModelConfig } from '../inference/versions/model-config.js';
+import { ModelFiles } from '../inference/versions/model-store.js';
 import { createModelStore } from '../platform/database-model-store.js';
-import { modelValidationSettings } from '../inference/validation.js';
+import { modelValidationSettings } from '../inference/versions/model-validation.js';
 import { registerModelDirectory } from '../platform/model-registration.js';
 import { runCli } from './run.js';
 

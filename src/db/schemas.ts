@@ -5,7 +5,7 @@ import type { Queryable } from './database.js';
 export const FIELD_TYPES = ['object', 'string', 'float', 'integer', 'timestamp', 'datetime'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-/** A field of a payload schema (validated by platform/schema-validation.ts). */
+/** A field of a payload schema (validated by platform/payload-validation.ts). */
 export interface SchemaField {
   id: string;
   type: FieldType;

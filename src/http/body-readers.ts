@@ -10,7 +10,7 @@
 //    to hold (model uploads).
 // Each must be started synchronously inside the route handler, as uWS
 // requires. The minimum upload rate is the server's (HttpContext.uploadRate).
-import type { PassBody } from '../inference/admission.js';
+import type { PassBody } from '../inference/scheduling/admission.js';
 import type { BodyBudget } from '../lib/body-budget.js';
 import { ApiError } from './errors.js';
 import type { WatchedBody } from './slow-bodies.js';
@@ -366,7 +366,7 @@ const ignore = () => {};
 
 /**
  * The body of a request its handler reads once admission lets it (predict:
- * the port its pass drives, inference/admission.ts PassBody). Started at
+ * the port its pass drives, inference/scheduling/admission.ts PassBody). Started at
  * once, as uWS requires; left unread in the client's socket while the
  * request is held; after a refused hold, a small body is read through (the
  * connection stays: cheaper than a new one) and a large one left for the

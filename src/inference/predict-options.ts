@@ -1,7 +1,7 @@
 // The options of one prediction: the client's threshold, iou,
 // max_detections, top_k, keypoint_threshold and box (validated by the predict route's query schema)
 // over the model version's defaults from model.json.
-import type { ModelConfig } from './model-config.js';
+import type { ModelConfig } from './versions/model-config.js';
 
 export interface PredictOptions {
   /** undefined: the convention's default (resolvePredictOptions) */

@@ -14,7 +14,7 @@ import { describeIssues, received } from '../lib/zod-issues.js';
 import { collectUnknownFields } from './unknown-fields.js';
 import { canonicalEvent } from './canonical-event.js';
 import { checkEventValues, checkJsonContainers, checkJsonItems, checkProtobufItems, MAX_BATCH_EVENTS, MAX_LIST_ITEMS } from './item-limits.js';
-import { ingress } from './proto/ingress.js';
+import { ingress } from './generated/ingress.js';
 
 export type WireFormat = 'json' | 'protobuf';
 

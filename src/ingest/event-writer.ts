@@ -2,7 +2,7 @@
 // and wait; the writer commits what is waiting in ONE transaction (one
 // multi-row insert), together with what the events change: device state,
 // rule throttles, fired actions (planned by the rules as plain data,
-// platform/rules/engine.ts; every statement of the commit is made here from
+// platform/rules/rules-engine.ts; every statement of the commit is made here from
 // db/ functions). A request is acknowledged only after that
 // commit, so nothing acknowledged is lost, and the fixed cost of a
 // transaction (its round trips, statements and WAL flush) is shared by
@@ -25,14 +25,14 @@ import { listRuleThrottles, upsertRuleThrottles, type RuleThrottleRow } from '..
 import { invalid } from '../errors.js';
 import { log } from '../log.js';
 import type { RuleEvent } from '../platform/rules/batch.js';
-import type { RulesPlan } from '../platform/rules/engine.js';
+import type { RulesPlan } from '../platform/rules/rules-engine.js';
 
 export interface IncomingEvent extends RuleEvent {
   dedupKey: string;
 }
 
 /**
- * What the writer asks of the rules (platform/rules/engine.ts, RulesEngine):
+ * What the writer asks of the rules (platform/rules/rules-engine.ts, RulesEngine):
  * a plan for each batch, plain data it writes in the batch's commit, and
  * then that it committed. No statement is made or sent by the rules. What
  * they remember of devices changes only once told a plan committed

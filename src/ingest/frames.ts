@@ -2,7 +2,7 @@
 // profile (platform/vision.ts). A frame is run through its profile's model
 // version with predict's admission (the organization's share, the
 // version's queue shared fairly between organizations:
-// inference/admission.ts) and becomes one event (source 'iot') carrying its
+// inference/scheduling/admission.ts) and becomes one event (source 'iot') carrying its
 // detections, each with the zones it lies in, and how many of each label
 // each zone holds; rules read them through a `detections` condition
 // (platform/rules/evaluate.ts). The event goes through the same group commit as every
@@ -18,16 +18,16 @@ import type { Sql } from 'postgres';
 import { storedKeyedEvent, UNIQUE_KEY_PREFIX } from '../db/events.js';
 import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
-import { bufferedBody, type PredictAdmission } from '../inference/admission.js';
+import { bufferedBody, type PredictAdmission } from '../inference/scheduling/admission.js';
 import { predictOptions } from '../inference/predict-options.js';
-import { extractImage } from '../inference/request-body.js';
-import type { DeployedVersion } from '../inference/service.js';
+import { extractImage } from '../inference/pipeline/request-body.js';
+import type { DeployedVersion } from '../inference/inference-service.js';
 import { zonesOf, type ImageZone, type PlacedDetection } from '../lib/image-zones.js';
 import type { DeviceClaims } from '../platform/auth/tokens.js';
 import type { KeptFrames } from '../platform/kept-frames.js';
 import type { VisionService } from '../platform/vision.js';
 import type { EventWriter } from './event-writer.js';
-import { digest, type IngestService } from './service.js';
+import { digest, type IngestService } from './ingest-service.js';
 
 export interface Frame {
   /** the body as predict takes it: multipart with a `file` part, or JSON `{"image": base64}`; transferred to a worker */

@@ -7,7 +7,7 @@
 // large (up to the whole budget), so the per-organization part never
 // refuses a request that the server could take. Neutral code: the HTTP
 // body readers reserve from it, and so does predict's admission
-// (inference/admission.ts).
+// (inference/scheduling/admission.ts).
 
 interface Waiter {
   bytes: number;

@@ -13,7 +13,7 @@ import { findKeyByDigest, insertInferenceKey } from '../db/inference-keys.js';
 import { insertModel, insertModelVersion } from '../db/model-versions.js';
 import { lockBootstrap } from '../db/locks.js';
 import { log } from '../log.js';
-import { CONFIG_FILE, MODEL_FILE, readModelConfig } from '../inference/model-config.js';
+import { CONFIG_FILE, MODEL_FILE, readModelConfig } from '../inference/versions/model-config.js';
 import { digestApiKey, displayPrefix, generateApiKey } from './inference-keys.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
 

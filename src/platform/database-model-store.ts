@@ -2,17 +2,17 @@
 // version's files as 1 MiB chunks with each file's size and SHA-256
 // (migration 015), written in the transaction that inserts the version and
 // read back one chunk at a time. Beside it, the choice between it and the
-// S3 store (inference/s3-model-store.ts) that MODEL_STORE makes. The
-// statements are db/'s; the store's interface is inference/model-store.ts.
+// S3 store (inference/versions/s3-model-store.ts) that MODEL_STORE makes. The
+// statements are db/'s; the store's interface is inference/versions/model-store.ts.
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Sql } from 'postgres';
 import type { Queryable } from '../db/database.js';
 import { insertModelFile, insertModelFileChunk, listModelFiles, modelFileChunks } from '../db/model-files.js';
-import { writeChecked } from '../inference/checked-copy.js';
-import { CONFIG_FILE, MODEL_FILE } from '../inference/model-config.js';
-import type { ModelStore } from '../inference/model-store.js';
-import { S3ModelStore, type S3Settings } from '../inference/s3-model-store.js';
+import { writeChecked } from '../inference/versions/checked-copy.js';
+import { CONFIG_FILE, MODEL_FILE } from '../inference/versions/model-config.js';
+import type { ModelStore } from '../inference/versions/model-store.js';
+import { S3ModelStore, type S3Settings } from '../inference/versions/s3-model-store.js';
 import { sha256Hash } from '../lib/sha256.js';
 
 export type ModelStoreSettings = { kind: 'postgres' } | ({ kind: 's3' } & S3Settings);

@@ -3,7 +3,7 @@
 // `data`) or in the S3 bucket (frames/<organization>/<event id>, with its
 // SHA-256 checked when read back), and recorded in kept_frames (migrations
 // 018, 021) under the frame's event. Only the image's own bytes are kept
-// (inference/image-extent.ts: what a body carries after the image's end is
+// (inference/pipeline/image-extent.ts: what a body carries after the image's end is
 // not kept, nor counted), and what is kept is what is counted.
 //
 // A frame is kept as long as its event (EVENT_RETENTION_DAYS: an hourly
@@ -50,8 +50,8 @@ import {
   type RemovedFrame,
 } from '../db/kept-frames.js';
 import { DomainError, notFound } from '../errors.js';
-import { imageExtent } from '../inference/image-extent.js';
-import { sniffImageFormat } from '../inference/image-format.js';
+import { imageExtent } from '../inference/pipeline/image-extent.js';
+import { sniffImageFormat } from '../inference/pipeline/image-format.js';
 import { S3Client, SHA256_HEADER, type S3Settings } from '../lib/s3-client.js';
 import { waterLevel } from '../lib/water-level.js';
 import { log } from '../log.js';

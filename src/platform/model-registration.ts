@@ -1,6 +1,6 @@
 // Adding a model version from a directory: validate model.json against the
 // ONNX file (a real session and warm-up, the same checks a worker makes, in
-// a child process under the memory and time limits of validation.ts), copy the files
+// a child process under the memory and time limits of model-validation.ts), copy the files
 // into DATA_DIR so the version cannot change under the server, and insert it
 // with its files in the model store. The insert is shared by the CLI and the
 // upload API.
@@ -11,9 +11,9 @@ import { newId } from '../ids.js';
 import { findModelByName, insertModel, insertModelVersion, lockModelForNewVersion, type ModelVersionRow } from '../db/model-versions.js';
 import { notFound } from '../errors.js';
 import { refuseExternalData } from '../inference/graph/external-data.js';
-import { CONFIG_FILE, MODEL_FILE, readModelConfig, type ModelConfig } from '../inference/model-config.js';
-import type { ModelFiles, ModelStore } from '../inference/model-store.js';
-import { validateModel, type ModelValidationSettings } from '../inference/validation.js';
+import { CONFIG_FILE, MODEL_FILE, readModelConfig, type ModelConfig } from '../inference/versions/model-config.js';
+import type { ModelFiles, ModelStore } from '../inference/versions/model-store.js';
+import { validateModel, type ModelValidationSettings } from '../inference/versions/model-validation.js';
 
 /**
  * Loads the model once on the CPU, with a warm-up run, in a limited child

@@ -10,7 +10,7 @@ import { MultipartStream, type PartHeaders, type PartSink } from '../lib/multipa
 import { multipartBoundary, MultipartError } from '../lib/multipart.js';
 import { ExternalDataError, refuseExternalData } from '../inference/graph/external-data.js';
 import { checkOnnxFile, NotOnnxError } from '../inference/graph/onnx-file.js';
-import { CONFIG_FILE, MODEL_FILE, parseModelConfig, ModelConfigError, type ModelConfig } from '../inference/model-config.js';
+import { CONFIG_FILE, MODEL_FILE, parseModelConfig, ModelConfigError, type ModelConfig } from '../inference/versions/model-config.js';
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
 

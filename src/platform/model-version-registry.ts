@@ -1,4 +1,4 @@
-// The inference service's VersionRegistry (inference/version-registry.ts)
+// The inference service's VersionRegistry (inference/versions/version-registry.ts)
 // over the database: versions are rows of model_versions, changes arrive on
 // its NOTIFY channel (a trigger sends `<TG_OP>:<id>`, whichever server or
 // tool made them), and each replica's status of a version is a row of
@@ -6,7 +6,7 @@
 import type { Sql } from 'postgres';
 import { findModelVersion, listAllModelVersions } from '../db/model-versions.js';
 import { recordVersionStatus } from '../db/replicas.js';
-import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from '../inference/version-registry.js';
+import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from '../inference/versions/version-registry.js';
 
 /** The channel the model_versions trigger notifies (db/migrations.ts). */
 const CHANNEL = 'model_versions';

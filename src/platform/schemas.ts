@@ -1,5 +1,5 @@
 // Payload schemas of IoT channels (docs/CONTRACT.md#v2-schemas): stored definitions
-// that channels validate ingested payloads against (schema-validation.ts).
+// that channels validate ingested payloads against (payload-validation.ts).
 // A schema in use by a channel cannot be deleted.
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';

@@ -14,7 +14,7 @@ import type { LandmarkService } from './landmarks.js';
 import type { ModelService } from './models.js';
 import type { ProjectService } from './projects.js';
 import type { RuleDeliveryService } from './rules/deliveries.js';
-import type { RuleService } from './rules/service.js';
+import type { RuleService } from './rules/rule-service.js';
 import type { SchemaService } from './schemas.js';
 import type { VisionService } from './vision.js';
 

@@ -39,9 +39,9 @@ afterAll(async () => {
 
 describe('the compiled server (npm run build, node dist/main.js)', () => {
   it('holds the files tsc does not emit', () => {
-    expect(existsSync(join(OUT, 'ingest/proto/ingress.js'))).toBe(true);
-    expect(existsSync(join(OUT, 'inference/pipeline-worker.js'))).toBe(true);
-    expect(existsSync(join(OUT, 'inference/instance-worker.js'))).toBe(true);
+    expect(existsSync(join(OUT, 'ingest/generated/ingress.js'))).toBe(true);
+    expect(existsSync(join(OUT, 'inference/pipeline/pipeline-worker.js'))).toBe(true);
+    expect(existsSync(join(OUT, 'inference/instances/instance-entry.js'))).toBe(true);
   });
 
   it('answers health, a predict with the demo model and the management API', async () => {

@@ -5,7 +5,7 @@ import type postgres from 'postgres';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EVENT_VALUES } from '../../src/ingest/item-limits.js';
-import { ingress } from '../../src/ingest/proto/ingress.js';
+import { ingress } from '../../src/ingest/generated/ingress.js';
 import { Api, signUpTenant } from '../helpers/api.js';
 import { waitFor, type TestServer } from '../helpers/server.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';

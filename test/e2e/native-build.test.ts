@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { jpegDecoder, TURBOJPEG_HEADER } from '../../src/inference/decode-image.js';
+import { jpegDecoder, TURBOJPEG_HEADER } from '../../src/inference/pipeline/decode-image.js';
 import type { JpegDecoderFacts } from '../../src/inference/native.js';
 import { ROOT, removeDir } from '../helpers/server.js';
 

@@ -17,7 +17,7 @@ import { ClientDisconnectedError, Reply, RouteMetrics } from '../../src/http/rep
 import { Exchange } from '../../src/http/request.js';
 import type { HttpResponse } from '../../src/http/uws.js';
 import { createServerMetrics } from '../../src/observability/metrics.js';
-import { ModelLoadError } from '../../src/inference/session.js';
+import { ModelLoadError } from '../../src/inference/instances/session.js';
 import { log, REDACTED, setLogFormat, setLogLevel } from '../../src/log.js';
 import { removeDir, startServer, waitFor, type TestServer } from '../helpers/server.js';
 

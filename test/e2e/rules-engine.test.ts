@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ingress } from '../../src/ingest/proto/ingress.js';
+import { ingress } from '../../src/ingest/generated/ingress.js';
 import { ADMIN, outboxBody, serverDatabaseUrl, type Api } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { removeDir, startServer, waitFor, type TestServer } from '../helpers/server.js';

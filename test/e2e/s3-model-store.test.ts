@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type postgres from 'postgres';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { S3ModelStore, type S3Settings } from '../../src/inference/s3-model-store.js';
+import { S3ModelStore, type S3Settings } from '../../src/inference/versions/s3-model-store.js';
 import { FrameBucket, KeptFrames } from '../../src/platform/kept-frames.js';
 import { fixtureConfig, fixtureSpec } from '../fixtures/predict-models.js';
 import { buildConstantModel } from '../fixtures/onnx-models.js';

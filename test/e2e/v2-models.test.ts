@@ -213,7 +213,7 @@ describe('model versions', () => {
     expect((await admin.get(`/v2/models/${model.id}`)).body.data.versions).toEqual([]);
   });
 
-  // Long: each deletion waits for its version's validation, one at a time per organization (inference/validation-turns.ts), on a machine others load too.
+  // Long: each deletion waits for its version's validation, one at a time per organization (inference/versions/validation-turns.ts), on a machine others load too.
   it('numbers versions uploaded to one model at the same time one after the other, answering each', { timeout: 120_000 }, async () => {
     const model = (await admin.post('/v2/models', { name: 'concurrent' })).body.data;
     const count = 6;

@@ -3,7 +3,7 @@
 // its condition parsed from the Gen B conditions object.
 import type { RuleAction } from '../../src/platform/rules/actions.js';
 import { parseConditionsObject } from '../../src/platform/rules/inputs.js';
-import type { LoadedRule } from '../../src/platform/rules/service.js';
+import type { LoadedRule } from '../../src/platform/rules/rule-service.js';
 
 let ruleCount = 0;
 

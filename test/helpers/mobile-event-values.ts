@@ -1,6 +1,6 @@
 // A mobile event, valid and in canonical form, holding an exact number of
 // JSON values, for the per-event value cap (src/ingest/item-limits.ts).
-import { ingress } from '../../src/ingest/proto/ingress.js';
+import { ingress } from '../../src/ingest/generated/ingress.js';
 
 const LOCATIONS = 1000; // each an object of 6 fields: 7,000 values, and the list
 const WIFIS = 400; // each an object of 4 fields: 2,000 values, and the list

@@ -39,8 +39,8 @@ function childProcesses(parent: number, entry: string): number[] {
   return pids;
 }
 
-/** A server's model instance processes (instance-process.ts). */
-export const instanceProcesses = (serverPid: number) => childProcesses(serverPid, 'instance-process');
+/** A server's model instance processes (instance-entry.ts). */
+export const instanceProcesses = (serverPid: number) => childProcesses(serverPid, 'instance-entry');
 
 /** The environment a process was started with, as NAME → value. */
 export function environmentOf(pid: number): Map<string, string> {

@@ -6,9 +6,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelBackend } from '../../src/inference/backend.js';
-import { parseModelConfig, type ModelConfig } from '../../src/inference/model-config.js';
-import { inputElements } from '../../src/inference/preprocess.js';
+import { ModelBackend } from '../../src/inference/instances/backend.js';
+import { parseModelConfig, type ModelConfig } from '../../src/inference/versions/model-config.js';
+import { inputElements } from '../../src/inference/pipeline/preprocess.js';
 import { BATCH_CONVENTIONS, buildBatchModel } from '../fixtures/batch-models.js';
 import { SIZE } from '../fixtures/format-models.js';
 

@@ -1,4 +1,4 @@
-// The graph rewrite (src/inference/prepared-model.ts, src/inference/graph/)
+// The graph rewrite (src/inference/instances/prepared-model.ts, src/inference/graph/)
 // changes how a model runs, never what it answers:
 //   - bytes in: the uint8 prefix gives the model the same values, to the
 //     bit, as the native preprocessing's float32/float16 tensors did;
@@ -13,19 +13,19 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelBackend } from '../../src/inference/backend.js';
+import { ModelBackend } from '../../src/inference/instances/backend.js';
 import { convertToFloat16, halfBits } from '../../src/inference/graph/float16.js';
 import { MAX_CANDIDATES } from '../../src/inference/graph/candidates-suffix.js';
 import { addInputPrefix } from '../../src/inference/graph/input-prefix.js';
 import { OnnxModel } from '../../src/inference/graph/onnx-model.js';
-import { placeImage } from '../../src/inference/letterbox.js';
-import { parseModelConfig, type ModelConfig } from '../../src/inference/model-config.js';
+import { placeImage } from '../../src/inference/pipeline/letterbox.js';
+import { parseModelConfig, type ModelConfig } from '../../src/inference/versions/model-config.js';
 import { native } from '../../src/inference/native.js';
 import { createOutputDecoder } from '../../src/inference/outputs/index.js';
-import { postprocess } from '../../src/inference/postprocess.js';
+import { postprocess } from '../../src/inference/pipeline/postprocess.js';
 import { predictOptions, resolvePredictOptions, type RequestedOptions } from '../../src/inference/predict-options.js';
-import { prepareModel } from '../../src/inference/prepared-model.js';
-import { inputElements, newTensorArray, normalisation, type InputConfig, type TensorArray } from '../../src/inference/preprocess.js';
+import { prepareModel } from '../../src/inference/instances/prepared-model.js';
+import { inputElements, newTensorArray, normalisation, type InputConfig, type TensorArray } from '../../src/inference/pipeline/preprocess.js';
 import { BATCH_CONVENTIONS, buildBatchModel } from '../fixtures/batch-models.js';
 import { buildDenseHeadModel, DENSE_ANCHORS, DENSE_CONFIG, DENSE_CROWD, DENSE_SIZE } from '../fixtures/dense-head.js';
 import { SIZE } from '../fixtures/format-models.js';

@@ -1,5 +1,5 @@
 // The inference service with no database: its VersionRegistry port
-// (src/inference/version-registry.ts) kept in memory, its model store empty,
+// (src/inference/versions/version-registry.ts) kept in memory, its model store empty,
 // the bundled demo model served from models/demo. A version registered
 // later is heard of, validated (in its limited child process), loaded,
 // reported Active to the registry, and answers a prediction; a deleted one
@@ -10,14 +10,14 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { BodyBudget } from '../../src/lib/body-budget.js';
-import { bufferedBody, PredictAdmission } from '../../src/inference/admission.js';
-import { engineSettings, InferenceEngine } from '../../src/inference/engine.js';
-import { readModelConfig } from '../../src/inference/model-config.js';
-import { ModelFiles, type ModelStore } from '../../src/inference/model-store.js';
+import { bufferedBody, PredictAdmission } from '../../src/inference/scheduling/admission.js';
+import { engineSettings, InferenceEngine } from '../../src/inference/inference-engine.js';
+import { readModelConfig } from '../../src/inference/versions/model-config.js';
+import { ModelFiles, type ModelStore } from '../../src/inference/versions/model-store.js';
 import { predictOptions } from '../../src/inference/predict-options.js';
-import { InferenceService } from '../../src/inference/service.js';
-import { modelValidationSettings } from '../../src/inference/validation.js';
-import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from '../../src/inference/version-registry.js';
+import { InferenceService } from '../../src/inference/inference-service.js';
+import { modelValidationSettings } from '../../src/inference/versions/model-validation.js';
+import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from '../../src/inference/versions/version-registry.js';
 import { createServerMetrics, Registry } from '../../src/observability/metrics.js';
 import { makeImage } from '../helpers/images.js';
 

@@ -1,4 +1,4 @@
-// The native runner (native/src/ort_runner.cc, src/inference/runner.ts):
+// The native runner (native/src/ort_runner.cc, src/inference/instances/session-runner.ts):
 // ONNX Runtime's C API on the library onnxruntime-node ships. On this
 // machine's CPU it must answer exactly as onnxruntime-node does, through the
 // whole backend (the rewritten model, batches, every output convention);
@@ -8,11 +8,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelBackend } from '../../src/inference/backend.js';
-import { parseModelConfig } from '../../src/inference/model-config.js';
-import { inputElements, newTensorArray } from '../../src/inference/preprocess.js';
-import { createRunner, nativeRunnerAvailable } from '../../src/inference/runner.js';
-import { createSession } from '../../src/inference/session.js';
+import { ModelBackend } from '../../src/inference/instances/backend.js';
+import { parseModelConfig } from '../../src/inference/versions/model-config.js';
+import { inputElements, newTensorArray } from '../../src/inference/pipeline/preprocess.js';
+import { createRunner, nativeRunnerAvailable } from '../../src/inference/instances/session-runner.js';
+import { createSession } from '../../src/inference/instances/session.js';
 import { BATCH_CONVENTIONS, buildBatchModel } from '../fixtures/batch-models.js';
 import { SIZE } from '../fixtures/format-models.js';
 

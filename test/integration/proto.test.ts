@@ -1,4 +1,4 @@
-// The committed protobuf code (src/ingest/proto/) is what `npm run proto`
+// The committed protobuf code (src/ingest/generated/) is what `npm run proto`
 // generates from proto/ingress.proto today: package.json's script is run
 // with its output folder swapped for a temporary one, and the two compared.
 // A change to the .proto (or to the generator) without regenerating fails.
@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const GENERATED = 'src/ingest/proto/';
+const GENERATED = 'src/ingest/generated/';
 
 /** Runs package.json's proto script with GENERATED replaced by `into`. */
 async function regenerate(into: string): Promise<void> {
@@ -31,9 +31,9 @@ function firstDifference(committed: string, generated: string): string {
 }
 
 describe('generated protobuf code', () => {
-  it('src/inference/graph/onnx.json is what `npm run proto:onnx` compiles from proto/onnx.proto', { timeout: 120_000 }, async () => {
+  it('src/inference/graph/generated/onnx.json is what `npm run proto:onnx` compiles from proto/onnx.proto', { timeout: 120_000 }, async () => {
     const script = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['proto:onnx']!;
-    const target = 'src/inference/graph/onnx.json';
+    const target = 'src/inference/graph/generated/onnx.json';
     expect(script).toContain(target);
     const dir = await mkdtemp(join(tmpdir(), 'sense-proto-'));
     try {

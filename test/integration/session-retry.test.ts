@@ -2,8 +2,8 @@
 // another thread's session on the device, seen on an H200), the CPU's never,
 // and a provider that keeps failing still falls through to the next one.
 import { describe, expect, it } from 'vitest';
-import type { SessionRunner } from '../../src/inference/runner.js';
-import { createSession, ModelLoadError } from '../../src/inference/session.js';
+import type { SessionRunner } from '../../src/inference/instances/session-runner.js';
+import { createSession, ModelLoadError } from '../../src/inference/instances/session.js';
 
 const runner = {} as SessionRunner;
 const NO_WAIT = [0, 0, 0];

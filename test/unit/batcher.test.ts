@@ -1,12 +1,12 @@
-// The dynamic batcher's policy (src/inference/batcher.ts), on fake instances
+// The dynamic batcher's policy (src/inference/scheduling/batcher.ts), on fake instances
 // and fake timers: when a batch is sent (an idle instance and nothing more
 // coming; max batch size reached; maxQueueDelayMs elapsed while others are
 // still being preprocessed), how large (preferred sizes), what each request
 // gets back, callers in turn, failures.
 import { performance } from 'node:perf_hooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DynamicBatcher, NoInstanceError, type BatchPolicy, type BatchedOutputs } from '../../src/inference/batcher.js';
-import type { ModelInstance } from '../../src/inference/instance.js';
+import { DynamicBatcher, NoInstanceError, type BatchPolicy, type BatchedOutputs } from '../../src/inference/scheduling/batcher.js';
+import type { ModelInstance } from '../../src/inference/instances/instance.js';
 
 interface Run {
   instance: string;

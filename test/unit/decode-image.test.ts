@@ -7,8 +7,8 @@ import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/errors.js';
 import { ApiError } from '../../src/http/errors.js';
-import { decodeImage, type DecodeTarget, type DecodedImage } from '../../src/inference/decode-image.js';
-import { placeImage } from '../../src/inference/letterbox.js';
+import { decodeImage, type DecodeTarget, type DecodedImage } from '../../src/inference/pipeline/decode-image.js';
+import { placeImage } from '../../src/inference/pipeline/letterbox.js';
 import { native } from '../../src/inference/native.js';
 import { photo } from '../helpers/images.js';
 

@@ -1,8 +1,8 @@
 // Box selection (detections.ts): NMS on the boxes as the model drew them,
 // then clipping to the image, as the exporters' own postprocessing does.
 import { describe, expect, it } from 'vitest';
-import { selectDetections } from '../../src/inference/detections.js';
-import { placeImage } from '../../src/inference/letterbox.js';
+import { selectDetections } from '../../src/inference/pipeline/detections.js';
+import { placeImage } from '../../src/inference/pipeline/letterbox.js';
 import type { Candidate } from '../../src/inference/outputs/index.js';
 
 const box = (x1: number, y1: number, x2: number, y2: number, score: number, classId = 0): Candidate => ({ x1, y1, x2, y2, score, classId });

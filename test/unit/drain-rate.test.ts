@@ -1,6 +1,6 @@
 // Retry-After from a version's measured drain rate.
 import { describe, expect, it } from 'vitest';
-import { DrainRate } from '../../src/inference/drain-rate.js';
+import { DrainRate } from '../../src/inference/scheduling/drain-rate.js';
 
 describe('DrainRate', () => {
   it('says 1 s until two completions are known', () => {

@@ -8,7 +8,7 @@ import type { RuleAction } from '../../src/platform/rules/actions.js';
 import { evaluateBatch, throttleKey, valueAt, type EngineDevice, type RuleEvent, type RuleStats } from '../../src/platform/rules/batch.js';
 import { memoryKey, organizationRules, type OrganizationRules } from '../../src/platform/rules/compiled.js';
 import { parseConditionsObject } from '../../src/platform/rules/inputs.js';
-import type { LoadedRule } from '../../src/platform/rules/service.js';
+import type { LoadedRule } from '../../src/platform/rules/rule-service.js';
 import { loadedRule } from '../helpers/loaded-rules.js';
 
 const ORG = 'org-1';

@@ -1,9 +1,9 @@
-// CPU run permits shared round-robin between organizations (src/inference/fair-share.ts),
+// CPU run permits shared round-robin between organizations (src/inference/scheduling/fair-share.ts),
 // and the batcher taking them: an organization with slow runs gets its turn, not every turn.
 import { describe, expect, it } from 'vitest';
-import { DynamicBatcher } from '../../src/inference/batcher.js';
-import { FairShare, LEND_AFTER_MS } from '../../src/inference/fair-share.js';
-import type { ModelInstance } from '../../src/inference/instance.js';
+import { DynamicBatcher } from '../../src/inference/scheduling/batcher.js';
+import { FairShare, LEND_AFTER_MS } from '../../src/inference/scheduling/fair-share.js';
+import type { ModelInstance } from '../../src/inference/instances/instance.js';
 
 const flush = () => new Promise((r) => setImmediate(r));
 

@@ -1,10 +1,10 @@
-// An image's own bytes end where its format says (inference/image-extent.ts):
+// An image's own bytes end where its format says (inference/pipeline/image-extent.ts):
 // what follows the end marker is not the image's, however it is padded; a
 // structure that breaks off has no end told.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { imageExtent } from '../../src/inference/image-extent.js';
-import { sniffImageFormat } from '../../src/inference/image-format.js';
+import { imageExtent } from '../../src/inference/pipeline/image-extent.js';
+import { sniffImageFormat } from '../../src/inference/pipeline/image-format.js';
 import { encodeBmp, FORMATS, makeImage, photo } from '../helpers/images.js';
 
 /** What a hostile camera appends: bytes that look like more of the format (0xFF, chunk-like text), then zeros. */

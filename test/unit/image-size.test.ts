@@ -1,6 +1,6 @@
-// The image's size counted in a body streamed past unkept (src/inference/image-size.ts).
+// The image's size counted in a body streamed past unkept (src/inference/pipeline/image-size.ts).
 import { describe, expect, it } from 'vitest';
-import { imageSizeCounter } from '../../src/inference/image-size.js';
+import { imageSizeCounter } from '../../src/inference/pipeline/image-size.js';
 
 /** Feeds `body` in chunks of `size` bytes. */
 function count(kind: 'multipart' | 'json', contentType: string, body: Buffer, size: number): number | undefined {

@@ -3,8 +3,8 @@
 // many versions" documents.
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { planInstances, type ServingDefaults } from '../../src/inference/loaded-model.js';
-import { parseModelConfig } from '../../src/inference/model-config.js';
+import { planInstances, type ServingDefaults } from '../../src/inference/versions/loaded-model.js';
+import { parseModelConfig } from '../../src/inference/versions/model-config.js';
 
 const model = (extra: object = {}) => parseModelConfig({ name: 'm', labels: ['a'], input: { width: 32, height: 32 }, ...extra });
 

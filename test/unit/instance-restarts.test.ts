@@ -1,7 +1,7 @@
 // When an isolated instance's dead process starts again: kills from outside
 // a bounded number of times with a growing backoff, a crash once.
 import { describe, expect, it } from 'vitest';
-import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, InstanceRestarts, RESTARTS_AFTER_KILLS, WINDOW_MS } from '../../src/inference/instance-restarts.js';
+import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, InstanceRestarts, RESTARTS_AFTER_KILLS, WINDOW_MS } from '../../src/inference/instances/instance-restarts.js';
 
 const killed = { code: null, signal: 'SIGKILL' as const };
 const crashed = { code: null, signal: 'SIGSEGV' as const };

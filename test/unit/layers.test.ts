@@ -35,7 +35,7 @@ const RANKS: Record<string, number> = {
  * calls a domain service, never db/ directly, so every rule of a resource
  * (scope, references, not-found) sits in one place; inference runs with no
  * database at all (which versions exist reaches it through its
- * VersionRegistry port, inference/version-registry.ts, which the platform
+ * VersionRegistry port, inference/versions/version-registry.ts, which the platform
  * implements over db/).
  */
 const SKIPPED: Record<string, readonly string[]> = { http: ['db'], inference: ['db'] };
@@ -51,7 +51,7 @@ function layerOf(file: string): string {
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'proto' ? [] : sourceFiles(path);
+    if (entry.isDirectory()) return entry.name === 'generated' ? [] : sourceFiles(path);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }
@@ -122,10 +122,10 @@ describe('layers', () => {
     writeFileSync(
       probe,
       'import type { Request } from "../http/server.js";\nexport type Probe = Request;\n' +
-        "export const worker = new URL(`../inference/pipeline-worker${'.ts'}`, import.meta.url);\n",
+        "export const worker = new URL(`../inference/pipeline/pipeline-worker${'.ts'}`, import.meta.url);\n",
     );
     try {
-      expect(wrongWayImports([probe])).toEqual(['db/.layer-probe.ts -> http/server.ts', 'db/.layer-probe.ts -> inference/pipeline-worker.ts']);
+      expect(wrongWayImports([probe])).toEqual(['db/.layer-probe.ts -> http/server.ts', 'db/.layer-probe.ts -> inference/pipeline/pipeline-worker.ts']);
     } finally {
       rmSync(probe, { force: true });
     }

@@ -1,12 +1,12 @@
-// Which model versions stay loaded (src/inference/model-cache.ts), on fake
+// Which model versions stay loaded (src/inference/versions/model-cache.ts), on fake
 // loads: least recently used first out past MAX_LOADED_VERSIONS or the
 // memory budget, never one with a request in flight; one load per version
 // however many ask at once; unhealthy and failed loads; removal waiting for
 // the requests in flight; loads at most `concurrentLoads` at a time; the
 // resident memory of isolated instances, per organization and per server.
 import { describe, expect, it } from 'vitest';
-import type { LoadedModel } from '../../src/inference/loaded-model.js';
-import { ModelCache, type CacheLimits } from '../../src/inference/model-cache.js';
+import type { LoadedModel } from '../../src/inference/versions/loaded-model.js';
+import { ModelCache, type CacheLimits } from '../../src/inference/versions/model-cache.js';
 
 interface FakeModel {
   versionId: string;

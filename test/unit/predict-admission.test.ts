@@ -1,11 +1,11 @@
-// The predict admission pass (src/inference/admission.ts) on its own, no
+// The predict admission pass (src/inference/scheduling/admission.ts) on its own, no
 // server: the real VersionQueue and BodyBudget, a backend that knows two
 // versions and answers a prediction when the test says so, and a fake body
 // port that records what the pass asks of it and hands over its bytes when
 // the test says so.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DomainError } from '../../src/errors.js';
-import { PredictAdmission, type AdmissionBackend, type PassBody } from '../../src/inference/admission.js';
+import { PredictAdmission, type AdmissionBackend, type PassBody } from '../../src/inference/scheduling/admission.js';
 import { predictErrors } from '../../src/inference/predict-errors.js';
 import { predictOptions } from '../../src/inference/predict-options.js';
 import { BodyBudget } from '../../src/lib/body-budget.js';

@@ -19,7 +19,7 @@ import type { presentInferenceKey } from '../../src/platform/inference-keys.js';
 import type { presentLandmark } from '../../src/platform/landmarks.js';
 import type { presentModel, presentVersion } from '../../src/platform/models.js';
 import type { presentProject } from '../../src/platform/projects.js';
-import type { presentRule } from '../../src/platform/rules/service.js';
+import type { presentRule } from '../../src/platform/rules/rule-service.js';
 import type { presentSchema } from '../../src/platform/schemas.js';
 
 /** A value as JSON.stringify writes it and JSON.parse reads it back: Dates become strings. */

@@ -1,8 +1,8 @@
 // Pure parts of the predict request path: multipart, base64, format sniffing.
 import { describe, expect, it } from 'vitest';
 import { multipartBoundary, multipartParts } from '../../src/lib/multipart.js';
-import { sniffImageFormat } from '../../src/inference/image-format.js';
-import { decodeBase64, extractImage, predictBodyKind } from '../../src/inference/request-body.js';
+import { sniffImageFormat } from '../../src/inference/pipeline/image-format.js';
+import { decodeBase64, extractImage, predictBodyKind } from '../../src/inference/pipeline/request-body.js';
 
 /** The first part named `field`, as the predict path looks for "file". */
 const findMultipartPart = (body: Uint8Array, boundary: string, field: string) => [...multipartParts(body, boundary)].find((p) => p.name === field);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/http/errors.js';
 import { isSealed, Secrets, UnopenableSecretError } from '../../src/platform/secrets.js';
 import { actionsSchema, prepareActions, presentActions, SECRET_MASK, webhookOrigin } from '../../src/platform/rules/actions.js';
-import { webhookTarget } from '../../src/platform/rules/runner.js';
+import { webhookTarget } from '../../src/platform/rules/action-runner.js';
 import { ConditionError, ExpressionSyntaxError } from '../../src/platform/rules/errors.js';
 import { compareValues, countDetections, evaluateCondition, scheduleHolds } from '../../src/platform/rules/evaluate.js';
 import { generateExpression, parseExpression } from '../../src/platform/rules/expression.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateBatch, type EngineDevice, type RuleEvent, type RuleStats } from '../../src/platform/rules/batch.js';
 import { EvaluationBudget } from '../../src/platform/rules/budget.js';
 import { organizationRules, type OrganizationRules } from '../../src/platform/rules/compiled.js';
-import type { LoadedRule } from '../../src/platform/rules/service.js';
+import type { LoadedRule } from '../../src/platform/rules/rule-service.js';
 import { loadedRule } from '../helpers/loaded-rules.js';
 
 const CHANNEL = 'channel-1';

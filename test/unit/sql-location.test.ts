@@ -17,7 +17,7 @@ const STATEMENT = /\b(SELECT|INSERT\s+INTO|UPDATE\s+[a-z_]+(\s+[a-z_]+)?\s+SET|D
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'proto' ? [] : sourceFiles(path);
+    if (entry.isDirectory()) return entry.name === 'generated' ? [] : sourceFiles(path);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }

@@ -39,10 +39,10 @@ describe('tuning constants', () => {
   it('are one block per component: the action runner, the event writer, model loads, validations', () => {
     const found = blocks();
     const expected = {
-      ACTION_RUNNER_TUNING: 'platform/rules/runner.ts',
+      ACTION_RUNNER_TUNING: 'platform/rules/action-runner.ts',
       EVENT_WRITER_TUNING: 'ingest/event-writer.ts',
-      MODEL_CACHE_TUNING: 'inference/model-cache.ts',
-      VALIDATION_TUNING: 'inference/validation.ts',
+      MODEL_CACHE_TUNING: 'inference/versions/model-cache.ts',
+      VALIDATION_TUNING: 'inference/versions/model-validation.ts',
     };
     for (const [name, file] of Object.entries(expected)) expect(found.get(name), name).toBe(file);
   });

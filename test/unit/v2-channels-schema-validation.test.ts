@@ -1,6 +1,6 @@
 // IoT payload schemas: validating a schema definition, and a payload against it.
 import { describe, expect, it } from 'vitest';
-import { payloadViolations, schemaFields, validatePayload, type SchemaField } from '../../src/platform/schema-validation.js';
+import { payloadViolations, schemaFields, validatePayload, type SchemaField } from '../../src/platform/payload-validation.js';
 import { describeIssues } from '../../src/lib/zod-issues.js';
 
 const weather: SchemaField[] = [

@@ -1,7 +1,7 @@
-// Model validations in turn per organization (src/inference/validation-turns.ts):
+// Model validations in turn per organization (src/inference/versions/validation-turns.ts):
 // one organization's burst of uploads does not put another's behind all of it.
 import { describe, expect, it } from 'vitest';
-import { ValidationTurns } from '../../src/inference/validation-turns.js';
+import { ValidationTurns } from '../../src/inference/versions/validation-turns.js';
 
 const flush = () => new Promise((r) => setImmediate(r));
 

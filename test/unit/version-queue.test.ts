@@ -1,7 +1,7 @@
-// A version's admission queue (src/inference/version-queue.ts): places and
+// A version's admission queue (src/inference/scheduling/version-queue.ts): places and
 // a waiting room shared fairly between the organizations calling a version.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { VersionQueue, type QueueTicket } from '../../src/inference/version-queue.js';
+import { VersionQueue, type QueueTicket } from '../../src/inference/scheduling/version-queue.js';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -6,7 +6,7 @@
 // organization's part, then runs through predict's admission.
 import { z } from 'zod';
 import type { FrameIngest } from '../../ingest/frames.js';
-import { predictBodyKind, predictBodyLimit } from '../../inference/request-body.js';
+import { predictBodyKind, predictBodyLimit } from '../../inference/pipeline/request-body.js';
 import { readClientTimeText } from '../../lib/client-time.js';
 import { ApiError } from '../errors.js';
 import { defineEndpoint, respond, type Endpoint } from '../api.js';

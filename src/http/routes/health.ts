@@ -1,7 +1,7 @@
 // Liveness, readiness, Prometheus metrics and the version root.
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
-import type { JpegDecoder } from '../../inference/decode-image.js';
+import type { JpegDecoder } from '../../inference/pipeline/decode-image.js';
 import type { Registry } from '../../observability/metrics.js';
 import type { ReadinessCheck } from '../../platform/readiness.js';
 import { defineEndpoint, respond, type Endpoint } from '../api.js';

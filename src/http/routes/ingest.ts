@@ -19,7 +19,7 @@ import {
   responseFormat,
 } from '../../ingest/codec.js';
 import type { DeviceReadModel } from '../../ingest/device-reads.js';
-import type { IngestService } from '../../ingest/service.js';
+import type { IngestService } from '../../ingest/ingest-service.js';
 import { defineEndpoint, respond, type ApiResponse, type ContentParser, type Endpoint, type EndpointResponseDoc, type ErrorMapper } from '../api.js';
 import { queryNumber } from '../query-params.js';
 import type { Request } from '../request.js';

@@ -2,23 +2,23 @@
 // that can fail without the body fails before a byte of it is buffered:
 // authentication, the query, the version's state, the content type, the
 // queue and the memory budget. Those gates, and the pass through them, are
-// inference/admission.ts's: the handler (body policy 'handler') hands its pass
+// inference/scheduling/admission.ts's: the handler (body policy 'handler') hands its pass
 // the body's port (body-readers.ts HandlerBody), which the pass reads, pauses
 // and resumes, and answers.
 import { z } from 'zod';
-import { imageSizeCounter } from '../../inference/image-size.js';
+import { imageSizeCounter } from '../../inference/pipeline/image-size.js';
 import { predictErrors } from '../../inference/predict-errors.js';
 import { MAX_DETECTIONS_LIMIT, predictOptions, TOP_K_LIMIT } from '../../inference/predict-options.js';
-import { predictBodyKind, predictBodyLimit } from '../../inference/request-body.js';
-import type { PredictAdmission, PredictPass } from '../../inference/admission.js';
-import type { DeployedVersion } from '../../inference/service.js';
+import { predictBodyKind, predictBodyLimit } from '../../inference/pipeline/request-body.js';
+import type { PredictAdmission, PredictPass } from '../../inference/scheduling/admission.js';
+import type { DeployedVersion } from '../../inference/inference-service.js';
 import { defineEndpoint, type Endpoint } from '../api.js';
 import { ApiError } from '../errors.js';
 import { numberBetween, queryFlag, queryNumber } from '../query-params.js';
 import { BodyTooLargeError, declaredLength, HandlerBody, SMALL_BODY_BYTES } from '../body-readers.js';
 
 export interface PredictRouteDeps {
-  /** the gates a request passes before its image reaches the engine (inference/admission.ts) */
+  /** the gates a request passes before its image reaches the engine (inference/scheduling/admission.ts) */
   admission: PredictAdmission<DeployedVersion>;
   maxImageBytes: number;
 }

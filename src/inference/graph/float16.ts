@@ -20,7 +20,7 @@ import { CodedError, revivable } from '../../errors.js';
 import { readFileSync } from 'node:fs';
 import protobuf from 'protobufjs';
 
-const root = protobuf.Root.fromJSON(JSON.parse(readFileSync(new URL('./onnx.json', import.meta.url), 'utf8')) as protobuf.INamespace);
+const root = protobuf.Root.fromJSON(JSON.parse(readFileSync(new URL('./generated/onnx.json', import.meta.url), 'utf8')) as protobuf.INamespace);
 const ModelProto = root.lookupType('onnx.ModelProto');
 
 /** The newest IR version onnx.proto (ONNX 1.17) describes: a newer model may carry fields a decode would drop. */

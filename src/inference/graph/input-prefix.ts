@@ -10,7 +10,7 @@
 // order and precision (pixel * mul + add in float32, mul = 1 / (scale *
 // std), add = -mean / std, no fused multiply-add), so the model sees the same
 // values to the bit. A Mul by 1 or an Add of 0 is left out: both are exact.
-import { normalisation, type InputConfig } from '../preprocess.js';
+import { normalisation, type InputConfig } from '../pipeline/preprocess.js';
 import type { OnnxModel } from './onnx-model.js';
 import { DataType, type NodeSpec } from './onnx-schema.js';
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import protobuf from 'protobufjs';
 
-const root = protobuf.Root.fromJSON(JSON.parse(readFileSync(new URL('./onnx.json', import.meta.url), 'utf8')) as protobuf.INamespace);
+const root = protobuf.Root.fromJSON(JSON.parse(readFileSync(new URL('./generated/onnx.json', import.meta.url), 'utf8')) as protobuf.INamespace);
 const ValueInfoProto = root.lookupType('onnx.ValueInfoProto');
 const NodeProto = root.lookupType('onnx.NodeProto');
 const TensorProto = root.lookupType('onnx.TensorProto');

@@ -2,7 +2,7 @@
 // model.json's output.format) and checks, at load time, that model.json and
 // the real model agree. A contradiction fails the version with a reason that
 // names both sides.
-import type { ModelConfig, OutputFormat } from '../model-config.js';
+import type { ModelConfig, OutputFormat } from '../versions/model-config.js';
 import { ClassificationDecoder } from './classification.js';
 import { DetrDecoder } from './detr.js';
 import { EndToEndDecoder } from './end2end.js';

@@ -2,8 +2,8 @@
 // keypoint triples x, y (input pixels) and visibility (0-1, the export
 // applies the sigmoid). Each kept box is answered as a rectangle with its
 // keypoints in `children`, keyed by the names model.json gives them.
-import { labelMap, rectangle, round, type Answer, type Detection } from '../detections.js';
-import { normaliseX, normaliseY, type Placement } from '../letterbox.js';
+import { labelMap, rectangle, round, type Answer, type Detection } from '../pipeline/detections.js';
+import { normaliseX, normaliseY, type Placement } from '../pipeline/letterbox.js';
 import type { PredictOptions } from '../predict-options.js';
 import type { TensorLike } from './types.js';
 import { YoloV8Decoder } from './yolo.js';

@@ -4,9 +4,9 @@
 // prototypes) > 0.5 on the prototype grid, cropped to the box as Ultralytics
 // crops it and to the image (the letterbox padding is not part of it); the
 // answer is the outline of its largest part as a polygon (contour.ts).
-import { largestPart, simplifyClosed, traceOuterContour } from '../contour.js';
-import { labelMap, rectangle, round, type Answer, type Detection } from '../detections.js';
-import { normaliseX, normaliseY, type Placement } from '../letterbox.js';
+import { largestPart, simplifyClosed, traceOuterContour } from '../pipeline/contour.js';
+import { labelMap, rectangle, round, type Answer, type Detection } from '../pipeline/detections.js';
+import { normaliseX, normaliseY, type Placement } from '../pipeline/letterbox.js';
 import type { PredictOptions } from '../predict-options.js';
 import { numbers, OutputShapeError, requireOutput, withoutBatch, type RowRange, type TensorLike } from './types.js';
 import { YoloV8Decoder } from './yolo.js';

@@ -1,9 +1,9 @@
 // Shared vocabulary of the output decoders: what a model output looks like
 // (shape only at load time, data at run time) and what decoders produce.
 import { CodedError, revivable } from '../../errors.js';
-import type { Answer, Detection } from '../detections.js';
-import type { Placement } from '../letterbox.js';
-import type { OutputFormat } from '../model-config.js';
+import type { Answer, Detection } from '../pipeline/detections.js';
+import type { Placement } from '../pipeline/letterbox.js';
+import type { OutputFormat } from '../versions/model-config.js';
 import type { ResolvedPredictOptions } from '../predict-options.js';
 
 /** Output metadata from the session: dims may be symbolic (strings) or -1. */

@@ -2,7 +2,7 @@
 // centre-form box in input pixels followed by class scores.
 //   YOLOv8/YOLO11: [1, 4+C, N] (channels first; [1, N, 4+C] also read), no objectness
 //   YOLOv5/YOLOv7: [1, N, 5+C], objectness then class scores; score = obj * cls
-import type { OutputFormat } from '../model-config.js';
+import type { OutputFormat } from '../versions/model-config.js';
 import type { Candidate, DenseHead, DetectionDecoder, ReducedHead, RowRange, TensorLike } from './types.js';
 import { numbers, OutputShapeError, requireOutput, withoutBatch } from './types.js';
 

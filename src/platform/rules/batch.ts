@@ -3,7 +3,7 @@
 // compiled.ts) → enter/exit against the device's previous state →
 // candidate rules → conditions (evaluate.ts) → throttle → action jobs. What
 // it returns is data the event writer turns into statements of the commit
-// (device patches, fired throttles, typed jobs); the engine (engine.ts)
+// (device patches, fired throttles, typed jobs); the engine (rules-engine.ts)
 // feeds it the devices and throttles, remembered or read.
 import type { NewActionJob } from '../../db/action-jobs.js';
 import type { DevicePatches, EngineDeviceRow } from '../../db/device-state.js';
@@ -15,7 +15,7 @@ import { candidates, type OrganizationRules } from './compiled.js';
 import { countDetections, evaluateCondition, type EvaluationContext, type NodeMemory } from './evaluate.js';
 import { eventLocation, type LastLocation } from './location.js';
 import { statefulNodes, type LandmarkTrigger, type StatefulCondition } from './model.js';
-import type { LoadedRule } from './service.js';
+import type { LoadedRule } from './rule-service.js';
 
 /** An ingested event as rules see it (ingest's IncomingEvent is one, with its idempotency key). */
 export interface RuleEvent {

@@ -12,7 +12,7 @@
 // bucket holds nothing has its rules left out (the event is stored, its
 // device's position kept); an evaluation that runs past what the bucket
 // held is stopped mid-way (EvaluationOverrun, see batch.ts). Both are
-// counted and reported by the engine (engine.ts), so the tenant pays for
+// counted and reported by the engine (rules-engine.ts), so the tenant pays for
 // its rules' cost, never the others.
 import { CodedError, revivable } from '../../errors.js';
 

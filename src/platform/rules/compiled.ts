@@ -1,14 +1,14 @@
 // An organization's enabled cloud rules compiled for evaluation: by channel,
 // each channel's rules indexed by the landmarks one of which the device must
 // be (or have been) inside for them to hold, and a spatial index of the
-// landmarks any rule watches. Built from RuleService.loadEnabled (service.ts) and
-// the landmarks' shapes; the engine (engine.ts) keeps one per organization.
+// landmarks any rule watches. Built from RuleService.loadEnabled (rule-service.ts) and
+// the landmarks' shapes; the engine (rules-engine.ts) keeps one per organization.
 import type { Shape } from '../../lib/geometry.js';
 import { LandmarkIndex } from '../../lib/landmark-index.js';
 import { sha256 } from '../../lib/sha256.js';
 import { generateExpression } from './expression.js';
 import { landmarkIds, statefulNodes, type Condition } from './model.js';
-import type { LoadedRule } from './service.js';
+import type { LoadedRule } from './rule-service.js';
 
 export interface ChannelRules {
   /** rules that may hold whatever landmarks the device is near: always evaluated */

@@ -3,5 +3,5 @@
 // its input forms and expression string (inputs.ts, expression.ts), action
 // validation (actions.ts), evaluation (evaluate.ts), the compiled index
 // (compiled.ts), batch evaluation (batch.ts), the engine that plans each
-// ingested batch (engine.ts) and the action runner (runner.ts).
-export { RuleService, type LoadedRule } from './service.js';
+// ingested batch (rules-engine.ts) and the action runner (action-runner.ts).
+export { RuleService, type LoadedRule } from './rule-service.js';

@@ -1,11 +1,11 @@
-// What the rules engine (engine.ts) remembers of each device between
+// What the rules engine (rules-engine.ts) remembers of each device between
 // batches, so that the common batch (devices it has seen, events that are
 // new) is evaluated without reading anything and committed in one round
 // trip, and the protocol that keeps it true. The event writer
 // (ingest/event-writer.ts) drives it through the engine: `ahead` for a batch
 // planned from memory, `read` for one planned from rows read under lock,
 // `committed` once its transaction committed; the action runner
-// (runner.ts, ActionRunnerOptions.onDevicesChanged, wired in app.ts) calls
+// (action-runner.ts, ActionRunnerOptions.onDevicesChanged, wired in app.ts) calls
 // `changed`. Nothing else reads or writes an entry.
 //
 // An entry is the device row as this server last wrote it, the row version

@@ -7,11 +7,11 @@
 // mismatch, so the document cannot fall behind the handlers.
 import { z, type ZodType } from 'zod';
 import { CHANNEL_TYPES } from '../../../platform/channels.js';
-import { OUTPUT_FORMATS } from '../../../inference/model-config.js';
+import { OUTPUT_FORMATS } from '../../../inference/versions/model-config.js';
 import { MAX_DETECTIONS_LIMIT, TOP_K_LIMIT } from '../../../inference/predict-options.js';
 import { ROLES } from '../../../platform/permissions.js';
 import { ACTION_TYPES } from '../../../platform/rules/actions.js';
-import { schemaFields } from '../../../platform/schema-validation.js';
+import { schemaFields } from '../../../platform/payload-validation.js';
 
 const int = () => z.number().int();
 /** A date as JSON writes it. */

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { notFound } from '../../../errors.js';
 import { actionsSchema } from '../../../platform/rules/actions.js';
 import { LIMITS } from '../../../platform/rules/model.js';
-import { presentRule, type SavedRule } from '../../../platform/rules/service.js';
+import { presentRule, type SavedRule } from '../../../platform/rules/rule-service.js';
 import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { foreignScope, id, idParam } from './common.js';

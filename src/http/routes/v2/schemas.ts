@@ -1,6 +1,6 @@
 // /v2 schemas: the payload schemas of IoT channels (docs/CONTRACT.md#v2-schemas).
 import { z } from 'zod';
-import { schemaFields } from '../../../platform/schema-validation.js';
+import { schemaFields } from '../../../platform/payload-validation.js';
 import { presentSchema } from '../../../platform/schemas.js';
 import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';

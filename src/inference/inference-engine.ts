@@ -1,0 +1,174 @@
+// The inference core without HTTP or a database, shaped like Triton: a
+// request's body goes to a pipeline worker (decode, letterbox, normalise)
+// that writes its input tensor into a shared-memory slot; the version's
+// dynamic batcher hands ready tensors to an idle instance (one ONNX Runtime
+// session per thread) in batches; each image's outputs come back split from
+// its batch and a pipeline worker decodes them into the response JSON.
+// The service (inference-service.ts) adds versions, states and admission on top; the
+// bench drives this class directly for the in-process pipeline limit.
+import { availableParallelism } from 'node:os';
+import type { Config } from '../config.js';
+import { deserializeError, serializeError, type DomainError } from '../errors.js';
+import type { BatchObserver } from './scheduling/batcher.js';
+import { FairShare } from './scheduling/fair-share.js';
+import { InstanceRestartingError } from './instances/instance.js';
+import { LoadedModel, type ServingDefaults } from './versions/loaded-model.js';
+import { MODEL_CACHE_TUNING, ModelCache, type CacheLimits } from './versions/model-cache.js';
+import type { ModelConfig } from './versions/model-config.js';
+import { jpegDecoder } from './pipeline/decode-image.js';
+import { PipelinePool } from './pipeline/pipeline-pool.js';
+import type { PipelineSettings } from './pipeline/pipeline-worker.js';
+import { predictErrors } from './predict-errors.js';
+import { resolvePredictOptions, type PredictOptions } from './predict-options.js';
+
+export interface EngineSettings extends ServingDefaults, PipelineSettings {
+  cache: CacheLimits;
+}
+
+/** The engine's settings out of the server's configuration. */
+export function engineSettings(config: Config): EngineSettings {
+  return {
+    instances: config.instances,
+    graphRewrite: config.graphRewrite,
+    gpuPrecision: config.gpuPrecision,
+    batching: config.batching,
+    executionProviders: config.executionProviders,
+    workers: config.workers,
+    instanceMemoryBytes: config.instanceMemoryBytes,
+    maxImageBytes: config.maxImageBytes,
+    maxImagePixels: config.maxImagePixels,
+    jpegDecoder: jpegDecoder(config.jpegDecoder).decoder,
+    cache: {
+      maxLoaded: config.maxLoadedVersions,
+      memoryBudgetBytes: config.modelMemoryBudgetBytes,
+      resident: { serverBytes: config.isolatedMemoryBytes, organizationBytes: config.organizationIsolatedMemoryBytes },
+      concurrentLoads: MODEL_CACHE_TUNING.concurrentLoads,
+    },
+  };
+}
+
+/** A version as the engine sees it: where its files are and what model.json says. */
+export interface ModelRef {
+  id: string;
+  /** whose turn its CPU runs count as (fair-share.ts) */
+  organizationId: string;
+  directory: string;
+  /** where the prepared (rewritten) model is kept between loads; undefined: prepared anew at each load */
+  cacheDirectory?: string | undefined;
+  /** its instances run in child processes under MODEL_INSTANCE_MEMORY_MB (a version not trusted with the server's memory) */
+  isolated?: boolean;
+  /** told when an isolated instance can no longer go on (its memory, crashes, kills): the version must fail */
+  onFatal?: (reason: string) => void;
+  config: ModelConfig;
+}
+
+interface StageTimings {
+  decodeMs: number;
+  preprocessMs: number;
+  queueMs: number;
+  inferenceMs: number;
+  postprocessMs: number;
+  batchSize: number;
+}
+
+export interface Prediction {
+  /** the response body, serialised in a worker so the main thread only writes it */
+  json: string;
+  timings: StageTimings;
+}
+
+export class InferenceEngine {
+  readonly pipeline: PipelinePool;
+  readonly models: ModelCache;
+  /** CPU run permits, one per core, shared fairly between organizations */
+  readonly fairShare = new FairShare(availableParallelism());
+  private loads = 0;
+
+  constructor(
+    private readonly settings: EngineSettings,
+    private readonly observer: (versionId: string) => BatchObserver = () => ({ batch() {} }),
+  ) {
+    this.pipeline = new PipelinePool(settings.workers, settings);
+    this.models = new ModelCache(settings.cache);
+  }
+
+  /** The version loaded (loading it if needed) and pinned: pass it to predict(), then release(). */
+  acquire(ref: ModelRef): Promise<LoadedModel> {
+    return this.models.acquire(ref.id, () =>
+      LoadedModel.load(ref.id, `${ref.id}#${++this.loads}`, { directory: ref.directory, cacheDirectory: ref.cacheDirectory }, ref.isolated ?? false, ref.config, this.settings, this.observer(ref.id), {
+        gate: this.fairShare,
+        organizationId: ref.organizationId,
+      }, (reason) => ref.onFatal?.(reason)),
+    );
+  }
+
+  release(model: LoadedModel): void {
+    this.models.release(model.versionId, model);
+  }
+
+  /**
+   * One prediction on a pinned load, for `caller` (the organization calling:
+   * a public version's batcher serves its callers in turn). `body` is
+   * transferred to a worker and unusable afterwards. Throws DomainError for the client's mistakes and for
+   * failed runs.
+   */
+  async predict(model: LoadedModel, body: ArrayBuffer, contentType: string, options: PredictOptions, caller = model.versionId): Promise<Prediction> {
+    const slot = await model.slots.acquire();
+    let released = false;
+    const releaseSlot = () => {
+      if (!released) model.slots.release(slot);
+      released = true;
+    };
+    try {
+      model.batcher.expect();
+      const pre = await this.pipeline
+        .preprocess({ versionId: model.versionId, body, contentType, input: model.config.input, dtype: model.info.inputDtype, slot })
+        .catch((error: Error) => ({ ok: false as const, error: serializeError(this.failed(model, error)) }));
+      if (!pre.ok) {
+        model.batcher.abandon();
+        throw deserializeError(pre.error);
+      }
+      let batched;
+      try {
+        // A dense head reduced in the model keeps the anchors at or above the threshold the decoder will apply.
+        batched = await model.batcher.submit(slot, resolvePredictOptions(options, false).threshold, caller);
+      } catch (error) {
+        throw this.failed(model, error as Error);
+      }
+      releaseSlot();
+      const post = await this.pipeline.postprocess({
+        versionId: model.versionId,
+        loadKey: model.loadKey,
+        config: model.config,
+        outputInfo: model.info.outputs,
+        outputs: batched.outputs,
+        placement: pre.placement,
+        options,
+      });
+      if (!post.ok) throw deserializeError(post.error);
+      return {
+        json: post.json,
+        timings: {
+          decodeMs: pre.decodeMs,
+          preprocessMs: pre.preprocessMs,
+          queueMs: batched.queueMs,
+          inferenceMs: batched.runMs,
+          postprocessMs: post.postprocessMs,
+          batchSize: batched.batchSize,
+        },
+      };
+    } finally {
+      releaseSlot();
+    }
+  }
+
+  private failed(model: LoadedModel, error: Error): DomainError {
+    if (error instanceof InstanceRestartingError) return predictErrors.instanceRestarting(model.versionId, error.how, error.retryAfterSeconds);
+    return predictErrors.inferenceFailed(model.versionId, error.message);
+  }
+
+  async close(): Promise<void> {
+    await this.models.close();
+    await this.pipeline.close();
+  }
+}

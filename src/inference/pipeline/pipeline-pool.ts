@@ -1,0 +1,59 @@
+// The pipeline workers (piscina, one per core by default): every CPU-heavy
+// step of a prediction except the model run. The main thread only submits
+// tasks: a request body moves to a worker by transfer, the input tensor
+// comes back through shared memory, an image's outputs go in by transfer.
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { log } from '../../log.js';
+import type {
+  PipelineSettings,
+  PostprocessOutcome,
+  PostprocessTask,
+  PreprocessOutcome,
+  PreprocessTask,
+} from './pipeline-worker.js';
+
+const WORKER_FILE = new URL(`./pipeline-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+
+export class PipelinePool {
+  private readonly piscina: Piscina;
+
+  constructor(
+    readonly workers: number,
+    settings: PipelineSettings,
+  ) {
+    this.piscina = new Piscina({
+      filename: WORKER_FILE.href,
+      minThreads: workers,
+      maxThreads: workers,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      concurrentTasksPerWorker: 1,
+      workerData: settings,
+      // Development runs TypeScript through tsx; a build runs plain JS.
+      execArgv: WORKER_FILE.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [],
+      // libvips allocates outside the JS heap; keep V8's small.
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+    });
+    // A worker that dies is replaced by piscina; its task fails and is answered 500.
+    this.piscina.on('error', (error) => log.error('pipeline worker error', { error: error as Error }));
+  }
+
+  preprocess(task: Omit<PreprocessTask, 'op'>): Promise<PreprocessOutcome> {
+    return this.piscina.run({ op: 'preprocess', ...task }, { transferList: [task.body] }) as Promise<PreprocessOutcome>;
+  }
+
+  postprocess(task: Omit<PostprocessTask, 'op'>): Promise<PostprocessOutcome> {
+    const buffers = Object.values(task.outputs).map((t) => (t.data as ArrayBufferView).buffer as ArrayBuffer);
+    return this.piscina.run({ op: 'postprocess', ...task }, { transferList: buffers }) as Promise<PostprocessOutcome>;
+  }
+
+  /** tasks waiting for a free worker */
+  get queued(): number {
+    return this.piscina.queueSize;
+  }
+
+  async close(): Promise<void> {
+    await this.piscina.close({ force: false });
+  }
+}

@@ -1,0 +1,88 @@
+// Entry point of a pipeline worker thread (run by piscina): the CPU-heavy
+// steps of a prediction on either side of the model. `preprocess` turns a
+// request body into an input tensor in a shared-memory slot; `postprocess`
+// turns one image's outputs into the response JSON. Sessions live in the
+// instance threads, not here, so any worker serves any model version.
+import { workerData } from 'piscina';
+import { DomainError, serializeError, type ErrorEnvelope } from '../../errors.js';
+import { log } from '../../log.js';
+import type { Placement } from './letterbox.js';
+import type { ModelConfig } from '../versions/model-config.js';
+import type { OutputInfo } from '../outputs/index.js';
+import { DecoderCache, postprocess, type ImageOutputs } from './postprocess.js';
+import { predictErrors } from '../predict-errors.js';
+import type { PredictOptions } from '../predict-options.js';
+import type { InputDtype } from '../instances/prepared-model.js';
+import { preprocessInto, tensorView, type InputConfig } from './preprocess.js';
+import { extractImage } from './request-body.js';
+import type { JpegDecoder } from './decode-image.js';
+
+export interface PipelineSettings {
+  maxImageBytes: number;
+  maxImagePixels: number;
+  /** which decoder JPEGs get (decode-image.ts jpegDecoder, resolved from JPEG_DECODER) */
+  jpegDecoder: JpegDecoder;
+}
+
+export interface PreprocessTask {
+  op: 'preprocess';
+  versionId: string;
+  /** the request body, transferred (not copied) from the main thread */
+  body: ArrayBuffer;
+  contentType: string;
+  input: InputConfig;
+  /** what the slot holds: uint8 pixels for a prepared model, else the model's own input type */
+  dtype: InputDtype;
+  /** where the input tensor is written */
+  slot: SharedArrayBuffer;
+}
+
+export interface PostprocessTask {
+  op: 'postprocess';
+  versionId: string;
+  /** identifies one load of the version, for the decoder cache */
+  loadKey: string;
+  config: ModelConfig;
+  outputInfo: OutputInfo[];
+  /** this image's outputs, transferred from the instance through the main thread */
+  outputs: ImageOutputs;
+  placement: Placement;
+  options: PredictOptions;
+}
+
+export type PipelineTask = PreprocessTask | PostprocessTask;
+
+/** a DomainError, as its envelope (errors.ts) */
+export type Failure = { ok: false; error: ErrorEnvelope };
+export type PreprocessOutcome = { ok: true; placement: Placement; decodeMs: number; preprocessMs: number } | Failure;
+export type PostprocessOutcome = { ok: true; json: string; postprocessMs: number } | Failure;
+
+const settings = workerData as PipelineSettings;
+const decoders = new DecoderCache();
+
+async function runPreprocess(task: PreprocessTask): Promise<PreprocessOutcome> {
+  const image = extractImage(task.contentType, new Uint8Array(task.body), settings.maxImageBytes);
+  const result = await preprocessInto(image, task.input, tensorView(task.dtype, task.input, task.slot), settings.maxImagePixels, settings.jpegDecoder);
+  return { ok: true, ...result };
+}
+
+function runPostprocess(task: PostprocessTask): PostprocessOutcome {
+  const started = performance.now();
+  const decoder = decoders.get(task.loadKey, task.config, task.outputInfo);
+  const json = postprocess(decoder, task.config.labels, task.outputs, task.placement, task.options);
+  return { ok: true, json, postprocessMs: performance.now() - started };
+}
+
+/**
+ * piscina's single entry point. (Named task functions would be neater, but
+ * piscina imports them before tsx's loader is active in development.)
+ */
+export default async function run(task: PipelineTask): Promise<PreprocessOutcome | PostprocessOutcome> {
+  try {
+    return task.op === 'preprocess' ? await runPreprocess(task) : runPostprocess(task);
+  } catch (error) {
+    if (error instanceof DomainError) return { ok: false, error: serializeError(error) };
+    log.error(`${task.op} failed`, { versionId: task.versionId, error: error as Error });
+    return { ok: false, error: serializeError(predictErrors.inferenceFailed(task.versionId, (error as Error).message)) };
+  }
+}
