@@ -38,7 +38,9 @@ const { values } = parseArgs({
   },
 });
 if (values.help || !values.against) {
-  process.stdout.write('Usage: npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32] [--profile]\n');
+  process.stdout.write(
+    'Usage: npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32] [--profile]\n',
+  );
   process.exit(values.help ? 0 : 2);
 }
 const reps = Number(values.reps);
@@ -50,12 +52,29 @@ const DEMO = '/v1/models/01JDEM0DETECT0R00000000001/predict';
 const say = (text: string) => process.stderr.write(`[bench ab] ${text}\n`);
 
 const image = multipartBody(readFileSync(`${ROOT}/samples/scene.jpg`));
-const event = { locations: [{ latitude: 48.85, longitude: 2.35, accuracy: 5 }], powers: [{ charging: false, batteryLife: 80 }], attributes: { app: 'bench' } };
+const event = {
+  locations: [{ latitude: 48.85, longitude: 2.35, accuracy: 5 }],
+  powers: [{ charging: false, batteryLife: 80 }],
+  attributes: { app: 'bench' },
+};
 const single = Buffer.from(JSON.stringify(event));
-const batch = Buffer.from(ingress.MobileEvents.encode(ingress.MobileEvents.fromObject({ events: Array.from({ length: 50 }, () => event) })).finish());
+const batch = Buffer.from(
+  ingress.MobileEvents.encode(
+    ingress.MobileEvents.fromObject({ events: Array.from({ length: 50 }, () => event) }),
+  ).finish(),
+);
 
-type Workload = 'trivial endpoint req/s' | 'predict req/s' | 'ingest json single events/s' | 'ingest protobuf batch events/s';
-const WORKLOADS: Workload[] = ['trivial endpoint req/s', 'predict req/s', 'ingest json single events/s', 'ingest protobuf batch events/s'];
+type Workload =
+  | 'trivial endpoint req/s'
+  | 'predict req/s'
+  | 'ingest json single events/s'
+  | 'ingest protobuf batch events/s';
+const WORKLOADS: Workload[] = [
+  'trivial endpoint req/s',
+  'predict req/s',
+  'ingest json single events/s',
+  'ingest protobuf batch events/s',
+];
 const TRIVIAL = buildRequest('GET', '/v2/health/live', {});
 
 /** One server of `cwd`, measured on every workload once. */
@@ -72,26 +91,46 @@ async function measureOnce(cwd: string): Promise<Record<Workload, number>> {
     },
   });
   try {
-    await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 120_000, 'the server to be ready');
+    await waitFor(
+      async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200,
+      120_000,
+      'the server to be ready',
+    );
     const admin = await new Api(server.url).login(ADMIN.email, ADMIN.password);
     const channel = (await admin.post('/v2/channels', { name: 'bench', type: 'android' })).body.data;
     const tokens: string[] = [];
     for (let d = 0; d < devices; d++) {
-      const res = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
+      const res = await fetch(`${server.url}/v1/registration`, {
+        method: 'POST',
+        body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }),
+      });
       tokens.push(((await res.json()) as { token: string }).token);
     }
     const load = async (request: Buffer | Buffer[], connections: number) => {
-      const run = await runLoad({ host: '127.0.0.1', port: server.port, request, connections, durationMs, warmupMs: 1000 });
+      const run = await runLoad({
+        host: '127.0.0.1',
+        port: server.port,
+        request,
+        connections,
+        durationMs,
+        warmupMs: 1000,
+      });
       if (run.errors > 0) say(`${run.errors} errors: ${JSON.stringify(run.statuses)}`);
       return run.rps;
     };
     const device = (body: Buffer, path: string, type: string) =>
-      tokens.map((token) => buildRequest('POST', path, { Authorization: `Bearer ${token}`, 'Content-Type': type }, body));
+      tokens.map((token) =>
+        buildRequest('POST', path, { Authorization: `Bearer ${token}`, 'Content-Type': type }, body),
+      );
     return {
       'trivial endpoint req/s': await load(TRIVIAL, 64),
-      'predict req/s': await load(buildRequest('POST', DEMO, { Authorization: `Bearer ${KEY}`, 'Content-Type': image.contentType }, image.body), concurrency),
+      'predict req/s': await load(
+        buildRequest('POST', DEMO, { Authorization: `Bearer ${KEY}`, 'Content-Type': image.contentType }, image.body),
+        concurrency,
+      ),
       'ingest json single events/s': await load(device(single, '/v1/mobile/events', 'application/json'), devices),
-      'ingest protobuf batch events/s': (await load(device(batch, '/v1/mobile/events/batch', 'application/protobuf'), devices)) * 50,
+      'ingest protobuf batch events/s':
+        (await load(device(batch, '/v1/mobile/events/batch', 'application/protobuf'), devices)) * 50,
     };
   } finally {
     await server.stop();
@@ -111,7 +150,9 @@ for (let r = 0; r < reps; r++) {
 const median = (side: 'A' | 'B', w: Workload): Stat => stat(runs[side].map((r) => r[w]));
 const fmt = (s: Stat) => `${s.median.toFixed(0)} (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
 process.stdout.write(`# A/B: ${sides.B} (B) against ${sides.A} (A)\n\n`);
-process.stdout.write(`${reps} runs each, alternating, ${durationMs / 1000} s per figure; median (min–max). Predict: ${concurrency} clients; ingestion: ${devices} devices.\n\n`);
+process.stdout.write(
+  `${reps} runs each, alternating, ${durationMs / 1000} s per figure; median (min–max). Predict: ${concurrency} clients; ingestion: ${devices} devices.\n\n`,
+);
 process.stdout.write('| workload | A | B | B/A |\n|---|---|---|---|\n');
 for (const w of WORKLOADS) {
   const [a, b] = [median('A', w), median('B', w)];
@@ -121,10 +162,25 @@ for (const w of WORKLOADS) {
 /** The trivial endpoint under `node --cpu-prof` on `cwd`'s server (its own start script): the top of the profile. */
 async function profileTrivial(cwd: string): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), 'sense-ab-profile-'));
-  const server = await startBenchServer({ cwd, args: ['--cpu-prof', '--cpu-prof-dir', dir, ...startCommand(cwd)], env: { MODELS_DIR: `${ROOT}/models` } });
+  const server = await startBenchServer({
+    cwd,
+    args: ['--cpu-prof', '--cpu-prof-dir', dir, ...startCommand(cwd)],
+    env: { MODELS_DIR: `${ROOT}/models` },
+  });
   try {
-    await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 120_000, 'the server to be ready');
-    await runLoad({ host: '127.0.0.1', port: server.port, request: TRIVIAL, connections: 64, durationMs, warmupMs: 1000 });
+    await waitFor(
+      async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200,
+      120_000,
+      'the server to be ready',
+    );
+    await runLoad({
+      host: '127.0.0.1',
+      port: server.port,
+      request: TRIVIAL,
+      connections: 64,
+      durationMs,
+      warmupMs: 1000,
+    });
   } finally {
     await server.stop(); // the profile is written as the process exits
     await removeDir(server.dataDir);
@@ -140,6 +196,8 @@ if (values.profile) {
   for (const side of ['A', 'B'] as const) {
     say(`profiling ${side} on the trivial endpoint`);
     const top = await profileTrivial(sides[side]);
-    process.stdout.write(`\n${side} (${sides[side]}): self time on GET /v2/health/live, share of the busy samples\n\n${top.map((line) => `- ${line}`).join('\n')}\n`);
+    process.stdout.write(
+      `\n${side} (${sides[side]}): self time on GET /v2/health/live, share of the busy samples\n\n${top.map((line) => `- ${line}`).join('\n')}\n`,
+    );
   }
 }

@@ -119,13 +119,18 @@ async function startInference(modelDir: string, mode: Mode): Promise<TestServer 
     await rm(server.dataDir, { recursive: true, force: true });
     await rm(modelsDir, { recursive: true, force: true });
   };
-  await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 120_000, 'the server to be ready');
+  await waitFor(
+    async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200,
+    120_000,
+    'the server to be ready',
+  );
   return Object.assign(server, { cleanup });
 }
 
 async function batchTotals(server: TestServer): Promise<{ images: number; runs: number }> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
-  const read = (suffix: string) => Number(new RegExp(`inference_batch_size_${suffix}\\{model_version="${VERSION}"\\} (\\S+)`).exec(text)?.[1] ?? 0);
+  const read = (suffix: string) =>
+    Number(new RegExp(`inference_batch_size_${suffix}\\{model_version="${VERSION}"\\} (\\S+)`).exec(text)?.[1] ?? 0);
   return { images: read('sum'), runs: read('count') };
 }
 
@@ -147,7 +152,15 @@ function figure(runs: Array<LoadResult & { meanBatch: number }>): Figure {
 
 async function measure(server: TestServer, request: Buffer, connections: number, reconnect = false) {
   const before = await batchTotals(server);
-  const result = await runLoad({ host: '127.0.0.1', port: server.port, request, connections, durationMs, warmupMs, reconnect });
+  const result = await runLoad({
+    host: '127.0.0.1',
+    port: server.port,
+    request,
+    connections,
+    durationMs,
+    warmupMs,
+    reconnect,
+  });
   const after = await batchTotals(server);
   return { ...result, meanBatch: (after.images - before.images) / Math.max(1, after.runs - before.runs) };
 }
@@ -192,7 +205,9 @@ async function benchModel(model: string, lines: string[]): Promise<void> {
       if (mode.name === 'on') pipelineBatch.push(result.meanBatchSize);
     }
     alone.push((await measurePipelineLimit({ ...limits, maxBatchSize: 1, image: image.bytes, inFlight: 1 })).stages);
-    say(`  rep ${rep + 1}: model ${modelRuns.at(-1)!.toFixed(1)}/s, pipeline off ${pipeline.off.at(-1)!.toFixed(1)}/s, on ${pipeline.on.at(-1)!.toFixed(1)}/s`);
+    say(
+      `  rep ${rep + 1}: model ${modelRuns.at(-1)!.toFixed(1)}/s, pipeline off ${pipeline.off.at(-1)!.toFixed(1)}/s, on ${pipeline.on.at(-1)!.toFixed(1)}/s`,
+    );
   }
   const modelLimit = stat(modelLimitOf(1));
   // Batching on is compared with what the model gives at its batch size.
@@ -211,18 +226,27 @@ async function benchModel(model: string, lines: string[]): Promise<void> {
   const overloadRuns: Array<LoadResult & { meanBatch: number }> = [];
   try {
     const { body, contentType } = multipartBody(image.bytes);
-    const request = buildRequest('POST', `/v1/models/${VERSION}/predict`, { 'Content-Type': contentType, Authorization: `Bearer ${KEY}` }, body);
+    const request = buildRequest(
+      'POST',
+      `/v1/models/${VERSION}/predict`,
+      { 'Content-Type': contentType, Authorization: `Bearer ${KEY}` },
+      body,
+    );
     for (let rep = 0; rep < reps; rep++) {
       for (const connections of levels) {
         for (const [i, mode] of MODES.entries()) {
           const result = await measure(servers[i]!, request, connections);
           runs.set(`${mode.name}/${connections}`, [...(runs.get(`${mode.name}/${connections}`) ?? []), result]);
-          say(`  batching ${mode.name} c=${connections} rep ${rep + 1}: ${result.rps.toFixed(1)} req/s p99 ${result.p99.toFixed(1)} ms batch ${result.meanBatch.toFixed(2)}`);
+          say(
+            `  batching ${mode.name} c=${connections} rep ${rep + 1}: ${result.rps.toFixed(1)} req/s p99 ${result.p99.toFixed(1)} ms batch ${result.meanBatch.toFixed(2)}`,
+          );
         }
       }
       const overload = await measure(servers[1]!, request, capacityLevel * 8, true);
       overloadRuns.push(overload);
-      say(`  overload c=${capacityLevel * 8} rep ${rep + 1}: ${overload.rps.toFixed(1)} req/s, refused or dropped ${overload.errors}`);
+      say(
+        `  overload c=${capacityLevel * 8} rep ${rep + 1}: ${overload.rps.toFixed(1)} req/s, refused or dropped ${overload.errors}`,
+      );
     }
   } finally {
     await Promise.all(servers.map((s) => s.cleanup()));
@@ -247,7 +271,9 @@ async function benchModel(model: string, lines: string[]): Promise<void> {
   for (const connections of levels) {
     for (const mode of MODES) {
       const fig = figure(runs.get(`${mode.name}/${connections}`)!);
-      lines.push(`| ${mode.name} | ${connections} | ${f(fig.rps)} | ${f(fig.p99)} | ${f(fig.meanBatch, 2)} | ${fig.errors} |`);
+      lines.push(
+        `| ${mode.name} | ${connections} | ${f(fig.rps)} | ${f(fig.p99)} | ${f(fig.meanBatch, 2)} | ${fig.errors} |`,
+      );
     }
   }
   const capacity = figure(runs.get(`on/${capacityLevel}`)!).rps.median;
@@ -284,7 +310,9 @@ function stageLines(alone: PipelineLimit['stages'][], modelLimit: number): strin
 /** The GPUs nvidia-smi reports, for the report's machine line. */
 function gpuName(): string {
   try {
-    const names = execFileSync('nvidia-smi', ['--query-gpu=name,driver_version', '--format=csv,noheader'], { encoding: 'utf8' }).trim();
+    const names = execFileSync('nvidia-smi', ['--query-gpu=name,driver_version', '--format=csv,noheader'], {
+      encoding: 'utf8',
+    }).trim();
     return `GPU ${names.split('\n').join('; ')}`;
   } catch {
     return 'GPU unknown (no nvidia-smi)';

@@ -40,12 +40,14 @@ if (values.help) {
 const DECODERS = ['libturbojpeg', 'sharp'] as const;
 const SIZES = [320, 640];
 const photo = (await benchImage('jpeg-1280x720', join(ROOT, 'bench', '.cache'))).bytes;
-const scene = await sharp(join(ROOT, 'samples', 'scene.jpg')).resize(1280, 720, { fit: 'fill' }).jpeg({ quality: 90 }).toBuffer();
+const scene = await sharp(join(ROOT, 'samples', 'scene.jpg'))
+  .resize(1280, 720, { fit: 'fill' })
+  .jpeg({ quality: 90 })
+  .toBuffer();
 const IMAGES: Array<[string, Buffer]> = [
   ['photograph 1280x720', photo],
   ['demo scene 1280x720', scene],
 ];
-
 
 type Figure = { image: string; size: number; decoder: string; ms: number; min: number; max: number };
 
@@ -89,7 +91,8 @@ const lines = [
   `|---|---|---|${measured.map(() => '---|').join('')}${measured.length === 2 ? '---|' : ''}`,
   ...measured[0]!.figures.map(({ image, size, decoder }, i) => {
     const cells = measured.map((m) => `${f(m.figures[i]!.ms)} (${f(m.figures[i]!.min)}–${f(m.figures[i]!.max)})`);
-    const ratio = measured.length === 2 ? ` ${(measured[1]!.figures[i]!.ms / measured[0]!.figures[i]!.ms).toFixed(2)} |` : '';
+    const ratio =
+      measured.length === 2 ? ` ${(measured[1]!.figures[i]!.ms / measured[0]!.figures[i]!.ms).toFixed(2)} |` : '';
     return `| ${image} | ${size} | ${decoder} | ${cells.join(' | ')} |${ratio}`;
   }),
 ];

@@ -88,10 +88,16 @@ async function measure(label: string, cwd: string) {
 const results = [await measure('this checkout', ROOT)];
 if (values.against) results.unshift(await measure(values.against, values.against));
 process.stdout.write(`# Body flood: ${connections} connections x ${values.megabytes} MiB, forged token\n\n`);
-process.stdout.write('| server | route | RSS before MiB | peak RSS MiB | seconds | answers |\n|---|---|---|---|---|---|\n');
+process.stdout.write(
+  '| server | route | RSS before MiB | peak RSS MiB | seconds | answers |\n|---|---|---|---|---|---|\n',
+);
 for (const { label, runs } of results) {
   for (const r of runs) {
-    const answers = Object.entries(r.answers).map(([k, v]) => `${k}: ${v}`).join(', ');
-    process.stdout.write(`| ${label} | ${r.path} | ${r.beforeMiB.toFixed(0)} | ${r.peakMiB.toFixed(0)} | ${r.seconds.toFixed(1)} | ${answers} |\n`);
+    const answers = Object.entries(r.answers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ');
+    process.stdout.write(
+      `| ${label} | ${r.path} | ${r.beforeMiB.toFixed(0)} | ${r.peakMiB.toFixed(0)} | ${r.seconds.toFixed(1)} | ${answers} |\n`,
+    );
   }
 }

@@ -23,8 +23,24 @@ import { stat, type Stat } from './report.js';
 
 const DEMO = '01JDEM0DETECT0R00000000001';
 const ZONES = [
-  { name: 'left', polygon: [[0, 0], [0.5, 0], [0.5, 1], [0, 1]] },
-  { name: 'right', polygon: [[0.5, 0], [1, 0], [1, 1], [0.5, 1]] },
+  {
+    name: 'left',
+    polygon: [
+      [0, 0],
+      [0.5, 0],
+      [0.5, 1],
+      [0, 1],
+    ],
+  },
+  {
+    name: 'right',
+    polygon: [
+      [0.5, 0],
+      [1, 0],
+      [1, 1],
+      [0.5, 1],
+    ],
+  },
 ];
 
 const { values } = parseArgs({
@@ -74,8 +90,20 @@ interface Deployment {
 }
 
 async function deploy(dataDir?: string): Promise<TestServer> {
-  const server = await startBenchServer({ dataDir, env: { MODELS_DIR: join(ROOT, 'models'), ADMIN_PASSWORD: ADMIN.password, DEVICE_EVENT_RATE: '1000000', DEVICE_EVENT_BURST: '1000000' } });
-  await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 180_000, 'the demo model to load');
+  const server = await startBenchServer({
+    dataDir,
+    env: {
+      MODELS_DIR: join(ROOT, 'models'),
+      ADMIN_PASSWORD: ADMIN.password,
+      DEVICE_EVENT_RATE: '1000000',
+      DEVICE_EVENT_BURST: '1000000',
+    },
+  });
+  await waitFor(
+    async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200,
+    180_000,
+    'the demo model to load',
+  );
   return server;
 }
 
@@ -87,9 +115,16 @@ async function withCameras(): Promise<Deployment> {
   const tokens: string[] = [];
   const deviceIds: string[] = [];
   for (let c = 0; c < cameras; c++) {
-    const res = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
+    const res = await fetch(`${server.url}/v1/registration`, {
+      method: 'POST',
+      body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }),
+    });
     const { token, deviceId } = (await res.json()) as { token: string; deviceId: string };
-    const profile = await admin.request('PUT', `/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES, keepFrames });
+    const profile = await admin.request('PUT', `/v2/devices/${deviceId}/vision`, {
+      modelVersionId: DEMO,
+      zones: ZONES,
+      keepFrames,
+    });
     if (profile.status !== 200) throw new Error(`vision profile: ${profile.status} ${JSON.stringify(profile.body)}`);
     tokens.push(token);
     deviceIds.push(deviceId);
@@ -112,10 +147,25 @@ async function throughput(): Promise<Figure[]> {
     const { server } = await withCameras().then(async (d) => {
       for (const fps of rates) {
         const requests = d.tokens.map((token, i) =>
-          buildRequest('POST', '/v1/iot/frames', { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, scenes[i % scenes.length]),
+          buildRequest(
+            'POST',
+            '/v1/iot/frames',
+            { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+            scenes[i % scenes.length],
+          ),
         );
-        const run = await runLoad({ host: '127.0.0.1', port: d.server.port, request: requests, connections: cameras, durationMs, warmupMs: 2000, rate: cameras * fps });
-        say(`rep ${r + 1}, ${fps} frames/s per camera: ${run.rps.toFixed(1)} frames/s, p99 ${run.p99.toFixed(0)} ms, ${run.errors} errors ${JSON.stringify(run.statuses)}`);
+        const run = await runLoad({
+          host: '127.0.0.1',
+          port: d.server.port,
+          request: requests,
+          connections: cameras,
+          durationMs,
+          warmupMs: 2000,
+          rate: cameras * fps,
+        });
+        say(
+          `rep ${r + 1}, ${fps} frames/s per camera: ${run.rps.toFixed(1)} frames/s, p99 ${run.p99.toFixed(0)} ms, ${run.errors} errors ${JSON.stringify(run.statuses)}`,
+        );
         runs.set(fps, [...(runs.get(fps) ?? []), { fps: run.rps, p50: run.p50, p99: run.p99, errors: run.errors }]);
       }
       return d;
@@ -175,7 +225,9 @@ async function crashRound(killAfter: number): Promise<Crash> {
   const restarted = await deploy(d.server.dataDir);
   const sql = await serverSql(restarted);
   try {
-    const rows = await sql<Array<{ frameId: string }>>`SELECT payload->>'frameId' AS frame_id FROM events WHERE device_id = ANY(${d.deviceIds})`;
+    const rows = await sql<
+      Array<{ frameId: string }>
+    >`SELECT payload->>'frameId' AS frame_id FROM events WHERE device_id = ANY(${d.deviceIds})`;
     const stored = new Set(rows.map((r) => r.frameId));
     const [kept] = keepFrames
       ? await sql<Array<{ events: number; missing: number; withoutEvent: number }>>`
@@ -206,7 +258,11 @@ const fmt = (s: Stat, digits = 1) => `${s.median.toFixed(digits)} (${s.min.toFix
 const report = [
   keepFrames ? '# Camera frames, their images kept' : '# Camera frames',
   '',
-  `Command: \`npm run bench -- frames${process.argv.slice(2).filter((a) => a !== 'frames').map((a) => ` ${a}`).join('')}\``,
+  `Command: \`npm run bench -- frames${process.argv
+    .slice(2)
+    .filter((a) => a !== 'frames')
+    .map((a) => ` ${a}`)
+    .join('')}\``,
   '',
   `Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}; the bundled demo model on CPU, embedded PostgreSQL.`,
   '',
@@ -214,7 +270,10 @@ const report = [
   '',
   '| frames/s per camera | offered frames/s | acknowledged frames/s | p50 ms | p99 ms | errors |',
   '|---|---|---|---|---|---|',
-  ...figures.map((f) => `| ${f.fps} | ${f.offered} | ${fmt(f.framesPerSecond)} | ${fmt(f.p50, 0)} | ${fmt(f.p99, 0)} | ${f.errors} |`),
+  ...figures.map(
+    (f) =>
+      `| ${f.fps} | ${f.offered} | ${fmt(f.framesPerSecond)} | ${fmt(f.p50, 0)} | ${fmt(f.p99, 0)} | ${f.errors} |`,
+  ),
   '',
   '## Crash round',
   '',

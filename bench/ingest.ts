@@ -102,7 +102,10 @@ const SETUPS: Setup[] = replicaCounts.flatMap((replicas) =>
   deviceRates.map((deviceRate) => ({
     replicas,
     deviceRate,
-    label: [comparesReplicas || !comparesRates ? `${replicas} replica${replicas > 1 ? 's' : ''}` : '', comparesRates ? (deviceRate === UNLIMITED_RATE ? 'no device limit' : `${deviceRate} events/s per device`) : '']
+    label: [
+      comparesReplicas || !comparesRates ? `${replicas} replica${replicas > 1 ? 's' : ''}` : '',
+      comparesRates ? (deviceRate === UNLIMITED_RATE ? 'no device limit' : `${deviceRate} events/s per device`) : '',
+    ]
       .filter(Boolean)
       .join(', '),
   })),
@@ -156,16 +159,23 @@ const ALL_SCENARIOS: Scenario[] = [
 ];
 const wanted = values.scenarios?.split(',').map((name) => name.trim());
 const SCENARIOS = wanted ? ALL_SCENARIOS.filter((s) => wanted.includes(s.name)) : ALL_SCENARIOS;
-if (SCENARIOS.length === 0) throw new Error(`--scenarios names none of: ${ALL_SCENARIOS.map((s) => s.name).join(', ')}`);
+if (SCENARIOS.length === 0)
+  throw new Error(`--scenarios names none of: ${ALL_SCENARIOS.map((s) => s.name).join(', ')}`);
 
 /** A mobile event without client timestamp, so every copy is a new event (no idempotency match). */
 function event(i: number) {
-  return { locations: [{ latitude: 48.85 + (i % 100) / 10_000, longitude: 2.35, accuracy: 5 }], powers: [{ charging: false, batteryLife: 80 }], attributes: { app: 'bench' } };
+  return {
+    locations: [{ latitude: 48.85 + (i % 100) / 10_000, longitude: 2.35, accuracy: 5 }],
+    powers: [{ charging: false, batteryLife: 80 }],
+    attributes: { app: 'bench' },
+  };
 }
 
 function body(scenario: Scenario): Buffer {
   if (scenario.eventsPerRequest === 1) {
-    return scenario.encoding === 'json' ? Buffer.from(JSON.stringify(event(0))) : Buffer.from(ingress.Event.encode(ingress.Event.fromObject(event(0))).finish());
+    return scenario.encoding === 'json'
+      ? Buffer.from(JSON.stringify(event(0)))
+      : Buffer.from(ingress.Event.encode(ingress.Event.fromObject(event(0))).finish());
   }
   const events = Array.from({ length: scenario.eventsPerRequest }, (_, i) => event(i));
   return scenario.encoding === 'json'
@@ -202,7 +212,8 @@ async function startDeployment({ replicas, deviceRate }: Setup): Promise<Deploym
   };
   try {
     const databaseUrl = await serverDatabaseUrl(servers[0]!);
-    for (let r = 1; r < replicas; r++) servers.push(await startBenchServer({ modelsDir: '/nonexistent', databaseUrl, env }));
+    for (let r = 1; r < replicas; r++)
+      servers.push(await startBenchServer({ modelsDir: '/nonexistent', databaseUrl, env }));
     sql = await serverSql(servers[0]!);
     return { servers, sql, stop };
   } catch (error) {
@@ -231,7 +242,13 @@ async function measureDeployment(deployment: Deployment): Promise<DeploymentRuns
   const admin = await new Api(servers[0]!.url).login(ADMIN.email, ADMIN.password);
   const channel = (await admin.post('/v2/channels', { name: 'bench', type: 'android' })).body.data;
   const project = (await admin.post('/v2/projects', { name: 'bench', channelIds: [channel.id] })).body.data;
-  const landmark = (await admin.post('/v2/landmarks', { projectId: project.id, name: 'centre', model: { type: 'circle', geometry: { center: { lat: 48.855, lon: 2.35 }, radius: 300 } } })).body.data;
+  const landmark = (
+    await admin.post('/v2/landmarks', {
+      projectId: project.id,
+      name: 'centre',
+      model: { type: 'circle', geometry: { center: { lat: 48.855, lon: 2.35 }, radius: 300 } },
+    })
+  ).body.data;
   await admin.post('/v2/rules', {
     projectId: project.id,
     name: 'enter centre',
@@ -245,7 +262,10 @@ async function measureDeployment(deployment: Deployment): Promise<DeploymentRuns
   const register = async () => {
     const registered: Array<{ token: string; deviceId: string }> = [];
     for (let d = 0; d < devices; d++) {
-      const res = await fetch(`${servers[d % servers.length]!.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
+      const res = await fetch(`${servers[d % servers.length]!.url}/v1/registration`, {
+        method: 'POST',
+        body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }),
+      });
       registered.push((await res.json()) as { token: string; deviceId: string });
     }
     return registered;
@@ -253,7 +273,16 @@ async function measureDeployment(deployment: Deployment): Promise<DeploymentRuns
   // The rule reaches the other replicas by NOTIFY, within milliseconds:
   // long before the first measured second (after registering and warming up).
 
-  runs.trivial = (await runLoad({ host: '127.0.0.1', port: ports, request: buildRequest('GET', '/v2/health/live', {}), connections: 64, durationMs: 3000, warmupMs: 500 })).rps;
+  runs.trivial = (
+    await runLoad({
+      host: '127.0.0.1',
+      port: ports,
+      request: buildRequest('GET', '/v2/health/live', {}),
+      connections: 64,
+      durationMs: 3000,
+      warmupMs: 500,
+    })
+  ).rps;
   say(`the server's trivial endpoint: ${runs.trivial.toFixed(0)} req/s`);
 
   /** The event writers' counters, from every replica's /metrics: events per transaction shows how well commits are grouped. */
@@ -272,7 +301,10 @@ async function measureDeployment(deployment: Deployment): Promise<DeploymentRuns
   const cpuNow = (): CpuSample | undefined => {
     const samples = servers.map((s) => sampleCpu(s.process.pid!));
     if (samples.some((s) => !s)) return undefined;
-    return { server: samples.reduce((n, s) => n + s!.server, 0), database: samples.reduce((n, s) => n + s!.database, 0) };
+    return {
+      server: samples.reduce((n, s) => n + s!.server, 0),
+      database: samples.reduce((n, s) => n + s!.database, 0),
+    };
   };
   const devicesOf = new Map<string, string[]>();
   for (const [index, scenario] of SCENARIOS.entries()) {
@@ -289,15 +321,34 @@ async function measureDeployment(deployment: Deployment): Promise<DeploymentRuns
     }
     const payload = body(scenario);
     const registered = await register();
-    devicesOf.set(scenario.name, registered.map((d) => d.deviceId));
+    devicesOf.set(
+      scenario.name,
+      registered.map((d) => d.deviceId),
+    );
     const requests = registered.map(({ token }) =>
-      buildRequest('POST', scenario.path, { Authorization: `Bearer ${token}`, 'Content-Type': scenario.encoding === 'json' ? 'application/json' : 'application/protobuf' }, payload),
+      buildRequest(
+        'POST',
+        scenario.path,
+        {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': scenario.encoding === 'json' ? 'application/json' : 'application/protobuf',
+        },
+        payload,
+      ),
     );
     let acknowledged = 0;
     const measure = async (rate?: number): Promise<Run> => {
       const commitsBefore = await writerCounters();
       const cpuBefore = cpuNow();
-      const run = await runLoad({ host: '127.0.0.1', port: ports, request: requests, connections: devices, durationMs, warmupMs, rate });
+      const run = await runLoad({
+        host: '127.0.0.1',
+        port: ports,
+        request: requests,
+        connections: devices,
+        durationMs,
+        warmupMs,
+        rate,
+      });
       await new Promise((resolve) => setTimeout(resolve, 200));
       acknowledged += run.succeededTotal * scenario.eventsPerRequest;
       const cpuAfter = cpuNow();
@@ -307,15 +358,27 @@ async function measureDeployment(deployment: Deployment): Promise<DeploymentRuns
       return {
         ...run,
         eventsPerCommit: events / (commitsAfter.commits - commitsBefore.commits),
-        cpu: cpuBefore && cpuAfter ? { server: perEvent(cpuAfter.server - cpuBefore.server), database: perEvent(cpuAfter.database - cpuBefore.database) } : undefined,
+        cpu:
+          cpuBefore && cpuAfter
+            ? {
+                server: perEvent(cpuAfter.server - cpuBefore.server),
+                database: perEvent(cpuAfter.database - cpuBefore.database),
+              }
+            : undefined,
       };
     };
     const closed = await measure();
-    const cpu = closed.cpu ? `, CPU µs/event: server ${closed.cpu.server.toFixed(1)}, PostgreSQL ${closed.cpu.database.toFixed(1)}` : '';
-    say(`${scenario.name}: closed loop ${(closed.rps * scenario.eventsPerRequest).toFixed(0)} events/s, p99 ${closed.p99.toFixed(1)} ms, errors ${closed.errors}, ${closed.eventsPerCommit.toFixed(1)} events/commit${cpu}`);
+    const cpu = closed.cpu
+      ? `, CPU µs/event: server ${closed.cpu.server.toFixed(1)}, PostgreSQL ${closed.cpu.database.toFixed(1)}`
+      : '';
+    say(
+      `${scenario.name}: closed loop ${(closed.rps * scenario.eventsPerRequest).toFixed(0)} events/s, p99 ${closed.p99.toFixed(1)} ms, errors ${closed.errors}, ${closed.eventsPerCommit.toFixed(1)} events/commit${cpu}`,
+    );
     const offered = scenario.eventsPerRequest === 1 ? singleRate : batchRate;
     const paced = await measure(offered / scenario.eventsPerRequest);
-    say(`${scenario.name}: paced at ${offered} events/s: ${(paced.rps * scenario.eventsPerRequest).toFixed(0)} events/s, p99 ${paced.p99.toFixed(1)} ms, errors ${paced.errors}, ${paced.eventsPerCommit.toFixed(1)} events/commit`);
+    say(
+      `${scenario.name}: paced at ${offered} events/s: ${(paced.rps * scenario.eventsPerRequest).toFixed(0)} events/s, p99 ${paced.p99.toFixed(1)} ms, errors ${paced.errors}, ${paced.eventsPerCommit.toFixed(1)} events/commit`,
+    );
     runs.closed[scenario.name] = closed;
     runs.paced[scenario.name] = paced;
     runs.acknowledged[scenario.name] = acknowledged;
@@ -323,7 +386,11 @@ async function measureDeployment(deployment: Deployment): Promise<DeploymentRuns
   // Counted once, after all the measuring: a count over the whole table
   // reads (and sets hint bits on) every page written so far, work that
   // would land on the next measurement.
-  const perDevice = new Map((await sql<{ deviceId: string; n: number }[]>`SELECT device_id, count(*)::int AS n FROM events GROUP BY device_id`).map((r) => [r.deviceId, r.n]));
+  const perDevice = new Map(
+    (
+      await sql<{ deviceId: string; n: number }[]>`SELECT device_id, count(*)::int AS n FROM events GROUP BY device_id`
+    ).map((r) => [r.deviceId, r.n]),
+  );
   for (const [name, ids] of devicesOf) runs.stored[name] = ids.reduce((sum, id) => sum + (perDevice.get(id) ?? 0), 0);
   return runs;
 }
@@ -365,7 +432,9 @@ async function main(): Promise<void> {
   const runsBySetup = new Map<string, DeploymentRuns[]>(SETUPS.map((setup) => [setup.label, []]));
   for (let r = 0; r < reps; r++) {
     for (const setup of SETUPS) {
-      say(`repetition ${r + 1}/${reps}: ${setup.label} (${setup.replicas} server${setup.replicas > 1 ? 's' : ''} on one database)`);
+      say(
+        `repetition ${r + 1}/${reps}: ${setup.label} (${setup.replicas} server${setup.replicas > 1 ? 's' : ''} on one database)`,
+      );
       const deployment = await startDeployment(setup);
       try {
         runsBySetup.get(setup.label)!.push(await measureDeployment(deployment));
@@ -391,7 +460,13 @@ async function main(): Promise<void> {
       .filter((a) => a !== 'ingest')
       .map((a) => (/\s/.test(a) ? `"${a}"` : a))
       .join(' ')}`.trim(),
-    machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, database: 'embedded PostgreSQL 18' },
+    machine: {
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores: cpus().length,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      database: 'embedded PostgreSQL 18',
+    },
     devices,
     batchSize,
     durationSeconds: durationMs / 1000,
@@ -410,7 +485,10 @@ async function main(): Promise<void> {
         return `| ${[scenario.name, ...(compared ? [label] : []), ...cells(r, scenario.name)].join(' | ')} |`;
       }),
     );
-  const head = (titles: string[]) => [`| ${['scenario', ...(compared ? ['setup'] : []), ...titles].join(' | ')} |`, `|${'---|'.repeat(titles.length + (compared ? 2 : 1))}`];
+  const head = (titles: string[]) => [
+    `| ${['scenario', ...(compared ? ['setup'] : []), ...titles].join(' | ')} |`,
+    `|${'---|'.repeat(titles.length + (compared ? 2 : 1))}`,
+  ];
   const md = [
     `# Ingestion benchmark ${created}`,
     '',
@@ -432,10 +510,22 @@ async function main(): Promise<void> {
     '',
     '**Capacity** (closed loop: each device sends again as soon as it is answered; latency includes the queueing of a saturated server):',
     '',
-    ...head(['durable events/s', ...(compared ? [`vs ${first}`] : []), 'requests/s', 'events per transaction', 'p50 ack ms', 'p99 ack ms', 'errors', 'server CPU µs/event', 'PostgreSQL CPU µs/event']),
+    ...head([
+      'durable events/s',
+      ...(compared ? [`vs ${first}`] : []),
+      'requests/s',
+      'events per transaction',
+      'p50 ack ms',
+      'p99 ack ms',
+      'errors',
+      'server CPU µs/event',
+      'PostgreSQL CPU µs/event',
+    ]),
     ...rows((r, name) => [
       f(r.eventsPerSecond),
-      ...(compared ? [`${(r.eventsPerSecond.median / bySetup.get(first)![name]!.eventsPerSecond.median).toFixed(2)} ×`] : []),
+      ...(compared
+        ? [`${(r.eventsPerSecond.median / bySetup.get(first)![name]!.eventsPerSecond.median).toFixed(2)} ×`]
+        : []),
       f(r.requestsPerSecond),
       r.eventsPerCommit.median.toFixed(1),
       r.p50.median.toFixed(1),
@@ -450,7 +540,13 @@ async function main(): Promise<void> {
     `**At a target load** (the same ${devices} devices on a fixed schedule; latency from when each request was due, so falling behind shows):`,
     '',
     ...head(['offered events/s', 'acknowledged events/s', 'p50 ack ms', 'p99 ack ms', 'errors']),
-    ...rows((r) => [String(r.paced.offered), f(r.paced.eventsPerSecond), r.paced.p50.median.toFixed(1), f(r.paced.p99, 1), String(r.paced.errors)]),
+    ...rows((r) => [
+      String(r.paced.offered),
+      f(r.paced.eventsPerSecond),
+      r.paced.p50.median.toFixed(1),
+      f(r.paced.p99, 1),
+      String(r.paced.errors),
+    ]),
     '',
     `Durability check (events stored per scenario's devices, counted after all runs): ${SCENARIOS.flatMap((scenario) =>
       SETUPS.map(({ label }) => {

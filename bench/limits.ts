@@ -47,7 +47,12 @@ export async function measureModelLimit(options: LimitOptions): Promise<number> 
     // first seconds, outside the measured window.
     const setupMs = options.provider === 'cpu' ? 3000 : 8000;
     const measureFrom = Date.now() + setupMs + options.warmupMs;
-    const task: ModelLimitTask = { ...options, batchSize: options.maxBatchSize, measureFrom, end: measureFrom + options.durationMs };
+    const task: ModelLimitTask = {
+      ...options,
+      batchSize: options.maxBatchSize,
+      measureFrom,
+      end: measureFrom + options.durationMs,
+    };
     const counts = await Promise.all(Array.from({ length: threads }, () => pool.run(task) as Promise<number>));
     return counts.reduce((a, b) => a + b, 0) / (options.durationMs / 1000);
   } finally {
@@ -103,7 +108,9 @@ export interface PipelineLimit {
  * flight, the stage times are each stage's cost alone, no other thread
  * competing for the cores.
  */
-export async function measurePipelineLimit(options: LimitOptions & { image: Buffer; inFlight?: number }): Promise<PipelineLimit> {
+export async function measurePipelineLimit(
+  options: LimitOptions & { image: Buffer; inFlight?: number },
+): Promise<PipelineLimit> {
   const engine = benchEngine(options);
   try {
     const config = await readModelConfig(options.modelDir);
@@ -130,8 +137,13 @@ export async function measurePipelineLimit(options: LimitOptions & { image: Buff
     };
     await Promise.all(Array.from({ length: options.inFlight ?? options.workers * 2 + 2 * options.maxBatchSize }, loop));
     engine.release(model);
-    for (const stage of Object.keys(stages) as Array<keyof typeof stages>) stages[stage] = count ? stages[stage] / count : NaN;
-    return { imagesPerSecond: count / (options.durationMs / 1000), meanBatchSize: count ? batched / count : NaN, stages };
+    for (const stage of Object.keys(stages) as Array<keyof typeof stages>)
+      stages[stage] = count ? stages[stage] / count : NaN;
+    return {
+      imagesPerSecond: count / (options.durationMs / 1000),
+      meanBatchSize: count ? batched / count : NaN,
+      stages,
+    };
   } finally {
     await engine.close();
   }

@@ -110,67 +110,69 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const requests = Array.isArray(options.request) ? options.request : [options.request];
 
   await Promise.all(
-    Array.from({ length: options.connections }, (_, index) =>
-      new Promise<void>((resolve) => {
-        const request = requests[index % requests.length]!;
-        const port = Array.isArray(options.port) ? options.port[index % options.port.length]! : options.port;
-        // Paced connections start spread over one interval, then send every `interval` ms.
-        const interval = options.rate ? (options.connections / options.rate) * 1000 : 0;
-        let due = start + (interval * index) / options.connections;
-        const open = () => {
-          let sentAt = 0;
-          let closed = false;
-          const socket = connect({ host: options.host, port, noDelay: true });
-          sockets.push(socket);
-          const write = () => {
-            if (performance.now() >= end) {
-              socket.end();
-              return;
-            }
-            socket.write(request);
+    Array.from(
+      { length: options.connections },
+      (_, index) =>
+        new Promise<void>((resolve) => {
+          const request = requests[index % requests.length]!;
+          const port = Array.isArray(options.port) ? options.port[index % options.port.length]! : options.port;
+          // Paced connections start spread over one interval, then send every `interval` ms.
+          const interval = options.rate ? (options.connections / options.rate) * 1000 : 0;
+          let due = start + (interval * index) / options.connections;
+          const open = () => {
+            let sentAt = 0;
+            let closed = false;
+            const socket = connect({ host: options.host, port, noDelay: true });
+            sockets.push(socket);
+            const write = () => {
+              if (performance.now() >= end) {
+                socket.end();
+                return;
+              }
+              socket.write(request);
+            };
+            const send = () => {
+              if (!interval) {
+                sentAt = performance.now();
+                write();
+                return;
+              }
+              sentAt = due; // latency counts from when the request was due
+              due += interval;
+              const wait = sentAt - performance.now();
+              if (wait > 0) setTimeout(write, wait);
+              else write();
+            };
+            const reader = new ResponseReader((status) => {
+              const now = performance.now();
+              if (status < 400) succeededTotal++;
+              // Throughput is what completes inside the window, whenever it was
+              // sent: counting only requests sent inside it would drop the last
+              // latency's worth of the window and undercount a loaded server.
+              if (now >= measureFrom && now <= end) {
+                statuses[status] = (statuses[status] ?? 0) + 1;
+                if (status >= 400) errors++;
+                else latencies.push(now - sentAt);
+              }
+              send();
+            });
+            socket.on('connect', send);
+            socket.on('data', (chunk) => reader.push(chunk));
+            const finish = () => {
+              if (closed) return;
+              closed = true;
+              if (options.reconnect && performance.now() < end) open();
+              else resolve();
+            };
+            socket.on('error', () => {
+              const now = performance.now();
+              if (now >= measureFrom && now < end) errors++;
+              finish();
+            });
+            socket.on('close', finish);
           };
-          const send = () => {
-            if (!interval) {
-              sentAt = performance.now();
-              write();
-              return;
-            }
-            sentAt = due; // latency counts from when the request was due
-            due += interval;
-            const wait = sentAt - performance.now();
-            if (wait > 0) setTimeout(write, wait);
-            else write();
-          };
-          const reader = new ResponseReader((status) => {
-            const now = performance.now();
-            if (status < 400) succeededTotal++;
-            // Throughput is what completes inside the window, whenever it was
-            // sent: counting only requests sent inside it would drop the last
-            // latency's worth of the window and undercount a loaded server.
-            if (now >= measureFrom && now <= end) {
-              statuses[status] = (statuses[status] ?? 0) + 1;
-              if (status >= 400) errors++;
-              else latencies.push(now - sentAt);
-            }
-            send();
-          });
-          socket.on('connect', send);
-          socket.on('data', (chunk) => reader.push(chunk));
-          const finish = () => {
-            if (closed) return;
-            closed = true;
-            if (options.reconnect && performance.now() < end) open();
-            else resolve();
-          };
-          socket.on('error', () => {
-            const now = performance.now();
-            if (now >= measureFrom && now < end) errors++;
-            finish();
-          });
-          socket.on('close', finish);
-        };
-        open();
-      }),
+          open();
+        }),
     ),
   );
   const seconds = options.durationMs / 1000;

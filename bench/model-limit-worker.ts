@@ -40,7 +40,9 @@ export default async function modelLimit(task: ModelLimitTask): Promise<number> 
   const batch = task.batchSize;
   const dtype = prepared.input.dtype;
   // A mid-grey image: pixel 128, or its normalised value.
-  const data = newTensorArray(dtype, batch * 3 * width * height).fill(dtype === 'uint8' ? 128 : dtype === 'float16' ? 0x3800 : 0.5);
+  const data = newTensorArray(dtype, batch * 3 * width * height).fill(
+    dtype === 'uint8' ? 128 : dtype === 'float16' ? 0x3800 : 0.5,
+  );
   const dims = layout === 'NCHW' ? [batch, 3, height, width] : [batch, height, width, 3];
   const feeds: Record<string, Feed> = { [prepared.input.name]: { type: dtype, data, dims } };
   if (prepared.candidates) {

@@ -70,4 +70,3 @@ export async function modelDirectory(model: string): Promise<string> {
   if (!existsSync(join(dir, 'model.onnx'))) throw new Error(`no model.onnx in ${dir}`);
   return dir;
 }
-

@@ -45,27 +45,57 @@ const OPTION_SETS: Array<[string, Record<string, number>]> = [
   ['max_detections=1000 (the most a request may ask for)', { maxDetections: 1000 }],
 ];
 
-
 /** Per option set: candidate rows the model let out, and postprocess's CPU ms per image (median, min, max). */
-async function measure(checkout: string, modelDir: string): Promise<Array<{ rows: number; ms: number; min: number; max: number }>> {
+async function measure(
+  checkout: string,
+  modelDir: string,
+): Promise<Array<{ rows: number; ms: number; min: number; max: number }>> {
   const load = (file: string) => import(join(checkout, 'src', 'inference', file));
-  const [{ ModelBackend }, { readModelConfig }, { createOutputDecoder }, { inputElements, newTensorArray }, { postprocess }, { placeImage }, { predictOptions, resolvePredictOptions }] =
-    await Promise.all(['backend.ts', 'model-config.ts', 'outputs/index.ts', 'preprocess.ts', 'postprocess.ts', 'letterbox.ts', 'predict-options.ts'].map(load));
+  const [
+    { ModelBackend },
+    { readModelConfig },
+    { createOutputDecoder },
+    { inputElements, newTensorArray },
+    { postprocess },
+    { placeImage },
+    { predictOptions, resolvePredictOptions },
+  ] = await Promise.all(
+    [
+      'backend.ts',
+      'model-config.ts',
+      'outputs/index.ts',
+      'preprocess.ts',
+      'postprocess.ts',
+      'letterbox.ts',
+      'predict-options.ts',
+    ].map(load),
+  );
   const config = await readModelConfig(modelDir);
-  const backend = await ModelBackend.load(modelDir, config, { providers: ['cpu'], deviceId: 0, intraOpThreads: 1, maxBatchSize: 1, preparation: { rewrite: true } });
+  const backend = await ModelBackend.load(modelDir, config, {
+    providers: ['cpu'],
+    deviceId: 0,
+    intraOpThreads: 1,
+    maxBatchSize: 1,
+    preparation: { rewrite: true },
+  });
   try {
     const decoder = createOutputDecoder(config, backend.info.outputs);
     const placement = placeImage(1280, 720, config.input.width, config.input.height, 'letterbox');
-    const image = newTensorArray(backend.info.inputDtype, inputElements(config.input)).fill(backend.info.inputDtype === 'uint8' ? 115 : 115 / 255);
+    const image = newTensorArray(backend.info.inputDtype, inputElements(config.input)).fill(
+      backend.info.inputDtype === 'uint8' ? 115 : 115 / 255,
+    );
     const results = [];
     for (const [, requested] of OPTION_SETS) {
       const options = predictOptions(requested, config.defaults);
       const [outputs] = (await backend.run([image], [resolvePredictOptions(options, false).threshold])).outputs;
-      const head = Object.values(outputs as Record<string, { dims: number[]; compact?: unknown }>).find((t) => t.compact);
+      const head = Object.values(outputs as Record<string, { dims: number[]; compact?: unknown }>).find(
+        (t) => t.compact,
+      );
       const runs: number[] = [];
       for (let rep = 0; rep < Number(values.reps); rep++) {
         const started = cpuMs();
-        for (let i = 0; i < Number(values.images); i++) postprocess(decoder, config.labels, outputs, placement, options);
+        for (let i = 0; i < Number(values.images); i++)
+          postprocess(decoder, config.labels, outputs, placement, options);
         runs.push((cpuMs() - started) / Number(values.images));
       }
       const { median: ms, min, max } = stat(runs);
@@ -94,8 +124,11 @@ const lines = [
   `| options | ${measured.map((m) => `${m.name}: rows | ${m.name}: ms`).join(' | ')} |${measured.length === 2 ? ' B/A |' : ''}`,
   `|---|${measured.map(() => '---|---').join('|')}|${measured.length === 2 ? '---|' : ''}`,
   ...OPTION_SETS.map(([label], i) => {
-    const cells = measured.map((m) => `${m.results[i]!.rows} | ${f(m.results[i]!.ms)} (${f(m.results[i]!.min)}–${f(m.results[i]!.max)})`);
-    const ratio = measured.length === 2 ? ` ${(measured[1]!.results[i]!.ms / measured[0]!.results[i]!.ms).toFixed(2)} |` : '';
+    const cells = measured.map(
+      (m) => `${m.results[i]!.rows} | ${f(m.results[i]!.ms)} (${f(m.results[i]!.min)}–${f(m.results[i]!.max)})`,
+    );
+    const ratio =
+      measured.length === 2 ? ` ${(measured[1]!.results[i]!.ms / measured[0]!.results[i]!.ms).toFixed(2)} |` : '';
     return `| ${label} | ${cells.join(' | ')} |${ratio}`;
   }),
 ];

@@ -40,7 +40,9 @@ function readStat(pid: number): ProcStat | undefined {
 export function sampleCpu(serverPid: number): CpuSample | undefined {
   let pids: number[];
   try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+    pids = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number);
   } catch {
     return undefined;
   }

@@ -69,7 +69,9 @@ function markdown(report: Report): string {
     '',
     `Command: \`${report.command}\``,
     '',
-    `Machine: ${Object.entries(report.machine).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `Machine: ${Object.entries(report.machine)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
     '',
     `Figures are medians of ${report.trivial_endpoint.rps.runs.length > 0 ? 'several' : ''} repetitions with (min–max). ` +
       `The server's trivial endpoint, \`${report.trivial_endpoint.endpoint}\` with ${report.trivial_endpoint.connections} connections: ` +
@@ -84,7 +86,9 @@ function markdown(report: Report): string {
     const stages = report.stages[name];
     lines.push(`## ${name}`, '');
     lines.push(`- model limit (ORT run() only): **${range(report.model_limit[name]!)} images/s**`);
-    lines.push(`- pipeline limit (decode + preprocess + inference + NMS, no HTTP): **${range(report.pipeline_limit[name]!)} images/s**`);
+    lines.push(
+      `- pipeline limit (decode + preprocess + inference + NMS, no HTTP): **${range(report.pipeline_limit[name]!)} images/s**`,
+    );
     lines.push(
       `- at ${r.concurrency} clients: server ÷ pipeline limit = **${f(r.server_vs_pipeline, 2)}**, server ÷ baseline = **${f(r.server_vs_baseline, 2)}**; ` +
         `p99 server ${f(r.server_p99_ms)} ms vs baseline ${f(r.baseline_p99_ms)} ms`,
@@ -95,8 +99,15 @@ function markdown(report: Report): string {
           `inference ${f(stages.inferenceMs, 2)} ms, postprocess ${f(stages.postprocessMs, 2)} ms; ${largestStage(stages)}`,
       );
     }
-    lines.push('', '| system | clients | req/s | p50 ms | p90 ms | p99 ms | CPU cores | errors |', '|---|---|---|---|---|---|---|---|');
-    for (const [system, levels] of [['server', report.server[name]!], ['baseline', report.baseline[name]!]] as const) {
+    lines.push(
+      '',
+      '| system | clients | req/s | p50 ms | p90 ms | p99 ms | CPU cores | errors |',
+      '|---|---|---|---|---|---|---|---|',
+    );
+    for (const [system, levels] of [
+      ['server', report.server[name]!],
+      ['baseline', report.baseline[name]!],
+    ] as const) {
       for (const l of levels) {
         lines.push(
           `| ${system} | ${l.concurrency} | ${range(l.rps)} | ${f(l.p50.median)} | ${f(l.p90.median)} | ${range(l.p99)} | ${f(l.cpuCores.median, 2)} | ${errorCell(l)} |`,
@@ -135,8 +146,18 @@ function chart(report: Report): string {
     for (const system of ['server', 'baseline'] as const) {
       const levels = report[system][name]!;
       const colour = colours[c++ % colours.length]!;
-      series.push({ label: `${system} ${name} p50`, colour, dash: false, points: levels.map((l) => [l.rps.median, l.p50.median, l.concurrency]) });
-      series.push({ label: `${system} ${name} p99`, colour, dash: true, points: levels.map((l) => [l.rps.median, l.p99.median, l.concurrency]) });
+      series.push({
+        label: `${system} ${name} p50`,
+        colour,
+        dash: false,
+        points: levels.map((l) => [l.rps.median, l.p50.median, l.concurrency]),
+      });
+      series.push({
+        label: `${system} ${name} p99`,
+        colour,
+        dash: true,
+        points: levels.map((l) => [l.rps.median, l.p99.median, l.concurrency]),
+      });
     }
   }
   const all = series.flatMap((s) => s.points).filter((p) => Number.isFinite(p[0]) && Number.isFinite(p[1]));
@@ -146,7 +167,8 @@ function chart(report: Report): string {
   const logMin = Math.log10(minY) - 0.1;
   const logMax = Math.log10(maxY) + 0.1;
   const x = (v: number) => m.left + (v / maxX) * (W - m.left - m.right);
-  const y = (v: number) => H - m.bottom - ((Math.log10(Math.max(v, minY)) - logMin) / (logMax - logMin)) * (H - m.top - m.bottom);
+  const y = (v: number) =>
+    H - m.bottom - ((Math.log10(Math.max(v, minY)) - logMin) / (logMax - logMin)) * (H - m.top - m.bottom);
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`,
     `<rect width="${W}" height="${H}" fill="white"/>`,
@@ -174,10 +196,14 @@ function chart(report: Report): string {
       `<polyline fill="none" stroke="${s.colour}" stroke-width="2"${s.dash ? ' stroke-dasharray="5,4"' : ''} points="${pts.map((p) => `${x(p[0])},${y(p[1])}`).join(' ')}"/>`,
     );
     for (const p of pts) {
-      out.push(`<circle cx="${x(p[0])}" cy="${y(p[1])}" r="3" fill="${s.colour}"><title>${s.label} c=${p[2]}: ${f(p[0])} req/s, ${f(p[1])} ms</title></circle>`);
+      out.push(
+        `<circle cx="${x(p[0])}" cy="${y(p[1])}" r="3" fill="${s.colour}"><title>${s.label} c=${p[2]}: ${f(p[0])} req/s, ${f(p[1])} ms</title></circle>`,
+      );
     }
     const ly = m.top + i * 16;
-    out.push(`<line x1="${W - m.right + 12}" x2="${W - m.right + 36}" y1="${ly}" y2="${ly}" stroke="${s.colour}" stroke-width="2"${s.dash ? ' stroke-dasharray="5,4"' : ''}/>`);
+    out.push(
+      `<line x1="${W - m.right + 12}" x2="${W - m.right + 36}" y1="${ly}" y2="${ly}" stroke="${s.colour}" stroke-width="2"${s.dash ? ' stroke-dasharray="5,4"' : ''}/>`,
+    );
     out.push(`<text x="${W - m.right + 42}" y="${ly + 4}" font-size="11">${s.label}</text>`);
   });
   out.push('</svg>');
@@ -186,7 +212,10 @@ function chart(report: Report): string {
 
 export async function writeReport(report: Report, basePath: string): Promise<string> {
   await writeFile(`${basePath}.json`, JSON.stringify(report, null, 2) + '\n');
-  await writeFile(`${basePath}.md`, markdown(report) + `\n![latency vs throughput](${basePath.split('/').pop()}.svg)\n`);
+  await writeFile(
+    `${basePath}.md`,
+    markdown(report) + `\n![latency vs throughput](${basePath.split('/').pop()}.svg)\n`,
+  );
   await writeFile(`${basePath}.svg`, chart(report));
   return `${basePath}.json`;
 }

@@ -12,14 +12,22 @@ import type { Shape } from '../src/lib/geometry.js';
 import type { LoadedRule } from '../src/platform/rules/index.js';
 
 /** Rule evaluation alone: 10,000 landmarks, rules watching them, events moving through a city. */
-export function measureRuleEvaluation(): { microsecondsPerEvent: number; landmarks: number; rules: number; evaluations: number } {
+export function measureRuleEvaluation(): {
+  microsecondsPerEvent: number;
+  landmarks: number;
+  rules: number;
+  evaluations: number;
+} {
   const landmarks: Array<{ id: string; shape: Shape }> = [];
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let i = 0; i < 10_000; i++) {
     const lat = 48.7 + random() * 0.3;
     const lon = 2.2 + random() * 0.3;
-    landmarks.push({ id: `L${i}`, shape: { type: 'circle', center: { lat, lon }, radius: 50 + random() * 500 } as Shape });
+    landmarks.push({
+      id: `L${i}`,
+      shape: { type: 'circle', center: { lat, lon }, radius: 50 + random() * 500 } as Shape,
+    });
   }
   const rule = (r: number, condition: unknown): LoadedRule =>
     ({
@@ -53,10 +61,23 @@ export function measureRuleEvaluation(): { microsecondsPerEvent: number; landmar
       ),
     );
   }
-  for (let r = 0; r < 10; r++) rules.push(rule(1000 + r, { type: 'matchAttribute', attribute: 'event.attributes.app', operator: '==', value: `app${r}` }));
+  for (let r = 0; r < 10; r++)
+    rules.push(
+      rule(1000 + r, { type: 'matchAttribute', attribute: 'event.attributes.app', operator: '==', value: `app${r}` }),
+    );
   const organizations = new Map([['O', organizationRules(rules, landmarks)]]);
   const deviceMap = new Map<string, EngineDevice>();
-  for (let d = 0; d < 32; d++) deviceMap.set(`D${d}`, { id: `D${d}`, name: null, model: null, type: null, tags: [], properties: {}, attributes: {}, state: {} });
+  for (let d = 0; d < 32; d++)
+    deviceMap.set(`D${d}`, {
+      id: `D${d}`,
+      name: null,
+      model: null,
+      type: null,
+      tags: [],
+      properties: {},
+      attributes: {},
+      state: {},
+    });
   const positions = Array.from({ length: 32 }, () => ({ lat: 48.7 + random() * 0.3, lon: 2.2 + random() * 0.3 }));
   const events: IncomingEvent[] = Array.from({ length: 50_000 }, (_, i) => {
     const p = positions[i % 32]!;
@@ -70,20 +91,31 @@ export function measureRuleEvaluation(): { microsecondsPerEvent: number; landmar
       source: 'mobile',
       serverReceivedAt: new Date(),
       clientSentAt: null,
-      payload: { locations: [{ latitude: p.lat, longitude: p.lon }], powers: [{ batteryLife: 50 }], attributes: { app: 'app3' } },
+      payload: {
+        locations: [{ latitude: p.lat, longitude: p.lon }],
+        powers: [{ batteryLife: 50 }],
+        attributes: { app: 'app3' },
+      },
       dedupKey: String(i),
     };
   });
   const stats = { evaluated: 0, fired: 0, throttled: 0 };
   evaluateBatch(events.slice(0, 5000), organizations, deviceMap, new Map(), stats); // warm up
   const started = performance.now();
-  for (let i = 0; i < events.length; i += 500) evaluateBatch(events.slice(i, i + 500), organizations, deviceMap, new Map(), stats);
+  for (let i = 0; i < events.length; i += 500)
+    evaluateBatch(events.slice(i, i + 500), organizations, deviceMap, new Map(), stats);
   const elapsed = performance.now() - started;
-  return { microsecondsPerEvent: (elapsed * 1000) / events.length, landmarks: landmarks.length, rules: rules.length, evaluations: stats.evaluated };
+  return {
+    microsecondsPerEvent: (elapsed * 1000) / events.length,
+    landmarks: landmarks.length,
+    rules: rules.length,
+    evaluations: stats.evaluated,
+  };
 }
-
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const r = measureRuleEvaluation();
-  process.stdout.write(`${r.microsecondsPerEvent.toFixed(2)} µs per event (${r.rules} rules, ${r.landmarks} landmarks, ${r.evaluations} evaluations)\n`);
+  process.stdout.write(
+    `${r.microsecondsPerEvent.toFixed(2)} µs per event (${r.rules} rules, ${r.landmarks} landmarks, ${r.evaluations} evaluations)\n`,
+  );
 }

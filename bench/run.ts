@@ -59,7 +59,9 @@ if (values.help) {
 
 const quick = values.quick;
 const models = values.model ?? (quick ? ['demo'] : DEFAULT_MODELS);
-const imageSpecs = (values.images ?? (quick ? 'jpeg-640x480' : 'jpeg-640x480,jpeg-1920x1080,png-640x480,png-1920x1080')).split(',');
+const imageSpecs = (
+  values.images ?? (quick ? 'jpeg-640x480' : 'jpeg-640x480,jpeg-1920x1080,png-640x480,png-1920x1080')
+).split(',');
 const levels = (values.concurrency ?? (quick ? '1,4,16' : '1,4,16,64')).split(',').map(Number);
 const durationMs = Number(values.duration ?? (quick ? 3 : 5)) * 1000;
 const warmupMs = Number(values.warmup ?? 1) * 1000;
@@ -80,7 +82,10 @@ async function cpuSeconds(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, USER_HZ = 100 on Linux
 }
 
-async function loadWithCpu(pid: number, options: Parameters<typeof runLoad>[0]): Promise<LoadResult & { cpuCores: number }> {
+async function loadWithCpu(
+  pid: number,
+  options: Parameters<typeof runLoad>[0],
+): Promise<LoadResult & { cpuCores: number }> {
   const before = await cpuSeconds(pid);
   const started = Date.now();
   const result = await runLoad(options);
@@ -98,7 +103,8 @@ function summarize(concurrency: number, runs: Array<LoadResult & { cpuCores: num
     cpuCores: stat(runs.map((r) => r.cpuCores)),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     errorStatuses: runs.reduce<Record<string, number>>((sum, r) => {
-      for (const [status, n] of Object.entries(r.statuses)) if (Number(status) >= 400) sum[status] = (sum[status] ?? 0) + n;
+      for (const [status, n] of Object.entries(r.statuses))
+        if (Number(status) >= 400) sum[status] = (sum[status] ?? 0) + n;
       return sum;
     }, {}),
   };
@@ -123,12 +129,14 @@ async function startInferenceServer(modelDir: string): Promise<Target & { server
     await rm(server.dataDir, { recursive: true, force: true });
     await rm(modelsDir, { recursive: true, force: true });
   };
-  await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 120_000, 'the server to be ready').catch(
-    async (error: Error) => {
-      await stop();
-      throw new Error(`${error.message}; server log:\n${server.stderr()}`);
-    },
-  );
+  await waitFor(
+    async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200,
+    120_000,
+    'the server to be ready',
+  ).catch(async (error: Error) => {
+    await stop();
+    throw new Error(`${error.message}; server log:\n${server.stderr()}`);
+  });
   return {
     server,
     port: server.port,
@@ -164,14 +172,27 @@ async function startBaseline(modelDir: string): Promise<Target> {
 async function stageCosts(server: TestServer): Promise<StageCosts> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
   const mean = (stage: string) => {
-    const sum = Number(new RegExp(`inference_stage_duration_seconds_sum\\{[^}]*stage="${stage}"\\} (\\S+)`).exec(text)?.[1]);
-    const count = Number(new RegExp(`inference_stage_duration_seconds_count\\{[^}]*stage="${stage}"\\} (\\S+)`).exec(text)?.[1]);
+    const sum = Number(
+      new RegExp(`inference_stage_duration_seconds_sum\\{[^}]*stage="${stage}"\\} (\\S+)`).exec(text)?.[1],
+    );
+    const count = Number(
+      new RegExp(`inference_stage_duration_seconds_count\\{[^}]*stage="${stage}"\\} (\\S+)`).exec(text)?.[1],
+    );
     return (sum / count) * 1000;
   };
-  return { decodeMs: mean('decode'), preprocessMs: mean('preprocess'), inferenceMs: mean('inference'), postprocessMs: mean('postprocess') };
+  return {
+    decodeMs: mean('decode'),
+    preprocessMs: mean('preprocess'),
+    inferenceMs: mean('inference'),
+    postprocessMs: mean('postprocess'),
+  };
 }
 
-async function measureLevels(target: Target, image: BenchImage, authorization: string | undefined): Promise<Map<number, Array<LoadResult & { cpuCores: number }>>> {
+async function measureLevels(
+  target: Target,
+  image: BenchImage,
+  authorization: string | undefined,
+): Promise<Map<number, Array<LoadResult & { cpuCores: number }>>> {
   const { body, contentType } = multipartBody(image.bytes);
   const headers: Record<string, string> = { 'Content-Type': contentType };
   if (authorization) headers.Authorization = authorization;
@@ -179,8 +200,17 @@ async function measureLevels(target: Target, image: BenchImage, authorization: s
   const runs = new Map<number, Array<LoadResult & { cpuCores: number }>>();
   for (let rep = 0; rep < reps; rep++) {
     for (const connections of levels) {
-      const result = await loadWithCpu(target.pid, { host: '127.0.0.1', port: target.port, request, connections, durationMs, warmupMs });
-      say(`  c=${connections} rep ${rep + 1}: ${result.rps.toFixed(1)} req/s p99 ${result.p99.toFixed(1)} ms errors ${result.errors}`);
+      const result = await loadWithCpu(target.pid, {
+        host: '127.0.0.1',
+        port: target.port,
+        request,
+        connections,
+        durationMs,
+        warmupMs,
+      });
+      say(
+        `  c=${connections} rep ${rep + 1}: ${result.rps.toFixed(1)} req/s p99 ${result.p99.toFixed(1)} ms errors ${result.errors}`,
+      );
       runs.set(connections, [...(runs.get(connections) ?? []), result]);
     }
   }
@@ -188,7 +218,9 @@ async function measureLevels(target: Target, image: BenchImage, authorization: s
 }
 
 async function main(): Promise<void> {
-  const ortVersion = JSON.parse(await readFile(join(ROOT, 'node_modules', 'onnxruntime-node', 'package.json'), 'utf8')).version;
+  const ortVersion = JSON.parse(
+    await readFile(join(ROOT, 'node_modules', 'onnxruntime-node', 'package.json'), 'utf8'),
+  ).version;
   const report: Report = {
     created: new Date().toISOString(),
     command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
@@ -214,23 +246,37 @@ async function main(): Promise<void> {
   };
 
   const images = await Promise.all(imageSpecs.map((spec) => benchImage(spec, CACHE)));
-  const modelDirs = new Map(await Promise.all(models.map(async (model) => [model, await modelDirectory(model)] as const)));
+  const modelDirs = new Map(
+    await Promise.all(models.map(async (model) => [model, await modelDirectory(model)] as const)),
+  );
   for (const [model, modelDir] of modelDirs) {
-
     const server = await startInferenceServer(modelDir);
     try {
       if (Number.isNaN(report.trivial_endpoint.rps.median)) {
-        say('measuring the server\'s trivial endpoint and the load generator\'s own ceiling ...');
+        say("measuring the server's trivial endpoint and the load generator's own ceiling ...");
         const request = buildRequest('GET', '/v2/health/live', {});
         const trivial = [];
         const ceiling = [];
         for (let rep = 0; rep < reps; rep++) {
-          trivial.push((await runLoad({ host: '127.0.0.1', port: server.port, request, connections: 64, durationMs: 3000, warmupMs: 500 })).rps);
+          trivial.push(
+            (
+              await runLoad({
+                host: '127.0.0.1',
+                port: server.port,
+                request,
+                connections: 64,
+                durationMs: 3000,
+                warmupMs: 500,
+              })
+            ).rps,
+          );
           ceiling.push(await measureGeneratorCeiling({ connections: 64, durationMs: 3000, warmupMs: 500 }));
         }
         report.trivial_endpoint.rps = stat(trivial);
         report.generator_ceiling.rps = stat(ceiling);
-        say(`  trivial endpoint ${report.trivial_endpoint.rps.median.toFixed(0)} req/s, generator ceiling ${report.generator_ceiling.rps.median.toFixed(0)} req/s`);
+        say(
+          `  trivial endpoint ${report.trivial_endpoint.rps.median.toFixed(0)} req/s, generator ceiling ${report.generator_ceiling.rps.median.toFixed(0)} req/s`,
+        );
       }
       for (const image of images) {
         const name = `${model}/${image.name}`;
@@ -254,7 +300,9 @@ async function main(): Promise<void> {
       for (let rep = 0; rep < reps; rep++) {
         modelRuns.push(await measureModelLimit(limits));
         pipelineRuns.push((await measurePipelineLimit({ ...limits, image: image.bytes })).imagesPerSecond);
-        say(`${name} rep ${rep + 1}: model limit ${modelRuns.at(-1)!.toFixed(1)}/s, pipeline limit ${pipelineRuns.at(-1)!.toFixed(1)}/s`);
+        say(
+          `${name} rep ${rep + 1}: model limit ${modelRuns.at(-1)!.toFixed(1)}/s, pipeline limit ${pipelineRuns.at(-1)!.toFixed(1)}/s`,
+        );
       }
       report.model_limit[name] = stat(modelRuns);
       report.pipeline_limit[name] = stat(pipelineRuns);

@@ -11,13 +11,31 @@ export interface Subcommand {
 }
 
 export const SUBCOMMANDS = {
-  batching: { module: './batching.js', summary: 'the dynamic batcher off against on, the model and pipeline limits, an overload run' },
-  ingest: { module: './ingest.js', summary: 'durable ingestion: throughput, CPU per event, acknowledgement latency at a target load' },
-  flood: { module: './flood.js', summary: "the server's memory under a flood of large bodies, beside another checkout" },
-  ab: { module: './ab.js', summary: 'this checkout against another: trivial endpoint, predict and ingestion, alternating' },
+  batching: {
+    module: './batching.js',
+    summary: 'the dynamic batcher off against on, the model and pipeline limits, an overload run',
+  },
+  ingest: {
+    module: './ingest.js',
+    summary: 'durable ingestion: throughput, CPU per event, acknowledgement latency at a target load',
+  },
+  flood: {
+    module: './flood.js',
+    summary: "the server's memory under a flood of large bodies, beside another checkout",
+  },
+  ab: {
+    module: './ab.js',
+    summary: 'this checkout against another: trivial endpoint, predict and ingestion, alternating',
+  },
   frames: { module: './frames.js', summary: "cameras' frames: frames/s, p99 latency, and a SIGKILL crash round" },
-  decode: { module: './decode.js', summary: 'JPEG decoding per image through each decoder, in process (--against: beside another checkout)' },
-  postprocess: { module: './postprocess.js', summary: "postprocess's CPU per image, in process, on a dense head's outputs (--against: beside another checkout)" },
+  decode: {
+    module: './decode.js',
+    summary: 'JPEG decoding per image through each decoder, in process (--against: beside another checkout)',
+  },
+  postprocess: {
+    module: './postprocess.js',
+    summary: "postprocess's CPU per image, in process, on a dense head's outputs (--against: beside another checkout)",
+  },
 } as const satisfies Record<string, Subcommand>;
 
 export type SubcommandName = keyof typeof SUBCOMMANDS;

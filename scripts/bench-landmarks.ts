@@ -32,7 +32,12 @@ function randomShape(rand: () => number, center: LatLon): Shape {
   if (kind === 0) return { type: 'circle', center, radius: size };
   const dLat = size / 111_320;
   const dLon = dLat / Math.cos(center.lat * RAD);
-  if (kind === 1) return { type: 'rectangle', nw: { lat: center.lat + dLat, lon: center.lon - dLon }, se: { lat: center.lat - dLat, lon: center.lon + dLon } };
+  if (kind === 1)
+    return {
+      type: 'rectangle',
+      nw: { lat: center.lat + dLat, lon: center.lon - dLon },
+      se: { lat: center.lat - dLat, lon: center.lon + dLon },
+    };
   const points: LatLon[] = [];
   const n = 3 + Math.floor(rand() * 8);
   for (let i = 0; i < n; i++) {
@@ -102,7 +107,8 @@ for (const layout of layouts) {
   const bruteQueries = Math.min(QUERIES, 2_000);
   let bruteHits = 0;
   const t2 = performance.now();
-  for (let i = 0; i < bruteQueries; i++) for (const c of compiled) if (compiledContains(c, lats[i]!, lons[i]!)) bruteHits++;
+  for (let i = 0; i < bruteQueries; i++)
+    for (const c of compiled) if (compiledContains(c, lats[i]!, lons[i]!)) bruteHits++;
   const bruteUs = ((performance.now() - t2) * 1000) / bruteQueries;
   let check = 0;
   for (let i = 0; i < bruteQueries; i++) check += index.query(lats[i]!, lons[i]!).length;

@@ -24,7 +24,11 @@ try {
 } catch {
   vite = undefined;
 }
-const missing = !existsSync(config) ? 'web/ is not here' : !vite ? 'Vite is not installed (dev dependencies omitted)' : undefined;
+const missing = !existsSync(config)
+  ? 'web/ is not here'
+  : !vite
+    ? 'Vite is not installed (dev dependencies omitted)'
+    : undefined;
 if (missing) {
   if (!optional) {
     process.stderr.write(`cannot build the web console: ${missing}\n`);
@@ -33,5 +37,8 @@ if (missing) {
   process.stderr.write(`web console not built: ${missing}; \`npm run build:web\` builds it\n`);
   process.exit(0);
 }
-const result = spawnSync(process.execPath, [vite, 'build', '--config', config, '--logLevel', 'warn'], { stdio: 'inherit', cwd: root });
+const result = spawnSync(process.execPath, [vite, 'build', '--config', config, '--logLevel', 'warn'], {
+  stdio: 'inherit',
+  cwd: root,
+});
 process.exit(result.status ?? 1);

@@ -19,7 +19,9 @@ const outDir = resolve(process.argv[2] ?? join(root, 'dist'));
 
 rmSync(outDir, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', outDir], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', outDir], {
+  stdio: 'inherit',
+});
 if (result.status !== 0) process.exit(result.status ?? 1);
 
 let copied = 0;

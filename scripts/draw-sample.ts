@@ -25,7 +25,15 @@ const { values } = parseArgs({
 const directory = join(import.meta.dirname, '..', 'models', values.model!);
 const config = await readModelConfig(directory);
 const engine = new InferenceEngine({
-  instances: { kind: 'cpu', count: 1, gpuDevices: [0], intraOpThreads: 2, runner: 'auto', cudaOptions: {}, pinnedMemory: true },
+  instances: {
+    kind: 'cpu',
+    count: 1,
+    gpuDevices: [0],
+    intraOpThreads: 2,
+    runner: 'auto',
+    cudaOptions: {},
+    pinnedMemory: true,
+  },
   batching: { maxBatchSize: 1, maxQueueDelayMs: 0, runTimeoutMs: 60_000 },
   graphRewrite: true,
   gpuPrecision: 'fp32',
@@ -47,9 +55,24 @@ const result = await engine.predict(model, body.buffer, 'application/json', pred
 engine.release(model);
 await engine.close();
 
-type Drawn = { type: string; data: { min: [number, number]; max: [number, number]; points: Array<[number, number]> }; score: number };
+type Drawn = {
+  type: string;
+  data: { min: [number, number]; max: [number, number]; points: Array<[number, number]> };
+  score: number;
+};
 const detections = JSON.parse(result.json) as Record<string, Drawn[]>;
-const colours = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#bfef45', '#fabed4', '#469990'];
+const colours = [
+  '#e6194b',
+  '#3cb44b',
+  '#4363d8',
+  '#f58231',
+  '#911eb4',
+  '#42d4f4',
+  '#f032e6',
+  '#bfef45',
+  '#fabed4',
+  '#469990',
+];
 const colourOf = (label: string) => colours[config.labels.indexOf(label) % colours.length];
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const { width: W, height: H } = scene;
@@ -64,7 +87,15 @@ if (segmentation) {
     for (let x = 0; x < W; x++) {
       const v = ids[y * W + x]!;
       if (!v) continue;
-      const edge = x === 0 || y === 0 || x === W - 1 || y === H - 1 || ids[y * W + x - 1] !== v || ids[y * W + x + 1] !== v || ids[(y - 1) * W + x] !== v || ids[(y + 1) * W + x] !== v;
+      const edge =
+        x === 0 ||
+        y === 0 ||
+        x === W - 1 ||
+        y === H - 1 ||
+        ids[y * W + x - 1] !== v ||
+        ids[y * W + x + 1] !== v ||
+        ids[(y - 1) * W + x] !== v ||
+        ids[(y + 1) * W + x] !== v;
       if (edge) edges.fill(255, (y * W + x) * 4, (y * W + x) * 4 + 4);
     }
   }
@@ -72,7 +103,9 @@ if (segmentation) {
 } else {
   for (const truth of scene.objects) {
     const [x1, y1, x2, y2] = truth.box;
-    shapes.push(`<rect x="${x1}" y="${y1}" width="${x2 - x1}" height="${y2 - y1}" fill="none" stroke="white" stroke-width="1.5" stroke-dasharray="4,3"/>`);
+    shapes.push(
+      `<rect x="${x1}" y="${y1}" width="${x2 - x1}" height="${y2 - y1}" fill="none" stroke="white" stroke-width="1.5" stroke-dasharray="4,3"/>`,
+    );
   }
 }
 for (const [label, list] of Object.entries(detections)) {
@@ -81,9 +114,15 @@ for (const [label, list] of Object.entries(detections)) {
       const points = d.data.points.map(([x, y]) => [x * W, y * H] as const);
       const text = `${escapeXml(label)} ${d.score.toFixed(2)}`;
       const top = points.reduce((a, b) => (b[1] < a[1] || (b[1] === a[1] && b[0] < a[0]) ? b : a));
-      shapes.push(`<polygon points="${points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ')}" fill="${colourOf(label)}" fill-opacity="0.45" stroke="${colourOf(label)}" stroke-width="2.5" stroke-linejoin="round"/>`);
-      shapes.push(`<rect x="${top[0]}" y="${Math.max(0, top[1] - 20)}" width="${text.length * 7.5 + 6}" height="18" fill="${colourOf(label)}"/>`);
-      shapes.push(`<text x="${top[0] + 3}" y="${Math.max(0, top[1] - 20) + 13}" font-family="sans-serif" font-size="13" fill="white">${text}</text>`);
+      shapes.push(
+        `<polygon points="${points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ')}" fill="${colourOf(label)}" fill-opacity="0.45" stroke="${colourOf(label)}" stroke-width="2.5" stroke-linejoin="round"/>`,
+      );
+      shapes.push(
+        `<rect x="${top[0]}" y="${Math.max(0, top[1] - 20)}" width="${text.length * 7.5 + 6}" height="18" fill="${colourOf(label)}"/>`,
+      );
+      shapes.push(
+        `<text x="${top[0] + 3}" y="${Math.max(0, top[1] - 20) + 13}" font-family="sans-serif" font-size="13" fill="white">${text}</text>`,
+      );
       continue;
     }
     const x1 = d.data.min[0] * W;
@@ -91,12 +130,30 @@ for (const [label, list] of Object.entries(detections)) {
     const x2 = d.data.max[0] * W;
     const y2 = d.data.max[1] * H;
     const text = `${escapeXml(label)} ${d.score.toFixed(2)}`;
-    shapes.push(`<rect x="${x1}" y="${y1}" width="${x2 - x1}" height="${y2 - y1}" fill="none" stroke="${colourOf(label)}" stroke-width="3"/>`);
-    shapes.push(`<rect x="${x1}" y="${Math.max(0, y1 - 18)}" width="${text.length * 7.5 + 6}" height="18" fill="${colourOf(label)}"/>`);
-    shapes.push(`<text x="${x1 + 3}" y="${Math.max(0, y1 - 18) + 13}" font-family="sans-serif" font-size="13" fill="white">${text}</text>`);
+    shapes.push(
+      `<rect x="${x1}" y="${y1}" width="${x2 - x1}" height="${y2 - y1}" fill="none" stroke="${colourOf(label)}" stroke-width="3"/>`,
+    );
+    shapes.push(
+      `<rect x="${x1}" y="${Math.max(0, y1 - 18)}" width="${text.length * 7.5 + 6}" height="18" fill="${colourOf(label)}"/>`,
+    );
+    shapes.push(
+      `<text x="${x1 + 3}" y="${Math.max(0, y1 - 18) + 13}" font-family="sans-serif" font-size="13" fill="white">${text}</text>`,
+    );
   }
 }
-const overlay = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">${shapes.join('')}</svg>`);
-await writeFile(values.out!, await sharp(image).composite([...layers, { input: overlay }]).png().toBuffer());
-const found = Object.entries(detections).map(([l, d]) => `${d.length} ${l}`).join(', ');
-process.stdout.write(`${values.out}: ${W}x${H}, ${scene.objects.length} objects, detected ${found} (${result.timings.inferenceMs.toFixed(1)} ms inference)\n`);
+const overlay = Buffer.from(
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">${shapes.join('')}</svg>`,
+);
+await writeFile(
+  values.out!,
+  await sharp(image)
+    .composite([...layers, { input: overlay }])
+    .png()
+    .toBuffer(),
+);
+const found = Object.entries(detections)
+  .map(([l, d]) => `${d.length} ${l}`)
+  .join(', ');
+process.stdout.write(
+  `${values.out}: ${W}x${H}, ${scene.objects.length} objects, detected ${found} (${result.timings.inferenceMs.toFixed(1)} ms inference)\n`,
+);

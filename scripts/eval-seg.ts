@@ -53,12 +53,28 @@ interface Answer {
   box: Box;
 }
 
-async function predictPolygons(url: string, key: string, model: string, scene: Scene, image: Buffer, query = 'threshold=0.001&max_detections=100&box=true'): Promise<Answer[]> {
+async function predictPolygons(
+  url: string,
+  key: string,
+  model: string,
+  scene: Scene,
+  image: Buffer,
+  query = 'threshold=0.001&max_detections=100&box=true',
+): Promise<Answer[]> {
   const form = new FormData();
   form.append('file', new Blob([image]), `scene.${format}`);
-  const res = await fetch(`${url}/v1/models/${model}/predict?${query}`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+  const res = await fetch(`${url}/v1/models/${model}/predict?${query}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
   if (res.status !== 200) throw new Error(`predict answered ${res.status}: ${await res.text()}`);
-  type Polygon = { type: string; data: { points: Array<[number, number]> }; score: number; children: Record<string, Array<{ data: { min: [number, number]; max: [number, number] } }>> };
+  type Polygon = {
+    type: string;
+    data: { points: Array<[number, number]> };
+    score: number;
+    children: Record<string, Array<{ data: { min: [number, number]; max: [number, number] } }>>;
+  };
   const body = (await res.json()) as Record<string, Polygon[]>;
   return Object.entries(body).flatMap(([label, list]) =>
     list.map((d) => {
@@ -69,7 +85,12 @@ async function predictPolygons(url: string, key: string, model: string, scene: S
         label,
         score: d.score,
         points: d.data.points.map(([x, y]): [number, number] => [x * scene.width, y * scene.height]),
-        box: [rect.min[0] * scene.width, rect.min[1] * scene.height, rect.max[0] * scene.width, rect.max[1] * scene.height] as Box,
+        box: [
+          rect.min[0] * scene.width,
+          rect.min[1] * scene.height,
+          rect.max[0] * scene.width,
+          rect.max[1] * scene.height,
+        ] as Box,
       };
     }),
   );
@@ -99,10 +120,23 @@ async function main(): Promise<void> {
         const mine = answers
           .filter((a) => a.label === label)
           .map((a) => {
-            const all = maskIous(rasterisePolygon(a.points, scene.width, scene.height), ids, scene.width, areas, scene.objects.length);
-            return { answer: a, overlaps: objects.map((k) => all[k]!), boxOverlaps: objects.map((k) => iou(a.box, scene.objects[k]!.box)) };
+            const all = maskIous(
+              rasterisePolygon(a.points, scene.width, scene.height),
+              ids,
+              scene.width,
+              areas,
+              scene.objects.length,
+            );
+            return {
+              answer: a,
+              overlaps: objects.map((k) => all[k]!),
+              boxOverlaps: objects.map((k) => iou(a.box, scene.objects[k]!.box)),
+            };
           });
-        for (const m of mine) predictions.get(label)!.push({ image: i, score: m.answer.score, overlaps: m.overlaps, boxOverlaps: m.boxOverlaps });
+        for (const m of mine)
+          predictions
+            .get(label)!
+            .push({ image: i, score: m.answer.score, overlaps: m.overlaps, boxOverlaps: m.boxOverlaps });
         const kept = mine.filter((m) => m.answer.score >= threshold).sort((a, b) => b.answer.score - a.answer.score);
         objects.forEach((_, g) => bestIou.get(label)!.push(Math.max(0, ...kept.map((m) => m.overlaps[g]!))));
         const used = objects.map(() => false);
@@ -128,16 +162,40 @@ async function main(): Promise<void> {
       const preds = predictions.get(label)!;
       const gts = truths.get(label)!;
       const mask = thresholds.map((t) => overlapAveragePrecision(preds, gts, t));
-      const box = thresholds.map((t) => overlapAveragePrecision(preds.map((p) => ({ ...p, overlaps: p.boxOverlaps })), gts, t));
+      const box = thresholds.map((t) =>
+        overlapAveragePrecision(
+          preds.map((p) => ({ ...p, overlaps: p.boxOverlaps })),
+          gts,
+          t,
+        ),
+      );
       const objects = [...gts.values()].reduce((a, b) => a + b, 0);
       const matched = matchedIou.get(label)!;
-      return { label, objects, mask50: mask[0]!, mask: mean(mask), box50: box[0]!, box: mean(box), matched: matched.length ? mean(matched) : NaN, recall: matched.length / objects, best: mean(bestIou.get(label)!) };
+      return {
+        label,
+        objects,
+        mask50: mask[0]!,
+        mask: mean(mask),
+        box50: box[0]!,
+        box: mean(box),
+        matched: matched.length ? mean(matched) : NaN,
+        recall: matched.length / objects,
+        best: mean(bestIou.get(label)!),
+      };
     }).filter((c) => c.objects > 0);
     const out = (line: string) => process.stdout.write(line + '\n');
-    out(`model version ${values.model}, ${count} held-out scenes (seeds ${seedStart}..${seedStart + count - 1}), ${format}, ${answered} polygons answered at threshold 0.001 (${seconds.toFixed(0)} s)`);
-    out(`mask AP / box AP: answers at threshold 0.001, at most 100 per image; IoU of polygons rasterised at full size against the visible-pixel masks`);
-    out(`matched IoU, recall, best IoU: answers at the default threshold ${threshold}; matched = same class, mask IoU >= 0.5, greedy by score`);
-    out('class                 objects  mask AP@0.5  mask AP@.5:.95  box AP@0.5  box AP@.5:.95  matched IoU  recall  best IoU');
+    out(
+      `model version ${values.model}, ${count} held-out scenes (seeds ${seedStart}..${seedStart + count - 1}), ${format}, ${answered} polygons answered at threshold 0.001 (${seconds.toFixed(0)} s)`,
+    );
+    out(
+      `mask AP / box AP: answers at threshold 0.001, at most 100 per image; IoU of polygons rasterised at full size against the visible-pixel masks`,
+    );
+    out(
+      `matched IoU, recall, best IoU: answers at the default threshold ${threshold}; matched = same class, mask IoU >= 0.5, greedy by score`,
+    );
+    out(
+      'class                 objects  mask AP@0.5  mask AP@.5:.95  box AP@0.5  box AP@.5:.95  matched IoU  recall  best IoU',
+    );
     for (const c of perClass) {
       out(
         `${c.label.padEnd(20)} ${String(c.objects).padStart(8)}  ${c.mask50.toFixed(4).padStart(11)}  ${c.mask.toFixed(4).padStart(14)}  ${c.box50.toFixed(4).padStart(10)}  ${c.box.toFixed(4).padStart(13)}  ${c.matched.toFixed(4).padStart(11)}  ${c.recall.toFixed(3).padStart(6)}  ${c.best.toFixed(4).padStart(8)}`,
@@ -148,7 +206,17 @@ async function main(): Promise<void> {
     const totalObjects = perClass.reduce((s, c) => s + c.objects, 0);
     const m = (f: (c: (typeof perClass)[number]) => number) => mean(perClass.map(f));
     out(
-      `${'all'.padEnd(20)} ${String(totalObjects).padStart(8)}  ${m((c) => c.mask50).toFixed(4).padStart(11)}  ${m((c) => c.mask).toFixed(4).padStart(14)}  ${m((c) => c.box50).toFixed(4).padStart(10)}  ${m((c) => c.box).toFixed(4).padStart(13)}  ${mean(allMatched).toFixed(4).padStart(11)}  ${(allMatched.length / totalObjects).toFixed(3).padStart(6)}  ${mean(allBest).toFixed(4).padStart(8)}`,
+      `${'all'.padEnd(20)} ${String(totalObjects).padStart(8)}  ${m((c) => c.mask50)
+        .toFixed(4)
+        .padStart(11)}  ${m((c) => c.mask)
+        .toFixed(4)
+        .padStart(14)}  ${m((c) => c.box50)
+        .toFixed(4)
+        .padStart(10)}  ${m((c) => c.box)
+        .toFixed(4)
+        .padStart(
+          13,
+        )}  ${mean(allMatched).toFixed(4).padStart(11)}  ${(allMatched.length / totalObjects).toFixed(3).padStart(6)}  ${mean(allBest).toFixed(4).padStart(8)}`,
     );
     out(
       `mask-mAP@0.5=${m((c) => c.mask50).toFixed(4)} mask-mAP@0.5:0.95=${m((c) => c.mask).toFixed(4)} box-mAP@0.5=${m((c) => c.box50).toFixed(4)} box-mAP@0.5:0.95=${m((c) => c.box).toFixed(4)} matched-IoU=${mean(allMatched).toFixed(4)} images=${count}`,

@@ -45,7 +45,11 @@ async function untilReady(url: string): Promise<void> {
 }
 
 /** Runs `work(i)` for every i below `count`, `concurrency` at a time, saying every 50 how far it is. */
-export async function forEachScene(count: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
+export async function forEachScene(
+  count: number,
+  concurrency: number,
+  work: (i: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let done = 0;
   const client = async () => {

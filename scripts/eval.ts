@@ -31,7 +31,11 @@ const { values } = parseArgs({
 const count = Number(values.images);
 const format = values.format === 'jpeg' ? 'jpeg' : 'png';
 
-async function predictScene(url: string, key: string, scene: Scene): Promise<Array<{ label: string; box: Box; score: number }>> {
+async function predictScene(
+  url: string,
+  key: string,
+  scene: Scene,
+): Promise<Array<{ label: string; box: Box; score: number }>> {
   const form = new FormData();
   form.append('file', new Blob([await renderScene(scene, format)]), `scene.${format}`);
   const res = await fetch(`${url}/v1/models/${values.model}/predict?threshold=0.001&max_detections=100`, {
@@ -40,12 +44,20 @@ async function predictScene(url: string, key: string, scene: Scene): Promise<Arr
     body: form,
   });
   if (res.status !== 200) throw new Error(`predict answered ${res.status}: ${await res.text()}`);
-  const body = (await res.json()) as Record<string, Array<{ data: { min: [number, number]; max: [number, number] }; score: number }>>;
+  const body = (await res.json()) as Record<
+    string,
+    Array<{ data: { min: [number, number]; max: [number, number] }; score: number }>
+  >;
   return Object.entries(body).flatMap(([label, detections]) =>
     detections.map((d) => ({
       label,
       score: d.score,
-      box: [d.data.min[0] * scene.width, d.data.min[1] * scene.height, d.data.max[0] * scene.width, d.data.max[1] * scene.height] as Box,
+      box: [
+        d.data.min[0] * scene.width,
+        d.data.min[1] * scene.height,
+        d.data.max[0] * scene.width,
+        d.data.max[1] * scene.height,
+      ] as Box,
     })),
   );
 }
@@ -78,12 +90,21 @@ async function evaluate(url: string, key: string): Promise<Evaluation> {
   const thresholds = Array.from({ length: 10 }, (_, k) => 0.5 + 0.05 * k);
   const perClass = DEMO_LABELS.map((label) => {
     const aps = thresholds.map((t) => averagePrecision(predictions.get(label)!, truths.get(label)!, t));
-    return { label, ap50: aps[0]!, ap: aps.reduce((a, b) => a + b, 0) / aps.length, objects: [...truths.get(label)!.values()].flat().length };
+    return {
+      label,
+      ap50: aps[0]!,
+      ap: aps.reduce((a, b) => a + b, 0) / aps.length,
+      objects: [...truths.get(label)!.values()].flat().length,
+    };
   }).filter((c) => Number.isFinite(c.ap50));
-  process.stdout.write(`model version ${values.model}, ${count} held-out scenes (seeds ${EVAL_SEED_START}..${EVAL_SEED_START + count - 1}), ${format}\n`);
+  process.stdout.write(
+    `model version ${values.model}, ${count} held-out scenes (seeds ${EVAL_SEED_START}..${EVAL_SEED_START + count - 1}), ${format}\n`,
+  );
   process.stdout.write('class                 objects   AP@0.5  AP@0.5:0.95\n');
   for (const c of perClass) {
-    process.stdout.write(`${c.label.padEnd(20)} ${String(c.objects).padStart(8)}   ${c.ap50.toFixed(4)}   ${c.ap.toFixed(4)}\n`);
+    process.stdout.write(
+      `${c.label.padEnd(20)} ${String(c.objects).padStart(8)}   ${c.ap50.toFixed(4)}   ${c.ap.toFixed(4)}\n`,
+    );
   }
   const map50 = perClass.reduce((s, c) => s + c.ap50, 0) / perClass.length;
   const map = perClass.reduce((s, c) => s + c.ap, 0) / perClass.length;
@@ -111,7 +132,10 @@ async function evaluateAt(precision: string): Promise<Evaluation> {
 }
 
 /** Box corners of fp16's detections against fp32's, matched by label and overlap, in pixels. */
-function boxShift(a: Detections[], b: Detections[]): { matched: number; unmatched: number; meanPx: number; maxPx: number } {
+function boxShift(
+  a: Detections[],
+  b: Detections[],
+): { matched: number; unmatched: number; meanPx: number; maxPx: number } {
   let matched = 0;
   let unmatched = 0;
   let sum = 0;

@@ -19,7 +19,11 @@ export function iou(a: Box, b: Box): number {
 export function averagePrecision(predictions: Prediction[], truths: Map<number, Box[]>, threshold: number): number {
   const counts = new Map([...truths].map(([image, boxes]) => [image, boxes.length]));
   return overlapAveragePrecision(
-    predictions.map((p) => ({ image: p.image, score: p.score, overlaps: (truths.get(p.image) ?? []).map((g) => iou(p.box, g)) })),
+    predictions.map((p) => ({
+      image: p.image,
+      score: p.score,
+      overlaps: (truths.get(p.image) ?? []).map((g) => iou(p.box, g)),
+    })),
     counts,
     threshold,
   );
@@ -38,10 +42,16 @@ export interface ScoredOverlaps {
  * ground truths of the class; greedy matching by score, 101-point
  * interpolation.
  */
-export function overlapAveragePrecision(predictions: readonly ScoredOverlaps[], truths: Map<number, number>, threshold: number): number {
+export function overlapAveragePrecision(
+  predictions: readonly ScoredOverlaps[],
+  truths: Map<number, number>,
+  threshold: number,
+): number {
   const total = [...truths.values()].reduce((n, count) => n + count, 0);
   if (total === 0) return NaN;
-  const matched = new Map<number, boolean[]>([...truths].map(([image, count]) => [image, new Array<boolean>(count).fill(false)]));
+  const matched = new Map<number, boolean[]>(
+    [...truths].map(([image, count]) => [image, new Array<boolean>(count).fill(false)]),
+  );
   const sorted = [...predictions].sort((a, b) => b.score - a.score);
   const tp: number[] = [];
   for (const p of sorted) {

@@ -79,7 +79,13 @@ export function overlapByInstance(raster: Raster, ids: Uint8Array, imageWidth: n
 }
 
 /** IoU of a raster with each object of an instance map: result[k] is objects[k]'s (id k + 1). */
-export function maskIous(raster: Raster, ids: Uint8Array, imageWidth: number, areas: readonly number[], objects: number): number[] {
+export function maskIous(
+  raster: Raster,
+  ids: Uint8Array,
+  imageWidth: number,
+  areas: readonly number[],
+  objects: number,
+): number[] {
   const overlap = overlapByInstance(raster, ids, imageWidth);
   return Array.from({ length: objects }, (_, k) => {
     const inter = overlap[k + 1]!;

@@ -17,24 +17,45 @@ const { onnx } = onnxProto;
 const T = onnx.TensorProto.DataType;
 const A = onnx.AttributeProto.AttributeType;
 
-const USAGE = 'Usage: node --import tsx scripts/tiny-model.ts <dir> [--size 64]   writes <dir>/model.onnx and <dir>/model.json\n';
+const USAGE =
+  'Usage: node --import tsx scripts/tiny-model.ts <dir> [--size 64]   writes <dir>/model.onnx and <dir>/model.json\n';
 
 /** The ONNX model: images [1, 3, size, size] float32 in, output0 [1, 6, 1] out. */
 function tinyDetector(size: number): Uint8Array {
-  const node = (opType: string, input: string[], output: string[], attribute: OnnxTypes.IAttributeProto[] = []): OnnxTypes.INodeProto => ({
+  const node = (
+    opType: string,
+    input: string[],
+    output: string[],
+    attribute: OnnxTypes.IAttributeProto[] = [],
+  ): OnnxTypes.INodeProto => ({
     opType,
     input,
     output,
     attribute,
     name: output[0],
   });
-  const int64 = (name: string, values: number[]): OnnxTypes.ITensorProto => ({ name, dataType: T.INT64, dims: [values.length], int64Data: values });
-  const shape = (dims: number[]): OnnxTypes.ITypeProto => ({ tensorType: { elemType: T.FLOAT, shape: { dim: dims.map((dimValue) => ({ dimValue })) } } });
+  const int64 = (name: string, values: number[]): OnnxTypes.ITensorProto => ({
+    name,
+    dataType: T.INT64,
+    dims: [values.length],
+    int64Data: values,
+  });
+  const shape = (dims: number[]): OnnxTypes.ITypeProto => ({
+    tensorType: { elemType: T.FLOAT, shape: { dim: dims.map((dimValue) => ({ dimValue })) } },
+  });
   const graph: OnnxTypes.IGraphProto = {
     name: 'tiny-detector',
     node: [
       // The mean of each channel: [3].
-      node('ReduceMean', ['images'], ['means'], [{ name: 'axes', type: A.INTS, ints: [0, 2, 3] }, { name: 'keepdims', type: A.INT, i: 0 }]),
+      node(
+        'ReduceMean',
+        ['images'],
+        ['means'],
+        [
+          { name: 'axes', type: A.INTS, ints: [0, 2, 3] },
+          { name: 'keepdims', type: A.INT, i: 0 },
+        ],
+      ),
       node('Slice', ['means', 'red_start', 'red_end'], ['red']),
       node('Slice', ['means', 'blue_start', 'blue_end'], ['blue']),
       // One candidate: cx, cy, w, h in input pixels, then the two scores.
@@ -52,7 +73,12 @@ function tinyDetector(size: number): Uint8Array {
     input: [{ name: 'images', type: shape([1, 3, size, size]) }],
     output: [{ name: 'output0', type: shape([1, 6, 1]) }],
   };
-  const model: OnnxTypes.IModelProto = { irVersion: 7, producerName: 'sense scripts/tiny-model.ts', opsetImport: [{ domain: '', version: 13 }], graph };
+  const model: OnnxTypes.IModelProto = {
+    irVersion: 7,
+    producerName: 'sense scripts/tiny-model.ts',
+    opsetImport: [{ domain: '', version: 13 }],
+    graph,
+  };
   return onnx.ModelProto.encode(onnx.ModelProto.create(model)).finish();
 }
 
@@ -60,16 +86,29 @@ function tinyDetector(size: number): Uint8Array {
 function tinyDetectorConfig(size: number) {
   return {
     name: 'tiny',
-    description: 'A tiny test detector (scripts/tiny-model.ts): one box in the middle, scored by the mean red and blue of the image',
+    description:
+      'A tiny test detector (scripts/tiny-model.ts): one box in the middle, scored by the mean red and blue of the image',
     labels: ['red', 'blue'],
-    input: { name: 'images', width: size, height: size, layout: 'NCHW', dtype: 'float32', resize: 'letterbox', scale: 255, padValue: 114 },
+    input: {
+      name: 'images',
+      width: size,
+      height: size,
+      layout: 'NCHW',
+      dtype: 'float32',
+      resize: 'letterbox',
+      scale: 255,
+      padValue: 114,
+    },
     output: { format: 'yolov8' },
     defaults: { threshold: 0.5, iou: 0.5, maxDetections: 10 },
   };
 }
 
 async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { size: { type: 'string', default: '64' }, help: { type: 'boolean', short: 'h' } } });
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { size: { type: 'string', default: '64' }, help: { type: 'boolean', short: 'h' } },
+  });
   const size = Number(values.size);
   if (values.help || positionals.length !== 1 || !Number.isInteger(size) || size < 8 || size > 4096) {
     process.stdout.write(USAGE);

@@ -111,9 +111,13 @@ function withConsole(apiRoutes: Route[], settings: ConsoleSettings): Route[] {
     log.warn('the web console is not built: run `npm run build:web` to serve it at /', { dir: CONSOLE_DIR });
     return apiRoutes;
   }
-  const prefixes = [...new Set(apiRoutes.map((route) => `/${route.path.split('/')[1]}`))].filter((prefix) => prefix !== '/');
+  const prefixes = [...new Set(apiRoutes.map((route) => `/${route.path.split('/')[1]}`))].filter(
+    (prefix) => prefix !== '/',
+  );
   return [
-    ...apiRoutes.map((route) => (route.method === 'get' && route.path === '/' ? sharedWithConsole(route, site) : route)),
+    ...apiRoutes.map((route) =>
+      route.method === 'get' && route.path === '/' ? sharedWithConsole(route, site) : route,
+    ),
     staticSiteRoute(site, prefixes, unmatchedRoute(apiRoutes)),
   ];
 }
@@ -138,7 +142,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     cleanups.push(() => keys.stop());
 
     const metrics = createServerMetrics();
-    if (jpeg.reason) log.warn('JPEG images are decoded by sharp, about twice as slow as libturbojpeg', { reason: jpeg.reason });
+    if (jpeg.reason)
+      log.warn('JPEG images are decoded by sharp, about twice as slow as libturbojpeg', { reason: jpeg.reason });
     else log.info('JPEG decoder', { decoder: jpeg.decoder });
     const engine = new InferenceEngine(engineSettings(config), (versionId) => ({
       batch: (size) => metrics.inferenceBatchSize.observe({ model_version: versionId }, size),
@@ -149,12 +154,18 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await replica.start();
     cleanups.push(() => replica.stop());
     const modelFiles = new ModelFiles(createModelStore(config.modelStore, database.sql), config.dataDir);
-    const inference = new InferenceService(new DatabaseVersionRegistry(database.sql), engine, modelFiles, {
-      loading: config.modelLoading,
-      isolation: config.modelIsolation,
-      validation: modelValidationSettings(config),
-      replicaId: replica.id,
-    }, metrics);
+    const inference = new InferenceService(
+      new DatabaseVersionRegistry(database.sql),
+      engine,
+      modelFiles,
+      {
+        loading: config.modelLoading,
+        isolation: config.modelIsolation,
+        validation: modelValidationSettings(config),
+        replicaId: replica.id,
+      },
+      metrics,
+    );
     await inference.start();
     cleanups.push(() => inference.stop());
 
@@ -174,12 +185,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const eventTail = new EventTail(database.sql, events, config.eventStreams);
     cleanups.push(async () => eventTail.stop());
     // Cameras' frames are kept where models' files are: the database, or the bucket.
-    const keptFrames = new KeptFrames(database.sql, config.modelStore.kind === 's3' ? new FrameBucket(config.modelStore) : undefined, {
-      quotaBytes: config.keptFramesMaxBytes,
-      accountQuotaBytes: config.keptFramesAccountMaxBytes,
-      totalQuotaBytes: config.keptFramesTotalMaxBytes,
-      retentionDays: config.eventRetentionDays,
-    });
+    const keptFrames = new KeptFrames(
+      database.sql,
+      config.modelStore.kind === 's3' ? new FrameBucket(config.modelStore) : undefined,
+      {
+        quotaBytes: config.keptFramesMaxBytes,
+        accountQuotaBytes: config.keptFramesAccountMaxBytes,
+        totalQuotaBytes: config.keptFramesTotalMaxBytes,
+        retentionDays: config.eventRetentionDays,
+      },
+    );
     await keptFrames.start();
     cleanups.push(() => keptFrames.stop());
     const platform: PlatformServices = {
@@ -190,7 +205,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
       projects: new ProjectService(database.sql),
       gateways: new GatewayService(database.sql),
       devices: new DeviceService(database.sql),
-      vision: new VisionService(database.sql, (versionId, organizationId) => inference.visible(versionId, organizationId) !== undefined),
+      vision: new VisionService(
+        database.sql,
+        (versionId, organizationId) => inference.visible(versionId, organizationId) !== undefined,
+      ),
       keptFrames,
       landmarks: new LandmarkService(database.sql),
       rules: new RuleService(database.sql, secrets, { webhookAllowList: parseAllowList(config.webhookAllowedHosts) }),
@@ -206,7 +224,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // What the rules remember of devices: filled by the writer's commits
     // through the engine, forgotten by the tag actions (known-devices.ts).
     const knownDevices = new KnownDevices();
-    const rulesEngine = new RulesEngine(database.sql, platform.rules, { evaluationMsPerSecond: config.ruleEvaluationMsPerSecond }, knownDevices);
+    const rulesEngine = new RulesEngine(
+      database.sql,
+      platform.rules,
+      { evaluationMsPerSecond: config.ruleEvaluationMsPerSecond },
+      knownDevices,
+    );
     await rulesEngine.start();
     cleanups.push(() => rulesEngine.stop());
     const actions = new ActionRunner(database.sql, outboxSms, {
@@ -226,10 +249,22 @@ export async function startServer(config: Config): Promise<RunningServer> {
     cleanups.push(() => writer.stop());
     // Group-commit health: events per transaction is commits ÷ events.
     metrics.registry.register(
-      new Gauge('ingest_commits_total', 'transactions committed by the event writer', [], () => [{ value: writer.stats.commits }], 'counter'),
+      new Gauge(
+        'ingest_commits_total',
+        'transactions committed by the event writer',
+        [],
+        () => [{ value: writer.stats.commits }],
+        'counter',
+      ),
     );
     metrics.registry.register(
-      new Gauge('ingest_events_total', 'events committed by the event writer (retries of stored events included)', [], () => [{ value: writer.stats.events }], 'counter'),
+      new Gauge(
+        'ingest_events_total',
+        'events committed by the event writer (retries of stored events included)',
+        [],
+        () => [{ value: writer.stats.events }],
+        'counter',
+      ),
     );
     metrics.registry.register(
       new Gauge(
@@ -241,9 +276,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
       ),
     );
     metrics.registry.register(
-      new Gauge('event_streams_open', 'live event streams (GET /v2/events/stream) open on this server', [], () => [{ value: eventTail.open }]),
+      new Gauge('event_streams_open', 'live event streams (GET /v2/events/stream) open on this server', [], () => [
+        { value: eventTail.open },
+      ]),
     );
-    metrics.registry.register(new Gauge('ingest_backlog_events', 'events waiting for a commit', [], () => [{ value: writer.backlog }]));
+    metrics.registry.register(
+      new Gauge('ingest_backlog_events', 'events waiting for a commit', [], () => [{ value: writer.backlog }]),
+    );
     metrics.registry.register(
       new Gauge(
         'rules_events_over_budget_total',
@@ -284,23 +323,51 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const admission = new PredictAdmission(
       inference,
       bodyBudget,
-      { organizationRequests: config.organizationQueueSize, places: config.queueSize, waitingRoom: config.queueWaitingRoom, holdMs: config.queueHoldMs },
+      {
+        organizationRequests: config.organizationQueueSize,
+        places: config.queueSize,
+        waitingRoom: config.queueWaitingRoom,
+        holdMs: config.queueHoldMs,
+      },
       metrics.registry,
     );
-    const frames = new FrameIngest(database.sql, ingest, writer, platform.vision, admission, keptFrames, config.maxImageBytes);
+    const frames = new FrameIngest(
+      database.sql,
+      ingest,
+      writer,
+      platform.vision,
+      admission,
+      keptFrames,
+      config.maxImageBytes,
+    );
     const ingestion = [
       ...ingestEndpoints({ ingest, reads: new DeviceReadModel(database.sql), maxBodyBytes: config.maxIngestBodyBytes }),
       ...frameEndpoints({ frames, maxImageBytes: config.maxImageBytes }),
     ];
-    const health = healthEndpoints({ readiness: new ReadinessCheck(database.sql, inference), registry: metrics.registry, jpegDecoder: jpeg.decoder });
+    const health = healthEndpoints({
+      readiness: new ReadinessCheck(database.sql, inference),
+      registry: metrics.registry,
+      jpegDecoder: jpeg.decoder,
+    });
     const predict = predictEndpoint({ admission, maxImageBytes: config.maxImageBytes });
     const openApi = JSON.stringify(buildOpenApi([predict, ...management, ...ingestion, ...health]));
     const routes = (endpoints: Endpoint[]): Route[] =>
-      endpoints.flatMap((endpoint) => endpointRoutes(endpoint, authenticators, { budget: bodyBudget, strangers: strangersBudget, holdMs: config.queueHoldMs }));
+      endpoints.flatMap((endpoint) =>
+        endpointRoutes(endpoint, authenticators, {
+          budget: bodyBudget,
+          strangers: strangersBudget,
+          holdMs: config.queueHoldMs,
+        }),
+      );
 
     const inFlight = new InFlight();
     // Freed memory back to the system once the server goes quiet (lib/idle-trim.ts).
-    const stopTrimming = trimWhenIdle({ answered: () => inFlight.answered, inFlight: () => inFlight.size, trim: () => native.trimMemory(), idleMs: 10_000 });
+    const stopTrimming = trimWhenIdle({
+      answered: () => inFlight.answered,
+      inFlight: () => inFlight.size,
+      trim: () => native.trimMemory(),
+      idleMs: 10_000,
+    });
     cleanups.push(async () => stopTrimming());
     const main: Route[] = [
       ...routes([...health, predict, ...management]),

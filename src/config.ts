@@ -80,7 +80,8 @@ interface Table {
 }
 
 /** The value a table, or one of its entries, loads to: Config is `Loaded<typeof TABLE>`. */
-type Loaded<T> = T extends Field<infer V> ? V : T extends Combined<infer V> ? V : { -readonly [K in keyof T]: Loaded<T[K]> };
+type Loaded<T> =
+  T extends Field<infer V> ? V : T extends Combined<infer V> ? V : { -readonly [K in keyof T]: Loaded<T[K]> };
 
 function rawOf(env: Env, name: string, kind: Kind<unknown>, fallback: string | undefined): string | undefined {
   const raw = env[name];
@@ -106,13 +107,28 @@ function field<T>(name: string, spec: Spec<T>): Field<T> {
     if (text !== undefined) return spec.kind.parse(text, name) as T;
     return spec.derive?.((other) => settingNamed(other).read(env)) as T;
   };
-  return new Field<T>({ name, help: spec.help, default: spec.default, shown: spec.shown, documented: spec.documented, raw, read }, read);
+  return new Field<T>(
+    { name, help: spec.help, default: spec.default, shown: spec.shown, documented: spec.documented, raw, read },
+    read,
+  );
 }
 
 /** A setting whose default is a value (`note` glosses it; `perHost`: it depends on the machine, so docs/OPERATIONS.md gives the note only). */
-function value<T>(name: string, kind: Kind<T>, defaultValue: string, help: string, options: { note?: string; perHost?: boolean } = {}): Field<T> {
+function value<T>(
+  name: string,
+  kind: Kind<T>,
+  defaultValue: string,
+  help: string,
+  options: { note?: string; perHost?: boolean } = {},
+): Field<T> {
   const shown = options.note === undefined ? defaultValue : `${defaultValue} (${options.note})`;
-  return field(name, { kind, default: defaultValue, shown, documented: options.perHost ? `(${options.note})` : shown, help });
+  return field(name, {
+    kind,
+    default: defaultValue,
+    shown,
+    documented: options.perHost ? `(${options.note})` : shown,
+    help,
+  });
 }
 
 /**
@@ -162,7 +178,9 @@ const tileTemplate: Kind<string> = {
   parse(raw, name) {
     const value = raw.trim();
     if (!/^https?:\/\/\S+$/.test(value) || !['{z}', '{x}', '{y}'].every((part) => value.includes(part))) {
-      throw new ConfigError(`${name} must be an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png, got "${raw}"`);
+      throw new ConfigError(
+        `${name} must be an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png, got "${raw}"`,
+      );
     }
     return value;
   },
@@ -194,7 +212,10 @@ const boolean: Kind<boolean> = {
 const keyValueList: Kind<Record<string, string>> = {
   parse(raw, name) {
     const pairs: Record<string, string> = {};
-    for (const part of raw.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+    for (const part of raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '')) {
       const match = /^([A-Za-z0-9_.]+)=(.*)$/.exec(part);
       if (!match) throw new ConfigError(`${name} must be a comma list of key=value, got "${part}"`);
       pairs[match[1]!] = match[2]!.trim();
@@ -235,14 +256,19 @@ const executionProviders: Kind<ExecutionProvider[]> = {
  */
 const corsOrigins: Kind<string[]> = {
   parse(raw, name) {
-    const origins = raw.split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter((o) => o !== '');
+    const origins = raw
+      .split(',')
+      .map((o) => o.trim().toLowerCase().replace(/\/+$/, ''))
+      .filter((o) => o !== '');
     if (origins.includes('*')) {
       if (origins.length > 1) throw new ConfigError(`${name} is either * or a list of origins, got "${raw}"`);
       return origins;
     }
     for (const origin of origins) {
       if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/.test(origin)) {
-        throw new ConfigError(`${name} entries must be origins like https://app.example.com (scheme, host, optional port, no path), got "${origin}"`);
+        throw new ConfigError(
+          `${name} entries must be origins like https://app.example.com (scheme, host, optional port, no path), got "${origin}"`,
+        );
       }
     }
     return [...new Set(origins)];
@@ -258,7 +284,10 @@ const jwtSecret: Kind<string> = {
 
 const allowedHosts: Kind<string[]> = {
   parse(raw, name) {
-    const entries = raw.split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
+    const entries = raw
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter((e) => e !== '');
     try {
       parseAllowList(entries);
     } catch (error) {
@@ -290,11 +319,27 @@ const cores = availableParallelism();
 const TABLE = {
   port: value('PORT', integer(0, 65535), '8080', 'HTTP port of the inference and management APIs'),
   host: value('HOST', text, '0.0.0.0', 'address to listen on'),
-  databaseUrl: unset('DATABASE_URL', text, '(embedded)', 'PostgreSQL URL; without it an embedded PostgreSQL runs in DATA_DIR/postgres'),
+  databaseUrl: unset(
+    'DATABASE_URL',
+    text,
+    '(embedded)',
+    'PostgreSQL URL; without it an embedded PostgreSQL runs in DATA_DIR/postgres',
+  ),
   dataDir: value('DATA_DIR', path, './data', 'embedded database, uploaded models, generated secrets'),
   modelsDir: value('MODELS_DIR', path, './models', 'model directories registered at first start'),
-  workers: value('WORKERS', integer(1, 256), String(cores), 'preprocessing worker threads (decode, letterbox, output decoding, NMS)', { note: 'one per core', perHost: true }),
-  executionProviders: value('EXECUTION_PROVIDERS', executionProviders, 'cpu', 'ordered list for GPU instances, e.g. tensorrt,cuda,cpu; the first that loads is used and logged'),
+  workers: value(
+    'WORKERS',
+    integer(1, 256),
+    String(cores),
+    'preprocessing worker threads (decode, letterbox, output decoding, NMS)',
+    { note: 'one per core', perHost: true },
+  ),
+  executionProviders: value(
+    'EXECUTION_PROVIDERS',
+    executionProviders,
+    'cpu',
+    'ordered list for GPU instances, e.g. tensorrt,cuda,cpu; the first that loads is used and logged',
+  ),
   /** Server-wide defaults of a version's backend instances (model.json may override each). */
   instances: {
     kind: derived(
@@ -305,11 +350,21 @@ const TABLE = {
       (get) => ((get('EXECUTION_PROVIDERS') as ExecutionProvider[]).some((p) => p !== 'cpu') ? 'gpu' : 'cpu'),
     ),
     /** instances per version; undefined: the kind's own default (see defaultInstanceCount) */
-    count: unset('INSTANCE_COUNT', integer(1, 64), '(cpu: one per core, at most 4; gpu: two per GPU_DEVICES entry)', 'ONNX Runtime sessions per model version, each in its own thread'),
+    count: unset(
+      'INSTANCE_COUNT',
+      integer(1, 64),
+      '(cpu: one per core, at most 4; gpu: two per GPU_DEVICES entry)',
+      'ONNX Runtime sessions per model version, each in its own thread',
+    ),
     /** GPU device ids, one instance each by default */
     gpuDevices: value('GPU_DEVICES', integerList(0, 63), '0', 'comma list of GPU device ids that GPU instances use'),
     /** ONNX Runtime threads per CPU session; undefined: cores / instances */
-    intraOpThreads: unset('INTRA_OP_THREADS', integer(1, 256), '(cores / CPU instances, at least 1)', 'ONNX Runtime threads per CPU session'),
+    intraOpThreads: unset(
+      'INTRA_OP_THREADS',
+      integer(1, 256),
+      '(cores / CPU instances, at least 1)',
+      'ONNX Runtime threads per CPU session',
+    ),
     runner: value(
       'INSTANCE_RUNNER',
       oneOf(['auto', 'onnxruntime-node', 'native'] as const),
@@ -322,27 +377,72 @@ const TABLE = {
       '',
       'comma list of key=value ONNX Runtime CUDA provider options the native runner sets, e.g. cudnn_conv_algo_search=HEURISTIC,use_tf32=0',
     ),
-    pinnedMemory: value('PINNED_MEMORY', boolean, 'true', "true | false: the native runner's CUDA sessions copy inputs and outputs through page-locked host memory"),
+    pinnedMemory: value(
+      'PINNED_MEMORY',
+      boolean,
+      'true',
+      "true | false: the native runner's CUDA sessions copy inputs and outputs through page-locked host memory",
+    ),
   },
   batching: {
     /** model.json's batching.maxBatchSize overrides it (see maxBatchSizeOf) */
-    maxBatchSize: value('MAX_BATCH_SIZE', integer(1, 256), '1', 'largest batch the dynamic batcher forms (models with a batch axis); 1: every image runs alone'),
-    maxQueueDelayMs: value('MAX_QUEUE_DELAY_MS', integer(0, 1000), '2', 'longest a request waits for others to join its batch while an instance is idle'),
+    maxBatchSize: value(
+      'MAX_BATCH_SIZE',
+      integer(1, 256),
+      '1',
+      'largest batch the dynamic batcher forms (models with a batch axis); 1: every image runs alone',
+    ),
+    maxQueueDelayMs: value(
+      'MAX_QUEUE_DELAY_MS',
+      integer(0, 1000),
+      '2',
+      'longest a request waits for others to join its batch while an instance is idle',
+    ),
     /** a batch still running after this long has its instance thread stopped */
-    runTimeoutMs: value('INFERENCE_TIMEOUT_MS', integer(10, 3_600_000), '30000', 'longest one model run may take; past it the instance thread is stopped and its requests answered 500'),
+    runTimeoutMs: value(
+      'INFERENCE_TIMEOUT_MS',
+      integer(10, 3_600_000),
+      '30000',
+      'longest one model run may take; past it the instance thread is stopped and its requests answered 500',
+    ),
   },
-  maxLoadedVersions: value('MAX_LOADED_VERSIONS', integer(1, 10_000), '16', 'model versions kept loaded; the least recently used are unloaded past it'),
-  modelMemoryBudgetBytes: value('MODEL_MEMORY_BUDGET_MB', mebibytes(1, 1024 * 1024), '4096', 'model.onnx bytes x instances kept loaded; the least recently used are unloaded past it'),
-  modelLoading: value('MODEL_LOADING', oneOf(['eager', 'lazy'] as const), 'eager', 'eager: load every version at start; lazy: versions already Active load on first use'),
+  maxLoadedVersions: value(
+    'MAX_LOADED_VERSIONS',
+    integer(1, 10_000),
+    '16',
+    'model versions kept loaded; the least recently used are unloaded past it',
+  ),
+  modelMemoryBudgetBytes: value(
+    'MODEL_MEMORY_BUDGET_MB',
+    mebibytes(1, 1024 * 1024),
+    '4096',
+    'model.onnx bytes x instances kept loaded; the least recently used are unloaded past it',
+  ),
+  modelLoading: value(
+    'MODEL_LOADING',
+    oneOf(['eager', 'lazy'] as const),
+    'eager',
+    'eager: load every version at start; lazy: versions already Active load on first use',
+  ),
   /** versions run rewritten: uint8 pixels in, a dense head's candidates out (inference/instances/prepared-model.ts) */
-  graphRewrite: value('GRAPH_REWRITE', boolean, 'true', "true | false: run each version's graph rewritten to take uint8 pixels and give a dense head's candidates only (same answers)"),
+  graphRewrite: value(
+    'GRAPH_REWRITE',
+    boolean,
+    'true',
+    "true | false: run each version's graph rewritten to take uint8 pixels and give a dense head's candidates only (same answers)",
+  ),
   jpegDecoder: value(
     'JPEG_DECODER',
     oneOf(['auto', 'libturbojpeg', 'sharp'] as const),
     'auto',
     'auto | libturbojpeg | sharp: which decoder JPEG images get (auto: libturbojpeg where the native addon has it, else the slower sharp); their pixels agree within 2 levels, so the choice is one of speed. libturbojpeg refuses to start without it',
   ),
-  gpuPrecision: value('GPU_PRECISION', oneOf(['fp32', 'fp16'] as const), 'fp32', "fp32 | fp16: precision of GPU instances whose model.json sets none (fp16 converts the weights at load)"),
+  gpuPrecision: value(
+    'GPU_PRECISION',
+    oneOf(['fp32', 'fp16'] as const),
+    'fp32',
+    'fp32 | fp16: precision of GPU instances whose model.json sets none (fp16 converts the weights at load)',
+  ),
   modelIsolation: value(
     'MODEL_ISOLATION',
     oneOf(['stored', 'all', 'none'] as const),
@@ -387,10 +487,21 @@ const TABLE = {
   },
   adminEmail: value('ADMIN_EMAIL', lowerCase, 'admin@example.com', 'bootstrap admin, created on first start'),
   adminPassword: unset('ADMIN_PASSWORD', text, '(generated, printed once)', 'bootstrap admin password'),
-  inferenceApiKey: unset('INFERENCE_API_KEY', text, '(generated, printed once)', 'accepted as an inference key of the bootstrap organization'),
+  inferenceApiKey: unset(
+    'INFERENCE_API_KEY',
+    text,
+    '(generated, printed once)',
+    'accepted as an inference key of the bootstrap organization',
+  ),
   maxImageBytes: value('MAX_IMAGE_BYTES', integer(1), '10485760', 'predict image size limit (10 MB = 10 MiB)'),
   maxImagePixels: value('MAX_IMAGE_PIXELS', integer(1), '40000000', 'decoded pixel limit (decompression-bomb guard)'),
-  queueSize: derived('QUEUE_SIZE', integer(1), '(WORKERS x 16)', 'requests in flight per model version', (get) => (get('WORKERS') as number) * 16),
+  queueSize: derived(
+    'QUEUE_SIZE',
+    integer(1),
+    '(WORKERS x 16)',
+    'requests in flight per model version',
+    (get) => (get('WORKERS') as number) * 16,
+  ),
   queueWaitingRoom: derived(
     'QUEUE_WAITING_ROOM',
     integer(0),
@@ -405,8 +516,18 @@ const TABLE = {
     'predict requests one organization may have in flight or held, all its versions together, before 503',
     (get) => ((get('QUEUE_SIZE') as number) + (get('QUEUE_WAITING_ROOM') as number)) * 2,
   ),
-  queueHoldMs: value('QUEUE_HOLD_MS', integer(0, 60_000), '5000', 'how long a held request waits for a queue place before 503'),
-  maxBufferedBytes: value('MAX_BUFFERED_BYTES', integer(1024 * 1024), '268435456', 'request bodies held in memory at once across all requests before 503'),
+  queueHoldMs: value(
+    'QUEUE_HOLD_MS',
+    integer(0, 60_000),
+    '5000',
+    'how long a held request waits for a queue place before 503',
+  ),
+  maxBufferedBytes: value(
+    'MAX_BUFFERED_BYTES',
+    integer(1024 * 1024),
+    '268435456',
+    'request bodies held in memory at once across all requests before 503',
+  ),
   organizationBufferedBytes: derived(
     'ORGANIZATION_BUFFERED_BYTES',
     integer(1),
@@ -421,53 +542,131 @@ const TABLE = {
     'bodies whose sender is not known, held at once: unauthenticated routes (login, signup…) and small bodies read while their caller is checked; kept apart from MAX_BUFFERED_BYTES',
     (get) => Math.min(16 * 1024 * 1024, Math.floor((get('MAX_BUFFERED_BYTES') as number) / 16)),
   ),
-  unauthenticatedBytesPerAddress: value('UNAUTHENTICATED_BYTES_PER_ADDRESS', integer(1024), '65536', "one client address's part of UNAUTHENTICATED_BUFFERED_BYTES"),
-  trustedProxies: value('TRUST_PROXY', integer(0, 16), '0', 'reverse proxies in front of the server; the client address is read from their X-Forwarded-For entries'),
-  minUploadRate: value('MIN_UPLOAD_RATE', integer(0), '8192', 'bytes/s a request body must average after 5 s of reading, else 408 (0: off)'),
-  metricsToken: unset('METRICS_TOKEN', text, '(none: /metrics answers this host only)', 'bearer token that /metrics requires from scrapers'),
+  unauthenticatedBytesPerAddress: value(
+    'UNAUTHENTICATED_BYTES_PER_ADDRESS',
+    integer(1024),
+    '65536',
+    "one client address's part of UNAUTHENTICATED_BUFFERED_BYTES",
+  ),
+  trustedProxies: value(
+    'TRUST_PROXY',
+    integer(0, 16),
+    '0',
+    'reverse proxies in front of the server; the client address is read from their X-Forwarded-For entries',
+  ),
+  minUploadRate: value(
+    'MIN_UPLOAD_RATE',
+    integer(0),
+    '8192',
+    'bytes/s a request body must average after 5 s of reading, else 408 (0: off)',
+  ),
+  metricsToken: unset(
+    'METRICS_TOKEN',
+    text,
+    '(none: /metrics answers this host only)',
+    'bearer token that /metrics requires from scrapers',
+  ),
   shutdownTimeoutMs: value('SHUTDOWN_TIMEOUT_MS', integer(0), '15000', 'how long SIGTERM waits for in-flight requests'),
   logLevel: value('LOG_LEVEL', oneOf(LOG_LEVELS), 'info', 'debug | info | warn | error'),
-  logFormat: value('LOG_FORMAT', oneOf(LOG_FORMATS), 'text', 'text | json: one JSON object per line (time, level, msg, fields)'),
-  accessLog: value('ACCESS_LOG', boolean, 'false', 'true | false: one info line per request (method, path without query, status, ms, bytes, request id, client)'),
+  logFormat: value(
+    'LOG_FORMAT',
+    oneOf(LOG_FORMATS),
+    'text',
+    'text | json: one JSON object per line (time, level, msg, fields)',
+  ),
+  accessLog: value(
+    'ACCESS_LOG',
+    boolean,
+    'false',
+    'true | false: one info line per request (method, path without query, status, ms, bytes, request id, client)',
+  ),
   /** check every /v2 success body against its declared response schema (a mismatch: logged 500) */
-  responseValidation: value('RESPONSE_VALIDATION', boolean, 'false', 'true | false: check every success body against its declared schema; a mismatch is logged and answered 500 (for tests)'),
+  responseValidation: value(
+    'RESPONSE_VALIDATION',
+    boolean,
+    'false',
+    'true | false: check every success body against its declared schema; a mismatch is logged and answered 500 (for tests)',
+  ),
   /** allowed browser origins; ['*'] for any, [] for no CORS headers at all */
   corsOrigins: adjusted(
-    unset('CORS_ORIGINS', corsOrigins, '(none: no CORS headers)', 'comma list of browser origins (https://app.example.com) allowed to call the APIs, or *'),
+    unset(
+      'CORS_ORIGINS',
+      corsOrigins,
+      '(none: no CORS headers)',
+      'comma list of browser origins (https://app.example.com) allowed to call the APIs, or *',
+    ),
     (origins) => origins ?? [],
   ),
   /** HTTPS on the listening ports; undefined for plain HTTP */
   tls: combined(
     {
-    certFile: unset('TLS_CERT', text, '(none: plain HTTP)', 'PEM certificate (chain) file; with TLS_KEY the ports speak HTTPS'),
-    keyFile: unset('TLS_KEY', text, '(none)', 'PEM private key file of TLS_CERT'),
+      certFile: unset(
+        'TLS_CERT',
+        text,
+        '(none: plain HTTP)',
+        'PEM certificate (chain) file; with TLS_KEY the ports speak HTTPS',
+      ),
+      keyFile: unset('TLS_KEY', text, '(none)', 'PEM private key file of TLS_CERT'),
     },
     ({ certFile, keyFile }) => tlsFiles(certFile, keyFile),
   ),
-  jwtSecret: unset('JWT_SECRET', jwtSecret, '(generated once into DATA_DIR/jwt-secret)', 'HS256 signing secret of user tokens, at least 32 characters'),
-  jwtTtlSeconds: value('JWT_TTL_SECONDS', integer(60), '2592000', 'lifetime of user access tokens', { note: '30 days' }),
-  smtpUrl: unset('SMTP_URL', text, '(none: email stays in the outbox)', 'smtp://user:pass@host:port for outgoing email'),
+  jwtSecret: unset(
+    'JWT_SECRET',
+    jwtSecret,
+    '(generated once into DATA_DIR/jwt-secret)',
+    'HS256 signing secret of user tokens, at least 32 characters',
+  ),
+  jwtTtlSeconds: value('JWT_TTL_SECONDS', integer(60), '2592000', 'lifetime of user access tokens', {
+    note: '30 days',
+  }),
+  smtpUrl: unset(
+    'SMTP_URL',
+    text,
+    '(none: email stays in the outbox)',
+    'smtp://user:pass@host:port for outgoing email',
+  ),
   mailFrom: value('MAIL_FROM', text, 'sense@localhost', 'sender address of outgoing email'),
   publicUrl: adjusted(
-    derived('PUBLIC_URL', text, 'http://localhost:PORT', 'base URL used in links inside emails', (get) => `http://localhost:${get('PORT') as number}`),
+    derived(
+      'PUBLIC_URL',
+      text,
+      'http://localhost:PORT',
+      'base URL used in links inside emails',
+      (get) => `http://localhost:${get('PORT') as number}`,
+    ),
     (url) => url.replace(/\/+$/, ''),
   ),
   maxModelBytes: value('MAX_MODEL_BYTES', integer(1024), '536870912', 'largest model.onnx accepted by the upload API'),
   /** where uploaded models' files are kept for every replica */
   modelStore: combined(
     {
-    kind: value(
-      'MODEL_STORE',
-      oneOf(['postgres', 's3'] as const),
-      'postgres',
-      "where uploaded models' files are kept for every replica: postgres (1 MiB chunks in the database) or s3 (an S3-compatible bucket: the S3_ settings)",
-    ),
-    endpoint: unset('S3_ENDPOINT', text, '(none)', 'MODEL_STORE=s3: the S3-compatible endpoint, e.g. https://s3.eu-central-1.amazonaws.com or http://minio:9000 (path-style requests)'),
-    bucket: unset('S3_BUCKET', text, '(none)', 'MODEL_STORE=s3: the bucket, which must exist'),
-    region: value('S3_REGION', text, 'us-east-1', 'MODEL_STORE=s3: the region requests are signed for'),
-    prefix: value('S3_PREFIX', text, 'models/', "MODEL_STORE=s3: put before each object's key (<prefix><version id>/model.onnx)"),
-    accessKeyId: unset('S3_ACCESS_KEY_ID', text, '(none)', 'MODEL_STORE=s3: the access key id'),
-    secretAccessKey: unset('S3_SECRET_ACCESS_KEY', text, '(none)', 'MODEL_STORE=s3: the secret access key (never logged)'),
+      kind: value(
+        'MODEL_STORE',
+        oneOf(['postgres', 's3'] as const),
+        'postgres',
+        "where uploaded models' files are kept for every replica: postgres (1 MiB chunks in the database) or s3 (an S3-compatible bucket: the S3_ settings)",
+      ),
+      endpoint: unset(
+        'S3_ENDPOINT',
+        text,
+        '(none)',
+        'MODEL_STORE=s3: the S3-compatible endpoint, e.g. https://s3.eu-central-1.amazonaws.com or http://minio:9000 (path-style requests)',
+      ),
+      bucket: unset('S3_BUCKET', text, '(none)', 'MODEL_STORE=s3: the bucket, which must exist'),
+      region: value('S3_REGION', text, 'us-east-1', 'MODEL_STORE=s3: the region requests are signed for'),
+      prefix: value(
+        'S3_PREFIX',
+        text,
+        'models/',
+        "MODEL_STORE=s3: put before each object's key (<prefix><version id>/model.onnx)",
+      ),
+      accessKeyId: unset('S3_ACCESS_KEY_ID', text, '(none)', 'MODEL_STORE=s3: the access key id'),
+      secretAccessKey: unset(
+        'S3_SECRET_ACCESS_KEY',
+        text,
+        '(none)',
+        'MODEL_STORE=s3: the secret access key (never logged)',
+      ),
     },
     modelStoreOf,
   ),
@@ -476,11 +675,32 @@ const TABLE = {
     unset('INGRESS_PORT', integer(0, 65535), '(same as PORT)', 'serve the device ingestion API on its own port'),
     (ingress, get) => (ingress === get('PORT') && ingress !== 0 ? undefined : ingress),
   ),
-  deviceTokenTtlSeconds: value('DEVICE_TOKEN_TTL_SECONDS', integer(60), '31536000', 'lifetime of device tokens from /v1/registration', { note: '1 year' }),
-  deviceEventRate: value('DEVICE_EVENT_RATE', integer(1), '200', 'events per second a device may send (sustained) before 429'),
+  deviceTokenTtlSeconds: value(
+    'DEVICE_TOKEN_TTL_SECONDS',
+    integer(60),
+    '31536000',
+    'lifetime of device tokens from /v1/registration',
+    { note: '1 year' },
+  ),
+  deviceEventRate: value(
+    'DEVICE_EVENT_RATE',
+    integer(1),
+    '200',
+    'events per second a device may send (sustained) before 429',
+  ),
   deviceEventBurst: value('DEVICE_EVENT_BURST', integer(1), '2000', 'events a device may send at once above its rate'),
-  maxIngestBodyBytes: value('MAX_INGEST_BODY_BYTES', integer(1024), '4194304', 'largest ingestion request body (a batch)'),
-  actionRetryBaseMs: value('ACTION_RETRY_BASE_MS', integer(10), '1000', 'first retry delay of a failed rule action (doubles each time)'),
+  maxIngestBodyBytes: value(
+    'MAX_INGEST_BODY_BYTES',
+    integer(1024),
+    '4194304',
+    'largest ingestion request body (a batch)',
+  ),
+  actionRetryBaseMs: value(
+    'ACTION_RETRY_BASE_MS',
+    integer(10),
+    '1000',
+    'first retry delay of a failed rule action (doubles each time)',
+  ),
   /** milliseconds of rule evaluation per second each organization may use (platform/rules/budget.ts) */
   ruleEvaluationMsPerSecond: value(
     'RULE_EVALUATION_MS_PER_SECOND',
@@ -488,12 +708,17 @@ const TABLE = {
     '100',
     "milliseconds per second of the event loop one organization's rules may take to evaluate, half a second's worth at once; past it, its events are stored with their rules left out (counted, logged)",
   ),
-  eventRetentionDays: value('EVENT_RETENTION_DAYS', integer(0, 36_500), '0', 'days ingested events are kept at least; older days are dropped whole, hourly (0: kept forever)'),
+  eventRetentionDays: value(
+    'EVENT_RETENTION_DAYS',
+    integer(0, 36_500),
+    '0',
+    'days ingested events are kept at least; older days are dropped whole, hourly (0: kept forever)',
+  ),
   keptFramesMaxBytes: value(
     'KEPT_FRAMES_MAX_MB',
     mebibytes(0, 16_777_216),
     '1024',
-    "most megabytes (MiB) of camera frames one organization keeps (vision profiles with keepFrames, in the model store); past it, its oldest frames are removed (0: no frame is kept)",
+    'most megabytes (MiB) of camera frames one organization keeps (vision profiles with keepFrames, in the model store); past it, its oldest frames are removed (0: no frame is kept)',
   ),
   keptFramesAccountMaxBytes: value(
     'KEPT_FRAMES_ACCOUNT_MAX_MB',
@@ -515,8 +740,18 @@ const TABLE = {
       '1000',
       'how often each server reads new events for the live event streams (GET /v2/events/stream): one query per organization with streams open on it, none without',
     ),
-    perOrganization: value('EVENT_STREAMS_PER_ORGANIZATION', integer(1, 100_000), '20', 'live event streams one organization may have open on one server before 429'),
-    perServer: value('EVENT_STREAMS_PER_SERVER', integer(1, 1_000_000), '1000', 'live event streams one server may have open, all organizations together, before 429'),
+    perOrganization: value(
+      'EVENT_STREAMS_PER_ORGANIZATION',
+      integer(1, 100_000),
+      '20',
+      'live event streams one organization may have open on one server before 429',
+    ),
+    perServer: value(
+      'EVENT_STREAMS_PER_SERVER',
+      integer(1, 1_000_000),
+      '1000',
+      'live event streams one server may have open, all organizations together, before 429',
+    ),
     bufferBytes: value(
       'EVENT_STREAM_BUFFER_BYTES',
       integer(1024, 1024 * 1024 * 1024),
@@ -593,7 +828,9 @@ function load<T extends Table>(table: T, env: Env): Loaded<T> {
 function tlsFiles(certFile: string | undefined, keyFile: string | undefined): TlsFiles | undefined {
   if (certFile === undefined && keyFile === undefined) return undefined;
   if (certFile === undefined || keyFile === undefined) {
-    throw new ConfigError(`TLS_CERT and TLS_KEY go together: ${certFile === undefined ? 'TLS_KEY' : 'TLS_CERT'} is set, ${certFile === undefined ? 'TLS_CERT' : 'TLS_KEY'} is not`);
+    throw new ConfigError(
+      `TLS_CERT and TLS_KEY go together: ${certFile === undefined ? 'TLS_KEY' : 'TLS_CERT'} is set, ${certFile === undefined ? 'TLS_CERT' : 'TLS_KEY'} is not`,
+    );
   }
   const readPem = (name: string, file: string) => {
     try {
@@ -607,14 +844,24 @@ function tlsFiles(certFile: string | undefined, keyFile: string | undefined): Tl
   try {
     createSecureContext({ cert, key });
   } catch (error) {
-    throw new ConfigError(`TLS_CERT (${certFile}) and TLS_KEY (${keyFile}) are not a PEM certificate and its private key: ${(error as Error).message}`);
+    throw new ConfigError(
+      `TLS_CERT (${certFile}) and TLS_KEY (${keyFile}) are not a PEM certificate and its private key: ${(error as Error).message}`,
+    );
   }
   return { certFile: resolve(certFile), keyFile: resolve(keyFile) };
 }
 
 type ModelStoreConfig =
   | { kind: 'postgres' }
-  | { kind: 's3'; endpoint: string; bucket: string; region: string; prefix: string; accessKeyId: string; secretAccessKey: string };
+  | {
+      kind: 's3';
+      endpoint: string;
+      bucket: string;
+      region: string;
+      prefix: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+    };
 
 /** MODEL_STORE with its S3 settings, all of them there when it is s3. */
 function modelStoreOf(store: {
@@ -628,12 +875,26 @@ function modelStoreOf(store: {
 }): ModelStoreConfig {
   if (store.kind === 'postgres') return { kind: 'postgres' };
   const { endpoint, bucket, region, prefix, accessKeyId, secretAccessKey } = store;
-  const missing = Object.entries({ S3_ENDPOINT: endpoint, S3_BUCKET: bucket, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey })
+  const missing = Object.entries({
+    S3_ENDPOINT: endpoint,
+    S3_BUCKET: bucket,
+    S3_ACCESS_KEY_ID: accessKeyId,
+    S3_SECRET_ACCESS_KEY: secretAccessKey,
+  })
     .filter(([, v]) => v === undefined)
     .map(([k]) => k);
   if (missing.length) throw new ConfigError(`MODEL_STORE=s3 needs ${missing.join(', ')}`);
-  if (!/^https?:\/\/[^/]+/.test(endpoint!)) throw new ConfigError(`S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
-  return { kind: 's3', endpoint: endpoint!, bucket: bucket!, region, prefix, accessKeyId: accessKeyId!, secretAccessKey: secretAccessKey! };
+  if (!/^https?:\/\/[^/]+/.test(endpoint!))
+    throw new ConfigError(`S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
+  return {
+    kind: 's3',
+    endpoint: endpoint!,
+    bucket: bucket!,
+    region,
+    prefix,
+    accessKeyId: accessKeyId!,
+    secretAccessKey: secretAccessKey!,
+  };
 }
 
 export function loadConfig(env: Env = process.env): Config {

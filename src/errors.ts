@@ -183,7 +183,13 @@ export class DomainError extends CodedError {
 
   static {
     const revive = ({ code, message, details = {} }: ErrorEnvelope) =>
-      new DomainError(details.kind as ErrorKind, message, details.detail as string | undefined, details.retryAfterSeconds as number | undefined, code);
+      new DomainError(
+        details.kind as ErrorKind,
+        message,
+        details.detail as string | undefined,
+        details.retryAfterSeconds as number | undefined,
+        code,
+      );
     for (const code of Object.values(KIND_CODES)) revivable(code, revive);
   }
 }
@@ -201,7 +207,13 @@ export class OutOfOrganizationError extends DomainError {
     readonly resource: 'project' | 'channel' | 'device',
     readonly id: string,
   ) {
-    super('not-found', `${resource} not found`, `no ${resource} ${id} in the organization of the token`, undefined, 'OUT_OF_ORGANIZATION');
+    super(
+      'not-found',
+      `${resource} not found`,
+      `no ${resource} ${id} in the organization of the token`,
+      undefined,
+      'OUT_OF_ORGANIZATION',
+    );
     this.name = 'OutOfOrganizationError';
   }
 
@@ -210,7 +222,11 @@ export class OutOfOrganizationError extends DomainError {
   }
 
   static {
-    revivable('OUT_OF_ORGANIZATION', ({ details = {} }) => new OutOfOrganizationError(details.resource as OutOfOrganizationError['resource'], String(details.id)));
+    revivable(
+      'OUT_OF_ORGANIZATION',
+      ({ details = {} }) =>
+        new OutOfOrganizationError(details.resource as OutOfOrganizationError['resource'], String(details.id)),
+    );
   }
 }
 
@@ -226,7 +242,11 @@ export function found<T>(value: T | undefined, what: string): T {
  * surrogates) is written with JSON's escapes.
  */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((segment) => (UNPRINTABLE.test(String(segment)) ? JSON.stringify(String(segment)).slice(1, -1) : String(segment))).join('.');
+  return path
+    .map((segment) =>
+      UNPRINTABLE.test(String(segment)) ? JSON.stringify(String(segment)).slice(1, -1) : String(segment),
+    )
+    .join('.');
 }
 
 const UNPRINTABLE = /[\u0000-\u001f\p{Cs}]/u;

@@ -28,7 +28,8 @@ type Fields = Record<string, unknown>;
  * Field names that hold credentials: never written, whatever the caller
  * passed (an Authorization header copied whole, a config object, a token).
  */
-const SECRET_FIELD = /passw(or)?d|passphrase|secret|token|authori[sz]ation|api[-_]?key|cookie|credential|private[-_]?key|^key$/i;
+const SECRET_FIELD =
+  /passw(or)?d|passphrase|secret|token|authori[sz]ation|api[-_]?key|cookie|credential|private[-_]?key|^key$/i;
 export const REDACTED = '[redacted]';
 
 /** Keys of the JSON line itself, which fields may not overwrite. */
@@ -82,7 +83,8 @@ function write(level: LogLevel, message: string, fields?: Fields): void {
     if (fields) {
       for (const [key, value] of Object.entries(fields)) {
         // An error's message is always quoted, as it always was: greppable as error="…".
-        if (value !== undefined) line += ` ${key}=${value instanceof Error ? JSON.stringify(value.message) : textValue(clean(key, value, 0))}`;
+        if (value !== undefined)
+          line += ` ${key}=${value instanceof Error ? JSON.stringify(value.message) : textValue(clean(key, value, 0))}`;
         // A domain error's code goes with it (JSON has it inside the error), unless the caller wrote one.
         if (value instanceof CodedError && fields.code === undefined) line += ` code=${value.code}`;
       }

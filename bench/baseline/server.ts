@@ -42,7 +42,13 @@ app.post('/v1/models/:id/predict', upload.single('file'), async (req, res) => {
     const padY = Math.floor((H - nh) / 2);
     const { data } = await sharp(req.file.buffer)
       .resize(nw, nh)
-      .extend({ top: padY, bottom: H - nh - padY, left: padX, right: W - nw - padX, background: { r: 114, g: 114, b: 114 } })
+      .extend({
+        top: padY,
+        bottom: H - nh - padY,
+        left: padX,
+        right: W - nw - padX,
+        background: { r: 114, g: 114, b: 114 },
+      })
       .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
@@ -82,7 +88,10 @@ app.post('/v1/models/:id/predict', upload.single('file'), async (req, res) => {
       const [x1, y1, x2, y2] = k.box as [number, number, number, number];
       (result[config.labels[k.cls]!] ??= []).push({
         type: 'rectangle',
-        data: { min: [clamp((x1 - padX) / nw), clamp((y1 - padY) / nh)], max: [clamp((x2 - padX) / nw), clamp((y2 - padY) / nh)] },
+        data: {
+          min: [clamp((x1 - padX) / nw), clamp((y1 - padY) / nh)],
+          max: [clamp((x2 - padX) / nw), clamp((y2 - padY) / nh)],
+        },
         score: k.score,
         children: {},
       });

@@ -65,6 +65,8 @@ for (const provider of providers) {
     );
     await session.release();
   } catch (error) {
-    console.log(`${provider}: FAILED after ${(performance.now() - started).toFixed(0)} ms: ${(error as Error).message}`);
+    console.log(
+      `${provider}: FAILED after ${(performance.now() - started).toFixed(0)} ms: ${(error as Error).message}`,
+    );
   }
 }

@@ -41,7 +41,9 @@ const { values: opts, positionals } = parseArgs({
   },
 });
 if (positionals.length !== 2) {
-  console.error('usage: node --import tsx scripts/demo-model/dynamic-batch.ts IN.onnx OUT.onnx [--dim-name batch] [--no-check] [--tolerance 1e-5]');
+  console.error(
+    'usage: node --import tsx scripts/demo-model/dynamic-batch.ts IN.onnx OUT.onnx [--dim-name batch] [--no-check] [--tolerance 1e-5]',
+  );
   process.exit(2);
 }
 const [inPath, outPath] = positionals as [string, string];
@@ -84,7 +86,8 @@ const warnings: string[] = [];
 const changes: string[] = [];
 
 // --- graph inputs and outputs --------------------------------------------------------------------
-const dimText = (d: OnnxTypes.TensorShapeProto.IDimension) => (d.dimParam ? d.dimParam : d.dimValue != null ? String(num(d.dimValue)) : '?');
+const dimText = (d: OnnxTypes.TensorShapeProto.IDimension) =>
+  d.dimParam ? d.dimParam : d.dimValue != null ? String(num(d.dimValue)) : '?';
 function makeBatchDynamic(v: ValueInfo, what: string): void {
   const dims = v.type?.tensorType?.shape?.dim;
   if (!dims || dims.length === 0) {
@@ -101,7 +104,9 @@ function makeBatchDynamic(v: ValueInfo, what: string): void {
     warnings.push(`${what} ${v.name}: dim 0 is ${dimText(d0)}, not 1; left as is (is it really a batch axis?)`);
     return;
   }
-  dims[0] = onnx.TensorShapeProto.Dimension.create(d0.denotation ? { dimParam: dimName, denotation: d0.denotation } : { dimParam: dimName });
+  dims[0] = onnx.TensorShapeProto.Dimension.create(
+    d0.denotation ? { dimParam: dimName, denotation: d0.denotation } : { dimParam: dimName },
+  );
   changes.push(`${what} ${v.name}: ${before} -> [${dims.map(dimText).join(',')}]`);
 }
 const imageInputs = (graph.input ?? []).filter((i) => !initializers.has(i.name!));
@@ -116,7 +121,8 @@ if ((graph.valueInfo ?? []).length > 0) {
 // --- which tensors carry image data (as opposed to shapes and constants) -------------------------
 const dataTensors = new Set(imageInputs.map((i) => i.name!));
 for (const n of nodes) {
-  if (n.opType === 'If' || n.opType === 'Loop' || n.opType === 'Scan') warnings.push(`${n.opType} ${n.name}: subgraphs are not inspected`);
+  if (n.opType === 'If' || n.opType === 'Loop' || n.opType === 'Scan')
+    warnings.push(`${n.opType} ${n.name}: subgraphs are not inspected`);
   if (n.opType === 'Shape' || n.opType === 'Size') continue;
   if ((n.input ?? []).some((x) => dataTensors.has(x))) for (const o of n.output ?? []) dataTensors.add(o);
 }
@@ -164,7 +170,9 @@ function setConstantInput(node: Node, index: number, values: number[], like: Ten
     return;
   }
   if (uses === 1 && constantNodes.has(name)) {
-    constantNodes.get(name)!.attribute = [{ name: 'value', type: onnx.AttributeProto.AttributeType.TENSOR, t: int64Tensor(like, undefined, values) }];
+    constantNodes.get(name)!.attribute = [
+      { name: 'value', type: onnx.AttributeProto.AttributeType.TENSOR, t: int64Tensor(like, undefined, values) },
+    ];
     return;
   }
   // shared with other nodes: give this one its own initializer
@@ -213,10 +221,19 @@ for (const n of nodes) {
       const sizes = inputs[3] ? constantInts(inputs[3]) : undefined;
       if (!onData || !sizes || sizes.values[0] !== 1) break;
       const base = n.output?.[0] ?? 'resize';
-      const [shapeOut, startName, endName, headOut, restName, sizesOut] = ['shape', 'start', 'end', 'head', 'rest', 'sizes'].map((s) => freshName(`${base}/${s}`)) as [
-        string, string, string, string, string, string,
-      ];
-      for (const [name, values] of [[startName, [0]], [endName, [1]], [restName, sizes.values.slice(1)]] as const) {
+      const [shapeOut, startName, endName, headOut, restName, sizesOut] = [
+        'shape',
+        'start',
+        'end',
+        'head',
+        'rest',
+        'sizes',
+      ].map((s) => freshName(`${base}/${s}`)) as [string, string, string, string, string, string];
+      for (const [name, values] of [
+        [startName, [0]],
+        [endName, [1]],
+        [restName, sizes.values.slice(1)],
+      ] as const) {
         const t = int64Tensor(undefined, name, [...values]);
         graph.initializer!.push(t);
         initializers.set(name, t);
@@ -224,7 +241,13 @@ for (const n of nodes) {
       extraNodes.set(n, [
         { opType: 'Shape', input: [inputs[0]!], output: [shapeOut], name: shapeOut },
         { opType: 'Slice', input: [shapeOut, startName, endName], output: [headOut], name: headOut },
-        { opType: 'Concat', input: [headOut, restName], output: [sizesOut], name: sizesOut, attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }] },
+        {
+          opType: 'Concat',
+          input: [headOut, restName],
+          output: [sizesOut],
+          name: sizesOut,
+          attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
+        },
       ]);
       release(inputs[3]!);
       n.input![3] = sizesOut;
@@ -233,12 +256,14 @@ for (const n of nodes) {
     }
     case 'ConstantOfShape': {
       const shape = constantInts(inputs[0] ?? '');
-      if (shape && shape.values[0] === 1) warnings.push(`${where}: constant shape [${shape.values}] makes a batch-1 tensor`);
+      if (shape && shape.values[0] === 1)
+        warnings.push(`${where}: constant shape [${shape.values}] makes a batch-1 tensor`);
       break;
     }
     case 'Squeeze': {
       const axes = attr(n, 'axes')?.ints?.map(num) ?? constantInts(inputs[1] ?? '')?.values;
-      if (onData && (!axes || axes.includes(0))) warnings.push(`${where}: squeezes ${axes ? 'axis 0' : 'all size-1 axes'} of image data`);
+      if (onData && (!axes || axes.includes(0)))
+        warnings.push(`${where}: squeezes ${axes ? 'axis 0' : 'all size-1 axes'} of image data`);
       break;
     }
     case 'Gather':
@@ -251,7 +276,8 @@ for (const n of nodes) {
       break;
     case 'Slice': {
       const axes = inputs[3] ? constantInts(inputs[3])?.values : undefined;
-      if (onData && (axes === undefined || axes.includes(0))) warnings.push(`${where}: may slice axis 0 of image data (check it)`);
+      if (onData && (axes === undefined || axes.includes(0)))
+        warnings.push(`${where}: may slice axis 0 of image data (check it)`);
       break;
     }
     default:
@@ -263,7 +289,9 @@ const bytes = onnx.ModelProto.encode(model).finish();
 for (const c of changes) console.log('  changed:', c);
 for (const w of warnings) console.log('  WARNING:', w);
 if (!opts['no-check']) {
-  const failure = await check(bytes).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+  const failure = await check(bytes).catch((error: unknown) =>
+    error instanceof Error ? error.message : String(error),
+  );
   if (failure) {
     console.error(`check FAILED, ${outPath} not written: ${failure}`);
     process.exit(1);
@@ -277,11 +305,18 @@ console.log(`wrote ${outPath} (${bytes.length} bytes)`);
  * images) and compares every output. Returns why it failed, or undefined.
  */
 async function check(bytes: Uint8Array): Promise<string | undefined> {
-  const options: ort.InferenceSession.SessionOptions = { graphOptimizationLevel: 'all', intraOpNumThreads: 1, interOpNumThreads: 1 };
+  const options: ort.InferenceSession.SessionOptions = {
+    graphOptimizationLevel: 'all',
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+  };
   const before = await ort.InferenceSession.create(readFileSync(inPath), options);
   const after = await ort.InferenceSession.create(bytes, options);
   const shapes = imageInputs.map((i) => (i.type?.tensorType?.shape?.dim ?? []).slice(1).map((d) => num(d.dimValue)));
-  if (imageInputs.some((i) => i.type?.tensorType?.elemType !== onnx.TensorProto.DataType.FLOAT) || shapes.some((s) => s.some((d) => !(d > 0)))) {
+  if (
+    imageInputs.some((i) => i.type?.tensorType?.elemType !== onnx.TensorProto.DataType.FLOAT) ||
+    shapes.some((s) => s.some((d) => !(d > 0)))
+  ) {
     console.log('  check skipped: only float32 inputs with fixed non-batch dims are checked');
     return undefined;
   }
@@ -330,7 +365,9 @@ async function check(bytes: Uint8Array): Promise<string | undefined> {
     });
   }
   console.log(`  check: output dims at batch ${batch}: ${together.map((t) => `[${t.dims}]`).join(' ')}`);
-  console.log(`  check: max |new(b=1) - old(b=1)| = ${worst.same}; max |new(b=${batch})[k] - old(b=1)| = ${worst.batched}; relative ${worst.rel}`);
+  console.log(
+    `  check: max |new(b=1) - old(b=1)| = ${worst.same}; max |new(b=${batch})[k] - old(b=1)| = ${worst.batched}; relative ${worst.rel}`,
+  );
   if (!(worst.rel <= tolerance)) return `relative difference ${worst.rel} > ${tolerance}`;
   console.log('  check passed');
   return undefined;

@@ -47,7 +47,9 @@ const { values } = parseArgs({
   },
 });
 if (!values.out || values['seed-start'] === undefined || values.count === undefined) {
-  console.error('usage: generate.ts --out DIR --seed-start S --count N [--format png|jpeg|mixed] [--quality Q] [--resize-to WxH] [--concurrency C] [--masks]');
+  console.error(
+    'usage: generate.ts --out DIR --seed-start S --count N [--format png|jpeg|mixed] [--quality Q] [--resize-to WxH] [--concurrency C] [--masks]',
+  );
   process.exit(2);
 }
 const out = values.out;
@@ -75,7 +77,9 @@ function hash(seed: number, salt: number): number {
 function encodingFor(seed: number): { kind: 'png' | 'jpeg'; quality: number } {
   if (format === 'png') return { kind: 'png', quality };
   if (format === 'jpeg') return { kind: 'jpeg', quality };
-  return hash(seed, 0x51) % 100 < 35 ? { kind: 'jpeg', quality: 60 + (hash(seed, 0x77) % 36) } : { kind: 'png', quality };
+  return hash(seed, 0x51) % 100 < 35
+    ? { kind: 'jpeg', quality: 60 + (hash(seed, 0x77) % 36) }
+    : { kind: 'png', quality };
 }
 
 await mkdir(join(out, 'images'), { recursive: true });
@@ -96,7 +100,12 @@ async function one(i: number): Promise<void> {
     const ratio = Math.min(target.width / scene.width, target.height / scene.height);
     const rw = Math.min(target.width, Math.max(1, Math.round(scene.width * ratio)));
     const rh = Math.min(target.height, Math.max(1, Math.round(scene.height * ratio)));
-    const rect = { x: Math.floor((target.width - rw) / 2), y: Math.floor((target.height - rh) / 2), width: rw, height: rh };
+    const rect = {
+      x: Math.floor((target.width - rw) / 2),
+      y: Math.floor((target.height - rh) / 2),
+      width: rw,
+      height: rh,
+    };
     const { data, info } = await sharp(bytes, { failOn: 'error', sequentialRead: true })
       .autoOrient()
       .resize(rw, rh, { fit: 'fill', kernel: 'linear' })
@@ -106,7 +115,9 @@ async function one(i: number): Promise<void> {
     const file = `images/${seed}.png`;
     await writeFile(
       join(out, file),
-      await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).png({ compressionLevel: 1 }).toBuffer(),
+      await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+        .png({ compressionLevel: 1 })
+        .toBuffer(),
     );
     record.file = file;
     record.encoding = enc.kind;
@@ -122,7 +133,9 @@ async function one(i: number): Promise<void> {
     const file = `masks/${seed}.png`;
     await writeFile(
       join(out, file),
-      await sharp(Buffer.from(ids.buffer, ids.byteOffset, ids.byteLength), { raw: { width: size.width, height: size.height, channels: 1 } })
+      await sharp(Buffer.from(ids.buffer, ids.byteOffset, ids.byteLength), {
+        raw: { width: size.width, height: size.height, channels: 1 },
+      })
         .toColourspace('b-w')
         .png({ compressionLevel: 6 })
         .toBuffer(),

@@ -19,7 +19,14 @@ const start = Number(values['seed-start']);
 for (let i = 0; i < Number(values.count); i++) {
   const seed = start + i;
   const scene = makeScene(seed);
-  const png = await sharp(Buffer.from(annotatedSvg(scene)), { density: 72 }).removeAlpha().png().toBuffer();
+  const png = await sharp(Buffer.from(annotatedSvg(scene)), { density: 72 })
+    .removeAlpha()
+    .png()
+    .toBuffer();
   await writeFile(join(values.out, `${seed}.png`), png);
-  console.log(seed, `${scene.width}x${scene.height}`, scene.objects.map((o) => `${o.label}[${o.box.join(',')}]`).join(' '));
+  console.log(
+    seed,
+    `${scene.width}x${scene.height}`,
+    scene.objects.map((o) => `${o.label}[${o.box.join(',')}]`).join(' '),
+  );
 }

@@ -277,7 +277,9 @@ function boxArea(b: Box): number {
 }
 
 function interArea(a: Box, b: Box): number {
-  return Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+  return (
+    Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]))
+  );
 }
 
 /** Local shape coordinates -> rotated, translated, rounded flat point list. */
@@ -397,7 +399,23 @@ function makeObject(classId: number, s: number, cx: number, cy: number, st: Styl
     }
     case 'square': {
       const h = s * 0.38;
-      return polygonItem(classId, place([[-h, -h], [h, -h], [h, h], [-h, h]], cx, cy, angle), st, rng, svg);
+      return polygonItem(
+        classId,
+        place(
+          [
+            [-h, -h],
+            [h, -h],
+            [h, h],
+            [-h, h],
+          ],
+          cx,
+          cy,
+          angle,
+        ),
+        st,
+        rng,
+        svg,
+      );
     }
     case 'triangle':
       return polygonItem(classId, place(regular(3, s * 0.55, 0), cx, cy, angle), st, rng, svg);
@@ -416,8 +434,18 @@ function makeObject(classId: number, s: number, cx: number, cy: number, st: Styl
       const l = s * 0.5;
       const w = s * rng.uniform(0.13, 0.19);
       const local: Array<[number, number]> = [
-        [-w, -l], [w, -l], [w, -w], [l, -w], [l, w], [w, w],
-        [w, l], [-w, l], [-w, w], [-l, w], [-l, -w], [-w, -w],
+        [-w, -l],
+        [w, -l],
+        [w, -w],
+        [l, -w],
+        [l, w],
+        [w, w],
+        [w, l],
+        [-w, l],
+        [-w, w],
+        [-l, w],
+        [-l, -w],
+        [-w, -w],
       ];
       return polygonItem(classId, place(local, cx, cy, angle), st, rng, svg);
     }
@@ -427,7 +455,13 @@ function makeObject(classId: number, s: number, cx: number, cy: number, st: Styl
       const hl = s * rng.uniform(0.33, 0.45);
       const hw = s * rng.uniform(0.24, 0.32);
       const local: Array<[number, number]> = [
-        [-l, -a], [l - hl, -a], [l - hl, -hw], [l, 0], [l - hl, hw], [l - hl, a], [-l, a],
+        [-l, -a],
+        [l - hl, -a],
+        [l - hl, -hw],
+        [l, 0],
+        [l - hl, hw],
+        [l - hl, a],
+        [-l, a],
       ];
       return polygonItem(classId, place(local, cx, cy, angle), st, rng, svg);
     }
@@ -441,8 +475,28 @@ function makeObject(classId: number, s: number, cx: number, cy: number, st: Styl
       const bw = 0.3 * s;
       const plate = rng.uniform(0.4, 0.46) * s;
       const half = (v: number): number => tw + ((v - top) / (baseTop - top)) * (bw - tw);
-      const body = place([[-tw, top], [tw, top], [bw, baseTop], [-bw, baseTop]], cx, cy, tilt);
-      const base = place([[-plate, baseTop], [plate, baseTop], [plate, bottom], [-plate, bottom]], cx, cy, tilt);
+      const body = place(
+        [
+          [-tw, top],
+          [tw, top],
+          [bw, baseTop],
+          [-bw, baseTop],
+        ],
+        cx,
+        cy,
+        tilt,
+      );
+      const base = place(
+        [
+          [-plate, baseTop],
+          [plate, baseTop],
+          [plate, bottom],
+          [-plate, bottom],
+        ],
+        cx,
+        cy,
+        tilt,
+      );
       const pad = st.stroke ? st.strokeWidth / 2 : 0;
       const box = unionBox(polyBox(body, pad), polyBox(base, pad));
       const fill = paint(rng, svg, st.fill, box);
@@ -452,13 +506,26 @@ function makeObject(classId: number, s: number, cx: number, cy: number, st: Styl
         l: st.fill.l < 0.5 ? rng.uniform(0.8, 0.97) : rng.uniform(0.03, 0.2),
       });
       const bands: Array<[number, number]> = rng.chance(0.5)
-        ? [[-0.2, -0.05], [0.1, 0.24]]
+        ? [
+            [-0.2, -0.05],
+            [0.1, 0.24],
+          ]
         : [[-0.1, 0.08]];
       let stripes = '';
       for (const [a, b] of bands) {
         const v0 = a * s;
         const v1 = b * s;
-        const pts = place([[-half(v0), v0], [half(v0), v0], [half(v1), v1], [-half(v1), v1]], cx, cy, tilt);
+        const pts = place(
+          [
+            [-half(v0), v0],
+            [half(v0), v0],
+            [half(v1), v1],
+            [-half(v1), v1],
+          ],
+          cx,
+          cy,
+          tilt,
+        );
         stripes += `<polygon points="${pointsAttr(pts)}" fill="${stripeColour}"/>`;
       }
       const strokes = strokeAttrs(st);
@@ -519,8 +586,22 @@ function clutter(rng: Rng, w: number, h: number, unit: number): string {
   const angle = rng.uniform(0, Math.PI * 2);
   switch (rng.int(0, 5)) {
     case 0: // straight line
-      return lineItem(place([[-size / 2, 0], [size / 2, 0]], x, y, angle), q(rng.uniform(0.8, Math.max(1, unit * 0.25))), colour, opacity).svg;
-    case 1: { // zigzag
+      return lineItem(
+        place(
+          [
+            [-size / 2, 0],
+            [size / 2, 0],
+          ],
+          x,
+          y,
+          angle,
+        ),
+        q(rng.uniform(0.8, Math.max(1, unit * 0.25))),
+        colour,
+        opacity,
+      ).svg;
+    case 1: {
+      // zigzag
       const k = rng.int(3, 8);
       const amp = size * rng.uniform(0.05, 0.2);
       const local: Array<[number, number]> = [];
@@ -529,20 +610,42 @@ function clutter(rng: Rng, w: number, h: number, unit: number): string {
     }
     case 2: // curve
       return lineItem(curvePoints(rng, x, y, size), q(rng.uniform(0.8, Math.max(1, unit * 0.25))), colour, opacity).svg;
-    case 3: { // elongated bar (aspect >= 3)
+    case 3: {
+      // elongated bar (aspect >= 3)
       const hl = size / 2;
       const hw = hl / rng.uniform(3, 8);
-      return `<polygon points="${pointsAttr(place([[-hl, -hw], [hl, -hw], [hl, hw], [-hl, hw]], x, y, angle))}" fill="${hex(colour)}"${op}/>`;
+      return `<polygon points="${pointsAttr(
+        place(
+          [
+            [-hl, -hw],
+            [hl, -hw],
+            [hl, hw],
+            [-hl, hw],
+          ],
+          x,
+          y,
+          angle,
+        ),
+      )}" fill="${hex(colour)}"${op}/>`;
     }
-    case 4: { // elongated ellipse (aspect >= 2.5)
+    case 4: {
+      // elongated ellipse (aspect >= 2.5)
       const rx = size / 2;
       const ry = rx / rng.uniform(2.5, 6);
       return `<ellipse cx="${q(x)}" cy="${q(y)}" rx="${q(rx)}" ry="${q(ry)}" transform="rotate(${q((angle * 180) / Math.PI)} ${q(x)} ${q(y)})" fill="${hex(colour)}"${op}/>`;
     }
-    default: { // L-shape
+    default: {
+      // L-shape
       const l = size / 2;
       const t = l * rng.uniform(0.12, 0.25);
-      const local: Array<[number, number]> = [[-l, -l], [-l + t, -l], [-l + t, l - t], [l, l - t], [l, l], [-l, l]];
+      const local: Array<[number, number]> = [
+        [-l, -l],
+        [-l + t, -l],
+        [-l + t, l - t],
+        [l, l - t],
+        [l, l],
+        [-l, l],
+      ];
       return `<polygon points="${pointsAttr(place(local, x, y, angle))}" fill="${hex(colour)}"${op}/>`;
     }
   }
@@ -572,8 +675,14 @@ function visibility(item: Item, occluders: readonly Item[], w: number, h: number
   let total = 0;
   let visible = 0;
   // pixel extents: u = unoccluded inside the image, v = visible
-  let ux1 = Infinity, uy1 = Infinity, ux2 = -Infinity, uy2 = -Infinity;
-  let vx1 = Infinity, vy1 = Infinity, vx2 = -Infinity, vy2 = -Infinity;
+  let ux1 = Infinity,
+    uy1 = Infinity,
+    ux2 = -Infinity,
+    uy2 = -Infinity;
+  let vx1 = Infinity,
+    vy1 = Infinity,
+    vx2 = -Infinity,
+    vy2 = -Infinity;
   const px1 = Math.floor(b[0]);
   const px2 = Math.ceil(b[2]);
   const py1 = Math.floor(b[1]);
@@ -625,7 +734,14 @@ function visibility(item: Item, occluders: readonly Item[], w: number, h: number
  * (i, j) samples the scene point ((i + 0.5) * w / outW, (j + 0.5) * h / outH), so
  * a smaller grid is a point-sampled (nearest) downscale of the full-size mask.
  */
-function instanceMask(items: readonly Item[], fg: readonly Item[], w: number, h: number, outW: number, outH: number): Uint8Array {
+function instanceMask(
+  items: readonly Item[],
+  fg: readonly Item[],
+  w: number,
+  h: number,
+  outW: number,
+  outH: number,
+): Uint8Array {
   if (items.length > 254) throw new Error('too many objects for an 8-bit mask');
   const out = new Uint8Array(outW * outH);
   const sx = w / outW;
@@ -793,7 +909,9 @@ function grain(rng: Rng, svg: Svg, w: number, h: number): string {
 
 function backgroundLayers(rng: Rng, svg: Svg, w: number, h: number): { markup: string; lightness: number[] } {
   const c1 = randomColour(rng);
-  const c2 = rng.chance(0.3) ? { ...c1, l: Math.min(0.95, Math.max(0.05, c1.l + rng.uniform(-0.25, 0.25))) } : randomColour(rng);
+  const c2 = rng.chance(0.3)
+    ? { ...c1, l: Math.min(0.95, Math.max(0.05, c1.l + rng.uniform(-0.25, 0.25))) }
+    : randomColour(rng);
   const id = svg.id('bg');
   if (rng.chance(0.7)) {
     const a = rng.uniform(0, Math.PI * 2);
@@ -829,7 +947,17 @@ function backgroundLayers(rng: Rng, svg: Svg, w: number, h: number): { markup: s
       for (let i = 0; i < n; i++) {
         const u0 = -r + i * period;
         const u1 = u0 + period * duty;
-        const pts = place([[u0, -r], [u1, -r], [u1, r], [u0, r]], w / 2, h / 2, a);
+        const pts = place(
+          [
+            [u0, -r],
+            [u1, -r],
+            [u1, r],
+            [u0, r],
+          ],
+          w / 2,
+          h / 2,
+          a,
+        );
         d += `M${at(pts, 0)} ${at(pts, 1)}L${at(pts, 2)} ${at(pts, 3)}L${at(pts, 4)} ${at(pts, 5)}L${at(pts, 6)} ${at(pts, 7)}Z`;
       }
       markup += `<path d="${d}" fill="${colour}" fill-opacity="${opacity}"/>`;
@@ -918,7 +1046,15 @@ export function makeScene(seed: number): Scene {
     const len = rng.uniform(0.2, 0.8) * Math.min(width, height);
     const lw = q(rng.uniform(0.8, Math.max(1.2, minSize * 0.08)));
     const pts = rng.chance(0.5)
-      ? place([[-len / 2, 0], [len / 2, 0]], x, y, rng.uniform(0, Math.PI * 2))
+      ? place(
+          [
+            [-len / 2, 0],
+            [len / 2, 0],
+          ],
+          x,
+          y,
+          rng.uniform(0, Math.PI * 2),
+        )
       : curvePoints(rng, x, y, len);
     fg.push(lineItem(pts, lw, randomColour(rng), 1));
   }

@@ -58,7 +58,9 @@ if (values.ref) {
       else maxScore = Math.max(maxScore, d);
     }
     worst = Math.max(worst, maxBox);
-    console.log(`${f}: dims [${dims.join(',')}], max |onnx - torch| boxes ${maxBox.toExponential(2)} px, scores ${maxScore.toExponential(2)}`);
+    console.log(
+      `${f}: dims [${dims.join(',')}], max |onnx - torch| boxes ${maxBox.toExponential(2)} px, scores ${maxScore.toExponential(2)}`,
+    );
     if (maxBox > 1e-2 || maxScore > 1e-4) throw new Error('ONNX output differs from PyTorch');
   }
   // The batch axis is dynamic: all inputs in one call must give what each gives alone.
@@ -71,8 +73,12 @@ if (values.ref) {
     const { data, dims } = await run(batch, inputs.length);
     const per = data.length / inputs.length;
     let maxDiff = 0;
-    singles.forEach((one, i) => one.forEach((v, k) => (maxDiff = Math.max(maxDiff, Math.abs((data[i * per + k] ?? NaN) - v)))));
-    console.log(`batch of ${inputs.length}: dims [${dims.join(',')}], max |batched - alone| ${maxDiff.toExponential(2)}`);
+    singles.forEach((one, i) =>
+      one.forEach((v, k) => (maxDiff = Math.max(maxDiff, Math.abs((data[i * per + k] ?? NaN) - v)))),
+    );
+    console.log(
+      `batch of ${inputs.length}: dims [${dims.join(',')}], max |batched - alone| ${maxDiff.toExponential(2)}`,
+    );
     if (!(maxDiff <= 1e-4)) throw new Error('batched output differs from single-image output');
   }
 }
@@ -85,7 +91,11 @@ const rw = Math.min(W, Math.max(1, Math.round(scene.width * ratio)));
 const rh = Math.min(H, Math.max(1, Math.round(scene.height * ratio)));
 const rx = Math.floor((W - rw) / 2);
 const ry = Math.floor((H - rh) / 2);
-const { data: px } = await sharp(png).resize(rw, rh, { fit: 'fill', kernel: 'linear' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+const { data: px } = await sharp(png)
+  .resize(rw, rh, { fit: 'fill', kernel: 'linear' })
+  .removeAlpha()
+  .raw()
+  .toBuffer({ resolveWithObject: true });
 const input = new Float32Array(3 * W * H).fill(config.input.padValue / 255);
 for (let y = 0; y < rh; y++) {
   for (let x = 0; x < rw; x++) {
@@ -95,16 +105,29 @@ for (let y = 0; y < rh; y++) {
 const { data, dims } = await run(input);
 const n = dims[2] ?? 0;
 const nc = config.labels.length;
-interface Det { box: [number, number, number, number]; score: number; cls: number }
+interface Det {
+  box: [number, number, number, number];
+  score: number;
+  cls: number;
+}
 const cands: Det[] = [];
 for (let i = 0; i < n; i++) {
   for (let c = 0; c < nc; c++) {
     const s = data[(4 + c) * n + i] ?? 0;
     if (s < config.defaults.threshold) continue;
-    const cx = data[i] ?? 0, cy = data[n + i] ?? 0, w = data[2 * n + i] ?? 0, h = data[3 * n + i] ?? 0;
-    const back = (v: number, o: number, len: number, full: number): number => Math.min(1, Math.max(0, (v - o) / len)) * full;
+    const cx = data[i] ?? 0,
+      cy = data[n + i] ?? 0,
+      w = data[2 * n + i] ?? 0,
+      h = data[3 * n + i] ?? 0;
+    const back = (v: number, o: number, len: number, full: number): number =>
+      Math.min(1, Math.max(0, (v - o) / len)) * full;
     cands.push({
-      box: [back(cx - w / 2, rx, rw, scene.width), back(cy - h / 2, ry, rh, scene.height), back(cx + w / 2, rx, rw, scene.width), back(cy + h / 2, ry, rh, scene.height)],
+      box: [
+        back(cx - w / 2, rx, rw, scene.width),
+        back(cy - h / 2, ry, rh, scene.height),
+        back(cx + w / 2, rx, rw, scene.width),
+        back(cy + h / 2, ry, rh, scene.height),
+      ],
       score: s,
       cls: c,
     });
@@ -123,9 +146,18 @@ for (const d of cands) {
   if (kept.length >= config.defaults.maxDetections) break;
 }
 const fmt = (b: readonly number[]): string => b.map((v) => v.toFixed(1)).join(',');
-console.log(`scene ${values.seed} (${scene.width}x${scene.height}): ${scene.objects.length} objects, ${kept.length} detections`);
+console.log(
+  `scene ${values.seed} (${scene.width}x${scene.height}): ${scene.objects.length} objects, ${kept.length} detections`,
+);
 for (const o of scene.objects) {
-  const best = kept.filter((d) => d.cls === o.classId).map((d) => ({ d, v: iou(d.box, o.box) })).sort((a, b) => b.v - a.v)[0];
-  console.log(`  gt ${o.label.padEnd(12)} [${fmt(o.box)}]  ->  ${best ? `${best.d.score.toFixed(2)} [${fmt(best.d.box)}] IoU ${best.v.toFixed(3)}` : 'missed'}`);
+  const best = kept
+    .filter((d) => d.cls === o.classId)
+    .map((d) => ({ d, v: iou(d.box, o.box) }))
+    .sort((a, b) => b.v - a.v)[0];
+  console.log(
+    `  gt ${o.label.padEnd(12)} [${fmt(o.box)}]  ->  ${best ? `${best.d.score.toFixed(2)} [${fmt(best.d.box)}] IoU ${best.v.toFixed(3)}` : 'missed'}`,
+  );
 }
-console.log(worst > 0 ? `ONNX matches PyTorch (max box difference ${worst.toExponential(2)} px)` : 'no reference outputs checked');
+console.log(
+  worst > 0 ? `ONNX matches PyTorch (max box difference ${worst.toExponential(2)} px)` : 'no reference outputs checked',
+);

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as ort from 'onnxruntime-node';
 
-const { values } = parseArgs({ options: { model: { type: 'string', default: 'models/demo-seg' }, ref: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { model: { type: 'string', default: 'models/demo-seg' }, ref: { type: 'string' } },
+});
 if (!values.ref) throw new Error('--ref DIR is required');
 const ref = values.ref;
 const session = await ort.InferenceSession.create(join(values.model!, 'model.onnx'));
@@ -25,7 +27,12 @@ async function run(input: Float32Array, batch = 1) {
   const det = out['output0'];
   const protos = out['output1'];
   if (!det || !protos) throw new Error('expected outputs output0 and output1');
-  return { det: det.data as Float32Array, detDims: det.dims, protos: protos.data as Float32Array, protoDims: protos.dims };
+  return {
+    det: det.data as Float32Array,
+    detDims: det.dims,
+    protos: protos.data as Float32Array,
+    protoDims: protos.dims,
+  };
 }
 
 function maxDiff(a: Float32Array, b: Float32Array, from = 0, to = a.length): number {
@@ -34,7 +41,9 @@ function maxDiff(a: Float32Array, b: Float32Array, from = 0, to = a.length): num
   return m;
 }
 
-const inputs = readdirSync(ref).filter((f) => /^input_\d+\.bin$/.test(f)).sort();
+const inputs = readdirSync(ref)
+  .filter((f) => /^input_\d+\.bin$/.test(f))
+  .sort();
 const singles: Array<Awaited<ReturnType<typeof run>>> = [];
 for (const f of inputs) {
   const k = f.slice(6, -4);
@@ -42,7 +51,8 @@ for (const f of inputs) {
   singles.push(out);
   const det = floats(join(ref, `torch_${k}.bin`));
   const protos = floats(join(ref, `protos_${k}.bin`));
-  if (det.length !== out.det.length || protos.length !== out.protos.length) throw new Error('output sizes differ from PyTorch');
+  if (det.length !== out.det.length || protos.length !== out.protos.length)
+    throw new Error('output sizes differ from PyTorch');
   const n = out.detDims[2]!;
   const boxes = maxDiff(out.det, det, 0, 4 * n);
   const rest = maxDiff(out.det, det, 4 * n);
@@ -59,9 +69,14 @@ if (inputs.length > 1) {
   let worst = 0;
   singles.forEach((one, i) => {
     worst = Math.max(worst, maxDiff(one.det, out.det.subarray(i * one.det.length, (i + 1) * one.det.length)));
-    worst = Math.max(worst, maxDiff(one.protos, out.protos.subarray(i * one.protos.length, (i + 1) * one.protos.length)));
+    worst = Math.max(
+      worst,
+      maxDiff(one.protos, out.protos.subarray(i * one.protos.length, (i + 1) * one.protos.length)),
+    );
   });
-  console.log(`batch of ${inputs.length}: output0 [${out.detDims.join(',')}], output1 [${out.protoDims.join(',')}], max |batched - alone| ${worst.toExponential(2)}`);
+  console.log(
+    `batch of ${inputs.length}: output0 [${out.detDims.join(',')}], output1 [${out.protoDims.join(',')}], max |batched - alone| ${worst.toExponential(2)}`,
+  );
   if (!(worst <= 1e-3)) throw new Error('batched output differs from single-image output');
 }
 console.log('ok');

@@ -12,7 +12,8 @@ import { replacePassword } from '../platform/accounts.js';
 import { generatePassword } from '../platform/passwords.js';
 import { runCli } from './run.js';
 
-const USAGE = 'Usage: npm run admin -- reset-password [--email <address>] [--password <new password, 8 to 200 characters>]\n';
+const USAGE =
+  'Usage: npm run admin -- reset-password [--email <address>] [--password <new password, 8 to 200 characters>]\n';
 
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -38,7 +39,9 @@ async function main(): Promise<number> {
       return user ? replacePassword(tx, user.id, password) : undefined;
     });
     if (!done) throw new Error(`no user ${email}`);
-    process.stdout.write(`password of ${email} set${values.password ? '' : `: ${password}`}; their earlier sessions have ended\n`);
+    process.stdout.write(
+      `password of ${email} set${values.password ? '' : `: ${password}`}; their earlier sessions have ended\n`,
+    );
     return 0;
   } finally {
     await database.close();

@@ -46,7 +46,9 @@ async function main(): Promise<number> {
     if (command === 'list') {
       for (const v of await listModelVersionsWithModel(database.sql)) {
         const status = v.disabled ? 'Disabled' : `${v.status}${v.statusReason ? ` (${v.statusReason})` : ''}`;
-        process.stdout.write(`${v.id}  ${v.modelName} v${v.version}  ${status}  ${v.organizationName} (${v.organizationId})${v.public ? '  public' : ''}  ${v.directory}\n`);
+        process.stdout.write(
+          `${v.id}  ${v.modelName} v${v.version}  ${status}  ${v.organizationName} (${v.organizationId})${v.public ? '  public' : ''}  ${v.directory}\n`,
+        );
       }
       return 0;
     }

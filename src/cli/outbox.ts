@@ -30,14 +30,18 @@ async function main(): Promise<number> {
     if (command === 'show') {
       const email = await findOutboxEmail(database.sql, id!);
       if (!email) throw new Error(`no email ${id}`);
-      process.stdout.write(`To: ${email.toAddress}\nSubject: ${email.subject}\nQueued: ${email.createdAt.toISOString()}\n` +
-        `Sent: ${email.sentAt?.toISOString() ?? 'no'}${email.lastError ? ` (last error: ${email.lastError})` : ''}\n\n${secrets.open(email.body)}`);
+      process.stdout.write(
+        `To: ${email.toAddress}\nSubject: ${email.subject}\nQueued: ${email.createdAt.toISOString()}\n` +
+          `Sent: ${email.sentAt?.toISOString() ?? 'no'}${email.lastError ? ` (last error: ${email.lastError})` : ''}\n\n${secrets.open(email.body)}`,
+      );
       return 0;
     }
     const emails = await listOutboxEmails(database.sql, Number(values.limit));
     if (emails.length === 0) process.stdout.write('the outbox is empty: no email was queued\n');
     for (const e of emails) {
-      process.stdout.write(`${e.id}  ${e.createdAt.toISOString()}  ${e.sentAt ? 'sent  ' : 'queued'}  ${e.kind.padEnd(15)} ${e.toAddress}  ${e.subject}\n`);
+      process.stdout.write(
+        `${e.id}  ${e.createdAt.toISOString()}  ${e.sentAt ? 'sent  ' : 'queued'}  ${e.kind.padEnd(15)} ${e.toAddress}  ${e.subject}\n`,
+      );
     }
     return 0;
   } finally {

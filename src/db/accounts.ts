@@ -28,7 +28,10 @@ export async function countOrganizations(sql: Queryable): Promise<number> {
   return row.count;
 }
 
-export async function insertOrganization(sql: Queryable, org: Pick<OrganizationRow, 'id' | 'name'>): Promise<OrganizationRow> {
+export async function insertOrganization(
+  sql: Queryable,
+  org: Pick<OrganizationRow, 'id' | 'name'>,
+): Promise<OrganizationRow> {
   const [row] = await sql<OrganizationRow[]>`INSERT INTO organizations ${sql(org)} RETURNING *`;
   return row!;
 }
@@ -41,7 +44,12 @@ export async function insertUser(
   return row!;
 }
 
-export async function insertMembership(sql: Queryable, organizationId: string, userId: string, role: Role): Promise<void> {
+export async function insertMembership(
+  sql: Queryable,
+  organizationId: string,
+  userId: string,
+  role: Role,
+): Promise<void> {
   await sql`INSERT INTO memberships (organization_id, user_id, role) VALUES (${organizationId}, ${userId}, ${role})`;
 }
 
@@ -51,7 +59,11 @@ export async function bootstrapOrganization(sql: Queryable): Promise<Organizatio
   return row;
 }
 
-export async function findMembershipRole(sql: Queryable, organizationId: string, userId: string): Promise<Role | undefined> {
+export async function findMembershipRole(
+  sql: Queryable,
+  organizationId: string,
+  userId: string,
+): Promise<Role | undefined> {
   const [row] = await sql<[{ role: Role }?]>`
     SELECT role FROM memberships WHERE organization_id = ${organizationId} AND user_id = ${userId}`;
   return row?.role;
@@ -114,8 +126,14 @@ export async function findOrganization(sql: Queryable, id: string): Promise<Orga
   return row;
 }
 
-export async function renameOrganization(sql: Queryable, id: string, name: string): Promise<OrganizationRow | undefined> {
-  const [row] = await sql<OrganizationRow[]>`UPDATE organizations SET name = ${name}, updated_at = now() WHERE id = ${id} RETURNING *`;
+export async function renameOrganization(
+  sql: Queryable,
+  id: string,
+  name: string,
+): Promise<OrganizationRow | undefined> {
+  const [row] = await sql<
+    OrganizationRow[]
+  >`UPDATE organizations SET name = ${name}, updated_at = now() WHERE id = ${id} RETURNING *`;
   return row;
 }
 
@@ -154,7 +172,11 @@ export async function insertAccountToken(
 }
 
 /** Marks an unexpired, unused, unrevoked token of `kind` used and returns it; undefined otherwise. */
-export async function consumeAccountToken(sql: Queryable, kind: AccountTokenKind, tokenHash: string): Promise<AccountTokenRow | undefined> {
+export async function consumeAccountToken(
+  sql: Queryable,
+  kind: AccountTokenKind,
+  tokenHash: string,
+): Promise<AccountTokenRow | undefined> {
   const [row] = await sql<AccountTokenRow[]>`
     UPDATE account_tokens SET used_at = now()
     WHERE token_hash = ${tokenHash} AND kind = ${kind} AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()

@@ -46,7 +46,10 @@ export function insertActionJobs(tx: Sql, jobs: readonly NewActionJob[]): Pendin
       ${arrayLiteral(jobs.map((j) => j.deviceId))}::text::text[], ${arrayLiteral(jobs.map((j) => j.eventId))}::text::text[],
       ${arrayLiteral(jobs.map((j) => j.type))}::text::text[]
     ) WITH ORDINALITY AS u(id, org, rule, action_id, device, event, type, n)
-    JOIN ${jsonElements(tx, jobs.map((job) => ({ action: job.action, context: job.context })))} USING (n)`;
+    JOIN ${jsonElements(
+      tx,
+      jobs.map((job) => ({ action: job.action, context: job.context })),
+    )} USING (n)`;
 }
 
 /** The wake-up of the action runners (NOTIFY action_jobs) as a statement of its own; not run here. */
@@ -88,7 +91,12 @@ export async function completePendingActionJob(tx: Queryable, id: string): Promi
   return claimed !== undefined;
 }
 
-export async function retryActionJobLater(sql: Queryable, id: string, error: string, delaySeconds: number): Promise<void> {
+export async function retryActionJobLater(
+  sql: Queryable,
+  id: string,
+  error: string,
+  delaySeconds: number,
+): Promise<void> {
   await sql`
           UPDATE action_jobs SET last_error = ${error}, next_attempt_at = now() + make_interval(secs => ${delaySeconds}) WHERE id = ${id}`;
 }

@@ -23,7 +23,9 @@ export interface ChannelRow {
 }
 
 export type NewChannel = Omit<ChannelRow, 'enabled' | 'createdAt' | 'updatedAt' | 'projectIds'> & { enabled?: boolean };
-export type ChannelChanges = Partial<Pick<ChannelRow, 'name' | 'type' | 'schemaId' | 'method' | 'credentials' | 'enabled'>>;
+export type ChannelChanges = Partial<
+  Pick<ChannelRow, 'name' | 'type' | 'schemaId' | 'method' | 'credentials' | 'enabled'>
+>;
 
 /** A channel's columns plus the ids of its projects. */
 const withProjects = (sql: Queryable) =>
@@ -32,7 +34,8 @@ const withProjects = (sql: Queryable) =>
 /** jsonb values go through sql.json: a bare string or array would not be sent as JSON. */
 function columns(sql: Queryable, values: Record<string, unknown>): Record<string, unknown> {
   const out = { ...values };
-  if (out.credentials !== undefined && out.credentials !== null) out.credentials = sql.json(out.credentials as JSONValue);
+  if (out.credentials !== undefined && out.credentials !== null)
+    out.credentials = sql.json(out.credentials as JSONValue);
   return out;
 }
 
@@ -51,7 +54,12 @@ export async function insertChannel(sql: Queryable, channel: NewChannel): Promis
   await sql`INSERT INTO channels ${sql(columns(sql, channel))}`;
 }
 
-export async function updateChannel(sql: Queryable, organizationId: string, id: string, changes: ChannelChanges): Promise<boolean> {
+export async function updateChannel(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+  changes: ChannelChanges,
+): Promise<boolean> {
   if (Object.keys(changes).length === 0) return (await findChannel(sql, organizationId, id)) !== undefined;
   const result = await sql`
     UPDATE channels SET ${sql(columns(sql, changes))}, updated_at = now()
@@ -64,7 +72,11 @@ export async function deleteChannel(sql: Queryable, organizationId: string, id: 
 }
 
 /** Of `ids`, those that are channels of the organization. */
-export async function existingChannelIds(sql: Queryable, organizationId: string, ids: readonly string[]): Promise<string[]> {
+export async function existingChannelIds(
+  sql: Queryable,
+  organizationId: string,
+  ids: readonly string[],
+): Promise<string[]> {
   if (ids.length === 0) return [];
   const rows = await sql<{ id: string }[]>`
     SELECT id FROM channels WHERE organization_id = ${organizationId} AND id IN ${sql(ids as string[])}`;
@@ -72,7 +84,11 @@ export async function existingChannelIds(sql: Queryable, organizationId: string,
 }
 
 /** Replaces the projects a channel belongs to (the caller checked they are of the channel's organization). */
-export async function setChannelProjects(sql: Queryable, channelId: string, projectIds: readonly string[]): Promise<void> {
+export async function setChannelProjects(
+  sql: Queryable,
+  channelId: string,
+  projectIds: readonly string[],
+): Promise<void> {
   await sql`DELETE FROM project_channels WHERE channel_id = ${channelId}`;
   if (projectIds.length === 0) return;
   await sql`
@@ -101,7 +117,11 @@ export async function insertChannelKey(
   return row!;
 }
 
-export async function listChannelKeys(sql: Queryable, organizationId: string, channelId: string): Promise<ChannelKeyRow[]> {
+export async function listChannelKeys(
+  sql: Queryable,
+  organizationId: string,
+  channelId: string,
+): Promise<ChannelKeyRow[]> {
   return sql<ChannelKeyRow[]>`
     SELECT * FROM channel_api_keys WHERE organization_id = ${organizationId} AND channel_id = ${channelId}
     ORDER BY created_at, id`;
@@ -120,7 +140,12 @@ export async function setChannelKeyEnabled(
   return row;
 }
 
-export async function deleteChannelKey(sql: Queryable, organizationId: string, channelId: string, id: string): Promise<boolean> {
+export async function deleteChannelKey(
+  sql: Queryable,
+  organizationId: string,
+  channelId: string,
+  id: string,
+): Promise<boolean> {
   const result = await sql`
     DELETE FROM channel_api_keys WHERE organization_id = ${organizationId} AND channel_id = ${channelId} AND id = ${id}`;
   return result.count > 0;
@@ -149,7 +174,11 @@ export async function touchChannel(sql: Queryable, id: string): Promise<void> {
 }
 
 /** The schema the channel's IoT payloads are validated against: null when none; undefined when no such channel. */
-export async function findChannelSchemaId(sql: Queryable, organizationId: string, channelId: string): Promise<{ schemaId: string | null } | undefined> {
+export async function findChannelSchemaId(
+  sql: Queryable,
+  organizationId: string,
+  channelId: string,
+): Promise<{ schemaId: string | null } | undefined> {
   const [channel] = await sql<{ schemaId: string | null }[]>`
       SELECT schema_id FROM channels WHERE id = ${channelId} AND organization_id = ${organizationId}`;
   return channel;

@@ -19,7 +19,12 @@ export function connect(url: string, max = 10, socketPath?: string): Sql {
     onnotice: () => {},
     // int8 columns (counters, sequence ids) come back as JS numbers; they stay far below 2^53.
     types: {
-      bigint: { to: 20, from: [20], serialize: (value: number) => String(value), parse: (value: string) => Number(value) },
+      bigint: {
+        to: 20,
+        from: [20],
+        serialize: (value: number) => String(value),
+        parse: (value: string) => Number(value),
+      },
     },
     // Column names are snake_case in SQL and camelCase in TypeScript. Only
     // column names: postgres.camel would also rename keys inside json/jsonb
@@ -32,7 +37,10 @@ export function connect(url: string, max = 10, socketPath?: string): Sql {
  * `role`: a server owns the embedded PostgreSQL it starts and refuses a data
  * directory another live server owns; a tool shares the running server's.
  */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, role: EmbeddedRole): Promise<Database> {
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  role: EmbeddedRole,
+): Promise<Database> {
   const embedded = config.databaseUrl ? undefined : await startEmbeddedDatabase(config.dataDir, role);
   const url = config.databaseUrl ?? embedded!.url;
   // The ingestion writer keeps up to 4 of these for its transactions (event-writer.ts).

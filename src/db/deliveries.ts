@@ -33,7 +33,12 @@ export async function ruleInOrganization(sql: Queryable, organizationId: string,
 export type RuleJobRow = Record<string, unknown> & { id: string };
 
 /** The rule's newest jobs first. */
-export async function listRuleJobs(sql: Queryable, organizationId: string, ruleId: string, limit: number): Promise<RuleJobRow[]> {
+export async function listRuleJobs(
+  sql: Queryable,
+  organizationId: string,
+  ruleId: string,
+  limit: number,
+): Promise<RuleJobRow[]> {
   return sql<RuleJobRow[]>`
           SELECT id, action_id, type, device_id, event_id, status, attempts, last_error, created_at, finished_at
           FROM action_jobs WHERE organization_id = ${organizationId} AND rule_id = ${ruleId}

@@ -26,7 +26,10 @@ export interface EngineDeviceRow {
  * of another server for the same devices waits), in id order; not awaited
  * here, so that it is pipelined with the commit's other statements.
  */
-export function lockEngineDevices<T extends EngineDeviceRow = EngineDeviceRow>(tx: Sql, deviceIds: string[]): PendingQuery<T[]> {
+export function lockEngineDevices<T extends EngineDeviceRow = EngineDeviceRow>(
+  tx: Sql,
+  deviceIds: string[],
+): PendingQuery<T[]> {
   return tx<T[]>`
         SELECT id, name, model, type, tags, properties, attributes, state, xmin::text AS version FROM devices
         WHERE id = ANY(${deviceIds}) ORDER BY id FOR UPDATE`;
@@ -39,7 +42,11 @@ export function lockEngineDevices<T extends EngineDeviceRow = EngineDeviceRow>(t
  * out, for the caller to check. Not run here: a statement of its own, or a
  * part of a larger one.
  */
-export function updateDeviceStates(tx: Sql, patches: DevicePatches, expected?: ReadonlyMap<string, string>): PendingQuery<Array<{ id: string; version: string }>> {
+export function updateDeviceStates(
+  tx: Sql,
+  patches: DevicePatches,
+  expected?: ReadonlyMap<string, string>,
+): PendingQuery<Array<{ id: string; version: string }>> {
   const ids = [...patches.keys()];
   const values = [...patches.values()];
   return tx<Array<{ id: string; version: string }>>`
@@ -48,7 +55,10 @@ export function updateDeviceStates(tx: Sql, patches: DevicePatches, expected?: R
       ${arrayLiteral(ids)}::text::text[], ${arrayLiteral(values.map((v) => v.seenAt.toISOString()))}::text::timestamptz[],
       ${arrayLiteral(ids.map((id) => expected?.get(id) ?? null))}::text::text[]
     ) WITH ORDINALITY AS u(id, seen_at, version, n)
-    JOIN ${jsonElements(tx, values.map((v) => v.patch))} USING (n)
+    JOIN ${jsonElements(
+      tx,
+      values.map((v) => v.patch),
+    )} USING (n)
     WHERE d.id = u.id AND (u.version IS NULL OR d.xmin = u.version::xid)
     RETURNING d.id, d.xmin::text AS version`;
 }
@@ -60,7 +70,11 @@ export async function saveDeviceStates(tx: Sql, patches: DevicePatches): Promise
 }
 
 /** The configuration override a device's state carries (`state.configuration`), null when none; undefined when no such device. */
-export async function findDeviceConfiguration(sql: Queryable, organizationId: string, deviceId: string): Promise<{ configuration: Record<string, unknown> | null } | undefined> {
+export async function findDeviceConfiguration(
+  sql: Queryable,
+  organizationId: string,
+  deviceId: string,
+): Promise<{ configuration: Record<string, unknown> | null } | undefined> {
   const [row] = await sql<{ configuration: Record<string, unknown> | null }[]>`
       SELECT state->'configuration' AS configuration FROM devices WHERE id = ${deviceId} AND organization_id = ${organizationId}`;
   return row;

@@ -23,10 +23,15 @@ const toVision = (row: RawVisionRow): VisionRow => ({
   zones: JSON.parse(row.zones) as unknown[],
 });
 
-const columns = (sql: Queryable) => sql`device_id, organization_id, model_version_id, options::text AS options, zones::text AS zones, keep_frames, updated_at`;
+const columns = (sql: Queryable) =>
+  sql`device_id, organization_id, model_version_id, options::text AS options, zones::text AS zones, keep_frames, updated_at`;
 
 /** The vision profile of a device of the organization; undefined when it has none. */
-export async function findVision(sql: Queryable, organizationId: string, deviceId: string): Promise<VisionRow | undefined> {
+export async function findVision(
+  sql: Queryable,
+  organizationId: string,
+  deviceId: string,
+): Promise<VisionRow | undefined> {
   const [row] = await sql<RawVisionRow[]>`
     SELECT ${columns(sql)} FROM device_vision WHERE organization_id = ${organizationId} AND device_id = ${deviceId}`;
   return row && toVision(row);
@@ -52,6 +57,7 @@ export async function upsertVision(
 
 /** Removes a device's profile: it is a camera no more. False when it had none. */
 export async function deleteVision(sql: Queryable, organizationId: string, deviceId: string): Promise<boolean> {
-  const rows = await sql`DELETE FROM device_vision WHERE organization_id = ${organizationId} AND device_id = ${deviceId} RETURNING device_id`;
+  const rows =
+    await sql`DELETE FROM device_vision WHERE organization_id = ${organizationId} AND device_id = ${deviceId} RETURNING device_id`;
   return rows.length > 0;
 }

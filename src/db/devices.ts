@@ -53,7 +53,11 @@ const toDevice = (row: RawDeviceRow): DeviceRow => ({
 });
 
 /** Whether the channel exists in the organization. */
-export async function channelInOrganization(sql: Queryable, organizationId: string, channelId: string): Promise<boolean> {
+export async function channelInOrganization(
+  sql: Queryable,
+  organizationId: string,
+  channelId: string,
+): Promise<boolean> {
   const rows = await sql`SELECT 1 FROM channels WHERE id = ${channelId} AND organization_id = ${organizationId}`;
   return rows.length > 0;
 }
@@ -107,14 +111,23 @@ export async function deviceCredentialsValid(
   return row?.valid === true;
 }
 
-export type DeviceChanges = Partial<Pick<DeviceRow, 'name' | 'model' | 'type' | 'tags' | 'sensors' | 'properties' | 'attributes'>>;
+export type DeviceChanges = Partial<
+  Pick<DeviceRow, 'name' | 'model' | 'type' | 'tags' | 'sensors' | 'properties' | 'attributes'>
+>;
 
 /** Applies the given changes (undefined fields are left alone); undefined if the device is not in the organization. */
-export async function updateDevice(sql: Queryable, organizationId: string, id: string, changes: DeviceChanges): Promise<DeviceRow | undefined> {
+export async function updateDevice(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+  changes: DeviceChanges,
+): Promise<DeviceRow | undefined> {
   const set: Record<string, unknown> = {};
   for (const key of ['name', 'model', 'type'] as const) if (changes[key] !== undefined) set[key] = changes[key];
-  for (const key of ['tags', 'sensors'] as const) if (changes[key] !== undefined) set[key] = sql.array(changes[key]!, 25);
-  for (const key of ['properties', 'attributes'] as const) if (changes[key] !== undefined) set[key] = sql.json(changes[key] as never);
+  for (const key of ['tags', 'sensors'] as const)
+    if (changes[key] !== undefined) set[key] = sql.array(changes[key]!, 25);
+  for (const key of ['properties', 'attributes'] as const)
+    if (changes[key] !== undefined) set[key] = sql.json(changes[key] as never);
   if (Object.keys(set).length === 0) return findDevice(sql, organizationId, id);
   const [row] = await sql<RawDeviceRow[]>`
     UPDATE devices SET ${sql(set)}, updated_at = now()
@@ -157,7 +170,11 @@ export interface DeviceSearch {
   sort: { field: DeviceSortField; order: 'asc' | 'desc' };
 }
 
-const SORT_COLUMNS: Record<DeviceSortField, string> = { createdAt: 'created_at', updatedAt: 'updated_at', name: 'name' };
+const SORT_COLUMNS: Record<DeviceSortField, string> = {
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  name: 'name',
+};
 
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 export const likeSubstring = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -211,7 +228,12 @@ function normaliseAlias(type: string, value: string): { type: string; value: str
   return { type: t, value: value.trim() };
 }
 
-export async function findDeviceIdByAlias(sql: Queryable, organizationId: string, type: string, value: string): Promise<string | undefined> {
+export async function findDeviceIdByAlias(
+  sql: Queryable,
+  organizationId: string,
+  type: string,
+  value: string,
+): Promise<string | undefined> {
   const alias = normaliseAlias(type, value);
   const [row] = await sql<[{ deviceId: string }?]>`
     SELECT device_id FROM device_aliases
@@ -219,7 +241,11 @@ export async function findDeviceIdByAlias(sql: Queryable, organizationId: string
   return row?.deviceId;
 }
 
-export async function listDeviceAliases(sql: Queryable, organizationId: string, deviceId: string): Promise<Array<{ type: string; value: string }>> {
+export async function listDeviceAliases(
+  sql: Queryable,
+  organizationId: string,
+  deviceId: string,
+): Promise<Array<{ type: string; value: string }>> {
   return sql<Array<{ type: string; value: string }>>`
     SELECT type, value FROM device_aliases
     WHERE organization_id = ${organizationId} AND device_id = ${deviceId} ORDER BY type, value`;
@@ -264,7 +290,10 @@ export async function registerDevice(sql: Queryable, registration: DeviceRegistr
     });
     const given = Array.isArray(registration.aliases)
       ? registration.aliases
-      : Object.entries((registration.aliases ?? {}) as Record<string, string>).map(([type, value]) => ({ type, value }));
+      : Object.entries((registration.aliases ?? {}) as Record<string, string>).map(([type, value]) => ({
+          type,
+          value,
+        }));
     const aliases = new Map<string, { type: string; value: string }>();
     for (const { type, value } of given) {
       if (typeof type !== 'string' || typeof value !== 'string') continue;
@@ -290,7 +319,13 @@ export async function findDeviceTelephone(sql: Queryable, deviceId: string): Pro
 }
 
 /** Adds the tags to (or removes them from) the organization's devices; returns the ids of the devices changed. */
-export async function changeDeviceTags(sql: Queryable, organizationId: string, ids: string[], tags: string[], add: boolean): Promise<string[]> {
+export async function changeDeviceTags(
+  sql: Queryable,
+  organizationId: string,
+  ids: string[],
+  tags: string[],
+  add: boolean,
+): Promise<string[]> {
   const changed = await sql<{ id: string }[]>`
           UPDATE devices SET tags = ${add ? sql`ARRAY(SELECT DISTINCT unnest(tags || ${tags}::text[]))` : sql`ARRAY(SELECT unnest(tags) EXCEPT SELECT unnest(${tags}::text[]))`},
             updated_at = now()

@@ -30,7 +30,9 @@ async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -261,7 +263,8 @@ async function waitForCluster(clusterDir: string, owner: Owner): Promise<Running
   for (let waited = 0; ; waited += 100) {
     const running = await runningCluster(clusterDir);
     if (running) return running;
-    if (!isAlive(owner.pid) || waited > 60_000) throw new Error(`the embedded PostgreSQL of process ${owner.pid} in ${clusterDir} is not running`);
+    if (!isAlive(owner.pid) || waited > 60_000)
+      throw new Error(`the embedded PostgreSQL of process ${owner.pid} in ${clusterDir} is not running`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -346,7 +349,15 @@ async function startOwnCluster(
     throw new Error(`embedded PostgreSQL failed to start: ${String(error ?? '')}\n${output.join('').slice(-4000)}`);
   }
 
-  const admin = postgres({ host: '127.0.0.1', port, user: USER, password, database: 'postgres', max: 1, onnotice: () => {} });
+  const admin = postgres({
+    host: '127.0.0.1',
+    port,
+    user: USER,
+    password,
+    database: 'postgres',
+    max: 1,
+    onnotice: () => {},
+  });
   try {
     const [row] = await admin`SELECT 1 AS present FROM pg_database WHERE datname = ${DATABASE_NAME}`;
     if (!row) await admin.unsafe(`CREATE DATABASE ${DATABASE_NAME}`);

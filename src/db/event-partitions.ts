@@ -56,7 +56,8 @@ export async function createEventPartition(sql: Sql, name: string, from: Date, t
     const targets = await tx<Array<{ column: string; target: number }>>`
       SELECT attname AS column, attstattarget::int AS target FROM pg_attribute
       WHERE attrelid = 'events'::regclass AND attnum > 0 AND NOT attisdropped AND attstattarget >= 0`;
-    for (const { column, target } of targets) await tx`ALTER TABLE ${tx(name)} ALTER COLUMN ${tx(column)} SET STATISTICS ${tx.unsafe(String(target))}`;
+    for (const { column, target } of targets)
+      await tx`ALTER TABLE ${tx(name)} ALTER COLUMN ${tx(column)} SET STATISTICS ${tx.unsafe(String(target))}`;
     await tx`INSERT INTO events SELECT * FROM moved_events`;
   });
 }

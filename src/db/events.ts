@@ -45,7 +45,8 @@ export interface EventSearch extends EventScope {
   sinceId?: string | undefined;
 }
 
-const dateColumn = (sql: Queryable, datePath: DatePath) => (datePath === 'clientSentAt' ? sql`e.client_sent_at` : sql`e.server_received_at`);
+const dateColumn = (sql: Queryable, datePath: DatePath) =>
+  datePath === 'clientSentAt' ? sql`e.client_sent_at` : sql`e.server_received_at`;
 
 const and = (sql: Queryable, parts: Fragment[]): Fragment => parts.reduce((acc, part) => sql`${acc} AND ${part}`);
 
@@ -101,7 +102,10 @@ export async function searchEvents(sql: Queryable, s: EventSearch): Promise<Even
  * already read), oldest first. An index range of events_org_received in the
  * newest day partitions; the seen ids are a hashed anti-join.
  */
-export async function eventsSince(sql: Queryable, q: { organizationId: string; since: Date; seenIds: readonly string[]; limit: number }): Promise<EventRow[]> {
+export async function eventsSince(
+  sql: Queryable,
+  q: { organizationId: string; since: Date; seenIds: readonly string[]; limit: number },
+): Promise<EventRow[]> {
   const rows = await sql<Array<Omit<EventRow, 'payload'> & { payload: string }>>`
     SELECT e.id, e.organization_id, e.channel_id, e.device_id, e.server_received_at, e.client_sent_at, e.payload::text AS payload
     FROM events e LEFT JOIN unnest(${arrayLiteral(q.seenIds)}::text::text[]) AS seen(id) ON seen.id = e.id
@@ -112,7 +116,11 @@ export async function eventsSince(sql: Queryable, q: { organizationId: string; s
 }
 
 /** The ids and arrival times of the organization's events received after `since`: what a new tail has seen already. */
-export async function eventIdsSince(sql: Queryable, organizationId: string, since: Date): Promise<Array<{ id: string; serverReceivedAt: Date }>> {
+export async function eventIdsSince(
+  sql: Queryable,
+  organizationId: string,
+  since: Date,
+): Promise<Array<{ id: string; serverReceivedAt: Date }>> {
   return sql<Array<{ id: string; serverReceivedAt: Date }>>`
     SELECT id, server_received_at FROM events WHERE organization_id = ${organizationId} AND server_received_at > ${since}`;
 }
@@ -161,14 +169,18 @@ function metricRows(sql: Queryable, q: MetricQuery): Fragment {
 
 /** The first and last date of the query's events; undefined without events. */
 export async function metricBounds(sql: Queryable, q: MetricQuery): Promise<{ from: Date; to: Date } | undefined> {
-  const [row] = await sql<[{ from: Date | null; to: Date | null }]>`SELECT min(x.d) AS from, max(x.d) AS to FROM ${metricRows(sql, q)}`;
+  const [row] = await sql<
+    [{ from: Date | null; to: Date | null }]
+  >`SELECT min(x.d) AS from, max(x.d) AS to FROM ${metricRows(sql, q)}`;
   return row.from && row.to ? { from: row.from, to: row.to } : undefined;
 }
 
 /** One bucket over the whole query. */
 export async function metricTotal(sql: Queryable, q: MetricQuery): Promise<{ value: number | null; count: number }> {
   const { value, count } = aggregate(sql, q);
-  const [row] = await sql<[{ value: number | null; count: number }]>`SELECT ${value} AS value, ${count} AS count FROM ${metricRows(sql, q)}`;
+  const [row] = await sql<
+    [{ value: number | null; count: number }]
+  >`SELECT ${value} AS value, ${count} AS count FROM ${metricRows(sql, q)}`;
   return { value: row.value === null ? null : Number(row.value), count: row.count };
 }
 
@@ -178,7 +190,11 @@ export async function metricTotal(sql: Queryable, q: MetricQuery): Promise<{ val
  * null, count 0). A bucket's ts is the instant its local start falls on;
  * local times that do not exist (a DST gap) are skipped.
  */
-export async function metricBuckets(sql: Queryable, q: MetricQuery & { from: Date; to: Date }, unit: 'hour' | 'day'): Promise<MetricBucket[]> {
+export async function metricBuckets(
+  sql: Queryable,
+  q: MetricQuery & { from: Date; to: Date },
+  unit: 'hour' | 'day',
+): Promise<MetricBucket[]> {
   const { value, count } = aggregate(sql, q);
   const step = unit === 'hour' ? '1 hour' : '1 day';
   const rows = await sql<Array<{ ts: Date; value: number | null; count: number }>>`
@@ -194,7 +210,11 @@ export async function metricBuckets(sql: Queryable, q: MetricQuery & { from: Dat
     SELECT s.local_start AT TIME ZONE ${q.timezone} AS ts, b.value, coalesce(b.count, 0)::int AS count
     FROM series s LEFT JOIN buckets b ON b.local_start = s.local_start
     ORDER BY s.local_start`;
-  return rows.map((r) => ({ ts: r.ts, value: q.operation === 'count' ? r.count : r.value === null ? null : Number(r.value), count: r.count }));
+  return rows.map((r) => ({
+    ts: r.ts,
+    value: q.operation === 'count' ? r.count : r.value === null ? null : Number(r.value),
+    count: r.count,
+  }));
 }
 
 // Small reads of other areas' tables, to answer for a channel or device outside the organization.
@@ -221,7 +241,11 @@ export const UNIQUE_KEY_PREFIX = 'u:';
  * (device_id, server_received_at) index finds. Undefined once the key has
  * aged out with its events.
  */
-export async function storedKeyedEvent(sql: Queryable, deviceId: string, dedupKey: string): Promise<{ id: string; payload: Record<string, unknown> } | undefined> {
+export async function storedKeyedEvent(
+  sql: Queryable,
+  deviceId: string,
+  dedupKey: string,
+): Promise<{ id: string; payload: Record<string, unknown> } | undefined> {
   const [row] = await sql<Array<{ id: string; payload: Record<string, unknown> }>>`
     SELECT e.id, e.payload FROM event_keys k
     JOIN events e ON e.device_id = k.device_id AND e.server_received_at = k.received_at AND e.dedup_key = k.dedup_key
@@ -290,7 +314,8 @@ function batchRows(c: Sql, events: readonly NewEventRow[]): PendingQuery<Row[]> 
 }
 
 /** the events columns the batch rows fill, in rowColumns order */
-const eventColumns = (c: Sql) => c`(id, organization_id, channel_id, device_id, source, server_received_at, client_sent_at, payload, dedup_key)`;
+const eventColumns = (c: Sql) =>
+  c`(id, organization_id, channel_id, device_id, source, server_received_at, client_sent_at, payload, dedup_key)`;
 const rowColumns = (c: Sql) => c`id, org, channel, device, source, received, sent, payload, dedup`;
 
 /**

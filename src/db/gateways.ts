@@ -16,16 +16,26 @@ export async function listGateways(sql: Queryable, organizationId: string): Prom
 }
 
 export async function findGateway(sql: Queryable, organizationId: string, id: string): Promise<GatewayRow | undefined> {
-  const [row] = await sql<GatewayRow[]>`SELECT * FROM gateways WHERE organization_id = ${organizationId} AND id = ${id}`;
+  const [row] = await sql<
+    GatewayRow[]
+  >`SELECT * FROM gateways WHERE organization_id = ${organizationId} AND id = ${id}`;
   return row;
 }
 
-export async function insertGateway(sql: Queryable, gateway: Pick<GatewayRow, 'id' | 'organizationId' | 'name'>): Promise<GatewayRow> {
+export async function insertGateway(
+  sql: Queryable,
+  gateway: Pick<GatewayRow, 'id' | 'organizationId' | 'name'>,
+): Promise<GatewayRow> {
   const [row] = await sql<GatewayRow[]>`INSERT INTO gateways ${sql(gateway)} RETURNING *`;
   return row!;
 }
 
-export async function renameGateway(sql: Queryable, organizationId: string, id: string, name: string): Promise<GatewayRow | undefined> {
+export async function renameGateway(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+  name: string,
+): Promise<GatewayRow | undefined> {
   const [row] = await sql<GatewayRow[]>`
     UPDATE gateways SET name = ${name}, updated_at = now() WHERE organization_id = ${organizationId} AND id = ${id} RETURNING *`;
   return row;

@@ -13,7 +13,9 @@ export interface InferenceKeyRow {
   updatedAt: Date;
 }
 
-export async function listEnabledKeyDigests(sql: Queryable): Promise<Array<Pick<InferenceKeyRow, 'id' | 'keyHash' | 'organizationId'>>> {
+export async function listEnabledKeyDigests(
+  sql: Queryable,
+): Promise<Array<Pick<InferenceKeyRow, 'id' | 'keyHash' | 'organizationId'>>> {
   return sql`SELECT id, key_hash, organization_id FROM inference_api_keys WHERE enabled`;
 }
 
@@ -31,7 +33,9 @@ export async function findKeyByDigest(sql: Queryable, keyHash: string): Promise<
 }
 
 export async function listInferenceKeys(sql: Queryable, organizationId: string): Promise<InferenceKeyRow[]> {
-  return sql<InferenceKeyRow[]>`SELECT * FROM inference_api_keys WHERE organization_id = ${organizationId} ORDER BY created_at, id`;
+  return sql<
+    InferenceKeyRow[]
+  >`SELECT * FROM inference_api_keys WHERE organization_id = ${organizationId} ORDER BY created_at, id`;
 }
 
 export async function setInferenceKeyEnabled(

@@ -24,7 +24,10 @@ export interface BatchStatementParts {
  * `ingest_expect` (SQLSTATE 40001), that every device was still at its
  * expected version, and returns the devices' new versions.
  */
-export function batchStatement(tx: Sql, p: BatchStatementParts): PendingQuery<[{ ids: string[] | null; versions: string[] | null }]> {
+export function batchStatement(
+  tx: Sql,
+  p: BatchStatementParts,
+): PendingQuery<[{ ids: string[] | null; versions: string[] | null }]> {
   const parts = [p.insert, tx`, updated AS (${p.updateDevices})`];
   if (p.throttles) parts.push(tx`, throttled AS (${p.throttles})`);
   if (p.jobs) parts.push(tx`, queued AS (${p.jobs})`);

@@ -35,7 +35,11 @@ export interface AccountHolding {
  * decoded by PostgreSQL: postgres.js would send a Buffer as hex, twice its
  * size and more work on both sides.
  */
-export async function insertKeptFrame(sql: Sql, frame: Omit<KeptFrameRow, 'keptAt'>, data: Buffer | null): Promise<void> {
+export async function insertKeptFrame(
+  sql: Sql,
+  frame: Omit<KeptFrameRow, 'keptAt'>,
+  data: Buffer | null,
+): Promise<void> {
   await sql.begin((tx) => [
     tx`SET LOCAL synchronous_commit TO off`,
     tx`
@@ -106,7 +110,11 @@ export async function reclaimKeptFramesSpace(sql: Sql): Promise<void> {
 }
 
 /** Removes one kept frame of the organization (a retried frame's second copy); what was removed. */
-export async function deleteKeptFrame(sql: Queryable, organizationId: string, eventId: string): Promise<RemovedFrame[]> {
+export async function deleteKeptFrame(
+  sql: Queryable,
+  organizationId: string,
+  eventId: string,
+): Promise<RemovedFrame[]> {
   return sql<RemovedFrame[]>`
     DELETE FROM kept_frames WHERE organization_id = ${organizationId} AND event_id = ${eventId}
     RETURNING event_id, organization_id, account_id, bytes`;
@@ -121,7 +129,11 @@ export async function deleteFramesKeptBefore(sql: Queryable, horizon: Date, limi
 }
 
 /** Removes up to `limit` of the organization's frames (a page of its deletion). */
-export async function deleteOrganizationFrames(sql: Queryable, organizationId: string, limit: number): Promise<RemovedFrame[]> {
+export async function deleteOrganizationFrames(
+  sql: Queryable,
+  organizationId: string,
+  limit: number,
+): Promise<RemovedFrame[]> {
   return sql<RemovedFrame[]>`
     DELETE FROM kept_frames WHERE event_id IN (
       SELECT event_id FROM kept_frames WHERE organization_id = ${organizationId} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
@@ -132,7 +144,11 @@ export async function deleteOrganizationFrames(sql: Queryable, organizationId: s
  * Removes the account's oldest frames, whichever of its organizations kept
  * them, until the newest ones left total at most `keepBytes`; what was removed.
  */
-export async function deleteOldestAccountFramesBeyond(sql: Queryable, accountId: string, keepBytes: number): Promise<RemovedFrame[]> {
+export async function deleteOldestAccountFramesBeyond(
+  sql: Queryable,
+  accountId: string,
+  keepBytes: number,
+): Promise<RemovedFrame[]> {
   return sql<RemovedFrame[]>`
     DELETE FROM kept_frames WHERE event_id IN (
       SELECT event_id FROM (
@@ -147,7 +163,11 @@ export async function deleteOldestAccountFramesBeyond(sql: Queryable, accountId:
  * Removes the organization's oldest frames until the newest ones left
  * total at most `keepBytes`; what was removed.
  */
-export async function deleteOldestFramesBeyond(sql: Queryable, organizationId: string, keepBytes: number): Promise<RemovedFrame[]> {
+export async function deleteOldestFramesBeyond(
+  sql: Queryable,
+  organizationId: string,
+  keepBytes: number,
+): Promise<RemovedFrame[]> {
   return sql<RemovedFrame[]>`
     DELETE FROM kept_frames WHERE event_id IN (
       SELECT event_id FROM (

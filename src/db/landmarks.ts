@@ -41,11 +41,22 @@ const toLandmark = ({ kind, geometry, attributes, ...row }: RawLandmarkRow): Lan
 /** The stored columns of a shape: kind, geometry and bounding box. */
 function shapeColumns(shape: Shape) {
   const box = bbox(shape);
-  return { kind: shape.type, geometry: toModel(shape).geometry, minLat: box.minLat, minLon: box.minLon, maxLat: box.maxLat, maxLon: box.maxLon };
+  return {
+    kind: shape.type,
+    geometry: toModel(shape).geometry,
+    minLat: box.minLat,
+    minLon: box.minLon,
+    maxLat: box.maxLat,
+    maxLon: box.maxLon,
+  };
 }
 
 /** Whether the project exists in the organization. */
-export async function projectInOrganization(sql: Queryable, organizationId: string, projectId: string): Promise<boolean> {
+export async function projectInOrganization(
+  sql: Queryable,
+  organizationId: string,
+  projectId: string,
+): Promise<boolean> {
   const rows = await sql`SELECT 1 FROM projects WHERE id = ${projectId} AND organization_id = ${organizationId}`;
   return rows.length > 0;
 }
@@ -73,17 +84,29 @@ export async function insertLandmark(sql: Queryable, landmark: NewLandmark): Pro
 }
 
 /** A landmark of the organization (and of the project, when given). */
-export async function findLandmark(sql: Queryable, organizationId: string, id: string, projectId?: string): Promise<LandmarkRow | undefined> {
+export async function findLandmark(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+  projectId?: string,
+): Promise<LandmarkRow | undefined> {
   const [row] = await sql<RawLandmarkRow[]>`
     SELECT ${columns(sql)} FROM landmarks
     WHERE id = ${id} AND organization_id = ${organizationId} ${projectId ? sql`AND project_id = ${projectId}` : sql``}`;
   return row && toLandmark(row);
 }
 
-export type LandmarkChanges = Partial<Pick<LandmarkRow, 'projectId' | 'name' | 'address' | 'tags' | 'attributes' | 'shape'>>;
+export type LandmarkChanges = Partial<
+  Pick<LandmarkRow, 'projectId' | 'name' | 'address' | 'tags' | 'attributes' | 'shape'>
+>;
 
 /** Applies the given changes (undefined fields are left alone); undefined if the landmark is not in the organization. */
-export async function updateLandmark(sql: Queryable, organizationId: string, id: string, changes: LandmarkChanges): Promise<LandmarkRow | undefined> {
+export async function updateLandmark(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+  changes: LandmarkChanges,
+): Promise<LandmarkRow | undefined> {
   const set: Record<string, unknown> = {};
   if (changes.projectId !== undefined) set.projectId = changes.projectId;
   if (changes.name !== undefined) set.name = changes.name;
@@ -102,7 +125,12 @@ export async function updateLandmark(sql: Queryable, organizationId: string, id:
   return row && toLandmark(row);
 }
 
-export async function deleteLandmark(sql: Queryable, organizationId: string, id: string, projectId?: string): Promise<boolean> {
+export async function deleteLandmark(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+  projectId?: string,
+): Promise<boolean> {
   const result = await sql`
     DELETE FROM landmarks
     WHERE id = ${id} AND organization_id = ${organizationId} ${projectId ? sql`AND project_id = ${projectId}` : sql``}`;
@@ -139,7 +167,11 @@ export interface LandmarkSearch {
   page?: { limit: number; offset: number };
 }
 
-const SORT_COLUMNS: Record<LandmarkSortField, string> = { createdAt: 'created_at', updatedAt: 'updated_at', name: 'name' };
+const SORT_COLUMNS: Record<LandmarkSortField, string> = {
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  name: 'name',
+};
 
 /**
  * The organization's landmarks in the scope (organization, projectId) that
@@ -213,7 +245,13 @@ export async function listLandmarkShapes(
 }
 
 /** Adds the tags to (or removes them from) the organization's landmarks. */
-export async function changeLandmarkTags(sql: Queryable, organizationId: string, ids: string[], tags: string[], add: boolean): Promise<void> {
+export async function changeLandmarkTags(
+  sql: Queryable,
+  organizationId: string,
+  ids: string[],
+  tags: string[],
+  add: boolean,
+): Promise<void> {
   await sql`
           UPDATE landmarks SET tags = ${add ? sql`ARRAY(SELECT DISTINCT unnest(tags || ${tags}::text[]))` : sql`ARRAY(SELECT unnest(tags) EXCEPT SELECT unnest(${tags}::text[]))`},
             updated_at = now()

@@ -18,7 +18,9 @@ export async function migrate(sql: Sql, migrations: readonly Migration[] = MIGRA
   const applied: number[] = [];
   await sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${LOCK_KEY})`;
-    const done = new Set((await tx<{ version: number }[]>`SELECT version FROM schema_migrations`).map((r) => r.version));
+    const done = new Set(
+      (await tx<{ version: number }[]>`SELECT version FROM schema_migrations`).map((r) => r.version),
+    );
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (done.has(migration.version)) continue;
       if (migration.sql.trim()) await tx.unsafe(migration.sql);

@@ -8,7 +8,13 @@ export interface StoredModelFile {
   sha256: string;
 }
 
-export async function insertModelFileChunk(tx: Queryable, versionId: string, name: string, seq: number, data: Buffer): Promise<void> {
+export async function insertModelFileChunk(
+  tx: Queryable,
+  versionId: string,
+  name: string,
+  seq: number,
+  data: Buffer,
+): Promise<void> {
   await tx`INSERT INTO model_file_chunks (version_id, name, seq, data) VALUES (${versionId}, ${name}, ${seq}, ${data})`;
 }
 
@@ -18,7 +24,9 @@ export async function insertModelFile(tx: Queryable, versionId: string, file: St
 }
 
 export async function listModelFiles(sql: Queryable, versionId: string): Promise<StoredModelFile[]> {
-  return sql<StoredModelFile[]>`SELECT name, bytes::float8 AS bytes, sha256 FROM model_files WHERE version_id = ${versionId} ORDER BY name`;
+  return sql<
+    StoredModelFile[]
+  >`SELECT name, bytes::float8 AS bytes, sha256 FROM model_files WHERE version_id = ${versionId} ORDER BY name`;
 }
 
 /** A stored file's chunks in order, fetched one row at a time. */

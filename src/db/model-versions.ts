@@ -52,8 +52,13 @@ export async function insertModel(
  * read after the wait. False when the model is gone (deleted meanwhile, its
  * deletion committed while this waited).
  */
-export async function lockModelForNewVersion(tx: TransactionSql, organizationId: string, modelId: string): Promise<boolean> {
-  const rows = await tx`SELECT 1 FROM models WHERE organization_id = ${organizationId} AND id = ${modelId} FOR NO KEY UPDATE`;
+export async function lockModelForNewVersion(
+  tx: TransactionSql,
+  organizationId: string,
+  modelId: string,
+): Promise<boolean> {
+  const rows =
+    await tx`SELECT 1 FROM models WHERE organization_id = ${organizationId} AND id = ${modelId} FOR NO KEY UPDATE`;
   return rows.length > 0;
 }
 
@@ -93,13 +98,20 @@ export async function setModelVersionDisabled(
 }
 
 /** Deletes a version whatever its organization (the operator's CLI); its name, or undefined for an unknown id. */
-export async function deleteModelVersionById(sql: Queryable, id: string): Promise<{ modelName: string; version: number } | undefined> {
+export async function deleteModelVersionById(
+  sql: Queryable,
+  id: string,
+): Promise<{ modelName: string; version: number } | undefined> {
   const [row] = await sql<Array<{ modelName: string; version: number }>>`
     DELETE FROM model_versions v USING models m WHERE v.id = ${id} AND m.id = v.model_id RETURNING m.name AS model_name, v.version`;
   return row;
 }
 
-export async function findModelByName(sql: Queryable, organizationId: string, name: string): Promise<ModelRow | undefined> {
+export async function findModelByName(
+  sql: Queryable,
+  organizationId: string,
+  name: string,
+): Promise<ModelRow | undefined> {
   const [row] = await sql<ModelRow[]>`
     SELECT * FROM models WHERE organization_id = ${organizationId} AND name = ${name} ORDER BY created_at LIMIT 1`;
   return row;
@@ -146,13 +158,21 @@ export async function deleteModel(sql: Queryable, organizationId: string, id: st
   return (await sql`DELETE FROM models WHERE organization_id = ${organizationId} AND id = ${id}`).count > 0;
 }
 
-export async function listVersionsOfModel(sql: Queryable, organizationId: string, modelId: string): Promise<ModelVersionRow[]> {
+export async function listVersionsOfModel(
+  sql: Queryable,
+  organizationId: string,
+  modelId: string,
+): Promise<ModelVersionRow[]> {
   return sql<ModelVersionRow[]>`
     SELECT * FROM model_versions WHERE organization_id = ${organizationId} AND model_id = ${modelId} ORDER BY version`;
 }
 
 /** A version the organization may see: its own, or a public one. */
-export async function findVisibleVersion(sql: Queryable, organizationId: string, id: string): Promise<ModelVersionRow | undefined> {
+export async function findVisibleVersion(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+): Promise<ModelVersionRow | undefined> {
   const [row] = await sql<ModelVersionRow[]>`
     SELECT * FROM model_versions WHERE id = ${id} AND (organization_id = ${organizationId} OR public)`;
   return row;

@@ -5,7 +5,14 @@ import type { Queryable } from './database.js';
 /** A notification for the device, if the device is the organization's (else nothing is written). */
 export async function insertDeviceNotification(
   sql: Queryable,
-  n: { id: string; organizationId: string; deviceId: string; ruleId: string | null; actionId: string; payload: Record<string, unknown> },
+  n: {
+    id: string;
+    organizationId: string;
+    deviceId: string;
+    ruleId: string | null;
+    actionId: string;
+    payload: Record<string, unknown>;
+  },
 ): Promise<void> {
   await sql`
             INSERT INTO notifications (id, organization_id, device_id, rule_id, action_id, payload)
@@ -22,7 +29,14 @@ export interface NotificationRow {
 }
 
 /** The device's notifications created in [from, to], oldest first, at most `limit`. */
-export async function listDeviceNotifications(sql: Queryable, organizationId: string, deviceId: string, from: Date, to: Date, limit: number): Promise<NotificationRow[]> {
+export async function listDeviceNotifications(
+  sql: Queryable,
+  organizationId: string,
+  deviceId: string,
+  from: Date,
+  to: Date,
+  limit: number,
+): Promise<NotificationRow[]> {
   return sql<NotificationRow[]>`
       SELECT id, payload, created_at, rule_id, action_id FROM notifications
       WHERE device_id = ${deviceId} AND organization_id = ${organizationId}

@@ -46,13 +46,21 @@ export async function markEmailSent(sql: Queryable, id: string): Promise<void> {
   await sql`UPDATE outbox_emails SET sent_at = now(), last_error = NULL WHERE id = ${id}`;
 }
 
-export async function markEmailFailed(sql: Queryable, id: string, error: string, retryInSeconds: number): Promise<void> {
+export async function markEmailFailed(
+  sql: Queryable,
+  id: string,
+  error: string,
+  retryInSeconds: number,
+): Promise<void> {
   await sql`
     UPDATE outbox_emails SET last_error = ${error}, next_attempt_at = now() + make_interval(secs => ${retryInSeconds})
     WHERE id = ${id}`;
 }
 
 /** An SMS for an operator or a gateway to send (the default SMS sender of rule actions). */
-export async function insertOutboxSms(sql: Queryable, sms: { id: string; organizationId: string; toNumber: string; body: string }): Promise<void> {
+export async function insertOutboxSms(
+  sql: Queryable,
+  sms: { id: string; organizationId: string; toNumber: string; body: string },
+): Promise<void> {
   await sql`INSERT INTO outbox_sms (id, organization_id, to_number, body) VALUES (${sms.id}, ${sms.organizationId}, ${sms.toNumber}, ${sms.body})`;
 }

@@ -36,7 +36,12 @@ export async function insertProject(
   await sql`INSERT INTO projects ${sql(project)}`;
 }
 
-export async function updateProject(sql: Queryable, organizationId: string, id: string, changes: ProjectChanges): Promise<boolean> {
+export async function updateProject(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+  changes: ProjectChanges,
+): Promise<boolean> {
   if (Object.keys(changes).length === 0) return (await findProject(sql, organizationId, id)) !== undefined;
   const result = await sql`
     UPDATE projects SET ${sql(changes)}, updated_at = now() WHERE organization_id = ${organizationId} AND id = ${id}`;
@@ -49,7 +54,11 @@ export async function deleteProject(sql: Queryable, organizationId: string, id: 
 }
 
 /** Of `ids`, those that are projects of the organization. */
-export async function existingProjectIds(sql: Queryable, organizationId: string, ids: readonly string[]): Promise<string[]> {
+export async function existingProjectIds(
+  sql: Queryable,
+  organizationId: string,
+  ids: readonly string[],
+): Promise<string[]> {
   if (ids.length === 0) return [];
   const rows = await sql<{ id: string }[]>`
     SELECT id FROM projects WHERE organization_id = ${organizationId} AND id IN ${sql(ids as string[])}`;
@@ -57,7 +66,11 @@ export async function existingProjectIds(sql: Queryable, organizationId: string,
 }
 
 /** Replaces the channels of a project (the caller checked they are of the project's organization). */
-export async function setProjectChannels(sql: Queryable, projectId: string, channelIds: readonly string[]): Promise<void> {
+export async function setProjectChannels(
+  sql: Queryable,
+  projectId: string,
+  channelIds: readonly string[],
+): Promise<void> {
   await sql`DELETE FROM project_channels WHERE project_id = ${projectId}`;
   if (channelIds.length === 0) return;
   await sql`
@@ -70,7 +83,9 @@ export async function attachChannel(sql: Queryable, projectId: string, channelId
 }
 
 export async function detachChannel(sql: Queryable, projectId: string, channelId: string): Promise<boolean> {
-  return (await sql`DELETE FROM project_channels WHERE project_id = ${projectId} AND channel_id = ${channelId}`).count > 0;
+  return (
+    (await sql`DELETE FROM project_channels WHERE project_id = ${projectId} AND channel_id = ${channelId}`).count > 0
+  );
 }
 
 /** Bumps updated_at of a resource whose membership changed. */

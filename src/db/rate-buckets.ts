@@ -9,7 +9,13 @@ import type { Sql } from 'postgres';
  * took, 0 when empty. One statement: the row lock orders servers taking at
  * once.
  */
-export async function takeBucketTokens(sql: Sql, key: string, want: number, rate: number, burst: number): Promise<number> {
+export async function takeBucketTokens(
+  sql: Sql,
+  key: string,
+  want: number,
+  rate: number,
+  burst: number,
+): Promise<number> {
   const refilled = sql`least(${burst}::float8, b.tokens + extract(epoch FROM now() - b.updated_at)::float8 * ${rate}::float8)`;
   const [row] = await sql<[{ granted: number }]>`
     INSERT INTO rate_buckets AS b (key, tokens, granted, updated_at)

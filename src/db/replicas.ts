@@ -9,7 +9,12 @@ import type { VersionStatus } from './model-versions.js';
  * removes the rows of replicas silent for longer. True when the row was
  * inserted.
  */
-export async function replicaHeartbeat(sql: Queryable, id: string, host: string, staleSeconds: number): Promise<boolean> {
+export async function replicaHeartbeat(
+  sql: Queryable,
+  id: string,
+  host: string,
+  staleSeconds: number,
+): Promise<boolean> {
   await sql`DELETE FROM replicas WHERE heartbeat_at < now() - make_interval(secs => ${staleSeconds})`;
   const [row] = await sql<Array<{ inserted: boolean }>>`
     INSERT INTO replicas (id, host) VALUES (${id}, ${host})

@@ -20,7 +20,10 @@ export function listRuleThrottles(tx: Sql, deviceIds: string[]): PendingQuery<Ru
  * The upsert of when rules last fired per device; not run here: a statement
  * of its own, or a part (CTE) of the one-statement commit.
  */
-export function upsertRuleThrottles(tx: Sql, rows: ReadonlyArray<{ ruleId: string; deviceId: string; at: Date }>): PendingQuery<Row[]> {
+export function upsertRuleThrottles(
+  tx: Sql,
+  rows: ReadonlyArray<{ ruleId: string; deviceId: string; at: Date }>,
+): PendingQuery<Row[]> {
   return tx`
     INSERT INTO rule_throttle (rule_id, device_id, last_fired_at)
     SELECT * FROM unnest(

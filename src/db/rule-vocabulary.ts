@@ -9,7 +9,12 @@ import type { Queryable } from './database.js';
  * The zone names of the vision profiles of the devices of a project's
  * channels (and of `channelIds`, a rule's own), distinct, in no order.
  */
-export async function listCameraZoneNames(sql: Queryable, organizationId: string, projectId: string, channelIds: readonly string[] = []): Promise<string[]> {
+export async function listCameraZoneNames(
+  sql: Queryable,
+  organizationId: string,
+  projectId: string,
+  channelIds: readonly string[] = [],
+): Promise<string[]> {
   const rows = await sql<{ name: string }[]>`
     SELECT DISTINCT zone->>'name' AS name
       FROM device_vision v

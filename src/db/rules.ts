@@ -71,15 +71,27 @@ function values(sql: Queryable, fields: Partial<RuleFields>): Record<string, unk
   return out;
 }
 
-export async function insertRule(sql: Queryable, rule: RuleFields & { id: string; organizationId: string }): Promise<RuleRow> {
+export async function insertRule(
+  sql: Queryable,
+  rule: RuleFields & { id: string; organizationId: string },
+): Promise<RuleRow> {
   const [row] = await sql<RawRuleRow[]>`INSERT INTO rules ${sql(values(sql, rule))} RETURNING ${columns(sql)}`;
   return toRule(row!);
 }
 
-export async function findRule(sql: Queryable, organizationId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<RuleRow | undefined> {
+export async function findRule(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<RuleRow | undefined> {
   const [row] = options.forUpdate
-    ? await sql<RawRuleRow[]>`SELECT ${columns(sql)} FROM rules WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE`
-    : await sql<RawRuleRow[]>`SELECT ${columns(sql)} FROM rules WHERE organization_id = ${organizationId} AND id = ${id}`;
+    ? await sql<
+        RawRuleRow[]
+      >`SELECT ${columns(sql)} FROM rules WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE`
+    : await sql<
+        RawRuleRow[]
+      >`SELECT ${columns(sql)} FROM rules WHERE organization_id = ${organizationId} AND id = ${id}`;
   return row && toRule(row);
 }
 
@@ -88,11 +100,18 @@ export async function listRules(sql: Queryable, organizationId: string, projectI
   const rows = projectId
     ? await sql<RawRuleRow[]>`
         SELECT ${columns(sql)} FROM rules WHERE organization_id = ${organizationId} AND project_id = ${projectId} ORDER BY created_at, id`
-    : await sql<RawRuleRow[]>`SELECT ${columns(sql)} FROM rules WHERE organization_id = ${organizationId} ORDER BY created_at, id`;
+    : await sql<
+        RawRuleRow[]
+      >`SELECT ${columns(sql)} FROM rules WHERE organization_id = ${organizationId} ORDER BY created_at, id`;
   return rows.map(toRule);
 }
 
-export async function updateRule(sql: Queryable, organizationId: string, id: string, changes: Partial<RuleFields>): Promise<RuleRow | undefined> {
+export async function updateRule(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+  changes: Partial<RuleFields>,
+): Promise<RuleRow | undefined> {
   const set = values(sql, changes);
   const [row] = Object.keys(set).length
     ? await sql<RawRuleRow[]>`
@@ -136,7 +155,11 @@ export async function lockOrganizationRules(tx: Queryable, organizationId: strin
  * `exceptRuleId` (a rule being changed). Rows written without a tree count
  * none.
  */
-export async function ruleTotals(sql: Queryable, organizationId: string, exceptRuleId?: string): Promise<{ rules: number; nodes: number }> {
+export async function ruleTotals(
+  sql: Queryable,
+  organizationId: string,
+  exceptRuleId?: string,
+): Promise<{ rules: number; nodes: number }> {
   const except = exceptRuleId ?? '';
   const [row] = await sql<{ rules: number; nodes: number }[]>`
     WITH RECURSIVE nodes(node) AS (
@@ -204,7 +227,12 @@ export interface DeviceRuleRow {
 }
 
 /** Enabled rules of a type of the projects that include the channel, oldest first. */
-export async function listChannelRules(sql: Queryable, organizationId: string, channelId: string, type: string): Promise<DeviceRuleRow[]> {
+export async function listChannelRules(
+  sql: Queryable,
+  organizationId: string,
+  channelId: string,
+  type: string,
+): Promise<DeviceRuleRow[]> {
   return sql<DeviceRuleRow[]>`
       SELECT r.* FROM rules r JOIN project_channels pc ON pc.project_id = r.project_id
       WHERE pc.channel_id = ${channelId} AND r.organization_id = ${organizationId}

@@ -51,7 +51,12 @@ export async function insertSchema(
   return row!;
 }
 
-export async function updateSchema(sql: Queryable, organizationId: string, id: string, changes: SchemaChanges): Promise<SchemaRow | undefined> {
+export async function updateSchema(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+  changes: SchemaChanges,
+): Promise<SchemaRow | undefined> {
   const values: Record<string, unknown> = { ...changes };
   if (Object.keys(values).length === 0) return findSchema(sql, organizationId, id);
   if (changes.fields) values.fields = sql.json(changes.fields as unknown as JSONValue);
@@ -66,7 +71,11 @@ export async function deleteSchema(sql: Queryable, organizationId: string, id: s
 }
 
 /** The channels that use a schema (a schema in use cannot be deleted). */
-export async function channelIdsUsingSchema(sql: Queryable, organizationId: string, schemaId: string): Promise<string[]> {
+export async function channelIdsUsingSchema(
+  sql: Queryable,
+  organizationId: string,
+  schemaId: string,
+): Promise<string[]> {
   const rows = await sql<{ id: string }[]>`
     SELECT id FROM channels WHERE organization_id = ${organizationId} AND schema_id = ${schemaId} ORDER BY id`;
   return rows.map((r) => r.id);

@@ -21,8 +21,14 @@ export async function rulesWithWebhooks(sql: Queryable): Promise<StoredActions[]
     SELECT id, actions::text AS actions FROM rules WHERE jsonb_path_exists(actions, '$[*] ? (@.type == "webhook")')`;
 }
 
-export async function replaceRuleActions(sql: Queryable, id: string, before: string, after: unknown[]): Promise<boolean> {
-  const result = await sql`UPDATE rules SET actions = ${sql.json(after as never)} WHERE id = ${id} AND actions::text = ${before}`;
+export async function replaceRuleActions(
+  sql: Queryable,
+  id: string,
+  before: string,
+  after: unknown[],
+): Promise<boolean> {
+  const result =
+    await sql`UPDATE rules SET actions = ${sql.json(after as never)} WHERE id = ${id} AND actions::text = ${before}`;
   return result.count > 0;
 }
 
@@ -32,6 +38,7 @@ export async function webhookJobs(sql: Queryable): Promise<StoredActions[]> {
 }
 
 export async function replaceJobAction(sql: Queryable, id: string, before: string, after: unknown): Promise<boolean> {
-  const result = await sql`UPDATE action_jobs SET action = ${sql.json(after as never)} WHERE id = ${id} AND action::text = ${before}`;
+  const result =
+    await sql`UPDATE action_jobs SET action = ${sql.json(after as never)} WHERE id = ${id} AND action::text = ${before}`;
   return result.count > 0;
 }

@@ -17,11 +17,17 @@ import type { DeviceClaims } from '../platform/auth/tokens.js';
 import { authorize, type Action } from '../platform/permissions.js';
 import type { BodyBudget } from '../lib/body-budget.js';
 import { EventStream, STREAM_OPENING } from './event-stream.js';
-import { BodyTooLargeError, openBodyStream, readGatedBody, type BodyStream, type GatedBody, type GatedBodyOptions } from './body-readers.js';
+import {
+  BodyTooLargeError,
+  openBodyStream,
+  readGatedBody,
+  type BodyStream,
+  type GatedBody,
+  type GatedBodyOptions,
+} from './body-readers.js';
 import type { Reply } from './reply.js';
 import type { Request } from './request.js';
 import type { Route } from './router.js';
-
 
 /**
  * How a caller proves who it is, one scheme per route:
@@ -97,7 +103,10 @@ export const respond = {
   /** a body without envelope, e.g. login's {"token"} */
   bare: (body: unknown, status = 200): ApiResponse => ({ status, body }),
   /** bytes or text already encoded (protobuf, Prometheus text) */
-  encoded: (encoded: { body: string | Uint8Array; contentType: string }, status = 200): ApiResponse => ({ status, ...encoded }),
+  encoded: (encoded: { body: string | Uint8Array; contentType: string }, status = 200): ApiResponse => ({
+    status,
+    ...encoded,
+  }),
   /** server-sent events (text/event-stream), each message declared under the 200 response's `events` */
   eventStream: (stream: EventStreamResponse): ApiResponse => ({ status: 200, eventStream: stream }),
 };
@@ -192,11 +201,19 @@ export interface EndpointDefinition<
   /** Gen A / older spellings of the same operation, served by the same handler */
   aliases?: Array<{ method: EndpointDefinition<A, P, Q, B, C>['method']; path: string }>;
   /** May answer at once (a synchronous scheme's handler that awaits nothing is then answered without a promise). */
-  handler(ctx: HandlerContext<Infer<P>, Infer<Q>, B extends ZodType ? z.infer<B> : C, CallerFor<A>>): Promise<ApiResponse | undefined> | ApiResponse | undefined;
+  handler(
+    ctx: HandlerContext<Infer<P>, Infer<Q>, B extends ZodType ? z.infer<B> : C, CallerFor<A>>,
+  ): Promise<ApiResponse | undefined> | ApiResponse | undefined;
 }
 
 /** A declared endpoint with its types erased, as the router and the OpenAPI generator see it. */
-export type Endpoint = EndpointDefinition<AuthLevel, ZodType | undefined, ZodType | undefined, ZodType | undefined, unknown>;
+export type Endpoint = EndpointDefinition<
+  AuthLevel,
+  ZodType | undefined,
+  ZodType | undefined,
+  ZodType | undefined,
+  unknown
+>;
 
 export function defineEndpoint<
   A extends AuthLevel,
@@ -245,7 +262,12 @@ function send(reply: Reply, response: ApiResponse): void {
   } else if (typeof response.body === 'string' || response.body instanceof Uint8Array) {
     reply.send(response.status, response.body, response.contentType ?? 'application/json', response.headers);
   } else {
-    reply.send(response.status, JSON.stringify(response.body), response.contentType ?? 'application/json', response.headers);
+    reply.send(
+      response.status,
+      JSON.stringify(response.body),
+      response.contentType ?? 'application/json',
+      response.headers,
+    );
   }
 }
 
@@ -255,14 +277,25 @@ function send(reply: Reply, response: ApiResponse): void {
  * bug: logged with the path and the zod issue, and answered 500.
  */
 function checkResponse(endpoint: Endpoint, req: Request, reply: Reply, response: ApiResponse): void {
-  if (!reply.ctx.responseValidation || response.status < 200 || response.status >= 300 || response.body === undefined) return;
+  if (!reply.ctx.responseValidation || response.status < 200 || response.status >= 300 || response.body === undefined)
+    return;
   if (typeof response.body === 'string' || response.body instanceof Uint8Array) return;
   const schema = endpoint.responses?.[response.status]?.schema;
   const result = schema?.safeParse(JSON.parse(JSON.stringify(response.body)));
   if (result?.success) return;
   const issue = result ? describeIssues(result.error) : `no response schema declared for status ${response.status}`;
-  log.error('response does not match its declared schema', { method: req.method, path: req.path, endpoint: endpoint.path, status: response.status, issue });
-  throw new ApiError(500, 'internal server error', 'the response did not match its declared schema; it has been logged');
+  log.error('response does not match its declared schema', {
+    method: req.method,
+    path: req.path,
+    endpoint: endpoint.path,
+    status: response.status,
+    issue,
+  });
+  throw new ApiError(
+    500,
+    'internal server error',
+    'the response did not match its declared schema; it has been logged',
+  );
 }
 
 /**
@@ -270,7 +303,11 @@ function checkResponse(endpoint: Endpoint, req: Request, reply: Reply, response:
  * like a body: an event its declaration does not name, or data its schema
  * refuses, is a server bug, logged; the stream is then ended.
  */
-function streamCheck(endpoint: Endpoint, req: Request, reply: Reply): ((event: string, data: unknown) => boolean) | undefined {
+function streamCheck(
+  endpoint: Endpoint,
+  req: Request,
+  reply: Reply,
+): ((event: string, data: unknown) => boolean) | undefined {
   if (!reply.ctx.responseValidation) return undefined;
   const events = endpoint.responses?.[200]?.events ?? {};
   return (event, data) => {
@@ -278,7 +315,13 @@ function streamCheck(endpoint: Endpoint, req: Request, reply: Reply): ((event: s
     const result = declared?.schema?.safeParse(JSON.parse(JSON.stringify(data ?? null)));
     if (declared && (!declared.schema || result?.success)) return true;
     const issue = !declared ? `event "${event}" is not declared` : describeIssues(result!.error!);
-    log.error('event stream message does not match its declared schema', { method: req.method, path: req.path, endpoint: endpoint.path, event, issue });
+    log.error('event stream message does not match its declared schema', {
+      method: req.method,
+      path: req.path,
+      endpoint: endpoint.path,
+      event,
+      issue,
+    });
     return false;
   };
 }
@@ -286,9 +329,18 @@ function streamCheck(endpoint: Endpoint, req: Request, reply: Reply): ((event: s
 /** Starts an event stream: headers that keep proxies from buffering it, the stream, its feed. */
 function openEventStream(endpoint: Endpoint, req: Request, reply: Reply, response: EventStreamResponse): void {
   // no-store: nothing to cache; X-Accel-Buffering: nginx passes each message on at once
-  const raw = reply.stream(200, 'text/event-stream; charset=utf-8', { 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' }, STREAM_OPENING);
+  const raw = reply.stream(
+    200,
+    'text/event-stream; charset=utf-8',
+    { 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' },
+    STREAM_OPENING,
+  );
   const check = streamCheck(endpoint, req, reply);
-  const stream = new EventStream(raw, { bufferBytes: response.bufferBytes, keepAliveMs: response.keepAliveMs ?? KEEP_ALIVE_MS, ...(check && { check }) });
+  const stream = new EventStream(raw, {
+    bufferBytes: response.bufferBytes,
+    keepAliveMs: response.keepAliveMs ?? KEEP_ALIVE_MS,
+    ...(check && { check }),
+  });
   response.start(stream);
 }
 
@@ -317,7 +369,8 @@ function bearerChallenge(authorization: string | undefined): string {
   const expected = 'expected Authorization: Bearer <API key>';
   const header = authorization?.trim() ?? '';
   if (header === '') return `Bearer error="invalid_request", error_description="no Authorization header; ${expected}"`;
-  if (!/^Bearer\s+\S+$/i.test(header)) return `Bearer error="invalid_request", error_description="the Authorization header is not of the Bearer scheme; ${expected}"`;
+  if (!/^Bearer\s+\S+$/i.test(header))
+    return `Bearer error="invalid_request", error_description="the Authorization header is not of the Bearer scheme; ${expected}"`;
   return `Bearer error="invalid_token", error_description="the API key is unknown, disabled or deleted; ${expected}"`;
 }
 
@@ -327,7 +380,13 @@ function inferenceKeyCaller(auth: Authenticators, authorization: string | undefi
   } catch (error) {
     const refusal = ApiError.from(error);
     if (refusal?.status !== 401) throw error;
-    throw new ApiError(401, refusal.message, refusal.detail, { ...refusal.headers, 'WWW-Authenticate': bearerChallenge(authorization) }, refusal.code);
+    throw new ApiError(
+      401,
+      refusal.message,
+      refusal.detail,
+      { ...refusal.headers, 'WWW-Authenticate': bearerChallenge(authorization) },
+      refusal.code,
+    );
   }
 }
 
@@ -344,9 +403,12 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
   const limit = endpoint.bodyLimit ?? (endpoint.auth === 'none' ? UNAUTHENTICATED_BODY_LIMIT : DEFAULT_BODY_LIMIT);
   const policy = bodyPolicyOf(endpoint);
   const tooLarge = (bytes: number) =>
-    endpoint.errors?.bodyTooLarge?.(bytes, limit) ?? new ApiError(413, 'request body too large', `the limit is ${limit} bytes`);
+    endpoint.errors?.bodyTooLarge?.(bytes, limit) ??
+    new ApiError(413, 'request body too large', `the limit is ${limit} bytes`);
   if (policy === 'handler' && !SYNCHRONOUS_SCHEMES.has(endpoint.auth)) {
-    throw new Error(`${endpoint.path}: a handler-read body needs a synchronous authentication scheme, not "${endpoint.auth}"`);
+    throw new Error(
+      `${endpoint.path}: a handler-read body needs a synchronous authentication scheme, not "${endpoint.auth}"`,
+    );
   }
 
   /** The caller of a synchronous scheme (none, inferenceKey, metrics). */
@@ -366,12 +428,18 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
   };
   // Parameters a route declares no schema for are not read (nor the query parsed).
   const parameters = (req: Request) => ({
-    params: endpoint.params ? validate(endpoint.params, storable(req.params, 'path parameter'), 'path parameter') : undefined,
-    query: endpoint.query ? validate(endpoint.query, storable(singleValued(req.query), 'query parameter'), 'query parameter') : undefined,
+    params: endpoint.params
+      ? validate(endpoint.params, storable(req.params, 'path parameter'), 'path parameter')
+      : undefined,
+    query: endpoint.query
+      ? validate(endpoint.query, storable(singleValued(req.query), 'query parameter'), 'query parameter')
+      : undefined,
   });
   const parseBody = (raw: Uint8Array, req: Request): unknown => {
     if (endpoint.content) return endpoint.content.parse(raw, req);
-    return endpoint.body ? validate(endpoint.body, storable(parseJson(raw) ?? {}, 'request body'), 'request body') : undefined;
+    return endpoint.body
+      ? validate(endpoint.body, storable(parseJson(raw) ?? {}, 'request body'), 'request body')
+      : undefined;
   };
   const answerNow = (req: Request, reply: Reply, response: ApiResponse | undefined): void => {
     if (!response) return;
@@ -394,12 +462,29 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
     tooLarge: (error: BodyTooLargeError) => tooLarge(error.bytes),
   };
   /** A buffered body, once read (undefined: refused or abandoned before), parsed and handed to the handler with its caller. */
-  const answerBuffered = async (req: Request, reply: Reply, gated: GatedBody | undefined, caller: unknown): Promise<void> => {
+  const answerBuffered = async (
+    req: Request,
+    reply: Reply,
+    gated: GatedBody | undefined,
+    caller: unknown,
+  ): Promise<void> => {
     if (!gated) return; // refused before its body
     try {
       const { params, query } = parameters(req);
       const body = parseBody(gated.bytes, req);
-      answerNow(req, reply, await endpoint.handler({ params, query, body, caller: caller as never, request: req, upload: undefined, reply }));
+      answerNow(
+        req,
+        reply,
+        await endpoint.handler({
+          params,
+          query,
+          body,
+          caller: caller as never,
+          request: req,
+          upload: undefined,
+          reply,
+        }),
+      );
     } finally {
       gated.release();
     }
@@ -412,7 +497,15 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
       // version) are answered at once, without a promise or a microtask.
       if (synchronous) {
         const { params, query } = parameters(req);
-        const result = endpoint.handler({ params, query, body: undefined, caller: callerNow(req) as never, request: req, upload: undefined, reply });
+        const result = endpoint.handler({
+          params,
+          query,
+          body: undefined,
+          caller: callerNow(req) as never,
+          request: req,
+          upload: undefined,
+          reply,
+        });
         if (result instanceof Promise) return result.then(answer(req, reply));
         answerNow(req, reply, result);
         return;
@@ -420,15 +513,33 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
       return (async () => {
         const caller = await callerOf(req);
         const { params, query } = parameters(req);
-        answerNow(req, reply, await endpoint.handler({ params, query, body: undefined, caller: caller as never, request: req, upload: undefined, reply }));
+        answerNow(
+          req,
+          reply,
+          await endpoint.handler({
+            params,
+            query,
+            body: undefined,
+            caller: caller as never,
+            request: req,
+            upload: undefined,
+            reply,
+          }),
+        );
       })();
     },
     buffered: (req, reply) => {
       // uWS needs the body handler attached synchronously, before any await.
       const known = endpoint.auth === 'device' ? auth.deviceNow(req.headers.authorization) : undefined;
-      if (known) return readGatedBody(req, reply, gatedOptions, { owner: known.organizationId }).then((gated) => answerBuffered(req, reply, gated, known));
+      if (known)
+        return readGatedBody(req, reply, gatedOptions, { owner: known.organizationId }).then((gated) =>
+          answerBuffered(req, reply, gated, known),
+        );
       let caller: unknown;
-      const options = { ...gatedOptions, owner: () => (caller as { organizationId?: string } | undefined)?.organizationId };
+      const options = {
+        ...gatedOptions,
+        owner: () => (caller as { organizationId?: string } | undefined)?.organizationId,
+      };
       const buffered = readGatedBody(req, reply, options, async () => {
         caller = await callerOf(req);
       });
@@ -439,7 +550,15 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
       return (async () => {
         const caller = await callerOf(req);
         const { params, query } = parameters(req);
-        return endpoint.handler({ params, query, body: undefined, caller: caller as never, request: req, upload, reply });
+        return endpoint.handler({
+          params,
+          query,
+          body: undefined,
+          caller: caller as never,
+          request: req,
+          upload,
+          reply,
+        });
       })().then(
         (response) => {
           upload.discard();
@@ -456,7 +575,17 @@ export function endpointRoutes(endpoint: Endpoint, auth: Authenticators, bodies:
     handler: (req, reply) => {
       const caller = callerNow(req);
       const { params, query } = parameters(req);
-      return Promise.resolve(endpoint.handler({ params, query, body: undefined, caller: caller as never, request: req, upload: undefined, reply })).then(answer(req, reply));
+      return Promise.resolve(
+        endpoint.handler({
+          params,
+          query,
+          body: undefined,
+          caller: caller as never,
+          request: req,
+          upload: undefined,
+          reply,
+        }),
+      ).then(answer(req, reply));
     },
   };
   const handler = handlers[policy ?? 'none'];

@@ -207,7 +207,12 @@ class HeldBody implements GatedBody {
  * (refused, or the client went away). Must be called synchronously inside
  * the route handler, as uWS requires.
  */
-export function readGatedBody(req: Request, reply: Reply, options: GatedBodyOptions, gate: (() => Promise<void>) | KnownCaller): Promise<GatedBody | undefined> {
+export function readGatedBody(
+  req: Request,
+  reply: Reply,
+  options: GatedBodyOptions,
+  gate: (() => Promise<void>) | KnownCaller,
+): Promise<GatedBody | undefined> {
   const { limit, budget, strangers } = options;
   const reserve = Math.min(declaredLength(req) ?? limit, limit);
   const large = reserve > SMALL_BODY_BYTES;
@@ -241,7 +246,12 @@ export function readGatedBody(req: Request, reply: Reply, options: GatedBodyOpti
         ? { budget: strangers, owner: req.clientAddress }
         : { budget, owner: known ? known.owner : options.owner?.() };
       if (!(await target.budget.reserve(reserve, target.owner, options.holdMs))) {
-        return refuseBody(memory, reply, new ApiError(503, 'server busy', 'too many request bodies in memory; retry shortly', { 'Retry-After': '1' }), large || !complete);
+        return refuseBody(
+          memory,
+          reply,
+          new ApiError(503, 'server busy', 'too many request bodies in memory; retry shortly', { 'Retry-After': '1' }),
+          large || !complete,
+        );
       }
       memory.held = target;
       if (reply.aborted) {
@@ -272,7 +282,8 @@ export function readGatedBody(req: Request, reply: Reply, options: GatedBodyOpti
 export function declaredLength(req: Request): number | undefined {
   const raw = req.headers['content-length'];
   if (raw === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(raw.trim())) throw new ApiError(400, 'malformed request', `invalid Content-Length: ${JSON.stringify(raw.slice(0, 32))}`);
+  if (!/^\d{1,15}$/.test(raw.trim()))
+    throw new ApiError(400, 'malformed request', `invalid Content-Length: ${JSON.stringify(raw.slice(0, 32))}`);
   return Number(raw.trim());
 }
 
@@ -289,7 +300,12 @@ function measurable(measurer: (() => OverflowMeasure) | undefined, remaining: nu
  * chunk fed to the measure it makes and dropped (not past MAX_DISCARD_BYTES: beyond, at once).
  * Must be called synchronously inside the route handler, as uWS requires.
  */
-export function readBody(req: Request, reply: Reply, limit: number, measurer?: () => OverflowMeasure): Promise<Uint8Array> {
+export function readBody(
+  req: Request,
+  reply: Reply,
+  limit: number,
+  measurer?: () => OverflowMeasure,
+): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const declared = declaredLength(req);
     let measure: OverflowMeasure | undefined; // made on overflow only: most bodies fit
@@ -346,7 +362,9 @@ export function readBody(req: Request, reply: Reply, limit: number, measurer?: (
         return;
       }
       if (received + size > buffer.byteLength) {
-        const grown = new Uint8Array(new ArrayBuffer(Math.min(limit, Math.max(buffer.byteLength * 2, received + size))));
+        const grown = new Uint8Array(
+          new ArrayBuffer(Math.min(limit, Math.max(buffer.byteLength * 2, received + size))),
+        );
         grown.set(buffer.subarray(0, received));
         buffer = grown;
       }
@@ -476,7 +494,12 @@ export function openBodyStream(req: Request, reply: Reply, limit: number): BodyS
       if (settled) return;
       const received = (progress.received += chunk.byteLength);
       if (received > limit) {
-        fail(new BodyTooLargeError(declared ?? received, declared !== undefined && declared - received > MAX_DISCARD_BYTES));
+        fail(
+          new BodyTooLargeError(
+            declared ?? received,
+            declared !== undefined && declared - received > MAX_DISCARD_BYTES,
+          ),
+        );
         return;
       }
       queue.push({ chunk: Buffer.from(chunk.slice(0)), last: isLast }); // uWS reuses chunk memory

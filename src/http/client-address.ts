@@ -13,7 +13,10 @@ import { internalReason } from '../lib/ip-ranges.js';
  */
 export function clientAddress(peer: string, forwardedFor: string | undefined, trusted: number): string {
   if (trusted === 0 || !forwardedFor) return peer;
-  const hops = forwardedFor.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const hops = forwardedFor
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   return hops[Math.max(0, hops.length - trusted)] ?? peer;
 }
 
@@ -64,7 +67,11 @@ export function addressText(bytes: Uint8Array): string {
     if (j - i > bestLength) [bestStart, bestLength] = [i, j - i];
     i = j;
   }
-  const hex = (from: number, to: number) => groups.slice(from, to).map((g) => g.toString(16)).join(':');
+  const hex = (from: number, to: number) =>
+    groups
+      .slice(from, to)
+      .map((g) => g.toString(16))
+      .join(':');
   return bestStart < 0 ? hex(0, 8) : `${hex(0, bestStart)}::${hex(bestStart + bestLength, 8)}`;
 }
 

@@ -55,7 +55,11 @@ export function preflightRoute(policy: CorsPolicy): Route {
     handler(req, reply) {
       const origin = req.headers.origin;
       if (!policy.allows(origin)) {
-        throw new ApiError(403, 'CORS preflight refused', origin ? `origin ${origin} is not in CORS_ORIGINS` : 'no Origin header');
+        throw new ApiError(
+          403,
+          'CORS preflight refused',
+          origin ? `origin ${origin} is not in CORS_ORIGINS` : 'no Origin header',
+        );
       }
       reply.send(204, '', 'application/json', {
         'Access-Control-Allow-Methods': ALLOW_METHODS,

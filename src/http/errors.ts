@@ -48,7 +48,8 @@ export class ApiError extends Error {
   static from(error: unknown): ApiError | undefined {
     if (error instanceof ApiError) return error;
     if (!(error instanceof DomainError)) return undefined;
-    const headers = error.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(error.retryAfterSeconds) };
+    const headers =
+      error.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(error.retryAfterSeconds) };
     return new ApiError(STATUS_OF[error.kind], error.message, error.detail, headers, error.code);
   }
 }

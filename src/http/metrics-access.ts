@@ -19,7 +19,11 @@ export function metricsAccess(token: string | undefined): (req: Request) => void
     if (expected === undefined) {
       const relayed = FORWARDING_HEADERS.some((name) => req.headers[name] !== undefined);
       if (!isLoopback(req.peerAddress) || relayed) {
-        throw new ApiError(403, 'forbidden', 'metrics are served to this host only, not through a proxy; set METRICS_TOKEN to scrape them over the network');
+        throw new ApiError(
+          403,
+          'forbidden',
+          'metrics are served to this host only, not through a proxy; set METRICS_TOKEN to scrape them over the network',
+        );
       }
       return;
     }

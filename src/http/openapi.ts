@@ -31,7 +31,10 @@ const errorSchema: JsonSchema = {
 
 function parameters(endpoint: Endpoint): JsonSchema[] {
   const out: JsonSchema[] = [];
-  for (const [location, type] of [['path', endpoint.params], ['query', endpoint.query]] as const) {
+  for (const [location, type] of [
+    ['path', endpoint.params],
+    ['query', endpoint.query],
+  ] as const) {
     if (!type) continue;
     const schema = schemaOf(type);
     const required = new Set((schema.required as string[] | undefined) ?? []);
@@ -53,7 +56,13 @@ function parameters(endpoint: Endpoint): JsonSchema[] {
 
 const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 const protobufContent = (message: string) => ({
-  'application/protobuf': { schema: { type: 'string', format: 'binary', description: `protobuf message ingress.${message} (proto/ingress.proto)` } },
+  'application/protobuf': {
+    schema: {
+      type: 'string',
+      format: 'binary',
+      description: `protobuf message ingress.${message} (proto/ingress.proto)`,
+    },
+  },
 });
 
 /**
@@ -63,14 +72,19 @@ const protobufContent = (message: string) => ({
  * `data:` JSON.
  */
 function eventStreamContent(events: NonNullable<EndpointResponseDoc['events']>): JsonSchema {
-  const names = Object.keys(events).map((name) => `\`${name}\``).join(', ');
+  const names = Object.keys(events)
+    .map((name) => `\`${name}\``)
+    .join(', ');
   return {
     schema: {
       type: 'string',
       description: `server-sent events, each \`event:\` one of ${names} with one \`data:\` line of JSON (x-events); comment lines keep the connection alive`,
     },
     'x-events': Object.fromEntries(
-      Object.entries(events).map(([name, event]) => [name, { description: event.description, ...(event.schema && { data: schemaOf(event.schema) }) }]),
+      Object.entries(events).map(([name, event]) => [
+        name,
+        { description: event.description, ...(event.schema && { data: schemaOf(event.schema) }) },
+      ]),
     ),
   };
 }
@@ -91,9 +105,12 @@ function responseDoc(status: number, doc: EndpointResponseDoc): JsonSchema {
  * `tag` is one of these.
  */
 const TAGS: Record<string, string> = {
-  inference: 'Running a model version on an image (/v1/models/{modelVersionId}/predict) and the inference API keys that authorize it.',
-  models: 'Models and their versions: uploading an ONNX model version, its deployment status on the workers, deleting it.',
-  accounts: 'Signing up, verifying an email address, logging in, password resets, invitations and switching organization.',
+  inference:
+    'Running a model version on an image (/v1/models/{modelVersionId}/predict) and the inference API keys that authorize it.',
+  models:
+    'Models and their versions: uploading an ONNX model version, its deployment status on the workers, deleting it.',
+  accounts:
+    'Signing up, verifying an email address, logging in, password resets, invitations and switching organization.',
   users: 'The authenticated user and the members of the organization.',
   organizations: 'The organizations a user belongs to: creating, renaming and deleting them.',
   channels: 'Channels, through which devices send events, and their API keys, with which devices register.',
@@ -102,7 +119,8 @@ const TAGS: Record<string, string> = {
   gateways: 'Gateways: the on-premises edge servers of the organization.',
   devices: 'Devices registered in the channels of the organization: reading, updating, deleting and searching them.',
   landmarks: 'Landmarks: named places of a project (circles, rectangles, polygons), which rules can refer to.',
-  rules: 'Rules, which run actions (push notifications, emails, SMS, webhooks) on the events that meet their conditions, and the log of their deliveries.',
+  rules:
+    'Rules, which run actions (push notifications, emails, SMS, webhooks) on the events that meet their conditions, and the log of their deliveries.',
   events: 'The events devices sent: search, aggregates over time, and a live stream.',
   ingestion: 'The device API (/v1): registration with a channel API key, sending events, and what a device reads back.',
   health: 'The API version, liveness, readiness and Prometheus metrics.',
@@ -114,7 +132,8 @@ const TAGS: Record<string, string> = {
  * header is answered 400 with a small HTML page.
  */
 const MALFORMED_HTTP: JsonSchema = {
-  description: 'malformed HTTP request, refused by the HTTP layer before the route runs (an HTML page, not the JSON error)',
+  description:
+    'malformed HTTP request, refused by the HTTP layer before the route runs (an HTML page, not the JSON error)',
   content: { 'text/html': { schema: { type: 'string' } } },
 };
 
@@ -125,7 +144,10 @@ const SCHEME_ERRORS: Record<AuthLevel, Record<number, string>> = {
   organization: { 401: 'missing, invalid or expired token', 403: 'the role of the caller does not allow this' },
   device: { 401: 'missing, forged or expired device token' },
   inferenceKey: { 401: 'Invalid or missing API key.' },
-  metrics: { 401: 'METRICS_TOKEN is set and was not sent', 403: 'METRICS_TOKEN is not set and the client is not on this host' },
+  metrics: {
+    401: 'METRICS_TOKEN is set and was not sent',
+    403: 'METRICS_TOKEN is not set and the client is not on this host',
+  },
 };
 
 /** `[]` marks a public operation as such (there is no document-wide default). */
@@ -143,7 +165,10 @@ function requestBody(endpoint: Endpoint): JsonSchema | undefined {
   if (endpoint.content) {
     const content: JsonSchema = {};
     for (const [type, doc] of Object.entries(endpoint.content.doc)) {
-      Object.assign(content, 'protobuf' in doc ? protobufContent(doc.protobuf) : { [type]: { schema: schemaOf(doc.schema) } });
+      Object.assign(
+        content,
+        'protobuf' in doc ? protobufContent(doc.protobuf) : { [type]: { schema: schemaOf(doc.schema) } },
+      );
     }
     return { required: true, content };
   }
@@ -157,9 +182,11 @@ function operation(endpoint: Endpoint): JsonSchema {
     responses[status] = responseDoc(Number(status), doc);
   }
   const errors: Record<number, string> = { ...SCHEME_ERRORS[endpoint.auth] };
-  if (endpoint.params || endpoint.query || bodyPolicyOf(endpoint)) errors[400] = 'invalid request (the offending field is named in `error`)';
+  if (endpoint.params || endpoint.query || bodyPolicyOf(endpoint))
+    errors[400] = 'invalid request (the offending field is named in `error`)';
   if (endpoint.params) errors[404] = 'not found in the organization of the caller';
-  for (const [status, description] of Object.entries(errors)) responses[status] ??= { description, content: errorContent };
+  for (const [status, description] of Object.entries(errors))
+    responses[status] ??= { description, content: errorContent };
   if (!Object.keys(responses).some((status) => status.startsWith('4'))) responses[400] = MALFORMED_HTTP;
   const op: JsonSchema = {
     tags: [endpoint.tag],
@@ -170,7 +197,13 @@ function operation(endpoint: Endpoint): JsonSchema {
       `${endpoint.method === 'del' ? 'delete' : endpoint.method}${endpoint.path.replace(/[/:-](\w)/g, (_, c: string) => c.toUpperCase())}`,
     parameters: [
       ...parameters(endpoint),
-      ...(endpoint.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: false, description: h.description, schema: { type: 'string' } })),
+      ...(endpoint.headers ?? []).map((h) => ({
+        name: h.name,
+        in: 'header',
+        required: false,
+        description: h.description,
+        schema: { type: 'string' },
+      })),
     ],
     responses,
     security: SECURITY[endpoint.auth],
@@ -193,24 +226,39 @@ export function buildOpenApi(endpoints: readonly Endpoint[]): JsonSchema {
     info: {
       title: 'Sense inference server',
       version: SERVER_VERSION,
-      description: 'Inference (/v1/models), platform management (/v2) and device ingestion (/v1) APIs. Errors are {status, message, error}.',
+      description:
+        'Inference (/v1/models), platform management (/v2) and device ingestion (/v1) APIs. Errors are {status, message, error}.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     // Relative: the document is served by the server it describes, so its
     // paths are on whatever origin /openapi.json was fetched from.
     servers: [{ url: '/', description: 'this server (the origin that served this document)' }],
     // Every tag in use, described; a tag missing from TAGS is listed without a description (and the lint test fails).
-    tags: [...Object.keys(TAGS).filter((name) => used.has(name)), ...[...used].filter((name) => !(name in TAGS))].map((name) =>
-      TAGS[name] ? { name, description: TAGS[name] } : { name },
+    tags: [...Object.keys(TAGS).filter((name) => used.has(name)), ...[...used].filter((name) => !(name in TAGS))].map(
+      (name) => (TAGS[name] ? { name, description: TAGS[name] } : { name }),
     ),
     paths,
     components: {
       schemas: { Error: errorSchema, ...sharedSchemas },
       securitySchemes: {
-        bearerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'user access token from POST /v2/login' },
+        bearerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'user access token from POST /v2/login',
+        },
         inferenceKey: { type: 'http', scheme: 'bearer', description: 'inference API key' },
-        deviceToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'device token from /v1/registration, with or without "Bearer "' },
-        metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN; without one set, /metrics answers clients on the server\'s own host only' },
+        deviceToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'device token from /v1/registration, with or without "Bearer "',
+        },
+        metricsToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "METRICS_TOKEN; without one set, /metrics answers clients on the server's own host only",
+        },
       },
     },
   };

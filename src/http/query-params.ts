@@ -15,7 +15,11 @@ export function singleValued(query: URLSearchParams): Record<string, string> {
   for (const [name, value] of query) {
     const first = values.get(name);
     if (first !== undefined) {
-      throw new ApiError(400, 'invalid query parameter', `${name}: given more than once (${JSON.stringify(first.slice(0, 40))} and ${JSON.stringify(value.slice(0, 40))}); send it once`);
+      throw new ApiError(
+        400,
+        'invalid query parameter',
+        `${name}: given more than once (${JSON.stringify(first.slice(0, 40))} and ${JSON.stringify(value.slice(0, 40))}); send it once`,
+      );
     }
     values.set(name, value);
   }

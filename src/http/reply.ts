@@ -70,7 +70,15 @@ export class RouteMetrics {
 
   answered(status: number, seconds: number): void {
     let counter = this.byStatus.get(status);
-    if (!counter) this.byStatus.set(status, (counter = this.metrics.httpRequests.series({ route: this.route, method: this.method, status: String(status) })));
+    if (!counter)
+      this.byStatus.set(
+        status,
+        (counter = this.metrics.httpRequests.series({
+          route: this.route,
+          method: this.method,
+          status: String(status),
+        })),
+      );
     counter.value++;
     this.duration.observe(seconds);
   }
@@ -142,7 +150,12 @@ export class Reply {
    * (chunked encoding), the rest through the returned stream. A request
    * already answered or abandoned gets a stream that is closed from the start.
    */
-  stream(status: number, contentType: string, headers: Readonly<Record<string, string>>, first: string): ResponseStream {
+  stream(
+    status: number,
+    contentType: string,
+    headers: Readonly<Record<string, string>>,
+    first: string,
+  ): ResponseStream {
     const closeHandlers: Array<() => void> = [];
     let writable: (() => void) | undefined;
     let closed = false;
@@ -235,7 +248,8 @@ export class Reply {
       // The answer depends on the Origin header: shared caches must key on it.
       this.res.writeHeader('Vary', 'Origin');
       if (this.exchange.corsOrigin !== undefined) {
-        for (const [name, value] of CorsPolicy.responseHeaders(this.exchange.corsOrigin)) this.res.writeHeader(name, value);
+        for (const [name, value] of CorsPolicy.responseHeaders(this.exchange.corsOrigin))
+          this.res.writeHeader(name, value);
       }
     }
   }
@@ -255,7 +269,11 @@ export class Reply {
       if (error instanceof ClientDisconnectedError || known) {
         log.debug('request ended: client disconnected', { route: this.route, requestId: this.exchange.id });
       } else {
-        log.warn('error after the client disconnected', { route: this.route, requestId: this.exchange.id, error: error as Error });
+        log.warn('error after the client disconnected', {
+          route: this.route,
+          requestId: this.exchange.id,
+          error: error as Error,
+        });
       }
       return;
     }
@@ -263,10 +281,23 @@ export class Reply {
     const code = error instanceof ApiError ? error.code : errorCode(error);
     if (code !== undefined) this.routeMetrics.failed(code);
     if (!known) {
-      log.error('unhandled error', { route: this.route, requestId: this.exchange.id, code: errorCode(error), error: error as Error, stack: (error as Error)?.stack });
+      log.error('unhandled error', {
+        route: this.route,
+        requestId: this.exchange.id,
+        code: errorCode(error),
+        error: error as Error,
+        stack: (error as Error)?.stack,
+      });
     }
-    const apiError = known ?? new ApiError(500, 'internal server error', 'an unexpected error occurred; it has been logged');
-    this.send(apiError.status, JSON.stringify(apiError.toBody()), 'application/json', apiError.headers, closeConnection);
+    const apiError =
+      known ?? new ApiError(500, 'internal server error', 'an unexpected error occurred; it has been logged');
+    this.send(
+      apiError.status,
+      JSON.stringify(apiError.toBody()),
+      'application/json',
+      apiError.headers,
+      closeConnection,
+    );
   }
 
   private complete(status: number): void {

@@ -68,7 +68,8 @@ export class Exchange {
 
   /** the connection's other end, canonical (see canonicalAddress); read while the request is handled */
   get peer(): string {
-    if (this.peerText === undefined) this.peerText = this.done ? '' : addressText(new Uint8Array(this.res.getRemoteAddress()));
+    if (this.peerText === undefined)
+      this.peerText = this.done ? '' : addressText(new Uint8Array(this.res.getRemoteAddress()));
     return this.peerText;
   }
 
@@ -94,8 +95,20 @@ export function readHeaders(req: HttpRequest): Record<string, string> {
 }
 
 /** Cannot fail: the reply, its request id and access-log line exist even for a malformed request. */
-export function exchangeOf(req: HttpRequest, res: HttpResponse, headers: Record<string, string>, ctx: HttpContext): Exchange {
-  return new Exchange(req.getCaseSensitiveMethod(), req.getUrl(), requestId(headers['x-request-id']), res, headers, ctx);
+export function exchangeOf(
+  req: HttpRequest,
+  res: HttpResponse,
+  headers: Record<string, string>,
+  ctx: HttpContext,
+): Exchange {
+  return new Exchange(
+    req.getCaseSensitiveMethod(),
+    req.getUrl(),
+    requestId(headers['x-request-id']),
+    res,
+    headers,
+    ctx,
+  );
 }
 
 /** A request's snapshot: what uWS gives only during the callback copied now, the rest worked out when read. */
@@ -144,7 +157,13 @@ class RequestSnapshot implements Request {
 }
 
 /** Throws on invalid percent-encoding in the path. */
-export function snapshot(req: HttpRequest, res: HttpResponse, paramNames: string[], headers: Record<string, string>, exchange: Exchange): Request {
+export function snapshot(
+  req: HttpRequest,
+  res: HttpResponse,
+  paramNames: string[],
+  headers: Record<string, string>,
+  exchange: Exchange,
+): Request {
   const params: Record<string, string> = {};
   paramNames.forEach((name, i) => {
     params[name] = decodeURIComponent(req.getParameter(i) ?? '');

@@ -39,7 +39,10 @@ export function addRoute(app: TemplatedApp, route: Route, ctx: HttpContext): voi
       return;
     }
     if (ctx.inFlight.draining) {
-      reply.error(new ApiError(503, 'server is shutting down', 'retry on another instance', { 'Retry-After': '1' }), true);
+      reply.error(
+        new ApiError(503, 'server is shutting down', 'retry on another instance', { 'Retry-After': '1' }),
+        true,
+      );
       return;
     }
     try {
@@ -51,7 +54,14 @@ export function addRoute(app: TemplatedApp, route: Route, ctx: HttpContext): voi
   });
 }
 
-const METHOD_NAMES: Readonly<Record<Method, string>> = { get: 'GET', post: 'POST', put: 'PUT', patch: 'PATCH', del: 'DELETE', options: 'OPTIONS' };
+const METHOD_NAMES: Readonly<Record<Method, string>> = {
+  get: 'GET',
+  post: 'POST',
+  put: 'PUT',
+  patch: 'PATCH',
+  del: 'DELETE',
+  options: 'OPTIONS',
+};
 
 /**
  * The answer to a request no route took: 405 with `Allow` when its path is
@@ -61,22 +71,34 @@ const METHOD_NAMES: Readonly<Record<Method, string>> = { get: 'GET', post: 'POST
  * out only for unmatched requests.
  */
 export function unmatchedRoute(routes: readonly Route[]): (method: string, path: string) => ApiError {
-  const patterns = routes.filter((route) => !route.path.includes('*')).map((route) => ({ segments: route.path.split('/'), method: METHOD_NAMES[route.method] }));
+  const patterns = routes
+    .filter((route) => !route.path.includes('*'))
+    .map((route) => ({ segments: route.path.split('/'), method: METHOD_NAMES[route.method] }));
   return (method, path) => {
     const segments = path.split('/');
     const allowed = new Set<string>();
     for (const pattern of patterns) {
       if (pattern.segments.length !== segments.length) continue;
-      if (pattern.segments.every((segment, i) => (segment.startsWith(':') ? segments[i] !== '' : segment === segments[i]))) allowed.add(pattern.method);
+      if (
+        pattern.segments.every((segment, i) => (segment.startsWith(':') ? segments[i] !== '' : segment === segments[i]))
+      )
+        allowed.add(pattern.method);
     }
-    if (allowed.size === 0 || allowed.has(method)) return new ApiError(404, 'route not found', `no route for ${method} ${path}`);
+    if (allowed.size === 0 || allowed.has(method))
+      return new ApiError(404, 'route not found', `no route for ${method} ${path}`);
     const allow = [...allowed].join(', ');
-    return new ApiError(405, 'method not allowed', `${method} is not served on ${path}: its methods are ${allow}`, { Allow: allow });
+    return new ApiError(405, 'method not allowed', `${method} is not served on ${path}: its methods are ${allow}`, {
+      Allow: allow,
+    });
   };
 }
 
 /** Unknown paths answer 404 (405 for a known path under another method) in the error shape instead of uWS's empty default. */
-export function addFallback(app: TemplatedApp, ctx: HttpContext, unmatched: (method: string, path: string) => ApiError = unmatchedRoute([])): void {
+export function addFallback(
+  app: TemplatedApp,
+  ctx: HttpContext,
+  unmatched: (method: string, path: string) => ApiError = unmatchedRoute([]),
+): void {
   const byMethod = new Map<string, RouteMetrics>();
   app.any('/*', (res, req) => {
     const method = req.getCaseSensitiveMethod();

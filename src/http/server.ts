@@ -34,7 +34,9 @@ export class HttpServer {
   /** One uWS app on one port serving `routes`; resolves with the port it listens on (options.port 0: one the system chose). */
   async listen(options: ListenOptions, routes: readonly Route[]): Promise<number> {
     const { uws, ctx } = this;
-    const app = options.tls ? uws.SSLApp({ cert_file_name: options.tls.certFile, key_file_name: options.tls.keyFile }) : uws.App();
+    const app = options.tls
+      ? uws.SSLApp({ cert_file_name: options.tls.certFile, key_file_name: options.tls.keyFile })
+      : uws.App();
     for (const route of routes) addRoute(app, route, ctx);
     if (ctx.cors) addRoute(app, preflightRoute(ctx.cors), ctx);
     addFallback(app, ctx, unmatchedRoute(routes));
@@ -50,7 +52,11 @@ export class HttpServer {
       listenExclusive.call(app, options.host, options.port, EXCLUSIVE_PORT, (s) =>
         s
           ? resolve(s)
-          : reject(new Error(`cannot listen on ${options.host}:${options.port}: the port is in use (another server?) or not permitted`)),
+          : reject(
+              new Error(
+                `cannot listen on ${options.host}:${options.port}: the port is in use (another server?) or not permitted`,
+              ),
+            ),
       ),
     );
     this.sockets.push(socket);

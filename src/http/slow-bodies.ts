@@ -59,7 +59,11 @@ export class UploadRateWatch {
       if (entry.body.received() < (this.minBytesPerSecond * entry.activeMs) / 1000) {
         this.watched.delete(entry);
         entry.body.fail(
-          new ApiError(408, 'request body too slow', `the body arrived slower than ${this.minBytesPerSecond} bytes/s (MIN_UPLOAD_RATE)`),
+          new ApiError(
+            408,
+            'request body too slow',
+            `the body arrived slower than ${this.minBytesPerSecond} bytes/s (MIN_UPLOAD_RATE)`,
+          ),
         );
       }
     }

@@ -78,7 +78,12 @@ export function loadStaticSite(dir: string, settings: ConsoleSettings): StaticSi
       cacheControl: urlPath.startsWith('/assets/') ? IMMUTABLE : REVALIDATE,
     });
   }
-  files.set(CONSOLE_SETTINGS_PATH, { body: Buffer.from(JSON.stringify(settings)), gzipped: undefined, contentType: CONTENT_TYPES['.json']!, cacheControl: REVALIDATE });
+  files.set(CONSOLE_SETTINGS_PATH, {
+    body: Buffer.from(JSON.stringify(settings)),
+    gzipped: undefined,
+    contentType: CONTENT_TYPES['.json']!,
+    cacheControl: REVALIDATE,
+  });
   return files.has('/index.html') ? { files } : undefined;
 }
 
@@ -89,7 +94,11 @@ export function loadStaticSite(dir: string, settings: ConsoleSettings): StaticSi
  * console's router takes over. A missing asset stays a 404: answering it
  * with HTML would only hide the mistake.
  */
-export function resolveStaticPath(site: StaticSite, path: string, options: { pages: boolean } = { pages: true }): StaticFile | undefined {
+export function resolveStaticPath(
+  site: StaticSite,
+  path: string,
+  options: { pages: boolean } = { pages: true },
+): StaticFile | undefined {
   const file = site.files.get(path) ?? site.files.get(`${path}.html`);
   if (file) return file;
   const last = path.slice(path.lastIndexOf('/') + 1);
@@ -137,7 +146,11 @@ function serve(file: StaticFile, req: Request, reply: Reply): void {
  * API's JSON 404, so the console never shadows an API mistake; so does any
  * path without a file for a client that does not ask for HTML.
  */
-export function staticSiteRoute(site: StaticSite, apiPrefixes: readonly string[], unmatched: (method: string, path: string) => ApiError = unmatchedRoute([])): Route {
+export function staticSiteRoute(
+  site: StaticSite,
+  apiPrefixes: readonly string[],
+  unmatched: (method: string, path: string) => ApiError = unmatchedRoute([]),
+): Route {
   const isApi = (path: string) => apiPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
   return {
     method: 'get',

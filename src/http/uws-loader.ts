@@ -127,7 +127,9 @@ export function nodeIo(): LoaderIo {
 /** True when the module is the native binding, not the fork's JS fallback. */
 export function isNativeUws(mod: unknown): boolean {
   const m = mod as { getParts?: unknown; App?: unknown } | null;
-  return !!m && typeof m.getParts === 'function' && typeof m.App === 'function' && /\[native code\]/.test(String(m.App));
+  return (
+    !!m && typeof m.getParts === 'function' && typeof m.App === 'function' && /\[native code\]/.test(String(m.App))
+  );
 }
 
 function versionBelow(have: string, need: string): boolean {
@@ -164,7 +166,10 @@ export function selectUws(
     try {
       main = io.resolve(candidate.name);
     } catch {
-      attempts.push({ candidate, error: 'not installed (an optional dependency: was it installed with --omit=optional?)' });
+      attempts.push({
+        candidate,
+        error: 'not installed (an optional dependency: was it installed with --omit=optional?)',
+      });
       continue;
     }
     const dir = path.resolve(path.dirname(main), candidate.binaryDir);
@@ -188,7 +193,8 @@ export function selectUws(
     } catch (error) {
       let why = `${file} did not load: ${firstLine(error)}`;
       if (runtime.platform === 'linux') {
-        if (runtime.glibc === null) why += ` (it needs glibc >= ${candidate.minGlibc}; this Node is not linked against glibc)`;
+        if (runtime.glibc === null)
+          why += ` (it needs glibc >= ${candidate.minGlibc}; this Node is not linked against glibc)`;
         else if (versionBelow(runtime.glibc, candidate.minGlibc))
           why += ` (it needs glibc >= ${candidate.minGlibc}; this system has ${runtime.glibc})`;
       }
@@ -220,13 +226,18 @@ export function selectUws(
 
 function describeFailure(runtime: Runtime, attempts: Attempt[]): string {
   const libc =
-    runtime.platform !== 'linux' ? runtime.platform : runtime.glibc === null ? 'no glibc (musl?)' : `glibc ${runtime.glibc}`;
+    runtime.platform !== 'linux'
+      ? runtime.platform
+      : runtime.glibc === null
+        ? 'no glibc (musl?)'
+        : `glibc ${runtime.glibc}`;
   const lines = [
     `uWebSockets.js native binding did not load: no installed build runs on Node ${runtime.nodeVersion} ` +
       `(ABI ${runtime.abi}), ${runtime.platform}-${runtime.arch}, ${libc}.`,
     'Tried, in order:',
     ...attempts.map(
-      (a, i) => `  ${i + 1}. ${a.candidate.name} (${a.candidate.source}; ${a.candidate.serves}): ${a.error ?? 'loaded'}`,
+      (a, i) =>
+        `  ${i + 1}. ${a.candidate.name} (${a.candidate.source}; ${a.candidate.serves}): ${a.error ?? 'loaded'}`,
     ),
     `Runs on: ${UWS_SUPPORTED}`,
     'See "Node versions" in docs/TROUBLESHOOTING.md.',

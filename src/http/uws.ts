@@ -19,6 +19,10 @@ export type TemplatedApp = UwsTypes.TemplatedApp;
  */
 export function loadUws(): Uws {
   const { uws, candidate } = loadUwsBuild();
-  log.debug('uWebSockets.js build', { package: candidate.source, node: process.version, abi: process.versions.modules });
+  log.debug('uWebSockets.js build', {
+    package: candidate.source,
+    node: process.version,
+    abi: process.versions.modules,
+  });
   return uws;
 }

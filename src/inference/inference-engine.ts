@@ -95,10 +95,20 @@ export class InferenceEngine {
   /** The version loaded (loading it if needed) and pinned: pass it to predict(), then release(). */
   acquire(ref: ModelRef): Promise<LoadedModel> {
     return this.models.acquire(ref.id, () =>
-      LoadedModel.load(ref.id, `${ref.id}#${++this.loads}`, { directory: ref.directory, cacheDirectory: ref.cacheDirectory }, ref.isolated ?? false, ref.config, this.settings, this.observer(ref.id), {
-        gate: this.fairShare,
-        organizationId: ref.organizationId,
-      }, (reason) => ref.onFatal?.(reason)),
+      LoadedModel.load(
+        ref.id,
+        `${ref.id}#${++this.loads}`,
+        { directory: ref.directory, cacheDirectory: ref.cacheDirectory },
+        ref.isolated ?? false,
+        ref.config,
+        this.settings,
+        this.observer(ref.id),
+        {
+          gate: this.fairShare,
+          organizationId: ref.organizationId,
+        },
+        (reason) => ref.onFatal?.(reason),
+      ),
     );
   }
 
@@ -112,7 +122,13 @@ export class InferenceEngine {
    * transferred to a worker and unusable afterwards. Throws DomainError for the client's mistakes and for
    * failed runs.
    */
-  async predict(model: LoadedModel, body: ArrayBuffer, contentType: string, options: PredictOptions, caller = model.versionId): Promise<Prediction> {
+  async predict(
+    model: LoadedModel,
+    body: ArrayBuffer,
+    contentType: string,
+    options: PredictOptions,
+    caller = model.versionId,
+  ): Promise<Prediction> {
     const slot = await model.slots.acquire();
     let released = false;
     const releaseSlot = () => {
@@ -122,7 +138,14 @@ export class InferenceEngine {
     try {
       model.batcher.expect();
       const pre = await this.pipeline
-        .preprocess({ versionId: model.versionId, body, contentType, input: model.config.input, dtype: model.info.inputDtype, slot })
+        .preprocess({
+          versionId: model.versionId,
+          body,
+          contentType,
+          input: model.config.input,
+          dtype: model.info.inputDtype,
+          slot,
+        })
         .catch((error: Error) => ({ ok: false as const, error: serializeError(this.failed(model, error)) }));
       if (!pre.ok) {
         model.batcher.abandon();
@@ -163,7 +186,8 @@ export class InferenceEngine {
   }
 
   private failed(model: LoadedModel, error: Error): DomainError {
-    if (error instanceof InstanceRestartingError) return predictErrors.instanceRestarting(model.versionId, error.how, error.retryAfterSeconds);
+    if (error instanceof InstanceRestartingError)
+      return predictErrors.instanceRestarting(model.versionId, error.how, error.retryAfterSeconds);
     return predictErrors.inferenceFailed(model.versionId, error.message);
   }
 

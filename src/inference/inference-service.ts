@@ -16,7 +16,12 @@ import { parseModelConfig, storedModelConfig, type ModelConfig } from './version
 import type { ModelFiles } from './versions/model-store.js';
 import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
-import { ValidationAbortedError, validateModel, type ModelValidationSettings, type ValidationResult } from './versions/model-validation.js';
+import {
+  ValidationAbortedError,
+  validateModel,
+  type ModelValidationSettings,
+  type ValidationResult,
+} from './versions/model-validation.js';
 import { keepVerdict, keptVerdict, verdictKey } from './versions/verdicts.js';
 import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from './versions/version-registry.js';
 
@@ -66,7 +71,11 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
     private readonly metrics: ServerMetrics,
   ) {
     const registry = metrics.registry;
-    registry.register(new Gauge('inference_pool_queue', 'tasks waiting for a free pipeline worker', [], () => [{ value: engine.pipeline.queued }]));
+    registry.register(
+      new Gauge('inference_pool_queue', 'tasks waiting for a free pipeline worker', [], () => [
+        { value: engine.pipeline.queued },
+      ]),
+    );
     registry.register(
       new Gauge('model_versions', 'model versions by deployment status', ['status'], () =>
         (['Initializing', 'Active', 'Failed'] as const).map((status) => ({
@@ -75,9 +84,19 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
         })),
       ),
     );
-    registry.register(new Gauge('model_versions_loaded', 'model versions with sessions loaded now', [], () => [{ value: engine.models.loadedCount }]));
     registry.register(
-      new Gauge('model_version_evictions_total', 'loaded versions unloaded as least recently used', [], () => [{ value: engine.models.evictions }], 'counter'),
+      new Gauge('model_versions_loaded', 'model versions with sessions loaded now', [], () => [
+        { value: engine.models.loadedCount },
+      ]),
+    );
+    registry.register(
+      new Gauge(
+        'model_version_evictions_total',
+        'loaded versions unloaded as least recently used',
+        [],
+        () => [{ value: engine.models.evictions }],
+        'counter',
+      ),
     );
     registry.register(
       new Gauge(
@@ -86,7 +105,10 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
         ['model_version', 'instance'],
         () =>
           engine.models.loaded().flatMap((m) =>
-            m.instances.map((i) => ({ labels: { model_version: m.versionId, instance: i.name }, value: i.busyMs / 1000 })),
+            m.instances.map((i) => ({
+              labels: { model_version: m.versionId, instance: i.name },
+              value: i.busyMs / 1000,
+            })),
           ),
         'counter',
       ),
@@ -110,7 +132,9 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
     const loads: Promise<void>[] = [];
     for (const row of await this.versionRegistry.list()) {
       // Not fatal: this server still serves the version from its own copy.
-      await this.files.storeIfOnlyHere(row.id).catch((error: Error) => log.warn('could not store the files of a model version', { id: row.id, error }));
+      await this.files
+        .storeIfOnlyHere(row.id)
+        .catch((error: Error) => log.warn('could not store the files of a model version', { id: row.id, error }));
       loads.push(this.deploy(row, { validated: this.options.loading === 'lazy' && row.status === 'Active' }).ready);
     }
     void Promise.all(loads).then(() => {
@@ -202,7 +226,10 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
         if (kept) {
           version.status = 'Failed';
           version.reason = kept.reason;
-          log.info('model version failed its validation before, with the same files: not validated again', { id: version.id, reason: kept.reason });
+          log.info('model version failed its validation before, with the same files: not validated again', {
+            id: version.id,
+            reason: kept.reason,
+          });
           await this.persistStatus(version);
           return;
         }
@@ -220,7 +247,8 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
       this.engine.release(model);
       if (this.versions.get(version.id) !== version) return; // undeployed meanwhile
       if (model.info.batchingNote) log.warn(model.info.batchingNote, { id: version.id });
-      for (const failure of model.info.providerFailures) log.warn('execution provider unavailable, falling back', { id: version.id, reason: failure });
+      for (const failure of model.info.providerFailures)
+        log.warn('execution provider unavailable, falling back', { id: version.id, reason: failure });
       version.status = 'Active';
       version.provider = model.info.provider;
       version.preparation = model.info.preparation;
@@ -260,7 +288,10 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
    * DATA_DIR/models), not one of MODELS_DIR's, which ship with the server.
    */
   private isolates(id: string, directory: string): boolean {
-    return this.options.isolation === 'all' || (this.options.isolation === 'stored' && directory === this.files.directoryOf(id));
+    return (
+      this.options.isolation === 'all' ||
+      (this.options.isolation === 'stored' && directory === this.files.directoryOf(id))
+    );
   }
 
   private failAtRunTime(version: DeployedVersion, reason: string): void {
@@ -376,7 +407,13 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
    * Runs one prediction for a request holding a queue place; `body` is
    * transferred to a worker and unusable afterwards.
    */
-  async predict(version: DeployedVersion, organizationId: string, body: Uint8Array, contentType: string, options: PredictOptions): Promise<string> {
+  async predict(
+    version: DeployedVersion,
+    organizationId: string,
+    body: Uint8Array,
+    contentType: string,
+    options: PredictOptions,
+  ): Promise<string> {
     // Transfer needs the whole ArrayBuffer; readBody hands out exactly-sized ones.
     const buffer =
       body.byteOffset === 0 && body.byteLength === body.buffer.byteLength

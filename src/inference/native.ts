@@ -77,7 +77,10 @@ interface NativeAddon {
   /** Opens the ONNX Runtime library at `libraryPath` for the native runner (once per process). */
   ortOpen(libraryPath: string): { version: string; apiVersion: number };
   /** The native runner's session class. */
-  OrtSession: new (source: string | Uint8Array, options: NativeSessionOptions) => NativeSession;
+  OrtSession: new (
+    source: string | Uint8Array,
+    options: NativeSessionOptions,
+  ) => NativeSession;
   decodeBmp(bytes: Uint8Array, maxPixels: number): DecodedBmp;
   /**
    * Decodes a JPEG with libturbojpeg straight to the rectangle it occupies in
@@ -90,7 +93,13 @@ interface NativeAddon {
    * (libjpeg warnings included) and, before decoding anything, when
    * width*height exceeds maxPixels.
    */
-  decodeJpeg(bytes: Uint8Array, maxPixels: number, boxWidth: number, boxHeight: number, letterbox: boolean): DecodedJpeg | null;
+  decodeJpeg(
+    bytes: Uint8Array,
+    maxPixels: number,
+    boxWidth: number,
+    boxHeight: number,
+    letterbox: boolean,
+  ): DecodedJpeg | null;
   /** whether decodeJpeg can decode at all (built with turbojpeg.h, libturbojpeg.so.0 found at run time) */
   hasJpegDecoder: boolean;
   /** why not, when it cannot: every JPEG is then decoded by sharp, slower */
@@ -157,7 +166,9 @@ function load(): NativeAddon {
   try {
     addon = createRequire(import.meta.url)(addonPath) as NativeAddon;
   } catch (error) {
-    throw new Error(`the native addon is not built (${addonPath}); run "npm ci" or "npm run build:native": ${(error as Error).message}`);
+    throw new Error(
+      `the native addon is not built (${addonPath}); run "npm ci" or "npm run build:native": ${(error as Error).message}`,
+    );
   }
   // <root>/native/build/Release/sense_native.node: its sources are <root>/native/src.
   checkBuild(addon.sourcesDigest, join(dirname(addonPath), '..', '..', 'src'));

@@ -39,7 +39,9 @@ export function predictOptions(requested: RequestedOptions, defaults: ModelConfi
   return {
     threshold: requested.threshold ?? defaults.threshold,
     iou: requested.iou ?? defaults.iou,
-    maxDetections: requested.maxDetections ?? (defaults.maxDetections === undefined ? undefined : Math.min(defaults.maxDetections, MAX_DETECTIONS_LIMIT)),
+    maxDetections:
+      requested.maxDetections ??
+      (defaults.maxDetections === undefined ? undefined : Math.min(defaults.maxDetections, MAX_DETECTIONS_LIMIT)),
     topK: requested.topK ?? defaults.topK,
     keypointThreshold: requested.keypointThreshold ?? defaults.keypointThreshold,
     box: requested.box ?? false,

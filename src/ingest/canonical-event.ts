@@ -38,12 +38,39 @@ const MAX_LIST = 1000;
 const MAX_STRINGS = 100;
 const MAX_ATTRIBUTE_KEY = 256;
 
-const location: Shape = { timestamp: 'int64', latitude: 'latitude', longitude: 'longitude', velocity: 'number', course: 'number', accuracy: 'number' };
+const location: Shape = {
+  timestamp: 'int64',
+  latitude: 'latitude',
+  longitude: 'longitude',
+  velocity: 'number',
+  course: 'number',
+  accuracy: 'number',
+};
 const wifi: Shape = { timestamp: 'int64', mac: 'string', ssid: 'string', rssi: 'int64' };
-const ibeacon: Shape = { timestamp: 'int64', uuid: 'string', rssi: 'int64', major: 'int64', minor: 'int64', proximity: 'string', accuracy: 'number' };
+const ibeacon: Shape = {
+  timestamp: 'int64',
+  uuid: 'string',
+  rssi: 'int64',
+  major: 'int64',
+  minor: 'int64',
+  proximity: 'string',
+  accuracy: 'number',
+};
 const power: Shape = { timestamp: 'int64', charging: 'boolean', batteryLife: 'int64' };
-const activity: Shape = { timestamp: 'int64', type: 'string', confidenceLevel: 'string', confidencePercentage: 'number' };
-const configuration: Shape = { uuid: 'string', enabled: 'boolean', cadence: 'int64', useSensors: 'strings', eventTtl: 'int64', maxStorage: 'int64' };
+const activity: Shape = {
+  timestamp: 'int64',
+  type: 'string',
+  confidenceLevel: 'string',
+  confidencePercentage: 'number',
+};
+const configuration: Shape = {
+  uuid: 'string',
+  enabled: 'boolean',
+  cadence: 'int64',
+  useSensors: 'strings',
+  eventTtl: 'int64',
+  maxStorage: 'int64',
+};
 const property: Shape = {
   timestamp: 'int64',
   manufacturer: 'string',
@@ -82,7 +109,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function strings(value: unknown): string[] | typeof DECLINE {
   if (!Array.isArray(value) || value.length > MAX_STRINGS) return DECLINE;
-  for (const item of value) if (typeof item !== 'string' || item.length > MAX_STRING || !isStorableText(item)) return DECLINE;
+  for (const item of value)
+    if (typeof item !== 'string' || item.length > MAX_STRING || !isStorableText(item)) return DECLINE;
   return value.slice();
 }
 

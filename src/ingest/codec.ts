@@ -13,7 +13,14 @@ import { decodeUtf8 } from '../lib/utf8.js';
 import { describeIssues, received } from '../lib/zod-issues.js';
 import { collectUnknownFields } from './unknown-fields.js';
 import { canonicalEvent } from './canonical-event.js';
-import { checkEventValues, checkJsonContainers, checkJsonItems, checkProtobufItems, MAX_BATCH_EVENTS, MAX_LIST_ITEMS } from './item-limits.js';
+import {
+  checkEventValues,
+  checkJsonContainers,
+  checkJsonItems,
+  checkProtobufItems,
+  MAX_BATCH_EVENTS,
+  MAX_LIST_ITEMS,
+} from './item-limits.js';
 import { ingress } from './generated/ingress.js';
 
 export type WireFormat = 'json' | 'protobuf';
@@ -45,9 +52,19 @@ const contentTypeOf = (format: WireFormat) => (format === 'protobuf' ? 'applicat
  * int64 values: JSON numbers, or strings of digits (proto3 JSON writes int64
  * as strings); either way a safe integer, which a JavaScript number holds exactly.
  */
-const int64 = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number).pipe(z.number().int())], {
-  error: (issue) => `expected an integer (a JSON number, or a string of digits), got ${received(issue.input)}`,
-});
+const int64 = z.union(
+  [
+    z.number().int(),
+    z
+      .string()
+      .regex(/^-?\d+$/)
+      .transform(Number)
+      .pipe(z.number().int()),
+  ],
+  {
+    error: (issue) => `expected an integer (a JSON number, or a string of digits), got ${received(issue.input)}`,
+  },
+);
 /**
  * The event's own time: epoch milliseconds between 2000-01-01 and a day from
  * now (lib/client-time.ts); epoch seconds, or a time that cannot be right,
@@ -56,12 +73,25 @@ const int64 = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(N
 const clientTime = int64.pipe(
   z.number().superRefine((ms, ctx) => {
     const why = whyNotClientTimeMs(ms);
-    if (why !== undefined) ctx.addIssue({ code: 'custom', message: `${ms} ${why}; expected a time in epoch milliseconds, ${CLIENT_TIME_RANGE}` });
+    if (why !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        message: `${ms} ${why}; expected a time in epoch milliseconds, ${CLIENT_TIME_RANGE}`,
+      });
   }),
 );
-const num = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/).transform(Number)], {
-  error: (issue) => `expected a number (a JSON number, or a string of one), got ${received(issue.input)}`,
-});
+const num = z.union(
+  [
+    z.number(),
+    z
+      .string()
+      .regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/)
+      .transform(Number),
+  ],
+  {
+    error: (issue) => `expected a number (a JSON number, or a string of one), got ${received(issue.input)}`,
+  },
+);
 /** A string PostgreSQL can store (lib/storable.ts). */
 const storable = z.string().refine(isStorableText, { error: UNSTORABLE_TEXT });
 const str = storable.max(1024);
@@ -89,7 +119,12 @@ const location = z.object({
   course: num.optional(),
   accuracy: num.optional(),
 });
-const wifi = z.object({ timestamp: int64.optional(), mac: str.optional(), ssid: str.optional(), rssi: int64.optional() });
+const wifi = z.object({
+  timestamp: int64.optional(),
+  mac: str.optional(),
+  ssid: str.optional(),
+  rssi: int64.optional(),
+});
 const ibeacon = z.object({
   timestamp: int64.optional(),
   uuid: str.optional(),
@@ -99,8 +134,16 @@ const ibeacon = z.object({
   proximity: str.optional(),
   accuracy: num.optional(),
 });
-const power = renamed({ batteryLevel: 'batteryLife' }, z.object({ timestamp: int64.optional(), charging: z.boolean().optional(), batteryLife: int64.optional() }));
-const activity = z.object({ timestamp: int64.optional(), type: str.optional(), confidenceLevel: str.optional(), confidencePercentage: num.optional() });
+const power = renamed(
+  { batteryLevel: 'batteryLife' },
+  z.object({ timestamp: int64.optional(), charging: z.boolean().optional(), batteryLife: int64.optional() }),
+);
+const activity = z.object({
+  timestamp: int64.optional(),
+  type: str.optional(),
+  confidenceLevel: str.optional(),
+  confidencePercentage: num.optional(),
+});
 const configuration = renamed(
   { eventTTL: 'eventTtl', sensors: 'useSensors', max_storage: 'maxStorage' },
   z.object({
@@ -145,7 +188,14 @@ export const eventSchema = renamed(
     properties: property.optional(),
     push: push.optional(),
     attributes: z
-      .record(storable.max(256), z.union([storable, z.number(), z.boolean()], { error: (issue) => `expected a string, number or boolean, got ${received(issue.input)}` }).transform(String))
+      .record(
+        storable.max(256),
+        z
+          .union([storable, z.number(), z.boolean()], {
+            error: (issue) => `expected a string, number or boolean, got ${received(issue.input)}`,
+          })
+          .transform(String),
+      )
       .optional(),
     error: list(eventError).optional(),
   }),
@@ -203,7 +253,10 @@ function validated<T>(schema: z.ZodType<T>, value: unknown): T {
 
 interface ProtoType<M> {
   decode(reader: Uint8Array): M;
-  toObject(message: M, options: { longs: NumberConstructor; defaults: boolean; arrays: boolean }): Record<string, unknown>;
+  toObject(
+    message: M,
+    options: { longs: NumberConstructor; defaults: boolean; arrays: boolean },
+  ): Record<string, unknown>;
 }
 
 /** protobuf bytes → plain object with numbers for int64, then the same validation as JSON. */
@@ -222,7 +275,8 @@ function canonicalEvents(value: unknown): MobileEvent[] | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const keys = Object.keys(value);
   const events = (value as { events?: unknown }).events;
-  if (keys.length !== 1 || !Array.isArray(events) || events.length === 0 || events.length > MAX_BATCH_EVENTS) return undefined;
+  if (keys.length !== 1 || !Array.isArray(events) || events.length === 0 || events.length > MAX_BATCH_EVENTS)
+    return undefined;
   const out: MobileEvent[] = [];
   for (const event of events) {
     const canonical = canonicalEvent(event);
@@ -236,7 +290,13 @@ function canonicalEvents(value: unknown): MobileEvent[] | undefined {
  * The body as a plain object, its item counts checked before anything
  * costly and each event's values counted before validation (item-limits.ts).
  */
-function decodeChecked<M>(body: Uint8Array, format: WireFormat, kind: 'batch' | 'event', type: ProtoType<M>, what: string): unknown {
+function decodeChecked<M>(
+  body: Uint8Array,
+  format: WireFormat,
+  kind: 'batch' | 'event',
+  type: ProtoType<M>,
+  what: string,
+): unknown {
   let value: unknown;
   if (format === 'protobuf') {
     checkProtobufItems(body, kind);
@@ -285,7 +345,8 @@ export function decodeEventBatch(body: Uint8Array, format: WireFormat): DecodedE
 }
 
 export function decodeRegistration(body: Uint8Array, format: WireFormat): Registration {
-  const value = format === 'protobuf' ? fromProtobuf(ingress.RegistrationRequest, body, 'RegistrationRequest') : parseJson(body);
+  const value =
+    format === 'protobuf' ? fromProtobuf(ingress.RegistrationRequest, body, 'RegistrationRequest') : parseJson(body);
   return validated(registrationSchema, value);
 }
 

@@ -43,7 +43,14 @@ export class DeviceReadModel {
     const lastMs = 253_402_300_799_999; // 9999-12-31, PostgreSQL's comfortable end of time
     const from = new Date(Math.min(range.startTime ?? 0, lastMs));
     const to = new Date(Math.min(range.endTime ?? lastMs, lastMs));
-    const rows = await listDeviceNotifications(this.sql, device.organizationId, device.deviceId, from, to, range.limit + 1);
+    const rows = await listDeviceNotifications(
+      this.sql,
+      device.organizationId,
+      device.deviceId,
+      from,
+      to,
+      range.limit + 1,
+    );
     return {
       notifications: rows.slice(0, range.limit).map((r) => ({
         ...r.payload,

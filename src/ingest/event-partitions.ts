@@ -39,7 +39,11 @@ export interface MaintenanceOutcome {
  * than that, and deletes what is as old in the DEFAULT partition and among
  * the idempotency keys.
  */
-export async function maintainEventPartitions(sql: Sql, retentionDays: number, now = Date.now()): Promise<MaintenanceOutcome> {
+export async function maintainEventPartitions(
+  sql: Sql,
+  retentionDays: number,
+  now = Date.now(),
+): Promise<MaintenanceOutcome> {
   let partitions = await eventPartitions(sql);
   const created: string[] = [];
   for (let from = dayOf(now); from <= dayOf(now) + DAYS_AHEAD * DAY_MS; from += DAY_MS) {
@@ -65,7 +69,8 @@ export async function maintainEventPartitions(sql: Sql, retentionDays: number, n
       await deleteEventKeys(sql, new Date(oldest));
     }
   }
-  if (created.length || dropped.length) log.info('event partitions maintained', { created: created.join(','), dropped: dropped.join(',') });
+  if (created.length || dropped.length)
+    log.info('event partitions maintained', { created: created.join(','), dropped: dropped.join(',') });
   return { created, dropped };
 }
 
@@ -89,7 +94,8 @@ export class EventPartitionMaintenance {
     this.running = this.running.then(() =>
       maintainEventPartitions(this.sql, this.retentionDays).then(
         () => {},
-        (error: unknown) => log.warn('event partition maintenance failed; trying again in an hour', { error: error as Error }),
+        (error: unknown) =>
+          log.warn('event partition maintenance failed; trying again in an hour', { error: error as Error }),
       ),
     );
     return this.running;

@@ -48,7 +48,11 @@ export interface BatchRules {
    */
   planAhead(events: readonly IncomingEvent[]): Promise<RulesPlan | undefined>;
   /** The batch's new events evaluated on the device rows (locked) and throttles read in the transaction. */
-  planFromRows(events: readonly IncomingEvent[], devices: readonly EngineDeviceRow[], throttles: readonly RuleThrottleRow[]): Promise<RulesPlan>;
+  planFromRows(
+    events: readonly IncomingEvent[],
+    devices: readonly EngineDeviceRow[],
+    throttles: readonly RuleThrottleRow[],
+  ): Promise<RulesPlan>;
   /** The plan committed; `versions`: each updated device's new row version. */
   committed(plan: RulesPlan, versions: ReadonlyMap<string, string>): void;
 }
@@ -248,7 +252,9 @@ export class EventWriter {
         return;
       }
       log.error('event commit failed', { events: events.length, error: error as Error });
-      const answer = isRefusedValue(error) ? invalid('event refused by the database', (error as Error).message) : (error as Error);
+      const answer = isRefusedValue(error)
+        ? invalid('event refused by the database', (error as Error).message)
+        : (error as Error);
       for (const p of batch) p.reject(answer);
     }
   }
@@ -284,7 +290,8 @@ export class EventWriter {
       try {
         return await this.commitLocked(c, events);
       } catch (error) {
-        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt === EVENT_WRITER_TUNING.lockedAttempts) throw error;
+        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt === EVENT_WRITER_TUNING.lockedAttempts)
+          throw error;
         this.stats.retried++;
       }
     }
@@ -301,8 +308,16 @@ export class EventWriter {
       // Sent at once, pipelined behind the events' INSERT. Devices are
       // locked: a concurrent batch of another server for the same device
       // waits, so enter/exit see one order.
-      const [deviceRows, throttleRows, fresh] = await Promise.all([lockEngineDevices(c, deviceIds), listRuleThrottles(c, deviceIds), stored]);
-      plan = await this.rules.planFromRows(fresh.size === events.length ? events : events.filter((e) => fresh.has(e.id)), deviceRows, throttleRows);
+      const [deviceRows, throttleRows, fresh] = await Promise.all([
+        lockEngineDevices(c, deviceIds),
+        listRuleThrottles(c, deviceIds),
+        stored,
+      ]);
+      plan = await this.rules.planFromRows(
+        fresh.size === events.length ? events : events.filter((e) => fresh.has(e.id)),
+        deviceRows,
+        throttleRows,
+      );
       // Not awaited: COMMIT goes right behind them (one round trip).
       const writes: Array<Promise<unknown>> = [saveDeviceStates(c, plan.patches).then((v) => (versions = v))];
       if (plan.fired.size) writes.push(upsertRuleThrottles(c, [...plan.fired.values()]));
@@ -362,7 +377,11 @@ export class EventWriter {
  * which fails if an event was stored before, and the plan's writes; its
  * final row checks that every device is still at its expected version.
  */
-function oneStatement(c: Sql, insert: PendingQuery<Row[]>, plan: RulesPlan): PendingQuery<[{ ids: string[] | null; versions: string[] | null }]> {
+function oneStatement(
+  c: Sql,
+  insert: PendingQuery<Row[]>,
+  plan: RulesPlan,
+): PendingQuery<[{ ids: string[] | null; versions: string[] | null }]> {
   return batchStatement(c, {
     insert,
     updateDevices: updateDeviceStates(c, plan.patches, plan.expectedVersions),

@@ -80,7 +80,10 @@ export class FrameIngest {
   async submit(device: DeviceClaims, frame: Frame): Promise<FrameAnswer> {
     const profile = await this.vision.ofDevice(device.organizationId, device.deviceId);
     if (!profile) {
-      throw invalid('this device is not a camera', 'it has no vision profile: set one with PUT /v2/devices/{deviceId}/vision');
+      throw invalid(
+        'this device is not a camera',
+        'it has no vision profile: set one with PUT /v2/devices/{deviceId}/vision',
+      );
     }
     const limiting = this.ingest.rateLimit(device, 1);
     if (limiting) await limiting;
@@ -100,7 +103,13 @@ export class FrameIngest {
     const id = newId();
     // Its image before its event: the model read it, so it is one.
     const keeping =
-      copy && (await this.kept.keep({ eventId: id, organizationId: device.organizationId, deviceId: device.deviceId, image: extractImage(frame.contentType, copy, this.maxImageBytes) }));
+      copy &&
+      (await this.kept.keep({
+        eventId: id,
+        organizationId: device.organizationId,
+        deviceId: device.deviceId,
+        image: extractImage(frame.contentType, copy, this.maxImageBytes),
+      }));
     const frameKept = keeping !== undefined && keeping.kept;
     await this.writer.write([
       {
@@ -112,7 +121,13 @@ export class FrameIngest {
         camera: true,
         serverReceivedAt: new Date(),
         clientSentAt: frame.time ?? null,
-        payload: framePayload(profile.modelVersionId, frame.frameId, detections, profile.zones, frameKept) as unknown as Record<string, unknown>,
+        payload: framePayload(
+          profile.modelVersionId,
+          frame.frameId,
+          detections,
+          profile.zones,
+          frameKept,
+        ) as unknown as Record<string, unknown>,
         dedupKey: dedupKey ?? `${UNIQUE_KEY_PREFIX}${id}`,
       },
     ]);
@@ -132,7 +147,9 @@ const frameDedupKey = (frameId: string) => `f:${digest(frameId)}`;
 /** The answer to a retried frame: its stored event, with the detections as predict answered them (without their zones). */
 function storedAnswer(event: { id: string; payload: Record<string, unknown> }): FrameAnswer {
   const placed = (event.payload as unknown as FramePayload).detections;
-  const detections = Object.fromEntries(Object.entries(placed).map(([label, list]) => [label, list.map(({ zones: _zones, ...detection }) => detection)]));
+  const detections = Object.fromEntries(
+    Object.entries(placed).map(([label, list]) => [label, list.map(({ zones: _zones, ...detection }) => detection)]),
+  );
   return { eventId: event.id, detections };
 }
 
@@ -155,5 +172,12 @@ export function framePayload(
       return { ...detection, zones: inZones };
     });
   }
-  return { ...(frameId !== undefined && { frameId }), modelVersionId, detections: placed, counts, zoneCounts, ...(frameKept && { frameKept: true as const }) };
+  return {
+    ...(frameId !== undefined && { frameId }),
+    modelVersionId,
+    detections: placed,
+    counts,
+    zoneCounts,
+    ...(frameKept && { frameKept: true as const }),
+  };
 }

@@ -40,7 +40,9 @@ function iotClientTime(payload: Record<string, unknown>): Date | null {
     const time =
       key === 'timestamp' || typeof value === 'string'
         ? readClientTime(value)
-        : { problem: `expected an ISO 8601 time with a date and a zone, such as 2026-01-01T10:00:00Z, got ${typeof value === 'object' ? (Array.isArray(value) ? 'an array' : 'an object') : String(value)}` };
+        : {
+            problem: `expected an ISO 8601 time with a date and a zone, such as 2026-01-01T10:00:00Z, got ${typeof value === 'object' ? (Array.isArray(value) ? 'an array' : 'an object') : String(value)}`,
+          };
     if ('problem' in time) throw invalid('invalid request body', `${key}: ${time.problem}`);
     ms ??= time.ms;
   }
@@ -61,7 +63,9 @@ export function digest(...parts: string[]): string {
  * maps to the same key.
  */
 function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Math.fround(v) : v));
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'number' && !Number.isInteger(v) ? Math.fround(v) : v,
+  );
 }
 
 export class IngestService {
@@ -94,7 +98,10 @@ export class IngestService {
       this.knownDevices.clear();
       this.tokens.forgetDevices();
     };
-    const subscriptions = await Promise.all([this.sql.listen('devices_deleted', forget), this.sql.listen('device_credentials', forget)]);
+    const subscriptions = await Promise.all([
+      this.sql.listen('devices_deleted', forget),
+      this.sql.listen('device_credentials', forget),
+    ]);
     this.unlisten = async () => {
       await Promise.all(subscriptions.map((s) => s.unlisten()));
     };
@@ -108,7 +115,12 @@ export class IngestService {
 
   async register(request: Registration): Promise<{ token: string; deviceId: string; organizationId: string }> {
     const channel = await this.channelKeys.authenticate(request.apiKey);
-    if (!channel) throw new DomainError('unauthenticated', 'Failed to register with given API KEY', 'the API key is unknown or disabled, or its channel is disabled');
+    if (!channel)
+      throw new DomainError(
+        'unauthenticated',
+        'Failed to register with given API KEY',
+        'the API key is unknown or disabled, or its channel is disabled',
+      );
     const properties = request.properties ?? {};
     const device = await registerDevice(this.sql, {
       organizationId: channel.organizationId,
@@ -118,7 +130,12 @@ export class IngestService {
       aliases: request.aliases ?? {},
     });
     const token = await this.tokens.issueDevice(
-      { deviceId: device.id, organizationId: channel.organizationId, channelId: channel.channelId, keyId: channel.apiKeyId },
+      {
+        deviceId: device.id,
+        organizationId: channel.organizationId,
+        channelId: channel.channelId,
+        keyId: channel.apiKeyId,
+      },
       this.settings.deviceTokenTtlSeconds,
     );
     this.knownDevices.set(device.id, { checkedAt: Date.now(), keyId: channel.apiKeyId });
@@ -141,7 +158,12 @@ export class IngestService {
   /** The device of an Authorization header, with or without "Bearer " (SDKs send both). */
   async authenticate(authorization: string | undefined): Promise<DeviceClaims> {
     const token = bearer(authorization) ?? authorization?.trim();
-    if (!token) throw new DomainError('unauthenticated', 'authentication required', 'missing Authorization header with the device token');
+    if (!token)
+      throw new DomainError(
+        'unauthenticated',
+        'authentication required',
+        'missing Authorization header with the device token',
+      );
     const claims = await this.tokens.verifyDevice(token);
     if (!this.recentlyChecked(claims)) {
       if (!(await deviceCredentialsValid(this.sql, claims))) {
@@ -177,12 +199,21 @@ export class IngestService {
 
   private throttle(waitSeconds: number): void {
     if (waitSeconds > 0) {
-      throw new DomainError('throttled', 'too many events', `this device is over ${this.settings.deviceEventRate} events/s`, waitSeconds);
+      throw new DomainError(
+        'throttled',
+        'too many events',
+        `this device is over ${this.settings.deviceEventRate} events/s`,
+        waitSeconds,
+      );
     }
   }
 
   /** Stores mobile events (one request = one or a batch); resolves once committed. */
-  async submitMobile(device: DeviceClaims, { events, unknownFields }: DecodedEvents, idempotencyKey: string | undefined): Promise<void> {
+  async submitMobile(
+    device: DeviceClaims,
+    { events, unknownFields }: DecodedEvents,
+    idempotencyKey: string | undefined,
+  ): Promise<void> {
     const admitting = this.rateLimit(device, events.length);
     if (admitting) await admitting;
     if (unknownFields.size > 0) this.unknownFields.note(device.channelId, unknownFields);
@@ -206,7 +237,11 @@ export class IngestService {
   }
 
   /** Stores an IoT event after checking it against its channel's schema (400 naming the path). */
-  async submitIot(device: DeviceClaims, payload: Record<string, unknown>, idempotencyKey: string | undefined): Promise<void> {
+  async submitIot(
+    device: DeviceClaims,
+    payload: Record<string, unknown>,
+    idempotencyKey: string | undefined,
+  ): Promise<void> {
     const clientSentAt = iotClientTime(payload);
     const admitting = this.rateLimit(device, 1);
     if (admitting) await admitting;
@@ -236,7 +271,14 @@ export class IngestService {
    * device, client timestamp and payload. Without either there is nothing
    * that identifies a retry, so the event is always new.
    */
-  private dedupKey(eventId: string, device: DeviceClaims, idempotencyKey: string | undefined, index: number, timestamp: number | undefined, payload: unknown): string {
+  private dedupKey(
+    eventId: string,
+    device: DeviceClaims,
+    idempotencyKey: string | undefined,
+    index: number,
+    timestamp: number | undefined,
+    payload: unknown,
+  ): string {
     if (idempotencyKey) return `k:${digest(idempotencyKey, String(index))}`;
     if (timestamp !== undefined) return `p:${digest(device.deviceId, String(timestamp), canonicalJson(payload))}`;
     return `${UNIQUE_KEY_PREFIX}${eventId}`;

@@ -56,7 +56,8 @@ class Budget {
   private items = 0;
   add(count: number): void {
     this.items += count;
-    if (this.items > MAX_REQUEST_ITEMS) throw tooMany(`a request may carry at most ${MAX_REQUEST_ITEMS} events and list entries in all`);
+    if (this.items > MAX_REQUEST_ITEMS)
+      throw tooMany(`a request may carry at most ${MAX_REQUEST_ITEMS} events and list entries in all`);
   }
 }
 
@@ -208,7 +209,8 @@ export function checkJsonContainers(bytes: Uint8Array): void {
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i]!;
     if (inString) {
-      if (byte === 0x5c) i++; // backslash: skip the escaped character
+      if (byte === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (byte === 0x22) inString = false;
     } else if (byte === 0x22) {
       inString = true;
@@ -232,7 +234,9 @@ function countEventValues(event: unknown, where: string): void {
     const children = Array.isArray(container) ? container : Object.values(container);
     values += children.length;
     if (values > MAX_EVENT_VALUES) {
-      throw tooMany(`${where}at most ${MAX_EVENT_VALUES} JSON values per event (objects, arrays, strings, numbers, booleans and nulls)`);
+      throw tooMany(
+        `${where}at most ${MAX_EVENT_VALUES} JSON values per event (objects, arrays, strings, numbers, booleans and nulls)`,
+      );
     }
     for (const child of children) if (typeof child === 'object' && child !== null) containers.push(child);
   }
@@ -261,7 +265,11 @@ function checkListsValue(value: unknown, names: Iterable<string>, budget: Budget
   if (typeof value !== 'object' || value === null) return;
   for (const name of names) {
     const list = (value as Record<string, unknown>)[name];
-    const count = Array.isArray(list) ? list.length : typeof list === 'object' && list !== null ? Object.keys(list).length : 0;
+    const count = Array.isArray(list)
+      ? list.length
+      : typeof list === 'object' && list !== null
+        ? Object.keys(list).length
+        : 0;
     if (count > MAX_LIST_ITEMS) throw tooMany(`${where}${name}: at most ${MAX_LIST_ITEMS} entries`);
     budget.add(count);
   }

@@ -65,7 +65,13 @@ export class RateLimiter {
 
   private async lease(key: string, lease: Lease, cost: number): Promise<number> {
     // Other requests of the device may spend or lease meanwhile: the lease object is shared.
-    lease.tokens += await takeBucketTokens(this.sql, key, Math.max(cost - lease.tokens, this.chunk), this.rate, this.burst);
+    lease.tokens += await takeBucketTokens(
+      this.sql,
+      key,
+      Math.max(cost - lease.tokens, this.chunk),
+      this.rate,
+      this.burst,
+    );
     if (lease.tokens < cost) lease.emptyUntil = Date.now() + 1000 / LEASES_PER_SECOND;
     return this.spend(lease, cost);
   }
@@ -81,8 +87,8 @@ export class RateLimiter {
   /** Sweeps buckets idle long enough to be full again (the same as no row) every hour. */
   start(): void {
     this.sweeper = setInterval(() => {
-      deleteIdleBuckets(this.sql, new Date(Date.now() - (this.burst / this.rate) * 1000 - SWEEP_MS)).catch((error: unknown) =>
-        log.warn('sweeping idle rate buckets failed', { error: error as Error }),
+      deleteIdleBuckets(this.sql, new Date(Date.now() - (this.burst / this.rate) * 1000 - SWEEP_MS)).catch(
+        (error: unknown) => log.warn('sweeping idle rate buckets failed', { error: error as Error }),
       );
     }, SWEEP_MS);
     this.sweeper.unref();

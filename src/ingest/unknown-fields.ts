@@ -64,7 +64,10 @@ export class UnknownFieldReport {
       const pair = `${channelId}\u0000${field}`;
       if (this.logged.has(pair) || this.logged.size >= MAX_LOGGED_PAIRS) continue;
       this.logged.add(pair);
-      log.info('an ingested event carries a field the server does not know: accepted, the field dropped', { channelId, field });
+      log.info('an ingested event carries a field the server does not know: accepted, the field dropped', {
+        channelId,
+        field,
+      });
     }
   }
 

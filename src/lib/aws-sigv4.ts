@@ -26,7 +26,8 @@ export const EMPTY_PAYLOAD_SHA256 = sha256('');
 const hmac = (key: string | Buffer, text: string) => createHmac('sha256', key).update(text).digest();
 
 /** RFC 3986 percent-encoding, as SigV4 wants it (encodeURIComponent leaves !'()* alone). */
-const encode = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encode = (text: string) =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The path as S3 signs it: each segment encoded once, slashes kept. */
 function canonicalPath(url: URL): string {
@@ -45,13 +46,21 @@ function canonicalQuery(url: URL): string {
 }
 
 /** `2013-05-24T00:00:00.000Z` → `20130524T000000Z` */
-const amzDate = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const amzDate = (date: Date) =>
+  date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /**
  * The headers to send: the request's own, with host, x-amz-date,
  * x-amz-content-sha256 and the Authorization that signs them all.
  */
-export function signS3Request(request: RequestToSign, credentials: S3Credentials, now = new Date()): Record<string, string> {
+export function signS3Request(
+  request: RequestToSign,
+  credentials: S3Credentials,
+  now = new Date(),
+): Record<string, string> {
   const datetime = amzDate(now);
   const day = datetime.slice(0, 8);
   const headers: Record<string, string> = {
@@ -71,7 +80,10 @@ export function signS3Request(request: RequestToSign, credentials: S3Credentials
   ].join('\n');
   const scope = `${day}/${credentials.region}/s3/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', datetime, scope, sha256(canonicalRequest)].join('\n');
-  const key = hmac(hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, day), credentials.region), 's3'), 'aws4_request');
+  const key = hmac(
+    hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, day), credentials.region), 's3'),
+    'aws4_request',
+  );
   const signature = createHmac('sha256', key).update(stringToSign).digest('hex');
   return {
     ...headers,

@@ -19,13 +19,18 @@ function latestClientTime(now = Date.now()): number {
 
 /** An integer count of milliseconds within [2000-01-01, now + 1 day]. */
 export function isClientTimeMs(value: unknown, now = Date.now()): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= EARLIEST_CLIENT_TIME_MS && (value as number) <= latestClientTime(now);
+  return (
+    Number.isSafeInteger(value) &&
+    (value as number) >= EARLIEST_CLIENT_TIME_MS &&
+    (value as number) <= latestClientTime(now)
+  );
 }
 
 // ISO 8601's extended format with a date: a date alone (UTC midnight), or a
 // date and time with seconds optional, a fraction optional and a zone
 // (Z or ±hh:mm) required, since a time without one names no instant.
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|([+-])(\d{2}):?(\d{2})))?$/;
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|([+-])(\d{2}):?(\d{2})))?$/;
 
 /** The milliseconds of a strict ISO 8601 time with a date; undefined for anything else (Date.parse's lenient forms included). */
 export function parseIso8601(text: string): number | undefined {
@@ -48,7 +53,8 @@ export function parseIso8601(text: string): number | undefined {
 }
 
 /** What a client time must be, for error details. */
-const CLIENT_TIME_FORMS = 'epoch milliseconds (an integer) or an ISO 8601 time with a date and a zone, such as 2026-01-01T10:00:00Z';
+const CLIENT_TIME_FORMS =
+  'epoch milliseconds (an integer) or an ISO 8601 time with a date and a zone, such as 2026-01-01T10:00:00Z';
 export const CLIENT_TIME_RANGE = 'between 2000-01-01 and a day from now';
 
 /**
@@ -72,10 +78,14 @@ export function whyNotClientTimeMs(ms: number, now = Date.now(), sentAsNumber = 
 export function readClientTime(value: unknown, now = Date.now()): { ms: number } | { problem: string } {
   if (typeof value === 'number') {
     const why = whyNotClientTimeMs(value, now);
-    return why === undefined ? { ms: value } : { problem: `${value} ${why}; expected ${CLIENT_TIME_FORMS}, ${CLIENT_TIME_RANGE}` };
+    return why === undefined
+      ? { ms: value }
+      : { problem: `${value} ${why}; expected ${CLIENT_TIME_FORMS}, ${CLIENT_TIME_RANGE}` };
   }
   if (typeof value === 'string') return readClientTimeText(value, false, now);
-  return { problem: `expected ${CLIENT_TIME_FORMS}, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}` };
+  return {
+    problem: `expected ${CLIENT_TIME_FORMS}, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+  };
 }
 
 /**
@@ -83,11 +93,17 @@ export function readClientTime(value: unknown, now = Date.now()): { ms: number }
  * parameter, where every value is text) a string of digits for epoch
  * milliseconds.
  */
-export function readClientTimeText(text: string, digitsAreMs: boolean, now = Date.now()): { ms: number } | { problem: string } {
+export function readClientTimeText(
+  text: string,
+  digitsAreMs: boolean,
+  now = Date.now(),
+): { ms: number } | { problem: string } {
   const quoted = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
   const digits = digitsAreMs && /^\d{1,16}$/.test(text);
   const ms = digits ? Number(text) : parseIso8601(text);
   if (ms === undefined) return { problem: `expected ${CLIENT_TIME_FORMS}, got ${quoted}` };
   const why = whyNotClientTimeMs(ms, now, digits);
-  return why === undefined ? { ms } : { problem: `${quoted} ${why}; expected ${CLIENT_TIME_FORMS}, ${CLIENT_TIME_RANGE}` };
+  return why === undefined
+    ? { ms }
+    : { problem: `${quoted} ${why}; expected ${CLIENT_TIME_FORMS}, ${CLIENT_TIME_RANGE}` };
 }

@@ -85,7 +85,8 @@ function inPolygon(points: readonly LatLon[], lat: number, lon: number): boolean
   for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
     const a = points[i]!;
     const b = points[j]!;
-    if (a.lat > lat !== b.lat > lat && lon < ((b.lon - a.lon) * (lat - a.lat)) / (b.lat - a.lat) + a.lon) inside = !inside;
+    if (a.lat > lat !== b.lat > lat && lon < ((b.lon - a.lon) * (lat - a.lat)) / (b.lat - a.lat) + a.lon)
+      inside = !inside;
   }
   return inside;
 }
@@ -196,7 +197,15 @@ export function compile(shape: Shape): CompiledShape {
   const box = bbox(shape);
   switch (shape.type) {
     case 'circle':
-      return new CompiledShape(0, box, shape.center.lat, shape.center.lon, Math.cos(shape.center.lat * RAD), circleThreshold(shape.radius), NO_RING);
+      return new CompiledShape(
+        0,
+        box,
+        shape.center.lat,
+        shape.center.lon,
+        Math.cos(shape.center.lat * RAD),
+        circleThreshold(shape.radius),
+        NO_RING,
+      );
     case 'rectangle':
       return new CompiledShape(1, box, 0, 0, 0, 0, NO_RING);
     case 'polygon': {
@@ -255,9 +264,15 @@ export type GeoShapeSpelling =
 export function toModel(shape: Shape): ModelSpelling {
   switch (shape.type) {
     case 'circle':
-      return { type: 'circle', geometry: { center: { lat: shape.center.lat, lon: shape.center.lon }, radius: shape.radius } };
+      return {
+        type: 'circle',
+        geometry: { center: { lat: shape.center.lat, lon: shape.center.lon }, radius: shape.radius },
+      };
     case 'rectangle':
-      return { type: 'rectangle', geometry: { nw: { lat: shape.nw.lat, lon: shape.nw.lon }, se: { lat: shape.se.lat, lon: shape.se.lon } } };
+      return {
+        type: 'rectangle',
+        geometry: { nw: { lat: shape.nw.lat, lon: shape.nw.lon }, se: { lat: shape.se.lat, lon: shape.se.lon } },
+      };
     case 'polygon':
       return { type: 'polygon', geometry: { points: shape.points.map((p) => ({ lat: p.lat, lon: p.lon })) } };
   }
@@ -269,7 +284,13 @@ export function toGeoShape(shape: Shape): GeoShapeSpelling {
     case 'circle':
       return { type: 'circle', radius: shape.radius, coordinates: [shape.center.lon, shape.center.lat] };
     case 'rectangle':
-      return { type: 'envelope', coordinates: [[shape.nw.lon, shape.nw.lat], [shape.se.lon, shape.se.lat]] };
+      return {
+        type: 'envelope',
+        coordinates: [
+          [shape.nw.lon, shape.nw.lat],
+          [shape.se.lon, shape.se.lat],
+        ],
+      };
     case 'polygon': {
       const ring = shape.points.map((p): [number, number] => [p.lon, p.lat]);
       ring.push([shape.points[0]!.lon, shape.points[0]!.lat]);
@@ -303,7 +324,10 @@ export function fromStored(kind: string, geometry: unknown): Shape {
 // failure names its field (model.geometry.center.lat, shape.coordinates.1, …).
 
 const lat = z.number().min(-90, 'latitude must be between -90 and 90').max(90, 'latitude must be between -90 and 90');
-const lon = z.number().min(-180, 'longitude must be between -180 and 180').max(180, 'longitude must be between -180 and 180');
+const lon = z
+  .number()
+  .min(-180, 'longitude must be between -180 and 180')
+  .max(180, 'longitude must be between -180 and 180');
 const latLon = z.object({ lat, lon }).strict();
 const radiusMetres = z
   .number()
@@ -315,8 +339,10 @@ type Issue = { path: PropertyKey[]; message: string };
 /** Validates a rectangle given by its corners; issues are relative to the object holding nw/se (or the envelope). */
 function rectangleIssues(nw: LatLon, se: LatLon, paths: { north: PropertyKey[]; lon: PropertyKey[] }): Issue[] {
   const issues: Issue[] = [];
-  if (!(nw.lat > se.lat)) issues.push({ path: paths.north, message: 'the north-west corner must be north of the south-east corner' });
-  if (nw.lon === se.lon) issues.push({ path: paths.lon, message: 'the rectangle has no width (both corners have the same longitude)' });
+  if (!(nw.lat > se.lat))
+    issues.push({ path: paths.north, message: 'the north-west corner must be north of the south-east corner' });
+  if (nw.lon === se.lon)
+    issues.push({ path: paths.lon, message: 'the rectangle has no width (both corners have the same longitude)' });
   return issues;
 }
 
@@ -332,7 +358,8 @@ function normalisePolygon(points: readonly LatLon[]): { points: LatLon[]; issues
     const last = out[out.length - 1];
     if (!last || last.lat !== p.lat || last.lon !== p.lon) out.push({ lat: p.lat, lon: p.lon });
   }
-  while (out.length > 1 && out[0]!.lat === out[out.length - 1]!.lat && out[0]!.lon === out[out.length - 1]!.lon) out.pop();
+  while (out.length > 1 && out[0]!.lat === out[out.length - 1]!.lat && out[0]!.lon === out[out.length - 1]!.lon)
+    out.pop();
   const distinct = new Set(out.map((p) => `${p.lat},${p.lon}`)).size;
   if (distinct < 3) {
     issues.push({ path: [], message: `a polygon needs at least 3 distinct points (got ${distinct})` });
@@ -342,7 +369,11 @@ function normalisePolygon(points: readonly LatLon[]): { points: LatLon[]; issues
     const a = out[i]!;
     const b = out[(i + 1) % out.length]!;
     if (Math.abs(b.lon - a.lon) > 180) {
-      issues.push({ path: [], message: 'a polygon edge spans more than 180° of longitude (polygons crossing the antimeridian are not supported)' });
+      issues.push({
+        path: [],
+        message:
+          'a polygon edge spans more than 180° of longitude (polygons crossing the antimeridian are not supported)',
+      });
       return { points: out, issues };
     }
   }
@@ -357,7 +388,8 @@ function normalisePolygon(points: readonly LatLon[]): { points: LatLon[]; issues
 }
 
 function report(ctx: z.RefinementCtx, issues: Issue[], prefix: PropertyKey[]): void {
-  for (const issue of issues) ctx.addIssue({ code: 'custom', path: [...prefix, ...issue.path], message: issue.message });
+  for (const issue of issues)
+    ctx.addIssue({ code: 'custom', path: [...prefix, ...issue.path], message: issue.message });
 }
 
 // model spelling
@@ -367,9 +399,23 @@ const circleGeometry = z
   .strict()
   .superRefine((g, ctx) => {
     const flat = g.lat !== undefined || g.lon !== undefined;
-    if (g.center && flat) ctx.addIssue({ code: 'custom', path: ['center'], message: 'give either center: {lat, lon} or lat and lon, not both' });
+    if (g.center && flat)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['center'],
+        message: 'give either center: {lat, lon} or lat and lon, not both',
+      });
     else if (!g.center && (g.lat === undefined || g.lon === undefined)) {
-      ctx.addIssue({ code: 'custom', path: g.lat === undefined && g.lon !== undefined ? ['lat'] : g.lon === undefined && g.lat !== undefined ? ['lon'] : ['center'], message: 'a circle needs center: {lat, lon} (or lat and lon) and radius' });
+      ctx.addIssue({
+        code: 'custom',
+        path:
+          g.lat === undefined && g.lon !== undefined
+            ? ['lat']
+            : g.lon === undefined && g.lat !== undefined
+              ? ['lon']
+              : ['center'],
+        message: 'a circle needs center: {lat, lon} (or lat and lon) and radius',
+      });
     }
   });
 
@@ -397,7 +443,11 @@ export const modelInput = z
         return { type: 'circle', center: { lat: center.lat, lon: center.lon }, radius: g.radius };
       }
       case 'rectangle':
-        return { type: 'rectangle', nw: { lat: m.geometry.nw.lat, lon: m.geometry.nw.lon }, se: { lat: m.geometry.se.lat, lon: m.geometry.se.lon } };
+        return {
+          type: 'rectangle',
+          nw: { lat: m.geometry.nw.lat, lon: m.geometry.nw.lon },
+          se: { lat: m.geometry.se.lat, lon: m.geometry.se.lon },
+        };
       case 'polygon':
         return { type: 'polygon', points: normalisePolygon(m.geometry.points).points };
     }
@@ -408,15 +458,25 @@ export const modelInput = z
 const position = z.tuple([lon, lat]); // [lon, lat]
 
 const DISTANCE_UNITS: Record<string, number> = {
-  mm: 0.001, millimeters: 0.001,
-  cm: 0.01, centimeters: 0.01,
-  m: 1, meters: 1,
-  km: 1000, kilometers: 1000,
-  in: 0.0254, inch: 0.0254,
-  ft: 0.3048, feet: 0.3048,
-  yd: 0.9144, yards: 0.9144,
-  mi: 1609.344, miles: 1609.344,
-  nmi: 1852, NM: 1852, nauticalmiles: 1852,
+  mm: 0.001,
+  millimeters: 0.001,
+  cm: 0.01,
+  centimeters: 0.01,
+  m: 1,
+  meters: 1,
+  km: 1000,
+  kilometers: 1000,
+  in: 0.0254,
+  inch: 0.0254,
+  ft: 0.3048,
+  feet: 0.3048,
+  yd: 0.9144,
+  yards: 0.9144,
+  mi: 1609.344,
+  miles: 1609.344,
+  nmi: 1852,
+  NM: 1852,
+  nauticalmiles: 1852,
 };
 
 /** An Elasticsearch distance: a number of metres, or a string such as "100m", "1.5km", "2mi" (no unit: metres). */
@@ -431,7 +491,10 @@ export function parseDistance(value: number | string): number | undefined {
 const distance = z.union([z.number(), z.string().max(32)]).transform((v, ctx) => {
   const metres = parseDistance(v);
   if (metres === undefined) {
-    ctx.addIssue({ code: 'custom', message: 'radius must be a number of metres or a distance such as "100m" or "1.5km"' });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'radius must be a number of metres or a distance such as "100m" or "1.5km"',
+    });
     return z.NEVER;
   }
   const checked = radiusMetres.safeParse(metres);
@@ -457,13 +520,22 @@ export const shapeInput = z
         .strict()
         .superRefine((s, ctx) => {
           const [[west, north], [east, south]] = s.coordinates;
-          report(ctx, rectangleIssues({ lat: north, lon: west }, { lat: south, lon: east }, { north: [0, 1], lon: [1, 0] }), ['coordinates']);
+          report(
+            ctx,
+            rectangleIssues({ lat: north, lon: west }, { lat: south, lon: east }, { north: [0, 1], lon: [1, 0] }),
+            ['coordinates'],
+          );
         }),
       z
         .object({
           type: z.literal('polygon'),
           coordinates: z
-            .array(z.array(position).min(3, 'a polygon needs at least 3 points').max(MAX_POLYGON_POINTS + 1))
+            .array(
+              z
+                .array(position)
+                .min(3, 'a polygon needs at least 3 points')
+                .max(MAX_POLYGON_POINTS + 1),
+            )
             .min(1, 'a polygon needs one ring')
             .max(1, 'polygon holes (inner rings) are not supported'),
           orientation: z.string().optional(),
@@ -484,7 +556,10 @@ export const shapeInput = z
         return { type: 'rectangle', nw: { lat: north, lon: west }, se: { lat: south, lon: east } };
       }
       case 'polygon':
-        return { type: 'polygon', points: normalisePolygon(s.coordinates[0]!.map(([pLon, pLat]) => ({ lat: pLat, lon: pLon }))).points };
+        return {
+          type: 'polygon',
+          points: normalisePolygon(s.coordinates[0]!.map(([pLon, pLat]) => ({ lat: pLat, lon: pLon }))).points,
+        };
     }
   });
 

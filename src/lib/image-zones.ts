@@ -12,7 +12,12 @@ export interface ImageZone {
 /** The part of a predict detection zones look at. */
 export interface PlacedDetection {
   type: string;
-  data: { min?: readonly number[]; max?: readonly number[]; points?: ReadonlyArray<readonly number[]>; point?: readonly number[] };
+  data: {
+    min?: readonly number[];
+    max?: readonly number[];
+    points?: ReadonlyArray<readonly number[]>;
+    point?: readonly number[];
+  };
 }
 
 /** Where a detection is, for zones; undefined for one without a position. */

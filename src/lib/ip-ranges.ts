@@ -119,7 +119,10 @@ export function parseAllowList(entries: readonly string[]): AllowList {
   const hosts = new Set<string>();
   const ranges: Range[] = [];
   for (const raw of entries) {
-    const entry = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+    const entry = raw
+      .trim()
+      .toLowerCase()
+      .replace(/^\[(.*)\]$/, '$1');
     if (entry === '') continue;
     if (isIP(entry.split('/')[0]!) !== 0) ranges.push(parseRange(entry, 'allowed'));
     else if (HOSTNAME.test(entry)) hosts.add(entry.replace(/\.$/, ''));
@@ -127,4 +130,3 @@ export function parseAllowList(entries: readonly string[]): AllowList {
   }
   return { hosts, ranges };
 }
-

@@ -17,7 +17,14 @@
 //
 // Used by the rules engine (enter/exit/inside/outside landmark); build one
 // index per organization or project and keep it up to date with insert/remove.
-import { compile, compiledContainsWithCos, bboxLonSpan, type BBox, type CompiledShape, type Shape } from './geometry.js';
+import {
+  compile,
+  compiledContainsWithCos,
+  bboxLonSpan,
+  type BBox,
+  type CompiledShape,
+  type Shape,
+} from './geometry.js';
 
 interface Entry<T> {
   readonly item: T;
@@ -62,14 +69,18 @@ export class LandmarkIndex<T extends { readonly id: string }> {
     this.cellDegrees = options.cellDegrees ?? 0.01;
     this.cellsPerSide = options.cellsPerSide ?? 4;
     const count = options.levels ?? 16;
-    if (!(this.cellDegrees > 0) || !(count >= 1) || !(this.cellsPerSide >= 1)) throw new Error('invalid landmark index options');
+    if (!(this.cellDegrees > 0) || !(count >= 1) || !(this.cellsPerSide >= 1))
+      throw new Error('invalid landmark index options');
     for (let k = 0; k < count; k++) {
       const size = this.cellDegrees * 2 ** k;
       this.levels.push({ inv: 1 / size, stride: Math.ceil(360 / size) + 2, cells: new Map() });
     }
   }
 
-  static of<T extends { readonly id: string }>(items: Iterable<{ item: T; shape: Shape }>, options?: LandmarkIndexOptions): LandmarkIndex<T> {
+  static of<T extends { readonly id: string }>(
+    items: Iterable<{ item: T; shape: Shape }>,
+    options?: LandmarkIndexOptions,
+  ): LandmarkIndex<T> {
     const index = new LandmarkIndex<T>(options);
     for (const { item, shape } of items) index.insert(item, shape);
     return index;
@@ -144,7 +155,9 @@ export class LandmarkIndex<T extends { readonly id: string }> {
     const cosLat = Math.cos((lat * Math.PI) / 180);
     for (let i = 0; i < active.length; i++) {
       const grid = active[i]!;
-      const bucket = grid.cells.get(Math.floor((lat + 90) * grid.inv) * grid.stride + Math.floor((lon + 180) * grid.inv));
+      const bucket = grid.cells.get(
+        Math.floor((lat + 90) * grid.inv) * grid.stride + Math.floor((lon + 180) * grid.inv),
+      );
       if (!bucket) continue;
       const shapes = bucket.shapes;
       for (let j = 0; j < shapes.length; j++) {
@@ -160,7 +173,13 @@ export class LandmarkIndex<T extends { readonly id: string }> {
   private forEachCell(grid: Level<T>, box: BBox, fn: (key: number) => void): void {
     const lat0 = Math.floor((box.minLat + 90) * grid.inv);
     const lat1 = Math.floor((box.maxLat + 90) * grid.inv);
-    const ranges: Array<[number, number]> = box.minLon <= box.maxLon ? [[box.minLon, box.maxLon]] : [[box.minLon, 180], [-180, box.maxLon]];
+    const ranges: Array<[number, number]> =
+      box.minLon <= box.maxLon
+        ? [[box.minLon, box.maxLon]]
+        : [
+            [box.minLon, 180],
+            [-180, box.maxLon],
+          ];
     for (const [west, east] of ranges) {
       const lon0 = Math.floor((west + 180) * grid.inv);
       const lon1 = Math.floor((east + 180) * grid.inv);

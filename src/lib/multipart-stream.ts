@@ -104,7 +104,11 @@ export class MultipartStream {
     }
     const disposition = headers.get('content-disposition') ?? '';
     if (!/^form-data\b/i.test(disposition)) throw new MultipartError('multipart: part is not form-data');
-    return { name: param(disposition, 'name') ?? '', filename: param(disposition, 'filename'), contentType: headers.get('content-type') };
+    return {
+      name: param(disposition, 'name') ?? '',
+      filename: param(disposition, 'filename'),
+      contentType: headers.get('content-type'),
+    };
   }
 
   /** Call when the body has ended: a body that stopped mid-part is malformed. */

@@ -17,11 +17,16 @@ function tryBind(host: string, port: number): Promise<NodeJS.ErrnoException | un
 }
 
 /** Throws PortInUseError naming the first port of `ports` another process holds; port 0 (any) is not checked. */
-export async function ensurePortsFree(host: string, ports: ReadonlyArray<{ port: number; setting: string }>): Promise<void> {
+export async function ensurePortsFree(
+  host: string,
+  ports: ReadonlyArray<{ port: number; setting: string }>,
+): Promise<void> {
   for (const { port, setting } of ports) {
     if (port === 0) continue;
     const error = await tryBind(host, port);
-    if (error?.code === 'EADDRINUSE') throw new PortInUseError(`port ${port} on ${host} is in use (another server?); stop it or set ${setting}`);
-    if (error?.code === 'EACCES') throw new PortInUseError(`port ${port} on ${host} is not permitted for this user; set ${setting}`);
+    if (error?.code === 'EADDRINUSE')
+      throw new PortInUseError(`port ${port} on ${host} is in use (another server?); stop it or set ${setting}`);
+    if (error?.code === 'EACCES')
+      throw new PortInUseError(`port ${port} on ${host} is not permitted for this user; set ${setting}`);
   }
 }

@@ -44,12 +44,21 @@ export class S3Client {
 
   send(r: S3Request): Promise<IncomingMessage> {
     const key = `${this.s3.prefix}${r.key}`;
-    const url = new URL(`${this.s3.endpoint.replace(/\/+$/, '')}/${encodeURIComponent(this.s3.bucket)}/${key.split('/').map(encodeURIComponent).join('/')}`);
-    const headers = signS3Request({ method: r.method, url, headers: r.headers ?? {}, payloadSha256: r.payloadSha256 ?? EMPTY_PAYLOAD_SHA256 }, this.s3);
+    const url = new URL(
+      `${this.s3.endpoint.replace(/\/+$/, '')}/${encodeURIComponent(this.s3.bucket)}/${key.split('/').map(encodeURIComponent).join('/')}`,
+    );
+    const headers = signS3Request(
+      { method: r.method, url, headers: r.headers ?? {}, payloadSha256: r.payloadSha256 ?? EMPTY_PAYLOAD_SHA256 },
+      this.s3,
+    );
     return new Promise((resolve, reject) => {
       const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: r.method, headers }, resolve);
-      req.setTimeout(IDLE_TIMEOUT_MS, () => req.destroy(new Error(`no answer from the ${this.what} for ${IDLE_TIMEOUT_MS} ms`)));
-      req.on('error', (error) => reject(new DomainError('failed', `${this.what} ${r.method} ${key} failed: ${error.message}`)));
+      req.setTimeout(IDLE_TIMEOUT_MS, () =>
+        req.destroy(new Error(`no answer from the ${this.what} for ${IDLE_TIMEOUT_MS} ms`)),
+      );
+      req.on('error', (error) =>
+        reject(new DomainError('failed', `${this.what} ${r.method} ${key} failed: ${error.message}`)),
+      );
       if (Buffer.isBuffer(r.body)) {
         req.end(r.body);
       } else if (r.body) {
@@ -69,6 +78,9 @@ export class S3Client {
       if (text.length < 4096) text += chunk.toString('utf8');
     }
     const code = /<Code>([^<]{1,100})<\/Code>/.exec(text)?.[1];
-    throw new DomainError('failed', `${this.what} ${method} of ${name} answered ${res.statusCode}${code ? ` ${code}` : ''}`);
+    throw new DomainError(
+      'failed',
+      `${this.what} ${method} of ${name} answered ${res.statusCode}${code ? ` ${code}` : ''}`,
+    );
   }
 }

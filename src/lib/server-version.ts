@@ -15,7 +15,8 @@ function readVersion(): string {
       const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
       if (pkg.name === PACKAGE_NAME && typeof pkg.version === 'string') return pkg.version;
     }
-    if (dir === dirname(dir)) throw new Error(`no package.json of ${PACKAGE_NAME} above ${fileURLToPath(import.meta.url)}`);
+    if (dir === dirname(dir))
+      throw new Error(`no package.json of ${PACKAGE_NAME} above ${fileURLToPath(import.meta.url)}`);
   }
 }
 

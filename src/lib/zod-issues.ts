@@ -5,11 +5,17 @@ import { formatPath } from '../errors.js';
 
 /** Turns zod issues into one line naming each offending field. */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    // A record key that failed names the key and says why, not just "Invalid key in record".
-    .flatMap((issue) => (issue.code === 'invalid_key' ? issue.issues.map((inner) => ({ path: issue.path, message: inner.message })) : [issue]))
-    .map((issue) => `${issue.path.length ? formatPath(issue.path) : '(root)'}: ${issue.message}`)
-    .join('; ');
+  return (
+    error.issues
+      // A record key that failed names the key and says why, not just "Invalid key in record".
+      .flatMap((issue) =>
+        issue.code === 'invalid_key'
+          ? issue.issues.map((inner) => ({ path: issue.path, message: inner.message }))
+          : [issue],
+      )
+      .map((issue) => `${issue.path.length ? formatPath(issue.path) : '(root)'}: ${issue.message}`)
+      .join('; ')
+  );
 }
 
 /** What arrived, for an error that says "expected X, got Y": a short quote of a string, the kind of anything else. */

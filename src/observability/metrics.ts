@@ -53,7 +53,8 @@ class Counter extends Base {
   }
   render(): string {
     let out = this.header('counter');
-    for (const { labels, value } of this.values.values()) out += `${this.name}${renderLabels(this.labelNames, labels)} ${value}\n`;
+    for (const { labels, value } of this.values.values())
+      out += `${this.name}${renderLabels(this.labelNames, labels)} ${value}\n`;
     return out;
   }
 }
@@ -66,7 +67,11 @@ class ErrorCounter extends Counter {
   private readonly byCode = new Map<ErrorCode, { value: number }>();
 
   constructor() {
-    super('errors_total', 'errors met, by code (docs/ERROR-CODES.md): domain errors answered, unhandled ones, failed rule actions', ['code']);
+    super(
+      'errors_total',
+      'errors met, by code (docs/ERROR-CODES.md): domain errors answered, unhandled ones, failed rule actions',
+      ['code'],
+    );
   }
 
   count(code: ErrorCode): void {
@@ -90,7 +95,10 @@ export class Gauge extends Base {
   render(): string {
     let out = this.header(this.type);
     for (const { labels = {}, value } of this.collect()) {
-      out += `${this.name}${renderLabels(this.labelNames, this.labelNames.map((n) => labels[n] ?? ''))} ${value}\n`;
+      out += `${this.name}${renderLabels(
+        this.labelNames,
+        this.labelNames.map((n) => labels[n] ?? ''),
+      )} ${value}\n`;
     }
     return out;
   }
@@ -127,7 +135,12 @@ class Histogram extends Base {
     const key = labelKey(this.labelNames, labels);
     let s = this.series.get(key);
     if (!s) {
-      s = { labels: this.labelNames.map((n) => labels[n] ?? ''), counts: new Array(this.buckets.length).fill(0), sum: 0, count: 0 };
+      s = {
+        labels: this.labelNames.map((n) => labels[n] ?? ''),
+        counts: new Array(this.buckets.length).fill(0),
+        sum: 0,
+        count: 0,
+      };
       this.series.set(key, s);
     }
     return s;
@@ -175,7 +188,12 @@ export function createServerMetrics(registry = new Registry()) {
     ),
     errors: registry.register(new ErrorCounter()),
     httpDuration: registry.register(
-      new Histogram('http_request_duration_seconds', 'HTTP request latency, from headers received to response written', ['route'], LATENCY_BUCKETS),
+      new Histogram(
+        'http_request_duration_seconds',
+        'HTTP request latency, from headers received to response written',
+        ['route'],
+        LATENCY_BUCKETS,
+      ),
     ),
     inferenceDuration: registry.register(
       new Histogram(
@@ -186,7 +204,12 @@ export function createServerMetrics(registry = new Registry()) {
       ),
     ),
     inferenceBatchSize: registry.register(
-      new Histogram('inference_batch_size', 'requests per model run, by model version', ['model_version'], [1, 2, 4, 8, 16, 32, 64, 128, 256]),
+      new Histogram(
+        'inference_batch_size',
+        'requests per model run, by model version',
+        ['model_version'],
+        [1, 2, 4, 8, 16, 32, 64, 128, 256],
+      ),
     ),
     inferenceQueueDelay: registry.register(
       new Histogram(

@@ -57,7 +57,11 @@ const addressKey = (address: string) => `address:${address}`;
  * whoever knew the old one, or holds a token opened with it, is out, and the
  * account's failed logins are forgotten. Undefined if the user does not exist.
  */
-export async function replacePassword(tx: Queryable, userId: string, password: string): Promise<{ user: UserRow; sessionVersion: number } | undefined> {
+export async function replacePassword(
+  tx: Queryable,
+  userId: string,
+  password: string,
+): Promise<{ user: UserRow; sessionVersion: number } | undefined> {
   const user = await updateUser(tx, userId, { passwordHash: await hashPassword(password), verifiedEmail: true });
   if (!user) return undefined;
   await forgetLoginAttempts(tx, emailKey(user.email));
@@ -68,7 +72,6 @@ function tooManyLogins(attempt: LoginAttempt & { admitted: false }, what: string
   const retryAfter = Math.max(1, Math.ceil((attempt.lockedUntil.getTime() - Date.now()) / 1000));
   return new DomainError('throttled', 'too many failed logins', `${what}; try again in ${retryAfter} s`, retryAfter);
 }
-
 
 /** The public view of a user, as the API returns it. */
 export function presentUser(user: UserRow, role?: Role) {
@@ -86,7 +89,13 @@ export function presentUser(user: UserRow, role?: Role) {
 }
 
 /** The public view of an organization: with the caller's role in it when known. */
-export function presentOrganization(o: { id: string; name: string; createdAt: Date; updatedAt: Date; role?: Role | undefined }) {
+export function presentOrganization(o: {
+  id: string;
+  name: string;
+  createdAt: Date;
+  updatedAt: Date;
+  role?: Role | undefined;
+}) {
   return {
     id: o.id,
     name: o.name,
@@ -130,11 +139,24 @@ export class AccountService {
     return `${this.settings.publicUrl}${path}?token=${token}`;
   }
 
-  async signup(input: { email: string; password: string; name: string; organizationName: string; locale?: Record<string, unknown> }): Promise<void> {
+  async signup(input: {
+    email: string;
+    password: string;
+    name: string;
+    organizationName: string;
+    locale?: Record<string, unknown>;
+  }): Promise<void> {
     const email = input.email.toLowerCase();
     await this.sql.begin(async (tx) => {
-      if (await findUserByEmail(tx, email)) throw new DomainError('conflict', 'user already exists', `an account for ${email} exists`);
-      const user = await insertUser(tx, { id: newId(), email, name: input.name, passwordHash: await hashPassword(input.password), verifiedEmail: false });
+      if (await findUserByEmail(tx, email))
+        throw new DomainError('conflict', 'user already exists', `an account for ${email} exists`);
+      const user = await insertUser(tx, {
+        id: newId(),
+        email,
+        name: input.name,
+        passwordHash: await hashPassword(input.password),
+        verifiedEmail: false,
+      });
       if (input.locale) await updateUser(tx, user.id, { locale: input.locale });
       const org = await insertOrganization(tx, { id: newId(), name: input.organizationName });
       await insertMembership(tx, org.id, user.id, 'admin');
@@ -153,7 +175,8 @@ export class AccountService {
   async verifyEmail(token: string): Promise<string> {
     return this.sql.begin(async (tx) => {
       const row = await consumeAccountToken(tx, 'verify', sha256(token));
-      if (!row?.userId) throw new DomainError('unauthenticated', 'invalid token', 'the verification token is unknown, used or expired');
+      if (!row?.userId)
+        throw new DomainError('unauthenticated', 'invalid token', 'the verification token is unknown, used or expired');
       const user = await updateUser(tx, row.userId, { verifiedEmail: true });
       if (!user) throw new DomainError('conflict', 'user does not exist', 'the account of this token was deleted');
       const [first] = await listUserOrganizations(tx, user.id);
@@ -182,7 +205,12 @@ export class AccountService {
     }
     await forgetLoginAttempts(this.sql, emailKey(email));
     await refundLoginAttempt(this.sql, addressKey(clientAddress));
-    if (!user.verifiedEmail) throw new DomainError('forbidden', 'you need to verify your email', 'follow the link in the verification email first');
+    if (!user.verifiedEmail)
+      throw new DomainError(
+        'forbidden',
+        'you need to verify your email',
+        'follow the link in the verification email first',
+      );
     return this.tokens.issue(user, await this.organizationFor(user.id, organizationId));
   }
 
@@ -198,7 +226,10 @@ export class AccountService {
   }
 
   async setOrganization(caller: { userId: string; sessionVersion: number }, organizationId: string): Promise<string> {
-    return this.tokens.issue({ id: caller.userId, sessionVersion: caller.sessionVersion }, await this.organizationFor(caller.userId, organizationId));
+    return this.tokens.issue(
+      { id: caller.userId, sessionVersion: caller.sessionVersion },
+      await this.organizationFor(caller.userId, organizationId),
+    );
   }
 
   /** Always succeeds from the caller's point of view: no way to probe which addresses exist. */
@@ -220,7 +251,8 @@ export class AccountService {
   async setPassword(token: string, password: string): Promise<string> {
     return this.sql.begin(async (tx) => {
       const row = await consumeAccountToken(tx, 'reset', sha256(token));
-      if (!row?.userId) throw new DomainError('unauthenticated', 'invalid token', 'the reset token is unknown, used or expired');
+      if (!row?.userId)
+        throw new DomainError('unauthenticated', 'invalid token', 'the reset token is unknown, used or expired');
       const replaced = await replacePassword(tx, row.userId, password);
       if (!replaced) throw new DomainError('conflict', 'user does not exist', 'the account of this token was deleted');
       const { user, sessionVersion } = replaced;
@@ -247,19 +279,30 @@ export class AccountService {
   }
 
   /** Joins the inviting organization, creating the account if the address has none. */
-  async acceptInvite(input: { token: string; name: string; password: string; locale?: Record<string, unknown> }): Promise<string> {
+  async acceptInvite(input: {
+    token: string;
+    name: string;
+    password: string;
+    locale?: Record<string, unknown>;
+  }): Promise<string> {
     return this.sql.begin(async (tx) => {
       const existing = await findAccountToken(tx, sha256(input.token));
-      if (existing?.kind === 'invite' && existing.revokedAt) throw new DomainError('unauthenticated', 'invite revoked', 'this invitation was revoked');
+      if (existing?.kind === 'invite' && existing.revokedAt)
+        throw new DomainError('unauthenticated', 'invite revoked', 'this invitation was revoked');
       const invite = await consumeAccountToken(tx, 'invite', sha256(input.token));
-      if (!invite) throw new DomainError('unauthenticated', 'invalid token', 'the invitation is unknown, used or expired');
+      if (!invite)
+        throw new DomainError('unauthenticated', 'invalid token', 'the invitation is unknown, used or expired');
       if (!invite.organizationId || !(await findOrganization(tx, invite.organizationId))) {
         throw invalid('organization not found', 'the inviting organization no longer exists');
       }
       let user = await findUserByEmail(tx, invite.email);
       if (user) {
         if (!(await verifyPassword(input.password, user.passwordHash))) {
-          throw new DomainError('unauthenticated', 'Invalid authorization credentials', 'this address has an account: give its password');
+          throw new DomainError(
+            'unauthenticated',
+            'Invalid authorization credentials',
+            'this address has an account: give its password',
+          );
         }
       } else {
         user = await insertUser(tx, {
@@ -293,9 +336,17 @@ export class AccountService {
   }
 
   /** The user of a token, with their role in the token's organization when it names one. */
-  async me(caller: { userId: string; organizationId?: string | undefined }): Promise<{ user: UserRow; role?: Role | undefined }> {
+  async me(caller: {
+    userId: string;
+    organizationId?: string | undefined;
+  }): Promise<{ user: UserRow; role?: Role | undefined }> {
     const user = await this.user(caller.userId);
-    return { user, role: caller.organizationId ? await findMembershipRole(this.sql, caller.organizationId, caller.userId) : undefined };
+    return {
+      user,
+      role: caller.organizationId
+        ? await findMembershipRole(this.sql, caller.organizationId, caller.userId)
+        : undefined,
+    };
   }
 
   /**
@@ -304,12 +355,20 @@ export class AccountService {
    * the account like failed logins. Every other session ends; the answer is
    * a token for this one, in the same organization.
    */
-  async changePassword(caller: { userId: string; organizationId?: string | undefined }, current: string, next: string): Promise<string> {
+  async changePassword(
+    caller: { userId: string; organizationId?: string | undefined },
+    current: string,
+    next: string,
+  ): Promise<string> {
     const user = await this.user(caller.userId);
     const attempt = await claimLoginAttempt(this.sql, emailKey(user.email), LOGIN_THROTTLE);
     if (!attempt.admitted) throw tooManyLogins(attempt, 'this account is locked after failed password checks');
     if (!(await verifyPassword(current, user.passwordHash))) {
-      throw new DomainError('forbidden', 'wrong password', 'currentPassword is not the current password of this account');
+      throw new DomainError(
+        'forbidden',
+        'wrong password',
+        'currentPassword is not the current password of this account',
+      );
     }
     return this.sql.begin(async (tx) => {
       const replaced = await replacePassword(tx, user.id, next);
@@ -319,7 +378,10 @@ export class AccountService {
   }
 
   /** Changes the user's own name or locale. */
-  async changeMe(userId: string, changes: { name?: string | undefined; locale?: Record<string, unknown> | undefined }): Promise<UserRow> {
+  async changeMe(
+    userId: string,
+    changes: { name?: string | undefined; locale?: Record<string, unknown> | undefined },
+  ): Promise<UserRow> {
     const user = await this.user(userId);
     const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
     if (Object.keys(given).length === 0) return user;
@@ -348,7 +410,11 @@ export class AccountService {
   }
 
   /** Organization routes name their organization in the path: the caller's role there decides; a stranger finds none. */
-  private async requireRole(organizationId: string, userId: string, action: 'organization:update' | 'organization:delete'): Promise<void> {
+  private async requireRole(
+    organizationId: string,
+    userId: string,
+    action: 'organization:update' | 'organization:delete',
+  ): Promise<void> {
     authorize(found(await findMembershipRole(this.sql, organizationId, userId), 'organization'), action);
   }
 }

@@ -8,7 +8,14 @@ import type { Sql } from 'postgres';
 import type { Queryable } from '../db/database.js';
 import { newId } from '../ids.js';
 import type { Config } from '../config.js';
-import { countOrganizations, bootstrapOrganization, findUserByEmail, insertMembership, insertOrganization, insertUser } from '../db/accounts.js';
+import {
+  countOrganizations,
+  bootstrapOrganization,
+  findUserByEmail,
+  insertMembership,
+  insertOrganization,
+  insertUser,
+} from '../db/accounts.js';
 import { findKeyByDigest, insertInferenceKey } from '../db/inference-keys.js';
 import { insertModel, insertModelVersion } from '../db/model-versions.js';
 import { lockBootstrap } from '../db/locks.js';
@@ -50,7 +57,12 @@ async function registerBundledModels(tx: Queryable, organizationId: string, mode
       log.warn('skipping model directory', { directory, reason: (error as Error).message });
       continue;
     }
-    const model = await insertModel(tx, { id: newId(), organizationId, name: config.name, description: config.description });
+    const model = await insertModel(tx, {
+      id: newId(),
+      organizationId,
+      name: config.name,
+      description: config.description,
+    });
     const demoId = DEMO_VERSION_IDS[name];
     const isDemo = demoId !== undefined;
     const version = await insertModelVersion(tx, {
@@ -67,7 +79,11 @@ async function registerBundledModels(tx: Queryable, organizationId: string, mode
   }
 }
 
-export async function bootstrap(sql: Sql, config: Config, print: Print = (t) => process.stdout.write(t)): Promise<void> {
+export async function bootstrap(
+  sql: Sql,
+  config: Config,
+  print: Print = (t) => process.stdout.write(t),
+): Promise<void> {
   const secrets: string[] = [];
   await sql.begin(async (tx) => {
     await lockBootstrap(tx);
@@ -77,8 +93,17 @@ export async function bootstrap(sql: Sql, config: Config, print: Print = (t) => 
   });
   if (secrets.length) {
     const demos = [`demo model version: ${DEMO_MODEL_VERSION_ID}`];
-    if (existsSync(join(config.modelsDir, DEMO_SEG_MODEL_DIRECTORY, MODEL_FILE))) demos.push(`demo segmentation model version: ${DEMO_SEG_MODEL_VERSION_ID}`);
-    print(['', '=== First start: credentials (shown once, not stored in clear anywhere) ===', ...secrets, ...demos, ''].join('\n') + '\n');
+    if (existsSync(join(config.modelsDir, DEMO_SEG_MODEL_DIRECTORY, MODEL_FILE)))
+      demos.push(`demo segmentation model version: ${DEMO_SEG_MODEL_VERSION_ID}`);
+    print(
+      [
+        '',
+        '=== First start: credentials (shown once, not stored in clear anywhere) ===',
+        ...secrets,
+        ...demos,
+        '',
+      ].join('\n') + '\n',
+    );
   }
 }
 

@@ -17,12 +17,25 @@ const MAX_KEY_LENGTH = 256;
 
 /** A key as lists show it: never the key itself. */
 export function presentChannelKey(row: ChannelKeyRow) {
-  return { id: row.id, prefix: row.keyPrefix, enabled: row.enabled, createdAt: row.createdAt, updatedAt: row.updatedAt };
+  return {
+    id: row.id,
+    prefix: row.keyPrefix,
+    enabled: row.enabled,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
 }
 
 /** A just-created key: the only response that carries the plaintext `apiKey`. */
 export function presentNewChannelKey(row: ChannelKeyRow, apiKey: string) {
-  return { id: row.id, apiKey, prefix: row.keyPrefix, enabled: row.enabled, createdAt: row.createdAt, updatedAt: row.updatedAt };
+  return {
+    id: row.id,
+    apiKey,
+    prefix: row.keyPrefix,
+    enabled: row.enabled,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
 }
 
 /** Makes a key for a channel known to be the organization's (one just created, or checked). */

@@ -33,7 +33,9 @@ class DatabaseModelStore implements ModelStore {
       const hash = sha256Hash();
       let bytes = 0;
       let seq = 0;
-      for await (const chunk of createReadStream(join(directory, name), { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>) {
+      for await (const chunk of createReadStream(join(directory, name), {
+        highWaterMark: CHUNK_BYTES,
+      }) as AsyncIterable<Buffer>) {
         hash.update(chunk);
         bytes += chunk.length;
         await insertModelFileChunk(tx, versionId, name, seq++, chunk);
@@ -49,7 +51,8 @@ class DatabaseModelStore implements ModelStore {
   async fetch(versionId: string, directory: string): Promise<boolean> {
     const files = await listModelFiles(this.sql, versionId);
     // A failed write closes the chunks' cursor.
-    for (const file of files) await writeChecked(modelFileChunks(this.sql, versionId, file.name), join(directory, file.name), file.name, file);
+    for (const file of files)
+      await writeChecked(modelFileChunks(this.sql, versionId, file.name), join(directory, file.name), file.name, file);
     return files.length > 0;
   }
 

@@ -12,7 +12,9 @@ export { DEVICE_SORT_FIELDS } from '../db/devices.js';
 
 /** The public view of a device. */
 /** The last location as the API shows it: numbers only, whatever an older state holds. */
-function presentLocation(raw: unknown): { latitude: number; longitude: number; accuracy?: number; timestamp?: number } | null {
+function presentLocation(
+  raw: unknown,
+): { latitude: number; longitude: number; accuracy?: number; timestamp?: number } | null {
   if (typeof raw !== 'object' || raw === null) return null;
   const l = raw as Record<string, unknown>;
   if (typeof l.latitude !== 'number' || typeof l.longitude !== 'number') return null;

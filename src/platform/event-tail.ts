@@ -80,7 +80,9 @@ export class TailSubscription {
   /** @internal */
   deliver(rows: readonly EventRow[]): void {
     const { channelId, deviceId } = this.filter;
-    const wanted = rows.filter((row) => (!channelId || row.channelId === channelId) && (!deviceId || row.deviceId === deviceId));
+    const wanted = rows.filter(
+      (row) => (!channelId || row.channelId === channelId) && (!deviceId || row.deviceId === deviceId),
+    );
     if (wanted.length) this.call((listener) => listener.events(wanted));
   }
 
@@ -89,7 +91,10 @@ export class TailSubscription {
     try {
       fn(this.listener);
     } catch (error) {
-      log.error('event tail: a stream failed to take events', { organizationId: this.organizationId, error: error as Error });
+      log.error('event tail: a stream failed to take events', {
+        organizationId: this.organizationId,
+        error: error as Error,
+      });
       this.close();
     }
   }
@@ -119,7 +124,8 @@ export class EventTail {
    */
   async subscribe(organizationId: string, filter: TailFilter): Promise<TailSubscription> {
     await this.events.checkScope(organizationId, filter.channelId, filter.deviceId);
-    if (this.stopped) throw new DomainError('unavailable', 'server is shutting down', 'open the stream again on another server', 1);
+    if (this.stopped)
+      throw new DomainError('unavailable', 'server is shutting down', 'open the stream again on another server', 1);
     const mine = this.places.get(organizationId) ?? 0;
     if (mine >= this.settings.perOrganization) {
       throw new DomainError(
@@ -129,7 +135,11 @@ export class EventTail {
       );
     }
     if (this.openCount >= this.settings.perServer) {
-      throw new DomainError('throttled', 'too many event streams', `this server has ${this.openCount} event streams open, the most it may (EVENT_STREAMS_PER_SERVER)`);
+      throw new DomainError(
+        'throttled',
+        'too many event streams',
+        `this server has ${this.openCount} event streams open, the most it may (EVENT_STREAMS_PER_SERVER)`,
+      );
     }
     this.places.set(organizationId, mine + 1);
     this.openCount++;
@@ -214,12 +224,18 @@ class OrganizationPoller {
     try {
       if (!this.primed) {
         // What is there already is not news: noted, not sent.
-        for (const row of await db.eventIdsSince(this.sql, this.organizationId, new Date(since))) this.seen.set(row.id, row.serverReceivedAt.getTime());
+        for (const row of await db.eventIdsSince(this.sql, this.organizationId, new Date(since)))
+          this.seen.set(row.id, row.serverReceivedAt.getTime());
         if (this.stopped) return;
         this.primed = true;
         for (const subscriber of [...this.subscribers]) subscriber.ready();
       } else {
-        const rows = await db.eventsSince(this.sql, { organizationId: this.organizationId, since: new Date(since), seenIds: [...this.seen.keys()], limit: TAIL_BATCH });
+        const rows = await db.eventsSince(this.sql, {
+          organizationId: this.organizationId,
+          since: new Date(since),
+          seenIds: [...this.seen.keys()],
+          limit: TAIL_BATCH,
+        });
         if (this.stopped) return;
         for (const row of rows) this.seen.set(row.id, row.serverReceivedAt.getTime());
         if (rows.length) for (const subscriber of [...this.subscribers]) subscriber.deliver(rows);

@@ -7,7 +7,6 @@ import * as db from '../db/events.js';
 import type { EventScope, MetricQuery } from '../db/events.js';
 import { invalid, OutOfOrganizationError } from '../errors.js';
 
-
 /** The most buckets one metrics answer holds. */
 const MAX_METRIC_BUCKETS = 1000;
 
@@ -29,7 +28,8 @@ async function inTimezone<T>(timezone: string, work: () => Promise<T>): Promise<
   try {
     return await work();
   } catch (error) {
-    if ((error as { code?: string }).code === '22023') throw invalid('invalid request body', `timezone: "${timezone}" is not known to the database`);
+    if ((error as { code?: string }).code === '22023')
+      throw invalid('invalid request body', `timezone: "${timezone}" is not known to the database`);
     throw error;
   }
 }
@@ -40,8 +40,10 @@ export class EventService {
 
   /** A channel or device named as the scope must be the organization's (OutOfOrganizationError). */
   async checkScope(organizationId: string, channelId: string | undefined, deviceId: string | undefined): Promise<void> {
-    if (channelId && !(await db.channelOfOrganization(this.sql, organizationId, channelId))) throw new OutOfOrganizationError('channel', channelId);
-    if (deviceId && !(await db.deviceOfOrganization(this.sql, organizationId, deviceId))) throw new OutOfOrganizationError('device', deviceId);
+    if (channelId && !(await db.channelOfOrganization(this.sql, organizationId, channelId)))
+      throw new OutOfOrganizationError('channel', channelId);
+    if (deviceId && !(await db.deviceOfOrganization(this.sql, organizationId, deviceId)))
+      throw new OutOfOrganizationError('device', deviceId);
   }
 
   /** A page of events with the totals of the scope (`total`) and of the filtered scope (`filteredTotal`). */
@@ -52,7 +54,10 @@ export class EventService {
     }
     const { limit, order, sinceId, ...rest } = search;
     const scope: EventScope = { organizationId, ...rest };
-    const [rows, totals] = await Promise.all([db.searchEvents(this.sql, { ...scope, limit, order, sinceId }), db.countEvents(this.sql, scope)]);
+    const [rows, totals] = await Promise.all([
+      db.searchEvents(this.sql, { ...scope, limit, order, sinceId }),
+      db.countEvents(this.sql, scope),
+    ]);
     return { rows, totals };
   }
 
@@ -74,7 +79,10 @@ export class EventService {
       const unit = interval === '1h' ? 'hour' : 'day';
       const count = Math.ceil((to.getTime() - from.getTime()) / (unit === 'hour' ? 3_600_000 : 86_400_000)) + 1;
       if (count > MAX_METRIC_BUCKETS) {
-        throw invalid('invalid request body', `interval: from..to holds about ${count} buckets of ${interval}; the most is ${MAX_METRIC_BUCKETS}`);
+        throw invalid(
+          'invalid request body',
+          `interval: from..to holds about ${count} buckets of ${interval}; the most is ${MAX_METRIC_BUCKETS}`,
+        );
       }
       return db.metricBuckets(this.sql, { ...q, from, to }, unit);
     });

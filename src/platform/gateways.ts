@@ -9,7 +9,14 @@ import { found, notFound } from '../errors.js';
 
 /** The public view of a gateway, as the API returns it. */
 export function presentGateway(row: GatewayRow) {
-  return { id: row.id, organizationId: row.organizationId, name: row.name, createdAt: row.createdAt, updatedAt: row.updatedAt, syncedAt: row.syncedAt };
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    name: row.name,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    syncedAt: row.syncedAt,
+  };
 }
 
 /** Gateways of an organization. */

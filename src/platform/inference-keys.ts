@@ -71,7 +71,15 @@ export class InferenceKeyCache {
 
 /** A key as lists show it: never the key itself. */
 export function presentInferenceKey(k: InferenceKeyRow) {
-  return { id: k.id, name: k.name, prefix: k.keyPrefix, enabled: k.enabled, createdBy: k.createdBy, createdAt: k.createdAt, updatedAt: k.updatedAt };
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.keyPrefix,
+    enabled: k.enabled,
+    createdBy: k.createdBy,
+    createdAt: k.createdAt,
+    updatedAt: k.updatedAt,
+  };
 }
 
 /**
@@ -90,7 +98,10 @@ export class InferenceKeyService {
   }
 
   /** A new key of the organization: its row and the key itself, which nothing shows again. */
-  async create(organizationId: string, input: { name: string; createdBy: string }): Promise<{ row: InferenceKeyRow; apiKey: string }> {
+  async create(
+    organizationId: string,
+    input: { name: string; createdBy: string },
+  ): Promise<{ row: InferenceKeyRow; apiKey: string }> {
     const apiKey = generateApiKey();
     const row = await db.insertInferenceKey(this.sql, {
       id: newId(),

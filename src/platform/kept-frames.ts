@@ -145,13 +145,25 @@ export class KeptFrames {
    * same, as its detections are what was asked for.
    */
   async keep(frame: FrameToKeep): Promise<KeepOutcome> {
-    if (this.largestFrameBytes <= 0) return { kept: false, reason: 'this server keeps no frames (KEPT_FRAMES_MAX_MB, KEPT_FRAMES_ACCOUNT_MAX_MB or KEPT_FRAMES_TOTAL_MAX_MB is 0)' };
+    if (this.largestFrameBytes <= 0)
+      return {
+        kept: false,
+        reason:
+          'this server keeps no frames (KEPT_FRAMES_MAX_MB, KEPT_FRAMES_ACCOUNT_MAX_MB or KEPT_FRAMES_TOTAL_MAX_MB is 0)',
+      };
     const format = sniffImageFormat(frame.image);
     const end = format && imageExtent(frame.image, format);
-    if (!end) return { kept: false, reason: `the image's end could not be found in its ${format ?? 'unknown'} structure, so its own bytes are not known` };
+    if (!end)
+      return {
+        kept: false,
+        reason: `the image's end could not be found in its ${format ?? 'unknown'} structure, so its own bytes are not known`,
+      };
     const image = Buffer.from(frame.image.buffer, frame.image.byteOffset, end);
     if (end > this.largestFrameBytes) {
-      return { kept: false, reason: `the image's ${end} bytes are over ${this.largestFrameBytes}, 90% of the smallest kept-frames quota: keeping it would remove every other frame` };
+      return {
+        kept: false,
+        reason: `the image's ${end} bytes are over ${this.largestFrameBytes}, 90% of the smallest kept-frames quota: keeping it would remove every other frame`,
+      };
     }
     const row = {
       eventId: frame.eventId,
@@ -168,7 +180,11 @@ export class KeptFrames {
       await insertKeptFrame(this.sql, { ...row, accountId }, this.bucket ? null : image);
       for (const quota of this.quotasOf(frame.organizationId, accountId)) await this.count(quota, row.bytes);
     } catch (error) {
-      log.warn("could not keep a camera's frame; its event is stored without it", { device: frame.deviceId, event: frame.eventId, error: error as Error });
+      log.warn("could not keep a camera's frame; its event is stored without it", {
+        device: frame.deviceId,
+        event: frame.eventId,
+        error: error as Error,
+      });
       return { kept: false, reason: 'the frame store failed (logged)' };
     }
     return { kept: true };
@@ -185,7 +201,8 @@ export class KeptFrames {
     if (!row) throw notFound('frame not found: it was not kept, or is kept no more');
     if (row.data !== null) return { contentType: row.contentType, body: row.data };
     // Kept in a bucket, by a server whose MODEL_STORE was s3.
-    if (!this.bucket) throw notFound('frame not found: it is kept in the S3 bucket, and this server has no bucket (MODEL_STORE)');
+    if (!this.bucket)
+      throw notFound('frame not found: it is kept in the S3 bucket, and this server has no bucket (MODEL_STORE)');
     const body = await this.bucket.get(row);
     return { contentType: row.contentType, body };
   }
@@ -231,7 +248,8 @@ export class KeptFrames {
     this.sweeping = this.sweeping.then(() =>
       this.sweep().then(
         () => {},
-        (error: unknown) => log.warn('the sweep of kept frames failed; trying again in an hour', { error: error as Error }),
+        (error: unknown) =>
+          log.warn('the sweep of kept frames failed; trying again in an hour', { error: error as Error }),
       ),
     );
     return this.sweeping;
@@ -261,7 +279,12 @@ export class KeptFrames {
         read: () => accountKeptFrameBytes(this.sql, accountId),
         evict: (keepBytes) => deleteOldestAccountFramesBeyond(this.sql, accountId, keepBytes),
       },
-      { key: TOTAL_KEY, limit: this.settings.totalQuotaBytes, read: () => totalKeptFrameBytes(this.sql), evict: (keepBytes) => this.evictLargestAccounts(keepBytes) },
+      {
+        key: TOTAL_KEY,
+        limit: this.settings.totalQuotaBytes,
+        read: () => totalKeptFrameBytes(this.sql),
+        evict: (keepBytes) => this.evictLargestAccounts(keepBytes),
+      },
     ];
   }
 
@@ -295,7 +318,10 @@ export class KeptFrames {
         usage.readAt = Date.now();
       } while (usage.bytes > quota.limit);
     } catch (error) {
-      log.warn('could not remove the oldest kept frames past a quota; the next frame tries again', { quota: quota.key, error: error as Error });
+      log.warn('could not remove the oldest kept frames past a quota; the next frame tries again', {
+        quota: quota.key,
+        error: error as Error,
+      });
     } finally {
       usage.evicting = false;
     }
@@ -308,7 +334,10 @@ export class KeptFrames {
    */
   private async evictLargestAccounts(keepBytes: number): Promise<RemovedFrame[]> {
     const holdings = await accountHoldings(this.sql);
-    const level = waterLevel(holdings.map((h) => h.bytes), keepBytes);
+    const level = waterLevel(
+      holdings.map((h) => h.bytes),
+      keepBytes,
+    );
     const removed: RemovedFrame[] = [];
     for (const holding of holdings) {
       if (holding.bytes <= level) break;
@@ -379,11 +408,18 @@ export class FrameBucket {
     return `frames/${frame.organizationId}/${frame.eventId}`;
   }
 
-  async put(frame: Pick<KeptFrameRow, 'organizationId' | 'eventId' | 'contentType' | 'sha256'>, image: Buffer): Promise<void> {
+  async put(
+    frame: Pick<KeptFrameRow, 'organizationId' | 'eventId' | 'contentType' | 'sha256'>,
+    image: Buffer,
+  ): Promise<void> {
     const res = await this.s3.send({
       method: 'PUT',
       key: this.keyOf(frame),
-      headers: { 'content-length': String(image.byteLength), 'content-type': frame.contentType, [SHA256_HEADER]: frame.sha256 },
+      headers: {
+        'content-length': String(image.byteLength),
+        'content-type': frame.contentType,
+        [SHA256_HEADER]: frame.sha256,
+      },
       body: image,
       payloadSha256: frame.sha256,
     });
@@ -405,7 +441,11 @@ export class FrameBucket {
     const body = Buffer.concat(chunks);
     if (length !== frame.bytes || sha256(body) !== frame.sha256) {
       res.destroy();
-      throw new DomainError('failed', 'the kept frame in the bucket is not the one that was kept', `frame of event ${frame.eventId}: size or SHA-256 differs`);
+      throw new DomainError(
+        'failed',
+        'the kept frame in the bucket is not the one that was kept',
+        `frame of event ${frame.eventId}: size or SHA-256 differs`,
+      );
     }
     return body;
   }

@@ -81,9 +81,14 @@ export class LandmarkService {
   }
 
   /** Gen A: creates a landmark in the project of the path; a projectId in the body must be that one. */
-  async createInProject(organizationId: string, projectId: string, input: LandmarkInput & { projectId?: string | undefined }): Promise<LandmarkRow> {
+  async createInProject(
+    organizationId: string,
+    projectId: string,
+    input: LandmarkInput & { projectId?: string | undefined },
+  ): Promise<LandmarkRow> {
     await this.checkPathProject(organizationId, projectId);
-    if (input.projectId !== undefined && input.projectId !== projectId) throw invalid('invalid request body', 'projectId: differs from the project of the path');
+    if (input.projectId !== undefined && input.projectId !== projectId)
+      throw invalid('invalid request body', 'projectId: differs from the project of the path');
     return this.insert(organizationId, projectId, input);
   }
 
@@ -94,7 +99,8 @@ export class LandmarkService {
 
   async change(organizationId: string, id: string, update: LandmarkUpdate): Promise<LandmarkRow> {
     if (update.id !== undefined && update.id !== id) throw invalid('invalid request body', 'id: cannot be changed');
-    if (update.organizationId !== undefined && update.organizationId !== organizationId) throw invalid('invalid request body', 'organizationId: cannot be changed');
+    if (update.organizationId !== undefined && update.organizationId !== organizationId)
+      throw invalid('invalid request body', 'organizationId: cannot be changed');
     if (update.projectId !== undefined) await this.checkBodyProject(organizationId, update.projectId);
     const changes = {
       projectId: update.projectId,

@@ -8,7 +8,13 @@ import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
-import { findModelByName, insertModel, insertModelVersion, lockModelForNewVersion, type ModelVersionRow } from '../db/model-versions.js';
+import {
+  findModelByName,
+  insertModel,
+  insertModelVersion,
+  lockModelForNewVersion,
+  type ModelVersionRow,
+} from '../db/model-versions.js';
 import { notFound } from '../errors.js';
 import { refuseExternalData } from '../inference/graph/external-data.js';
 import { CONFIG_FILE, MODEL_FILE, readModelConfig, type ModelConfig } from '../inference/versions/model-config.js';
@@ -46,10 +52,15 @@ export interface NewStoredVersion {
  * waits for the one before to commit); a model deleted meanwhile is not
  * found. Removes the directory if any of it fails.
  */
-export async function insertStoredVersion(sql: Sql, store: ModelStore, version: NewStoredVersion): Promise<ModelVersionRow> {
+export async function insertStoredVersion(
+  sql: Sql,
+  store: ModelStore,
+  version: NewStoredVersion,
+): Promise<ModelVersionRow> {
   try {
     return await sql.begin(async (tx) => {
-      if (!(await lockModelForNewVersion(tx, version.organizationId, version.modelId))) throw notFound('model not found');
+      if (!(await lockModelForNewVersion(tx, version.organizationId, version.modelId)))
+        throw notFound('model not found');
       const row = await insertModelVersion(tx, version);
       await store.put(tx, version.id, version.directory);
       return row;
@@ -67,7 +78,11 @@ export interface RegisterOptions {
   validation: ModelValidationSettings;
 }
 
-export async function registerModelDirectory(sql: Sql, files: ModelFiles, options: RegisterOptions): Promise<ModelVersionRow> {
+export async function registerModelDirectory(
+  sql: Sql,
+  files: ModelFiles,
+  options: RegisterOptions,
+): Promise<ModelVersionRow> {
   const config = await validateModelDirectory(options.sourceDir, options.validation);
   const id = newId();
   const directory = files.directoryOf(id);
@@ -76,8 +91,20 @@ export async function registerModelDirectory(sql: Sql, files: ModelFiles, option
     for (const file of [MODEL_FILE, CONFIG_FILE]) await cp(join(options.sourceDir, file), join(directory, file));
     const model =
       (await findModelByName(sql, options.organizationId, config.name)) ??
-      (await insertModel(sql, { id: newId(), organizationId: options.organizationId, name: config.name, description: config.description }));
-    return await insertStoredVersion(sql, files.store, { id, modelId: model.id, organizationId: options.organizationId, directory, config, public: options.public ?? false });
+      (await insertModel(sql, {
+        id: newId(),
+        organizationId: options.organizationId,
+        name: config.name,
+        description: config.description,
+      }));
+    return await insertStoredVersion(sql, files.store, {
+      id,
+      modelId: model.id,
+      organizationId: options.organizationId,
+      directory,
+      config,
+      public: options.public ?? false,
+    });
   } catch (error) {
     await rm(directory, { recursive: true, force: true });
     throw error;

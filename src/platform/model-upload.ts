@@ -10,7 +10,13 @@ import { MultipartStream, type PartHeaders, type PartSink } from '../lib/multipa
 import { multipartBoundary, MultipartError } from '../lib/multipart.js';
 import { ExternalDataError, refuseExternalData } from '../inference/graph/external-data.js';
 import { checkOnnxFile, NotOnnxError } from '../inference/graph/onnx-file.js';
-import { CONFIG_FILE, MODEL_FILE, parseModelConfig, ModelConfigError, type ModelConfig } from '../inference/versions/model-config.js';
+import {
+  CONFIG_FILE,
+  MODEL_FILE,
+  parseModelConfig,
+  ModelConfigError,
+  type ModelConfig,
+} from '../inference/versions/model-config.js';
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
@@ -45,11 +51,14 @@ function fileSink(path: string, limit: number, what: string): PartSink {
     async write(bytes) {
       if (failure) throw failure;
       written += bytes.length;
-      if (written > limit) throw new DomainError('too-large', 'request body too large', `${what} is over ${limit} bytes`);
+      if (written > limit)
+        throw new DomainError('too-large', 'request body too large', `${what} is over ${limit} bytes`);
       if (!stream.write(bytes)) await new Promise<void>((resolve) => stream.once('drain', resolve));
     },
     async end() {
-      await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+      );
       if (failure) throw failure;
     },
   };
@@ -80,9 +89,16 @@ export async function receiveModelUpload(
   try {
     const multipart = new MultipartStream(boundary, (part) => {
       const file = fileFor(part);
-      if (!file) throw invalid('invalid upload', `unexpected part "${part.name}": send "model" (model.onnx) and "config" (model.json)`);
+      if (!file)
+        throw invalid(
+          'invalid upload',
+          `unexpected part "${part.name}": send "model" (model.onnx) and "config" (model.json)`,
+        );
       if (seen.has(file)) {
-        throw invalid('invalid upload', `two parts hold ${file} (the second: field "${part.name}"${part.filename ? `, file "${part.filename}"` : ''}); send model.onnx as "model" and model.json as "config"`);
+        throw invalid(
+          'invalid upload',
+          `two parts hold ${file} (the second: field "${part.name}"${part.filename ? `, file "${part.filename}"` : ''}); send model.onnx as "model" and model.json as "config"`,
+        );
       }
       seen.add(file);
       return fileSink(join(stagingDir, file), file === MODEL_FILE ? maxModelBytes : MAX_CONFIG_BYTES, file);
@@ -90,22 +106,30 @@ export async function receiveModelUpload(
     await body.start((chunk) => multipart.push(chunk));
     multipart.finish();
     for (const file of [MODEL_FILE, CONFIG_FILE]) {
-      if (!seen.has(file)) throw invalid('invalid upload', `${file} is missing: send "model" (model.onnx) and "config" (model.json)`);
+      if (!seen.has(file))
+        throw invalid('invalid upload', `${file} is missing: send "model" (model.onnx) and "config" (model.json)`);
     }
     let json: unknown;
     const text = await readFile(join(stagingDir, CONFIG_FILE), 'utf8');
     try {
       json = JSON.parse(text);
     } catch (error) {
-      const swapped = !/^\s*[{[]/.test(text) ? ` (the ${PART_OF[CONFIG_FILE]} part is not JSON text: are model.onnx and model.json swapped?)` : '';
+      const swapped = !/^\s*[{[]/.test(text)
+        ? ` (the ${PART_OF[CONFIG_FILE]} part is not JSON text: are model.onnx and model.json swapped?)`
+        : '';
       throw invalid('invalid model.json', `${(error as Error).message}${swapped}`);
     }
     try {
       await checkOnnxFile(join(stagingDir, MODEL_FILE));
       await refuseExternalData(join(stagingDir, MODEL_FILE));
     } catch (error) {
-      if (error instanceof NotOnnxError) throw invalid('invalid upload', `the ${PART_OF[MODEL_FILE]} part (model.onnx) is not an ONNX model: ${error.message}`);
-      if (error instanceof ExternalDataError) throw invalid('invalid upload', `the ${PART_OF[MODEL_FILE]} part (model.onnx) is refused: ${error.message}`);
+      if (error instanceof NotOnnxError)
+        throw invalid(
+          'invalid upload',
+          `the ${PART_OF[MODEL_FILE]} part (model.onnx) is not an ONNX model: ${error.message}`,
+        );
+      if (error instanceof ExternalDataError)
+        throw invalid('invalid upload', `the ${PART_OF[MODEL_FILE]} part (model.onnx) is refused: ${error.message}`);
       throw error;
     }
     return { stagingDir, config: parseModelConfig(json) };

@@ -6,7 +6,12 @@
 import type { Sql } from 'postgres';
 import { findModelVersion, listAllModelVersions } from '../db/model-versions.js';
 import { recordVersionStatus } from '../db/replicas.js';
-import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from '../inference/versions/version-registry.js';
+import type {
+  RegisteredVersion,
+  VersionChange,
+  VersionRegistry,
+  VersionStatus,
+} from '../inference/versions/version-registry.js';
 
 /** The channel the model_versions trigger notifies (db/migrations.ts). */
 const CHANNEL = 'model_versions';

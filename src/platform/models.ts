@@ -126,7 +126,13 @@ export class ModelService {
    * `waitMs` is given, as it stands once it has loaded or failed to on this
    * server (or when waitMs has passed).
    */
-  async uploadVersion(organizationId: string, modelId: string, body: UploadBody, contentType: string, waitMs = 0): Promise<PresentedVersion> {
+  async uploadVersion(
+    organizationId: string,
+    modelId: string,
+    body: UploadBody,
+    contentType: string,
+    waitMs = 0,
+  ): Promise<PresentedVersion> {
     const model = await this.get(organizationId, modelId);
     const received = await receiveModelUpload(body, contentType, this.upload.dataDir, this.upload.maxModelBytes);
     const id = newId();
@@ -169,9 +175,20 @@ export class ModelService {
     // answered Active with this replica counted as still loading it.
     const live = versions.map((v): LiveState | undefined => {
       const deployed = this.inference.get(v.id);
-      return deployed && { status: deployed.status, reason: deployed.reason, provider: deployed.provider, preparation: deployed.preparation };
+      return (
+        deployed && {
+          status: deployed.status,
+          reason: deployed.reason,
+          provider: deployed.provider,
+          preparation: deployed.preparation,
+        }
+      );
     });
-    const counts = await replicaCounts(this.sql, versions.map((v) => v.id), { id: this.inference.replicaId, statuses: live.map((l) => l?.status ?? null) });
+    const counts = await replicaCounts(
+      this.sql,
+      versions.map((v) => v.id),
+      { id: this.inference.replicaId, statuses: live.map((l) => l?.status ?? null) },
+    );
     return versions.map((v, i) => presentVersion(v, live[i], counts.get(v.id)!));
   }
 }

@@ -9,7 +9,13 @@ import nodemailer from 'nodemailer';
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
 import type { Queryable } from '../db/database.js';
-import { claimDueEmails, insertOutboxEmail, markEmailFailed, markEmailSent, type OutboxEmailRow } from '../db/outbox.js';
+import {
+  claimDueEmails,
+  insertOutboxEmail,
+  markEmailFailed,
+  markEmailSent,
+  type OutboxEmailRow,
+} from '../db/outbox.js';
 import { log } from '../log.js';
 import type { Secrets } from './secrets.js';
 
@@ -72,7 +78,9 @@ export class OutboxSender {
 
   private kick(): void {
     if (this.stopped) return;
-    this.running = this.running.then(() => this.drain()).catch((error) => log.warn('outbox sender error', { error: error as Error }));
+    this.running = this.running
+      .then(() => this.drain())
+      .catch((error) => log.warn('outbox sender error', { error: error as Error }));
   }
 
   private async drain(): Promise<void> {
@@ -85,7 +93,12 @@ export class OutboxSender {
         } catch (error) {
           const retryIn = Math.min(3600, 30 * 2 ** (email.attempts - 1));
           await markEmailFailed(this.sql, email.id, (error as Error).message, retryIn);
-          log.warn('email delivery failed; will retry', { id: email.id, kind: email.kind, retryInSeconds: retryIn, error: error as Error });
+          log.warn('email delivery failed; will retry', {
+            id: email.id,
+            kind: email.kind,
+            retryInSeconds: retryIn,
+            error: error as Error,
+          });
         }
       }
     }

@@ -40,7 +40,9 @@ const fieldObject = z
     additionalProperties: z
       .boolean()
       .optional()
-      .describe('an object field with fields: false refuses keys its fields do not declare (400 naming the key); true by default'),
+      .describe(
+        'an object field with fields: false refuses keys its fields do not declare (400 naming the key); true by default',
+      ),
     get fields() {
       return z.array(fieldObject).max(SCHEMA_LIMITS.maxFieldsPerLevel).optional();
     },
@@ -58,27 +60,45 @@ function checkTree(fields: readonly FieldInput[], ctx: z.RefinementCtx): void {
     const seen = new Set<string>();
     level.forEach((field, i) => {
       total++;
-      if (seen.has(field.id)) ctx.addIssue({ code: 'custom', path: [...path, i, 'id'], message: `duplicate field id "${field.id}"` });
+      if (seen.has(field.id))
+        ctx.addIssue({ code: 'custom', path: [...path, i, 'id'], message: `duplicate field id "${field.id}"` });
       seen.add(field.id);
       if (field.additionalProperties !== undefined && field.type !== 'object') {
-        ctx.addIssue({ code: 'custom', path: [...path, i, 'additionalProperties'], message: 'only fields of type object may say additionalProperties' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [...path, i, 'additionalProperties'],
+          message: 'only fields of type object may say additionalProperties',
+        });
       } else if (field.additionalProperties === false && !field.fields?.length) {
-        ctx.addIssue({ code: 'custom', path: [...path, i, 'additionalProperties'], message: 'false needs the fields the object may have' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [...path, i, 'additionalProperties'],
+          message: 'false needs the fields the object may have',
+        });
       }
       if (!field.fields) return;
       if (field.type !== 'object') {
-        ctx.addIssue({ code: 'custom', path: [...path, i, 'fields'], message: 'only fields of type object may have nested fields' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [...path, i, 'fields'],
+          message: 'only fields of type object may have nested fields',
+        });
         return;
       }
       if (depth >= SCHEMA_LIMITS.maxDepth) {
-        ctx.addIssue({ code: 'custom', path: [...path, i, 'fields'], message: `fields nest at most ${SCHEMA_LIMITS.maxDepth} levels deep` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [...path, i, 'fields'],
+          message: `fields nest at most ${SCHEMA_LIMITS.maxDepth} levels deep`,
+        });
         return;
       }
       walk(field.fields, [...path, i, 'fields'], depth + 1);
     });
   };
   walk(fields, [], 1);
-  if (total > SCHEMA_LIMITS.maxFields) ctx.addIssue({ code: 'custom', path: [], message: `a schema has at most ${SCHEMA_LIMITS.maxFields} fields` });
+  if (total > SCHEMA_LIMITS.maxFields)
+    ctx.addIssue({ code: 'custom', path: [], message: `a schema has at most ${SCHEMA_LIMITS.maxFields} fields` });
 }
 
 /** The `fields` of a schema definition, validated recursively. */
@@ -125,7 +145,12 @@ const join = (path: string, id: string) => (path ? `${path}.${id}` : id);
  * the payload matches. `additionalProperties` false: keys at the root that
  * `fields` do not declare are refused too.
  */
-export function payloadViolations(fields: readonly SchemaField[], payload: unknown, limit = 10, additionalProperties = true): string[] {
+export function payloadViolations(
+  fields: readonly SchemaField[],
+  payload: unknown,
+  limit = 10,
+  additionalProperties = true,
+): string[] {
   const out: string[] = [];
   const report = (path: string, expected: string, value: unknown) => {
     if (out.length < limit) out.push(`${path || '(root)'}: expected ${expected}, got ${describe(value)}`);
@@ -138,13 +163,19 @@ export function payloadViolations(fields: readonly SchemaField[], payload: unkno
       report(path, field.type, value);
     }
   };
-  const checkObject = (level: readonly SchemaField[], object: Record<string, unknown>, path: string, othersAllowed: boolean) => {
+  const checkObject = (
+    level: readonly SchemaField[],
+    object: Record<string, unknown>,
+    path: string,
+    othersAllowed: boolean,
+  ) => {
     for (const field of level) {
       if (out.length >= limit) return;
       const value = Object.hasOwn(object, field.id) ? object[field.id] : undefined;
       const fieldPath = join(path, field.id);
       if (value === undefined || value === null) {
-        if (field.required && out.length < limit) out.push(`${fieldPath}: required, ${value === null ? 'got null' : 'missing'}`);
+        if (field.required && out.length < limit)
+          out.push(`${fieldPath}: required, ${value === null ? 'got null' : 'missing'}`);
         continue;
       }
       if (!field.isArray) {
@@ -159,7 +190,10 @@ export function payloadViolations(fields: readonly SchemaField[], payload: unkno
     const declared = new Set(level.map((f) => f.id));
     for (const key of Object.keys(object)) {
       if (out.length >= limit) return;
-      if (!declared.has(key)) out.push(`${join(path, key)}: not in the schema, which allows no other keys here (additionalProperties: false)`);
+      if (!declared.has(key))
+        out.push(
+          `${join(path, key)}: not in the schema, which allows no other keys here (additionalProperties: false)`,
+        );
     }
   };
   if (!isPlainObject(payload)) report('', 'object', payload);

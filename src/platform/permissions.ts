@@ -46,6 +46,10 @@ function may(role: Role, action: Action): boolean {
 
 export function authorize(role: Role, action: Action): void {
   if (!may(role, action)) {
-    throw new DomainError('forbidden', 'forbidden', `the ${role.replace('_', ' ')} role may not ${action.replace(':', ' ')}`);
+    throw new DomainError(
+      'forbidden',
+      'forbidden',
+      `the ${role.replace('_', ' ')} role may not ${action.replace(':', ' ')}`,
+    );
   }
 }

@@ -34,6 +34,9 @@ export class ReadinessCheck {
   ) {}
 
   async check(): Promise<Readiness> {
-    return { database: await databaseAnswersWithin(this.sql, DATABASE_TIMEOUT_MS), models: this.inference.modelReadiness() };
+    return {
+      database: await databaseAnswersWithin(this.sql, DATABASE_TIMEOUT_MS),
+      models: this.inference.modelReadiness(),
+    };
   }
 }

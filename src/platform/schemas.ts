@@ -23,7 +23,11 @@ export function presentSchema(row: SchemaRow) {
 }
 
 const inUse = (channels: readonly string[]) =>
-  new DomainError('conflict', 'schema is in use by channels', `used by channel ${channels.join(', ')}: give them another schema or delete them first`);
+  new DomainError(
+    'conflict',
+    'schema is in use by channels',
+    `used by channel ${channels.join(', ')}: give them another schema or delete them first`,
+  );
 
 /** Payload schemas of an organization. */
 export class SchemaService {
@@ -56,7 +60,8 @@ export class SchemaService {
       if (!(await db.deleteSchema(this.sql, organizationId, id))) throw notFound('schema not found');
     } catch (error) {
       // a channel took the schema between the check and the delete (the foreign key refuses)
-      if ((error as { code?: string }).code === '23503') throw inUse(await db.channelIdsUsingSchema(this.sql, organizationId, id));
+      if ((error as { code?: string }).code === '23503')
+        throw inUse(await db.channelIdsUsingSchema(this.sql, organizationId, id));
       throw error;
     }
   }

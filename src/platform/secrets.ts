@@ -72,7 +72,9 @@ export class Secrets {
     try {
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
     } catch {
-      throw new UnopenableSecretError('a stored secret cannot be decrypted: SECRETS_KEY (or DATA_DIR/secrets-key) is not the key it was sealed with');
+      throw new UnopenableSecretError(
+        'a stored secret cannot be decrypted: SECRETS_KEY (or DATA_DIR/secrets-key) is not the key it was sealed with',
+      );
     }
   }
 }

@@ -54,7 +54,10 @@ export function presentVision(profile: VisionProfile) {
     deviceId: profile.deviceId,
     modelVersionId: profile.modelVersionId,
     options: profile.options,
-    zones: profile.zones.map((zone) => ({ name: zone.name, polygon: zone.polygon.map(([x, y]) => [x, y] as [number, number]) })),
+    zones: profile.zones.map((zone) => ({
+      name: zone.name,
+      polygon: zone.polygon.map(([x, y]) => [x, y] as [number, number]),
+    })),
     keepFrames: profile.keepFrames,
     updatedAt: profile.updatedAt,
   };
@@ -91,11 +94,15 @@ export class VisionService {
     // version is gone, its frames refused until another is set).
     const current = await db.findVision(this.sql, organizationId, deviceId);
     if (current?.modelVersionId !== input.modelVersionId && !this.visible(input.modelVersionId, organizationId)) {
-      throw invalid('invalid request body', `modelVersionId: no model version ${JSON.stringify(input.modelVersionId)} this organization can run`);
+      throw invalid(
+        'invalid request body',
+        `modelVersionId: no model version ${JSON.stringify(input.modelVersionId)} this organization can run`,
+      );
     }
     const names = new Set<string>();
     for (const [index, zone] of (input.zones ?? []).entries()) {
-      if (names.has(zone.name)) throw invalid('invalid request body', `zones.${index}.name: "${zone.name}" names another zone already`);
+      if (names.has(zone.name))
+        throw invalid('invalid request body', `zones.${index}.name: "${zone.name}" names another zone already`);
       names.add(zone.name);
     }
     const row = await db.upsertVision(this.sql, {

@@ -16,7 +16,8 @@ describe('client addresses', () => {
 
   it('knows loopback from the rest', () => {
     for (const address of ['127.0.0.1', '127.1.2.3', '::1']) expect(isLoopback(address)).toBe(true);
-    for (const address of ['10.0.0.1', '192.168.1.1', '::', '2001:db8::1', '1127.0.0.1', '']) expect(isLoopback(address)).toBe(false);
+    for (const address of ['10.0.0.1', '192.168.1.1', '::', '2001:db8::1', '1127.0.0.1', ''])
+      expect(isLoopback(address)).toBe(false);
   });
 
   it('believes as many X-Forwarded-For entries as there are trusted proxies, counted from the end', () => {
@@ -37,18 +38,26 @@ describe('/metrics without METRICS_TOKEN', () => {
 
   it('answers a scraper on this host, not a request a proxy on this host relays', async () => {
     expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
-    const relays: Array<Record<string, string>> = [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { 'x-real-ip': '203.0.113.9' }];
+    const relays: Array<Record<string, string>> = [
+      { 'x-forwarded-for': '203.0.113.9' },
+      { forwarded: 'for=203.0.113.9' },
+      { 'x-real-ip': '203.0.113.9' },
+    ];
     for (const header of relays) {
       const relayed = await fetch(`${server.url}/metrics`, { headers: header });
       expect(relayed.status, JSON.stringify(header)).toBe(403);
-      expect(((await relayed.json()) as { error: string }).error).toBe('metrics are served to this host only, not through a proxy; set METRICS_TOKEN to scrape them over the network');
+      expect(((await relayed.json()) as { error: string }).error).toBe(
+        'metrics are served to this host only, not through a proxy; set METRICS_TOKEN to scrape them over the network',
+      );
     }
   });
 
-  it('counts the domain errors it answers by their code, not the front end\'s own refusals', async () => {
+  it("counts the domain errors it answers by their code, not the front end's own refusals", async () => {
     const errorsByCode = async () => {
       const text = await (await fetch(`${server.url}/metrics`)).text();
-      return Object.fromEntries([...text.matchAll(/^errors_total\{code="([A-Z0-9_]+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+      return Object.fromEntries(
+        [...text.matchAll(/^errors_total\{code="([A-Z0-9_]+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]),
+      );
     };
     const before = await errorsByCode();
     const refused = await fetch(`${server.url}/v1/models/no-such-version/predict`, { method: 'POST' });
@@ -74,7 +83,9 @@ describe('/metrics with METRICS_TOKEN', () => {
       message: 'authentication required',
       error: 'metrics need "Authorization: Bearer <METRICS_TOKEN>"',
     });
-    expect((await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer scrape-token-012345678' } })).status).toBe(401);
+    expect(
+      (await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer scrape-token-012345678' } })).status,
+    ).toBe(401);
     const ok = await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer scrape-token-0123456789' } });
     expect(ok.status).toBe(200);
     expect(await ok.text()).toContain('http_requests_total');

@@ -29,7 +29,11 @@ function admin(...args: string[]) {
 }
 
 const login = (password: string) =>
-  fetch(`${server.url}/v2/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password }) });
+  fetch(`${server.url}/v2/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@example.com', password }),
+  });
 
 describe('the command-line tools', () => {
   it('answer --help with their usage, and exit 0', async () => {
@@ -38,7 +42,9 @@ describe('the command-line tools', () => {
       ['outbox', 'Usage: npm run outbox --'],
       ['model', 'Usage:'],
     ] as const) {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', `src/cli/${tool}.ts`, '--help'], { cwd: ROOT });
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', `src/cli/${tool}.ts`, '--help'], {
+        cwd: ROOT,
+      });
       expect(stdout, tool).toContain(usage);
     }
   });
@@ -69,14 +75,25 @@ describe('npm run admin -- reset-password', () => {
 
   it('refuses bad usage and unknown users', async () => {
     await expect(admin('reset-password', '--password', 'short')).rejects.toMatchObject({ code: 2 });
-    await expect(admin('reset-password', '--email', 'nobody@example.com')).rejects.toMatchObject({ stderr: 'error: no user nobody@example.com\n' });
-    await expect(admin('rotate')).rejects.toMatchObject({ code: 2, stdout: expect.stringContaining('Usage: npm run admin -- reset-password') });
+    await expect(admin('reset-password', '--email', 'nobody@example.com')).rejects.toMatchObject({
+      stderr: 'error: no user nobody@example.com\n',
+    });
+    await expect(admin('rotate')).rejects.toMatchObject({
+      code: 2,
+      stdout: expect.stringContaining('Usage: npm run admin -- reset-password'),
+    });
   });
 
   it('says so when ADMIN_PASSWORD is set after the first start and differs', async () => {
     await server.stop();
-    server = await startServer({ dataDir: server.dataDir, databaseUrl: database?.url, env: { ADMIN_PASSWORD: 'first-password-1' } });
-    expect(server.stderr()).toMatch(/ADMIN_PASSWORD applies on the first start only and was not applied .*npm run admin -- reset-password/);
+    server = await startServer({
+      dataDir: server.dataDir,
+      databaseUrl: database?.url,
+      env: { ADMIN_PASSWORD: 'first-password-1' },
+    });
+    expect(server.stderr()).toMatch(
+      /ADMIN_PASSWORD applies on the first start only and was not applied .*npm run admin -- reset-password/,
+    );
     expect(server.stderr()).not.toContain('first-password-1');
   });
 });

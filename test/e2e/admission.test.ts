@@ -36,7 +36,11 @@ afterAll(() => stop?.());
  */
 async function holding(versionId: string, count: number): Promise<void> {
   const line = `inference_queue_depth{model_version="${versionId}"} ${count}\n`;
-  await waitFor(async () => (await (await fetch(`${server.url}/metrics`)).text()).includes(line), 10_000, `${count} requests in ${versionId}'s queue`);
+  await waitFor(
+    async () => (await (await fetch(`${server.url}/metrics`)).text()).includes(line),
+    10_000,
+    `${count} requests in ${versionId}'s queue`,
+  );
 }
 
 /** An uncompressed BMP of about `bytes` bytes: its body is what the budget counts. */
@@ -60,7 +64,11 @@ describe('the request-body memory budget', () => {
     const started = Date.now();
     const refused = await predict(server.url, ids.fixture!, bmpOf(50 * KIB));
     expect(refused.status).toBe(503);
-    expect(refused.body).toEqual({ status: 503, message: 'server is busy', error: 'too many request bodies are being received at once' });
+    expect(refused.body).toEqual({
+      status: 503,
+      message: 'server is busy',
+      error: 'too many request bodies are being received at once',
+    });
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(Date.now() - started).toBeGreaterThanOrEqual(550); // held for QUEUE_HOLD_MS first
     expect((await held.finish()).status).toBe(200);

@@ -21,11 +21,17 @@ const BATCHING = { maxBatchSize: 4, maxQueueDelayMs: 1000 };
 beforeAll(async () => {
   modelsDir = await makeBatchModels(BATCHING);
   await cp(join(ROOT, 'models', 'demo'), join(modelsDir, 'demo'), { recursive: true });
-  server = await startServer({ modelsDir, env: { INFERENCE_API_KEY: 'test-key', MAX_BATCH_SIZE: '4', MAX_QUEUE_DELAY_MS: '1000' } });
+  server = await startServer({
+    modelsDir,
+    env: { INFERENCE_API_KEY: 'test-key', MAX_BATCH_SIZE: '4', MAX_QUEUE_DELAY_MS: '1000' },
+  });
   for (const m of server.stderr().matchAll(/registered model version id=(\w+) name=(\w+)/g)) ids[m[2]!] = m[1]!;
   // Every version is validated in a child process first, two at a time: a
   // dozen of them take minutes on a busy 2-core machine (a deadline, not a timing check).
-  await waitFor(async () => /model_versions\{status="Initializing"\} 0/.test(await (await fetch(`${server.url}/metrics`)).text()), 280_000);
+  await waitFor(
+    async () => /model_versions\{status="Initializing"\} 0/.test(await (await fetch(`${server.url}/metrics`)).text()),
+    280_000,
+  );
 }, 300_000);
 
 afterAll(async () => {
@@ -38,7 +44,14 @@ afterAll(async () => {
 const images = () =>
   Promise.all(
     Array.from({ length: 8 }, (_, i) =>
-      sharp({ create: { width: 80 + 20 * i, height: 60 + 7 * i, channels: 3, background: { r: 30 * i, g: 200 - 20 * i, b: 15 * i } } })
+      sharp({
+        create: {
+          width: 80 + 20 * i,
+          height: 60 + 7 * i,
+          channels: 3,
+          background: { r: 30 * i, g: 200 - 20 * i, b: 15 * i },
+        },
+      })
         .png()
         .toBuffer(),
     ),
@@ -53,7 +66,8 @@ const batchSum = (id: string) => metric(new RegExp(`inference_batch_size_sum\\{m
 const batchCount = (id: string) => metric(new RegExp(`inference_batch_size_count\\{model_version="${id}"\\} (\\S+)`));
 
 /** Eight synthetic scenes of the demo model's shapes. */
-const scenes = () => Promise.all(Array.from({ length: 8 }, (_, i) => renderScene(makeScene(EVAL_SEED_START + i), 'jpeg')));
+const scenes = () =>
+  Promise.all(Array.from({ length: 8 }, (_, i) => renderScene(makeScene(EVAL_SEED_START + i), 'jpeg')));
 
 async function expectBatchedEqualsAlone(id: string, inputs: Buffer[]): Promise<void> {
   const alone: PredictResponse[] = [];
@@ -62,7 +76,9 @@ async function expectBatchedEqualsAlone(id: string, inputs: Buffer[]): Promise<v
   // Alone means alone: every one of those ran in a batch of one.
   expect(sumBefore).toBe(countBefore);
 
-  const together = await Promise.all(inputs.map((image) => predict(server.url, id, image, { query: 'threshold=0.05' })));
+  const together = await Promise.all(
+    inputs.map((image) => predict(server.url, id, image, { query: 'threshold=0.05' })),
+  );
   const [sumAfter, countAfter] = [await batchSum(id), await batchCount(id)];
   // They did run batched: more images than runs.
   expect(sumAfter - sumBefore).toBe(inputs.length);
@@ -77,17 +93,24 @@ async function expectBatchedEqualsAlone(id: string, inputs: Buffer[]): Promise<v
 }
 
 describe('dynamic batching', () => {
-  it.each(Object.keys(BATCH_CONVENTIONS))('%s: a batched answer is identical to the same image alone', async (convention) => {
-    await expectBatchedEqualsAlone(ids[`batch${convention}`]!, await images());
-  });
+  it.each(Object.keys(BATCH_CONVENTIONS))(
+    '%s: a batched answer is identical to the same image alone',
+    async (convention) => {
+      await expectBatchedEqualsAlone(ids[`batch${convention}`]!, await images());
+    },
+  );
 
   it('a lone request is not held for company, even with a long queue delay', async () => {
     // Every request above ran alone at some point; none waited anywhere near the 1 s delay.
     const text = await (await fetch(`${server.url}/metrics`)).text();
     for (const convention of Object.keys(BATCH_CONVENTIONS)) {
       const id = ids[`batch${convention}`]!;
-      const within = Number(new RegExp(`inference_queue_delay_seconds_bucket\\{model_version="${id}",le="0.5"\\} (\\S+)`).exec(text)?.[1]);
-      const count = Number(new RegExp(`inference_queue_delay_seconds_count\\{model_version="${id}"\\} (\\S+)`).exec(text)?.[1]);
+      const within = Number(
+        new RegExp(`inference_queue_delay_seconds_bucket\\{model_version="${id}",le="0.5"\\} (\\S+)`).exec(text)?.[1],
+      );
+      const count = Number(
+        new RegExp(`inference_queue_delay_seconds_count\\{model_version="${id}"\\} (\\S+)`).exec(text)?.[1],
+      );
       expect(count).toBe(16);
       expect(within).toBe(count);
     }

@@ -18,7 +18,11 @@ let deviceToken: string;
 
 beforeAll(async () => {
   // 1 MiB of body memory for the whole server; 1.5 s of waiting for it.
-  ({ database, server, sql, admin } = await startPlatform({ MAX_BUFFERED_BYTES: String(1024 * 1024), QUEUE_HOLD_MS: '1500', MIN_UPLOAD_RATE: '10000' }));
+  ({ database, server, sql, admin } = await startPlatform({
+    MAX_BUFFERED_BYTES: String(1024 * 1024),
+    QUEUE_HOLD_MS: '1500',
+    MIN_UPLOAD_RATE: '10000',
+  }));
   const channel = (await admin.post('/v2/channels', { name: 'phones', type: 'android' })).body.data;
   const registered = await fetch(`${server.url}/v1/registration`, {
     method: 'POST',
@@ -31,13 +35,21 @@ beforeAll(async () => {
 afterAll(() => stopPlatform({ sql, server, database }));
 
 /** Sends only the head of a request announcing `length` body bytes; resolves with the socket. */
-function headOnly(path: string, length: number, authorization?: string): Promise<{ socket: Socket; answer: Promise<string>; closed: Promise<void> }> {
+function headOnly(
+  path: string,
+  length: number,
+  authorization?: string,
+): Promise<{ socket: Socket; answer: Promise<string>; closed: Promise<void> }> {
   return new Promise((resolve) => {
     const socket = connect(server.port, '127.0.0.1', () => {
       const auth = authorization ? `Authorization: ${authorization}\r\n` : '';
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${auth}\r\n`);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${auth}\r\n`,
+      );
       let text = '';
-      const answer = new Promise<string>((done) => socket.on('data', (chunk) => ((text += chunk), text.includes('\r\n\r\n') && done(text))));
+      const answer = new Promise<string>((done) =>
+        socket.on('data', (chunk) => ((text += chunk), text.includes('\r\n\r\n') && done(text))),
+      );
       const closed = new Promise<void>((done) => socket.on('close', () => done()));
       socket.on('error', () => {});
       resolve({ socket, answer, closed });
@@ -69,8 +81,13 @@ describe('ingestion bodies', () => {
     // the other waits for memory, unread, and is refused after QUEUE_HOLD_MS.
     // Which one is which does not matter, so nothing waits for the first to be reserved.
     const started = Date.now();
-    const both = await Promise.all([headOnly('/v1/mobile/events/batch', 800_000, deviceToken), headOnly('/v1/mobile/events/batch', 800_000, deviceToken)]);
-    const [index, text] = await Promise.race(both.map((request, i) => request.answer.then((answer) => [i, answer] as const)));
+    const both = await Promise.all([
+      headOnly('/v1/mobile/events/batch', 800_000, deviceToken),
+      headOnly('/v1/mobile/events/batch', 800_000, deviceToken),
+    ]);
+    const [index, text] = await Promise.race(
+      both.map((request, i) => request.answer.then((answer) => [i, answer] as const)),
+    );
     const [refused, holder] = [both[index]!, both[1 - index]!];
     expect(text).toMatch(/^HTTP\/1\.1 503 /);
     expect(text).toContain('too many request bodies in memory');
@@ -122,7 +139,12 @@ describe('trickling bodies', () => {
   });
 
   it('lets a body that keeps up finish', async () => {
-    const body = JSON.stringify({ events: Array.from({ length: 300 }, (_, i) => ({ timestamp: 1_700_000_000_000 + i, attributes: { pad: 'p'.repeat(200) } })) });
+    const body = JSON.stringify({
+      events: Array.from({ length: 300 }, (_, i) => ({
+        timestamp: 1_700_000_000_000 + i,
+        attributes: { pad: 'p'.repeat(200) },
+      })),
+    });
     const { socket, answer } = await headOnly('/v1/mobile/events/batch', Buffer.byteLength(body), deviceToken);
     // ~70 KB over ~6 s: 12 KB/s, above the 10,000 bytes/s minimum, past the 5 s grace.
     let sent = 0;

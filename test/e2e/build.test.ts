@@ -46,7 +46,10 @@ describe('the compiled server (npm run build, node dist/main.js)', () => {
 
   it('answers health, a predict with the demo model and the management API', async () => {
     expect((await fetch(`${server!.url}/v2/health/live`)).status).toBe(200);
-    expect(await (await fetch(`${server!.url}/v2/health/ready`)).json()).toMatchObject({ status: 'ready', database: 'ok' });
+    expect(await (await fetch(`${server!.url}/v2/health/ready`)).json()).toMatchObject({
+      status: 'ready',
+      database: 'ok',
+    });
 
     const scene = makeScene(EVAL_SEED_START + 100);
     const res = await predict(server!.url, DEMO, await renderScene(scene, 'jpeg'), { key: 'build-key' });
@@ -72,7 +75,10 @@ describe('the compiled server (npm run build, node dist/main.js)', () => {
 describe('npm run start:dist', () => {
   it("stops on SIGINT to npm's own process: the server drains, exits and frees its port", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sense-dist-int-'));
-    const server = await startNpmScript('start:dist', { cwd: SCRATCH, env: { DATA_DIR: dataDir, WORKERS: '1', INSTANCE_COUNT: '1' } });
+    const server = await startNpmScript('start:dist', {
+      cwd: SCRATCH,
+      env: { DATA_DIR: dataDir, WORKERS: '1', INSTANCE_COUNT: '1' },
+    });
     try {
       const stopped = await expectStopsOnSigintToNpm(server);
       expect(stopped).toMatchObject({ npmExit: 0, serverAlive: false, portFree: true });

@@ -29,15 +29,29 @@ import { removeDir, ROOT, waitFor } from '../helpers/server.js';
 
 const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 /** The flags chromium needs here: no sandbox as root, no GPU, nothing fetched from the network. */
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const NAV = ['Models', 'API keys', 'Channels', 'Projects', 'Landmarks', 'Rules', 'Devices', 'Events', 'Settings'];
 const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
 const TILE_URL = 'http://127.0.0.1:9/tiles/{z}/{x}/{y}.png';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium && process.env.CONSOLE_TESTS_REQUIRED === '1') {
-  throw new Error(`no chromium at ${CHROMIUM}, and CONSOLE_TESTS_REQUIRED=1: the console's browser tests must run (apt-get install chromium, or set CHROMIUM_BIN)`);
+  throw new Error(
+    `no chromium at ${CHROMIUM}, and CONSOLE_TESTS_REQUIRED=1: the console's browser tests must run (apt-get install chromium, or set CHROMIUM_BIN)`,
+  );
 }
-if (!hasChromium) console.warn(`console browser tests skipped: no chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_BIN)`);
+if (!hasChromium)
+  console.warn(
+    `console browser tests skipped: no chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_BIN)`,
+  );
 
 let platform: Platform | undefined;
 let browser: Browser | undefined;
@@ -49,7 +63,10 @@ async function screenshot(page: Page, name: string): Promise<void> {
 /** A page in a fresh browser context (its own sessionStorage: signed out). */
 async function newPage(): Promise<Page> {
   // clipboard permissions: the Copy button of a key shown once writes to it
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 860 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  const context = await browser!.newContext({
+    viewport: { width: 1280, height: 860 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   const page = await context.newPage();
   page.on('dialog', (dialog) => void dialog.accept()); // the confirm() before a deletion
   return page;
@@ -83,12 +100,21 @@ async function signedInAs(page: Page, email: string): Promise<void> {
 async function cameraDevice(channelName: string, zones: unknown[]) {
   const { admin, sql, server } = platform!;
   const channel = (await admin.post('/v2/channels', { name: channelName, type: 'iot' })).body.data;
-  const registered = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
+  const registered = await fetch(`${server.url}/v1/registration`, {
+    method: 'POST',
+    body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }),
+  });
   const { deviceId, organizationId } = (await registered.json()) as { deviceId: string; organizationId: string };
   await sql`INSERT INTO device_vision (device_id, organization_id, model_version_id, zones) VALUES (${deviceId}, ${organizationId}, 'yard-model', ${JSON.stringify(zones)}::text::jsonb)`;
   const frame = async (detections: Record<string, unknown[]>, image?: Buffer) => {
     const id = ulid();
-    const payload = { modelVersionId: 'yard-model', detections, counts: {}, zoneCounts: {}, ...(image && { frameKept: true }) };
+    const payload = {
+      modelVersionId: 'yard-model',
+      detections,
+      counts: {},
+      zoneCounts: {},
+      ...(image && { frameKept: true }),
+    };
     if (image) {
       await sql`INSERT INTO kept_frames (event_id, organization_id, account_id, device_id, content_type, bytes, sha256, data)
                 VALUES (${id}, ${organizationId}, ${organizationId}, ${deviceId}, 'image/png', ${image.length}, 'unchecked', ${image})`;
@@ -108,7 +134,11 @@ beforeAll(async () => {
   // the live tail polls four times a second, so that its test waits less
   // Tiles from a port where nothing listens: the maps must work without them.
   // Webhooks to `localhost` are let through (a receiver in the test), those to 127.0.0.1 still refused.
-  platform = await startPlatform({ EVENT_STREAM_POLL_MS: '250', MAP_TILE_URL: TILE_URL, WEBHOOK_ALLOWED_HOSTS: 'localhost' });
+  platform = await startPlatform({
+    EVENT_STREAM_POLL_MS: '250',
+    MAP_TILE_URL: TILE_URL,
+    WEBHOOK_ALLOWED_HOSTS: 'localhost',
+  });
   if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 }, 180_000);
 
@@ -118,7 +148,8 @@ afterAll(async () => {
 });
 
 describe('the console beside the API', () => {
-  const fetchPath = (path: string, accept = 'text/html') => fetch(`${platform!.server.url}${path}`, { headers: { accept } });
+  const fetchPath = (path: string, accept = 'text/html') =>
+    fetch(`${platform!.server.url}${path}`, { headers: { accept } });
 
   it('answers its pages with index.html, revalidated, and its hashed assets for good', async () => {
     const page = await fetchPath('/models/01JDEM0DETECT0R00000000001/predict');
@@ -140,7 +171,14 @@ describe('the console beside the API', () => {
   });
 
   it('leaves the API its paths: unknown ones stay JSON 404s, GET / answers API clients the version', async () => {
-    for (const path of ['/v2/nothing-here', '/v1/nothing', '/metrics/x', '/openapi.json/x', '/assets/missing.js', '/assets/..%2f..%2fpackage.json']) {
+    for (const path of [
+      '/v2/nothing-here',
+      '/v1/nothing',
+      '/metrics/x',
+      '/openapi.json/x',
+      '/assets/missing.js',
+      '/assets/..%2f..%2fpackage.json',
+    ]) {
       const res = await fetchPath(path);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type'), path).toBe('application/json');
@@ -206,13 +244,25 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     // Uploaded at 1 MiB/s (chromium's network emulation), so that its progress bar is seen moving.
     const network = await page.context().newCDPSession(page);
     await network.send('Network.enable');
-    await network.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1024 * 1024 });
+    await network.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 1024 * 1024,
+    });
     await model.getByRole('button', { name: 'Upload version' }).click();
     const progress = model.getByRole('progressbar', { name: 'Upload progress' });
-    await expect.poll(async () => Number((await progress.getAttribute('value')) ?? 0), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => Number((await progress.getAttribute('value')) ?? 0), { timeout: 20_000 })
+      .toBeGreaterThan(0);
     expect(Number(await progress.getAttribute('value'))).toBeLessThan(1);
     await progress.waitFor({ state: 'detached', timeout: 60_000 }); // gone once the upload is answered
-    await network.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await network.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     const failed = model.locator('tr', { has: page.locator('[data-version-status="Failed"]') });
     await failed.waitFor({ timeout: 60_000 });
     expect(await failed.locator('.reason').textContent()).toContain('model.json lists 3 labels');
@@ -239,7 +289,9 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     // so what is drawn is what the API answers a client that sets none
     expect(await page.locator('input[name=threshold]').inputValue()).toBe('0.35');
     const versionId = /\/models\/([^/]+)\/predict/.exec(page.url())![1]!;
-    const byDefault = await predict(platform!.server.url, versionId, await readFile(join(ROOT, 'samples/scene.jpg')), { key: apiKey });
+    const byDefault = await predict(platform!.server.url, versionId, await readFile(join(ROOT, 'samples/scene.jpg')), {
+      key: apiKey,
+    });
     expect(drawn).toBe(Object.values(byDefault.body as Record<string, unknown[]>).flat().length);
     // the slider filters what is drawn: at 1 nothing is left
     await page.locator('input[name=threshold]').fill('1');
@@ -262,9 +314,16 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     const key = (await admin.post('/v2/inference/api-keys', { name: 'console tasks' })).body.data.apiKey as string;
     const upload = async (name: string) => {
       const model = (await admin.post('/v2/models', { name })).body.data;
-      const files = { model: await readFile(join(tasks, name, 'model.onnx')), config: await readFile(join(tasks, name, 'model.json'), 'utf8') };
+      const files = {
+        model: await readFile(join(tasks, name, 'model.onnx')),
+        config: await readFile(join(tasks, name, 'model.json'), 'utf8'),
+      };
       const version = (await uploadModelVersion(platform!.server.url, admin, model.id, files)).body.data.id as string;
-      await waitFor(async () => (await admin.get(`/v2/model-versions/${version}`)).body.data.status === 'Active', 60_000, `${name} Active`);
+      await waitFor(
+        async () => (await admin.get(`/v2/model-versions/${version}`)).body.data.status === 'Active',
+        60_000,
+        `${name} Active`,
+      );
       return version;
     };
     const versions = { seg: await upload('seg'), pose: await upload('pose') };
@@ -347,15 +406,25 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.locator('[data-landmark="park"]').waitFor();
 
     await page.getByRole('button', { name: 'Polygon' }).click();
-    for (const [fx, fy] of [[0.7, 0.2], [0.9, 0.3], [0.8, 0.5]] as const) await page.mouse.click(...at(fx, fy));
+    for (const [fx, fy] of [
+      [0.7, 0.2],
+      [0.9, 0.3],
+      [0.8, 0.5],
+    ] as const)
+      await page.mouse.click(...at(fx, fy));
     await page.getByLabel('Landmark name').fill('pond');
     await page.getByRole('button', { name: 'Save polygon' }).click();
     await page.locator('[data-landmark="pond"]').waitFor();
     await screenshot(page, 'landmarks');
 
     // the API holds what was drawn: north-west above and left of south-east, three corners
-    const project = (await platform!.admin.get('/v2/projects')).body.data.find((p: { name: string }) => p.name === 'city');
-    const saved = (await platform!.admin.get(`/v2/projects/${project.id}/landmarks`)).body.data as Array<{ name: string; model: any }>;
+    const project = (await platform!.admin.get('/v2/projects')).body.data.find(
+      (p: { name: string }) => p.name === 'city',
+    );
+    const saved = (await platform!.admin.get(`/v2/projects/${project.id}/landmarks`)).body.data as Array<{
+      name: string;
+      model: any;
+    }>;
     const park = saved.find((l) => l.name === 'park')!.model;
     expect(park.type).toBe('rectangle');
     expect(park.geometry.nw.lat).toBeGreaterThan(park.geometry.se.lat);
@@ -374,13 +443,20 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     // Edited on the map: the park's south-east corner dragged further south-east, and renamed.
     await page.locator('tr[data-landmark-name="park"]').getByRole('button', { name: 'Edit' }).click();
     const corner = (await page.locator('[data-handle="2"]').boundingBox())!;
-    await drag([corner.x + corner.width / 2, corner.y + corner.height / 2], [corner.x + corner.width / 2 + 60, corner.y + corner.height / 2 + 30]);
+    await drag(
+      [corner.x + corner.width / 2, corner.y + corner.height / 2],
+      [corner.x + corner.width / 2 + 60, corner.y + corner.height / 2 + 30],
+    );
     await screenshot(page, 'landmarks-edit');
     await page.getByLabel('Landmark name').fill('big park');
     await page.getByRole('button', { name: 'Save changes to park' }).click();
     await page.locator('[data-landmark="big park"]').waitFor();
 
-    const after = (await platform!.admin.get(`/v2/projects/${project.id}/landmarks`)).body.data as Array<{ id: string; name: string; model: any }>;
+    const after = (await platform!.admin.get(`/v2/projects/${project.id}/landmarks`)).body.data as Array<{
+      id: string;
+      name: string;
+      model: any;
+    }>;
     expect(after.map((l) => l.name).sort()).toEqual(['big park', 'pond', 'well']);
     const well = after.find((l) => l.name === 'well')!.model;
     expect(well.type).toBe('circle');
@@ -402,7 +478,12 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.getByLabel('Landmark name').fill('square');
     await page.getByRole('button', { name: 'Save rectangle' }).click();
     await page.locator('[data-landmark="square"]').waitFor();
-    const square = ((await platform!.admin.get(`/v2/projects/${project.id}/landmarks`)).body.data as Array<{ name: string; model: any }>).find((l) => l.name === 'square')!.model;
+    const square = (
+      (await platform!.admin.get(`/v2/projects/${project.id}/landmarks`)).body.data as Array<{
+        name: string;
+        model: any;
+      }>
+    ).find((l) => l.name === 'square')!.model;
     for (const corner of [square.geometry.nw, square.geometry.se]) {
       expect(Math.abs(corner.lat - 48.2082)).toBeLessThan(0.01);
       expect(Math.abs(corner.lon - 16.3738)).toBeLessThan(0.01);
@@ -411,9 +492,14 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
 
   it('builds rules from landmark, attribute and schedule conditions in all-of and any-of groups, checked by the server as they are built, and shows their deliveries', async () => {
     const trackers = (await platform!.admin.post('/v2/channels', { name: 'yard trackers', type: 'android' })).body.data;
-    const project = (await platform!.admin.post('/v2/projects', { name: 'depot', channelIds: [trackers.id] })).body.data;
+    const project = (await platform!.admin.post('/v2/projects', { name: 'depot', channelIds: [trackers.id] })).body
+      .data;
     const yard = (
-      await platform!.admin.post('/v2/landmarks', { projectId: project.id, name: 'yard', model: { type: 'circle', geometry: { center: { lat: 48.2, lon: 16.37 }, radius: 150 } } })
+      await platform!.admin.post('/v2/landmarks', {
+        projectId: project.id,
+        name: 'yard',
+        model: { type: 'circle', geometry: { center: { lat: 48.2, lon: 16.37 }, radius: 150 } },
+      })
     ).body.data;
     const page = await newPage();
     await page.goto(`${platform!.server.url}/rules`);
@@ -427,7 +513,9 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.getByLabel('Attribute').fill('event.data.speed');
     await page.getByLabel('Value').fill('30');
     const check = page.getByTestId('rule-check');
-    await expect.poll(() => check.textContent()).toBe(`enterLandmark(('${yard.id}'), event.location.position) && event.data.speed > 30`);
+    await expect
+      .poll(() => check.textContent())
+      .toBe(`enterLandmark(('${yard.id}'), event.location.position) && event.data.speed > 30`);
     // a path the server refuses: its reason shown, no saving
     await page.getByLabel('Attribute').fill('not a path!');
     await check.locator('.error').waitFor();
@@ -440,12 +528,17 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.getByRole('button', { name: 'Save rule' }).click();
     await page.locator('[data-rule-name="speeding in the yard"]').waitFor();
     // the list says it in words, the landmark by its name (before: its id in the expression string)
-    await expect.poll(() => page.locator('[data-rule-name="speeding in the yard"]').getByTestId('rule-conditions').textContent()).toBe('enters yard and event.data.speed > 30');
+    await expect
+      .poll(() => page.locator('[data-rule-name="speeding in the yard"]').getByTestId('rule-conditions').textContent())
+      .toBe('enters yard and event.data.speed > 30');
 
     const [rule] = (await platform!.admin.get(`/v2/rules?projectId=${project.id}`)).body.data;
     expect(rule.conditionsObject[0]).toMatchObject({
       type: 'and',
-      items: [{ type: 'enterLandmark', ids: [yard.id] }, { type: 'matchAttribute', attribute: 'event.data.speed', operator: '>', value: 30 }],
+      items: [
+        { type: 'enterLandmark', ids: [yard.id] },
+        { type: 'matchAttribute', attribute: 'event.data.speed', operator: '>', value: 30 },
+      ],
     });
     expect(rule.actions).toMatchObject([{ type: 'push', subject: 'Slow down' }]);
 
@@ -463,29 +556,52 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.getByRole('button', { name: 'Save rule' }).click();
     const signal = page.locator('[data-rule-name="go signal"]');
     await signal.waitFor();
-    const saved = (await platform!.admin.get(`/v2/rules?projectId=${project.id}`)).body.data.find((r: { name: string }) => r.name === 'go signal');
+    const saved = (await platform!.admin.get(`/v2/rules?projectId=${project.id}`)).body.data.find(
+      (r: { name: string }) => r.name === 'go signal',
+    );
     expect(saved.conditionsObject[0]).toMatchObject({
       type: 'or',
-      items: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'yes' }, { type: 'schedule', weekDays: [1, 2, 3, 4, 5] }],
+      items: [
+        { type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'yes' },
+        { type: 'schedule', weekDays: [1, 2, 3, 4, 5] },
+      ],
     });
     // A device of the project's channel sends the signal: the webhook is refused (an internal address) and the log says so.
-    const device = (await (await fetch(`${platform!.server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: trackers.apiKeys[0].apiKey }) })).json()) as { token: string };
+    const device = (await (
+      await fetch(`${platform!.server.url}/v1/registration`, {
+        method: 'POST',
+        body: JSON.stringify({ apiKey: trackers.apiKeys[0].apiKey }),
+      })
+    ).json()) as { token: string };
     const sent = await fetch(`${platform!.server.url}/v1/mobile/events`, {
       method: 'POST',
       headers: { authorization: device.token, 'content-type': 'application/json' },
       body: JSON.stringify({ timestamp: Date.now(), attributes: { go: 'yes' } }),
     });
     expect(sent.status, await sent.text()).toBe(204);
-    await waitFor(async () => {
-      const log = (await platform!.admin.get(`/v2/rules/${saved.id}/deliveries`)).body.data as Array<{ status: string }>;
-      return log.some((job) => job.status === 'failed');
-    }, 15_000, 'the refused webhook in the delivery log');
+    await waitFor(
+      async () => {
+        const log = (await platform!.admin.get(`/v2/rules/${saved.id}/deliveries`)).body.data as Array<{
+          status: string;
+        }>;
+        return log.some((job) => job.status === 'failed');
+      },
+      15_000,
+      'the refused webhook in the delivery log',
+    );
     await signal.getByRole('button', { name: 'Deliveries' }).click();
     await signal.locator('tr', { hasText: 'failed' }).waitFor();
-    expect(await signal.getByTestId('rule-conditions').textContent()).toBe('event.attributes.go == "yes" or Mon, Tue, Wed, Thu, Fri 08:00–18:00');
+    expect(await signal.getByTestId('rule-conditions').textContent()).toBe(
+      'event.attributes.go == "yes" or Mon, Tue, Wed, Thu, Fri 08:00–18:00',
+    );
 
     // a rule without conditions: said in words, not as a lone `true`
-    await platform!.admin.post('/v2/rules', { projectId: project.id, name: 'every event', conditionsObject: [], actions: [] });
+    await platform!.admin.post('/v2/rules', {
+      projectId: project.id,
+      name: 'every event',
+      conditionsObject: [],
+      actions: [],
+    });
     await page.reload();
     await page.getByLabel('Project').selectOption({ label: 'depot' });
     const always = page.locator('[data-rule-name="every event"]');
@@ -494,7 +610,7 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     expect(await always.locator('code.expression').count()).toBe(0);
   });
 
-  it("builds a camera rule: a traffic cone in a zone for 2 s, once when it starts", async () => {
+  it('builds a camera rule: a traffic cone in a zone for 2 s, once when it starts', async () => {
     const cameras = (await platform!.admin.post('/v2/channels', { name: 'dock cameras', type: 'iot' })).body.data;
     const project = (await platform!.admin.post('/v2/projects', { name: 'dock', channelIds: [cameras.id] })).body.data;
     const page = await newPage();
@@ -506,7 +622,9 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.getByLabel('Zone', { exact: true }).fill('A');
     await page.getByLabel('Held for seconds').fill('2');
     const check = page.getByTestId('rule-check');
-    await expect.poll(() => check.textContent()).toBe("becomesTrue(heldFor(2, 0, detections('traffic cone', 'A') >= 1))");
+    await expect
+      .poll(() => check.textContent())
+      .toBe("becomesTrue(heldFor(2, 0, detections('traffic cone', 'A') >= 1))");
     await page.getByLabel('Once when it starts').uncheck();
     await page.getByLabel('Minimum score').fill('0.5');
     await expect.poll(() => check.textContent()).toBe("heldFor(2, 0, detections('traffic cone', 'A', 0.5) >= 1)");
@@ -514,7 +632,9 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.getByRole('button', { name: 'Save rule' }).click();
     const saved = page.locator('[data-rule-name="cone on the dock"]');
     await saved.waitFor();
-    await expect.poll(() => saved.getByTestId('rule-conditions').textContent()).toBe('traffic cone seen in A scoring ≥ 0.5 >= 1 for 2 s starts');
+    await expect
+      .poll(() => saved.getByTestId('rule-conditions').textContent())
+      .toBe('traffic cone seen in A scoring ≥ 0.5 >= 1 for 2 s starts');
     const [rule] = (await platform!.admin.get(`/v2/rules?projectId=${project.id}`)).body.data;
     expect(rule.conditions).toBe("becomesTrue(heldFor(2, 0, detections('traffic cone', 'A', 0.5) >= 1))");
   });
@@ -525,7 +645,10 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     const registration = await fetch(`${url}/v1/registration`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey, properties: { model: 'Pixel 8', os: 'Android', sensors: ['location'] } }),
+      body: JSON.stringify({
+        apiKey: channel.apiKeys[0].apiKey,
+        properties: { model: 'Pixel 8', os: 'Android', sensors: ['location'] },
+      }),
     });
     const { token, deviceId } = (await registration.json()) as { token: string; deviceId: string };
     await platform!.admin.patch(`/v2/devices/${deviceId}`, { name: 'van 19', tags: ['delivery', 'paris'] });
@@ -534,7 +657,11 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
       const res = await fetch(`${url}/v1/mobile/events`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: token },
-        body: JSON.stringify({ timestamp: Date.now(), locations: [{ timestamp: Date.now(), latitude, longitude, accuracy: 25 }], attributes: { plate } }),
+        body: JSON.stringify({
+          timestamp: Date.now(),
+          locations: [{ timestamp: Date.now(), latitude, longitude, accuracy: 25 }],
+          attributes: { plate },
+        }),
       });
       expect(res.status).toBe(204);
     };
@@ -566,7 +693,9 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     const results = page.getByTestId('search-results').locator('tbody tr');
     await page.getByLabel('Search device id').fill(deviceId);
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect.poll(() => page.getByTestId('search-summary').textContent()).toContain('2 matching of 2 events of this scope');
+    await expect
+      .poll(() => page.getByTestId('search-summary').textContent())
+      .toContain('2 matching of 2 events of this scope');
     expect(await results.count()).toBe(2);
     expect(await results.first().textContent()).toContain('"plate":"EV-2"'); // newest first
     await screenshot(page, 'events');
@@ -577,7 +706,8 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     expect(await results.first().textContent()).toContain('"plate":"EV-1"');
     // a time range that holds none of them: from tomorrow on
     const tomorrow = new Date(Date.now() + 86_400_000);
-    const local = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}T00:00:00`;
+    const local = (d: Date) =>
+      `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}T00:00:00`;
     await page.getByLabel('Payload filter').fill('');
     await page.getByLabel('From').fill(local(tomorrow));
     await page.getByRole('button', { name: 'Search' }).click();
@@ -587,11 +717,15 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     const batch = await fetch(`${url}/v1/mobile/events/batch`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: token },
-      body: JSON.stringify({ events: Array.from({ length: 30 }, (_, i) => ({ timestamp: Date.now(), attributes: { plate: `B-${i}` } })) }),
+      body: JSON.stringify({
+        events: Array.from({ length: 30 }, (_, i) => ({ timestamp: Date.now(), attributes: { plate: `B-${i}` } })),
+      }),
     });
     expect(batch.status).toBe(204);
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect.poll(() => page.getByTestId('search-summary').textContent()).toContain('32 matching of 32 events of this scope; page 1');
+    await expect
+      .poll(() => page.getByTestId('search-summary').textContent())
+      .toContain('32 matching of 32 events of this scope; page 1');
     expect(await results.count()).toBe(25);
     await page.getByRole('button', { name: 'Next page' }).click();
     await expect.poll(() => page.getByTestId('search-summary').textContent()).toContain('page 2');
@@ -613,7 +747,10 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await expect.poll(() => page.getByTestId('device-fields').textContent()).toContain('fleet (android)'); // once the channels are read
     expect(await page.getByTestId('last-location').textContent()).toContain('48.85840, 2.29450 ± 25 m');
     const marker = page.getByTestId('device-map').locator('circle.marker');
-    expect([await marker.getAttribute('data-lat'), await marker.getAttribute('data-lon')]).toEqual(['48.8584', '2.2945']);
+    expect([await marker.getAttribute('data-lat'), await marker.getAttribute('data-lon')]).toEqual([
+      '48.8584',
+      '2.2945',
+    ]);
     // the marker is drawn at the middle of the map, where the view is centred
     expect([await marker.getAttribute('cx'), await marker.getAttribute('cy')]).toEqual(['480', '180']);
     // its 20 most recent events
@@ -633,7 +770,10 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
   it('fits a phone: one row of navigation, nothing wider than the screen, no request that answers 404', async () => {
     const admin = platform!.admin;
     const model = (await admin.post('/v2/models', { name: 'phone' })).body.data;
-    const files = { model: await readFile(join(ROOT, 'models/demo/model.onnx')), config: await readFile(join(ROOT, 'models/demo/model.json'), 'utf8') };
+    const files = {
+      model: await readFile(join(ROOT, 'models/demo/model.onnx')),
+      config: await readFile(join(ROOT, 'models/demo/model.json'), 'utf8'),
+    };
     const version = (await uploadModelVersion(platform!.server.url, admin, model.id, files, '?wait=true')).body.data;
     expect(version.status).toBe('Active');
     const context = await browser!.newContext({ viewport: { width: 420, height: 800 } });
@@ -648,7 +788,8 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     // Before: the links wrapped into a 300 px block above every page.
     const nav = (await page.getByRole('navigation').boundingBox())!;
     expect(nav.height).toBeLessThan(60);
-    const overflow = () => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    const overflow = () =>
+      page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     expect(await overflow()).toBe(0);
     // The version ids a client needs for predict are on the Models page.
     expect(await page.locator('[data-testid="version-id"]').allTextContents()).toContain(version.id);
@@ -668,7 +809,10 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     const registered = await fetch(`${platform!.server.url}/v1/registration`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey, properties: { manufacturer: 'Google', model: 'Pixel 8' } }),
+      body: JSON.stringify({
+        apiKey: channel.apiKeys[0].apiKey,
+        properties: { manufacturer: 'Google', model: 'Pixel 8' },
+      }),
     });
     const { token } = (await registered.json()) as { token: string };
     const deviceId = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
@@ -681,24 +825,51 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     const id = page.getByTestId('device-fields').locator('code').first();
     expect(await id.textContent()).toBe(deviceId);
     const box = (await id.boundingBox())!;
-    const fontSize = await page.evaluate<number>(`parseFloat(getComputedStyle(document.querySelector('[data-testid="device-fields"] code')).fontSize)`);
+    const fontSize = await page.evaluate<number>(
+      `parseFloat(getComputedStyle(document.querySelector('[data-testid="device-fields"] code')).fontSize)`,
+    );
     expect(box.height).toBeLessThan(fontSize * 2); // one line is ~1.2 × the font size
   });
 
   it("shows a camera's zones and its latest frame's detections, live, and saves a zone drawn on the frame", async () => {
     const { admin, sql, server } = platform!;
     const channel = (await admin.post('/v2/channels', { name: 'yard cameras', type: 'iot' })).body.data;
-    const registered = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
+    const registered = await fetch(`${server.url}/v1/registration`, {
+      method: 'POST',
+      body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }),
+    });
     const { deviceId, organizationId } = (await registered.json()) as { deviceId: string; organizationId: string };
     // This server runs no model: the profile and the frames' events are written as the server stores them.
     const zones = [
-      { name: 'left', polygon: [[0, 0], [0.5, 0], [0.5, 1], [0, 1]] },
-      { name: 'right', polygon: [[0.5, 0], [1, 0], [1, 1], [0.5, 1]] },
+      {
+        name: 'left',
+        polygon: [
+          [0, 0],
+          [0.5, 0],
+          [0.5, 1],
+          [0, 1],
+        ],
+      },
+      {
+        name: 'right',
+        polygon: [
+          [0.5, 0],
+          [1, 0],
+          [1, 1],
+          [0.5, 1],
+        ],
+      },
     ];
     await sql`INSERT INTO device_vision (device_id, organization_id, model_version_id, zones) VALUES (${deviceId}, ${organizationId}, 'yard-model', ${JSON.stringify(zones)}::text::jsonb)`;
     const frame = async (detections: Record<string, unknown[]>, image?: Buffer) => {
       const id = ulid();
-      const payload = { modelVersionId: 'yard-model', detections, counts: {}, zoneCounts: {}, ...(image && { frameKept: true }) };
+      const payload = {
+        modelVersionId: 'yard-model',
+        detections,
+        counts: {},
+        zoneCounts: {},
+        ...(image && { frameKept: true }),
+      };
       // A kept frame's image before its event, as the server keeps it (MODEL_STORE=postgres).
       if (image) {
         await sql`INSERT INTO kept_frames (event_id, organization_id, account_id, device_id, content_type, bytes, sha256, data)
@@ -707,7 +878,13 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
       await sql`INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, dedup_key, payload)
                 VALUES (${id}, ${organizationId}, ${channel.id}, ${deviceId}, 'iot', now(), ${`u:${id}`}, ${JSON.stringify(payload)}::text::jsonb)`;
     };
-    const box = (x1: number, y1: number, x2: number, y2: number, zone: string) => ({ type: 'rectangle', score: 0.9, data: { min: [x1, y1], max: [x2, y2] }, children: {}, zones: [zone] });
+    const box = (x1: number, y1: number, x2: number, y2: number, zone: string) => ({
+      type: 'rectangle',
+      score: 0.9,
+      data: { min: [x1, y1], max: [x2, y2] },
+      children: {},
+      zones: [zone],
+    });
     await frame({ 'traffic cone': [box(0.1, 0.2, 0.2, 0.4, 'left')] });
 
     const page = await newPage();
@@ -715,7 +892,9 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await signIn(page, ADMIN.email, ADMIN.password);
     const camera = page.getByTestId('camera-frame');
     await camera.waitFor();
-    expect(await camera.locator('[data-zone]').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-zone')))).toEqual(['left', 'right']);
+    expect(await camera.locator('[data-zone]').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-zone')))).toEqual(
+      ['left', 'right'],
+    );
     await camera.locator('[data-label="traffic cone"]').waitFor();
     // A new frame arrives while the page is open: its detections replace the last ones.
     await frame({ circle: [box(0.6, 0.1, 0.7, 0.3, 'right'), box(0.7, 0.5, 0.9, 0.8, 'right')] });
@@ -744,18 +923,31 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     // A zone drawn by its corners, named, and saved with the profile.
     await page.getByRole('button', { name: 'Draw a zone' }).click();
     const area = (await camera.boundingBox())!;
-    for (const [x, y] of [[0.25, 0.25], [0.75, 0.25], [0.5, 0.75]] as const) await camera.click({ position: { x: x * area.width, y: y * area.height } });
+    for (const [x, y] of [
+      [0.25, 0.25],
+      [0.75, 0.25],
+      [0.5, 0.75],
+    ] as const)
+      await camera.click({ position: { x: x * area.width, y: y * area.height } });
     await page.getByLabel('Zone name').fill('gate');
     await page.getByRole('button', { name: 'Add zone' }).click();
     await page.getByRole('button', { name: 'Save zones' }).click();
-    const saved = await waitFor(async () => {
-      const profile = (await admin.get(`/v2/devices/${deviceId}/vision`)).body.data;
-      return profile.zones.length === 3 ? profile : undefined;
-    }, 15_000, 'the zone to be saved');
+    const saved = await waitFor(
+      async () => {
+        const profile = (await admin.get(`/v2/devices/${deviceId}/vision`)).body.data;
+        return profile.zones.length === 3 ? profile : undefined;
+      },
+      15_000,
+      'the zone to be saved',
+    );
     expect(saved.zones.slice(0, 2)).toEqual(zones);
     expect(saved.zones[2].name).toBe('gate');
     saved.zones[2].polygon.forEach(([x, y]: [number, number], i: number) => {
-      const [ex, ey] = [[0.25, 0.25], [0.75, 0.25], [0.5, 0.75]][i]!;
+      const [ex, ey] = [
+        [0.25, 0.25],
+        [0.75, 0.25],
+        [0.5, 0.75],
+      ][i]!;
       expect(Math.abs(x - ex!)).toBeLessThan(0.02);
       expect(Math.abs(y - ey!)).toBeLessThan(0.02);
     });
@@ -763,18 +955,41 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
 
     // Keeping frames is switched on from here, the zones kept.
     await page.getByLabel(/Keep frames/).check();
-    const keeping = await waitFor(async () => {
-      const profile = (await admin.get(`/v2/devices/${deviceId}/vision`)).body.data;
-      return profile.keepFrames ? profile : undefined;
-    }, 15_000, 'keepFrames to be saved');
+    const keeping = await waitFor(
+      async () => {
+        const profile = (await admin.get(`/v2/devices/${deviceId}/vision`)).body.data;
+        return profile.keepFrames ? profile : undefined;
+      },
+      15_000,
+      'keepFrames to be saved',
+    );
     expect(keeping.zones.map((z: { name: string }) => z.name)).toEqual(['left', 'right', 'gate']);
   });
 
   it("draws a camera's frame at its image's own aspect ratio, its labels apart", async () => {
-    const camera = await cameraDevice('wide cameras', [{ name: 'lane', polygon: [[0.3, 0.4], [0.6, 0.4], [0.6, 0.9], [0.3, 0.9]] }]);
+    const camera = await cameraDevice('wide cameras', [
+      {
+        name: 'lane',
+        polygon: [
+          [0.3, 0.4],
+          [0.6, 0.4],
+          [0.6, 0.9],
+          [0.3, 0.9],
+        ],
+      },
+    ]);
     // Two detections whose labels would be written over each other and over the zone's.
-    const box = (x1: number, y1: number, x2: number, y2: number) => ({ type: 'rectangle', score: 0.9, data: { min: [x1, y1], max: [x2, y2] }, children: {}, zones: ['lane'] });
-    await camera.frame({ 'traffic cone': [box(0.3, 0.4, 0.5, 0.7)], person: [box(0.31, 0.41, 0.55, 0.8)] }, await makeImage('png', 320, 120));
+    const box = (x1: number, y1: number, x2: number, y2: number) => ({
+      type: 'rectangle',
+      score: 0.9,
+      data: { min: [x1, y1], max: [x2, y2] },
+      children: {},
+      zones: ['lane'],
+    });
+    await camera.frame(
+      { 'traffic cone': [box(0.3, 0.4, 0.5, 0.7)], person: [box(0.31, 0.41, 0.55, 0.8)] },
+      await makeImage('png', 320, 120),
+    );
     const page = await newPage();
     await page.goto(`${platform!.server.url}/devices/${camera.deviceId}`);
     await signIn(page, ADMIN.email, ADMIN.password);
@@ -782,19 +997,23 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     const image = frame.getByTestId('camera-image');
     await image.waitFor({ timeout: 15_000 });
     // Before: every frame was drawn 640 × 480, this 320 × 120 one squashed to 4:3.
-    await expect.poll(async () => {
-      const b = (await frame.boundingBox())!;
-      return b.width / b.height;
-    }).toBeCloseTo(320 / 120, 1);
+    await expect
+      .poll(async () => {
+        const b = (await frame.boundingBox())!;
+        return b.width / b.height;
+      })
+      .toBeCloseTo(320 / 120, 1);
     const shown = (await image.boundingBox())!;
     const whole = (await frame.boundingBox())!;
     expect(shown.width / shown.height).toBeCloseTo(320 / 120, 1);
     expect(Math.abs(shown.width - whole.width)).toBeLessThan(3); // the image fills the frame
     // Every label (the zone's, the detections') readable: no two overlap.
-    const labels = await frame.locator('text').evaluateAll((texts) => texts.map((t) => {
-      const r = t.getBoundingClientRect();
-      return { text: t.textContent, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
-    }));
+    const labels = await frame.locator('text').evaluateAll((texts) =>
+      texts.map((t) => {
+        const r = t.getBoundingClientRect();
+        return { text: t.textContent, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+      }),
+    );
     expect(labels.length).toBe(3);
     for (const [i, a] of labels.entries()) {
       for (const b of labels.slice(i + 1)) {
@@ -807,11 +1026,19 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
   it('makes a device a camera from its page and edits its profile, and asks no vision profile of a device that has none', async () => {
     const { admin, server } = platform!;
     const model = (await admin.post('/v2/models', { name: 'gate detector' })).body.data;
-    const files = { model: await readFile(join(ROOT, 'models/demo/model.onnx')), config: await readFile(join(ROOT, 'models/demo/model.json'), 'utf8') };
+    const files = {
+      model: await readFile(join(ROOT, 'models/demo/model.onnx')),
+      config: await readFile(join(ROOT, 'models/demo/model.json'), 'utf8'),
+    };
     const version = (await uploadModelVersion(server.url, admin, model.id, files, '?wait=true')).body.data;
     expect(version.status).toBe('Active');
     const channel = (await admin.post('/v2/channels', { name: 'gate cameras', type: 'iot' })).body.data;
-    const { deviceId } = (await (await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) })).json()) as { deviceId: string };
+    const { deviceId } = (await (
+      await fetch(`${server.url}/v1/registration`, {
+        method: 'POST',
+        body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }),
+      })
+    ).json()) as { deviceId: string };
     const page = await newPage();
     const missing: string[] = [];
     page.on('response', (response) => {
@@ -825,20 +1052,33 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await make.getByLabel('Threshold').fill('0.4');
     await make.getByLabel(/Keep frames/).check();
     await make.getByRole('button', { name: 'Make it a camera' }).click();
-    const made = await waitFor(async () => {
-      const res = await admin.get(`/v2/devices/${deviceId}/vision`);
-      return res.status === 200 ? res.body.data : undefined;
-    }, 15_000, 'the vision profile');
-    expect(made).toMatchObject({ modelVersionId: version.id, options: { threshold: 0.4 }, zones: [], keepFrames: true });
+    const made = await waitFor(
+      async () => {
+        const res = await admin.get(`/v2/devices/${deviceId}/vision`);
+        return res.status === 200 ? res.body.data : undefined;
+      },
+      15_000,
+      'the vision profile',
+    );
+    expect(made).toMatchObject({
+      modelVersionId: version.id,
+      options: { threshold: 0.4 },
+      zones: [],
+      keepFrames: true,
+    });
     // Its camera panel, where the profile is edited.
     const panel = page.getByRole('region', { name: 'Camera' });
     await panel.getByTestId('camera-frame').waitFor();
     await panel.getByLabel('Threshold').fill('0.6');
     await panel.getByRole('button', { name: 'Save profile' }).click();
-    const edited = await waitFor(async () => {
-      const profile = (await admin.get(`/v2/devices/${deviceId}/vision`)).body.data;
-      return profile.options.threshold === 0.6 ? profile : undefined;
-    }, 15_000, 'the threshold to be saved');
+    const edited = await waitFor(
+      async () => {
+        const profile = (await admin.get(`/v2/devices/${deviceId}/vision`)).body.data;
+        return profile.options.threshold === 0.6 ? profile : undefined;
+      },
+      15_000,
+      'the threshold to be saved',
+    );
     expect(edited).toMatchObject({ modelVersionId: version.id, keepFrames: true });
     // Before: the page asked every device for its vision profile, and one that has none answered 404.
     expect(missing).toEqual([]);
@@ -852,7 +1092,9 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
       await admin.post('/v2/rules', {
         projectId: project.id,
         name: 'hot engine',
-        conditionsObject: [{ type: 'and', items: [{ type: 'matchAttribute', attribute: 'event.data.temp', operator: '>', value: 90 }] }],
+        conditionsObject: [
+          { type: 'and', items: [{ type: 'matchAttribute', attribute: 'event.data.temp', operator: '>', value: 90 }] },
+        ],
         actions: [{ type: 'push', subject: 'Hot', message: 'the engine is hot' }],
       })
     ).body.data;
@@ -877,12 +1119,18 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await builder.getByLabel('Value').fill('110');
     await expect.poll(() => builder.getByTestId('rule-check').textContent()).toBe('event.data.temp > 110');
     await builder.getByRole('button', { name: 'Save changes' }).click();
-    const changed = await waitFor(async () => {
-      const r = await rule();
-      return r.name === 'very hot engine' ? r : undefined;
-    }, 15_000, 'the rule edited');
+    const changed = await waitFor(
+      async () => {
+        const r = await rule();
+        return r.name === 'very hot engine' ? r : undefined;
+      },
+      15_000,
+      'the rule edited',
+    );
     // (an all-of group of one condition is saved as that condition)
-    expect(changed.conditionsObject).toMatchObject([{ type: 'matchAttribute', attribute: 'event.data.temp', operator: '>', value: 110 }]);
+    expect(changed.conditionsObject).toMatchObject([
+      { type: 'matchAttribute', attribute: 'event.data.temp', operator: '>', value: 110 },
+    ]);
     expect(changed.actions).toMatchObject([{ type: 'push', subject: 'Hot', message: 'the engine is hot' }]);
     expect(changed.enabled).toBe(true);
     await expect.poll(() => panel.getByTestId('rule-conditions').textContent()).toBe('event.data.temp > 110');
@@ -890,7 +1138,7 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.getByRole('region', { name: 'New rule' }).waitFor();
   });
 
-  it("lists each delivery attempt with its HTTP status or its error, and links it to the event", async () => {
+  it('lists each delivery attempt with its HTTP status or its error, and links it to the event', async () => {
     const { admin, server } = platform!;
     const receiver = createServer((req, res) => {
       req.resume();
@@ -908,14 +1156,21 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
         await admin.post('/v2/rules', {
           projectId: project.id,
           name: 'two hooks',
-          conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'yes' }],
+          conditionsObject: [
+            { type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'yes' },
+          ],
           actions: [
             { type: 'webhook', method: 'POST', url: `http://localhost:${port}/hook` },
             { type: 'webhook', method: 'POST', url: 'http://127.0.0.1:9/hook' },
           ],
         })
       ).body.data;
-      const device = (await (await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: phones.apiKeys[0].apiKey }) })).json()) as { token: string; deviceId: string };
+      const device = (await (
+        await fetch(`${server.url}/v1/registration`, {
+          method: 'POST',
+          body: JSON.stringify({ apiKey: phones.apiKeys[0].apiKey }),
+        })
+      ).json()) as { token: string; deviceId: string };
       const sent = await fetch(`${server.url}/v1/mobile/events`, {
         method: 'POST',
         headers: { authorization: device.token, 'content-type': 'application/json' },
@@ -923,10 +1178,14 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
       });
       expect(sent.status, await sent.text()).toBe(204);
       const [event] = (await admin.post('/v2/events', { deviceId: device.deviceId })).body.data;
-      await waitFor(async () => {
-        const log = (await admin.get(`/v2/rules/${rule.id}/deliveries`)).body.data as Array<{ status: string }>;
-        return log.length === 2 && log.every((job) => job.status !== 'pending');
-      }, 15_000, 'both webhooks in the delivery log');
+      await waitFor(
+        async () => {
+          const log = (await admin.get(`/v2/rules/${rule.id}/deliveries`)).body.data as Array<{ status: string }>;
+          return log.length === 2 && log.every((job) => job.status !== 'pending');
+        },
+        15_000,
+        'both webhooks in the delivery log',
+      );
 
       const page = await newPage();
       await page.goto(`${server.url}/rules`);
@@ -953,9 +1212,21 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
 
   it("offers the project's zones and labels in a camera condition, and shows the server's warnings as a rule is built and saved", async () => {
     const { admin } = platform!;
-    const camera = await cameraDevice('bay cameras', [{ name: 'loading_dock', polygon: [[0, 0], [0.5, 0], [0.5, 1]] }]);
+    const camera = await cameraDevice('bay cameras', [
+      {
+        name: 'loading_dock',
+        polygon: [
+          [0, 0],
+          [0.5, 0],
+          [0.5, 1],
+        ],
+      },
+    ]);
     const project = (await admin.post('/v2/projects', { name: 'bay', channelIds: [camera.channelId] })).body.data;
-    const vocabulary = (await admin.get(`/v2/projects/${project.id}/rule-vocabulary`)).body.data as { zones: string[]; labels: string[] };
+    const vocabulary = (await admin.get(`/v2/projects/${project.id}/rule-vocabulary`)).body.data as {
+      zones: string[];
+      labels: string[];
+    };
     expect(vocabulary.zones).toEqual(['loading_dock']);
     const page = await newPage();
     await page.goto(`${platform!.server.url}/rules`);
@@ -965,7 +1236,8 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await builder.getByLabel('Rule name').fill('dock watch');
     await builder.getByLabel('Add a condition').first().selectOption('camera');
     // Before: free text only. Now the fields offer what the project knows (and still take any text).
-    const options = (list: string) => page.locator(`datalist#${list} option`).evaluateAll((os) => os.map((o) => o.getAttribute('value')));
+    const options = (list: string) =>
+      page.locator(`datalist#${list} option`).evaluateAll((os) => os.map((o) => o.getAttribute('value')));
     await expect.poll(() => options('rule-zones')).toEqual(vocabulary.zones);
     expect(await options('rule-labels')).toEqual(vocabulary.labels);
     expect(await builder.getByLabel('Zone', { exact: true }).getAttribute('list')).toBe('rule-zones');
@@ -990,11 +1262,32 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
   it('works at 390 px wide: every page reached from the navigation, nothing wider than the screen but inside a table box', async () => {
     const { admin } = platform!;
     // a camera, and a rule with a webhook: the widest pages
-    const camera = await cameraDevice('narrow cameras', [{ name: 'door', polygon: [[0, 0], [0.5, 0], [0.5, 1]] }]);
-    await camera.frame({ person: [{ type: 'rectangle', score: 0.8, data: { min: [0.1, 0.1], max: [0.4, 0.9] }, children: {}, zones: ['door'] }] }, await makeImage('png', 640, 360));
+    const camera = await cameraDevice('narrow cameras', [
+      {
+        name: 'door',
+        polygon: [
+          [0, 0],
+          [0.5, 0],
+          [0.5, 1],
+        ],
+      },
+    ]);
+    await camera.frame(
+      {
+        person: [
+          { type: 'rectangle', score: 0.8, data: { min: [0.1, 0.1], max: [0.4, 0.9] }, children: {}, zones: ['door'] },
+        ],
+      },
+      await makeImage('png', 640, 360),
+    );
     const channel = (await admin.post('/v2/channels', { name: 'narrow trackers', type: 'android' })).body.data;
     const project = (await admin.post('/v2/projects', { name: 'narrow', channelIds: [channel.id] })).body.data;
-    await admin.post('/v2/rules', { projectId: project.id, name: 'narrow hook', conditionsObject: [], actions: [{ type: 'webhook', method: 'POST', url: 'http://127.0.0.1:9/a/rather/long/path/of/a/webhook' }] });
+    await admin.post('/v2/rules', {
+      projectId: project.id,
+      name: 'narrow hook',
+      conditionsObject: [],
+      actions: [{ type: 'webhook', method: 'POST', url: 'http://127.0.0.1:9/a/rather/long/path/of/a/webhook' }],
+    });
     const context = await browser!.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await page.goto(`${platform!.server.url}/models`);
@@ -1124,6 +1417,8 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await forgetful.getByLabel('New password').fill('mo-password-2');
     await forgetful.getByRole('button', { name: 'Set password and sign in' }).click();
     await signedInAs(forgetful, 'mo@example.com');
-    expect((await platform!.anon.post('/v2/login', { email: 'mo@example.com', password: 'mo-password-2' })).status).toBe(200);
+    expect(
+      (await platform!.anon.post('/v2/login', { email: 'mo@example.com', password: 'mo-password-2' })).status,
+    ).toBe(200);
   });
 });

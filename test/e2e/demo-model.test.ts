@@ -28,10 +28,21 @@ describe('demo detector', () => {
       const scene = makeScene(EVAL_SEED_START + 100 + n);
       const res = await predict(server.url, DEMO, await renderScene(scene, 'jpeg'), { key: 'demo-key', form: 'json' });
       expect(res.status).toBe(200);
-      const answer = Object.entries(res.body as Record<string, Array<{ data: { min: number[]; max: number[] } }>>).flatMap(([label, list]) =>
-        list.map((d) => ({ label, box: [d.data.min[0]! * scene.width, d.data.min[1]! * scene.height, d.data.max[0]! * scene.width, d.data.max[1]! * scene.height] as Box })),
+      const answer = Object.entries(
+        res.body as Record<string, Array<{ data: { min: number[]; max: number[] } }>>,
+      ).flatMap(([label, list]) =>
+        list.map((d) => ({
+          label,
+          box: [
+            d.data.min[0]! * scene.width,
+            d.data.min[1]! * scene.height,
+            d.data.max[0]! * scene.width,
+            d.data.max[1]! * scene.height,
+          ] as Box,
+        })),
       );
-      const matches = (a: { label: string; box: Box }, b: { label: string; box: Box }) => a.label === b.label && iou(a.box, b.box) >= 0.5;
+      const matches = (a: { label: string; box: Box }, b: { label: string; box: Box }) =>
+        a.label === b.label && iou(a.box, b.box) >= 0.5;
       objects += scene.objects.length;
       found += scene.objects.filter((o) => answer.some((d) => matches(d, o))).length;
       detections += answer.length;

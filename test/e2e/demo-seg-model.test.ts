@@ -26,7 +26,12 @@ afterAll(async () => {
   await removeDir(server?.dataDir);
 });
 
-type Polygon = { type: string; data: { points: Array<[number, number]> }; score: number; children: Record<string, Array<{ type: string }>> };
+type Polygon = {
+  type: string;
+  data: { points: Array<[number, number]> };
+  score: number;
+  children: Record<string, Array<{ type: string }>>;
+};
 
 describe('demo segmentation model', () => {
   it('outlines the visible objects of held-out scenes with polygons of the right labels', async () => {
@@ -38,11 +43,16 @@ describe('demo segmentation model', () => {
     // Seeds 9,000,100..9,000,107: held out (training used 1,000,000..1,005,999), the same for every run.
     for (let n = 0; n < 8; n++) {
       const scene = makeScene(EVAL_SEED_START + 100 + n);
-      const res = await predict(server.url, DEMO_SEG_MODEL_VERSION_ID, await renderScene(scene, 'png'), { key: 'demo-key', form: 'json' });
+      const res = await predict(server.url, DEMO_SEG_MODEL_VERSION_ID, await renderScene(scene, 'png'), {
+        key: 'demo-key',
+        form: 'json',
+      });
       expect(res.status).toBe(200);
       const ids = scene.instanceMask();
       const areas = instanceAreas(ids);
-      const answers = Object.entries(res.body as Record<string, Polygon[]>).flatMap(([label, list]) => list.map((d) => ({ label, ...d })));
+      const answers = Object.entries(res.body as Record<string, Polygon[]>).flatMap(([label, list]) =>
+        list.map((d) => ({ label, ...d })),
+      );
       for (const a of answers) {
         expect(a.type).toBe('polygon');
         expect(a.children).toEqual({}); // box=false by default
@@ -92,9 +102,15 @@ describe('demo segmentation model', () => {
   it('adds each polygon box with box=true, and the demo detector still answers rectangles beside it', async () => {
     const scene = makeScene(EVAL_SEED_START + 100);
     const image = await renderScene(scene, 'png');
-    const seg = await predict(server.url, DEMO_SEG_MODEL_VERSION_ID, image, { key: 'demo-key', form: 'json', query: 'box=true' });
+    const seg = await predict(server.url, DEMO_SEG_MODEL_VERSION_ID, image, {
+      key: 'demo-key',
+      form: 'json',
+      query: 'box=true',
+    });
     expect(seg.status).toBe(200);
-    const answers = Object.entries(seg.body as Record<string, Polygon[]>).flatMap(([label, list]) => list.map((d) => ({ label, ...d })));
+    const answers = Object.entries(seg.body as Record<string, Polygon[]>).flatMap(([label, list]) =>
+      list.map((d) => ({ label, ...d })),
+    );
     expect(answers.length).toBeGreaterThan(0);
     for (const a of answers) expect(a.children[a.label]?.map((c) => c.type)).toEqual(['rectangle']);
     const det = await predict(server.url, DEMO_MODEL_VERSION_ID, image, { key: 'demo-key', form: 'json' });

@@ -29,7 +29,12 @@ describe('SIGKILL durability', () => {
       conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.k', operator: '==', value: 'v' }],
       actions: [{ type: 'push', subject: 'seen', message: 'seen' }],
     });
-    const registration = (await (await fetch(`${first.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) })).json()) as {
+    const registration = (await (
+      await fetch(`${first.url}/v1/registration`, {
+        method: 'POST',
+        body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }),
+      })
+    ).json()) as {
       token: string;
       deviceId: string;
     };
@@ -47,7 +52,11 @@ describe('SIGKILL durability', () => {
     const sql = await serverSql(second, database?.url);
     try {
       const stored = new Set(
-        (await sql<{ t: number }[]>`SELECT (payload->>'timestamp')::bigint AS t FROM events WHERE device_id = ${registration.deviceId}`).map((r) => Number(r.t)),
+        (
+          await sql<
+            { t: number }[]
+          >`SELECT (payload->>'timestamp')::bigint AS t FROM events WHERE device_id = ${registration.deviceId}`
+        ).map((r) => Number(r.t)),
       );
       const lost = acked.filter((t) => !stored.has(t));
       expect(lost).toEqual([]);
@@ -55,11 +64,19 @@ describe('SIGKILL durability', () => {
       // restart. Jobs the killed server had claimed are retried once their
       // 60 s lease (longer than the slowest webhook) has run out, and a job
       // that had run just before the kill must not run a second time.
-      await waitFor(async () => {
-        const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM action_jobs WHERE device_id = ${registration.deviceId} AND status <> 'succeeded'`;
-        return row!.n === 0;
-      }, 150_000, 'every queued action to run');
-      const [notified] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM notifications WHERE device_id = ${registration.deviceId}`;
+      await waitFor(
+        async () => {
+          const [row] = await sql<
+            { n: number }[]
+          >`SELECT count(*)::int AS n FROM action_jobs WHERE device_id = ${registration.deviceId} AND status <> 'succeeded'`;
+          return row!.n === 0;
+        },
+        150_000,
+        'every queued action to run',
+      );
+      const [notified] = await sql<
+        { n: number }[]
+      >`SELECT count(*)::int AS n FROM notifications WHERE device_id = ${registration.deviceId}`;
       expect(notified!.n).toBe(stored.size);
     } finally {
       await sql.end();

@@ -41,21 +41,39 @@ afterAll(async () => {
 });
 
 const partitionsOf = async (c: postgres.Sql) =>
-  (await c<{ name: string }[]>`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = 'events'::regclass ORDER BY 1`).map((r) => r.name);
+  (
+    await c<
+      { name: string }[]
+    >`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = 'events'::regclass ORDER BY 1`
+  ).map((r) => r.name);
 
 /** The partition holding each event, by id. */
 async function placeOf(c: postgres.Sql, ids: string[]): Promise<Record<string, string>> {
-  const rows = await c<{ id: string; place: string }[]>`SELECT id, tableoid::regclass::text AS place FROM events WHERE id = ANY(${ids})`;
+  const rows = await c<
+    { id: string; place: string }[]
+  >`SELECT id, tableoid::regclass::text AS place FROM events WHERE id = ANY(${ids})`;
   return Object.fromEntries(rows.map((r) => [r.id, r.place]));
 }
 
 function row(deviceId: string, at: number, dedupKey: string, payload: Record<string, unknown> = {}): NewEventRow {
-  return { id: newId(), organizationId: 'org-1', channelId: 'channel-1', deviceId, source: 'iot', serverReceivedAt: new Date(at), clientSentAt: null, payload, dedupKey };
+  return {
+    id: newId(),
+    organizationId: 'org-1',
+    channelId: 'channel-1',
+    deviceId,
+    source: 'iot',
+    serverReceivedAt: new Date(at),
+    clientSentAt: null,
+    payload,
+    dedupKey,
+  };
 }
 
 describe('migration 014 on a table with events', () => {
   let c: postgres.Sql;
-  const name = `sense_migration_${newId().toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+  const name = `sense_migration_${newId()
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')}`;
   // The last one from a server whose clock ran three days ahead.
   const before = [
     row('device-1', today - 40 * DAY, 'k1', { n: 1 }),
@@ -69,7 +87,10 @@ describe('migration 014 on a table with events', () => {
     const other = new URL(url);
     other.pathname = `/${name}`;
     c = connect(other.toString(), 2);
-    await migrate(c, MIGRATIONS.filter((m) => m.version < 14));
+    await migrate(
+      c,
+      MIGRATIONS.filter((m) => m.version < 14),
+    );
     await c`INSERT INTO organizations (id, name) VALUES ('org-1', 'one')`;
     // As the ingestion of version 13 stored them: the key in the events table.
     await c`INSERT INTO events ${c(before.map((e) => ({ ...e, payload: c.json(e.payload as never) })))}`;
@@ -83,10 +104,31 @@ describe('migration 014 on a table with events', () => {
 
   it('keeps the events in one partition of everything before the day after the newest, searchable as before', async () => {
     expect(await partitionsOf(c)).toEqual(['events_before', 'events_default']);
-    expect(Object.values(await placeOf(c, before.map((e) => e.id)))).toEqual(before.map(() => 'events_before'));
-    const found = await searchEvents(c, { organizationId: 'org-1', datePath: 'serverReceivedAt', filter: [], limit: 10, order: 'desc' });
-    expect(found.map((e) => [e.id, e.deviceId, e.payload])).toEqual([...before].reverse().map((e) => [e.id, e.deviceId, e.payload]));
-    const ranged = await countEvents(c, { organizationId: 'org-1', deviceId: 'device-1', datePath: 'serverReceivedAt', from: new Date(today - 3 * DAY), filter: [] });
+    expect(
+      Object.values(
+        await placeOf(
+          c,
+          before.map((e) => e.id),
+        ),
+      ),
+    ).toEqual(before.map(() => 'events_before'));
+    const found = await searchEvents(c, {
+      organizationId: 'org-1',
+      datePath: 'serverReceivedAt',
+      filter: [],
+      limit: 10,
+      order: 'desc',
+    });
+    expect(found.map((e) => [e.id, e.deviceId, e.payload])).toEqual(
+      [...before].reverse().map((e) => [e.id, e.deviceId, e.payload]),
+    );
+    const ranged = await countEvents(c, {
+      organizationId: 'org-1',
+      deviceId: 'device-1',
+      datePath: 'serverReceivedAt',
+      from: new Date(today - 3 * DAY),
+      filter: [],
+    });
     expect(ranged).toEqual({ total: 2, filteredTotal: 1 });
   });
 
@@ -94,7 +136,9 @@ describe('migration 014 on a table with events', () => {
     const retry = row('device-1', Date.now(), 'k1', { n: 1 });
     expect(await insertNewEvents(c, [retry])).toEqual([]);
     await expect(c`WITH ${insertAllEvents(c, [retry])} SELECT 1`).rejects.toMatchObject({ code: '23505' });
-    expect(await countEvents(c, { organizationId: 'org-1', datePath: 'serverReceivedAt', filter: [] })).toMatchObject({ total: 4 });
+    expect(await countEvents(c, { organizationId: 'org-1', datePath: 'serverReceivedAt', filter: [] })).toMatchObject({
+      total: 4,
+    });
   });
 
   it('drops the converted table whole once all of it is past retention, with its keys', async () => {
@@ -102,7 +146,9 @@ describe('migration 014 on a table with events', () => {
     expect((await maintainEventPartitions(c, 30, today + 33 * DAY)).dropped).toEqual([]);
     const outcome = await maintainEventPartitions(c, 30, today + 35 * DAY);
     expect(outcome.dropped).toEqual(['events_before']);
-    expect(await countEvents(c, { organizationId: 'org-1', datePath: 'serverReceivedAt', filter: [] })).toMatchObject({ total: 0 });
+    expect(await countEvents(c, { organizationId: 'org-1', datePath: 'serverReceivedAt', filter: [] })).toMatchObject({
+      total: 0,
+    });
     expect(await c`SELECT 1 FROM event_keys`).toHaveLength(0);
   });
 });
@@ -118,7 +164,10 @@ describe('day partitions', () => {
     const created = (await platform.admin.post('/v2/channels', { name: 'sensors', type: 'iot' })).body.data;
     organizationId = created.organizationId;
     channelId = created.id;
-    const res = await fetch(`${platform.server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: created.apiKeys[0].apiKey }) });
+    const res = await fetch(`${platform.server.url}/v1/registration`, {
+      method: 'POST',
+      body: JSON.stringify({ apiKey: created.apiKeys[0].apiKey }),
+    });
     deviceId = ((await res.json()) as { deviceId: string }).deviceId;
     engine = new RulesEngine(sql, new RuleService(sql, new Secrets(randomBytes(32))), { evaluationMsPerSecond: 100 });
     await engine.start();
@@ -131,10 +180,21 @@ describe('day partitions', () => {
   });
 
   function event(at: number, dedupKey = newId()): IncomingEvent {
-    return { id: newId(), organizationId, channelId, deviceId, source: 'iot', serverReceivedAt: new Date(at), clientSentAt: null, payload: { at }, dedupKey };
+    return {
+      id: newId(),
+      organizationId,
+      channelId,
+      deviceId,
+      source: 'iot',
+      serverReceivedAt: new Date(at),
+      clientSentAt: null,
+      payload: { at },
+      dedupKey,
+    };
   }
 
-  const stored = async () => (await countEvents(sql, { organizationId, datePath: 'serverReceivedAt', filter: [] })).total;
+  const stored = async () =>
+    (await countEvents(sql, { organizationId, datePath: 'serverReceivedAt', filter: [] })).total;
 
   it('exists for today and the next two days once the server has started', async () => {
     const names = await partitionsOf(sql);
@@ -149,20 +209,34 @@ describe('day partitions', () => {
     await writer.write([event(today + DAY + 3_600_000, 'retried')]);
     await writer.write([event(today + 2 * DAY + 3_600_000, 'retried'), event(today + 2 * DAY + 3_600_000, 'retried')]);
     expect(writer.stats.duplicates - duplicates).toBe(3);
-    const found = await searchEvents(sql, { organizationId, deviceId, datePath: 'serverReceivedAt', filter: [], limit: 10, order: 'asc' });
+    const found = await searchEvents(sql, {
+      organizationId,
+      deviceId,
+      datePath: 'serverReceivedAt',
+      filter: [],
+      limit: 10,
+      order: 'asc',
+    });
     expect(found.map((e) => e.id)).toEqual([first.id]);
   });
 
   it('stores once a retry that two servers commit at the same moment, on different days', async () => {
     // A second writer with its own engine and connections: another server.
-    const otherEngine = new RulesEngine(sql, new RuleService(sql, new Secrets(randomBytes(32))), { evaluationMsPerSecond: 100 });
+    const otherEngine = new RulesEngine(sql, new RuleService(sql, new Secrets(randomBytes(32))), {
+      evaluationMsPerSecond: 100,
+    });
     await otherEngine.start();
     const otherWriter = new EventWriter(sql, otherEngine);
     try {
       for (let round = 0; round < 5; round++) {
         const key = `raced-${round}`;
-        await Promise.all([writer.write([event(today + 3_600_000, key)]), otherWriter.write([event(today + DAY + 3_600_000, key)])]);
-        const [{ count }] = await sql<[{ count: number }]>`SELECT count(*)::int AS count FROM events WHERE device_id = ${deviceId} AND dedup_key = ${key}`;
+        await Promise.all([
+          writer.write([event(today + 3_600_000, key)]),
+          otherWriter.write([event(today + DAY + 3_600_000, key)]),
+        ]);
+        const [{ count }] = await sql<
+          [{ count: number }]
+        >`SELECT count(*)::int AS count FROM events WHERE device_id = ${deviceId} AND dedup_key = ${key}`;
         expect(count).toBe(1);
       }
     } finally {
@@ -189,7 +263,12 @@ describe('day partitions', () => {
       const write = writer.write([event(today + 3_600_000, key)]);
       // the writer now waits for the key: its backend is blocked by this transaction
       await waitFor(
-        async () => (await sql<[{ n: number }]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`)[0].n > 0,
+        async () =>
+          (
+            await sql<
+              [{ n: number }]
+            >`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`
+          )[0].n > 0,
         10_000,
         'the writer to wait for the key',
       );
@@ -200,7 +279,9 @@ describe('day partitions', () => {
       other.release();
     }
     expect(writer.stats.retried).toBeGreaterThan(retried);
-    const [{ count }] = await sql<[{ count: number }]>`SELECT count(*)::int AS count FROM events WHERE device_id = ${deviceId} AND dedup_key = ${key}`;
+    const [{ count }] = await sql<
+      [{ count: number }]
+    >`SELECT count(*)::int AS count FROM events WHERE device_id = ${deviceId} AND dedup_key = ${key}`;
     expect(count).toBe(1);
   });
 
@@ -215,12 +296,19 @@ describe('day partitions', () => {
 
   it('drops the partitions past retention and what is as old outside them; recent events stay', async () => {
     // Partitions ten days back, as the maintenance made them then.
-    expect((await maintainEventPartitions(sql, 0, today - 10 * DAY)).created).toEqual([dayName(today - 10 * DAY), dayName(today - 9 * DAY), dayName(today - 8 * DAY)]);
+    expect((await maintainEventPartitions(sql, 0, today - 10 * DAY)).created).toEqual([
+      dayName(today - 10 * DAY),
+      dayName(today - 9 * DAY),
+      dayName(today - 8 * DAY),
+    ]);
     const old = [event(today - 10 * DAY + 60_000), event(today - 8 * DAY + 60_000)];
     const ancient = event(Date.parse('2001-01-01T00:00:00Z'));
     const recent = event(Date.now());
     await writer.write([...old, ancient, recent]);
-    expect(await placeOf(sql, [ancient.id, recent.id])).toEqual({ [ancient.id]: 'events_default', [recent.id]: dayName(today) });
+    expect(await placeOf(sql, [ancient.id, recent.id])).toEqual({
+      [ancient.id]: 'events_default',
+      [recent.id]: dayName(today),
+    });
     const before = await stored();
 
     const outcome = await maintainEventPartitions(sql, 5);
@@ -229,8 +317,17 @@ describe('day partitions', () => {
     for (const gone of outcome.dropped) expect(names).not.toContain(gone);
     expect(names).toContain(dayName(today));
     expect(await stored()).toBe(before - 3);
-    expect(Object.keys(await placeOf(sql, [...old, ancient, recent].map((e) => e.id)))).toEqual([recent.id]);
-    const keys = await sql<{ dedupKey: string }[]>`SELECT dedup_key FROM event_keys WHERE dedup_key = ANY(${[...old, ancient, recent].map((e) => e.dedupKey)})`;
+    expect(
+      Object.keys(
+        await placeOf(
+          sql,
+          [...old, ancient, recent].map((e) => e.id),
+        ),
+      ),
+    ).toEqual([recent.id]);
+    const keys = await sql<
+      { dedupKey: string }[]
+    >`SELECT dedup_key FROM event_keys WHERE dedup_key = ANY(${[...old, ancient, recent].map((e) => e.dedupKey)})`;
     expect(keys.map((k) => k.dedupKey)).toEqual([recent.dedupKey]);
   });
 });
@@ -241,7 +338,11 @@ describe('EVENT_RETENTION_DAYS on a running server', () => {
     const old = [today - 10 * DAY, today - 9 * DAY, today - 8 * DAY].map(dayName);
     expect((await maintainEventPartitions(sql, 0, today - 10 * DAY)).created).toEqual(old);
     expect(await partitionsOf(sql)).toEqual(expect.arrayContaining(old));
-    const retained = await startServer({ modelsDir: '/nonexistent', databaseUrl: url, env: { EVENT_RETENTION_DAYS: '5' } });
+    const retained = await startServer({
+      modelsDir: '/nonexistent',
+      databaseUrl: url,
+      env: { EVENT_RETENTION_DAYS: '5' },
+    });
     try {
       await retained.waitForLog(/event partitions maintained .*dropped="?events_/);
       const names = await partitionsOf(sql);

@@ -29,7 +29,10 @@ beforeAll(async () => {
   const created = (await platform.admin.post('/v2/channels', { name: 'phones', type: 'android' })).body.data;
   channel = { id: created.id, organizationId: created.organizationId };
   for (let i = 0; i < 3; i++) {
-    const res = await fetch(`${platform.server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: created.apiKeys[0].apiKey }) });
+    const res = await fetch(`${platform.server.url}/v1/registration`, {
+      method: 'POST',
+      body: JSON.stringify({ apiKey: created.apiKeys[0].apiKey }),
+    });
     devices.push(((await res.json()) as { deviceId: string }).deviceId);
   }
   engine = new RulesEngine(sql, new RuleService(sql, new Secrets(randomBytes(32))), { evaluationMsPerSecond: 100 });
@@ -46,7 +49,17 @@ afterAll(async () => {
 
 function event(deviceId: string, payload: Record<string, unknown>): IncomingEvent {
   const id = newId();
-  return { id, organizationId: channel.organizationId, channelId: channel.id, deviceId, source: 'mobile', serverReceivedAt: new Date(), clientSentAt: null, payload, dedupKey: `u:${id}` };
+  return {
+    id,
+    organizationId: channel.organizationId,
+    channelId: channel.id,
+    deviceId,
+    source: 'mobile',
+    serverReceivedAt: new Date(),
+    clientSentAt: null,
+    payload,
+    dedupKey: `u:${id}`,
+  };
 }
 
 it('fails only the request whose value PostgreSQL refused, and commits the ones batched with it', async () => {
@@ -80,7 +93,8 @@ it('samples 30 values per events column for statistics, none of the payload (mig
     WHERE attrelid = 'events'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`;
   expect(columns.length).toBeGreaterThan(8);
   // A column added later without a target would bring back the full sample.
-  for (const { attname, target } of columns) expect([attname, target]).toEqual([attname, attname === 'payload' ? 0 : 30]);
+  for (const { attname, target } of columns)
+    expect([attname, target]).toEqual([attname, attname === 'payload' ? 0 : 30]);
   await sql`ANALYZE events`;
   const stats = await sql<{ attname: string }[]>`SELECT attname FROM pg_stats WHERE tablename = 'events'`;
   expect(stats.map((s) => s.attname)).not.toContain('payload');

@@ -18,8 +18,24 @@ import { ROOT, waitFor, type TestServer } from '../helpers/server.js';
 const DEMO = '01JDEM0DETECT0R00000000001';
 /** The left and right halves of the image. */
 const ZONES = [
-  { name: 'left', polygon: [[0, 0], [0.5, 0], [0.5, 1], [0, 1]] },
-  { name: 'right', polygon: [[0.5, 0], [1, 0], [1, 1], [0.5, 1]] },
+  {
+    name: 'left',
+    polygon: [
+      [0, 0],
+      [0.5, 0],
+      [0.5, 1],
+      [0, 1],
+    ],
+  },
+  {
+    name: 'right',
+    polygon: [
+      [0.5, 0],
+      [1, 0],
+      [1, 1],
+      [0.5, 1],
+    ],
+  },
 ];
 
 interface Detection {
@@ -53,13 +69,22 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
   // The receiver is on loopback, which webhooks may only reach when allowed.
-  ({ database, server, sql, admin } = await startPlatform({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', ACTION_RETRY_BASE_MS: '50' }, { modelsDir: join(ROOT, 'models') }));
-  await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 120_000, 'the demo model to load');
+  ({ database, server, sql, admin } = await startPlatform(
+    { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', ACTION_RETRY_BASE_MS: '50' },
+    { modelsDir: join(ROOT, 'models') },
+  ));
+  await waitFor(
+    async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200,
+    120_000,
+    'the demo model to load',
+  );
   const created = (await admin.post('/v2/channels', { name: 'cameras', type: 'iot' })).body.data;
   channel = { id: created.id, key: created.apiKeys[0].apiKey };
   project = (await admin.post('/v2/projects', { name: 'yard', channelIds: [channel.id] })).body.data.id;
   frame = await renderScene(makeScene(EVAL_SEED_START + 100), 'jpeg');
-  empty = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+  empty = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#808080' } })
+    .jpeg()
+    .toBuffer();
 }, 180_000);
 
 afterAll(async () => {
@@ -68,7 +93,10 @@ afterAll(async () => {
 });
 
 async function camera(): Promise<{ token: string; deviceId: string }> {
-  const res = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.key }) });
+  const res = await fetch(`${server.url}/v1/registration`, {
+    method: 'POST',
+    body: JSON.stringify({ apiKey: channel.key }),
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as { token: string; deviceId: string };
 }
@@ -91,7 +119,9 @@ async function sendFrame(token: string, query = '', image = frame, form: 'json' 
 }
 
 const eventsOf = (deviceId: string) =>
-  sql<Array<{ id: string; payload: any; clientSentAt: Date | null }>>`SELECT id, payload, client_sent_at FROM events WHERE device_id = ${deviceId} ORDER BY id`;
+  sql<
+    Array<{ id: string; payload: any; clientSentAt: Date | null }>
+  >`SELECT id, payload, client_sent_at FROM events WHERE device_id = ${deviceId} ORDER BY id`;
 
 /** Where the test places a detection, on its own: the centre of its box against the halves. */
 const halfOf = (d: Detection) => ((d.data.min[0] + d.data.max[0]) / 2 < 0.5 ? 'left' : 'right');
@@ -107,7 +137,11 @@ describe('a camera', () => {
   it('has its profile set, read, checked and removed', async () => {
     const { deviceId } = await camera();
     expect((await admin.get(`/v2/devices/${deviceId}/vision`)).status).toBe(404);
-    const set = await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, options: { threshold: 0.3 }, zones: ZONES });
+    const set = await admin.put(`/v2/devices/${deviceId}/vision`, {
+      modelVersionId: DEMO,
+      options: { threshold: 0.3 },
+      zones: ZONES,
+    });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body.data).toMatchObject({ deviceId, modelVersionId: DEMO, options: { threshold: 0.3 }, zones: ZONES });
     expect((await admin.get(`/v2/devices/${deviceId}/vision`)).body.data).toEqual(set.body.data);
@@ -116,8 +150,37 @@ describe('a camera', () => {
       [{ modelVersionId: 'no-such-version' }, 'modelVersionId'],
       [{ modelVersionId: DEMO, zones: [ZONES[0], ZONES[0]] }, 'zones.1.name'],
       [{ modelVersionId: DEMO, zones: [{ name: 'has space', polygon: ZONES[0]!.polygon }] }, 'zones.0.name'],
-      [{ modelVersionId: DEMO, zones: [{ name: 'z', polygon: [[0, 0], [1.5, 0], [1, 1]] }] }, 'zones.0.polygon'],
-      [{ modelVersionId: DEMO, zones: [{ name: 'z', polygon: [[0, 0], [1, 0]] }] }, 'zones.0.polygon'],
+      [
+        {
+          modelVersionId: DEMO,
+          zones: [
+            {
+              name: 'z',
+              polygon: [
+                [0, 0],
+                [1.5, 0],
+                [1, 1],
+              ],
+            },
+          ],
+        },
+        'zones.0.polygon',
+      ],
+      [
+        {
+          modelVersionId: DEMO,
+          zones: [
+            {
+              name: 'z',
+              polygon: [
+                [0, 0],
+                [1, 0],
+              ],
+            },
+          ],
+        },
+        'zones.0.polygon',
+      ],
       [{ modelVersionId: DEMO, options: { threshold: 2 } }, 'options.threshold'],
     ];
     for (const [body, field] of refused) {
@@ -125,7 +188,9 @@ describe('a camera', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error, JSON.stringify(body)).toContain(field);
     }
-    expect((await admin.put('/v2/devices/01JZZZZZZZZZZZZZZZZZZZZZZZ/vision', { modelVersionId: DEMO })).status).toBe(404);
+    expect((await admin.put('/v2/devices/01JZZZZZZZZZZZZZZZZZZZZZZZ/vision', { modelVersionId: DEMO })).status).toBe(
+      404,
+    );
 
     expect((await admin.delete(`/v2/devices/${deviceId}/vision`)).status).toBe(204);
     expect((await admin.get(`/v2/devices/${deviceId}/vision`)).status).toBe(404);
@@ -134,7 +199,9 @@ describe('a camera', () => {
 
   it("answers a frame's detections and stores them as an event, placed in the zones", async () => {
     const { token, deviceId } = await camera();
-    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(
+      200,
+    );
 
     const time = 1_767_261_600_000; // 2026-01-01T10:00:00Z
     const res = await sendFrame(token, `?frameId=f-1&time=${time}`);
@@ -159,7 +226,9 @@ describe('a camera', () => {
     const expected: Record<string, Record<string, number>> = { left: {}, right: {} };
     for (const d of all) expected[halfOf(d)]![d.label] = (expected[halfOf(d)]![d.label] ?? 0) + 1;
     expect(event!.payload.zoneCounts).toEqual(expected);
-    expect(event!.payload.counts).toEqual(Object.fromEntries(Object.entries(detections).map(([label, list]) => [label, list.length])));
+    expect(event!.payload.counts).toEqual(
+      Object.fromEntries(Object.entries(detections).map(([label, list]) => [label, list.length])),
+    );
     for (const [label, list] of Object.entries(detections)) {
       expect(event!.payload.detections[label]).toEqual(list.map((d) => ({ ...d, zones: [halfOf(d)] })));
     }
@@ -179,7 +248,9 @@ describe('a camera', () => {
 
   it("answers a retried frame id with the stored event's detections, whatever the retry's image, and once its model version is gone", async () => {
     const { token, deviceId } = await camera();
-    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(
+      200,
+    );
     const first = await sendFrame(token, '?frameId=again');
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(Object.keys(first.body.detections).length).toBeGreaterThan(0);
@@ -243,11 +314,21 @@ describe('a camera', () => {
     ];
     for (const query of queries) {
       const refused = await sendFrame(token, query);
-      expect(refused.body, query).toMatchObject({ status: 400, message: 'invalid query parameter', error: expect.stringMatching(/^time: .*epoch milliseconds \(an integer\) or an ISO 8601 time with a date/) });
+      expect(refused.body, query).toMatchObject({
+        status: 400,
+        message: 'invalid query parameter',
+        error: expect.stringMatching(/^time: .*epoch milliseconds \(an integer\) or an ISO 8601 time with a date/),
+      });
     }
-    expect((await sendFrame(token, queries[0])).body.error).toContain('epoch seconds? send milliseconds (1767261600000)');
+    expect((await sendFrame(token, queries[0])).body.error).toContain(
+      'epoch seconds? send milliseconds (1767261600000)',
+    );
     const twice = await sendFrame(token, '?frameId=a&frameId=b');
-    expect(twice.body).toEqual({ status: 400, message: 'invalid query parameter', error: 'frameId: given more than once ("a" and "b"); send it once' });
+    expect(twice.body).toEqual({
+      status: 400,
+      message: 'invalid query parameter',
+      error: 'frameId: given more than once ("a" and "b"); send it once',
+    });
     expect(await eventsOf(deviceId)).toEqual([]);
     const iso = await sendFrame(token, '?time=2026-01-01T11:00:00%2B01:00');
     expect(iso.status, JSON.stringify(iso.body)).toBe(200);
@@ -256,7 +337,9 @@ describe('a camera', () => {
 
   it('drives a rule on what it sees: a detections condition, and the zone counts as attributes', async () => {
     const { token, deviceId } = await camera();
-    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(
+      200,
+    );
     const seen = (await sendFrame(token)).body.detections as Record<string, Detection[]>;
     const [label, list] = Object.entries(seen)[0]!;
     const zone = halfOf(list[0]!);
@@ -294,7 +377,9 @@ describe('a camera', () => {
 
   it('fires no detections rule on a frame without what it asks for', async () => {
     const { token, deviceId } = await camera();
-    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(
+      200,
+    );
     const rule = await admin.post('/v2/rules', {
       projectId: project,
       name: 'a thousand cones, never',
@@ -320,7 +405,6 @@ describe('a camera', () => {
     );
     expect((await admin.get(`/v2/devices/${deviceId}`)).body.data.tags).not.toContain('impossible');
   });
-
 });
 
 /** The bootstrap organization's inference key, made for the comparison with predict. */
@@ -331,9 +415,13 @@ async function inferenceKey(): Promise<string> {
 }
 
 describe('a rule on a dwell', () => {
-  it('fires once per stay of a traffic cone in a zone, not before it has stayed 2 s', { timeout: 120_000 }, async () => {
+  it('fires once per stay of a traffic cone in a zone, not before it has stayed 2 s', {
+    timeout: 120_000,
+  }, async () => {
     const watched = await camera();
-    expect((await admin.put(`/v2/devices/${watched.deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
+    expect(
+      (await admin.put(`/v2/devices/${watched.deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status,
+    ).toBe(200);
     // A demo scene with a traffic cone the model finds, and the half it is in.
     const label = 'traffic cone';
     let coneFrame: Buffer | undefined;
@@ -351,7 +439,13 @@ describe('a rule on a dwell', () => {
     const rule = await admin.post('/v2/rules', {
       projectId: project,
       name: `a ${label} stays in the ${zone} half`,
-      conditionsObject: [{ type: 'becomes', to: true, items: [{ type: 'for', seconds: 2, items: [{ type: 'detections', label, zone, operator: '>=', value: 1 }] }] }],
+      conditionsObject: [
+        {
+          type: 'becomes',
+          to: true,
+          items: [{ type: 'for', seconds: 2, items: [{ type: 'detections', label, zone, operator: '>=', value: 1 }] }],
+        },
+      ],
       actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/stay`, body: '{"event": "{{event.id}}"}' }],
     });
     expect(rule.status, JSON.stringify(rule.body)).toBe(200);
@@ -377,7 +471,9 @@ describe('a rule on a dwell', () => {
 
     // A fresh camera: the cone comes (1 s), stays past 2 s (3.1 s), leaves (5 s), comes back (6 s) and stays (8.5 s).
     const cam = await camera();
-    expect((await admin.put(`/v2/devices/${cam.deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(200);
+    expect((await admin.put(`/v2/devices/${cam.deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(
+      200,
+    );
     const start = 1_767_261_600_000;
     const cone = coneFrame!;
     const script: Array<[number, Buffer]> = [
@@ -398,15 +494,23 @@ describe('a rule on a dwell', () => {
       expect(res.status).toBe(200);
       eventIds.set(seconds, res.body.eventId);
     }
-    const jobs = await waitFor(async () => {
-      const rows = await sql<Array<{ eventId: string; status: string }>>`SELECT event_id, status FROM action_jobs WHERE rule_id = ${rule.body.data.id}`;
-      return rows.length === 2 && rows.every((r) => r.status === 'succeeded') ? rows : undefined;
-    }, 30_000, 'two webhooks delivered');
+    const jobs = await waitFor(
+      async () => {
+        const rows = await sql<
+          Array<{ eventId: string; status: string }>
+        >`SELECT event_id, status FROM action_jobs WHERE rule_id = ${rule.body.data.id}`;
+        return rows.length === 2 && rows.every((r) => r.status === 'succeeded') ? rows : undefined;
+      },
+      30_000,
+      'two webhooks delivered',
+    );
     expect(jobs.map((j) => j.eventId).sort()).toEqual([eventIds.get(3.1), eventIds.get(8.5)].sort());
     // The webhook receiver got one request per stay, naming the frame's event.
     const stays = received.filter((r) => r.url === '/stay').map((r) => JSON.parse(r.body).event as string);
     expect(stays.sort()).toEqual([eventIds.get(3.1), eventIds.get(8.5)].sort());
     // No more: the later frames of each stay and the frames of the empty scene fired nothing.
-    expect(await sql`SELECT id FROM action_jobs WHERE rule_id = ${rule.body.data.id} AND event_id <> ALL(${[eventIds.get(3.1)!, eventIds.get(8.5)!]})`).toEqual([]);
+    expect(
+      await sql`SELECT id FROM action_jobs WHERE rule_id = ${rule.body.data.id} AND event_id <> ALL(${[eventIds.get(3.1)!, eventIds.get(8.5)!]})`,
+    ).toEqual([]);
   });
 });

@@ -20,7 +20,10 @@ describe('INGRESS_PORT', () => {
     const registered = await fetch(`${ingress}/v1/registration`, { method: 'POST', body });
     expect(registered.status).toBe(200);
     const { token } = (await registered.json()) as { token: string };
-    expect((await fetch(`${ingress}/v1/mobile/events`, { method: 'POST', headers: { authorization: token }, body: '{}' })).status).toBe(204);
+    expect(
+      (await fetch(`${ingress}/v1/mobile/events`, { method: 'POST', headers: { authorization: token }, body: '{}' }))
+        .status,
+    ).toBe(204);
     expect((await fetch(`${platform.server.url}/v1/registration`, { method: 'POST', body })).status).toBe(404);
     expect((await fetch(`${ingress}/v2/users/me`)).status).toBe(404);
     expect((await fetch(`${ingress}/v2/health/live`)).status).toBe(200);

@@ -27,7 +27,9 @@ beforeAll(async () => {
   b = tenants.b.admin;
 
   ids.organization = tenants.a.organizationId;
-  ids.schema = (await a.post('/v2/schemas', { name: 's', format: 'json', fields: [{ id: 'x', type: 'float' }] })).body.data.id;
+  ids.schema = (
+    await a.post('/v2/schemas', { name: 's', format: 'json', fields: [{ id: 'x', type: 'float' }] })
+  ).body.data.id;
   const channel = (await a.post('/v2/channels', { name: 'c', type: 'gateway', schemaId: ids.schema })).body.data;
   ids.channel = channel.id;
   ids.channelKey = channel.apiKeys[0].id;
@@ -41,8 +43,20 @@ beforeAll(async () => {
   ids.event = ulid();
   await sql`INSERT INTO kept_frames (event_id, organization_id, account_id, device_id, content_type, bytes, sha256, data)
             VALUES (${ids.event}, ${ids.organization!}, ${ids.organization!}, ${ids.device!}, 'image/png', 5, 'unchecked', ${Buffer.from('frame')})`;
-  ids.landmark = (await a.post('/v2/landmarks', { projectId: ids.project, name: 'l', model: { type: 'circle', geometry: { center: { lat: 1, lon: 1 }, radius: 50 } } })).body.data.id;
-  ids.rule = (await a.post('/v2/rules', { projectId: ids.project, name: 'r', conditionsObject: [{ type: 'insideLandmark', ids: [ids.landmark] }] })).body.data.id;
+  ids.landmark = (
+    await a.post('/v2/landmarks', {
+      projectId: ids.project,
+      name: 'l',
+      model: { type: 'circle', geometry: { center: { lat: 1, lon: 1 }, radius: 50 } },
+    })
+  ).body.data.id;
+  ids.rule = (
+    await a.post('/v2/rules', {
+      projectId: ids.project,
+      name: 'r',
+      conditionsObject: [{ type: 'insideLandmark', ids: [ids.landmark] }],
+    })
+  ).body.data.id;
   ids.model = (await a.post('/v2/models', { name: 'm' })).body.data.id;
   ids.inferenceKey = (await a.post('/v2/inference/api-keys', { name: 'k' })).body.data.id;
   await a.post('/v2/devices/alias-lookup', { type: 'tel', value: '1' });
@@ -57,7 +71,12 @@ afterAll(async () => {
 let ownOfB: { organization: string; channel: string; device: string } | undefined;
 
 /** Commits an event as a device's, straight into the table (as any server's writer would). */
-async function insertEvent(organization: string, channel: string, device: string, payload: Record<string, string | number>): Promise<string> {
+async function insertEvent(
+  organization: string,
+  channel: string,
+  device: string,
+  payload: Record<string, string | number>,
+): Promise<string> {
   const id = ulid();
   await sql`
     INSERT INTO events (id, organization_id, channel_id, device_id, source, server_received_at, dedup_key, payload)
@@ -124,7 +143,8 @@ function bodyFor(method: string, path: string): unknown {
   if (method === 'put' && path.includes('apiKeys')) return { enabled: false };
   if (method === 'put' && path.endsWith('/vision')) return { modelVersionId: 'a-version', zones: [] };
   if (method === 'patch' || method === 'put') return { name: 'taken over' };
-  if (path.endsWith('/landmarks')) return { name: 'x', model: { type: 'circle', geometry: { center: { lat: 1, lon: 1 }, radius: 10 } } };
+  if (path.endsWith('/landmarks'))
+    return { name: 'x', model: { type: 'circle', geometry: { center: { lat: 1, lon: 1 }, radius: 10 } } };
   if (path.endsWith('/rules')) return { name: 'x' };
   return {};
 }
@@ -138,8 +158,15 @@ describe('organization isolation', () => {
       if (!template.startsWith('/v2/') || !template.includes('{')) continue;
       const path = template.replace(/\{(\w+)\}/g, (_m, param: string) => idFor(template, param));
       for (const method of Object.keys(operations)) {
-        const res = await b.request(method.toUpperCase(), path, method === 'get' || method === 'delete' ? undefined : bodyFor(method, template));
-        expect([403, 404], `${method.toUpperCase()} ${template} answered ${res.status} ${JSON.stringify(res.body)}`).toContain(res.status);
+        const res = await b.request(
+          method.toUpperCase(),
+          path,
+          method === 'get' || method === 'delete' ? undefined : bodyFor(method, template),
+        );
+        expect(
+          [403, 404],
+          `${method.toUpperCase()} ${template} answered ${res.status} ${JSON.stringify(res.body)}`,
+        ).toContain(res.status);
         walked++;
       }
     }
@@ -150,7 +177,14 @@ describe('organization isolation', () => {
   it('refuses references to another organization in bodies', async () => {
     const attempts: Array<[string, unknown]> = [
       ['/v2/devices', { channelId: ids.channel }],
-      ['/v2/landmarks', { projectId: ids.project, name: 'x', model: { type: 'circle', geometry: { center: { lat: 1, lon: 1 }, radius: 10 } } }],
+      [
+        '/v2/landmarks',
+        {
+          projectId: ids.project,
+          name: 'x',
+          model: { type: 'circle', geometry: { center: { lat: 1, lon: 1 }, radius: 10 } },
+        },
+      ],
       ['/v2/rules', { projectId: ids.project, name: 'x' }],
       ['/v2/projects', { name: 'x', channelIds: [ids.channel] }],
       ['/v2/channels', { name: 'x', type: 'gateway', schemaId: ids.schema }],
@@ -164,7 +198,10 @@ describe('organization isolation', () => {
     for (const [path, body] of attempts) {
       const res = await b.post(path, body);
       const empty = res.status === 200 && Array.isArray(res.body?.data) && res.body.data.length === 0;
-      expect(empty || [400, 401, 403, 404].includes(res.status), `POST ${path} answered ${res.status} ${JSON.stringify(res.body)}`).toBe(true);
+      expect(
+        empty || [400, 401, 403, 404].includes(res.status),
+        `POST ${path} answered ${res.status} ${JSON.stringify(res.body)}`,
+      ).toBe(true);
     }
   });
 

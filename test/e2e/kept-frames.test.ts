@@ -32,8 +32,15 @@ let tenants: TwoTenants;
 const scenes: Buffer[] = [];
 
 beforeAll(async () => {
-  platform = await startPlatform({ KEPT_FRAMES_MAX_MB: '1', KEPT_FRAMES_ACCOUNT_MAX_MB: '2' }, { modelsDir: join(ROOT, 'models') });
-  await waitFor(async () => (await fetch(`${platform.server.url}/v2/health/ready`)).status === 200, 120_000, 'the demo model to load');
+  platform = await startPlatform(
+    { KEPT_FRAMES_MAX_MB: '1', KEPT_FRAMES_ACCOUNT_MAX_MB: '2' },
+    { modelsDir: join(ROOT, 'models') },
+  );
+  await waitFor(
+    async () => (await fetch(`${platform.server.url}/v2/health/ready`)).status === 200,
+    120_000,
+    'the demo model to load',
+  );
   tenants = await twoTenants(platform, { member: false });
   for (let i = 0; i < 4; i++) scenes.push(await renderScene(makeScene(EVAL_SEED_START + 200 + i), 'jpeg'));
 }, 180_000);
@@ -45,7 +52,10 @@ afterAll(async () => {
 /** A device of the organization of `admin`, made a camera with the demo model. */
 async function camera(admin: Api, keepFrames: boolean): Promise<{ token: string; deviceId: string }> {
   const channel = (await admin.post('/v2/channels', { name: `cameras ${Math.random()}`, type: 'iot' })).body.data;
-  const res = await fetch(`${platform.server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
+  const res = await fetch(`${platform.server.url}/v1/registration`, {
+    method: 'POST',
+    body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }),
+  });
   const device = (await res.json()) as { token: string; deviceId: string };
   const profile = await admin.put(`/v2/devices/${device.deviceId}/vision`, { modelVersionId: DEMO, keepFrames });
   expect(profile.status, JSON.stringify(profile.body)).toBe(200);
@@ -53,7 +63,12 @@ async function camera(admin: Api, keepFrames: boolean): Promise<{ token: string;
   return device;
 }
 
-async function sendFrame(token: string, image: Buffer, form: 'json' | 'multipart', query = ''): Promise<{ eventId: string; frameNotKept?: string }> {
+async function sendFrame(
+  token: string,
+  image: Buffer,
+  form: 'json' | 'multipart',
+  query = '',
+): Promise<{ eventId: string; frameNotKept?: string }> {
   let body: string | FormData;
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (form === 'json') {
@@ -71,14 +86,23 @@ async function sendFrame(token: string, image: Buffer, form: 'json' | 'multipart
 }
 
 /** The kept frame of an event, as the API answers it. */
-async function keptFrame(admin: Api, deviceId: string, eventId: string): Promise<{ status: number; type: string | null; body: Buffer }> {
-  const res = await fetch(`${platform.server.url}/v2/devices/${deviceId}/frames/${eventId}`, { headers: { authorization: `Bearer ${admin.token}` } });
+async function keptFrame(
+  admin: Api,
+  deviceId: string,
+  eventId: string,
+): Promise<{ status: number; type: string | null; body: Buffer }> {
+  const res = await fetch(`${platform.server.url}/v2/devices/${deviceId}/frames/${eventId}`, {
+    headers: { authorization: `Bearer ${admin.token}` },
+  });
   return { status: res.status, type: res.headers.get('content-type'), body: Buffer.from(await res.arrayBuffer()) };
 }
 
-const payloadOf = async (eventId: string) => (await platform.sql<Array<{ payload: any }>>`SELECT payload FROM events WHERE id = ${eventId}`)[0]?.payload;
+const payloadOf = async (eventId: string) =>
+  (await platform.sql<Array<{ payload: any }>>`SELECT payload FROM events WHERE id = ${eventId}`)[0]?.payload;
 const keptRows = (organizationId: string) =>
-  platform.sql<Array<{ eventId: string; bytes: number }>>`SELECT event_id, bytes FROM kept_frames WHERE organization_id = ${organizationId} ORDER BY kept_at`;
+  platform.sql<
+    Array<{ eventId: string; bytes: number }>
+  >`SELECT event_id, bytes FROM kept_frames WHERE organization_id = ${organizationId} ORDER BY kept_at`;
 
 describe('a camera that keeps its frames', () => {
   it('keeps each image under its event, as sent, in JSON or multipart, and a retried frame id once', async () => {
@@ -86,7 +110,10 @@ describe('a camera that keeps its frames', () => {
     const { token, deviceId } = await camera(admin, true);
     const json = await sendFrame(token, scenes[0]!, 'json', '?frameId=one');
     const multipart = await sendFrame(token, scenes[1]!, 'multipart');
-    for (const [answer, image] of [[json, scenes[0]!], [multipart, scenes[1]!]] as const) {
+    for (const [answer, image] of [
+      [json, scenes[0]!],
+      [multipart, scenes[1]!],
+    ] as const) {
       expect((await payloadOf(answer.eventId)).frameKept).toBe(true);
       const kept = await keptFrame(admin, deviceId, answer.eventId);
       expect(kept.status).toBe(200);
@@ -132,7 +159,11 @@ describe('a camera that keeps its frames', () => {
     for (const image of frames) sent.push((await sendFrame(token, image, 'multipart')).eventId);
     const quota = 1024 * 1024;
     // Over the quota, the oldest go, down to 90% of it: the newest frame stays.
-    await waitFor(async () => (await keptRows(organizationId)).reduce((sum, r) => sum + r.bytes, 0) <= quota, 10_000, 'the oldest frames to be removed');
+    await waitFor(
+      async () => (await keptRows(organizationId)).reduce((sum, r) => sum + r.bytes, 0) <= quota,
+      10_000,
+      'the oldest frames to be removed',
+    );
     const kept = (await keptRows(organizationId)).map((r) => r.eventId);
     expect(kept.length).toBeGreaterThan(0);
     expect(kept).toEqual(sent.slice(sent.length - kept.length));
@@ -150,14 +181,19 @@ describe('a camera that keeps its frames', () => {
     // Megabytes after the JPEG's end marker (EOI), and after a PNG's IEND: decoders ignore them.
     const padding = Buffer.alloc(3 * MIB, 0x5a);
     const png = await sharp(scenes[1]!).resize(320, 240).png().toBuffer();
-    for (const [image, form] of [[scenes[2]!, 'multipart'], [png, 'json']] as const) {
+    for (const [image, form] of [
+      [scenes[2]!, 'multipart'],
+      [png, 'json'],
+    ] as const) {
       const { eventId, frameNotKept } = await sendFrame(token, Buffer.concat([image, padding]), form);
       expect(frameNotKept).toBeUndefined();
       const kept = await keptFrame(admin, deviceId, eventId);
       expect(kept.status).toBe(200);
       expect(kept.body.length).toBe(image.length);
       expect(kept.body.equals(image)).toBe(true);
-      const [row] = await platform.sql<Array<{ bytes: number }>>`SELECT bytes FROM kept_frames WHERE organization_id = ${organizationId} AND event_id = ${eventId}`;
+      const [row] = await platform.sql<
+        Array<{ bytes: number }>
+      >`SELECT bytes FROM kept_frames WHERE organization_id = ${organizationId} AND event_id = ${eventId}`;
       expect(row!.bytes).toBe(image.length);
     }
   });
@@ -171,7 +207,15 @@ describe('a camera that keeps its frames', () => {
     const before = await keptRows(organizationId);
     expect(before.length).toBeGreaterThanOrEqual(2);
     // Noise compresses to nothing: a PNG of 1.1 MB of its own, over 90% of the 1 MiB quota.
-    const big = await sharp({ create: { width: 640, height: 600, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 64 } } })
+    const big = await sharp({
+      create: {
+        width: 640,
+        height: 600,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 64 },
+      },
+    })
       .png()
       .toBuffer();
     expect(big.length).toBeGreaterThan(0.9 * MIB);
@@ -182,14 +226,18 @@ describe('a camera that keeps its frames', () => {
     // A frame after it is kept beside the ones before.
     const next = await sendFrame(token, scenes[3]!, 'json');
     expect(next.frameNotKept).toBeUndefined();
-    expect((await keptRows(organizationId)).map((r) => r.eventId)).toEqual([...before.map((r) => r.eventId), next.eventId]);
+    expect((await keptRows(organizationId)).map((r) => r.eventId)).toEqual([
+      ...before.map((r) => r.eventId),
+      next.eventId,
+    ]);
   });
 
   it('keeps at most KEPT_FRAMES_ACCOUNT_MAX_MB for the organizations one user created, its oldest frames removed first', async () => {
     // One user, three organizations of their own, a camera in each: 2.5 MB of frames, each organization within its 1 MiB.
     const owner = await signUpTenant(platform.anon, platform.sql, 'many-organizations@example.com');
     const organizations = [organizationOf(owner)];
-    for (const name of ['second', 'third']) organizations.push((await owner.post('/v2/organizations', { name })).body.data.id);
+    for (const name of ['second', 'third'])
+      organizations.push((await owner.post('/v2/organizations', { name })).body.data.id);
     const sent: string[] = [];
     for (const organizationId of organizations) {
       const switched = await owner.post('/v2/set-organization', { organizationId });
@@ -198,8 +246,14 @@ describe('a camera that keeps its frames', () => {
       for (const image of scenes) sent.push((await sendFrame(token, image, 'multipart')).eventId);
     }
     const accountRows = () =>
-      platform.sql<Array<{ eventId: string; bytes: number }>>`SELECT event_id, bytes FROM kept_frames WHERE organization_id IN ${platform.sql(organizations)} ORDER BY kept_at`;
-    await waitFor(async () => (await accountRows()).reduce((sum, r) => sum + r.bytes, 0) <= 2 * MIB, 10_000, "the account's oldest frames to be removed");
+      platform.sql<
+        Array<{ eventId: string; bytes: number }>
+      >`SELECT event_id, bytes FROM kept_frames WHERE organization_id IN ${platform.sql(organizations)} ORDER BY kept_at`;
+    await waitFor(
+      async () => (await accountRows()).reduce((sum, r) => sum + r.bytes, 0) <= 2 * MIB,
+      10_000,
+      "the account's oldest frames to be removed",
+    );
     const kept = (await accountRows()).map((r) => r.eventId);
     expect(kept.length).toBeGreaterThan(0);
     expect(kept).toEqual(sent.slice(sent.length - kept.length));
@@ -210,7 +264,12 @@ describe('a camera that keeps its frames', () => {
   it('is kept no longer than its event: the sweep removes what is past EVENT_RETENTION_DAYS', async () => {
     const keptBefore = (await platform.sql<Array<{ n: number }>>`SELECT count(*)::int AS n FROM kept_frames`)[0]!.n;
     expect(keptBefore).toBeGreaterThan(0);
-    const sweeper = new KeptFrames(platform.sql, undefined, { quotaBytes: MIB, accountQuotaBytes: MIB, totalQuotaBytes: MIB, retentionDays: 3 });
+    const sweeper = new KeptFrames(platform.sql, undefined, {
+      quotaBytes: MIB,
+      accountQuotaBytes: MIB,
+      totalQuotaBytes: MIB,
+      retentionDays: 3,
+    });
     expect(await sweeper.sweep(Date.now() + 2 * DAY_MS)).toBe(0);
     expect(await sweeper.sweep(Date.now() + 3 * DAY_MS + 60_000)).toBe(keptBefore);
     expect((await platform.sql`SELECT 1 FROM kept_frames`).length).toBe(0);
@@ -235,17 +294,34 @@ describe("the store's disk", () => {
   const noiseFrames = (count: number) =>
     Promise.all(
       Array.from({ length: count }, (_, i) =>
-        sharp({ create: { width: 380 + (i % 5) * 20, height: 400, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 + i } } })
+        sharp({
+          create: {
+            width: 380 + (i % 5) * 20,
+            height: 400,
+            channels: 3,
+            background: '#808080',
+            noise: { type: 'gaussian', mean: 128, sigma: 40 + i },
+          },
+        })
           .jpeg({ quality: 85 })
           .toBuffer(),
       ),
     );
-  const tableBytes = async () => (await platform.sql<Array<{ bytes: number }>>`SELECT pg_total_relation_size('kept_frames')::float8 AS bytes`)[0]!.bytes;
-  const totalKept = async () => (await platform.sql<Array<{ bytes: number }>>`SELECT coalesce(sum(bytes), 0)::float8 AS bytes FROM kept_frames`)[0]!.bytes;
+  const tableBytes = async () =>
+    (await platform.sql<Array<{ bytes: number }>>`SELECT pg_total_relation_size('kept_frames')::float8 AS bytes`)[0]!
+      .bytes;
+  const totalKept = async () =>
+    (await platform.sql<Array<{ bytes: number }>>`SELECT coalesce(sum(bytes), 0)::float8 AS bytes FROM kept_frames`)[0]!
+      .bytes;
 
   it('keeps at most KEPT_FRAMES_TOTAL_MAX_MB in all: the accounts keeping the most lose their oldest frames first', async () => {
     await platform.sql`DELETE FROM kept_frames`;
-    const store = new KeptFrames(platform.sql, undefined, { quotaBytes: 16 * MIB, accountQuotaBytes: 16 * MIB, totalQuotaBytes: MIB, retentionDays: 0 });
+    const store = new KeptFrames(platform.sql, undefined, {
+      quotaBytes: 16 * MIB,
+      accountQuotaBytes: 16 * MIB,
+      totalQuotaBytes: MIB,
+      retentionDays: 0,
+    });
     const images = await noiseFrames(14);
     const keep = (organizationId: string, image: Buffer, n: number) =>
       store.keep({ eventId: `01JT0TA1${String(n).padStart(18, '0')}`, organizationId, deviceId: 'camera', image });
@@ -253,7 +329,9 @@ describe("the store's disk", () => {
     for (let i = 0; i < 3; i++) await keep(tenants.a.organizationId, images[i]!, i);
     for (let i = 3; i < images.length; i++) await keep(tenants.b.organizationId, images[i]!, i);
     await waitFor(async () => (await totalKept()) <= MIB, 10_000, 'the largest account to lose its oldest frames');
-    const rows = await platform.sql<Array<{ eventId: string; organizationId: string }>>`SELECT event_id, organization_id FROM kept_frames ORDER BY event_id`;
+    const rows = await platform.sql<
+      Array<{ eventId: string; organizationId: string }>
+    >`SELECT event_id, organization_id FROM kept_frames ORDER BY event_id`;
     const ofA = rows.filter((r) => r.organizationId === tenants.a.organizationId).map((r) => r.eventId);
     const ofB = rows.filter((r) => r.organizationId === tenants.b.organizationId).map((r) => r.eventId);
     // A, under the level B was cut to, keeps all it had; B keeps its newest.
@@ -266,13 +344,23 @@ describe("the store's disk", () => {
 
   it("reuses the space of removed frames: a camera at its quota's edge does not grow the table", async () => {
     await platform.sql`DELETE FROM kept_frames`;
-    const store = new KeptFrames(platform.sql, undefined, { quotaBytes: MIB, accountQuotaBytes: 16 * MIB, totalQuotaBytes: 16 * MIB, retentionDays: 0 });
+    const store = new KeptFrames(platform.sql, undefined, {
+      quotaBytes: MIB,
+      accountQuotaBytes: 16 * MIB,
+      totalQuotaBytes: 16 * MIB,
+      retentionDays: 0,
+    });
     const images = await noiseFrames(20);
     const sent = images.reduce((sum, image) => sum + image.length, 0);
     // Twice over: 40 frames, over four times the quota, each removing the oldest once past it.
     const keepAll = async (round: number) => {
       for (let i = 0; i < images.length; i++) {
-        await store.keep({ eventId: `01JD1SK${round}${String(i).padStart(18, '0')}`, organizationId: tenants.b.organizationId, deviceId: 'camera', image: images[i]! });
+        await store.keep({
+          eventId: `01JD1SK${round}${String(i).padStart(18, '0')}`,
+          organizationId: tenants.b.organizationId,
+          deviceId: 'camera',
+          image: images[i]!,
+        });
       }
       await store.stop();
     };
@@ -283,6 +371,9 @@ describe("the store's disk", () => {
     const afterSecond = await tableBytes();
     expect(sent).toBeGreaterThan(1.5 * MIB);
     // The second round's frames went into the first round's space: the table grew by less than the quota.
-    expect(afterSecond - afterFirst, `the table grew from ${afterFirst} to ${afterSecond} bytes for ${sent} bytes sent`).toBeLessThan(MIB);
+    expect(
+      afterSecond - afterFirst,
+      `the table grew from ${afterFirst} to ${afterSecond} bytes for ${sent} bytes sent`,
+    ).toBeLessThan(MIB);
   });
 });

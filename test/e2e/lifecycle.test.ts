@@ -47,7 +47,10 @@ describe('server lifecycle', () => {
       expect(generatedKey).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
       expect(server.stderr()).not.toContain(generatedKey);
       slowId = slowVersionId(server);
-      await waitFor(async () => (await predict(server.url, slowId, await makeImage('png', 8, 8), { key: generatedKey })).status === 200);
+      await waitFor(
+        async () =>
+          (await predict(server.url, slowId, await makeImage('png', 8, 8), { key: generatedKey })).status === 200,
+      );
     } finally {
       expect(await server.stop()).toBe(0);
     }
@@ -59,7 +62,9 @@ describe('server lifecycle', () => {
     await waitFor(async () => (await predict(server.url, slowId, image, { key: generatedKey })).status === 200);
 
     const inFlight = predict(server.url, slowId, image, { key: generatedKey });
-    await waitFor(async () => /inference_queue_depth\{model_version="\w+"\} 1/.test(await (await fetch(`${server.url}/metrics`)).text()));
+    await waitFor(async () =>
+      /inference_queue_depth\{model_version="\w+"\} 1/.test(await (await fetch(`${server.url}/metrics`)).text()),
+    );
     const exit = server.stop('SIGTERM');
     const response = await inFlight;
     expect(response.status).toBe(200);
@@ -76,7 +81,10 @@ describe('server lifecycle', () => {
       expect(server.stdout()).not.toContain('First start');
       expect(server.stderr()).not.toContain('applied migration');
       const image = await makeImage('png', 8, 8);
-      await waitFor(async () => (await predict(server.url, '01JDEM0DETECT0R00000000001', image, { key: generatedKey })).status === 200);
+      await waitFor(
+        async () =>
+          (await predict(server.url, '01JDEM0DETECT0R00000000001', image, { key: generatedKey })).status === 200,
+      );
       // Each version loads on its own after a restart; the slow fixture may
       // still be Initializing (the 500 of docs/CONTRACT.md#predict-states) for a moment, so wait for it
       // too, then check it answers with the same generated key.
@@ -103,7 +111,9 @@ describe('the listening port', () => {
       );
       expect(refusal).toMatch(/^server exited with 1 before /);
       const stderr = /; stderr:\n([\s\S]*)$/.exec(refusal)?.[1] ?? refusal;
-      expect(stderr.trim().split('\n')).toEqual([`failed to start: port ${first.port} on 127.0.0.1 is in use (another server?); stop it or set PORT`]);
+      expect(stderr.trim().split('\n')).toEqual([
+        `failed to start: port ${first.port} on 127.0.0.1 is in use (another server?); stop it or set PORT`,
+      ]);
       // The first one still has the port to itself, answers, and saw no second replica.
       expect((await fetch(`${first.url}/v2/health/live`)).status).toBe(200);
       expect(first.stderr()).not.toMatch(/violates foreign key|replica.*joined/);
@@ -115,7 +125,7 @@ describe('the listening port', () => {
 });
 
 describe('the data directory', () => {
-  it('is one server\'s: a second refuses in one line, tools share it, and a SIGKILLed owner does not block the next start', async () => {
+  it("is one server's: a second refuses in one line, tools share it, and a SIGKILLed owner does not block the next start", async () => {
     // The second used to start on the first one's PostgreSQL, which stopped
     // with the first: the second stayed up with no database, for good.
     const first = await startServer({ modelsDir, timeoutMs: 180_000 });
@@ -137,18 +147,30 @@ describe('the data directory', () => {
       const list = await runTool(['src/cli/model.ts', 'list'], dataDir);
       expect(list).toMatchObject({ code: 0 });
       expect(list.stdout).toContain('01JDEM0DETECT0R00000000001');
-      await waitFor(async () => (await fetch(`${first.url}/v2/health/ready`)).status === 200, 60_000, 'the first server to be ready');
+      await waitFor(
+        async () => (await fetch(`${first.url}/v2/health/ready`)).status === 200,
+        60_000,
+        'the first server to be ready',
+      );
       expect((await fetch(`${first.url}/v2/health/ready`)).status).toBe(200);
 
       // Killed without a chance to clean up: its record and its PostgreSQL stay behind.
       expect(await first.stop('SIGKILL')).toBe(null);
       third = await startServer({ modelsDir, dataDir, timeoutMs: 180_000 });
       expect(third.stderr()).toContain('embedded PostgreSQL from an earlier run is still running; stopping it');
-      await waitFor(async () => (await fetch(`${third!.url}/v2/health/ready`)).status === 200, 60_000, 'the next server to be ready');
+      await waitFor(
+        async () => (await fetch(`${third!.url}/v2/health/ready`)).status === 200,
+        60_000,
+        'the next server to be ready',
+      );
     } finally {
       await first.stop();
       await third?.stop();
-      await waitFor(async () => !existsSync(join(dataDir, 'postgres', 'postmaster.pid')), 30_000, 'PostgreSQL to stop').catch(() => undefined);
+      await waitFor(
+        async () => !existsSync(join(dataDir, 'postgres', 'postmaster.pid')),
+        30_000,
+        'PostgreSQL to stop',
+      ).catch(() => undefined);
       await removeDir(dataDir);
     }
   }, 600_000);
@@ -178,9 +200,17 @@ describe.skipIf(process.getuid?.() !== 0)('the embedded PostgreSQL started as ro
 
 /** A command-line tool (src/cli) on `dataDir`, as `npm run model` runs it: its exit code and output. */
 function runTool(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, MODELS_DIR: modelsDir };
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    DATA_DIR: dataDir,
+    MODELS_DIR: modelsDir,
+  };
   delete env.DATABASE_URL;
-  const tool = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const tool = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   tool.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -193,31 +223,48 @@ describe('under npm', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sense-npm-'));
     const npm = spawn('npm', ['start', '--silent'], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, MODELS_DIR: modelsDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        MODELS_DIR: modelsDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
     npm.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     try {
-      const port = Number(await waitFor(async () => /listening host=\S+ port=(\d+)/.exec(stderr)?.[1], 60_000, 'the server to listen'));
+      const port = Number(
+        await waitFor(async () => /listening host=\S+ port=(\d+)/.exec(stderr)?.[1], 60_000, 'the server to listen'),
+      );
       expect((await fetch(`http://127.0.0.1:${port}/v2/health/live`)).status).toBe(200);
       const postgres = () => existsSync(join(dataDir, 'postgres', 'postmaster.pid'));
       expect(postgres()).toBe(true);
       npm.kill('SIGTERM'); // npm's own process: it passes the signal to the server (`exec` in the script), or the server sees npm gone
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/v2/health/live`).catch(() => undefined)) === undefined, 30_000, 'the port to close');
+      await waitFor(
+        async () => (await fetch(`http://127.0.0.1:${port}/v2/health/live`).catch(() => undefined)) === undefined,
+        30_000,
+        'the port to close',
+      );
       await waitFor(async () => !postgres(), 30_000, 'the embedded PostgreSQL to stop');
       expect(stderr).toMatch(/signal received signal="?(SIGTERM|parent exited)/);
     } finally {
       npm.kill('SIGKILL');
       // The server (npm's grandchild) ends on its own; its PostgreSQL last.
-      await waitFor(async () => !existsSync(join(dataDir, 'postgres', 'postmaster.pid')), 30_000, 'PostgreSQL to stop').catch(() => undefined);
+      await waitFor(
+        async () => !existsSync(join(dataDir, 'postgres', 'postmaster.pid')),
+        30_000,
+        'PostgreSQL to stop',
+      ).catch(() => undefined);
       await removeDir(dataDir);
     }
   }, 120_000);
 });
 
 describe('SIGINT to npm start', () => {
-  it('reaches the server: npm\'s own process signalled, the server drains, exits and frees its port', async () => {
+  it("reaches the server: npm's own process signalled, the server drains, exits and frees its port", async () => {
     // npm passes SIGINT to its child; `sh -c` used to be that child and
     // kept it, leaving npm and the server running (`exec` in package.json).
     const dataDir = await mkdtemp(join(tmpdir(), 'sense-npm-int-'));
@@ -227,8 +274,13 @@ describe('SIGINT to npm start', () => {
       const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
       const root = await fetch(`http://127.0.0.1:${server.port}/`, { headers: { accept: 'application/json' } });
       expect(await root.json()).toEqual({ name: 'sense-inference-server', version });
-      expect(await (await fetch(`http://127.0.0.1:${server.port}/v2`)).json()).toEqual({ name: 'sense-inference-server', version });
-      const openApi = (await (await fetch(`http://127.0.0.1:${server.port}/openapi.json`)).json()) as { info: { version: string } };
+      expect(await (await fetch(`http://127.0.0.1:${server.port}/v2`)).json()).toEqual({
+        name: 'sense-inference-server',
+        version,
+      });
+      const openApi = (await (await fetch(`http://127.0.0.1:${server.port}/openapi.json`)).json()) as {
+        info: { version: string };
+      };
       expect(openApi.info.version).toBe(version);
 
       const stopped = await expectStopsOnSigintToNpm(server);
@@ -237,7 +289,11 @@ describe('SIGINT to npm start', () => {
       expect(stopped.serverLog).toContain('embedded PostgreSQL stopped');
     } finally {
       server.kill();
-      await waitFor(async () => !existsSync(join(dataDir, 'postgres', 'postmaster.pid')), 30_000, 'PostgreSQL to stop').catch(() => undefined);
+      await waitFor(
+        async () => !existsSync(join(dataDir, 'postgres', 'postmaster.pid')),
+        30_000,
+        'PostgreSQL to stop',
+      ).catch(() => undefined);
       await removeDir(dataDir);
     }
   }, 120_000);

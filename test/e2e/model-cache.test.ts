@@ -37,14 +37,23 @@ describe('many model versions', () => {
     const ids: string[] = [];
     for (let i = 0; i < VERSIONS; i++) {
       // Each version names its first label after itself, so an answer shows which version gave it.
-      const uploaded = await uploadModelVersion(server.url, admin, model.id, { model: onnx, config: { ...fixtureConfig('many'), labels: [`cat${i}`, 'traffic cone'] } });
+      const uploaded = await uploadModelVersion(server.url, admin, model.id, {
+        model: onnx,
+        config: { ...fixtureConfig('many'), labels: [`cat${i}`, 'traffic cone'] },
+      });
       expect(uploaded.status).toBe(200);
       ids.push(uploaded.body.data.id);
     }
-    await waitFor(async () => {
-      const statuses = (await admin.get(`/v2/models/${model.id}/versions`)).body.data.map((v: { status: string }) => v.status);
-      return statuses.length === VERSIONS && statuses.every((s: string) => s === 'Active');
-    }, 240_000, `all ${VERSIONS} versions Active`);
+    await waitFor(
+      async () => {
+        const statuses = (await admin.get(`/v2/models/${model.id}/versions`)).body.data.map(
+          (v: { status: string }) => v.status,
+        );
+        return statuses.length === VERSIONS && statuses.every((s: string) => s === 'Active');
+      },
+      240_000,
+      `all ${VERSIONS} versions Active`,
+    );
     expect(await metric('model_versions_loaded')).toBeLessThanOrEqual(MAX_LOADED);
 
     const key = (await admin.post('/v2/inference/api-keys', { name: 'many' })).body.data.apiKey;
@@ -61,7 +70,9 @@ describe('many model versions', () => {
     // Versions were unloaded and loaded again: every one was evicted at least once on the way.
     expect(await metric('model_version_evictions_total')).toBeGreaterThanOrEqual(VERSIONS - MAX_LOADED);
     // Unloading is not a status change: every version is still Active.
-    const statuses = (await admin.get(`/v2/models/${model.id}/versions`)).body.data.map((v: { status: string }) => v.status);
+    const statuses = (await admin.get(`/v2/models/${model.id}/versions`)).body.data.map(
+      (v: { status: string }) => v.status,
+    );
     expect(new Set(statuses)).toEqual(new Set(['Active']));
   }, 600_000); // 50 validations in child processes: 220-260 s on a 2-core machine
 });

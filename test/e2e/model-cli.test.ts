@@ -48,16 +48,24 @@ describe('npm run model', () => {
     expect(id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(stderr).toContain('registered extra v1 (2 labels)');
     const image = await makeImage('png', 32, 32);
-    const res = await waitFor(async () => {
-      const r = await predict(server.url, id, image);
-      return r.status === 200 ? r : undefined;
-      // Long: the fixture's slow model, validated at start, may still hold the machine's cores.
-    }, 90_000, 'the new version to serve');
+    const res = await waitFor(
+      async () => {
+        const r = await predict(server.url, id, image);
+        return r.status === 200 ? r : undefined;
+        // Long: the fixture's slow model, validated at start, may still hold the machine's cores.
+      },
+      90_000,
+      'the new version to serve',
+    );
     expect(res.body.cat[0].score).toBeCloseTo(0.9, 5);
-    expect((await cli('list')).stdout).toMatch(new RegExp(`${id}  extra v1  Active  Default organization \\(${ULID}\\)  `));
+    expect((await cli('list')).stdout).toMatch(
+      new RegExp(`${id}  extra v1  Active  Default organization \\(${ULID}\\)  `),
+    );
   });
 
-  it('disables a version (predict answers 404, as for an unknown id), enables it again, and removes it', { timeout: 120_000 }, async () => {
+  it('disables a version (predict answers 404, as for an unknown id), enables it again, and removes it', {
+    timeout: 120_000,
+  }, async () => {
     const dir = await writeModelDir(join(modelsDir, 'toggled'), fixtureSpec(), fixtureConfig('toggled'));
     const id = (await cli('add', dir)).stdout.trim();
     const image = await makeImage('png', 32, 32);
@@ -66,18 +74,33 @@ describe('npm run model', () => {
 
     const disabled = await cli('disable', id);
     expect(disabled.stderr).toContain(`disabled toggled v1 (${id})`);
-    await waitFor(async () => (await status()) === 404 || undefined, 30_000, 'the server to unload the disabled version');
-    expect((await predict(server.url, id, image)).body).toMatchObject({ status: 404, message: 'model version not found' });
+    await waitFor(
+      async () => (await status()) === 404 || undefined,
+      30_000,
+      'the server to unload the disabled version',
+    );
+    expect((await predict(server.url, id, image)).body).toMatchObject({
+      status: 404,
+      message: 'model version not found',
+    });
     expect((await cli('list')).stdout).toMatch(new RegExp(`${id}  toggled v1  Disabled  `));
     // Disabling twice changes nothing and says so; the version stays listed.
     expect((await cli('disable', id)).stderr).toContain('already disabled');
 
     expect((await cli('enable', id)).stderr).toContain(`enabled toggled v1 (${id})`);
-    await waitFor(async () => (await status()) === 200 || undefined, 30_000, 'the server to load the enabled version again');
+    await waitFor(
+      async () => (await status()) === 200 || undefined,
+      30_000,
+      'the server to load the enabled version again',
+    );
     expect((await cli('list')).stdout).toMatch(new RegExp(`${id}  toggled v1  Active  `));
 
     expect((await cli('remove', id)).stderr).toContain(`removed toggled v1 (${id})`);
-    await waitFor(async () => (await status()) === 404 || undefined, 30_000, 'the server to unload the removed version');
+    await waitFor(
+      async () => (await status()) === 404 || undefined,
+      30_000,
+      'the server to unload the removed version',
+    );
     expect((await cli('list')).stdout).not.toContain(id);
   });
 
@@ -93,13 +116,18 @@ describe('npm run model', () => {
   });
 
   it('refuses a directory whose model.json contradicts the model, and registers nothing', async () => {
-    const dir = await writeModelDir(join(modelsDir, 'wrong'), fixtureSpec(), { ...fixtureConfig('wrong'), labels: ['a', 'b', 'c'] });
+    const dir = await writeModelDir(join(modelsDir, 'wrong'), fixtureSpec(), {
+      ...fixtureConfig('wrong'),
+      labels: ['a', 'b', 'c'],
+    });
     const failure = await cli('add', dir).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure?.code).toBe(1);
-    expect(failure?.stderr).toContain('error: model.json lists 3 labels (format yolov8 expects [1, 7, N]) but output "output0" has shape [1, 6, 5]');
+    expect(failure?.stderr).toContain(
+      'error: model.json lists 3 labels (format yolov8 expects [1, 7, N]) but output "output0" has shape [1, 6, 5]',
+    );
     expect((await cli('list')).stdout).not.toContain('wrong');
   });
 
@@ -114,7 +142,9 @@ describe('npm run model', () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure?.code).toBe(1);
-    expect(failure?.stderr).toContain('error: tensor "outside" in a subgraph is stored as external data, outside model.onnx');
+    expect(failure?.stderr).toContain(
+      'error: tensor "outside" in a subgraph is stored as external data, outside model.onnx',
+    );
     expect((await cli('list')).stdout).not.toContain('external');
   });
 

@@ -20,7 +20,10 @@ import { ROOT, waitFor, type TestServer } from '../helpers/server.js';
 
 const MB = 1024 * 1024;
 
-const solid = (level: number) => sharp({ create: { width: 64, height: 48, channels: 3, background: { r: level, g: level, b: level } } }).png().toBuffer();
+const solid = (level: number) =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: { r: level, g: level, b: level } } })
+    .png()
+    .toBuffer();
 
 /** Secrets in the server's environment (its own settings, and one of the host's it never reads). */
 const SECRETS = {
@@ -47,10 +50,14 @@ describe('an uploaded model that allocates by pixel value', () => {
   afterAll(() => stopPlatform({ sql, server, database }));
 
   const status = (id: string, wanted: string) =>
-    waitFor(async () => {
-      const res = await admin.get(`/v2/model-versions/${id}`);
-      return res.body.data.status === wanted ? res.body.data : undefined;
-    }, 60_000, `${id} ${wanted}`);
+    waitFor(
+      async () => {
+        const res = await admin.get(`/v2/model-versions/${id}`);
+        return res.body.data.status === wanted ? res.body.data : undefined;
+      },
+      60_000,
+      `${id} ${wanted}`,
+    );
 
   async function upload(name: string, model: Uint8Array): Promise<string> {
     const created = (await admin.post('/v2/models', { name })).body.data;
@@ -121,7 +128,8 @@ describe('an uploaded model that allocates by pixel value', () => {
   });
 
   /** The instance processes started since `before` (a set of pids taken earlier). */
-  const startedSince = (before: Set<number>) => instanceProcesses(server.process.pid!).filter((pid) => !before.has(pid));
+  const startedSince = (before: Set<number>) =>
+    instanceProcesses(server.process.pid!).filter((pid) => !before.has(pid));
 
   it('restarts instance processes killed from outside: requests running on them get a retryable 503, the version goes on', async () => {
     const before = new Set(instanceProcesses(server.process.pid!));
@@ -154,7 +162,11 @@ describe('an uploaded model that allocates by pixel value', () => {
     const started = startedSince(before);
     process.kill(started[0]!, 'SIGABRT');
     // Restarted: a process not seen before takes its place.
-    const restarted = await waitFor(async () => startedSince(new Set([...before, ...started]))[0], 30_000, 'the crashed instance restarted');
+    const restarted = await waitFor(
+      async () => startedSince(new Set([...before, ...started]))[0],
+      30_000,
+      'the crashed instance restarted',
+    );
     expect((await predict(server.url, crashing, await solid(128))).status).toBe(200);
     expect((await admin.get(`/v2/model-versions/${crashing}`)).body.data.status).toBe('Active');
     // The same model's second crash (the count is the version's, whichever instance): it would go on crashing.
@@ -194,17 +206,28 @@ describe("an organization's isolated instances over their memory budget", () => 
     const versions: string[] = [];
     for (const name of ['first', 'second']) {
       const created = (await admin.post('/v2/models', { name })).body.data;
-      const uploaded = await uploadModelVersion(server.url, admin, created.id, { model: buildConstantModel(fixtureSpec({ allocateByBrightness: 2 ** 26 })), config: fixtureConfig(name) });
+      const uploaded = await uploadModelVersion(server.url, admin, created.id, {
+        model: buildConstantModel(fixtureSpec({ allocateByBrightness: 2 ** 26 })),
+        config: fixtureConfig(name),
+      });
       expect(uploaded.status).toBe(200);
       versions.push(uploaded.body.data.id as string);
     }
     for (const id of versions) {
-      await waitFor(async () => (await admin.get(`/v2/model-versions/${id}`)).body.data.status === 'Active', 60_000, `${id} Active`);
+      await waitFor(
+        async () => (await admin.get(`/v2/model-versions/${id}`)).body.data.status === 'Active',
+        60_000,
+        `${id} Active`,
+      );
     }
     const white = await solid(255);
     for (const id of versions) expect((await predict(server.url, id, white)).status).toBe(200);
     // Each kept its run's memory; together they were over the budget, so the first, idle, was unloaded.
-    const after = await waitFor(async () => (held() <= budgetBytes ? held() : undefined), 20_000, 'the processes under the budget');
+    const after = await waitFor(
+      async () => (held() <= budgetBytes ? held() : undefined),
+      20_000,
+      'the processes under the budget',
+    );
     expect(after).toBeGreaterThan(0);
     expect(instanceProcesses(server.process.pid!)).toHaveLength(1);
     await server.waitForLog(new RegExp(`model version unloaded.*id=${versions[0]}.*ORGANIZATION_ISOLATED_MEMORY_MB`));
@@ -218,7 +241,11 @@ describe("an organization's isolated instances over their memory budget", () => 
     const model = buildConstantModel(fixtureSpec({ allocateByBrightness: 2 ** 28, slow: { size: 1024, repeats: 60 } }));
     const uploaded = await uploadModelVersion(server.url, admin, created.id, { model, config: fixtureConfig('heavy') });
     const heavy = uploaded.body.data.id as string;
-    await waitFor(async () => (await admin.get(`/v2/model-versions/${heavy}`)).body.data.status === 'Active', 60_000, `${heavy} Active`);
+    await waitFor(
+      async () => (await admin.get(`/v2/model-versions/${heavy}`)).body.data.status === 'Active',
+      60_000,
+      `${heavy} Active`,
+    );
     const white = await solid(255);
     // One instance: the later of two requests runs once the earlier has, and holds the version while it does.
     const both = [predict(server.url, heavy, white), predict(server.url, heavy, white)];
@@ -226,7 +253,9 @@ describe("an organization's isolated instances over their memory budget", () => 
     const refused = await predict(server.url, heavy, white);
     expect(refused.status).toBe(503);
     expect(refused.body.message).toBe('server is busy');
-    expect(refused.body.error).toMatch(/^your organization's isolated model instances hold \d+ MB, over its budget of 400 MB \(ORGANIZATION_ISOLATED_MEMORY_MB\) while requests run on them$/);
+    expect(refused.body.error).toMatch(
+      /^your organization's isolated model instances hold \d+ MB, over its budget of 400 MB \(ORGANIZATION_ISOLATED_MEMORY_MB\) while requests run on them$/,
+    );
     expect(refused.headers.get('retry-after')).toBe('1');
     for (const res of await Promise.all(both)) expect(res.status).toBe(200);
     // Idle again: unloaded, and loaded afresh by the next request.

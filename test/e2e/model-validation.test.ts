@@ -35,16 +35,23 @@ describe('a new version through the HTTP API', () => {
   let database: Platform['database'];
 
   beforeAll(async () => {
-    ({ database, server, sql, admin } = await startPlatform({ INFERENCE_API_KEY: 'test-key' }, { modelsDir: join(ROOT, 'models') }));
+    ({ database, server, sql, admin } = await startPlatform(
+      { INFERENCE_API_KEY: 'test-key' },
+      { modelsDir: join(ROOT, 'models') },
+    ));
   });
 
   afterAll(() => stopPlatform({ sql, server, database }));
 
   const status = (id: string, wanted: string) =>
-    waitFor(async () => {
-      const res = await admin.get(`/v2/model-versions/${id}`);
-      return res.body.data.status === wanted ? res.body.data : undefined;
-    }, 45_000, `${id} ${wanted}`);
+    waitFor(
+      async () => {
+        const res = await admin.get(`/v2/model-versions/${id}`);
+        return res.body.data.status === wanted ? res.body.data : undefined;
+      },
+      45_000,
+      `${id} ${wanted}`,
+    );
 
   it('validates the bundled demo model in the child and logs its peak memory', async () => {
     await status(DEMO_MODEL_VERSION_ID, 'Active');
@@ -63,10 +70,15 @@ describe('a new version through the HTTP API', () => {
     const model = (await admin.post('/v2/models', { name: 'bomb' })).body.data;
     const bomb = buildConstantModel(fixtureSpec({ allocate: [2 ** 31] })); // 2^31 float32 = 8 GiB
     expect(bomb.length).toBeLessThan(4096);
-    const uploaded = await uploadModelVersion(server.url, admin, model.id, { model: bomb, config: fixtureConfig('bomb') });
+    const uploaded = await uploadModelVersion(server.url, admin, model.id, {
+      model: bomb,
+      config: fixtureConfig('bomb'),
+    });
     expect(uploaded.status).toBe(200);
     const failed = await status(uploaded.body.data.id, 'Failed');
-    expect(failed.statusReason).toMatch(/^model needs more than 2048 MB to load and run .*\(MODEL_VALIDATION_MEMORY_MB\)$/);
+    expect(failed.statusReason).toMatch(
+      /^model needs more than 2048 MB to load and run .*\(MODEL_VALIDATION_MEMORY_MB\)$/,
+    );
     expect(failed.statusReason).toContain('8192 MB');
     const refused = await predict(server.url, uploaded.body.data.id, image);
     expect(refused.status).toBe(500);
@@ -79,7 +91,10 @@ describe('a new version through the HTTP API', () => {
 
   it('still makes a normal upload Active', async () => {
     const model = (await admin.post('/v2/models', { name: 'normal' })).body.data;
-    const uploaded = await uploadModelVersion(server.url, admin, model.id, { model: buildConstantModel(fixtureSpec()), config: fixtureConfig('normal') });
+    const uploaded = await uploadModelVersion(server.url, admin, model.id, {
+      model: buildConstantModel(fixtureSpec()),
+      config: fixtureConfig('normal'),
+    });
     expect(uploaded.status).toBe(200);
     await status(uploaded.body.data.id, 'Active');
     const res = await predict(server.url, uploaded.body.data.id, await makeImage('png', 32, 32));
@@ -90,9 +105,15 @@ describe('a new version through the HTTP API', () => {
   it('fails an upload that runs one image at once and loops on a batch within seconds, its limit derived from its one-image run', async () => {
     const model = (await admin.post('/v2/models', { name: 'loops-on-a-batch' })).body.data;
     // No trip of its Loop for one image, 1e12 of them for a batch of two.
-    const spec = fixtureSpec({ inputShape: ['batch', 3, FIXTURE_INPUT.height, FIXTURE_INPUT.width], loop: { iterations: 1e12, beyondOneImage: true } });
+    const spec = fixtureSpec({
+      inputShape: ['batch', 3, FIXTURE_INPUT.height, FIXTURE_INPUT.width],
+      loop: { iterations: 1e12, beyondOneImage: true },
+    });
     const started = performance.now();
-    const uploaded = await uploadModelVersion(server.url, admin, model.id, { model: buildConstantModel(spec), config: { ...fixtureConfig('loops-on-a-batch'), batching: { maxBatchSize: 4 } } });
+    const uploaded = await uploadModelVersion(server.url, admin, model.id, {
+      model: buildConstantModel(spec),
+      config: { ...fixtureConfig('loops-on-a-batch'), batching: { maxBatchSize: 4 } },
+    });
     expect(uploaded.status).toBe(200);
     const failed = await status(uploaded.body.data.id, 'Failed');
     // INFERENCE_TIMEOUT_MS is 30 s here: before, the batch ran that long (twice, for the warm-up's two runs).
@@ -104,7 +125,15 @@ describe('a new version through the HTTP API', () => {
 });
 
 describe('validateModel', () => {
-  const settings: ModelValidationSettings = { memoryBytes: 2048 * MB, timeoutMs: 60_000, runTimeoutMs: 30_000, maxBatchSize: 8, graphRewrite: true, instanceKind: 'cpu', gpuPrecision: 'fp32' };
+  const settings: ModelValidationSettings = {
+    memoryBytes: 2048 * MB,
+    timeoutMs: 60_000,
+    runTimeoutMs: 30_000,
+    maxBatchSize: 8,
+    graphRewrite: true,
+    instanceKind: 'cpu',
+    gpuPrecision: 'fp32',
+  };
   let dir: string;
 
   beforeAll(async () => {
@@ -131,7 +160,9 @@ describe('validateModel', () => {
       'model needs more than 384 MB to load and run (one of its tensors alone is 512 MB) (MODEL_VALIDATION_MEMORY_MB)',
     );
     // The same model under the default limit is fine: the limit is the model's.
-    await expect(validateModel(directory, config, settings)).resolves.toMatchObject({ maxRssBytes: expect.any(Number) });
+    await expect(validateModel(directory, config, settings)).resolves.toMatchObject({
+      maxRssBytes: expect.any(Number),
+    });
   });
 
   it('fails past MODEL_VALIDATION_TIMEOUT_MS', async () => {
@@ -149,17 +180,23 @@ describe('validateModel', () => {
     const quick = { ...settings, timeoutMs: 4000 };
     let hostileEnded = 0;
     const hostile = Array.from({ length: 4 }, () =>
-      validateModel(looping.directory, looping.config, quick, { share: { gate, organizationId: 'hostile' } }).then(
-        () => 'passed',
-        (error: Error) => error.message,
-      ).finally(() => hostileEnded++),
+      validateModel(looping.directory, looping.config, quick, { share: { gate, organizationId: 'hostile' } })
+        .then(
+          () => 'passed',
+          (error: Error) => error.message,
+        )
+        .finally(() => hostileEnded++),
     );
     // One of the hostile organization's runs, on one permit; the others wait for their turn.
     await waitFor(async () => gate.inUse === 1, 10_000, 'a hostile validation running');
-    await expect(validateModel(fine.directory, fine.config, settings, { share: { gate, organizationId: 'victim' } })).resolves.toMatchObject({ maxRssBytes: expect.any(Number) });
+    await expect(
+      validateModel(fine.directory, fine.config, settings, { share: { gate, organizationId: 'victim' } }),
+    ).resolves.toMatchObject({ maxRssBytes: expect.any(Number) });
     // Before: one line for all, two at a time: the victim's came after all four, 8 s later.
     expect(hostileEnded).toBeLessThanOrEqual(1);
-    expect(await Promise.all(hostile)).toEqual(Array(4).fill('model load and warm-up took longer than 4 s (MODEL_VALIDATION_TIMEOUT_MS)'));
+    expect(await Promise.all(hostile)).toEqual(
+      Array(4).fill('model load and warm-up took longer than 4 s (MODEL_VALIDATION_TIMEOUT_MS)'),
+    );
     expect(gate.inUse).toBe(0);
   });
 
@@ -170,8 +207,13 @@ describe('validateModel', () => {
     );
   }, 20_000);
 
-  it('passes the loader\'s own reason on', async () => {
-    const directory = await writeModelDir(join(dir, 'labels'), fixtureSpec(), { ...fixtureConfig('labels'), labels: ['a', 'b', 'c'] });
-    await expect(validateModel(directory, await readModelConfig(directory), settings)).rejects.toThrow('model.json lists 3 labels');
+  it("passes the loader's own reason on", async () => {
+    const directory = await writeModelDir(join(dir, 'labels'), fixtureSpec(), {
+      ...fixtureConfig('labels'),
+      labels: ['a', 'b', 'c'],
+    });
+    await expect(validateModel(directory, await readModelConfig(directory), settings)).rejects.toThrow(
+      'model.json lists 3 labels',
+    );
   });
 });

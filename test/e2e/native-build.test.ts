@@ -55,7 +55,9 @@ describe.skipIf(!existsSync(TURBOJPEG_HEADER))('the native build and libturbojpe
     // The server with that addon, where the header is installed, names the rebuild.
     const started = jpegDecoder('auto', before, () => true);
     expect(started.decoder).toBe('sharp');
-    expect(started.reason).toMatch(/turbojpeg\.h is installed .*but the native addon was built without it: run npm run build:native/);
+    expect(started.reason).toMatch(
+      /turbojpeg\.h is installed .*but the native addon was built without it: run npm run build:native/,
+    );
 
     await mkdir(join(prefix, 'include'));
     await copyFile(TURBOJPEG_HEADER, join(prefix, 'include', 'turbojpeg.h'));

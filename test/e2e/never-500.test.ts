@@ -14,22 +14,61 @@ beforeAll(async () => {
   platform = await startPlatform({ DEVICE_EVENT_RATE: '100000', DEVICE_EVENT_BURST: '100000' });
   const channel = (await platform.admin.post('/v2/channels', { name: 'phones', type: 'android' })).body.data;
   const project = (await platform.admin.post('/v2/projects', { name: 'city', channelIds: [channel.id] })).body.data;
-  const landmark = (await platform.admin.post('/v2/landmarks', { projectId: project.id, name: 'park', model: { type: 'circle', geometry: { center: { lat: 48.85, lon: 2.35 }, radius: 500 } } })).body.data;
+  const landmark = (
+    await platform.admin.post('/v2/landmarks', {
+      projectId: project.id,
+      name: 'park',
+      model: { type: 'circle', geometry: { center: { lat: 48.85, lon: 2.35 }, radius: 500 } },
+    })
+  ).body.data;
   ids = { channel: channel.id, project: project.id, landmark: landmark.id, channelKey: channel.apiKeys[0].apiKey };
 });
 
 afterAll(() => stopPlatform(platform));
 
 const EDGE_VALUES: unknown[] = [
-  null, 0, -0, -1, 1.5, 91, -181, 1e308, -1e308, 2 ** 63, Number.MAX_SAFE_INTEGER + 2, 8.64e15, -8.64e15, 253_402_300_800_000,
-  '', ' ', 'x'.repeat(5000), 'NaN', '12', '1e5', '1970-13-45', '9999-12-31T23:59:59Z', '+275760-09-13T00:00:00Z', 'Europe/Nowhere',
-  'a\u0000b', '\ud800', '😀', "'; DROP TABLE events; --", true, [], {}, [1, 2], [[[[[]]]]], { a: { b: { c: 1 } } },
+  null,
+  0,
+  -0,
+  -1,
+  1.5,
+  91,
+  -181,
+  1e308,
+  -1e308,
+  2 ** 63,
+  Number.MAX_SAFE_INTEGER + 2,
+  8.64e15,
+  -8.64e15,
+  253_402_300_800_000,
+  '',
+  ' ',
+  'x'.repeat(5000),
+  'NaN',
+  '12',
+  '1e5',
+  '1970-13-45',
+  '9999-12-31T23:59:59Z',
+  '+275760-09-13T00:00:00Z',
+  'Europe/Nowhere',
+  'a\u0000b',
+  '\ud800',
+  '😀',
+  "'; DROP TABLE events; --",
+  true,
+  [],
+  {},
+  [1, 2],
+  [[[[[]]]]],
+  { a: { b: { c: 1 } } },
 ];
 
 /** Every path to a value in `value`, objects and arrays included. */
 function paths(value: unknown, path: Array<string | number> = []): Array<Array<string | number>> {
   if (typeof value !== 'object' || value === null) return [path];
-  return Object.entries(value).flatMap(([key, v]) => paths(v, [...path, Array.isArray(value) ? Number(key) : key])).concat([path]);
+  return Object.entries(value)
+    .flatMap(([key, v]) => paths(v, [...path, Array.isArray(value) ? Number(key) : key]))
+    .concat([path]);
 }
 
 /** `count` copies of `body`, each with one or two leaves replaced by an edge value or removed. */
@@ -54,9 +93,40 @@ describe('mutated request bodies', () => {
   it('get no 500 from the management API', async () => {
     const rand = random(11);
     const bodies: Array<[string, object]> = [
-      ['/v2/landmarks', { projectId: ids.project, name: 'l', tags: ['a'], model: { type: 'circle', geometry: { center: { lat: 1, lon: 1 }, radius: 50 } } }],
-      ['/v2/landmarks', { projectId: ids.project, name: 'p', model: { type: 'polygon', geometry: { points: [{ lat: 0, lon: 0 }, { lat: 0, lon: 1 }, { lat: 1, lon: 1 }] } } }],
-      ['/v2/landmarks', { projectId: ids.project, name: 'r', model: { type: 'rectangle', geometry: { nw: { lat: 2, lon: 1 }, se: { lat: 1, lon: 2 } } } }],
+      [
+        '/v2/landmarks',
+        {
+          projectId: ids.project,
+          name: 'l',
+          tags: ['a'],
+          model: { type: 'circle', geometry: { center: { lat: 1, lon: 1 }, radius: 50 } },
+        },
+      ],
+      [
+        '/v2/landmarks',
+        {
+          projectId: ids.project,
+          name: 'p',
+          model: {
+            type: 'polygon',
+            geometry: {
+              points: [
+                { lat: 0, lon: 0 },
+                { lat: 0, lon: 1 },
+                { lat: 1, lon: 1 },
+              ],
+            },
+          },
+        },
+      ],
+      [
+        '/v2/landmarks',
+        {
+          projectId: ids.project,
+          name: 'r',
+          model: { type: 'rectangle', geometry: { nw: { lat: 2, lon: 1 }, se: { lat: 1, lon: 2 } } },
+        },
+      ],
       [
         '/v2/rules',
         {
@@ -67,21 +137,58 @@ describe('mutated request bodies', () => {
             items: [
               { type: 'enterLandmark', ids: [ids.landmark], channelId: ids.channel },
               { type: 'matchAttribute', attribute: 'event.data.tempF', operator: '>', value: 70 },
-              { type: 'schedule', weekDays: [1, 2], timeOfDay: { from: 3600, to: 7200 }, date: { from: '2020-01-01T00:00:00Z', to: '2030-01-01T00:00:00Z' } },
+              {
+                type: 'schedule',
+                weekDays: [1, 2],
+                timeOfDay: { from: 3600, to: 7200 },
+                date: { from: '2020-01-01T00:00:00Z', to: '2030-01-01T00:00:00Z' },
+              },
             ],
           },
           properties: { timezone: 'America/New_York' },
           throttleInSeconds: 60,
           actions: [
-            { type: 'webhook', method: 'post', url: 'https://hooks.example.com/x', headers: [{ header: 'X', value: 'y' }], body: '{"d": "{{device.id}}"}', secret: 'sixteen-chars-secret' },
+            {
+              type: 'webhook',
+              method: 'post',
+              url: 'https://hooks.example.com/x',
+              headers: [{ header: 'X', value: 'y' }],
+              body: '{"d": "{{device.id}}"}',
+              secret: 'sixteen-chars-secret',
+            },
             { type: 'update device state add tags', deviceIds: 'triggering device', tags: ['x'] },
             { type: 'push', subject: 's', message: 'm', options: [{ text: 't', value: 1 }], landmarkId: ids.landmark },
           ],
         },
       ],
-      ['/v2/rules', { projectId: ids.project, name: 'old', conditions: 'event.data.tempF < 32 && event.data.n >= 2', actions: [{ type: 'sms', message: 'hi', recipients: { reflect: true, telephoneNumbers: ['123'] } }] }],
-      ['/v2/schemas', { name: 's', format: 'json', fields: [{ id: 'data', type: 'object', fields: [{ id: 'tempF', type: 'float' }] }] }],
-      ['/v2/events', { from: '2020-01-01T00:00:00Z', to: 1_700_000_000_000, datePath: 'clientSentAt', filter: { kind: 'tick', 'data.tempF': 72 }, sort: { field: 'serverReceivedAt', order: 'asc' }, limit: 10 }],
+      [
+        '/v2/rules',
+        {
+          projectId: ids.project,
+          name: 'old',
+          conditions: 'event.data.tempF < 32 && event.data.n >= 2',
+          actions: [{ type: 'sms', message: 'hi', recipients: { reflect: true, telephoneNumbers: ['123'] } }],
+        },
+      ],
+      [
+        '/v2/schemas',
+        {
+          name: 's',
+          format: 'json',
+          fields: [{ id: 'data', type: 'object', fields: [{ id: 'tempF', type: 'float' }] }],
+        },
+      ],
+      [
+        '/v2/events',
+        {
+          from: '2020-01-01T00:00:00Z',
+          to: 1_700_000_000_000,
+          datePath: 'clientSentAt',
+          filter: { kind: 'tick', 'data.tempF': 72 },
+          sort: { field: 'serverReceivedAt', order: 'asc' },
+          limit: 10,
+        },
+      ],
       ['/v2/devices', { channelId: ids.channel, name: 'd', model: 'm', type: 'iot', tags: ['a'] }],
       ['/v2/channels', { name: 'c', type: 'gateway', credentials: 'x', projectIds: [ids.project] }],
     ];
@@ -98,11 +205,16 @@ describe('mutated request bodies', () => {
 
   it('get no 500 from the ingestion API, single or batched', async () => {
     const rand = random(5);
-    const registered = await fetch(`${platform.server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: ids.channelKey, properties: { name: 'n' } }) });
+    const registered = await fetch(`${platform.server.url}/v1/registration`, {
+      method: 'POST',
+      body: JSON.stringify({ apiKey: ids.channelKey, properties: { name: 'n' } }),
+    });
     const { token } = (await registered.json()) as { token: string };
     const event = {
       timestamp: 1_700_000_000_000,
-      locations: [{ timestamp: 1_700_000_000_000, latitude: 48.85, longitude: 2.35, velocity: 1, course: 2, accuracy: 3 }],
+      locations: [
+        { timestamp: 1_700_000_000_000, latitude: 48.85, longitude: 2.35, velocity: 1, course: 2, accuracy: 3 },
+      ],
       wifis: [{ timestamp: 1, mac: 'aa', ssid: 's', rssi: -50 }],
       powers: [{ timestamp: 1, charging: true, batteryLife: 50 }],
       configurations: { uuid: 'u', enabled: true, cadence: 1, useSensors: ['gps'], eventTtl: 1, maxStorage: 1 },
@@ -116,8 +228,18 @@ describe('mutated request bodies', () => {
     for (let i = 0; i < events.length; i += 3) {
       // One at a time and three per batch: a bad one must not fail the others.
       const answers = await Promise.all([
-        ...events.slice(i, i + 2).map((e) => fetch(`${platform.server.url}/v1/mobile/events`, { method: 'POST', headers: { authorization: token }, body: JSON.stringify(e) })),
-        fetch(`${platform.server.url}/v1/mobile/events/batch`, { method: 'POST', headers: { authorization: token }, body: JSON.stringify({ events: events.slice(i, i + 3) }) }),
+        ...events.slice(i, i + 2).map((e) =>
+          fetch(`${platform.server.url}/v1/mobile/events`, {
+            method: 'POST',
+            headers: { authorization: token },
+            body: JSON.stringify(e),
+          }),
+        ),
+        fetch(`${platform.server.url}/v1/mobile/events/batch`, {
+          method: 'POST',
+          headers: { authorization: token },
+          body: JSON.stringify({ events: events.slice(i, i + 3) }),
+        }),
       ]);
       for (const res of answers) {
         statuses.add(res.status);

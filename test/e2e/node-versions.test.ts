@@ -36,7 +36,9 @@ for (const [major, abi] of [
   describe.skipIf(!present)(`Node ${major} (${bin})`, () => {
     // What this host's glibc allows is what is asserted: the upstream build
     // where glibc >= 2.38, else a start that stops saying why.
-    it(newGlibc ? 'loads the upstream build' : 'stops at start and says why no uWebSockets.js build loads', { timeout: 60_000 }, async () => {
+    it(newGlibc ? 'loads the upstream build' : 'stops at start and says why no uWebSockets.js build loads', {
+      timeout: 60_000,
+    }, async () => {
       if (newGlibc) {
         const script =
           "const m = await import('./src/http/uws-loader.ts'); const r = m.loadUwsBuild(); " +
@@ -49,8 +51,14 @@ for (const [major, abi] of [
       const { code, stdout, stderr } = await run(bin, ['--import', 'tsx', 'src/main.ts']);
       expect(code, stdout + stderr).toBe(1);
       expect(stderr).toContain('failed to start: uWebSockets.js native binding did not load');
-      expect(stderr).toMatch(new RegExp(`Node v${major}\\.\\d+\\.\\d+ \\(ABI ${abi}\\), linux-x64, ${glibc === null ? 'no glibc' : `glibc ${glibc}`}`));
-      expect(stderr).toMatch(new RegExp(`1\\. uWebSockets\\.js \\(@trufflesuite/uws-js-unofficial@.*\\): no binary for ABI ${abi}`));
+      expect(stderr).toMatch(
+        new RegExp(
+          `Node v${major}\\.\\d+\\.\\d+ \\(ABI ${abi}\\), linux-x64, ${glibc === null ? 'no glibc' : `glibc ${glibc}`}`,
+        ),
+      );
+      expect(stderr).toMatch(
+        new RegExp(`1\\. uWebSockets\\.js \\(@trufflesuite/uws-js-unofficial@.*\\): no binary for ABI ${abi}`),
+      );
       expect(stderr).toMatch(
         upstreamInstalled
           ? /2\. uws-upstream \(@btc-vision\/uwebsockets\.js@.*\): .*GLIBC_2\.38' not found.*needs glibc >= 2\.38/

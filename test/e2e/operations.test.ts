@@ -27,7 +27,11 @@ const DEMO = '01JDEM0DETECT0R00000000001';
 function captureStderr(fn: () => void): string[] {
   const lines: string[] = [];
   const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    lines.push(...String(chunk).split('\n').filter((l) => l !== ''));
+    lines.push(
+      ...String(chunk)
+        .split('\n')
+        .filter((l) => l !== ''),
+    );
     return true;
   });
   try {
@@ -69,7 +73,17 @@ describe('the logger', () => {
         }),
       );
       const text = lines.join('\n');
-      for (const secret of ['hunter2-pw', 'tok-abc', 'sk_live_1', 'sk_live_2', 'jwt.value.here', 'shhh-secret', 'sk_live_3', 'smtp-pw', 'nested-tok']) {
+      for (const secret of [
+        'hunter2-pw',
+        'tok-abc',
+        'sk_live_1',
+        'sk_live_2',
+        'jwt.value.here',
+        'shhh-secret',
+        'sk_live_3',
+        'smtp-pw',
+        'nested-tok',
+      ]) {
         expect(text, format).not.toContain(secret);
       }
       expect(text).toContain(REDACTED);
@@ -105,7 +119,13 @@ describe('the logger', () => {
 describe('request ids', () => {
   it('keeps a sane client id and generates distinct ones otherwise', () => {
     expect(requestId('abc-DEF_1.2:3')).toBe('abc-DEF_1.2:3');
-    const generated = [requestId(undefined), requestId(''), requestId('x'.repeat(129)), requestId('a b'), requestId('a\nb')];
+    const generated = [
+      requestId(undefined),
+      requestId(''),
+      requestId('x'.repeat(129)),
+      requestId('a b'),
+      requestId('a\nb'),
+    ];
     for (const id of generated) expect(id).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
     expect(new Set(generated).size).toBe(generated.length);
   });
@@ -128,7 +148,14 @@ function fakeResponse() {
 
 function reply(res: HttpResponse, metrics = createServerMetrics()): Reply {
   const ctx = { metrics, inFlight: new InFlight(), trustedProxies: 0, accessLog: true, cors: undefined };
-  const exchange = new Exchange('POST', '/v2/things', 'req-7', { getRemoteAddress: () => new Uint8Array([10, 0, 0, 1]).buffer }, {}, ctx);
+  const exchange = new Exchange(
+    'POST',
+    '/v2/things',
+    'req-7',
+    { getRemoteAddress: () => new Uint8Array([10, 0, 0, 1]).buffer },
+    {},
+    ctx,
+  );
   return new Reply(res, new RouteMetrics(ctx.metrics, '/v2/things', 'POST'), exchange, ctx);
 }
 
@@ -142,9 +169,21 @@ describe('the reply', () => {
     expect(written.status).toBe('500 Internal Server Error');
     expect(written.headers['X-Request-Id']).toBe('req-7');
     const [error, access] = lines.map((l) => JSON.parse(l));
-    expect(error).toMatchObject({ level: 'error', msg: 'unhandled error', requestId: 'req-7', error: { message: 'a bug' } });
+    expect(error).toMatchObject({
+      level: 'error',
+      msg: 'unhandled error',
+      requestId: 'req-7',
+      error: { message: 'a bug' },
+    });
     expect(error.stack).toContain('Error: a bug');
-    expect(access).toMatchObject({ msg: 'request', method: 'POST', path: '/v2/things', status: 500, id: 'req-7', client: '10.0.0.1' });
+    expect(access).toMatchObject({
+      msg: 'request',
+      method: 'POST',
+      path: '/v2/things',
+      status: 500,
+      id: 'req-7',
+      client: '10.0.0.1',
+    });
     expect(access.bytes).toBe(Buffer.byteLength(written.body!));
   });
 
@@ -158,10 +197,14 @@ describe('the reply', () => {
       r.send(200, '{}');
     });
     expect(written.status).toBeUndefined();
-    expect(lines.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ level: 'info', msg: 'request', status: 499, bytes: 0, id: 'req-7' })]);
+    expect(lines.map((l) => JSON.parse(l))).toEqual([
+      expect.objectContaining({ level: 'info', msg: 'request', status: 499, bytes: 0, id: 'req-7' }),
+    ]);
     // A real failure after the client left is still reported, as a warning without a stack.
     const [late] = captureStderr(() => r.error(new Error('pipeline broke')));
-    expect(JSON.parse(late!)).toEqual(expect.objectContaining({ level: 'warn', requestId: 'req-7', error: { message: 'pipeline broke' } }));
+    expect(JSON.parse(late!)).toEqual(
+      expect.objectContaining({ level: 'warn', requestId: 'req-7', error: { message: 'pipeline broke' } }),
+    );
   });
 });
 
@@ -175,7 +218,12 @@ describe('the errors metric', () => {
     answer(ApiError.from(new DomainError('throttled', 'too many events', 'over 10 events/s', 1)));
     answer(new ApiError(413, 'request body too large'));
     answer(new Error('a bug'));
-    expect(metrics.registry.render().split('\n').filter((line) => line.startsWith('errors_total'))).toEqual([
+    expect(
+      metrics.registry
+        .render()
+        .split('\n')
+        .filter((line) => line.startsWith('errors_total')),
+    ).toEqual([
       'errors_total{code="NOT_FOUND"} 2',
       'errors_total{code="OUT_OF_ORGANIZATION"} 1',
       'errors_total{code="THROTTLED"} 1',
@@ -188,7 +236,10 @@ describe('operations settings', () => {
   it('reads LOG_FORMAT, ACCESS_LOG and CORS_ORIGINS, refusing what cannot work', () => {
     const defaults = loadConfig({});
     expect(defaults).toMatchObject({ logFormat: 'text', accessLog: false, corsOrigins: [], tls: undefined });
-    expect(loadConfig({ LOG_FORMAT: 'json', ACCESS_LOG: 'true' })).toMatchObject({ logFormat: 'json', accessLog: true });
+    expect(loadConfig({ LOG_FORMAT: 'json', ACCESS_LOG: 'true' })).toMatchObject({
+      logFormat: 'json',
+      accessLog: true,
+    });
     expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow('LOG_FORMAT must be one of text, json, got "xml"');
     expect(() => loadConfig({ ACCESS_LOG: 'yes please' })).toThrow('ACCESS_LOG must be true or false');
     expect(loadConfig({ CORS_ORIGINS: 'https://App.example.com/, http://localhost:3000' }).corsOrigins).toEqual([
@@ -207,10 +258,16 @@ describe('operations settings', () => {
       const { cert, key } = selfSigned(dir);
       const other = selfSigned(dir, 'other');
       expect(loadConfig({ TLS_CERT: cert, TLS_KEY: key }).tls).toEqual({ certFile: cert, keyFile: key });
-      expect(() => loadConfig({ TLS_CERT: cert })).toThrow('TLS_CERT and TLS_KEY go together: TLS_CERT is set, TLS_KEY is not');
+      expect(() => loadConfig({ TLS_CERT: cert })).toThrow(
+        'TLS_CERT and TLS_KEY go together: TLS_CERT is set, TLS_KEY is not',
+      );
       expect(() => loadConfig({ TLS_KEY: key })).toThrow('TLS_KEY is set, TLS_CERT is not');
-      expect(() => loadConfig({ TLS_CERT: join(dir, 'missing.pem'), TLS_KEY: key })).toThrow(/TLS_CERT cannot be read: ENOENT/);
-      expect(() => loadConfig({ TLS_CERT: cert, TLS_KEY: other.key })).toThrow(/are not a PEM certificate and its private key/);
+      expect(() => loadConfig({ TLS_CERT: join(dir, 'missing.pem'), TLS_KEY: key })).toThrow(
+        /TLS_CERT cannot be read: ENOENT/,
+      );
+      expect(() => loadConfig({ TLS_CERT: cert, TLS_KEY: other.key })).toThrow(
+        /are not a PEM certificate and its private key/,
+      );
       await writeFile(join(dir, 'junk.pem'), 'not a certificate');
       expect(() => loadConfig({ TLS_CERT: join(dir, 'junk.pem'), TLS_KEY: key })).toThrow(ConfigError);
     } finally {
@@ -222,9 +279,27 @@ describe('operations settings', () => {
 function selfSigned(dir: string, name = 'server'): { cert: string; key: string } {
   const cert = join(dir, `${name}.crt`);
   const key = join(dir, `${name}.key`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', key, '-out', cert], {
-    stdio: 'ignore',
-  });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      '/CN=localhost',
+      '-days',
+      '1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
   return { cert, key };
 }
 
@@ -262,7 +337,9 @@ describe('a server with JSON logs and CORS', () => {
   const ORIGIN = 'https://app.example.com';
 
   beforeAll(async () => {
-    server = await startServer({ env: { LOG_FORMAT: 'json', ACCESS_LOG: 'true', CORS_ORIGINS: ORIGIN, INFERENCE_API_KEY: 'test-key' } });
+    server = await startServer({
+      env: { LOG_FORMAT: 'json', ACCESS_LOG: 'true', CORS_ORIGINS: ORIGIN, INFERENCE_API_KEY: 'test-key' },
+    });
   });
 
   afterAll(async () => {
@@ -270,7 +347,7 @@ describe('a server with JSON logs and CORS', () => {
     if (server) await removeDir(server.dataDir);
   });
 
-  it('answers every request with an X-Request-Id: the client\'s own when sane', async () => {
+  it("answers every request with an X-Request-Id: the client's own when sane", async () => {
     const own = await fetch(`${server.url}/v2/health/live`, { headers: { 'X-Request-Id': 'trace-42.a:b' } });
     expect(own.headers.get('x-request-id')).toBe('trace-42.a:b');
     const insane = await fetch(`${server.url}/v2/health/live`, { headers: { 'X-Request-Id': 'x'.repeat(200) } });
@@ -281,10 +358,18 @@ describe('a server with JSON logs and CORS', () => {
   });
 
   it('writes one JSON access line per request, the path without its query string', async () => {
-    const response = await fetch(`${server.url}/v2/health/live?api_key=sk_do_not_log_me`, { headers: { 'X-Request-Id': 'access-1' } });
+    const response = await fetch(`${server.url}/v2/health/live?api_key=sk_do_not_log_me`, {
+      headers: { 'X-Request-Id': 'access-1' },
+    });
     const id = response.headers.get('x-request-id');
     const line = await waitFor(async () => accessLines(server).find((r) => r.id === id), 5_000, 'the access line');
-    expect(line).toMatchObject({ level: 'info', method: 'GET', path: '/v2/health/live', status: 200, client: '127.0.0.1' });
+    expect(line).toMatchObject({
+      level: 'info',
+      method: 'GET',
+      path: '/v2/health/live',
+      status: 200,
+      client: '127.0.0.1',
+    });
     expect(line.bytes).toBe(Buffer.byteLength(await response.text()));
     expect(typeof line.ms).toBe('number');
     expect(server.stderr()).not.toContain('sk_do_not_log_me');
@@ -293,26 +378,40 @@ describe('a server with JSON logs and CORS', () => {
   it('answers preflights of allowed origins for any route, and refuses others', async () => {
     const preflight = await fetch(`${server.url}/v1/models/${DEMO}/predict`, {
       method: 'OPTIONS',
-      headers: { Origin: ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' },
+      headers: {
+        Origin: ORIGIN,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
     const allowHeaders = preflight.headers.get('access-control-allow-headers')!.toLowerCase();
-    for (const header of ['authorization', 'content-type', 'x-request-id', 'idempotency-key']) expect(allowHeaders).toContain(header);
+    for (const header of ['authorization', 'content-type', 'x-request-id', 'idempotency-key'])
+      expect(allowHeaders).toContain(header);
     expect(Number(preflight.headers.get('access-control-max-age'))).toBeGreaterThan(0);
     expect(preflight.headers.get('vary')).toBe('Origin');
 
-    const refused = await fetch(`${server.url}/v2/login`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example' } });
+    const refused = await fetch(`${server.url}/v2/login`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example' },
+    });
     expect(refused.status).toBe(403);
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
-    expect(await refused.json()).toEqual({ status: 403, message: 'CORS preflight refused', error: 'origin https://evil.example is not in CORS_ORIGINS' });
+    expect(await refused.json()).toEqual({
+      status: 403,
+      message: 'CORS preflight refused',
+      error: 'origin https://evil.example is not in CORS_ORIGINS',
+    });
   });
 
   it('adds Allow-Origin and Expose-Headers to answers for allowed origins only', async () => {
     const allowed = await fetch(`${server.url}/v2/health/live`, { headers: { Origin: ORIGIN } });
     expect(allowed.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    expect(allowed.headers.get('access-control-expose-headers')).toBe('Retry-After, X-Request-Id, WWW-Authenticate, Accept-Post, Allow');
+    expect(allowed.headers.get('access-control-expose-headers')).toBe(
+      'Retry-After, X-Request-Id, WWW-Authenticate, Accept-Post, Allow',
+    );
     expect(allowed.headers.get('vary')).toBe('Origin');
     const error = await fetch(`${server.url}/v2/users/me`, { headers: { Origin: ORIGIN } });
     expect(error.status).toBe(401);
@@ -325,7 +424,11 @@ describe('a server with JSON logs and CORS', () => {
 
   it('logs clients that disconnect mid-body as 499, never as errors', async () => {
     // Predict reads its body only for an Active version with a valid key.
-    await waitFor(async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200, 120_000, 'an Active model');
+    await waitFor(
+      async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200,
+      120_000,
+      'an Active model',
+    );
     const boundary = 'XyZ';
     await abortMidBody(
       server.port,
@@ -333,9 +436,19 @@ describe('a server with JSON logs and CORS', () => {
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\n\r\n\xff\xd8\xff`,
       200_000,
     );
-    await abortMidBody(server.port, 'POST /v1/registration HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n', '{"apiKey": "ab', 50_000);
+    await abortMidBody(
+      server.port,
+      'POST /v1/registration HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n',
+      '{"apiKey": "ab',
+      50_000,
+    );
     // (a login's body may be 16 KiB at most: an unauthenticated route's)
-    await abortMidBody(server.port, 'POST /v2/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n', '{"email": "a', 10_000);
+    await abortMidBody(
+      server.port,
+      'POST /v2/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n',
+      '{"email": "a',
+      10_000,
+    );
     // The lines come as soon as each disconnect is seen; the margin is for a
     // loaded CI machine, and a timeout says what was logged instead.
     const aborted = await waitFor(
@@ -348,26 +461,39 @@ describe('a server with JSON logs and CORS', () => {
     ).catch((error: Error) => {
       throw new Error(`${error.message}; the access lines: ${JSON.stringify(accessLines(server))}`);
     });
-    expect(aborted.map((r) => r.path).sort()).toEqual(['/v1/models/01JDEM0DETECT0R00000000001/predict', '/v1/registration', '/v2/login']);
+    expect(aborted.map((r) => r.path).sort()).toEqual([
+      '/v1/models/01JDEM0DETECT0R00000000001/predict',
+      '/v1/registration',
+      '/v2/login',
+    ]);
     for (const line of aborted) expect(line).toMatchObject({ level: 'info', method: 'POST', bytes: 0 });
     // Whatever was still running for them has settled, or been cut short
     // with everything else, once the server has shut down: its log is complete.
     // (The last test of this server: afterAll's stop() finds it stopped.)
     expect(await server.stop()).toBe(0);
-    const noisy = records(server).filter((r) => r.level === 'error' || r.level === 'warn' || JSON.stringify(r).includes('disconnected'));
+    const noisy = records(server).filter(
+      (r) => r.level === 'error' || r.level === 'warn' || JSON.stringify(r).includes('disconnected'),
+    );
     expect(noisy).toEqual([]);
     expect(server.stderr()).not.toContain('"stack"');
   });
 });
 
 /** GET over HTTPS, trusting only the test's own certificate. */
-function httpsGet(port: number, path: string, ca: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function httpsGet(
+  port: number,
+  path: string,
+  ca: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpsRequest({ host: '127.0.0.1', port, path, ca, servername: 'localhost', checkServerIdentity: () => undefined }, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
+    const req = httpsRequest(
+      { host: '127.0.0.1', port, path, ca, servername: 'localhost', checkServerIdentity: () => undefined },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });

@@ -64,7 +64,11 @@ beforeAll(async () => {
   smtp = smtpServer(mails, state);
   await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
   const port = (smtp.address() as { port: number }).port;
-  ({ database, server, sql } = await startPlatform({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'noreply@sense.test', PUBLIC_URL: 'https://sense.test' }));
+  ({ database, server, sql } = await startPlatform({
+    SMTP_URL: `smtp://127.0.0.1:${port}`,
+    MAIL_FROM: 'noreply@sense.test',
+    PUBLIC_URL: 'https://sense.test',
+  }));
 });
 
 afterAll(async () => {
@@ -75,14 +79,33 @@ afterAll(async () => {
 describe('SMTP delivery', () => {
   it('sends the verification email over SMTP and marks it sent', async () => {
     const api = new Api(server.url);
-    expect((await api.post('/v2/signup', { email: 'smtp@example.com', password: 'smtp-password', name: 'S', organizationName: 'S' })).status).toBe(204);
-    const mail = await waitFor(async () => mails.find((m) => m.to.some((t) => t.includes('smtp@example.com'))), 15_000, 'the email');
+    expect(
+      (
+        await api.post('/v2/signup', {
+          email: 'smtp@example.com',
+          password: 'smtp-password',
+          name: 'S',
+          organizationName: 'S',
+        })
+      ).status,
+    ).toBe(204);
+    const mail = await waitFor(
+      async () => mails.find((m) => m.to.some((t) => t.includes('smtp@example.com'))),
+      15_000,
+      'the email',
+    );
     expect(mail.from).toContain('noreply@sense.test');
     expect(mail.data).toContain('Subject: Verify your email address');
     // The body is quoted-printable: undo soft line breaks and =XX escapes.
-    const body = mail.data.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    const body = mail.data
+      .replace(/=\r\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
     expect(body).toMatch(/https:\/\/sense\.test\/verify-email\?token=[\w-]+/);
-    await waitFor(async () => (await sql`SELECT sent_at FROM outbox_emails WHERE to_address = 'smtp@example.com'`)[0]?.sentAt, 10_000, 'sent_at');
+    await waitFor(
+      async () => (await sql`SELECT sent_at FROM outbox_emails WHERE to_address = 'smtp@example.com'`)[0]?.sentAt,
+      10_000,
+      'sent_at',
+    );
     expect(server.stderr()).not.toMatch(/token=[\w-]{20,}/); // the link never reaches the log
   });
 
@@ -90,8 +113,14 @@ describe('SMTP delivery', () => {
     state.refuse = 1;
     const admin = await new Api(server.url).login(ADMIN.email, ADMIN.password);
     await admin.post('/v2/users/invite', { emails: ['retry@example.com'] });
-    await waitFor(async () => (await sql`SELECT last_error FROM outbox_emails WHERE to_address = 'retry@example.com'`)[0]?.lastError, 15_000, 'the refusal');
-    const [row] = await sql`SELECT attempts, sent_at, last_error FROM outbox_emails WHERE to_address = 'retry@example.com'`;
+    await waitFor(
+      async () =>
+        (await sql`SELECT last_error FROM outbox_emails WHERE to_address = 'retry@example.com'`)[0]?.lastError,
+      15_000,
+      'the refusal',
+    );
+    const [row] =
+      await sql`SELECT attempts, sent_at, last_error FROM outbox_emails WHERE to_address = 'retry@example.com'`;
     expect(row).toMatchObject({ attempts: 1, sentAt: null, lastError: expect.stringContaining('451') });
     expect(mails.some((m) => m.to.some((t) => t.includes('retry@example.com')))).toBe(false);
   });

@@ -36,7 +36,9 @@ afterAll(async () => {
 });
 
 const solid = (width: number, height: number, rgb: [number, number, number]) =>
-  sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } })
+    .png()
+    .toBuffer();
 
 type Box = [number, number, number, number];
 function expectBoxes(body: any, expected: Record<string, Array<{ box: Box; score: number }>>): void {
@@ -71,12 +73,26 @@ describe('output conventions', () => {
 
   // ssd outputs are the model's final answer (torchvision thresholds in its
   // graph): with no threshold in model.json or the request, its weak box too.
-  it.each(['ssd', 'ssdbatch'])('%s: boxes match to 1e-4 after the letterbox is undone, every box the model answered', async (name) => {
-    const res = await predict(server.url, ids[name]!, await solid(200, 100, [90, 120, 30]), { key: 'test-key' });
-    expect(res.status).toBe(200);
-    expectBoxes(res.body, { ...LETTERBOXED, cat: [...LETTERBOXED.cat, { box: [0.625, 0.75, 0.78125, 0.9375], score: 0.01 }] });
-    expectBoxes((await predict(server.url, ids[name]!, await solid(200, 100, [90, 120, 30]), { key: 'test-key', query: 'threshold=0.25' })).body, LETTERBOXED);
-  });
+  it.each(['ssd', 'ssdbatch'])(
+    '%s: boxes match to 1e-4 after the letterbox is undone, every box the model answered',
+    async (name) => {
+      const res = await predict(server.url, ids[name]!, await solid(200, 100, [90, 120, 30]), { key: 'test-key' });
+      expect(res.status).toBe(200);
+      expectBoxes(res.body, {
+        ...LETTERBOXED,
+        cat: [...LETTERBOXED.cat, { box: [0.625, 0.75, 0.78125, 0.9375], score: 0.01 }],
+      });
+      expectBoxes(
+        (
+          await predict(server.url, ids[name]!, await solid(200, 100, [90, 120, 30]), {
+            key: 'test-key',
+            query: 'threshold=0.25',
+          })
+        ).body,
+        LETTERBOXED,
+      );
+    },
+  );
 
   it('stretch: the image fills the input, no padding to undo', async () => {
     const res = await predict(server.url, ids.stretch!, await solid(200, 100, [90, 120, 30]), { key: 'test-key' });
@@ -88,7 +104,10 @@ describe('output conventions', () => {
 
   it('a low threshold brings back the weak box, for every convention', async () => {
     for (const name of ['yolov8', 'yolov5', 'end2end', 'ssd', 'detr']) {
-      const res = await predict(server.url, ids[name]!, await solid(200, 100, [0, 0, 0]), { key: 'test-key', query: 'threshold=0.005' });
+      const res = await predict(server.url, ids[name]!, await solid(200, 100, [0, 0, 0]), {
+        key: 'test-key',
+        query: 'threshold=0.005',
+      });
       expect(res.body.cat.map((d: { score: number }) => Math.round(d.score * 100) / 100)).toEqual([0.9, 0.01]);
     }
   });
@@ -105,17 +124,27 @@ describe('preprocessing options reach the tensor', () => {
 
   it('RGB, scaled to 0-1', async () => expect(await scores('probergb')).toEqual({ cat: 1, cone: undefined }));
   it('BGR swaps the channels', async () => expect(await scores('probebgr')).toEqual({ cat: undefined, cone: 1 }));
-  it('mean and std normalise per channel', async () => expect(await scores('probemeanstd')).toEqual({ cat: 2, cone: undefined }));
+  it('mean and std normalise per channel', async () =>
+    expect(await scores('probemeanstd')).toEqual({ cat: 2, cone: undefined }));
   it('NHWC layout', async () => expect(await scores('probenhwc')).toEqual({ cat: 1, cone: undefined }));
   it('float16 input', async () => expect(await scores('probefp16')).toEqual({ cat: 1, cone: undefined }));
 });
 
 describe('model.json contradicting the model', () => {
   it.each([
-    ['badlabels', 'model.json lists 3 labels (format yolov8 expects [1, 7, N]) but output "output0" has shape [1, 6, 3]'],
-    ['badsize', 'model.json describes input "images" as NCHW [1, 3, 32, 32] but the model\'s input has shape [1, 3, 64, 64]'],
+    [
+      'badlabels',
+      'model.json lists 3 labels (format yolov8 expects [1, 7, N]) but output "output0" has shape [1, 6, 3]',
+    ],
+    [
+      'badsize',
+      'model.json describes input "images" as NCHW [1, 3, 32, 32] but the model\'s input has shape [1, 3, 64, 64]',
+    ],
     ['baddtype', 'model.json says input.dtype float16 but input "images" is float32'],
-    ['badlayout', 'model.json describes input "images" as NHWC [1, 64, 64, 3] but the model\'s input has shape [1, 3, 64, 64]'],
+    [
+      'badlayout',
+      'model.json describes input "images" as NHWC [1, 64, 64, 3] but the model\'s input has shape [1, 3, 64, 64]',
+    ],
     ['badformat', 'format detr expects 2 outputs (logits, boxes), the model has 1'],
     ['badssd', 'format yolov5 expects one output, the model has 3'],
     [

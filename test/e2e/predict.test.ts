@@ -24,9 +24,16 @@ beforeAll(async () => {
   server = await startServer({
     modelsDir,
     databaseUrl: database?.url,
-    env: { INFERENCE_API_KEY: 'test-key', QUEUE_SIZE: '2', QUEUE_WAITING_ROOM: '4', QUEUE_HOLD_MS: '300', MAX_IMAGE_PIXELS: '4000000' },
+    env: {
+      INFERENCE_API_KEY: 'test-key',
+      QUEUE_SIZE: '2',
+      QUEUE_WAITING_ROOM: '4',
+      QUEUE_HOLD_MS: '300',
+      MAX_IMAGE_PIXELS: '4000000',
+    },
   });
-  for (const match of server.stderr().matchAll(/registered model version id=(\w+) name=(\w+)/g)) ids[match[2]!] = match[1]!;
+  for (const match of server.stderr().matchAll(/registered model version id=(\w+) name=(\w+)/g))
+    ids[match[2]!] = match[1]!;
 });
 
 afterAll(async () => {
@@ -38,7 +45,11 @@ afterAll(async () => {
 
 async function waitUntilActive(versionId: string): Promise<void> {
   const image = await makeImage('png', 16, 16);
-  await waitFor(async () => (await predict(server.url, versionId, image)).status === 200, 60_000, `${versionId} Active`);
+  await waitFor(
+    async () => (await predict(server.url, versionId, image)).status === 200,
+    60_000,
+    `${versionId} Active`,
+  );
 }
 
 describe('initializing and failed versions', () => {
@@ -69,7 +80,9 @@ describe('detections', () => {
 
   it.each(BODY_FORMS)('maps boxes back onto the original image, letterbox undone (%s)', async (form) => {
     // 160x64 lands in the 80x64 input at 80x32 with 16 px of padding above and below.
-    const wide = await sharp(pattern(160, 64), { raw: { width: 160, height: 64, channels: 3 } }).png().toBuffer();
+    const wide = await sharp(pattern(160, 64), { raw: { width: 160, height: 64, channels: 3 } })
+      .png()
+      .toBuffer();
     const res = await predict(server.url, DEMO, wide, { form });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['cat', 'traffic cone']);
@@ -108,7 +121,10 @@ describe('detections', () => {
   });
 
   it.each(FORMATS)('reads %s images', async (format) => {
-    const res = await predict(server.url, DEMO, await makeImage(format, 100, 100), { form: 'multipart', filename: 'x.txt' });
+    const res = await predict(server.url, DEMO, await makeImage(format, 100, 100), {
+      form: 'multipart',
+      filename: 'x.txt',
+    });
     expect(res.status).toBe(200);
     expect(res.body.cat[0].score).toBeCloseTo(0.9, 5);
   });
@@ -140,7 +156,10 @@ describe('detections', () => {
     ['max_detections=0', 'max_detections: must be an integer between 1 and 1000, got "0"'],
     ['max_detections=2.5', 'max_detections: must be an integer between 1 and 1000, got "2.5"'],
     // Before: ignored, answered with the defaults.
-    ['thresh=0.9', "thresh: unknown option; predict's options are max_detections, threshold, iou, top_k, keypoint_threshold, box"],
+    [
+      'thresh=0.9',
+      "thresh: unknown option; predict's options are max_detections, threshold, iou, top_k, keypoint_threshold, box",
+    ],
     ['threshold=0.9&threshold=0.1', 'threshold: given more than once ("0.9" and "0.1"); send it once'],
   ])('rejects %s with 400', async (query, error) => {
     const res = await predict(server.url, DEMO, await makeImage('png', 8, 8), { query });
@@ -166,35 +185,52 @@ describe('§7 error rows', () => {
     const expected = 'expected Authorization: Bearer <API key>';
     const cases: Array<[string | undefined, string]> = [
       [undefined, `Bearer error="invalid_request", error_description="no Authorization header; ${expected}"`],
-      ['test-key', `Bearer error="invalid_request", error_description="the Authorization header is not of the Bearer scheme; ${expected}"`],
-      ['Basic dGVzdC1rZXk6', `Bearer error="invalid_request", error_description="the Authorization header is not of the Bearer scheme; ${expected}"`],
-      ['Bearer wrong-key', `Bearer error="invalid_token", error_description="the API key is unknown, disabled or deleted; ${expected}"`],
+      [
+        'test-key',
+        `Bearer error="invalid_request", error_description="the Authorization header is not of the Bearer scheme; ${expected}"`,
+      ],
+      [
+        'Basic dGVzdC1rZXk6',
+        `Bearer error="invalid_request", error_description="the Authorization header is not of the Bearer scheme; ${expected}"`,
+      ],
+      [
+        'Bearer wrong-key',
+        `Bearer error="invalid_token", error_description="the API key is unknown, disabled or deleted; ${expected}"`,
+      ],
     ];
     for (const [authorization, challenge] of cases) {
       const form = new FormData();
       form.append('file', new Blob([image]), 'image.png');
-      const res = await fetch(`${server.url}/v1/models/${DEMO}/predict`, { method: 'POST', headers: authorization ? { authorization } : {}, body: form });
+      const res = await fetch(`${server.url}/v1/models/${DEMO}/predict`, {
+        method: 'POST',
+        headers: authorization ? { authorization } : {},
+        body: form,
+      });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate'), authorization).toBe(challenge);
       expect(await res.json()).toEqual({ status: 401, message: 'Invalid or missing API key.' });
     }
   });
 
-  it.each(['-1', '1e3', '12, 12', '+5', '99999999999999999999'])('400 for Content-Length %j, before reading or allocating anything', async (length) => {
-    const head = `POST /v1/models/${DEMO}/predict HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test-key\r\n` +
-      `Content-Type: multipart/form-data; boundary=b\r\nContent-Length: ${length}\r\n\r\n`;
-    const answer = await exchangeOnOneSocket(server.port, [Buffer.from(head)]).catch((error: Error) => error.message);
-    // uWS itself may refuse a malformed length, by closing or (upstream
-    // v20.57, the build on Node 22/24) with a bare 400 before any route runs;
-    // the server never answers 500.
-    if (answer instanceof Array) {
-      expect(answer[0]).toMatch(/^HTTP\/1\.1 400 /);
-      expect(answer[0]).toMatch(/invalid Content-Length|^HTTP\/1\.1 400 Bad Request\r\nConnection: close\r\n\r\n$/);
-    } else {
-      expect(answer).toMatch(/connection closed/);
-    }
-    expect((await predict(server.url, DEMO, await makeImage('png', 8, 8))).status).toBe(200);
-  });
+  it.each(['-1', '1e3', '12, 12', '+5', '99999999999999999999'])(
+    '400 for Content-Length %j, before reading or allocating anything',
+    async (length) => {
+      const head =
+        `POST /v1/models/${DEMO}/predict HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test-key\r\n` +
+        `Content-Type: multipart/form-data; boundary=b\r\nContent-Length: ${length}\r\n\r\n`;
+      const answer = await exchangeOnOneSocket(server.port, [Buffer.from(head)]).catch((error: Error) => error.message);
+      // uWS itself may refuse a malformed length, by closing or (upstream
+      // v20.57, the build on Node 22/24) with a bare 400 before any route runs;
+      // the server never answers 500.
+      if (answer instanceof Array) {
+        expect(answer[0]).toMatch(/^HTTP\/1\.1 400 /);
+        expect(answer[0]).toMatch(/invalid Content-Length|^HTTP\/1\.1 400 Bad Request\r\nConnection: close\r\n\r\n$/);
+      } else {
+        expect(answer).toMatch(/connection closed/);
+      }
+      expect((await predict(server.url, DEMO, await makeImage('png', 8, 8))).status).toBe(200);
+    },
+  );
 
   it('401 before reading a large body', async () => {
     const started = Date.now();
@@ -223,35 +259,52 @@ describe('§7 error rows', () => {
     expect(res.status).not.toBe(400);
   });
 
-  it.each(BODY_FORMS)('400 File size is too large with the image size for a body far over the limit (%s)', async (form) => {
-    // Before: the body's announced size (multipart envelope included; 3/4 of the JSON body).
-    // Sent on a raw socket that reads the answer while it writes: the server
-    // answers once it has counted the image and closes without reading the
-    // rest, which fetch would report as a failed write (EPIPE).
-    const image = randomBytes(40 * MIB + 7);
-    const boundary = 'far-over-the-limit';
-    const [contentType, body] =
-      form === 'json'
-        ? ['application/json', Buffer.from(JSON.stringify({ image: image.toString('base64') }))]
-        : [
-            `multipart/form-data; boundary=${boundary}`,
-            Buffer.concat([
-              Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="image.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
-              image,
-              Buffer.from(`\r\n--${boundary}--\r\n`),
-            ]),
-          ];
-    const head = `POST /v1/models/${DEMO}/predict HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test-key\r\nContent-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n\r\n`;
-    const res = await answerWhileSending(server.port, head, body);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ status: 400, message: 'File size is too large', error: `filesize: ${40 * MIB + 7}` });
-  });
+  it.each(BODY_FORMS)(
+    '400 File size is too large with the image size for a body far over the limit (%s)',
+    async (form) => {
+      // Before: the body's announced size (multipart envelope included; 3/4 of the JSON body).
+      // Sent on a raw socket that reads the answer while it writes: the server
+      // answers once it has counted the image and closes without reading the
+      // rest, which fetch would report as a failed write (EPIPE).
+      const image = randomBytes(40 * MIB + 7);
+      const boundary = 'far-over-the-limit';
+      const [contentType, body] =
+        form === 'json'
+          ? ['application/json', Buffer.from(JSON.stringify({ image: image.toString('base64') }))]
+          : [
+              `multipart/form-data; boundary=${boundary}`,
+              Buffer.concat([
+                Buffer.from(
+                  `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="image.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+                ),
+                image,
+                Buffer.from(`\r\n--${boundary}--\r\n`),
+              ]),
+            ];
+      const head = `POST /v1/models/${DEMO}/predict HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test-key\r\nContent-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const res = await answerWhileSending(server.port, head, body);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ status: 400, message: 'File size is too large', error: `filesize: ${40 * MIB + 7}` });
+    },
+  );
 
   const unknown: Array<[string, () => Promise<Buffer> | Buffer]> = [
     ['text', () => Buffer.from('hello, this is not an image')],
-    ['SVG', () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>')],
+    [
+      'SVG',
+      () =>
+        Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+        ),
+    ],
     ['PDF', () => Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF')],
-    ['AVIF', () => sharp(pattern(32, 32), { raw: { width: 32, height: 32, channels: 3 } }).avif().toBuffer()],
+    [
+      'AVIF',
+      () =>
+        sharp(pattern(32, 32), { raw: { width: 32, height: 32, channels: 3 } })
+          .avif()
+          .toBuffer(),
+    ],
   ];
   for (const form of BODY_FORMS) {
     it.each(unknown)(`400 unknown format for %s (${form})`, async (_name, make) => {
@@ -267,7 +320,11 @@ describe('§7 error rows', () => {
   ] as const)('400 naming the empty field for an empty image (%s)', async (form, field) => {
     // Before: `image: unknown format`, as if the bytes were of some other kind.
     const res = await predict(server.url, DEMO, Buffer.alloc(0), { form, filename: 'photo.jpg' });
-    expect(res.body).toEqual({ status: 400, message: 'could not parse image', error: `image: ${field} is empty (0 bytes): expected a JPG, PNG, GIF, BMP, TIFF or WEBP image` });
+    expect(res.body).toEqual({
+      status: 400,
+      message: 'could not parse image',
+      error: `image: ${field} is empty (0 bytes): expected a JPG, PNG, GIF, BMP, TIFF or WEBP image`,
+    });
   });
 
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'image/jpeg', ''])(
@@ -345,7 +402,10 @@ describe('§7 error rows', () => {
 
   it.each(BODY_FORMS)('400 could not parse image for truncated and corrupt images (%s)', async (form) => {
     const jpeg = await makeImage('jpeg', 200, 200);
-    for (const image of [jpeg.subarray(0, jpeg.length / 2), Buffer.concat([jpeg.subarray(0, 200), randomBytes(3000)])]) {
+    for (const image of [
+      jpeg.subarray(0, jpeg.length / 2),
+      Buffer.concat([jpeg.subarray(0, 200), randomBytes(3000)]),
+    ]) {
       const res = await predict(server.url, DEMO, image, { form });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('could not parse image');
@@ -357,12 +417,18 @@ describe('§7 error rows', () => {
     expect(truncatedPng.body.error).toMatch(/^image: png: /);
     const bmp = encodeBmp(pattern(50, 50), 50, 50);
     const truncatedBmp = await predict(server.url, DEMO, bmp.subarray(0, 1000), { form });
-    expect(truncatedBmp.body).toEqual({ status: 400, message: 'could not parse image', error: 'image: bmp: truncated pixel data' });
+    expect(truncatedBmp.body).toEqual({
+      status: 400,
+      message: 'could not parse image',
+      error: 'image: bmp: truncated pixel data',
+    });
   });
 
   it('400 for images over the pixel limit (decompression bombs), never an out-of-memory', async () => {
     // MAX_IMAGE_PIXELS is 4,000,000 on this server: a 2500x2000 PNG of one colour is a few KB.
-    const bomb = await sharp({ create: { width: 2500, height: 2000, channels: 3, background: '#777' } }).png().toBuffer();
+    const bomb = await sharp({ create: { width: 2500, height: 2000, channels: 3, background: '#777' } })
+      .png()
+      .toBuffer();
     expect(bomb.length).toBeLessThan(100_000);
     const res = await predict(server.url, DEMO, bomb);
     expect(res.body).toEqual({
@@ -394,7 +460,11 @@ describe('load shedding', () => {
     for (const r of shed) {
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(Number.isInteger(Number(r.headers.get('retry-after')))).toBe(true);
-      expect(r.body).toEqual({ status: 503, message: 'server is busy', error: `the request queue of model version ${ids.slow} is full` });
+      expect(r.body).toEqual({
+        status: 503,
+        message: 'server is busy',
+        error: `the request queue of model version ${ids.slow} is full`,
+      });
     }
     // The demo version has its own queue and still answers.
     expect((await predict(server.url, DEMO, image)).status).toBe(200);
@@ -414,25 +484,37 @@ describe('health and metrics', () => {
     const ready = await fetch(`${server.url}/v2/health/ready`);
     expect(ready.status).toBe(200);
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
-    expect(metrics).toMatch(/http_requests_total\{route="\/v1\/models\/:modelVersionId\/predict",method="POST",status="200"\} \d+/);
-    expect(metrics).toMatch(/http_request_duration_seconds_bucket\{route="\/v1\/models\/:modelVersionId\/predict",le="0.1"\} \d+/);
+    expect(metrics).toMatch(
+      /http_requests_total\{route="\/v1\/models\/:modelVersionId\/predict",method="POST",status="200"\} \d+/,
+    );
+    expect(metrics).toMatch(
+      /http_request_duration_seconds_bucket\{route="\/v1\/models\/:modelVersionId\/predict",le="0.1"\} \d+/,
+    );
     expect(metrics).toContain(`inference_queue_depth{model_version="${DEMO}"} 0`);
-    expect(metrics).toMatch(new RegExp(`inference_stage_duration_seconds_count\\{model_version="${DEMO}",stage="inference"\\} [1-9]`));
+    expect(metrics).toMatch(
+      new RegExp(`inference_stage_duration_seconds_count\\{model_version="${DEMO}",stage="inference"\\} [1-9]`),
+    );
     expect(metrics).toContain('model_versions{status="Failed"} 1');
   });
 
   it('answers unknown routes with a 404 in the error shape', async () => {
     const res = await fetch(`${server.url}/v1/nothing-here`);
     expect(res.status).toBe(404);
-    expect(((await res.json()) as { message: string }).message).toBe("route not found");
+    expect(((await res.json()) as { message: string }).message).toBe('route not found');
   });
 
   it('answers a route under a method it does not serve with 405 and Allow, in the error shape', async () => {
     // Before: 404 route not found, as if predict did not exist.
-    const get = await fetch(`${server.url}/v1/models/${DEMO}/predict`, { headers: { authorization: 'Bearer test-key' } });
+    const get = await fetch(`${server.url}/v1/models/${DEMO}/predict`, {
+      headers: { authorization: 'Bearer test-key' },
+    });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
-    expect(await get.json()).toEqual({ status: 405, message: 'method not allowed', error: `GET is not served on /v1/models/${DEMO}/predict: its methods are POST` });
+    expect(await get.json()).toEqual({
+      status: 405,
+      message: 'method not allowed',
+      error: `GET is not served on /v1/models/${DEMO}/predict: its methods are POST`,
+    });
     const del = await fetch(`${server.url}/openapi.json`, { method: 'DELETE' });
     expect(del.status).toBe(405);
     expect(del.headers.get('allow')).toBe('GET');

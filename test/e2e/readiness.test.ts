@@ -50,10 +50,15 @@ describe('the JPEG decoder', () => {
   it('is the one JPEG_DECODER pins, named in readiness and the log', async () => {
     const image = await makeImage('jpeg', 640, 360);
     const here = native.hasJpegDecoder ? 'libturbojpeg' : 'sharp';
-    expect(((await (await fetch(`${server.url}/v2/health/ready`)).json()) as { jpegDecoder: string }).jpegDecoder).toBe(here);
+    expect(((await (await fetch(`${server.url}/v2/health/ready`)).json()) as { jpegDecoder: string }).jpegDecoder).toBe(
+      here,
+    );
     const pinned = await startReadyServer({ env: { INFERENCE_API_KEY: 'ready-key', JPEG_DECODER: 'sharp' } });
     try {
-      expect(await (await fetch(`${pinned.url}/v2/health/ready`)).json()).toMatchObject({ status: 'ready', jpegDecoder: 'sharp' });
+      expect(await (await fetch(`${pinned.url}/v2/health/ready`)).json()).toMatchObject({
+        status: 'ready',
+        jpegDecoder: 'sharp',
+      });
       expect(pinned.stderr()).toMatch(/JPEG images are decoded by sharp.*JPEG_DECODER=sharp/);
       expect((await predict(pinned.url, DEMO_MODEL_VERSION_ID, image, { key: 'ready-key' })).status).toBe(200);
     } finally {

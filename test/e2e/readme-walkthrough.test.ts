@@ -22,7 +22,9 @@ const WALKTHROUGH = 'docs/WALKTHROUGH.md';
 
 const hasTools = ['curl', 'jq'].every((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0);
 if (!hasTools && process.env.WALKTHROUGH_TESTS_REQUIRED === '1') {
-  throw new Error('curl and jq are needed for the walkthrough (docs/WALKTHROUGH.md), and WALKTHROUGH_TESTS_REQUIRED=1: apt-get install curl jq');
+  throw new Error(
+    'curl and jq are needed for the walkthrough (docs/WALKTHROUGH.md), and WALKTHROUGH_TESTS_REQUIRED=1: apt-get install curl jq',
+  );
 }
 if (!hasTools) console.warn('walkthrough test skipped: it needs curl and jq (apt-get install curl jq)');
 
@@ -98,7 +100,9 @@ describe.skipIf(!hasTools)('the walkthrough of docs/WALKTHROUGH.md', () => {
     expect(key, printed).toBeDefined();
 
     const walkthrough = readFileSync(join(ROOT, WALKTHROUGH), 'utf8');
-    const sections = ['## Predict', '## Management API in five minutes', '## Device ingestion', '## Cameras'].map((h) => shellBlocks(walkthrough, h));
+    const sections = ['## Predict', '## Management API in five minutes', '## Device ingestion', '## Cameras'].map((h) =>
+      shellBlocks(walkthrough, h),
+    );
     expect(sections.map((s) => s.length)).toEqual([2, 1, 1, 1]);
     let script = sections
       .flat()
@@ -108,8 +112,13 @@ describe.skipIf(!hasTools)('the walkthrough of docs/WALKTHROUGH.md', () => {
     script = fillIn(script, /^PASSWORD='the admin password printed at first start'$/m, `PASSWORD='${password}'`);
     script = fillIn(script, /http:\/\/localhost:8080/g, server.url);
     // The live tail streams until interrupted, as the reader would with Ctrl-C: here after 3 s.
-    const preamble = 'curl() { if [[ "$*" == *events/stream* ]]; then command curl --max-time 3 "$@" || true; else command curl "$@"; fi; }\n';
-    const run = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', preamble + script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    const preamble =
+      'curl() { if [[ "$*" == *events/stream* ]]; then command curl --max-time 3 "$@" || true; else command curl "$@"; fi; }\n';
+    const run = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', preamble + script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(run.status, `${run.stderr}\n${run.stdout}`).toBe(0);
     const [, ...blocks] = run.stdout.split(/^=== block \d+ ===\n/m);
     expect(blocks).toHaveLength(5);
@@ -132,13 +141,19 @@ describe.skipIf(!hasTools)('the walkthrough of docs/WALKTHROUGH.md', () => {
         // Same labels in the same order, same detections; numbers as printed,
         // give or take what another decoder (sharp without libturbojpeg) or
         // CPU moves in the third decimal.
-        expect(JSON.stringify(shown, (_key, value) => (typeof value === 'number' ? 0 : value)), where).toBe(
-          JSON.stringify(detections, (_key, value) => (typeof value === 'number' ? 0 : value)),
-        );
+        expect(
+          JSON.stringify(shown, (_key, value) => (typeof value === 'number' ? 0 : value)),
+          where,
+        ).toBe(JSON.stringify(detections, (_key, value) => (typeof value === 'number' ? 0 : value)));
         const numbers = (value: unknown): number[] =>
-          typeof value === 'number' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(numbers) : [];
+          typeof value === 'number'
+            ? [value]
+            : value && typeof value === 'object'
+              ? Object.values(value).flatMap(numbers)
+              : [];
         const [expected, actual] = [numbers(detections), numbers(shown)];
-        for (const [i, n] of actual.entries()) expect(Math.abs(n - expected[i]!), `${where}: value ${i}`).toBeLessThanOrEqual(0.005);
+        for (const [i, n] of actual.entries())
+          expect(Math.abs(n - expected[i]!), `${where}: value ${i}`).toBeLessThanOrEqual(0.005);
       }
     }
 

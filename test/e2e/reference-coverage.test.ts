@@ -22,7 +22,9 @@ afterAll(async () => {
 });
 
 function operations(file: string): Array<[string, string]> {
-  const doc = JSON.parse(readFileSync(new URL(`../fixtures/reference/${file}`, import.meta.url), 'utf8')) as { paths: Record<string, object> };
+  const doc = JSON.parse(readFileSync(new URL(`../fixtures/reference/${file}`, import.meta.url), 'utf8')) as {
+    paths: Record<string, object>;
+  };
   return Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.keys(ops)
       .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
@@ -41,7 +43,8 @@ describe('coverage of the original OpenAPI files', () => {
         const path = (template === '' ? '/' : template).replace(/:\w+/g, '01ARZ3NDEKTSV4RRFFQ69G5FAV');
         const res = await admin.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
         // A path served under other methods only answers 405 method not allowed.
-        if ((res.status === 404 && res.body?.message === 'route not found') || res.status === 405) missing.push(`${method} ${template}`);
+        if ((res.status === 404 && res.body?.message === 'route not found') || res.status === 405)
+          missing.push(`${method} ${template}`);
         if (res.status >= 400) {
           expect(res.body, `${method} ${template}`).toMatchObject({ status: res.status, message: expect.any(String) });
         }
@@ -51,9 +54,20 @@ describe('coverage of the original OpenAPI files', () => {
   }
 
   it('publishes one OpenAPI 3.1 document of predict, management and ingestion, with every $ref resolved', async () => {
-    const doc = (await admin.get('/openapi.json')).body as { openapi: string; paths: Record<string, Record<string, { responses?: object }>>; components: { schemas: Record<string, unknown> } };
+    const doc = (await admin.get('/openapi.json')).body as {
+      openapi: string;
+      paths: Record<string, Record<string, { responses?: object }>>;
+      components: { schemas: Record<string, unknown> };
+    };
     expect(doc.openapi).toBe('3.1.0');
-    for (const path of ['/v1/models/{modelVersionId}/predict', '/v2/login', '/v2/rules/{rule}', '/v1/registration', '/v1/mobile/events/batch', '/v1/iot/events']) {
+    for (const path of [
+      '/v1/models/{modelVersionId}/predict',
+      '/v2/login',
+      '/v2/rules/{rule}',
+      '/v1/registration',
+      '/v1/mobile/events/batch',
+      '/v1/iot/events',
+    ]) {
       expect(doc.paths[path], path).toBeDefined();
     }
     for (const [path, ops] of Object.entries(doc.paths)) {

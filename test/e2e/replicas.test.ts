@@ -96,20 +96,29 @@ const at = (replica: TestServer) => new Api(replica.url, admin.token);
 const startReplica = (dataDir?: string) => startServer({ modelsDir: '/nonexistent', databaseUrl, env, dataDir });
 
 describe('three replicas on one database', () => {
-  it('serves a model uploaded to one replica from another, and deletes its files everywhere', { timeout: 180_000 }, async () => {
+  it('serves a model uploaded to one replica from another, and deletes its files everywhere', {
+    timeout: 180_000,
+  }, async () => {
     const first = replicas[0]!;
     let [, second, third] = replicas as [TestServer, TestServer, TestServer];
     const model = (await at(first).post('/v2/models', { name: 'detector' })).body.data;
     // A 4 MiB initializer: stored and fetched in several chunks.
     const onnx = buildConstantModel(fixtureSpec({ slow: { size: 1024, repeats: 1 } }));
-    const uploaded = await uploadModelVersion(first.url, admin, model.id, { model: onnx, config: fixtureConfig('detector') });
+    const uploaded = await uploadModelVersion(first.url, admin, model.id, {
+      model: onnx,
+      config: fixtureConfig('detector'),
+    });
     expect(uploaded.status).toBe(200);
     const id = uploaded.body.data.id as string;
 
-    const served = await waitFor(async () => {
-      const version = (await at(third).get(`/v2/model-versions/${id}`)).body.data;
-      return version.replicas.active === 3 ? version : undefined;
-    }, 150_000, 'the version Active on every replica');
+    const served = await waitFor(
+      async () => {
+        const version = (await at(third).get(`/v2/model-versions/${id}`)).body.data;
+        return version.replicas.active === 3 ? version : undefined;
+      },
+      150_000,
+      'the version Active on every replica',
+    );
     expect(served).toMatchObject({ status: 'Active', replicas: { active: 3, failed: 0, total: 3 } });
     // The third replica loaded its own copy, fetched from the database.
     const digest = createHash('sha256').update(onnx).digest('hex');
@@ -121,17 +130,23 @@ describe('three replicas on one database', () => {
     await sql`DELETE FROM model_files WHERE version_id = ${id}`;
     await third.stop();
     third = replicas[2] = await startReplica(third.dataDir);
-    const restored = await sql<{ name: string; sha256: string }[]>`SELECT name, sha256 FROM model_files WHERE version_id = ${id} ORDER BY name`;
+    const restored = await sql<
+      { name: string; sha256: string }[]
+    >`SELECT name, sha256 FROM model_files WHERE version_id = ${id} ORDER BY name`;
     expect(restored.map((f) => f.name)).toEqual(['model.json', 'model.onnx']);
     expect(restored[1]!.sha256).toBe(digest);
 
     const key = (await at(second).post('/v2/inference/api-keys', { name: 'replicas' })).body.data.apiKey as string;
     const image = await makeImage('png', 32, 32);
     // The key reaches the third replica's cache through NOTIFY.
-    const prediction = await waitFor(async () => {
-      const res = await predict(third.url, id, image, { key });
-      return res.status === 200 ? res : undefined;
-    }, 30_000, 'a prediction through the third replica');
+    const prediction = await waitFor(
+      async () => {
+        const res = await predict(third.url, id, image, { key });
+        return res.status === 200 ? res : undefined;
+      },
+      30_000,
+      'a prediction through the third replica',
+    );
     expect(prediction.body.cat[0].score).toBeCloseTo(0.9, 5);
 
     // A copy that does not match its hash is never loaded: the second
@@ -140,24 +155,37 @@ describe('three replicas on one database', () => {
     await second.stop();
     await removeDir(join(second.dataDir, 'models', id));
     second = replicas[1] = await startReplica(second.dataDir);
-    const refused = await waitFor(async () => {
-      const version = (await at(second).get(`/v2/model-versions/${id}`)).body.data;
-      return version.replicas.failed === 1 ? version : undefined;
-    }, 60_000, 'the corrupt copy refused');
+    const refused = await waitFor(
+      async () => {
+        const version = (await at(second).get(`/v2/model-versions/${id}`)).body.data;
+        return version.replicas.failed === 1 ? version : undefined;
+      },
+      60_000,
+      'the corrupt copy refused',
+    );
     expect(refused).toMatchObject({ status: 'Failed', replicas: { active: 2, failed: 1, total: 3 } });
     expect(refused.statusReason).toContain(`model.onnx is corrupt: read ${onnx.length} bytes`);
     expect(existsSync(join(second.dataDir, 'models', id))).toBe(false);
 
     expect((await at(second).delete(`/v2/model-versions/${id}`)).status).toBe(204);
-    await waitFor(async () => replicas.every((r) => !existsSync(join(r.dataDir, 'models', id))), 30_000, 'every cached copy removed');
-    const [stored] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM model_file_chunks WHERE version_id = ${id}`;
+    await waitFor(
+      async () => replicas.every((r) => !existsSync(join(r.dataDir, 'models', id))),
+      30_000,
+      'every cached copy removed',
+    );
+    const [stored] = await sql<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM model_file_chunks WHERE version_id = ${id}`;
     expect(stored!.n).toBe(0);
     expect((await predict(third.url, id, image, { key })).status).toBe(404);
   });
 
   it('holds a device to one rate limit whichever replicas its batches reach', async () => {
     const channel = (await at(replicas[0]!).post('/v2/channels', { name: 'limited', type: 'android' })).body.data;
-    const registered = await fetch(`${replicas[2]!.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
+    const registered = await fetch(`${replicas[2]!.url}/v1/registration`, {
+      method: 'POST',
+      body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }),
+    });
     const { token } = (await registered.json()) as { token: string };
     // Batches of 500 through the replicas in turn: the defaults (200 events/s,
     // bursts of 2,000) admit about four of them, where three replicas
@@ -168,7 +196,11 @@ describe('three replicas on one database', () => {
     const started = Date.now();
     for (let i = 0; i < 12; i++) {
       const replica = balancer.next();
-      const res = await fetch(`${replica.url}/v1/mobile/events/batch`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: batch });
+      const res = await fetch(`${replica.url}/v1/mobile/events/batch`, {
+        method: 'POST',
+        headers: { authorization: token, 'content-type': 'application/json' },
+        body: batch,
+      });
       answers.push({ replica, status: res.status });
     }
     const seconds = (Date.now() - started) / 1000;
@@ -186,7 +218,9 @@ describe('three replicas on one database', () => {
     }
   });
 
-  it('loses no acknowledged event and runs each fired webhook once when a replica is killed mid-ingestion', { timeout: 300_000 }, async () => {
+  it('loses no acknowledged event and runs each fired webhook once when a replica is killed mid-ingestion', {
+    timeout: 300_000,
+  }, async () => {
     const [first, second, third] = replicas as [TestServer, TestServer, TestServer];
     const channel = (await at(first).post('/v2/channels', { name: 'phones', type: 'ios' })).body.data;
     const project = (await at(second).post('/v2/projects', { name: 'p', channelIds: [channel.id] })).body.data;
@@ -198,7 +232,10 @@ describe('three replicas on one database', () => {
       actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/hook` }],
     });
     expect(rule.status).toBe(200);
-    const registered = await fetch(`${second.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
+    const registered = await fetch(`${second.url}/v1/registration`, {
+      method: 'POST',
+      body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }),
+    });
     const device = (await registered.json()) as { token: string; deviceId: string };
 
     const balancer = new RoundRobin(replicas);
@@ -208,13 +245,22 @@ describe('three replicas on one database', () => {
     expect(await second.stop()).toBe(null);
     balancer.remove(second);
     const atKill = load.acked.length;
-    await waitFor(async () => load.acked.length >= atKill + 200, 60_000, '200 more acknowledged events through the other replicas');
+    await waitFor(
+      async () => load.acked.length >= atKill + 200,
+      60_000,
+      '200 more acknowledged events through the other replicas',
+    );
     await load.stop();
 
     // Every acknowledged event, through the search API of the survivors.
     const found = new Set<number>();
     for (let since: string | undefined; ; ) {
-      const page = await at(balancer.next()).post('/v2/events', { deviceId: device.deviceId, limit: 1000, sort: { order: 'asc' }, ...(since && { sinceId: since }) });
+      const page = await at(balancer.next()).post('/v2/events', {
+        deviceId: device.deviceId,
+        limit: 1000,
+        sort: { order: 'asc' },
+        ...(since && { sinceId: since }),
+      });
       expect(page.status).toBe(200);
       for (const event of page.body.data) found.add(event.payload.timestamp);
       if (page.body.data.length < 1000) break;
@@ -224,11 +270,19 @@ describe('three replicas on one database', () => {
 
     // One job per stored event, whichever replica stored it; the jobs the
     // killed replica had claimed run once their lease is over.
-    await waitFor(async () => {
-      const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM action_jobs WHERE device_id = ${device.deviceId} AND status <> 'succeeded'`;
-      return row!.n === 0;
-    }, 150_000, 'every queued action to run');
-    const jobs = await sql<{ id: string; attempts: number }[]>`SELECT id, attempts FROM action_jobs WHERE device_id = ${device.deviceId}`;
+    await waitFor(
+      async () => {
+        const [row] = await sql<
+          { n: number }[]
+        >`SELECT count(*)::int AS n FROM action_jobs WHERE device_id = ${device.deviceId} AND status <> 'succeeded'`;
+        return row!.n === 0;
+      },
+      150_000,
+      'every queued action to run',
+    );
+    const jobs = await sql<
+      { id: string; attempts: number }[]
+    >`SELECT id, attempts FROM action_jobs WHERE device_id = ${device.deviceId}`;
     expect(jobs.length).toBe(found.size);
     expect(new Set(deliveries)).toEqual(new Set(jobs.map((j) => j.id)));
     // A webhook delivered twice is one whose first run the kill cut short
@@ -238,9 +292,13 @@ describe('three replicas on one database', () => {
     expect([...repeated].filter((key) => !reclaimed.has(key))).toEqual([]);
 
     // The survivors remove the killed replica once its heartbeat is stale.
-    await waitFor(async () => {
-      const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM replicas`;
-      return row!.n === 2;
-    }, 60_000, 'the killed replica removed');
+    await waitFor(
+      async () => {
+        const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM replicas`;
+        return row!.n === 2;
+      },
+      60_000,
+      'the killed replica removed',
+    );
   });
 });

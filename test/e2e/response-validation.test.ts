@@ -29,11 +29,21 @@ const noAuthenticators = {} as Authenticators;
 const servers: HttpServer[] = [];
 
 async function serve(responseValidation: boolean): Promise<number> {
-  const ctx: HttpContext = { metrics: createServerMetrics(), inFlight: new InFlight(), trustedProxies: 0, accessLog: false, cors: undefined, responseValidation };
+  const ctx: HttpContext = {
+    metrics: createServerMetrics(),
+    inFlight: new InFlight(),
+    trustedProxies: 0,
+    accessLog: false,
+    cors: undefined,
+    responseValidation,
+  };
   const server = new HttpServer(loadUws(), ctx);
   servers.push(server);
   const bodies = { budget: new BodyBudget(1024 * 1024), strangers: new BodyBudget(1024 * 1024), holdMs: 0 };
-  return server.listen({ host: '127.0.0.1', port: 0, tls: undefined }, endpointRoutes(wrongAnswer, noAuthenticators, bodies));
+  return server.listen(
+    { host: '127.0.0.1', port: 0, tls: undefined },
+    endpointRoutes(wrongAnswer, noAuthenticators, bodies),
+  );
 }
 
 let checking: number;

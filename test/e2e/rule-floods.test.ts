@@ -53,7 +53,8 @@ async function busyThroughput(): Promise<number> {
   let ok = 0;
   await Promise.all(
     Array.from({ length: 2 }, async () => {
-      while (Date.now() < end) if ((await predict(server.url, DEMO_MODEL_VERSION_ID, image, { key: 'test-key' })).status === 200) ok++;
+      while (Date.now() < end)
+        if ((await predict(server.url, DEMO_MODEL_VERSION_ID, image, { key: 'test-key' })).status === 200) ok++;
     }),
   );
   return ok;
@@ -79,11 +80,19 @@ async function sporadicWorst(): Promise<number> {
 /** A tree of 499 nodes: an `or` of five `or`s of leaves made by `leaf` (none of which holds). */
 function wideRule(leaf: (i: number) => object): object {
   let next = 0;
-  return { type: 'or', items: [99, 99, 99, 99, 97].map((size) => ({ type: 'or', items: Array.from({ length: size }, () => leaf(next++)) })) };
+  return {
+    type: 'or',
+    items: [99, 99, 99, 99, 97].map((size) => ({
+      type: 'or',
+      items: Array.from({ length: size }, () => leaf(next++)),
+    })),
+  };
 }
 
 describe("another tenant's rules", () => {
-  it('leave a busy and a sporadic victim their share while the rules of 20,000 conditions meet events made to be costly', { timeout: 240_000 }, async () => {
+  it('leave a busy and a sporadic victim their share while the rules of 20,000 conditions meet events made to be costly', {
+    timeout: 240_000,
+  }, async () => {
     const channel = (await attacker.post('/v2/channels', { name: 'sensors', type: 'iot' })).body.data;
     const projectId = (await attacker.post('/v2/projects', { name: 'flood', channelIds: [channel.id] })).body.data.id;
     const needle = 'a'.repeat(1000);
@@ -98,7 +107,10 @@ describe("another tenant's rules", () => {
     }
     const devices = await Promise.all(
       [1, 2].map(async () => {
-        const res = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
+        const res = await fetch(`${server.url}/v1/registration`, {
+          method: 'POST',
+          body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }),
+        });
         return ((await res.json()) as { token: string }).token;
       }),
     );
@@ -113,7 +125,11 @@ describe("another tenant's rules", () => {
       devices.map(async (token) => {
         while (running) {
           const started = Date.now();
-          const res = await fetch(`${server.url}/v1/iot/events`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body });
+          const res = await fetch(`${server.url}/v1/iot/events`, {
+            method: 'POST',
+            headers: { authorization: token, 'content-type': 'application/json' },
+            body,
+          });
           await res.arrayBuffer();
           if (res.status === 204) posted++;
           // The load generator's pacing (FLOOD_EVENT_MS apart per client), not a wait for the server: storing the

@@ -48,7 +48,10 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
   // The receiver is on loopback, which webhooks may only reach when allowed.
-  ({ database, server, sql, admin } = await startPlatform({ ACTION_RETRY_BASE_MS: '50', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }));
+  ({ database, server, sql, admin } = await startPlatform({
+    ACTION_RETRY_BASE_MS: '50',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+  }));
   const created = (await admin.post('/v2/channels', { name: 'phones', type: 'android' })).body.data;
   channel = { id: created.id, key: created.apiKeys[0].apiKey };
   project = (await admin.post('/v2/projects', { name: 'city', channelIds: [channel.id] })).body.data.id;
@@ -66,7 +69,11 @@ beforeEach(async () => {
 });
 
 async function landmark(name: string, center = PARK, radius = 200): Promise<string> {
-  const res = await admin.post('/v2/landmarks', { projectId: project, name, model: { type: 'circle', geometry: { center, radius } } });
+  const res = await admin.post('/v2/landmarks', {
+    projectId: project,
+    name,
+    model: { type: 'circle', geometry: { center, radius } },
+  });
   expect(res.status).toBe(200);
   return res.body.data.id;
 }
@@ -78,7 +85,10 @@ async function rule(body: Record<string, unknown>): Promise<string> {
 }
 
 async function register(): Promise<{ token: string; deviceId: string }> {
-  const res = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.key, aliases: { tel: '+15550123' } }) });
+  const res = await fetch(`${server.url}/v1/registration`, {
+    method: 'POST',
+    body: JSON.stringify({ apiKey: channel.key, aliases: { tel: '+15550123' } }),
+  });
   return (await res.json()) as { token: string; deviceId: string };
 }
 
@@ -100,16 +110,27 @@ async function sendBatch(token: string, events: object[], to: TestServer = serve
 }
 
 async function sendJson(token: string, event: object, to: TestServer = server): Promise<void> {
-  const res = await fetch(`${to.url}/v1/mobile/events`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: JSON.stringify(event) });
+  const res = await fetch(`${to.url}/v1/mobile/events`, {
+    method: 'POST',
+    headers: { authorization: token, 'content-type': 'application/json' },
+    body: JSON.stringify(event),
+  });
   expect(res.status, res.status === 204 ? '' : to.stderr().slice(-2000)).toBe(204);
 }
 
-const jobsOf = (ruleId: string) => sql<{ status: string; attempts: number; type: string }[]>`SELECT status, attempts, type FROM action_jobs WHERE rule_id = ${ruleId}`;
+const jobsOf = (ruleId: string) =>
+  sql<
+    { status: string; attempts: number; type: string }[]
+  >`SELECT status, attempts, type FROM action_jobs WHERE rule_id = ${ruleId}`;
 const settled = (ruleId: string, count: number) =>
-  waitFor(async () => {
-    const jobs = await jobsOf(ruleId);
-    return jobs.length === count && jobs.every((j) => j.status !== 'pending') ? jobs : undefined;
-  }, 15_000, `${count} settled jobs`);
+  waitFor(
+    async () => {
+      const jobs = await jobsOf(ruleId);
+      return jobs.length === count && jobs.every((j) => j.status !== 'pending') ? jobs : undefined;
+    },
+    15_000,
+    `${count} settled jobs`,
+  );
 
 /**
  * Resolves once this server's rules engine has read the organization's
@@ -139,8 +160,19 @@ describe('a device walking into a landmark', () => {
     const park = await landmark('park');
     const secret = 'a-signing-secret-of-some-length';
     const ruleId = await rule({
-      conditionsObject: [{ type: 'and', items: [{ type: 'enterLandmark', ids: [park], attribute: 'event.location.position' }] }],
-      actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/hook/{{device.id}}`, headers: { 'X-Landmark': '{{landmarks.entered.0}}' }, secret, body: '{"device": "{{device.id}}", "battery": {{event.payload.powers.0.batteryLife}}}' }],
+      conditionsObject: [
+        { type: 'and', items: [{ type: 'enterLandmark', ids: [park], attribute: 'event.location.position' }] },
+      ],
+      actions: [
+        {
+          type: 'webhook',
+          method: 'POST',
+          url: `${receiverUrl}/hook/{{device.id}}`,
+          headers: { 'X-Landmark': '{{landmarks.entered.0}}' },
+          secret,
+          body: '{"device": "{{device.id}}", "battery": {{event.payload.powers.0.batteryLife}}}',
+        },
+      ],
     });
     const device = await register();
     const walk = [at(FAR), at(FAR), at(PARK, { powers: [{ batteryLife: 77 }] }), at(PARK), at(PARK)];
@@ -158,32 +190,55 @@ describe('a device walking into a landmark', () => {
     const expected = `sha256=${createHmac('sha256', secret).update(`${hook.headers['x-sense-timestamp']}.${hook.body}`).digest('hex')}`;
     expect(hook.headers['x-sense-signature']).toBe(expected);
     // the signing secret and the header values are stored encrypted, in the rule and in its job
-    const [stored2] = await sql`SELECT (SELECT actions::text FROM rules WHERE id = ${ruleId}) AS rule, (SELECT string_agg(action::text, '') FROM action_jobs WHERE rule_id = ${ruleId}) AS job`;
+    const [stored2] =
+      await sql`SELECT (SELECT actions::text FROM rules WHERE id = ${ruleId}) AS rule, (SELECT string_agg(action::text, '') FROM action_jobs WHERE rule_id = ${ruleId}) AS job`;
     expect(stored2!.rule).toContain('"secret": "enc:v1:');
     for (const text of [stored2!.rule, stored2!.job]) {
       expect(text).not.toContain(secret);
       expect(text).not.toContain('landmarks.entered');
     }
 
-    const search = await admin.post('/v2/events', { deviceId: device.deviceId, sort: { field: 'serverReceivedAt', order: 'asc' } });
-    expect(search.body.data.map((e: { payload: { timestamp: number } }) => e.payload.timestamp)).toEqual(walk.map((e) => e.timestamp));
+    const search = await admin.post('/v2/events', {
+      deviceId: device.deviceId,
+      sort: { field: 'serverReceivedAt', order: 'asc' },
+    });
+    expect(search.body.data.map((e: { payload: { timestamp: number } }) => e.payload.timestamp)).toEqual(
+      walk.map((e) => e.timestamp),
+    );
     const log = await admin.get(`/v2/rules/${ruleId}/deliveries`);
-    expect(log.body.data[0]).toMatchObject({ status: 'succeeded', deliveries: [{ attempt: 1, outcome: 'success', statusCode: 200 }] });
+    expect(log.body.data[0]).toMatchObject({
+      status: 'succeeded',
+      deliveries: [{ attempt: 1, outcome: 'success', statusCode: 200 }],
+    });
     expect(JSON.stringify(log.body)).not.toContain(secret);
   });
 
   it('fires exit when leaving, inside/outside on every matching event', async () => {
     const park = await landmark('park2');
-    const exitRule = await rule({ conditionsObject: [{ type: 'exitLandmark', ids: [park] }], actions: [{ type: 'push', subject: 'bye', message: 'left {{landmarks.exited.0}}' }] });
-    const insideRule = await rule({ conditionsObject: [{ type: 'insideLandmark', ids: [park] }], actions: [{ type: 'push', subject: 'in', message: 'in' }] });
-    const outsideRule = await rule({ conditionsObject: [{ type: 'outsideLandmark', ids: [park] }], actions: [{ type: 'push', subject: 'out', message: 'out' }] });
+    const exitRule = await rule({
+      conditionsObject: [{ type: 'exitLandmark', ids: [park] }],
+      actions: [{ type: 'push', subject: 'bye', message: 'left {{landmarks.exited.0}}' }],
+    });
+    const insideRule = await rule({
+      conditionsObject: [{ type: 'insideLandmark', ids: [park] }],
+      actions: [{ type: 'push', subject: 'in', message: 'in' }],
+    });
+    const outsideRule = await rule({
+      conditionsObject: [{ type: 'outsideLandmark', ids: [park] }],
+      actions: [{ type: 'push', subject: 'out', message: 'out' }],
+    });
     const device = await register();
     expect(await sendBatch(device.token, [at(PARK), at(PARK), at(FAR), at(FAR), at(PARK)])).toBe(204);
     expect(await settled(exitRule, 1)).toHaveLength(1);
     expect(await settled(insideRule, 3)).toHaveLength(3);
     expect(await settled(outsideRule, 2)).toHaveLength(2);
-    const notes = (await (await fetch(`${server.url}/v1/mobile/notifications`, { headers: { authorization: device.token } })).json()) as any;
-    expect(notes.notifications.find((n: { subject: string }) => n.subject === 'bye')).toMatchObject({ message: `left ${park}`, deviceId: device.deviceId });
+    const notes = (await (
+      await fetch(`${server.url}/v1/mobile/notifications`, { headers: { authorization: device.token } })
+    ).json()) as any;
+    expect(notes.notifications.find((n: { subject: string }) => n.subject === 'bye')).toMatchObject({
+      message: `left ${park}`,
+      deviceId: device.deviceId,
+    });
   });
 });
 
@@ -201,9 +256,17 @@ describe('conditions', () => {
     const ids: string[] = [];
     for (const [operator, value, field] of cases) {
       const attribute = field === 'plan' ? 'event.attributes.plan' : 'event.powers.0.batteryLife';
-      ids.push(await rule({ conditionsObject: [{ type: 'matchAttribute', attribute, operator, value }], actions: [{ type: 'update device state add tags', deviceIds: 'triggering device', tags: [operator] }] }));
+      ids.push(
+        await rule({
+          conditionsObject: [{ type: 'matchAttribute', attribute, operator, value }],
+          actions: [{ type: 'update device state add tags', deviceIds: 'triggering device', tags: [operator] }],
+        }),
+      );
     }
-    const never = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.powers.0.batteryLife', operator: '>', value: 40 }], actions: [{ type: 'push', subject: 'x', message: 'x' }] });
+    const never = await rule({
+      conditionsObject: [{ type: 'matchAttribute', attribute: 'event.powers.0.batteryLife', operator: '>', value: 40 }],
+      actions: [{ type: 'push', subject: 'x', message: 'x' }],
+    });
     const device = await register();
     await sendJson(device.token, { timestamp: T + 1, attributes: { plan: 'gold' }, powers: [{ batteryLevel: 40 }] });
     for (const id of ids) await settled(id, 1);
@@ -219,7 +282,21 @@ describe('conditions', () => {
     const schedule = { type: 'schedule', weekDays: [1, 2, 3, 4, 5], timeOfDay: { from: 9 * 3600, to: 17 * 3600 } };
     const ruleId = await rule({
       properties: { timezone: 'America/New_York' },
-      conditionsObject: [{ type: 'and', items: [schedule, { type: 'or', items: [{ type: 'matchAttribute', attribute: 'event.attributes.kind', operator: '==', value: 'a' }, { type: 'matchAttribute', attribute: 'event.attributes.kind', operator: '==', value: 'b' }] }] }],
+      conditionsObject: [
+        {
+          type: 'and',
+          items: [
+            schedule,
+            {
+              type: 'or',
+              items: [
+                { type: 'matchAttribute', attribute: 'event.attributes.kind', operator: '==', value: 'a' },
+                { type: 'matchAttribute', attribute: 'event.attributes.kind', operator: '==', value: 'b' },
+              ],
+            },
+          ],
+        },
+      ],
       actions: [{ type: 'update device state add tags', deviceIds: ['triggering device'], tags: ['hit'] }],
     });
     const device = await register();
@@ -230,7 +307,8 @@ describe('conditions', () => {
       ['2026-03-09T13:30:00Z', 'c', false], // neither a nor b
       ['2026-03-08T15:00:00Z', 'a', false], // Sunday
     ];
-    for (const [time, kind] of cases) await sendJson(device.token, { timestamp: Date.parse(time), attributes: { kind } });
+    for (const [time, kind] of cases)
+      await sendJson(device.token, { timestamp: Date.parse(time), attributes: { kind } });
     await settled(ruleId, cases.filter((c) => c[2]).length);
   });
 });
@@ -240,7 +318,20 @@ describe('actions', () => {
   it('retries a failing webhook with backoff, logging every attempt, then succeeds', async () => {
     script = [500, 503];
     const password = 'a-basic-auth-password';
-    const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'yes' }], actions: [{ type: 'webhook', method: 'PUT', url: `${receiverUrl}/retry`, username: 'u', password, retries: 3, headers: { 'X-Api-Token': 'a-header-token' } }] });
+    const ruleId = await rule({
+      conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'yes' }],
+      actions: [
+        {
+          type: 'webhook',
+          method: 'PUT',
+          url: `${receiverUrl}/retry`,
+          username: 'u',
+          password,
+          retries: 3,
+          headers: { 'X-Api-Token': 'a-header-token' },
+        },
+      ],
+    });
     const device = await register();
     await sendJson(device.token, { timestamp: T + 2, attributes: { go: 'yes' } });
     expect(await settled(ruleId, 1)).toEqual([{ status: 'succeeded', attempts: 3, type: 'webhook' }]);
@@ -252,7 +343,9 @@ describe('actions', () => {
     expect(row!.actions).not.toContain('a-header-token');
     expect(new Set(received.map((r) => r.headers['idempotency-key'])).size).toBe(1);
     const log = await admin.get(`/v2/rules/${ruleId}/deliveries`);
-    expect(log.body.data[0].deliveries.map((d: { outcome: string; statusCode: number }) => [d.outcome, d.statusCode])).toEqual([
+    expect(
+      log.body.data[0].deliveries.map((d: { outcome: string; statusCode: number }) => [d.outcome, d.statusCode]),
+    ).toEqual([
       ['retry', 500],
       ['retry', 503],
       ['success', 200],
@@ -266,7 +359,21 @@ describe('actions', () => {
   });
 
   it('reads secrets stored in plain text before encryption, and seals them at start-up', async () => {
-    const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.legacy', operator: '==', value: 'yes' }], actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/legacy`, username: 'u', password: 'sealed-later', headers: { 'X-Legacy': 'x' } }] });
+    const ruleId = await rule({
+      conditionsObject: [
+        { type: 'matchAttribute', attribute: 'event.attributes.legacy', operator: '==', value: 'yes' },
+      ],
+      actions: [
+        {
+          type: 'webhook',
+          method: 'POST',
+          url: `${receiverUrl}/legacy`,
+          username: 'u',
+          password: 'sealed-later',
+          headers: { 'X-Legacy': 'x' },
+        },
+      ],
+    });
     // the row as an earlier version wrote it: plain text
     await sql`UPDATE rules SET actions = jsonb_set(jsonb_set(actions, '{0,password}', '"legacy-password"'), '{0,headers,X-Legacy}', '"legacy-token"') WHERE id = ${ruleId}`;
     await rulesReloaded(); // the engine hears of the change (NOTIFY)
@@ -279,11 +386,16 @@ describe('actions', () => {
     const other = await startServer({
       modelsDir: '/nonexistent',
       databaseUrl: await serverDatabaseUrl(server, database?.url),
-      env: { ADMIN_PASSWORD: ADMIN.password, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', SECRETS_KEY: (await readFile(join(server.dataDir, 'secrets-key'), 'utf8')).trim() },
+      env: {
+        ADMIN_PASSWORD: ADMIN.password,
+        WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+        SECRETS_KEY: (await readFile(join(server.dataDir, 'secrets-key'), 'utf8')).trim(),
+      },
     });
     await other.stop();
     await removeDir(other.dataDir);
-    const [row] = await sql`SELECT (SELECT actions::text FROM rules WHERE id = ${ruleId}) AS rule, (SELECT string_agg(action::text, '') FROM action_jobs WHERE rule_id = ${ruleId}) AS job`;
+    const [row] =
+      await sql`SELECT (SELECT actions::text FROM rules WHERE id = ${ruleId}) AS rule, (SELECT string_agg(action::text, '') FROM action_jobs WHERE rule_id = ${ruleId}) AS job`;
     for (const text of [row!.rule, row!.job]) {
       expect(text).not.toContain('legacy-password');
       expect(text).not.toContain('legacy-token');
@@ -297,7 +409,7 @@ describe('actions', () => {
     expect(received.map((r) => [r.headers.authorization, r.headers['x-legacy']])).toEqual([[expected, 'legacy-token']]);
   });
 
-  it('sends a JSON body with a quoted key\'s value and escaped strings, refuses a template it cannot read, and never logs an unrendered body as sent', async () => {
+  it("sends a JSON body with a quoted key's value and escaped strings, refuses a template it cannot read, and never logs an unrendered body as sent", async () => {
     // A camera's counts, as its frames' events carry them: the demo model's label has a space.
     const iot = (await admin.post('/v2/channels', { name: 'counters', type: 'iot' })).body.data;
     const watch = (name: string, body: string) => ({
@@ -308,10 +420,21 @@ describe('actions', () => {
       actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/${name}`, body }],
     });
     // The unquoted path cannot be read: refused at save, naming it and the quoting form.
-    const unquoted = await admin.post('/v2/rules', watch('cones', '{"cones": {{event.payload.zoneCounts.left_half.traffic cone}}}'));
+    const unquoted = await admin.post(
+      '/v2/rules',
+      watch('cones', '{"cones": {{event.payload.zoneCounts.left_half.traffic cone}}}'),
+    );
     expect(unquoted.status).toBe(400);
-    expect(unquoted.body.error).toMatch(/^actions\.0\.body: the template "\{\{event\.payload\.zoneCounts\.left_half\.traffic cone\}\}" cannot be read: .*\{\{event\.payload\.counts\["traffic cone"\]\}\}/);
-    const created = await admin.post('/v2/rules', watch('cones', '{"cones": {{event.payload.zoneCounts.left_half["traffic cone"]}}, "all": {{event.payload.counts["traffic cone"]}}, "where": "{{event.payload.where}}", "missing": {{event.payload.nothing}}}'));
+    expect(unquoted.body.error).toMatch(
+      /^actions\.0\.body: the template "\{\{event\.payload\.zoneCounts\.left_half\.traffic cone\}\}" cannot be read: .*\{\{event\.payload\.counts\["traffic cone"\]\}\}/,
+    );
+    const created = await admin.post(
+      '/v2/rules',
+      watch(
+        'cones',
+        '{"cones": {{event.payload.zoneCounts.left_half["traffic cone"]}}, "all": {{event.payload.counts["traffic cone"]}}, "where": "{{event.payload.where}}", "missing": {{event.payload.nothing}}}',
+      ),
+    );
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     // the receiver is on loopback, which WEBHOOK_ALLOWED_HOSTS allows here: no warning
     expect(created.body.data.warnings).toEqual([]);
@@ -320,10 +443,17 @@ describe('actions', () => {
     const stale = await rule(watch('stale', '{"cones": 0}'));
     await sql`UPDATE rules SET actions = jsonb_set(actions, '{0,body}', ${JSON.stringify('{"cones": {{event.payload.zoneCounts.left_half.traffic cone}}}')}::jsonb) WHERE id = ${stale}`;
     await rulesReloaded();
-    const registered = await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: iot.apiKeys[0].apiKey }) });
+    const registered = await fetch(`${server.url}/v1/registration`, {
+      method: 'POST',
+      body: JSON.stringify({ apiKey: iot.apiKeys[0].apiKey }),
+    });
     const device = (await registered.json()) as { token: string };
     const send = async (payload: object) => {
-      const res = await fetch(`${server.url}/v1/iot/events`, { method: 'POST', headers: { authorization: device.token, 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+      const res = await fetch(`${server.url}/v1/iot/events`, {
+        method: 'POST',
+        headers: { authorization: device.token, 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+      });
       expect(res.status).toBe(204);
     };
     const counts = { counts: { 'traffic cone': 3, person: 1 }, zoneCounts: { left_half: { 'traffic cone': 2 } } };
@@ -337,16 +467,27 @@ describe('actions', () => {
     expect(await settled(stale, 1)).toEqual([{ status: 'failed', attempts: 1, type: 'webhook' }]);
     expect(received.filter((r) => r.url === '/stale')).toEqual([]);
     const log = await admin.get(`/v2/rules/${stale}/deliveries`);
-    expect(log.body.data[0]).toMatchObject({ status: 'failed', deliveries: [{ attempt: 1, outcome: 'failure', statusCode: null }] });
-    expect(log.body.data[0].deliveries[0].error).toMatch(/^the body could not be rendered: the template "\{\{event\.payload\.zoneCounts\.left_half\.traffic cone\}\}" cannot be read/);
+    expect(log.body.data[0]).toMatchObject({
+      status: 'failed',
+      deliveries: [{ attempt: 1, outcome: 'failure', statusCode: null }],
+    });
+    expect(log.body.data[0].deliveries[0].error).toMatch(
+      /^the body could not be rendered: the template "\{\{event\.payload\.zoneCounts\.left_half\.traffic cone\}\}" cannot be read/,
+    );
   });
 
   it('gives up after the retries, and does not retry a 4xx', async () => {
     script = [400];
-    const bad = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'no' }], actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/bad`, retries: 3 }] });
+    const bad = await rule({
+      conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'no' }],
+      actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/bad`, retries: 3 }],
+    });
     // Both rules before any event: the engine hears of a new rule through
     // NOTIFY, and an event sent the moment a rule is created may beat it.
-    const down = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'down' }], actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/down`, retries: 2 }] });
+    const down = await rule({
+      conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.go', operator: '==', value: 'down' }],
+      actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/down`, retries: 2 }],
+    });
     const device = await register();
     await sendJson(device.token, { timestamp: T + 3, attributes: { go: 'no' } });
     expect(await settled(bad, 1)).toEqual([{ status: 'failed', attempts: 1, type: 'webhook' }]);
@@ -356,7 +497,11 @@ describe('actions', () => {
   });
 
   it('throttles a rule per device', async () => {
-    const ruleId = await rule({ throttleInSeconds: 3600, conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.t', operator: '==', value: '1' }], actions: [{ type: 'push', subject: 's', message: 'm' }] });
+    const ruleId = await rule({
+      throttleInSeconds: 3600,
+      conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.t', operator: '==', value: '1' }],
+      actions: [{ type: 'push', subject: 's', message: 'm' }],
+    });
     const a = await register();
     const b = await register();
     for (let i = 0; i < 3; i++) {
@@ -369,10 +514,21 @@ describe('actions', () => {
   it('queues email and SMS, and tags landmarks', async () => {
     const park = await landmark('tagged');
     const ruleId = await rule({
-      conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.notify', operator: '==', value: 'true' }],
+      conditionsObject: [
+        { type: 'matchAttribute', attribute: 'event.attributes.notify', operator: '==', value: 'true' },
+      ],
       actions: [
-        { type: 'email', subject: 'Device {{device.id}}', message: 'kind {{event.payload.attributes.notify}}', recipients: { emails: ['ops@example.com'] } },
-        { type: 'sms', message: 'alert from {{.Device.ID}}', recipients: { telephoneNumbers: ['+15550999'], reflect: true } },
+        {
+          type: 'email',
+          subject: 'Device {{device.id}}',
+          message: 'kind {{event.payload.attributes.notify}}',
+          recipients: { emails: ['ops@example.com'] },
+        },
+        {
+          type: 'sms',
+          message: 'alert from {{.Device.ID}}',
+          recipients: { telephoneNumbers: ['+15550999'], reflect: true },
+        },
         { type: 'update landmark state add tags', landmarkIds: [park], tags: ['busy'] },
       ],
     });
@@ -381,7 +537,10 @@ describe('actions', () => {
     expect((await settled(ruleId, 3)).every((j) => j.status === 'succeeded')).toBe(true);
     const [email] = await sql`SELECT subject, body FROM outbox_emails WHERE to_address = 'ops@example.com'`;
     expect(email!.body).toMatch(/^enc:v1:/); // sealed at rest
-    expect({ subject: email!.subject, body: await outboxBody(sql, 'ops@example.com') }).toEqual({ subject: `Device ${device.deviceId}`, body: 'kind true' });
+    expect({ subject: email!.subject, body: await outboxBody(sql, 'ops@example.com') }).toEqual({
+      subject: `Device ${device.deviceId}`,
+      body: 'kind true',
+    });
     const sms = await sql`SELECT to_number, body FROM outbox_sms ORDER BY to_number`;
     expect(sms).toEqual([
       { toNumber: '+15550123', body: `alert from ${device.deviceId}` },
@@ -398,7 +557,13 @@ describe('actions', () => {
 describe("a rule's memory (for, becomes)", () => {
   it('survives renames: a transition fires its webhook once however often the rule is renamed while its condition holds', async () => {
     const ruleId = await rule({
-      conditionsObject: [{ type: 'becomes', to: true, items: [{ type: 'matchAttribute', attribute: 'event.attributes.open', operator: '==', value: 'yes' }] }],
+      conditionsObject: [
+        {
+          type: 'becomes',
+          to: true,
+          items: [{ type: 'matchAttribute', attribute: 'event.attributes.open', operator: '==', value: 'yes' }],
+        },
+      ],
       actions: [{ type: 'webhook', method: 'POST', url: `${receiverUrl}/door/{{device.id}}` }],
     });
     const door = await register();
@@ -427,10 +592,17 @@ describe('devices remembered between batches', () => {
   const retried = async (to: TestServer = server) =>
     Number(/^ingest_retried_batches_total (\d+)$/m.exec(await (await fetch(`${to.url}/metrics`)).text())?.[1]);
   const notifications = async (token: string) =>
-    ((await (await fetch(`${server.url}/v1/mobile/notifications`, { headers: { authorization: token } })).json()) as { notifications: Array<{ message: string }> }).notifications.map((n) => n.message);
+    (
+      (await (await fetch(`${server.url}/v1/mobile/notifications`, { headers: { authorization: token } })).json()) as {
+        notifications: Array<{ message: string }>;
+      }
+    ).notifications.map((n) => n.message);
 
   it('sees a device changed through the management API since its last event', async () => {
-    const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.ping', operator: '==', value: '1' }], actions: [{ type: 'push', subject: 's', message: 'hello {{device.name}}' }] });
+    const ruleId = await rule({
+      conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.ping', operator: '==', value: '1' }],
+      actions: [{ type: 'push', subject: 's', message: 'hello {{device.name}}' }],
+    });
     const device = await register();
     expect((await admin.patch(`/v2/devices/${device.deviceId}`, { name: 'first' })).status).toBe(200);
     await sendJson(device.token, { timestamp: T + 1, attributes: { ping: 1 } });
@@ -444,8 +616,14 @@ describe('devices remembered between batches', () => {
   });
 
   it("reads a device again after this server's action tagged it, without a failed batch", async () => {
-    const tag = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.tagme', operator: '==', value: '1' }], actions: [{ type: 'update device state add tags', deviceIds: 'triggering device', tags: ['tagged'] }] });
-    const show = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.show', operator: '==', value: '1' }], actions: [{ type: 'push', subject: 's', message: 'tags {{device.tags}}' }] });
+    const tag = await rule({
+      conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.tagme', operator: '==', value: '1' }],
+      actions: [{ type: 'update device state add tags', deviceIds: 'triggering device', tags: ['tagged'] }],
+    });
+    const show = await rule({
+      conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.show', operator: '==', value: '1' }],
+      actions: [{ type: 'push', subject: 's', message: 'tags {{device.tags}}' }],
+    });
     const device = await register();
     await sendJson(device.token, { timestamp: T + 1, attributes: { tagme: 1 } });
     await settled(tag, 1);
@@ -457,7 +635,10 @@ describe('devices remembered between batches', () => {
   });
 
   it('stores a retried event of a known device once and fires for it once', async () => {
-    const ruleId = await rule({ conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.n', operator: '>=', value: '0' }], actions: [{ type: 'push', subject: 's', message: 'n={{event.payload.attributes.n}}' }] });
+    const ruleId = await rule({
+      conditionsObject: [{ type: 'matchAttribute', attribute: 'event.attributes.n', operator: '>=', value: '0' }],
+      actions: [{ type: 'push', subject: 's', message: 'n={{event.payload.attributes.n}}' }],
+    });
     const device = await register();
     await sendJson(device.token, { timestamp: T + 100, attributes: { n: 1 } });
     const before = await retried();
@@ -472,19 +653,34 @@ describe('devices remembered between batches', () => {
 
   it('keeps one state per device when two servers share the database', async () => {
     const park = await landmark('shared', PARK);
-    const enter = await rule({ conditionsObject: [{ type: 'enterLandmark', ids: [park] }], actions: [{ type: 'push', subject: 'in', message: 'in' }] });
-    const exit = await rule({ conditionsObject: [{ type: 'exitLandmark', ids: [park] }], actions: [{ type: 'push', subject: 'out', message: 'out' }] });
+    const enter = await rule({
+      conditionsObject: [{ type: 'enterLandmark', ids: [park] }],
+      actions: [{ type: 'push', subject: 'in', message: 'in' }],
+    });
+    const exit = await rule({
+      conditionsObject: [{ type: 'exitLandmark', ids: [park] }],
+      actions: [{ type: 'push', subject: 'out', message: 'out' }],
+    });
     const other = await startServer({
       modelsDir: '/nonexistent',
       databaseUrl: await serverDatabaseUrl(server, database?.url),
       // device tokens are signed with the first server's secret
-      env: { ADMIN_PASSWORD: ADMIN.password, JWT_SECRET: (await readFile(join(server.dataDir, 'jwt-secret'), 'utf8')).trim() },
+      env: {
+        ADMIN_PASSWORD: ADMIN.password,
+        JWT_SECRET: (await readFile(join(server.dataDir, 'jwt-secret'), 'utf8')).trim(),
+      },
     });
     try {
       const device = await register();
       // Alternating servers: each one's memory of the device is stale every other event.
       const walk: Array<[{ lat: number; lon: number }, TestServer]> = [
-        [FAR, server], [PARK, other], [PARK, server], [FAR, other], [FAR, server], [PARK, other], [PARK, server],
+        [FAR, server],
+        [PARK, other],
+        [PARK, server],
+        [FAR, other],
+        [FAR, server],
+        [PARK, other],
+        [PARK, server],
       ];
       for (const [point, to] of walk) expect(await sendBatch(device.token, [at(point)], to)).toBe(204);
       expect(await settled(enter, 2)).toHaveLength(2);

@@ -20,7 +20,11 @@ beforeAll(async () => {
   // limit too), then its runs on a white image pass the limit.
   const models = async () => {
     const dir = await makePredictModels();
-    await writeModelDir(join(dir, 'looping'), fixtureSpec({ loop: { iterations: 30_000, onBrightImages: true } }), fixtureConfig('looping'));
+    await writeModelDir(
+      join(dir, 'looping'),
+      fixtureSpec({ loop: { iterations: 30_000, onBrightImages: true } }),
+      fixtureConfig('looping'),
+    );
     return dir;
   };
   ({ server, ids, stop } = await startWithModels(models, { INFERENCE_TIMEOUT_MS: '300' }));
@@ -31,7 +35,11 @@ afterAll(() => stop?.());
 describe('INFERENCE_TIMEOUT_MS', () => {
   it('answers 500 naming the limit, again after the reload, while other versions answer', async () => {
     const image = await makeImage('png', 16, 16);
-    const white = await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 255, g: 255, b: 255 } } }).png().toBuffer();
+    const white = await sharp({
+      create: { width: 16, height: 16, channels: 3, background: { r: 255, g: 255, b: 255 } },
+    })
+      .png()
+      .toBuffer();
     for (let attempt = 0; attempt < 2; attempt++) {
       const looping = await predict(server.url, ids.looping!, white);
       expect(looping.status).toBe(500);

@@ -39,9 +39,21 @@ let admin: Api;
 
 beforeAll(async () => {
   s3Dir = await mkdtemp(join(tmpdir(), 'sense-s3-'));
-  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir, configureBuckets: [{ name: 'sense-models', configs: [] }] });
+  s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: s3Dir,
+    configureBuckets: [{ name: 'sense-models', configs: [] }],
+  });
   const { port } = (await s3.run()) as AddressInfo;
-  settings = { endpoint: `http://127.0.0.1:${port}`, bucket: 'sense-models', region: 'us-east-1', prefix: 'tenant-models/', ...CREDENTIALS };
+  settings = {
+    endpoint: `http://127.0.0.1:${port}`,
+    bucket: 'sense-models',
+    region: 'us-east-1',
+    prefix: 'tenant-models/',
+    ...CREDENTIALS,
+  };
   database = await createTestDatabase({ replicas: true });
   const env = {
     ADMIN_PASSWORD: ADMIN.password,
@@ -72,13 +84,18 @@ afterAll(async () => {
 });
 
 describe('MODEL_STORE=s3', () => {
-  it('keeps an uploaded model in the bucket, serves it from another server, and removes it with the version', { timeout: 120_000 }, async () => {
+  it('keeps an uploaded model in the bucket, serves it from another server, and removes it with the version', {
+    timeout: 120_000,
+  }, async () => {
     const [first, second] = servers as [TestServer, TestServer];
     const store = new S3ModelStore(settings);
     const model = (await admin.post('/v2/models', { name: 'detector' })).body.data;
     // A 4 MiB initializer: a body streamed to the bucket and back.
     const onnx = buildConstantModel(fixtureSpec({ slow: { size: 1024, repeats: 1 } }));
-    const uploaded = await uploadModelVersion(first.url, admin, model.id, { model: onnx, config: fixtureConfig('detector') });
+    const uploaded = await uploadModelVersion(first.url, admin, model.id, {
+      model: onnx,
+      config: fixtureConfig('detector'),
+    });
     expect(uploaded.status).toBe(200);
     const id = uploaded.body.data.id as string;
     expect(await store.has(id)).toBe(true);
@@ -86,17 +103,25 @@ describe('MODEL_STORE=s3', () => {
     const [rows] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM model_files WHERE version_id = ${id}`;
     expect(rows!.n).toBe(0);
 
-    const served = await waitFor(async () => {
-      const version = (await new Api(second.url, admin.token).get(`/v2/model-versions/${id}`)).body.data;
-      return version.replicas.active === 2 ? version : undefined;
-    }, 90_000, 'the version Active on both servers');
+    const served = await waitFor(
+      async () => {
+        const version = (await new Api(second.url, admin.token).get(`/v2/model-versions/${id}`)).body.data;
+        return version.replicas.active === 2 ? version : undefined;
+      },
+      90_000,
+      'the version Active on both servers',
+    );
     expect(served).toMatchObject({ status: 'Active', replicas: { active: 2, failed: 0, total: 2 } });
     const key = (await admin.post('/v2/inference/api-keys', { name: 's3' })).body.data.apiKey as string;
     const image = await makeImage('png', 32, 32);
-    const prediction = await waitFor(async () => {
-      const res = await predict(second.url, id, image, { key });
-      return res.status === 200 ? res : undefined;
-    }, 30_000, 'a prediction through the second server');
+    const prediction = await waitFor(
+      async () => {
+        const res = await predict(second.url, id, image, { key });
+        return res.status === 200 ? res : undefined;
+      },
+      30_000,
+      'a prediction through the second server',
+    );
     expect(prediction.body.cat[0].score).toBeCloseTo(0.9, 5);
 
     expect((await admin.delete(`/v2/model-versions/${id}`)).status).toBe(204);
@@ -116,14 +141,21 @@ describe('MODEL_STORE=s3', () => {
       expect(await store.fetch('checked', join(copies, 'whole'))).toBe(true);
       expect(await readFile(join(copies, 'whole', 'model.onnx'), 'utf8')).toBe('onnx bytes');
       // The object's bytes changed in the bucket behind the store's back (as long as before).
-      await writeFile(join(s3Dir, settings.bucket, 'tenant-models', 'checked', 'model.onnx._S3rver_object'), 'ONNX BYTES');
+      await writeFile(
+        join(s3Dir, settings.bucket, 'tenant-models', 'checked', 'model.onnx._S3rver_object'),
+        'ONNX BYTES',
+      );
       await mkdir(join(copies, 'corrupt'));
-      await expect(store.fetch('checked', join(copies, 'corrupt'))).rejects.toThrow(/the stored model.onnx is corrupt: read 10 bytes with sha256 [0-9a-f]{64}, stored as 10 bytes/);
+      await expect(store.fetch('checked', join(copies, 'corrupt'))).rejects.toThrow(
+        /the stored model.onnx is corrupt: read 10 bytes with sha256 [0-9a-f]{64}, stored as 10 bytes/,
+      );
       expect(await store.fetch('never-stored', copies)).toBe(false);
       // A refusal reaches the caller with S3's status and code (here an unknown access key).
       const stranger = new S3ModelStore({ ...settings, accessKeyId: 'NOT-A-KEY' });
       await expect(stranger.has('checked')).rejects.toThrow('model store HEAD of model.json answered 403');
-      await expect(stranger.put(undefined, 'refused', source)).rejects.toThrow('model store PUT of model.onnx answered 403 InvalidAccessKeyId');
+      await expect(stranger.put(undefined, 'refused', source)).rejects.toThrow(
+        'model store PUT of model.onnx answered 403 InvalidAccessKeyId',
+      );
     } finally {
       await removeDir(source);
       await removeDir(copies);
@@ -132,20 +164,33 @@ describe('MODEL_STORE=s3', () => {
 
   it("keeps cameras' frames in the bucket, checked when read back, and removes them with their retention or organization", async () => {
     const organizationId = organizationOf(admin);
-    const kept = new KeptFrames(sql, new FrameBucket(settings), { quotaBytes: 1024 * 1024, accountQuotaBytes: 1024 * 1024, totalQuotaBytes: 1024 * 1024, retentionDays: 1 });
+    const kept = new KeptFrames(sql, new FrameBucket(settings), {
+      quotaBytes: 1024 * 1024,
+      accountQuotaBytes: 1024 * 1024,
+      totalQuotaBytes: 1024 * 1024,
+      retentionDays: 1,
+    });
     const image = await makeImage('jpeg', 64, 48);
     const frame = { organizationId, deviceId: 'camera-1', image };
-    const object = (eventId: string) => join(s3Dir, settings.bucket, 'tenant-models', 'frames', organizationId, `${eventId}._S3rver_object`);
+    const object = (eventId: string) =>
+      join(s3Dir, settings.bucket, 'tenant-models', 'frames', organizationId, `${eventId}._S3rver_object`);
     expect(await kept.keep({ ...frame, eventId: '01JFRAME000000000000000001' })).toEqual({ kept: true });
     expect(await kept.keep({ ...frame, eventId: '01JFRAME000000000000000002' })).toEqual({ kept: true });
     // In the bucket, and only named in PostgreSQL.
     expect((await readFile(object('01JFRAME000000000000000001'))).equals(image)).toBe(true);
-    const rows = await sql<Array<{ data: Buffer | null }>>`SELECT data FROM kept_frames WHERE organization_id = ${organizationId}`;
+    const rows = await sql<
+      Array<{ data: Buffer | null }>
+    >`SELECT data FROM kept_frames WHERE organization_id = ${organizationId}`;
     expect(rows.map((r) => r.data)).toEqual([null, null]);
-    expect(await kept.image(organizationId, 'camera-1', '01JFRAME000000000000000001')).toEqual({ contentType: 'image/jpeg', body: image });
+    expect(await kept.image(organizationId, 'camera-1', '01JFRAME000000000000000001')).toEqual({
+      contentType: 'image/jpeg',
+      body: image,
+    });
     // Changed behind the server's back: refused, not served.
     await writeFile(object('01JFRAME000000000000000001'), Buffer.alloc(image.length));
-    await expect(kept.image(organizationId, 'camera-1', '01JFRAME000000000000000001')).rejects.toThrow('not the one that was kept');
+    await expect(kept.image(organizationId, 'camera-1', '01JFRAME000000000000000001')).rejects.toThrow(
+      'not the one that was kept',
+    );
 
     // Past the retention, the sweep removes the rows and the objects.
     expect(await kept.sweep(Date.now() + 2 * 86_400_000)).toBe(2);
@@ -156,8 +201,16 @@ describe('MODEL_STORE=s3', () => {
     await expect(readFile(object('01JFRAME000000000000000003'))).rejects.toThrow(/ENOENT/);
     expect((await sql`SELECT 1 FROM kept_frames`).length).toBe(0);
     // A bucket that refuses: the frame is not kept, and nothing names it.
-    const refused = new KeptFrames(sql, new FrameBucket({ ...settings, accessKeyId: 'NOT-A-KEY' }), { quotaBytes: 1024 * 1024, accountQuotaBytes: 1024 * 1024, totalQuotaBytes: 1024 * 1024, retentionDays: 1 });
-    expect(await refused.keep({ ...frame, eventId: '01JFRAME000000000000000004' })).toEqual({ kept: false, reason: 'the frame store failed (logged)' });
+    const refused = new KeptFrames(sql, new FrameBucket({ ...settings, accessKeyId: 'NOT-A-KEY' }), {
+      quotaBytes: 1024 * 1024,
+      accountQuotaBytes: 1024 * 1024,
+      totalQuotaBytes: 1024 * 1024,
+      retentionDays: 1,
+    });
+    expect(await refused.keep({ ...frame, eventId: '01JFRAME000000000000000004' })).toEqual({
+      kept: false,
+      reason: 'the frame store failed (logged)',
+    });
     expect((await sql`SELECT 1 FROM kept_frames`).length).toBe(0);
   });
 });

@@ -28,13 +28,20 @@ afterAll(async () => {
 
 it('limits a device sending through both servers to one bucket', async () => {
   const channel = (await platform.admin.post('/v2/channels', { name: 'phones', type: 'android' })).body.data;
-  const registered = await fetch(`${platform.server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) });
+  const registered = await fetch(`${platform.server.url}/v1/registration`, {
+    method: 'POST',
+    body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }),
+  });
   const { token } = (await registered.json()) as { token: string };
   const statuses: number[] = [];
   const started = Date.now();
   for (let i = 0; i < 40; i++) {
     const server = i % 2 ? other : platform.server;
-    const res = await fetch(`${server.url}/v1/mobile/events`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${server.url}/v1/mobile/events`, {
+      method: 'POST',
+      headers: { authorization: token, 'content-type': 'application/json' },
+      body: '{}',
+    });
     statuses.push(res.status);
   }
   const seconds = (Date.now() - started) / 1000;
@@ -55,6 +62,7 @@ it('limits a device sending through both servers to one bucket', async () => {
 it('locks an account after five failed logins through both servers together', async () => {
   const apis = [platform.anon, new Api(other.url)];
   const statuses: number[] = [];
-  for (let i = 0; i < 6; i++) statuses.push((await apis[i % 2]!.post('/v2/login', { email: ADMIN.email, password: 'wrong-password' })).status);
+  for (let i = 0; i < 6; i++)
+    statuses.push((await apis[i % 2]!.post('/v2/login', { email: ADMIN.email, password: 'wrong-password' })).status);
   expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
 });

@@ -50,7 +50,13 @@ let server: HttpServer;
 let port: number;
 
 beforeAll(async () => {
-  const ctx: HttpContext = { metrics: createServerMetrics(), inFlight: new InFlight(), trustedProxies: 0, accessLog: false, cors: undefined };
+  const ctx: HttpContext = {
+    metrics: createServerMetrics(),
+    inFlight: new InFlight(),
+    trustedProxies: 0,
+    accessLog: false,
+    cors: undefined,
+  };
   const budget = new BodyBudget(64 * 1024 * 1024);
   server = new HttpServer(loadUws(), ctx);
   port = await server.listen({ host: '127.0.0.1', port: 0, tls: undefined }, [
@@ -102,7 +108,10 @@ beforeAll(async () => {
 afterAll(() => server.stop(5000));
 
 /** One connection; each `ask` writes a request and resolves with its answer's status and JSON body. */
-function connection(): Promise<{ socket: Socket; ask: (head: string, body?: Uint8Array) => Promise<{ status: number; json: unknown }> }> {
+function connection(): Promise<{
+  socket: Socket;
+  ask: (head: string, body?: Uint8Array) => Promise<{ status: number; json: unknown }>;
+}> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let buffered = Buffer.alloc(0);
@@ -128,7 +137,9 @@ function connection(): Promise<{ socket: Socket; ask: (head: string, body?: Uint
           new Promise((answered, fail) => {
             waiting = answered;
             failed = fail;
-            clientWrote = new Promise((wrote) => socket.write(body ? Buffer.concat([Buffer.from(head), body]) : head, () => wrote()));
+            clientWrote = new Promise((wrote) =>
+              socket.write(body ? Buffer.concat([Buffer.from(head), body]) : head, () => wrote()),
+            );
           }),
       }),
     );
@@ -146,9 +157,15 @@ describe('an answer later than uWS idle timeout after its body', () => {
     await Promise.all(
       ['/streamed', '/gated'].map(async (path) => {
         const { socket, ask } = await connection();
-        const answer = await ask(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.byteLength}\r\n\r\n`, body);
+        const answer = await ask(
+          `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.byteLength}\r\n\r\n`,
+          body,
+        );
         expect(answer, path).toEqual({ status: 200, json: { bytes: body.byteLength, sum: sumOf(body) } });
-        expect(await ask('GET /next HTTP/1.1\r\nHost: x\r\n\r\n'), `${path}: the next request on the connection`).toEqual({ status: 200, json: { next: true } });
+        expect(
+          await ask('GET /next HTTP/1.1\r\nHost: x\r\n\r\n'),
+          `${path}: the next request on the connection`,
+        ).toEqual({ status: 200, json: { next: true } });
         socket.destroy();
       }),
     );

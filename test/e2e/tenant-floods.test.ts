@@ -108,7 +108,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * (measured once for the file): a client asking far less than its share
  * should be answered nearly every time, whatever the others hold.
  */
-async function sporadicKeptUnder(flood: () => () => Promise<void>, underWay: () => Promise<boolean> | boolean): Promise<number> {
+async function sporadicKeptUnder(
+  flood: () => () => Promise<void>,
+  underWay: () => Promise<boolean> | boolean,
+): Promise<number> {
   sporadicAlone ??= sporadic();
   const alone = await sporadicAlone;
   const stop = flood();
@@ -125,10 +128,21 @@ async function sporadicKeptUnder(flood: () => () => Promise<void>, underWay: () 
 }
 
 /** A version uploaded by `api` as a new model's, once it is `status`. */
-async function uploaded(api: Api, name: string, model: Uint8Array, status = 'Active', timeoutMs = 90_000): Promise<string> {
+async function uploaded(
+  api: Api,
+  name: string,
+  model: Uint8Array,
+  status = 'Active',
+  timeoutMs = 90_000,
+): Promise<string> {
   const created = (await api.post('/v2/models', { name })).body.data;
-  const id = (await uploadModelVersion(server.url, api, created.id, { model, config: fixtureConfig(name) })).body.data.id as string;
-  await waitFor(async () => (await api.get(`/v2/model-versions/${id}`)).body.data.status === status, timeoutMs, `${name} ${status}`);
+  const id = (await uploadModelVersion(server.url, api, created.id, { model, config: fixtureConfig(name) })).body.data
+    .id as string;
+  await waitFor(
+    async () => (await api.get(`/v2/model-versions/${id}`)).body.data.status === status,
+    timeoutMs,
+    `${name} ${status}`,
+  );
   return id;
 }
 
@@ -145,7 +159,9 @@ function flooding(loop: (running: () => boolean) => Promise<void>, clients: numb
 /** The inference_queue_depth gauge of a version: its places taken. */
 async function queueDepth(versionId: string): Promise<number> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
-  return Number(new RegExp(`^inference_queue_depth\\{model_version="${versionId}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  return Number(
+    new RegExp(`^inference_queue_depth\\{model_version="${versionId}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0,
+  );
 }
 
 /**
@@ -153,21 +169,30 @@ async function queueDepth(versionId: string): Promise<number> {
  * the fraction it keeps. Measured once `underWay` says the flood is at full
  * strength.
  */
-async function keptUnder(flood: () => () => Promise<void>, underWay: () => Promise<boolean> | boolean): Promise<{ kept: number; refused: number }> {
+async function keptUnder(
+  flood: () => () => Promise<void>,
+  underWay: () => Promise<boolean> | boolean,
+): Promise<{ kept: number; refused: number }> {
   const alone = (await throughput(DEMO_MODEL_VERSION_ID, 'test-key', 2)).ok;
   const stop = flood();
   await waitFor(async () => underWay(), 30_000, 'the flood under way');
   const under = await throughput(DEMO_MODEL_VERSION_ID, 'test-key', 2);
   await stop();
   const kept = under.ok / alone;
-  process.stdout.write(`tenant floods: alone ${alone}, under the flood ${under.ok} (${under.refused} refused) in ${WINDOW_MS} ms: ${kept.toFixed(2)}\n`);
+  process.stdout.write(
+    `tenant floods: alone ${alone}, under the flood ${under.ok} (${under.refused} refused) in ${WINDOW_MS} ms: ${kept.toFixed(2)}\n`,
+  );
   expect(alone).toBeGreaterThan(20);
   return { kept, refused: under.refused };
 }
 
 describe('another tenant keeps its share', () => {
   it("under a flood of a tenant's slow model", { timeout: 120_000 }, async () => {
-    const slow = await uploaded(otherAdmin, 'slow', buildConstantModel(fixtureSpec({ slow: { size: 1024, repeats: 60 } })));
+    const slow = await uploaded(
+      otherAdmin,
+      'slow',
+      buildConstantModel(fixtureSpec({ slow: { size: 1024, repeats: 60 } })),
+    );
     const { kept } = await keptUnder(
       () =>
         flooding(async (running) => {
@@ -179,10 +204,20 @@ describe('another tenant keeps its share', () => {
     expect(kept).toBeGreaterThanOrEqual(0.4);
   });
 
-  it("under a tenant's model that loops on some images: A's busy clients and its client asking once a second", { timeout: 150_000 }, async () => {
+  it("under a tenant's model that loops on some images: A's busy clients and its client asking once a second", {
+    timeout: 150_000,
+  }, async () => {
     // 5-10 s a run on a white image, nothing on the warm-up's grey: it validates in no time.
-    const looping = await uploaded(otherAdmin, 'looping', buildConstantModel(fixtureSpec({ loop: { iterations: 120_000, onBrightImages: true } })));
-    const white = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 255, g: 255, b: 255 } } }).png().toBuffer();
+    const looping = await uploaded(
+      otherAdmin,
+      'looping',
+      buildConstantModel(fixtureSpec({ loop: { iterations: 120_000, onBrightImages: true } })),
+    );
+    const white = await sharp({
+      create: { width: 64, height: 48, channels: 3, background: { r: 255, g: 255, b: 255 } },
+    })
+      .png()
+      .toBuffer();
     const flood = () =>
       flooding(async (running) => {
         while (running()) await predict(server.url, looping, white, { key: otherKey });
@@ -209,7 +244,8 @@ describe('another tenant keeps its share', () => {
     for (let i = 0; i < 4; i++) hostile.push(await uploaded(otherAdmin, `loops-${i}`, loops(i), 'Initializing'));
     const stillValidating = async () => {
       let count = 0;
-      for (const id of hostile) if ((await otherAdmin.get(`/v2/model-versions/${id}`)).body.data.status === 'Initializing') count++;
+      for (const id of hostile)
+        if ((await otherAdmin.get(`/v2/model-versions/${id}`)).body.data.status === 'Initializing') count++;
       return count;
     };
     // A's own upload: before, one line for every tenant two at a time, it came after all four (20 s).
@@ -217,7 +253,9 @@ describe('another tenant keeps its share', () => {
     await uploaded(admin, 'mine-under', buildConstantModel(fixtureSpec()));
     const underMs = Date.now() - started;
     const waitingStill = await stillValidating();
-    process.stdout.write(`tenant floods, A's upload: Active in ${aloneMs} ms alone, ${underMs} ms behind 4 looping uploads (${waitingStill} of them still validating)\n`);
+    process.stdout.write(
+      `tenant floods, A's upload: Active in ${aloneMs} ms alone, ${underMs} ms behind 4 looping uploads (${waitingStill} of them still validating)\n`,
+    );
     expect(waitingStill).toBeGreaterThanOrEqual(2);
     // A's predicts while the rest validate, one at a time.
     const busyUnder = (await throughput(DEMO_MODEL_VERSION_ID, 'test-key', 2)).ok;
@@ -255,7 +293,10 @@ describe('another tenant keeps its share', () => {
                 sent += 200;
               }, 100);
               socket.on('connect', () =>
-                socket.write(`POST /v2/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.subarray(0, 2000)}`, () => connected++),
+                socket.write(
+                  `POST /v2/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.subarray(0, 2000)}`,
+                  () => connected++,
+                ),
               );
               socket.on('data', () => socket.destroy());
               socket.on('error', () => {});

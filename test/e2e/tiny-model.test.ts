@@ -41,7 +41,11 @@ describe("MODELS.md's tiny model", () => {
   it('is written by the documented command, uploaded, loaded and run', { timeout: 180_000 }, async () => {
     const command = documentedCommand();
     expect(command).toContain('/tmp/tiny');
-    const run = spawnSync('bash', ['-e', '-c', command.replaceAll('/tmp/tiny', dir)], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync('bash', ['-e', '-c', command.replaceAll('/tmp/tiny', dir)], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(run.status, run.stderr).toBe(0);
     const model = await readFile(join(dir, 'model.onnx'));
     const config = await readFile(join(dir, 'model.json'), 'utf8');
@@ -55,12 +59,18 @@ describe("MODELS.md's tiny model", () => {
     expect(uploaded.body.data.status, JSON.stringify(uploaded.body.data)).toBe('Active');
 
     const key = (await admin.post('/v2/inference/api-keys', { name: 'tiny model test' })).body.data.apiKey as string;
-    const red = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ff0000' } }).png().toBuffer();
+    const red = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
     const answer = await predict(server.url, uploaded.body.data.id, red, { key });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     // As MODELS.md says: the middle half of the image, "red", a score of 1.
-    expect(answer.body).toEqual({ red: [{ type: 'rectangle', data: { min: [0.25, 0.25], max: [0.75, 0.75] }, score: 1, children: {} }] });
-    const dark = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#404040' } }).png().toBuffer();
+    expect(answer.body).toEqual({
+      red: [{ type: 'rectangle', data: { min: [0.25, 0.25], max: [0.75, 0.75] }, score: 1, children: {} }],
+    });
+    const dark = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#404040' } })
+      .png()
+      .toBuffer();
     expect((await predict(server.url, uploaded.body.data.id, dark, { key })).body).toEqual({});
   });
 });

@@ -15,12 +15,30 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { predict } from '../helpers/predict.js';
-import { createTestDatabase, registeredVersions, removeDir, ROOT, startServer, waitFor, type TestServer } from '../helpers/server.js';
+import {
+  createTestDatabase,
+  registeredVersions,
+  removeDir,
+  ROOT,
+  startServer,
+  waitFor,
+  type TestServer,
+} from '../helpers/server.js';
 
 /** Each exported model: its fixture directory, and the name its model.json registers. */
 const MODELS = [
-  { title: 'SSDlite', dir: 'torchvision', name: 'torchvision-ssdlite', query: "model.json's threshold, the model's own 0.001" },
-  { title: 'Faster R-CNN', dir: 'torchvision-fasterrcnn', name: 'torchvision-fasterrcnn', query: 'no threshold or cap in model.json or the request' },
+  {
+    title: 'SSDlite',
+    dir: 'torchvision',
+    name: 'torchvision-ssdlite',
+    query: "model.json's threshold, the model's own 0.001",
+  },
+  {
+    title: 'Faster R-CNN',
+    dir: 'torchvision-fasterrcnn',
+    name: 'torchvision-fasterrcnn',
+    query: 'no threshold or cap in model.json or the request',
+  },
 ] as const;
 
 interface Reference {
@@ -53,7 +71,8 @@ beforeAll(async () => {
   modelsDir = await mkdtemp(join(tmpdir(), 'sense-torchvision-'));
   for (const model of MODELS) {
     await mkdir(join(modelsDir, model.dir));
-    for (const file of ['model.onnx', 'model.json']) await cp(join(ROOT, 'test', 'fixtures', model.dir, file), join(modelsDir, model.dir, file));
+    for (const file of ['model.onnx', 'model.json'])
+      await cp(join(ROOT, 'test', 'fixtures', model.dir, file), join(modelsDir, model.dir, file));
   }
   database = await createTestDatabase();
   server = await startServer({ modelsDir, databaseUrl: database?.url, env: { INFERENCE_API_KEY: 'test-key' } });
@@ -69,7 +88,10 @@ beforeAll(async () => {
       image: await readFile(join(fixture, 'image.png')),
     });
   }
-  await waitFor(async () => /model_versions\{status="Initializing"\} 0/.test(await (await fetch(`${server.url}/metrics`)).text()), LOAD_DEADLINE_MS);
+  await waitFor(
+    async () => /model_versions\{status="Initializing"\} 0/.test(await (await fetch(`${server.url}/metrics`)).text()),
+    LOAD_DEADLINE_MS,
+  );
 }, LOAD_DEADLINE_MS + 20_000);
 afterAll(async () => {
   await server?.stop();
@@ -92,7 +114,12 @@ function asPyTorch(body: Record<string, Rectangle[]>, { reference, labels }: Fix
       expect(r.type).toBe('rectangle');
       expect(r.children).toEqual({});
       const { min, max } = r.data;
-      const box = [min[0] * reference.width, min[1] * reference.height, max[0] * reference.width, max[1] * reference.height];
+      const box = [
+        min[0] * reference.width,
+        min[1] * reference.height,
+        max[0] * reference.width,
+        max[1] * reference.height,
+      ];
       return { label: labels.indexOf(label), score: r.score, box };
     }),
   );
@@ -116,7 +143,10 @@ describe.each(MODELS)('a torchvision $title exported with torch.onnx.export', (m
   ])('answers the detections PyTorch made (%s)', async (_, query) => {
     const fixture = fixtures.get(model.dir)!;
     const { reference } = fixture;
-    const res = await predict(server.url, fixture.versionId, fixture.image, { key: 'test-key', ...(query ? { query } : {}) });
+    const res = await predict(server.url, fixture.versionId, fixture.image, {
+      key: 'test-key',
+      ...(query ? { query } : {}),
+    });
     expect(res.status).toBe(200);
     const served = asPyTorch(res.body, fixture);
     // Every box the model kept, in its order: none dropped or suppressed again, none added.

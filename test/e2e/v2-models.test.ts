@@ -25,7 +25,10 @@ let database: Platform['database'];
 
 beforeAll(async () => {
   ({ database, server, sql, anon, admin } = await startPlatform({ MAX_MODEL_BYTES: String(8 * 1024 * 1024) }));
-  ({ a: { member }, b: { admin: otherTenant } } = await twoTenants({ anon, admin, sql }));
+  ({
+    a: { member },
+    b: { admin: otherTenant },
+  } = await twoTenants({ anon, admin, sql }));
 });
 
 afterAll(() => stopPlatform({ sql, server, database }));
@@ -43,7 +46,8 @@ function withDocString(model: Uint8Array, extra: number): Uint8Array {
   return Buffer.concat([model, Buffer.from([(6 << 3) | 2, ...length]), Buffer.alloc(extra, 'a')]);
 }
 
-const upload = (api: Api, modelId: string, parts: { model?: Uint8Array; config?: unknown }, query = '') => uploadModelVersion(server.url, api, modelId, parts, query);
+const upload = (api: Api, modelId: string, parts: { model?: Uint8Array; config?: unknown }, query = '') =>
+  uploadModelVersion(server.url, api, modelId, parts, query);
 
 describe('inference API keys', () => {
   it('creates a key shown once, lists prefixes only, and predict follows enable/disable/delete', async () => {
@@ -54,12 +58,17 @@ describe('inference API keys', () => {
     expect(apiKey.startsWith(prefix)).toBe(true);
     const list = await admin.get('/v2/inference/api-keys');
     expect(JSON.stringify(list.body)).not.toContain(apiKey);
-    expect(list.body.data.find((k: { id: string }) => k.id === id)).toMatchObject({ name: 'ci', enabled: true, prefix });
+    expect(list.body.data.find((k: { id: string }) => k.id === id)).toMatchObject({
+      name: 'ci',
+      enabled: true,
+      prefix,
+    });
     const [stored] = await sql`SELECT key_hash FROM inference_api_keys WHERE id = ${id}`;
     expect(stored!.keyHash).toMatch(/^[0-9a-f]{64}$/);
 
     // No model version here yet: 404 proves the key was accepted, 401 that it was not.
-    const probe = async () => (await predict(server.url, '01ARZ3NDEKTSV4RRFFQ69G5FAV', await makeImage('png', 8, 8), { key: apiKey })).status;
+    const probe = async () =>
+      (await predict(server.url, '01ARZ3NDEKTSV4RRFFQ69G5FAV', await makeImage('png', 8, 8), { key: apiKey })).status;
     expect(await probe()).toBe(404);
     expect((await admin.post(`/v2/inference/api-keys/${id}/disable`)).body.data.enabled).toBe(false);
     expect(await probe()).toBe(401);
@@ -73,12 +82,19 @@ describe('inference API keys', () => {
     expect((await member.get('/v2/inference/api-keys')).status).toBe(403);
     expect((await member.post('/v2/inference/api-keys', {})).status).toBe(403);
     expect((await anon.get('/v2/inference/api-keys')).status).toBe(401);
-    expect((await admin.post('/v2/inference/api-keys', { name: 42 })).body).toMatchObject({ status: 400, error: expect.stringContaining('name:') });
+    expect((await admin.post('/v2/inference/api-keys', { name: 42 })).body).toMatchObject({
+      status: 400,
+      error: expect.stringContaining('name:'),
+    });
     const mine = (await admin.post('/v2/inference/api-keys', { name: 'mine' })).body.data;
     expect((await otherTenant.post(`/v2/inference/api-keys/${mine.id}/disable`)).status).toBe(404);
     expect((await otherTenant.delete(`/v2/inference/api-keys/${mine.id}`)).status).toBe(404);
-    expect((await otherTenant.get('/v2/inference/api-keys')).body.data.map((k: { id: string }) => k.id)).not.toContain(mine.id);
-    expect((await admin.get('/v2/inference/api-keys')).body.data.find((k: { id: string }) => k.id === mine.id).enabled).toBe(true);
+    expect((await otherTenant.get('/v2/inference/api-keys')).body.data.map((k: { id: string }) => k.id)).not.toContain(
+      mine.id,
+    );
+    expect(
+      (await admin.get('/v2/inference/api-keys')).body.data.find((k: { id: string }) => k.id === mine.id).enabled,
+    ).toBe(true);
   });
 });
 
@@ -89,7 +105,12 @@ describe('model versions', () => {
     const uploaded = await upload(admin, model.id, { model: slow, config: fixtureConfig('detector') });
     expect(uploaded.status).toBe(200);
     const version = uploaded.body.data;
-    expect(version).toMatchObject({ modelId: model.id, version: 1, status: 'Initializing', labels: ['cat', 'traffic cone'] });
+    expect(version).toMatchObject({
+      modelId: model.id,
+      version: 1,
+      status: 'Initializing',
+      labels: ['cat', 'traffic cone'],
+    });
 
     const key = (await admin.post('/v2/inference/api-keys', { name: 'lifecycle' })).body.data.apiKey;
     const image = await makeImage('png', 32, 32);
@@ -97,26 +118,40 @@ describe('model versions', () => {
     expect(early.status).toBe(500);
     expect(early.body.error).toContain('status Initializing');
 
-    const active = await waitFor(async () => {
-      const res = await admin.get(`/v2/model-versions/${version.id}`);
-      return res.body.data.status === 'Active' ? res.body.data : undefined;
-    }, 60_000, 'Active');
-    expect(active).toMatchObject({ executionProvider: 'cpu', statusReason: null, replicas: { active: 1, failed: 0, total: 1 } });
+    const active = await waitFor(
+      async () => {
+        const res = await admin.get(`/v2/model-versions/${version.id}`);
+        return res.body.data.status === 'Active' ? res.body.data : undefined;
+      },
+      60_000,
+      'Active',
+    );
+    expect(active).toMatchObject({
+      executionProvider: 'cpu',
+      statusReason: null,
+      replicas: { active: 1, failed: 0, total: 1 },
+    });
     // This server counts itself by the status it holds, not by its row, which
     // is written just after the status changes. Before: in that moment the
     // answer said Active with "replicas": {"active": 0}, as it does here without the row.
     await sql`DELETE FROM model_version_replicas WHERE version_id = ${version.id}`;
-    expect((await admin.get(`/v2/model-versions/${version.id}`)).body.data.replicas).toEqual({ active: 1, failed: 0, total: 1 });
+    expect((await admin.get(`/v2/model-versions/${version.id}`)).body.data.replicas).toEqual({
+      active: 1,
+      failed: 0,
+      total: 1,
+    });
     const res = await predict(server.url, version.id, image, { key });
     expect(res.status).toBe(200);
     expect(res.body.cat[0].score).toBeCloseTo(0.9, 5);
 
     const listed = await admin.get(`/v2/models/${model.id}/versions`);
     expect(listed.body.data.map((v: { id: string }) => v.id)).toEqual([version.id]);
-    const directory = (await sql`SELECT directory FROM model_versions WHERE id = ${version.id}`)[0]!.directory as string;
+    const directory = (await sql`SELECT directory FROM model_versions WHERE id = ${version.id}`)[0]!
+      .directory as string;
     expect(existsSync(directory)).toBe(true);
     // Stored in the database too, for the replicas that did not receive it.
-    const stored = await sql`SELECT name, bytes::int, sha256 FROM model_files WHERE version_id = ${version.id} ORDER BY name`;
+    const stored =
+      await sql`SELECT name, bytes::int, sha256 FROM model_files WHERE version_id = ${version.id} ORDER BY name`;
     expect(stored.map((f) => f.name)).toEqual(['model.json', 'model.onnx']);
     expect(stored[1]).toMatchObject({ bytes: slow.length, sha256: createHash('sha256').update(slow).digest('hex') });
 
@@ -126,13 +161,18 @@ describe('model versions', () => {
     expect((await admin.delete(`/v2/model-versions/${version.id}`)).status).toBe(204);
     expect((await predict(server.url, version.id, image, { key })).status).toBe(404);
     expect(existsSync(directory)).toBe(false);
-    expect((await sql`SELECT count(*)::int AS n FROM model_file_chunks WHERE version_id = ${version.id}`)[0]!.n).toBe(0);
+    expect((await sql`SELECT count(*)::int AS n FROM model_file_chunks WHERE version_id = ${version.id}`)[0]!.n).toBe(
+      0,
+    );
     expect((await admin.get(`/v2/model-versions/${version.id}`)).status).toBe(404);
   });
 
   it('fails a version whose model.json contradicts the model, with the reason', async () => {
     const model = (await admin.post('/v2/models', { name: 'wrong' })).body.data;
-    const uploaded = await upload(admin, model.id, { model: buildConstantModel(fixtureSpec()), config: { ...fixtureConfig('wrong'), labels: ['a', 'b', 'c'] } });
+    const uploaded = await upload(admin, model.id, {
+      model: buildConstantModel(fixtureSpec()),
+      config: { ...fixtureConfig('wrong'), labels: ['a', 'b', 'c'] },
+    });
     expect(uploaded.status).toBe(200);
     const failed = await waitFor(async () => {
       const res = await admin.get(`/v2/model-versions/${uploaded.body.data.id}`);
@@ -144,13 +184,41 @@ describe('model versions', () => {
 
   it('answers an upload with ?wait=true once the version is Active or Failed, so a predict can follow at once', async () => {
     const model = (await admin.post('/v2/models', { name: 'waited' })).body.data;
-    const uploaded = await upload(admin, model.id, { model: buildConstantModel(fixtureSpec()), config: fixtureConfig('waited') }, '?wait=true');
-    expect(uploaded.body.data).toMatchObject({ status: 'Active', statusReason: null, replicas: { active: 1, failed: 0, total: 1 } });
+    const uploaded = await upload(
+      admin,
+      model.id,
+      { model: buildConstantModel(fixtureSpec()), config: fixtureConfig('waited') },
+      '?wait=true',
+    );
+    expect(uploaded.body.data).toMatchObject({
+      status: 'Active',
+      statusReason: null,
+      replicas: { active: 1, failed: 0, total: 1 },
+    });
     const key = (await admin.post('/v2/inference/api-keys', { name: 'waited' })).body.data.apiKey;
-    expect((await predict(server.url, uploaded.body.data.id, await makeImage('png', 32, 32), { key })).status).toBe(200);
-    const failed = await upload(admin, model.id, { model: buildConstantModel(fixtureSpec()), config: { ...fixtureConfig('waited'), labels: ['a', 'b', 'c'] } }, '?wait=true');
-    expect(failed.body.data).toMatchObject({ status: 'Failed', statusReason: expect.stringContaining('model.json lists 3 labels') });
-    expect((await upload(admin, model.id, { model: buildConstantModel(fixtureSpec()), config: fixtureConfig('waited') }, '?wait=soon')).body).toMatchObject({
+    expect((await predict(server.url, uploaded.body.data.id, await makeImage('png', 32, 32), { key })).status).toBe(
+      200,
+    );
+    const failed = await upload(
+      admin,
+      model.id,
+      { model: buildConstantModel(fixtureSpec()), config: { ...fixtureConfig('waited'), labels: ['a', 'b', 'c'] } },
+      '?wait=true',
+    );
+    expect(failed.body.data).toMatchObject({
+      status: 'Failed',
+      statusReason: expect.stringContaining('model.json lists 3 labels'),
+    });
+    expect(
+      (
+        await upload(
+          admin,
+          model.id,
+          { model: buildConstantModel(fixtureSpec()), config: fixtureConfig('waited') },
+          '?wait=soon',
+        )
+      ).body,
+    ).toMatchObject({
       status: 400,
       message: 'invalid query parameter',
     });
@@ -159,28 +227,51 @@ describe('model versions', () => {
   it('refuses malformed uploads with 400 and oversized ones with 413', async () => {
     const model = (await admin.post('/v2/models', { name: 'bad uploads' })).body.data;
     const onnx = buildConstantModel(fixtureSpec());
-    expect((await upload(admin, model.id, { model: onnx })).body).toMatchObject({ status: 400, error: expect.stringContaining('model.json is missing') });
-    expect((await upload(admin, model.id, { model: onnx, config: '{not json' })).body).toMatchObject({ status: 400, message: 'invalid model.json' });
+    expect((await upload(admin, model.id, { model: onnx })).body).toMatchObject({
+      status: 400,
+      error: expect.stringContaining('model.json is missing'),
+    });
+    expect((await upload(admin, model.id, { model: onnx, config: '{not json' })).body).toMatchObject({
+      status: 400,
+      message: 'invalid model.json',
+    });
     expect((await upload(admin, model.id, { model: onnx, config: { name: 'x', labels: [] } })).body).toMatchObject({
       status: 400,
       message: 'invalid model.json',
       error: expect.stringContaining('labels'),
     });
     // A model.onnx that is not a model is refused at once, saying what it looks like.
-    const jpeg = await upload(admin, model.id, { model: await makeImage('jpeg', 16, 16), config: fixtureConfig('photo') });
+    const jpeg = await upload(admin, model.id, {
+      model: await makeImage('jpeg', 16, 16),
+      config: fixtureConfig('photo'),
+    });
     expect(jpeg.body).toMatchObject({
       status: 400,
       message: 'invalid upload',
-      error: 'the "model" part (model.onnx) is not an ONNX model: its bytes are not an ONNX ModelProto (it looks like a JPEG image)',
+      error:
+        'the "model" part (model.onnx) is not an ONNX model: its bytes are not an ONNX ModelProto (it looks like a JPEG image)',
     });
-    const json = await upload(admin, model.id, { model: new TextEncoder().encode(JSON.stringify(fixtureConfig('x'))), config: fixtureConfig('x') });
-    expect(json.body.error).toMatch(/^the "model" part \(model\.onnx\) is not an ONNX model: .*\(it looks like JSON: model\.json\?\)$/);
+    const json = await upload(admin, model.id, {
+      model: new TextEncoder().encode(JSON.stringify(fixtureConfig('x'))),
+      config: fixtureConfig('x'),
+    });
+    expect(json.body.error).toMatch(
+      /^the "model" part \(model\.onnx\) is not an ONNX model: .*\(it looks like JSON: model\.json\?\)$/,
+    );
     // The two files swapped: each part by its field, and the reason says what happened.
     const form = new FormData();
     form.append('model', new Blob([JSON.stringify(fixtureConfig('x'))]), 'model.json');
     form.append('config', new Blob([onnx]), 'model.onnx');
-    const swapped = await fetch(`${server.url}/v2/models/${model.id}/versions`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
-    expect(await swapped.json()).toMatchObject({ status: 400, message: 'invalid model.json', error: expect.stringContaining('are model.onnx and model.json swapped?') });
+    const swapped = await fetch(`${server.url}/v2/models/${model.id}/versions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.token}` },
+      body: form,
+    });
+    expect(await swapped.json()).toMatchObject({
+      status: 400,
+      message: 'invalid model.json',
+      error: expect.stringContaining('are model.onnx and model.json swapped?'),
+    });
     const big = await upload(admin, model.id, { model: new Uint8Array(9 * 1024 * 1024), config: fixtureConfig('big') });
     expect(big.status).toBe(413);
     expect((await upload(member, model.id, { model: onnx, config: fixtureConfig('x') })).status).toBe(403);
@@ -198,12 +289,17 @@ describe('model versions', () => {
     for (const place of ['initializer', 'loop in if branch'] as const) {
       const answers = new Set<string>();
       for (const location of ['package.json', 'src', 'no-such-file.bin', '../../etc/hostname']) {
-        const refused = await upload(admin, model.id, { model: buildExternalDataModel(place, location), config: fixtureConfig('external data') });
+        const refused = await upload(admin, model.id, {
+          model: buildExternalDataModel(place, location),
+          config: fixtureConfig('external data'),
+        });
         expect(refused.status, `${place} at ${location}`).toBe(400);
         expect(refused.body).toMatchObject({
           status: 400,
           message: 'invalid upload',
-          error: expect.stringMatching(/^the "model" part \(model\.onnx\) is refused: tensor "outside"( in a subgraph)? is stored as external data, outside model\.onnx/),
+          error: expect.stringMatching(
+            /^the "model" part \(model\.onnx\) is refused: tensor "outside"( in a subgraph)? is stored as external data, outside model\.onnx/,
+          ),
         });
         expect(refused.body.error).not.toContain(location);
         answers.add(JSON.stringify(refused.body));
@@ -214,15 +310,22 @@ describe('model versions', () => {
   });
 
   // Long: each deletion waits for its version's validation, one at a time per organization (inference/versions/validation-turns.ts), on a machine others load too.
-  it('numbers versions uploaded to one model at the same time one after the other, answering each', { timeout: 120_000 }, async () => {
+  it('numbers versions uploaded to one model at the same time one after the other, answering each', {
+    timeout: 120_000,
+  }, async () => {
     const model = (await admin.post('/v2/models', { name: 'concurrent' })).body.data;
     const count = 6;
     const answers = await Promise.all(
-      Array.from({ length: count }, () => upload(admin, model.id, { model: buildConstantModel(fixtureSpec()), config: fixtureConfig('concurrent') })),
+      Array.from({ length: count }, () =>
+        upload(admin, model.id, { model: buildConstantModel(fixtureSpec()), config: fixtureConfig('concurrent') }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(count).fill(200));
-    expect(answers.map((a) => a.body.data.version).sort((a: number, b: number) => a - b)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
-    for (const answer of answers) expect((await admin.delete(`/v2/model-versions/${answer.body.data.id}`)).status).toBe(204);
+    expect(answers.map((a) => a.body.data.version).sort((a: number, b: number) => a - b)).toEqual(
+      Array.from({ length: count }, (_, i) => i + 1),
+    );
+    for (const answer of answers)
+      expect((await admin.delete(`/v2/model-versions/${answer.body.data.id}`)).status).toBe(204);
   });
 
   it('answers 404 to an upload whose model is deleted while it is stored', async () => {
@@ -238,11 +341,19 @@ describe('model versions', () => {
       await committed;
     });
     await deleting;
-    const uploading = upload(admin, model.id, { model: buildConstantModel(fixtureSpec()), config: fixtureConfig('deleted meanwhile') });
-    await waitFor(async () => {
-      const [waiting] = await sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`;
-      return waiting!.n > 0;
-    }, 30_000, 'the upload waiting on the deletion');
+    const uploading = upload(admin, model.id, {
+      model: buildConstantModel(fixtureSpec()),
+      config: fixtureConfig('deleted meanwhile'),
+    });
+    await waitFor(
+      async () => {
+        const [waiting] =
+          await sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`;
+        return waiting!.n > 0;
+      },
+      30_000,
+      'the upload waiting on the deletion',
+    );
     commit();
     await deletion;
     expect((await uploading).body).toMatchObject({ status: 404, message: 'model not found' });
@@ -270,7 +381,9 @@ describe('model versions', () => {
           ),
           body,
         ]),
-        Buffer.from(`GET /v2/models/${model.id} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${admin.token}\r\n\r\n`),
+        Buffer.from(
+          `GET /v2/models/${model.id} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${admin.token}\r\n\r\n`,
+        ),
       ]);
       expect(answers[0]).toMatch(/^HTTP\/1\.1 200 /);
       expect(answers[1]).toMatch(/^HTTP\/1\.1 200 /);

@@ -38,7 +38,12 @@ describe('webhooks to internal addresses', () => {
   it('are refused with the default settings, as a failed delivery with its reason', async () => {
     const channel = (await admin.post('/v2/channels', { name: 'phones', type: 'android' })).body.data;
     const project = (await admin.post('/v2/projects', { name: 'p', channelIds: [channel.id] })).body.data.id;
-    const urls = [`http://127.0.0.1:${port}/ip`, `http://localhost:${port}/name`, `http://[::ffff:127.0.0.1]:${port}/mapped`, `http://169.254.169.254/latest/meta-data/`];
+    const urls = [
+      `http://127.0.0.1:${port}/ip`,
+      `http://localhost:${port}/name`,
+      `http://[::ffff:127.0.0.1]:${port}/mapped`,
+      `http://169.254.169.254/latest/meta-data/`,
+    ];
     const created = await admin.post('/v2/rules', {
       projectId: project,
       name: 'ssrf',
@@ -51,18 +56,39 @@ describe('webhooks to internal addresses', () => {
       urls.map((url, i) => ({
         code: 'webhook_blocked',
         field: `actions.${i}.url`,
-        message: expect.stringMatching(new RegExp(`^the webhook to ${new URL(url).origin.replace(/[.[\]]/g, '\\$&')} will be blocked each time the rule fires: .* is an internal address \\(.+\\); WEBHOOK_ALLOWED_HOSTS can allow it$`)),
+        message: expect.stringMatching(
+          new RegExp(
+            `^the webhook to ${new URL(url).origin.replace(/[.[\]]/g, '\\$&')} will be blocked each time the rule fires: .* is an internal address \\(.+\\); WEBHOOK_ALLOWED_HOSTS can allow it$`,
+          ),
+        ),
       })),
     );
-    expect(created.body.data.warnings[1].message).toMatch(/localhost resolves to (127\.0\.0\.1|::1), which is an internal address \(loopback\)/);
+    expect(created.body.data.warnings[1].message).toMatch(
+      /localhost resolves to (127\.0\.0\.1|::1), which is an internal address \(loopback\)/,
+    );
     const ruleId = created.body.data.id;
-    const device = (await (await fetch(`${server.url}/v1/registration`, { method: 'POST', body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }) })).json()) as { token: string };
-    const sent = await fetch(`${server.url}/v1/mobile/events`, { method: 'POST', headers: { authorization: device.token, 'content-type': 'application/json' }, body: JSON.stringify({ timestamp: 1_700_000_000_000, attributes: { go: 'yes' } }) });
+    const device = (await (
+      await fetch(`${server.url}/v1/registration`, {
+        method: 'POST',
+        body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }),
+      })
+    ).json()) as { token: string };
+    const sent = await fetch(`${server.url}/v1/mobile/events`, {
+      method: 'POST',
+      headers: { authorization: device.token, 'content-type': 'application/json' },
+      body: JSON.stringify({ timestamp: 1_700_000_000_000, attributes: { go: 'yes' } }),
+    });
     expect(sent.status).toBe(204);
-    const jobs = await waitFor(async () => {
-      const rows = await sql<{ status: string; attempts: number }[]>`SELECT status, attempts FROM action_jobs WHERE rule_id = ${ruleId}`;
-      return rows.length === urls.length && rows.every((j) => j.status !== 'pending') ? rows : undefined;
-    }, 15_000, 'settled jobs');
+    const jobs = await waitFor(
+      async () => {
+        const rows = await sql<
+          { status: string; attempts: number }[]
+        >`SELECT status, attempts FROM action_jobs WHERE rule_id = ${ruleId}`;
+        return rows.length === urls.length && rows.every((j) => j.status !== 'pending') ? rows : undefined;
+      },
+      15_000,
+      'settled jobs',
+    );
     // permanent: failed at the first attempt, no retries
     expect(jobs).toEqual(urls.map(() => ({ status: 'failed', attempts: 1 })));
     expect(hits).toEqual([]);
@@ -70,9 +96,15 @@ describe('webhooks to internal addresses', () => {
     const deliveries = log.body.data.flatMap((j: { deliveries: object[] }) => j.deliveries);
     expect(deliveries).toHaveLength(urls.length);
     for (const d of deliveries) {
-      expect(d).toMatchObject({ outcome: 'failure', statusCode: null, error: expect.stringMatching(/^blocked: .* is an internal address \(.+\); WEBHOOK_ALLOWED_HOSTS can allow it$/) });
+      expect(d).toMatchObject({
+        outcome: 'failure',
+        statusCode: null,
+        error: expect.stringMatching(/^blocked: .* is an internal address \(.+\); WEBHOOK_ALLOWED_HOSTS can allow it$/),
+      });
       expect(d).not.toHaveProperty('response');
     }
-    expect(deliveries.map((d: { error: string }) => d.error).join('\n')).toMatch(/localhost resolves to (127\.0\.0\.1|::1), which is an internal address \(loopback\)/);
+    expect(deliveries.map((d: { error: string }) => d.error).join('\n')).toMatch(
+      /localhost resolves to (127\.0\.0\.1|::1), which is an internal address \(loopback\)/,
+    );
   });
 });

@@ -27,7 +27,12 @@ export class Api {
     return new Api(baseUrl, this.token);
   }
 
-  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> {
     const h: Record<string, string> = { ...headers };
     if (this.token) h.authorization = `Bearer ${this.token}`;
     let payload: string | undefined;
@@ -79,7 +84,11 @@ export async function serverDatabaseUrl(server: Pick<TestServer, 'dataDir'>, dat
 
 /** A client of the server's database (embedded: found through its data directory). */
 export async function serverSql(server: Pick<TestServer, 'dataDir'>, databaseUrl?: string): Promise<postgres.Sql> {
-  return postgres(await serverDatabaseUrl(server, databaseUrl), { max: 2, onnotice: () => {}, transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } } });
+  return postgres(await serverDatabaseUrl(server, databaseUrl), {
+    max: 2,
+    onnotice: () => {},
+    transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } },
+  });
 }
 
 /** The one-time token inside the newest outbox email to `to` (as an operator would read it). */
@@ -95,7 +104,9 @@ export function rememberServerKey(sql: postgres.Sql, dataDir: string): void {
 
 /** The newest email body to `to`, opened. */
 export async function outboxBody(sql: postgres.Sql, to: string): Promise<string | undefined> {
-  const [row] = await sql<{ body: string }[]>`SELECT body FROM outbox_emails WHERE to_address = ${to} ORDER BY created_at DESC, id DESC LIMIT 1`;
+  const [row] = await sql<
+    { body: string }[]
+  >`SELECT body FROM outbox_emails WHERE to_address = ${to} ORDER BY created_at DESC, id DESC LIMIT 1`;
   if (!row) return undefined;
   const dataDir = serverKeys.get(sql);
   if (!dataDir) throw new Error('outboxBody: rememberServerKey(sql, server.dataDir) first');
@@ -112,7 +123,12 @@ export async function tokenFromOutbox(sql: postgres.Sql, to: string): Promise<st
 export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
 
 /** Signs up a new user with their own organization and returns an API client logged into it. */
-export async function signUpTenant(api: Api, sql: postgres.Sql, email: string, organizationName = `${email} org`): Promise<Api> {
+export async function signUpTenant(
+  api: Api,
+  sql: postgres.Sql,
+  email: string,
+  organizationName = `${email} org`,
+): Promise<Api> {
   const password = 'tenant-password-1';
   const signup = await api.post('/v2/signup', { email, password, name: email.split('@')[0], organizationName });
   if (signup.status !== 204) throw new Error(`signup failed: ${signup.status} ${JSON.stringify(signup.body)}`);
@@ -122,10 +138,25 @@ export async function signUpTenant(api: Api, sql: postgres.Sql, email: string, o
 }
 
 /** Uploads model.onnx and/or model.json as a new version of a model (multipart, as the console would). */
-export async function uploadModelVersion(serverUrl: string, api: Api, modelId: string, parts: { model?: Uint8Array; config?: unknown }, query = '') {
+export async function uploadModelVersion(
+  serverUrl: string,
+  api: Api,
+  modelId: string,
+  parts: { model?: Uint8Array; config?: unknown },
+  query = '',
+) {
   const form = new FormData();
   if (parts.model) form.append('model', new Blob([parts.model]), 'model.onnx');
-  if (parts.config !== undefined) form.append('config', new Blob([typeof parts.config === 'string' ? parts.config : JSON.stringify(parts.config)]), 'model.json');
-  const res = await fetch(`${serverUrl}/v2/models/${modelId}/versions${query}`, { method: 'POST', headers: { authorization: `Bearer ${api.token}` }, body: form });
+  if (parts.config !== undefined)
+    form.append(
+      'config',
+      new Blob([typeof parts.config === 'string' ? parts.config : JSON.stringify(parts.config)]),
+      'model.json',
+    );
+  const res = await fetch(`${serverUrl}/v2/models/${modelId}/versions${query}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.token}` },
+    body: form,
+  });
   return { status: res.status, body: (await res.json()) as any };
 }

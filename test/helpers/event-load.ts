@@ -14,7 +14,12 @@ export interface EventLoad {
  * that fails (its server was killed) is not acknowledged, and its client
  * goes on with the next one.
  */
-export function postEvents(target: () => string, deviceToken: string, attributes: Record<string, string>, clients = 16): EventLoad {
+export function postEvents(
+  target: () => string,
+  deviceToken: string,
+  attributes: Record<string, string>,
+  clients = 16,
+): EventLoad {
   const acked: number[] = [];
   // Client times the server accepts (2000 to a day ahead), one millisecond apart.
   let next = Date.now() - 86_400_000;

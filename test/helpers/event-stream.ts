@@ -33,7 +33,12 @@ export interface EventStreamClient {
 }
 
 /** Opens the stream as `api`'s user (no token: unauthenticated); `query` like `?deviceId=…`. */
-export async function openEventStream(api: Api, query = '', headers: Record<string, string> = {}, path = '/v2/events/stream'): Promise<EventStreamClient> {
+export async function openEventStream(
+  api: Api,
+  query = '',
+  headers: Record<string, string> = {},
+  path = '/v2/events/stream',
+): Promise<EventStreamClient> {
   const abort = new AbortController();
   const res = await fetch(`${api.baseUrl}${path}${query}`, {
     headers: { ...(api.token && { authorization: `Bearer ${api.token}` }), ...headers },
@@ -83,7 +88,8 @@ export async function openEventStream(api: Api, query = '', headers: Record<stri
     messages,
     events: () => messages.filter((m) => m.event === 'event').map(parse),
     waitFor,
-    waitForEvent: async (match, timeoutMs) => parse(await waitFor((m) => m.event === 'event' && match(parse(m)), timeoutMs)),
+    waitForEvent: async (match, timeoutMs) =>
+      parse(await waitFor((m) => m.event === 'event' && match(parse(m)), timeoutMs)),
     ended,
     close: () => abort.abort(),
   };

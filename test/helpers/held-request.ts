@@ -10,10 +10,17 @@ export interface HeldRequest {
 }
 
 /** Sends the head and half the multipart body of a predict request; resolves once they are written. */
-export function heldPredict(port: number, versionId: string, image: Uint8Array, key = 'test-key'): Promise<HeldRequest> {
+export function heldPredict(
+  port: number,
+  versionId: string,
+  image: Uint8Array,
+  key = 'test-key',
+): Promise<HeldRequest> {
   const boundary = 'held-request-boundary';
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="image.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="image.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     image,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -33,7 +40,10 @@ export function heldPredict(port: number, versionId: string, image: Uint8Array, 
         const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(text)?.[1] ?? 0);
         if (received.length < headEnd + 4 + length) return;
         socket.destroy();
-        done({ status: Number(text.split(' ')[1]), body: JSON.parse(received.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8')) });
+        done({
+          status: Number(text.split(' ')[1]),
+          body: JSON.parse(received.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8')),
+        });
       });
       socket.on('close', () => fail(new Error('connection closed before the answer')));
     });

@@ -33,7 +33,13 @@ export function photo(width: number, height: number, seed = 1): Buffer {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const v = new Float32Array(width * height * 3).fill(128);
-  for (const [cell, amplitude] of [[96, 120], [32, 120], [11, 60], [4, 45], [2, 35]] as const) {
+  for (const [cell, amplitude] of [
+    [96, 120],
+    [32, 120],
+    [11, 60],
+    [4, 45],
+    [2, 35],
+  ] as const) {
     const gw = Math.ceil(width / cell) + 2;
     const gh = Math.ceil(height / cell) + 2;
     const grid = Float32Array.from({ length: gw * gh * 3 }, () => random() - 0.5);

@@ -49,7 +49,9 @@ async function cloneTemplate(): Promise<{ url: string; drop: () => Promise<void>
  * The app on a fresh database, listening on 127.0.0.1 on a free port; `env` as a server process's environment.
  * @public for tests that need a server without startInProcessPlatform's login
  */
-export async function startInProcess(env: Record<string, string> = {}): Promise<InProcessServer & { databaseUrl: string }> {
+export async function startInProcess(
+  env: Record<string, string> = {},
+): Promise<InProcessServer & { databaseUrl: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sense-test-'));
   const database = await cloneTemplate();
   const config = loadConfig({
@@ -95,7 +97,9 @@ export async function startInProcessPlatform(env: Record<string, string> = {}): 
   return { server, sql, anon, admin: await anon.login(ADMIN.email, ADMIN.password) };
 }
 
-export async function stopInProcessPlatform(platform: Partial<Pick<InProcessPlatform, 'sql' | 'server'>>): Promise<void> {
+export async function stopInProcessPlatform(
+  platform: Partial<Pick<InProcessPlatform, 'sql' | 'server'>>,
+): Promise<void> {
   await platform.sql?.end();
   await platform.server?.stop();
 }

@@ -8,7 +8,12 @@ import type { LoadedRule } from '../../src/platform/rules/rule-service.js';
 let ruleCount = 0;
 
 /** A fresh rule of `organizationId` on `channelId` (ids rule-1, rule-2, …), `extra` over the defaults. */
-export function loadedRule(organizationId: string, channelId: string, conditionsObject: unknown, extra: Partial<LoadedRule> = {}): LoadedRule {
+export function loadedRule(
+  organizationId: string,
+  channelId: string,
+  conditionsObject: unknown,
+  extra: Partial<LoadedRule> = {},
+): LoadedRule {
   const id = `rule-${++ruleCount}`;
   return {
     id,

@@ -12,11 +12,25 @@ export function mobileEventWithValues(total: number): Record<string, unknown> {
   if (attributes < 1 || attributes > 1000) throw new Error(`${total} values: out of this builder's range`);
   return {
     timestamp: 1_767_261_600_000,
-    locations: Array.from({ length: LOCATIONS }, (_, i) => ({ timestamp: 1_767_261_600_000 + i, latitude: 48.5, longitude: 2.25, velocity: 1, course: 90, accuracy: 5 })),
-    wifis: Array.from({ length: WIFIS }, (_, i) => ({ timestamp: 1_767_261_600_000 + i, mac: 'aa:bb', ssid: 'office', rssi: -60 })),
+    locations: Array.from({ length: LOCATIONS }, (_, i) => ({
+      timestamp: 1_767_261_600_000 + i,
+      latitude: 48.5,
+      longitude: 2.25,
+      velocity: 1,
+      course: 90,
+      accuracy: 5,
+    })),
+    wifis: Array.from({ length: WIFIS }, (_, i) => ({
+      timestamp: 1_767_261_600_000 + i,
+      mac: 'aa:bb',
+      ssid: 'office',
+      rssi: -60,
+    })),
     attributes: Object.fromEntries(Array.from({ length: attributes }, (_, i) => [`a${i}`, 'v'])),
   };
 }
 
-export const protobufEvent = (event: Record<string, unknown>) => ingress.Event.encode(ingress.Event.fromObject(event)).finish();
-export const protobufBatch = (events: Record<string, unknown>[]) => ingress.MobileEvents.encode(ingress.MobileEvents.fromObject({ events })).finish();
+export const protobufEvent = (event: Record<string, unknown>) =>
+  ingress.Event.encode(ingress.Event.fromObject(event)).finish();
+export const protobufBatch = (events: Record<string, unknown>[]) =>
+  ingress.MobileEvents.encode(ingress.MobileEvents.fromObject({ events })).finish();

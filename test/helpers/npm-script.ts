@@ -18,7 +18,10 @@ export interface NpmServer {
   kill(): void;
 }
 
-export async function startNpmScript(script: string, options: { cwd: string; env: Record<string, string> }): Promise<NpmServer> {
+export async function startNpmScript(
+  script: string,
+  options: { cwd: string; env: Record<string, string> },
+): Promise<NpmServer> {
   const npm = spawn('npm', ['run', '--silent', script], {
     cwd: options.cwd,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...options.env },
@@ -26,7 +29,9 @@ export async function startNpmScript(script: string, options: { cwd: string; env
   });
   let stderr = '';
   npm.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | string | null>((resolve) => npm.on('exit', (code, signal) => resolve(code ?? signal)));
+  const exited = new Promise<number | string | null>((resolve) =>
+    npm.on('exit', (code, signal) => resolve(code ?? signal)),
+  );
   const kill = () => {
     for (const pid of [...childProcesses(npm.pid!), npm.pid!]) {
       try {
@@ -35,7 +40,13 @@ export async function startNpmScript(script: string, options: { cwd: string; env
     }
   };
   try {
-    const port = Number(await waitFor(async () => /listening host=\S+ port=(\d+)/.exec(stderr)?.[1], 120_000, `npm run ${script} to listen`));
+    const port = Number(
+      await waitFor(
+        async () => /listening host=\S+ port=(\d+)/.exec(stderr)?.[1],
+        120_000,
+        `npm run ${script} to listen`,
+      ),
+    );
     const [serverPid] = childProcesses(npm.pid!);
     if (serverPid === undefined) throw new Error(`npm run ${script} has no child process`);
     return { npm, serverPid, port, stderr: () => stderr, exited, kill };
@@ -86,7 +97,9 @@ function portIsFree(port: number): Promise<boolean> {
  * SIGINT to npm's own process (not its group, as a terminal's Ctrl-C does):
  * the server must get it, drain and exit, its port free.
  */
-export async function expectStopsOnSigintToNpm(server: NpmServer): Promise<{ npmExit: number | string | null; serverAlive: boolean; portFree: boolean; serverLog: string }> {
+export async function expectStopsOnSigintToNpm(
+  server: NpmServer,
+): Promise<{ npmExit: number | string | null; serverAlive: boolean; portFree: boolean; serverLog: string }> {
   let npmExit: number | string | null = 'still running';
   void server.exited.then((exit) => (npmExit = exit));
   server.npm.kill('SIGINT');

@@ -13,9 +13,17 @@ export interface Platform {
   admin: Api;
 }
 
-export async function startPlatform(env: Record<string, string> = {}, options: Omit<StartOptions, 'env' | 'databaseUrl'> = {}): Promise<Platform> {
+export async function startPlatform(
+  env: Record<string, string> = {},
+  options: Omit<StartOptions, 'env' | 'databaseUrl'> = {},
+): Promise<Platform> {
   const database = await createTestDatabase();
-  const server = await startServer({ modelsDir: '/nonexistent', ...options, databaseUrl: database?.url, env: { ADMIN_PASSWORD: ADMIN.password, ...env } });
+  const server = await startServer({
+    modelsDir: '/nonexistent',
+    ...options,
+    databaseUrl: database?.url,
+    env: { ADMIN_PASSWORD: ADMIN.password, ...env },
+  });
   const sql = await serverSql(server, database?.url);
   rememberServerKey(sql, server.dataDir);
   const anon = new Api(server.url);
@@ -30,10 +38,17 @@ export async function stopPlatform(platform: Partial<Platform>): Promise<void> {
 }
 
 /** Invites `email` as a member of the admin's organization and returns the member, logged in. */
-export async function inviteMember(platform: Pick<Platform, 'anon' | 'admin' | 'sql'>, email = 'member@example.com'): Promise<Api> {
+export async function inviteMember(
+  platform: Pick<Platform, 'anon' | 'admin' | 'sql'>,
+  email = 'member@example.com',
+): Promise<Api> {
   const invited = await platform.admin.post('/v2/users/invite', { emails: [email], role: 'member' });
   if (invited.status !== 204) throw new Error(`invite failed: ${invited.status}`);
-  const accepted = await platform.anon.post('/v2/accept-invite', { token: await tokenFromOutbox(platform.sql, email), name: 'Member', password: 'member-password' });
+  const accepted = await platform.anon.post('/v2/accept-invite', {
+    token: await tokenFromOutbox(platform.sql, email),
+    name: 'Member',
+    password: 'member-password',
+  });
   if (accepted.status !== 200) throw new Error(`accept-invite failed: ${accepted.status}`);
   return platform.anon.withToken(accepted.body.token);
 }

@@ -59,7 +59,12 @@ export function exchangeOnOneSocket(port: number, requests: Buffer[], timeoutMs 
  * fetch reports as a failure even though the answer came. Resolves with the
  * status and the parsed JSON body; rejects when no whole answer arrived.
  */
-export function answerWhileSending(port: number, head: string, body: Buffer, timeoutMs = 30_000): Promise<{ status: number; body: unknown }> {
+export function answerWhileSending(
+  port: number,
+  head: string,
+  body: Buffer,
+  timeoutMs = 30_000,
+): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let received = Buffer.alloc(0);
@@ -81,14 +86,19 @@ export function answerWhileSending(port: number, head: string, body: Buffer, tim
       const headText = received.subarray(0, end).toString('latin1');
       const length = Number(/\r\ncontent-length: *(\d+)/i.exec(headText)?.[1] ?? NaN);
       if (!Number.isFinite(length) || received.length < end + 4 + length) return undefined;
-      return { status: Number(headText.split(' ')[1]), body: JSON.parse(received.subarray(end + 4, end + 4 + length).toString('utf8')) as unknown };
+      return {
+        status: Number(headText.split(' ')[1]),
+        body: JSON.parse(received.subarray(end + 4, end + 4 + length).toString('utf8')) as unknown,
+      };
     };
     socket.on('data', (data: Buffer) => {
       received = Buffer.concat([received, data]);
       finish();
     });
     socket.on('error', (error) => finish(error));
-    socket.on('close', () => finish(new Error(`connection closed before a whole answer: ${received.toString('latin1').slice(0, 200)}`)));
+    socket.on('close', () =>
+      finish(new Error(`connection closed before a whole answer: ${received.toString('latin1').slice(0, 200)}`)),
+    );
     socket.on('connect', () => {
       socket.write(head);
       socket.write(body);

@@ -6,7 +6,10 @@ import { ulid } from 'ulid';
 
 export function rowMaker(sql: postgres.Sql) {
   return {
-    async channel(organizationId: string, options: { name?: string; type?: 'android' | 'ios' | 'iot' | 'gateway' } = {}): Promise<string> {
+    async channel(
+      organizationId: string,
+      options: { name?: string; type?: 'android' | 'ios' | 'iot' | 'gateway' } = {},
+    ): Promise<string> {
       const id = ulid();
       await sql`INSERT INTO channels (id, organization_id, name, type) VALUES (${id}, ${organizationId}, ${options.name ?? 'iot channel'}, ${options.type ?? 'iot'})`;
       return id;
@@ -15,7 +18,8 @@ export function rowMaker(sql: postgres.Sql) {
     async project(organizationId: string, options: { name?: string; channelIds?: string[] } = {}): Promise<string> {
       const id = ulid();
       await sql`INSERT INTO projects (id, organization_id, name) VALUES (${id}, ${organizationId}, ${options.name ?? `project ${id}`})`;
-      for (const channelId of options.channelIds ?? []) await sql`INSERT INTO project_channels (project_id, channel_id) VALUES (${id}, ${channelId})`;
+      for (const channelId of options.channelIds ?? [])
+        await sql`INSERT INTO project_channels (project_id, channel_id) VALUES (${id}, ${channelId})`;
       return id;
     },
 

@@ -19,7 +19,8 @@ export const ROOT = resolve(import.meta.dirname, '../..');
  * signals to the server (older checkouts have none).
  */
 export function startCommand(cwd = ROOT): string[] {
-  const start = (JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const start = (JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts
+    .start;
   const words = start.trim().split(/\s+/);
   const [program, ...args] = words[0] === 'exec' ? words.slice(1) : words;
   if (program !== 'node') throw new Error(`package.json's start script should run node: ${start}`);
@@ -59,7 +60,9 @@ export interface StartOptions {
  * sets it when a PostgreSQL service answers) runs them on an external
  * server as replicas are deployed, and every other test on the embedded one.
  */
-export async function createTestDatabase({ replicas = false } = {}): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+export async function createTestDatabase({
+  replicas = false,
+} = {}): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
   const base = process.env.TEST_DATABASE_URL ?? (replicas ? process.env.TEST_REPLICAS_DATABASE_URL : undefined);
   if (!base) return undefined;
   const name = `sense_test_${randomBytes(6).toString('hex')}`;
@@ -95,7 +98,11 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   delete env.DATABASE_URL;
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
 
-  const child = spawn(process.execPath, options.args ?? startCommand(), { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, options.args ?? startCommand(), {
+    cwd: options.cwd ?? ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   const listeners: Array<() => void> = [];
@@ -134,10 +141,12 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     });
 
   // The text line (listening host=… port=…) or its LOG_FORMAT=json form.
-  const line = await waitForLog(/listening host=\S+ port=(\d+)|"msg":"listening","host":"[^"]*","port":(\d+)/).catch((error: Error) => {
-    child.kill('SIGKILL');
-    throw error;
-  });
+  const line = await waitForLog(/listening host=\S+ port=(\d+)|"msg":"listening","host":"[^"]*","port":(\d+)/).catch(
+    (error: Error) => {
+      child.kill('SIGKILL');
+      throw error;
+    },
+  );
   const port = Number(/port"?[=:](\d+)/.exec(line)![1]);
   return {
     url: `http://127.0.0.1:${port}`,
@@ -159,7 +168,11 @@ export async function removeDir(dir: string): Promise<void> {
 }
 
 /** Polls until `check` returns a truthy value. */
-export async function waitFor<T>(check: () => Promise<T | undefined | false>, timeoutMs = 60_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 60_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check().catch(() => undefined);
@@ -191,7 +204,10 @@ export async function startReadyServer(options: StartOptions = {}): Promise<Test
 export async function startWithModels(makeModels: () => Promise<string>, env: Record<string, string>) {
   const modelsDir = await makeModels();
   const server = await startServer({ modelsDir, env: { INFERENCE_API_KEY: 'test-key', ...env } });
-  await waitFor(async () => /model_versions\{status="Initializing"\} 0/.test(await (await fetch(`${server.url}/metrics`)).text()), 120_000);
+  await waitFor(
+    async () => /model_versions\{status="Initializing"\} 0/.test(await (await fetch(`${server.url}/metrics`)).text()),
+    120_000,
+  );
   return {
     server,
     ids: registeredVersions(server),

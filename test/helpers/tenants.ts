@@ -29,11 +29,15 @@ export interface TwoTenantsOptions {
 
 /** The organization an access token is scoped to (its organizationId claim). */
 export function organizationOf(api: Api): string {
-  return (JSON.parse(Buffer.from(api.token!.split('.')[1]!, 'base64url').toString()) as { organizationId: string }).organizationId;
+  return (JSON.parse(Buffer.from(api.token!.split('.')[1]!, 'base64url').toString()) as { organizationId: string })
+    .organizationId;
 }
 
 /** A (the platform's admin, and a member of A) and B (a new organization with its own admin). */
-export async function twoTenants(platform: Pick<Platform, 'anon' | 'admin' | 'sql'>, options: TwoTenantsOptions = {}): Promise<TwoTenants> {
+export async function twoTenants(
+  platform: Pick<Platform, 'anon' | 'admin' | 'sql'>,
+  options: TwoTenantsOptions = {},
+): Promise<TwoTenants> {
   const { member: memberEmail = 'member@example.com', other = 'other@example.com' } = options;
   const member = memberEmail === false ? undefined : await inviteMember(platform, memberEmail);
   const otherAdmin = await signUpTenant(platform.anon, platform.sql, other);

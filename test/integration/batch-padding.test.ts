@@ -22,13 +22,23 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function load(convention: string, padToMaxBatchSize: boolean): Promise<{ backend: ModelBackend; config: ModelConfig }> {
+async function load(
+  convention: string,
+  padToMaxBatchSize: boolean,
+): Promise<{ backend: ModelBackend; config: ModelConfig }> {
   const { outputs, config: extra } = BATCH_CONVENTIONS[convention]!;
   const modelDir = join(dir, convention);
   await mkdir(modelDir, { recursive: true });
   await writeFile(join(modelDir, 'model.onnx'), buildBatchModel(outputs()));
   const config = parseModelConfig({ name: convention, input: { width: SIZE, height: SIZE }, ...extra });
-  const backend = await ModelBackend.load(modelDir, config, { providers: ['cpu'], deviceId: 0, intraOpThreads: 1, maxBatchSize: MAX_BATCH, padToMaxBatchSize, preparation: { rewrite: true } });
+  const backend = await ModelBackend.load(modelDir, config, {
+    providers: ['cpu'],
+    deviceId: 0,
+    intraOpThreads: 1,
+    maxBatchSize: MAX_BATCH,
+    padToMaxBatchSize,
+    preparation: { rewrite: true },
+  });
   return { backend, config };
 }
 
@@ -44,29 +54,35 @@ const fingerprint = (outputs: object | undefined) =>
     .join('|');
 
 describe('padded batches', () => {
-  it.each(Object.keys(BATCH_CONVENTIONS))('%s: runs maxBatchSize rows and answers each image as alone', async (convention) => {
-    const plain = await load(convention, false);
-    const padded = await load(convention, true);
-    try {
-      const inputs = images(plain.config);
-      const alone = [];
-      for (const image of inputs) {
-        const result = await plain.backend.run([image], [THRESHOLD]);
-        expect(result.rows).toBe(1);
-        alone.push(result.outputs[0]);
-      }
-      const lone = await padded.backend.run([inputs[1]!], [THRESHOLD]);
-      expect(lone.rows).toBe(MAX_BATCH);
-      expect(lone.outputs).toEqual([alone[1]]);
+  it.each(Object.keys(BATCH_CONVENTIONS))(
+    '%s: runs maxBatchSize rows and answers each image as alone',
+    async (convention) => {
+      const plain = await load(convention, false);
+      const padded = await load(convention, true);
+      try {
+        const inputs = images(plain.config);
+        const alone = [];
+        for (const image of inputs) {
+          const result = await plain.backend.run([image], [THRESHOLD]);
+          expect(result.rows).toBe(1);
+          alone.push(result.outputs[0]);
+        }
+        const lone = await padded.backend.run([inputs[1]!], [THRESHOLD]);
+        expect(lone.rows).toBe(MAX_BATCH);
+        expect(lone.outputs).toEqual([alone[1]]);
 
-      const together = await padded.backend.run(inputs, inputs.map(() => THRESHOLD));
-      expect(together.rows).toBe(MAX_BATCH);
-      expect(together.outputs).toEqual(alone);
-      // The images' answers differ, so a mix-up of rows (or padding rows leaking in) would show.
-      expect(new Set(alone.map(fingerprint)).size).toBe(inputs.length);
-    } finally {
-      await plain.backend.release();
-      await padded.backend.release();
-    }
-  });
+        const together = await padded.backend.run(
+          inputs,
+          inputs.map(() => THRESHOLD),
+        );
+        expect(together.rows).toBe(MAX_BATCH);
+        expect(together.outputs).toEqual(alone);
+        // The images' answers differ, so a mix-up of rows (or padding rows leaking in) would show.
+        expect(new Set(alone.map(fingerprint)).size).toBe(inputs.length);
+      } finally {
+        await plain.backend.release();
+        await padded.backend.release();
+      }
+    },
+  );
 });

@@ -10,13 +10,24 @@ import { DEFAULT_MODELS, modelDirectory } from '../../bench/models.js';
 import { SUBCOMMANDS, subcommandOf } from '../../bench/subcommands.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const bench = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'bench/cli.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+const bench = (...args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', 'bench/cli.ts', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 
 describe('npm run bench', () => {
   it('dispatches from the table alone, to modules that exist', () => {
     const cli = readFileSync(join(ROOT, 'bench/cli.ts'), 'utf8');
     // No subcommand named in the dispatcher itself: a name only the table has cannot be missed by --help.
-    for (const name of Object.keys(SUBCOMMANDS)) expect(cli.split('\n').filter((l) => !l.startsWith('//')).join('\n')).not.toContain(`'${name}'`);
+    for (const name of Object.keys(SUBCOMMANDS))
+      expect(
+        cli
+          .split('\n')
+          .filter((l) => !l.startsWith('//'))
+          .join('\n'),
+      ).not.toContain(`'${name}'`);
     expect(cli).toContain('SUBCOMMANDS[name].module');
     for (const [name, { module }] of Object.entries(SUBCOMMANDS)) {
       expect(existsSync(join(ROOT, 'bench', module.replace(/\.js$/, '.ts'))), name).toBe(true);
@@ -43,8 +54,13 @@ describe('npm run bench', () => {
       expect(committed, model).toContain(`${dir}/model.json`);
     }
     // The benchmarks that take --model fall back to those defaults, and say so.
-    for (const [file, args] of [['bench/run.ts', ['--help']], ['bench/batching.ts', ['batching', '--help']]] as const) {
-      expect(readFileSync(join(ROOT, file), 'utf8'), file).toMatch(/values\.model \?\? (\(quick \? \['demo'\] : )?DEFAULT_MODELS/);
+    for (const [file, args] of [
+      ['bench/run.ts', ['--help']],
+      ['bench/batching.ts', ['batching', '--help']],
+    ] as const) {
+      expect(readFileSync(join(ROOT, file), 'utf8'), file).toMatch(
+        /values\.model \?\? (\(quick \? \['demo'\] : )?DEFAULT_MODELS/,
+      );
       const help = bench(...args);
       expect(help.stdout, file).toContain(`(default: ${DEFAULT_MODELS.join(' and ')})`);
     }

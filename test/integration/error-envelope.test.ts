@@ -41,11 +41,29 @@ import { BlockedDestinationError } from '../../src/platform/rules/ssrf-guard.js'
 import { TemplateRenderError } from '../../src/platform/rules/templates.js';
 import { UnopenableSecretError } from '../../src/platform/secrets.js';
 
-const KINDS: ErrorKind[] = ['invalid', 'unauthenticated', 'forbidden', 'not-found', 'conflict', 'too-large', 'throttled', 'unavailable', 'failed'];
+const KINDS: ErrorKind[] = [
+  'invalid',
+  'unauthenticated',
+  'forbidden',
+  'not-found',
+  'conflict',
+  'too-large',
+  'throttled',
+  'unavailable',
+  'failed',
+];
 
 /** One error of each coded class (each DomainError kind), with the fields its class holds. */
 const SAMPLES: CodedError[] = [
-  ...KINDS.map((kind, i) => new DomainError(kind, `a ${kind} error`, i % 2 ? `its detail ${i}` : undefined, kind === 'throttled' || kind === 'unavailable' ? i : undefined)),
+  ...KINDS.map(
+    (kind, i) =>
+      new DomainError(
+        kind,
+        `a ${kind} error`,
+        i % 2 ? `its detail ${i}` : undefined,
+        kind === 'throttled' || kind === 'unavailable' ? i : undefined,
+      ),
+  ),
   new OutOfOrganizationError('channel', 'ch-1'),
   new ModelConfigError('model.json: labels: expected an array'),
   new NotOnnxError('the file is 12 bytes (it looks like JSON: model.json?)'),
@@ -116,9 +134,15 @@ describe('the error envelope', () => {
     expect(caught).toBeInstanceOf(OutOfMemoryError);
     expect(deserializeError(serializeError(caught))).toBeInstanceOf(OutOfMemoryError);
     // ONNX Runtime's words quoted by an error of ours (a warm-up run's ModelLoadError)
-    const quoted = outOfMemory(new ModelLoadError('warm-up run failed: Non-zero status code returned while running Expand node. Failed to allocate memory'));
+    const quoted = outOfMemory(
+      new ModelLoadError(
+        'warm-up run failed: Non-zero status code returned while running Expand node. Failed to allocate memory',
+      ),
+    );
     expect(errorCode(quoted)).toBe('MODEL_OUT_OF_MEMORY');
-    expect((quoted as Error).message).toBe('warm-up run failed: Non-zero status code returned while running Expand node. Failed to allocate memory');
+    expect((quoted as Error).message).toBe(
+      'warm-up run failed: Non-zero status code returned while running Expand node. Failed to allocate memory',
+    );
     const other = new ModelLoadError('warm-up run failed: Non-zero status code returned while running Conv node');
     expect(outOfMemory(other)).toBe(other);
   });

@@ -25,7 +25,13 @@ import { createOutputDecoder } from '../../src/inference/outputs/index.js';
 import { postprocess } from '../../src/inference/pipeline/postprocess.js';
 import { predictOptions, resolvePredictOptions, type RequestedOptions } from '../../src/inference/predict-options.js';
 import { prepareModel } from '../../src/inference/instances/prepared-model.js';
-import { inputElements, newTensorArray, normalisation, type InputConfig, type TensorArray } from '../../src/inference/pipeline/preprocess.js';
+import {
+  inputElements,
+  newTensorArray,
+  normalisation,
+  type InputConfig,
+  type TensorArray,
+} from '../../src/inference/pipeline/preprocess.js';
 import { BATCH_CONVENTIONS, buildBatchModel } from '../fixtures/batch-models.js';
 import { buildDenseHeadModel, DENSE_ANCHORS, DENSE_CONFIG, DENSE_CROWD, DENSE_SIZE } from '../fixtures/dense-head.js';
 import { SIZE } from '../fixtures/format-models.js';
@@ -65,18 +71,26 @@ describe('bytes in: the uint8 prefix', () => {
   const base = { width: 24, height: 16 };
   const cases: Array<[string, object]> = [
     ['RGB, NCHW, /255', {}],
-    ['BGR, NHWC, ImageNet mean and std', { color: 'BGR', layout: 'NHWC', mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225] }],
+    [
+      'BGR, NHWC, ImageNet mean and std',
+      { color: 'BGR', layout: 'NHWC', mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225] },
+    ],
     ['float16 input, scale 127.5, mean 1', { dtype: 'float16', scale: 127.5, mean: [1, 1, 1] }],
     ['no batch axis', { batchAxis: false }],
     ['scale 1, mean 0, std 1 (the cast alone)', { scale: 1 }],
   ];
-  it.each(cases)('%s: the model sees the native preprocessing\'s values, bit for bit', async (_, extra) => {
+  it.each(cases)("%s: the model sees the native preprocessing's values, bit for bit", async (_, extra) => {
     const input = parseModelConfig({ name: 'identity', labels: ['x'], input: { ...base, ...extra } }).input;
     const image = input.layout === 'NCHW' ? [3, input.height, input.width] : [input.height, input.width, 3];
     const shape = input.batchAxis === false ? image : [1, ...image];
     const type = input.dtype === 'float16' ? T.FLOAT16 : T.FLOAT;
     const model = OnnxModel.parse(
-      encodeModel({ name: 'identity', node: [node('Identity', ['images'], ['out'])], input: [valueInfo('images', type, shape)], output: [valueInfo('out', type, shape)] }),
+      encodeModel({
+        name: 'identity',
+        node: [node('Identity', ['images'], ['out'])],
+        input: [valueInfo('images', type, shape)],
+        output: [valueInfo('out', type, shape)],
+      }),
     );
     const fed = addInputPrefix(model, 'images', input);
     const session = await ort.InferenceSession.create(model.encode());
@@ -122,8 +136,16 @@ async function loadBoth(name: string, onnxBytes: Uint8Array, configJson: object)
   await writeFile(join(modelDir, 'model.onnx'), onnxBytes);
   const config = parseModelConfig({ name, input: { width: SIZE, height: SIZE }, ...configJson });
   const options = { providers: ['cpu'] as const, deviceId: 0, intraOpThreads: 1, maxBatchSize: 4 };
-  const plain = await ModelBackend.load(modelDir, config, { ...options, providers: ['cpu'], preparation: { rewrite: false } });
-  const rewritten = await ModelBackend.load(modelDir, config, { ...options, providers: ['cpu'], preparation: { rewrite: true, cacheDirectory: join(modelDir, 'cache') } });
+  const plain = await ModelBackend.load(modelDir, config, {
+    ...options,
+    providers: ['cpu'],
+    preparation: { rewrite: false },
+  });
+  const rewritten = await ModelBackend.load(modelDir, config, {
+    ...options,
+    providers: ['cpu'],
+    preparation: { rewrite: true, cacheDirectory: join(modelDir, 'cache') },
+  });
   return { config, plain, rewritten };
 }
 
@@ -143,8 +165,14 @@ async function answers(backend: ModelBackend, config: ModelConfig, optionSets = 
     const threshold = resolvePredictOptions(options, false).threshold;
     const alone = [];
     for (const image of images) alone.push((await backend.run([image], [threshold])).outputs[0]!);
-    const batched = (await backend.run(images, images.map(() => threshold))).outputs;
-    for (const outputs of [...alone, ...batched]) out.push(postprocess(decoder, config.labels, outputs, placement, options));
+    const batched = (
+      await backend.run(
+        images,
+        images.map(() => threshold),
+      )
+    ).outputs;
+    for (const outputs of [...alone, ...batched])
+      out.push(postprocess(decoder, config.labels, outputs, placement, options));
   }
   return out;
 }
@@ -152,30 +180,34 @@ async function answers(backend: ModelBackend, config: ModelConfig, optionSets = 
 const DENSE = new Set(['yolov8', 'yolov8_rows_last', 'yolov8_float16', 'yolov5', 'pose', 'seg']);
 
 describe('candidates out', () => {
-  it.each(Object.keys(BATCH_CONVENTIONS))('%s: the rewritten model answers every option as the original, alone and batched', async (convention) => {
-    const { outputs, config: extra } = BATCH_CONVENTIONS[convention]!;
-    const { config, plain, rewritten } = await loadBoth(convention, buildBatchModel(outputs()), extra);
-    try {
-      expect(plain.info.inputDtype).toBe('float32');
-      expect(rewritten.info.inputDtype).toBe('uint8');
-      expect(rewritten.info.candidates).toBe(DENSE.has(convention));
-      expect(rewritten.info.outputs).toEqual(plain.info.outputs);
-      const expected = await answers(plain, config);
-      expect(await answers(rewritten, config)).toEqual(expected);
-      // Not vacuous: some option sets answer detections, others none.
-      expect(expected.some((a) => a.length > 2)).toBe(true);
-    } finally {
-      await plain.release();
-      await rewritten.release();
-    }
-  });
+  it.each(Object.keys(BATCH_CONVENTIONS))(
+    '%s: the rewritten model answers every option as the original, alone and batched',
+    async (convention) => {
+      const { outputs, config: extra } = BATCH_CONVENTIONS[convention]!;
+      const { config, plain, rewritten } = await loadBoth(convention, buildBatchModel(outputs()), extra);
+      try {
+        expect(plain.info.inputDtype).toBe('float32');
+        expect(rewritten.info.inputDtype).toBe('uint8');
+        expect(rewritten.info.candidates).toBe(DENSE.has(convention));
+        expect(rewritten.info.outputs).toEqual(plain.info.outputs);
+        const expected = await answers(plain, config);
+        expect(await answers(rewritten, config)).toEqual(expected);
+        // Not vacuous: some option sets answer detections, others none.
+        expect(expected.some((a) => a.length > 2)).toBe(true);
+      } finally {
+        await plain.release();
+        await rewritten.release();
+      }
+    },
+  );
 
   it('copies back only the anchors that can pass the threshold', async () => {
     const { outputs, config: extra } = BATCH_CONVENTIONS.yolov8!;
     const { config, plain, rewritten } = await loadBoth('reduced', buildBatchModel(outputs()), extra);
     try {
       const image = newTensorArray('uint8', inputElements(config.input)).fill(115);
-      const head = (await plain.run([new Float32Array(inputElements(config.input)).fill(115 / 255)], [0.5])).outputs[0]!.output0!;
+      const head = (await plain.run([new Float32Array(inputElements(config.input)).fill(115 / 255)], [0.5])).outputs[0]!
+        .output0!;
       const reduced = (await rewritten.run([image], [0.5])).outputs[0]!.output0!;
       const anchors = head.dims[2]!;
       expect(reduced.compact?.classIds).toHaveLength(reduced.dims[0]!);
@@ -201,15 +233,24 @@ describe('candidates out', () => {
       [10, 40, 12, 12, 0.7, 0.7, 0.1],
       [30, 40, 12, 12, 0.1, 0.6, 0.6],
     ];
-    const values = Array.from({ length: 7 * rows.length }, (_, i) => rows[i % rows.length]![Math.floor(i / rows.length)]!);
+    const values = Array.from(
+      { length: 7 * rows.length },
+      (_, i) => rows[i % rows.length]![Math.floor(i / rows.length)]!,
+    );
     const model = buildBatchModel([{ name: 'output0', dims: [4 + classes, rows.length], values }]);
-    const { config, plain, rewritten } = await loadBoth('nan', model, { labels: ['a', 'b', 'c'], output: { format: 'yolov8' } });
+    const { config, plain, rewritten } = await loadBoth('nan', model, {
+      labels: ['a', 'b', 'c'],
+      output: { format: 'yolov8' },
+    });
     try {
       expect(rewritten.info.candidates).toBe(true);
       const expected = await answers(plain, config);
       expect(await answers(rewritten, config)).toEqual(expected);
       // Not vacuous: the NaN anchors answer their best class, the ties their first (a of a and b, b of b and c).
-      const counts = (answer: string) => Object.entries(JSON.parse(answer) as Record<string, unknown[]>).map(([label, found]) => `${label}:${found.length}`);
+      const counts = (answer: string) =>
+        Object.entries(JSON.parse(answer) as Record<string, unknown[]>).map(
+          ([label, found]) => `${label}:${found.length}`,
+        );
       expect(expected.map(counts)).toContainEqual(['b', 'a'].map((label) => `${label}:${label === 'b' ? 3 : 1}`));
     } finally {
       await plain.release();
@@ -254,8 +295,14 @@ describe('a dense head (80 classes, thousands of candidates)', () => {
       const threshold = resolvePredictOptions(options, false).threshold;
       const alone = [];
       for (const image of images) alone.push((await backend.run([image], [threshold])).outputs[0]!);
-      const batched = (await backend.run(images, images.map(() => threshold))).outputs;
-      for (const outputs of [...alone, ...batched]) out.push(postprocess(decoder, config.labels, outputs, placement, options));
+      const batched = (
+        await backend.run(
+          images,
+          images.map(() => threshold),
+        )
+      ).outputs;
+      for (const outputs of [...alone, ...batched])
+        out.push(postprocess(decoder, config.labels, outputs, placement, options));
     }
     return out;
   }
@@ -265,16 +312,21 @@ describe('a dense head (80 classes, thousands of candidates)', () => {
     try {
       const image = newTensorArray('uint8', inputElements(config.input)).fill(115);
       // Every anchor passes 0.001: the whole head would be 8400 rows.
-      const head = (await plain.run([new Float32Array(inputElements(config.input)).fill(115 / 255)], [0.001])).outputs[0]!.output0!;
+      const head = (await plain.run([new Float32Array(inputElements(config.input)).fill(115 / 255)], [0.001]))
+        .outputs[0]!.output0!;
       expect(head.dims).toEqual([1, 84, DENSE_ANCHORS]);
       const [first, second] = (await rewritten.run([image, image], [0.001, 0.001])).outputs;
       for (const reduced of [first!, second!].map((o) => o.output0!)) {
         expect(reduced.compact?.classIds).toHaveLength(reduced.dims[0]!);
         expect(reduced.dims).toEqual([MAX_CANDIDATES, 84]);
-        const scores = detector(config, rewritten).decode({ output0: reduced }, 0.001).map((c) => c.score);
+        const scores = detector(config, rewritten)
+          .decode({ output0: reduced }, 0.001)
+          .map((c) => c.score);
         expect(scores).toEqual([...scores].sort((a, b) => b - a));
         // The best of the whole head, not any 5000.
-        const all = detector(config, plain).decode({ output0: head }, 0.001).map((c) => c.score);
+        const all = detector(config, plain)
+          .decode({ output0: head }, 0.001)
+          .map((c) => c.score);
         expect(scores).toEqual(all.sort((a, b) => b - a).slice(0, MAX_CANDIDATES));
       }
       // A threshold few anchors pass lets out only those.
@@ -331,7 +383,9 @@ describe('parts left out', () => {
     try {
       expect(rewritten.info.inputDtype).toBe('uint8');
       expect(rewritten.info.candidates).toBe(false);
-      expect(rewritten.info.preparation).toContain('candidates output left out: operator set 10 is older than 11 (no GatherND, Range)');
+      expect(rewritten.info.preparation).toContain(
+        'candidates output left out: operator set 10 is older than 11 (no GatherND, Range)',
+      );
       expect(await answers(rewritten, config)).toEqual(await answers(plain, config));
     } finally {
       await plain.release();
@@ -342,14 +396,31 @@ describe('parts left out', () => {
   it('runs a model whose input is uint8 as it is', async () => {
     const model = encodeModel({
       name: 'u8',
-      node: [node('Cast', ['images'], ['f'], [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: T.FLOAT }]), node('ReduceMean', ['f'], ['probs'], [{ name: 'axes', type: onnx.AttributeProto.AttributeType.INTS, ints: [2, 3] }, { name: 'keepdims', type: onnx.AttributeProto.AttributeType.INT, i: 0 }])],
+      node: [
+        node('Cast', ['images'], ['f'], [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: T.FLOAT }]),
+        node(
+          'ReduceMean',
+          ['f'],
+          ['probs'],
+          [
+            { name: 'axes', type: onnx.AttributeProto.AttributeType.INTS, ints: [2, 3] },
+            { name: 'keepdims', type: onnx.AttributeProto.AttributeType.INT, i: 0 },
+          ],
+        ),
+      ],
       input: [valueInfo('images', T.UINT8, ['batch', 3, SIZE, SIZE])],
       output: [valueInfo('probs', T.FLOAT, ['batch', 3])],
     });
-    const { config, plain, rewritten } = await loadBoth('uint8', model, { labels: ['r', 'g', 'b'], input: { width: SIZE, height: SIZE, dtype: 'uint8' } });
+    const { config, plain, rewritten } = await loadBoth('uint8', model, {
+      labels: ['r', 'g', 'b'],
+      input: { width: SIZE, height: SIZE, dtype: 'uint8' },
+    });
     try {
       expect(rewritten.info.inputDtype).toBe('uint8');
-      expect(rewritten.info.preparation).toEqual(['candidates output: not a dense head (format classification)', 'uint8 input: the model takes pixels already']);
+      expect(rewritten.info.preparation).toEqual([
+        'candidates output: not a dense head (format classification)',
+        'uint8 input: the model takes pixels already',
+      ]);
       const image = newTensorArray('uint8', inputElements(config.input)).fill(200);
       const probs = (await rewritten.run([image], [0])).outputs[0]!.probs!;
       expect(Array.from(probs.data as Float32Array)).toEqual([200, 200, 200]);
@@ -389,7 +460,9 @@ describe('the prepared model cache', () => {
 describe('FP16 (model.json "precision": "fp16")', () => {
   it('rounds float32 to half bits to nearest even, clamping to the largest finite half', () => {
     const bits = (v: number) => halfBits(new Uint32Array(new Float32Array([v]).buffer)[0]!);
-    expect([1, -2, 0.1, 65504, 1e6, -1e6, 2 ** -24, 2 ** -26, 0].map(bits)).toEqual([0x3c00, 0xc000, 0x2e66, 0x7bff, 0x7bff, 0xfbff, 0x0001, 0x0000, 0x0000]);
+    expect([1, -2, 0.1, 65504, 1e6, -1e6, 2 ** -24, 2 ** -26, 0].map(bits)).toEqual([
+      0x3c00, 0xc000, 0x2e66, 0x7bff, 0x7bff, 0xfbff, 0x0001, 0x0000, 0x0000,
+    ]);
     expect(bits(1 + 2 ** -11)).toBe(0x3c00); // a tie: to the even neighbour
     expect(bits(1 + 3 * 2 ** -11)).toBe(0x3c02);
     expect(bits(Infinity)).toBe(0x7c00);
@@ -403,35 +476,44 @@ describe('FP16 (model.json "precision": "fp16")', () => {
       if (Array.isArray(x) && Array.isArray(y)) return x.length === y.length && x.every((v, i) => walk(v, y[i]));
       if (x && y && typeof x === 'object' && typeof y === 'object') {
         const keys = Object.keys(x);
-        return keys.length === Object.keys(y).length && keys.every((k) => walk((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]));
+        return (
+          keys.length === Object.keys(y).length &&
+          keys.every((k) => walk((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]))
+        );
       }
       return x === y;
     };
     return walk(JSON.parse(a), JSON.parse(b));
   }
 
-  it.each(Object.keys(BATCH_CONVENTIONS))('%s: runs in float16 inside and answers within 0.01 of float32', async (convention) => {
-    const { outputs, config: extra } = BATCH_CONVENTIONS[convention]!;
-    const modelDir = join(dir, `fp16-${convention}`);
-    await mkdir(modelDir, { recursive: true });
-    await writeFile(join(modelDir, 'model.onnx'), buildBatchModel(outputs()));
-    const config = parseModelConfig({ name: convention, input: { width: SIZE, height: SIZE }, ...extra });
-    const options = { providers: ['cpu' as const], deviceId: 0, intraOpThreads: 1, maxBatchSize: 4 };
-    const fp32 = await ModelBackend.load(modelDir, config, { ...options, preparation: { rewrite: true } });
-    const fp16 = await ModelBackend.load(modelDir, config, { ...options, preparation: { rewrite: true, precision: 'fp16' } });
-    try {
-      expect(fp16.info.preparation).toContain('weights and arithmetic in float16');
-      expect(fp16.info.inputDtype).toBe('uint8');
-      // Not at a threshold a fixture score lies on (0.5 holds exactly in float32, 0.4998 in float16).
-      const optionSets = OPTION_SETS.filter((o) => o.threshold !== 0.5);
-      const [a, b] = [await answers(fp32, config, optionSets), await answers(fp16, config, optionSets)];
-      const far = a.flatMap((answer, i) => (close(answer, b[i]!, 0.01) ? [] : [`${answer} | ${b[i]}`]));
-      expect(far).toEqual([]);
-    } finally {
-      await fp32.release();
-      await fp16.release();
-    }
-  });
+  it.each(Object.keys(BATCH_CONVENTIONS))(
+    '%s: runs in float16 inside and answers within 0.01 of float32',
+    async (convention) => {
+      const { outputs, config: extra } = BATCH_CONVENTIONS[convention]!;
+      const modelDir = join(dir, `fp16-${convention}`);
+      await mkdir(modelDir, { recursive: true });
+      await writeFile(join(modelDir, 'model.onnx'), buildBatchModel(outputs()));
+      const config = parseModelConfig({ name: convention, input: { width: SIZE, height: SIZE }, ...extra });
+      const options = { providers: ['cpu' as const], deviceId: 0, intraOpThreads: 1, maxBatchSize: 4 };
+      const fp32 = await ModelBackend.load(modelDir, config, { ...options, preparation: { rewrite: true } });
+      const fp16 = await ModelBackend.load(modelDir, config, {
+        ...options,
+        preparation: { rewrite: true, precision: 'fp16' },
+      });
+      try {
+        expect(fp16.info.preparation).toContain('weights and arithmetic in float16');
+        expect(fp16.info.inputDtype).toBe('uint8');
+        // Not at a threshold a fixture score lies on (0.5 holds exactly in float32, 0.4998 in float16).
+        const optionSets = OPTION_SETS.filter((o) => o.threshold !== 0.5);
+        const [a, b] = [await answers(fp32, config, optionSets), await answers(fp16, config, optionSets)];
+        const far = a.flatMap((answer, i) => (close(answer, b[i]!, 0.01) ? [] : [`${answer} | ${b[i]}`]));
+        expect(far).toEqual([]);
+      } finally {
+        await fp32.release();
+        await fp16.release();
+      }
+    },
+  );
 
   it('refuses, with the reason, a graph it cannot follow, and the version runs in float32', async () => {
     const { onnx: o } = onnxProto;
@@ -446,8 +528,16 @@ describe('FP16 (model.json "precision": "fp16")', () => {
           output: ['probs'],
           name: 'if',
           attribute: [
-            { name: 'then_branch', type: o.AttributeProto.AttributeType.GRAPH, g: { name: 't', node: [node('Identity', ['one'], ['a'])], output: [valueInfo('a', T.FLOAT, [1, 2])] } },
-            { name: 'else_branch', type: o.AttributeProto.AttributeType.GRAPH, g: { name: 'e', node: [node('Identity', ['zero'], ['b'])], output: [valueInfo('b', T.FLOAT, [1, 2])] } },
+            {
+              name: 'then_branch',
+              type: o.AttributeProto.AttributeType.GRAPH,
+              g: { name: 't', node: [node('Identity', ['one'], ['a'])], output: [valueInfo('a', T.FLOAT, [1, 2])] },
+            },
+            {
+              name: 'else_branch',
+              type: o.AttributeProto.AttributeType.GRAPH,
+              g: { name: 'e', node: [node('Identity', ['zero'], ['b'])], output: [valueInfo('b', T.FLOAT, [1, 2])] },
+            },
           ],
         },
       ],

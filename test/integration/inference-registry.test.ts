@@ -17,7 +17,12 @@ import { ModelFiles, type ModelStore } from '../../src/inference/versions/model-
 import { predictOptions } from '../../src/inference/predict-options.js';
 import { InferenceService } from '../../src/inference/inference-service.js';
 import { modelValidationSettings } from '../../src/inference/versions/model-validation.js';
-import type { RegisteredVersion, VersionChange, VersionRegistry, VersionStatus } from '../../src/inference/versions/version-registry.js';
+import type {
+  RegisteredVersion,
+  VersionChange,
+  VersionRegistry,
+  VersionStatus,
+} from '../../src/inference/versions/version-registry.js';
 import { createServerMetrics, Registry } from '../../src/observability/metrics.js';
 import { makeImage } from '../helpers/images.js';
 
@@ -58,7 +63,12 @@ class MemoryVersionRegistry implements VersionRegistry {
     return this.versions.get(id);
   }
 
-  async recordStatus(replicaId: string, versionId: string, status: VersionStatus, reason: string | null): Promise<void> {
+  async recordStatus(
+    replicaId: string,
+    versionId: string,
+    status: VersionStatus,
+    reason: string | null,
+  ): Promise<void> {
     if (!this.versions.has(versionId)) return; // as the database's: a deleted version's report finds no row
     this.reports.push({ replicaId, versionId, status, reason });
     this.versions.set(versionId, { ...this.versions.get(versionId)!, status });
@@ -125,10 +135,24 @@ describe('inference service on an in-memory version registry', () => {
   // A first load: validation in a child process, then the load here (about 20 s on two busy cores).
   it('deploys a registered version, reports it Active, and predicts with it', { timeout: 180_000 }, async () => {
     const config = await readModelConfig(DEMO);
-    registry.add({ id: 'demo-1', modelId: 'demo', organizationId: 'org-1', directory: DEMO, config, public: false, status: 'Initializing' });
+    registry.add({
+      id: 'demo-1',
+      modelId: 'demo',
+      organizationId: 'org-1',
+      directory: DEMO,
+      config,
+      public: false,
+      status: 'Initializing',
+    });
 
-    await until(() => registry.statusOf('demo-1') === 'Active' || registry.statusOf('demo-1') === 'Failed', 150_000, 'demo-1 to leave Initializing');
-    expect(registry.reports.filter((r) => r.versionId === 'demo-1').map((r) => [r.replicaId, r.status, r.reason])).toEqual([
+    await until(
+      () => registry.statusOf('demo-1') === 'Active' || registry.statusOf('demo-1') === 'Failed',
+      150_000,
+      'demo-1 to leave Initializing',
+    );
+    expect(
+      registry.reports.filter((r) => r.versionId === 'demo-1').map((r) => [r.replicaId, r.status, r.reason]),
+    ).toEqual([
       [REPLICA, 'Initializing', null],
       [REPLICA, 'Active', null],
     ]);
@@ -136,7 +160,12 @@ describe('inference service on an in-memory version registry', () => {
     expect(service.modelReadiness()).toBe('ok');
 
     // As the predict route does, through the admission gates: admit, a pass, then its run (a body already read).
-    const admission = new PredictAdmission(service, new BodyBudget(1024 * 1024), { organizationRequests: 8, places: 4, waitingRoom: 4, holdMs: 1000 }, new Registry());
+    const admission = new PredictAdmission(
+      service,
+      new BodyBudget(1024 * 1024),
+      { organizationRequests: 8, places: 4, waitingRoom: 4, holdMs: 1000 },
+      new Registry(),
+    );
     expect(() => admission.admit('demo-1', 'org-2')).toThrow(); // another organization's private version
     const admitted = admission.admit('demo-1', 'org-1');
     const version = admitted.version;
@@ -144,7 +173,11 @@ describe('inference service on an in-memory version registry', () => {
     const body = new TextEncoder().encode(JSON.stringify({ image: image.toString('base64') }));
     const pass = admission.enter(admitted, body.byteLength);
     expect(pass.state).toBe('ready');
-    const json = await pass.run(bufferedBody(body), 'application/json', predictOptions({ threshold: 0.01 }, version.config.defaults));
+    const json = await pass.run(
+      bufferedBody(body),
+      'application/json',
+      predictOptions({ threshold: 0.01 }, version.config.defaults),
+    );
     expect(pass.state).toBe('done');
     // Detections grouped by label; at so low a threshold the demo finds squares in the pattern's blocks.
     const answer = JSON.parse(json!) as Record<string, Array<{ type: string; score: number }>>;
@@ -160,7 +193,11 @@ describe('inference service on an in-memory version registry', () => {
 
   it('takes down a version deleted from the registry', async () => {
     registry.delete('demo-1');
-    await until(() => service.get('demo-1') === undefined && engine.models.loadedCount === 0, 10_000, 'demo-1 to be undeployed and unloaded');
+    await until(
+      () => service.get('demo-1') === undefined && engine.models.loadedCount === 0,
+      10_000,
+      'demo-1 to be undeployed and unloaded',
+    );
     expect(() => service.admit('demo-1', 'org-1')).toThrow();
   });
 });

@@ -39,7 +39,9 @@ whenFreed();
 
 describe('memory of freed request bodies', () => {
   it.runIf(process.platform === 'linux')('goes back to the system once trimmed: within 2x the start', () => {
-    const out = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '-e', SCENARIO], { encoding: 'utf8' }).trim()) as Record<string, number>;
+    const out = JSON.parse(
+      execFileSync(process.execPath, ['--expose-gc', '-e', SCENARIO], { encoding: 'utf8' }).trim(),
+    ) as Record<string, number>;
     const MB = 1024 * 1024;
     expect(out.peak! - out.start!).toBeGreaterThan(800 * MB); // the bodies were really there
     expect(out.freed! - out.start!).toBeGreaterThan(800 * MB); // freed, and still held by the allocator

@@ -29,38 +29,57 @@ describe('the native runner', () => {
     expect(nativeRunnerAvailable()).toBeUndefined();
   });
 
-  it.each(Object.keys(BATCH_CONVENTIONS))('%s: answers as onnxruntime-node does, alone and batched, through the rewritten model', async (convention) => {
-    const { outputs, config: extra } = BATCH_CONVENTIONS[convention]!;
-    const modelDir = join(dir, convention);
-    await mkdir(modelDir, { recursive: true });
-    await writeFile(join(modelDir, 'model.onnx'), buildBatchModel(outputs()));
-    const config = parseModelConfig({ name: convention, input: { width: SIZE, height: SIZE }, ...extra });
-    const options = { providers: ['cpu' as const], deviceId: 0, intraOpThreads: 1, maxBatchSize: 4, preparation: { rewrite: true } };
-    const node = await ModelBackend.load(modelDir, config, { ...options, runner: 'onnxruntime-node' });
-    const nativeBackend = await ModelBackend.load(modelDir, config, { ...options, runner: 'native' });
-    try {
-      expect(node.info.runner).toBe('onnxruntime-node');
-      expect(nativeBackend.info.runner).toBe('native');
-      const images = [30, 120, 210].map((level) => newTensorArray('uint8', inputElements(config.input)).fill(level));
-      for (const threshold of [0, 0.3, 0.9]) {
-        for (const batch of [[images[1]!], images]) {
-          const a = await node.run(batch, batch.map(() => threshold));
-          const b = await nativeBackend.run(batch, batch.map(() => threshold));
-          expect(b.outputs).toEqual(a.outputs);
+  it.each(Object.keys(BATCH_CONVENTIONS))(
+    '%s: answers as onnxruntime-node does, alone and batched, through the rewritten model',
+    async (convention) => {
+      const { outputs, config: extra } = BATCH_CONVENTIONS[convention]!;
+      const modelDir = join(dir, convention);
+      await mkdir(modelDir, { recursive: true });
+      await writeFile(join(modelDir, 'model.onnx'), buildBatchModel(outputs()));
+      const config = parseModelConfig({ name: convention, input: { width: SIZE, height: SIZE }, ...extra });
+      const options = {
+        providers: ['cpu' as const],
+        deviceId: 0,
+        intraOpThreads: 1,
+        maxBatchSize: 4,
+        preparation: { rewrite: true },
+      };
+      const node = await ModelBackend.load(modelDir, config, { ...options, runner: 'onnxruntime-node' });
+      const nativeBackend = await ModelBackend.load(modelDir, config, { ...options, runner: 'native' });
+      try {
+        expect(node.info.runner).toBe('onnxruntime-node');
+        expect(nativeBackend.info.runner).toBe('native');
+        const images = [30, 120, 210].map((level) => newTensorArray('uint8', inputElements(config.input)).fill(level));
+        for (const threshold of [0, 0.3, 0.9]) {
+          for (const batch of [[images[1]!], images]) {
+            const a = await node.run(
+              batch,
+              batch.map(() => threshold),
+            );
+            const b = await nativeBackend.run(
+              batch,
+              batch.map(() => threshold),
+            );
+            expect(b.outputs).toEqual(a.outputs);
+          }
         }
+      } finally {
+        await node.release();
+        await nativeBackend.release();
       }
-    } finally {
-      await node.release();
-      await nativeBackend.release();
-    }
-  });
+    },
+  );
 
   it('reports a run on a released session, and a feed that does not match its dims, as errors', async () => {
     const modelDir = join(dir, 'yolov8');
-    const runner = await createRunner('native', join(modelDir, 'model.onnx'), { provider: 'cpu', deviceId: 0, intraOpThreads: 1 });
-    await expect(runner.run({ images: { type: 'float32', dims: [1, 3, SIZE, SIZE], data: new Float32Array(5) } })).rejects.toThrow(
-      'input "images": its data does not match its type and dims',
-    );
+    const runner = await createRunner('native', join(modelDir, 'model.onnx'), {
+      provider: 'cpu',
+      deviceId: 0,
+      intraOpThreads: 1,
+    });
+    await expect(
+      runner.run({ images: { type: 'float32', dims: [1, 3, SIZE, SIZE], data: new Float32Array(5) } }),
+    ).rejects.toThrow('input "images": its data does not match its type and dims');
     await runner.release();
     await expect(runner.run({})).rejects.toThrow('the session was released');
   });
@@ -94,7 +113,9 @@ describe('the native runner', () => {
     });
     try {
       expect(backend.info).toMatchObject({ provider: 'cpu', runner: 'onnxruntime-node' });
-      expect(backend.info.providerFailures[0]).toMatch(/^cuda \(native runner\): no execution provider could load model.onnx: cuda \(native\): /);
+      expect(backend.info.providerFailures[0]).toMatch(
+        /^cuda \(native runner\): no execution provider could load model.onnx: cuda \(native\): /,
+      );
       expect(backend.info.providerFailures[1]).toMatch(/^cuda \(onnxruntime-node\): /);
     } finally {
       await backend.release();

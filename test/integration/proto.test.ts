@@ -14,7 +14,8 @@ const GENERATED = 'src/ingest/generated/';
 
 /** Runs package.json's proto script with GENERATED replaced by `into`. */
 async function regenerate(into: string): Promise<void> {
-  const script = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: { proto: string } }).scripts.proto;
+  const script = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: { proto: string } })
+    .scripts.proto;
   expect(script, `package.json's proto script should write into ${GENERATED}`).toContain(GENERATED);
   const command = script.replaceAll(GENERATED, `${into}/`);
   // as `npm run` does: the project's binaries first on PATH
@@ -31,16 +32,29 @@ function firstDifference(committed: string, generated: string): string {
 }
 
 describe('generated protobuf code', () => {
-  it('src/inference/graph/generated/onnx.json is what `npm run proto:onnx` compiles from proto/onnx.proto', { timeout: 120_000 }, async () => {
-    const script = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['proto:onnx']!;
+  it('src/inference/graph/generated/onnx.json is what `npm run proto:onnx` compiles from proto/onnx.proto', {
+    timeout: 120_000,
+  }, async () => {
+    const script = (
+      JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts['proto:onnx']!;
     const target = 'src/inference/graph/generated/onnx.json';
     expect(script).toContain(target);
     const dir = await mkdtemp(join(tmpdir(), 'sense-proto-'));
     try {
-      const env = { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}` };
+      const env = {
+        ...process.env,
+        PATH: `${join(ROOT, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`,
+      };
       await promisify(execFile)('sh', ['-c', script.replace(target, join(dir, 'onnx.json'))], { cwd: ROOT, env });
-      const [committed, generated] = await Promise.all([readFile(join(ROOT, target), 'utf8'), readFile(join(dir, 'onnx.json'), 'utf8')]);
-      expect(committed === generated, `${target} is stale (${firstDifference(committed, generated)}): run \`npm run proto:onnx\` and commit it`).toBe(true);
+      const [committed, generated] = await Promise.all([
+        readFile(join(ROOT, target), 'utf8'),
+        readFile(join(dir, 'onnx.json'), 'utf8'),
+      ]);
+      expect(
+        committed === generated,
+        `${target} is stale (${firstDifference(committed, generated)}): run \`npm run proto:onnx\` and commit it`,
+      ).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

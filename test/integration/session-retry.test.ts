@@ -41,7 +41,9 @@ describe('createSession', () => {
 
   it('never retries the CPU provider: its failure is the model', async () => {
     const { attempts, create } = flaky({ cpu: 1 });
-    await expect(createSession('model.onnx', { ...options, providers: ['cpu'] }, create, NO_WAIT)).rejects.toBeInstanceOf(ModelLoadError);
+    await expect(
+      createSession('model.onnx', { ...options, providers: ['cpu'] }, create, NO_WAIT),
+    ).rejects.toBeInstanceOf(ModelLoadError);
     expect(attempts).toEqual(['cpu']);
   });
 });

@@ -23,9 +23,14 @@ let member: Api;
 let other: Api;
 
 beforeAll(async () => {
-  ({ server, sql, anon, admin } = await startInProcessPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
+  ({ server, sql, anon, admin } = await startInProcessPlatform({
+    JWT_SECRET: 'test-secret-test-secret-test-secret-1234',
+  }));
   channelKeys = new ChannelKeyService(sql);
-  ({ a: { member }, b: { admin: other } } = await twoTenants({ anon, admin, sql }));
+  ({
+    a: { member },
+    b: { admin: other },
+  } = await twoTenants({ anon, admin, sql }));
 });
 
 afterAll(() => stopInProcessPlatform({ sql, server }));
@@ -33,7 +38,16 @@ afterAll(() => stopInProcessPlatform({ sql, server }));
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const ULID = expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/);
-const weatherFields = [{ id: 'data', type: 'object', fields: [{ id: 'tempF', type: 'float' }, { id: 'humidity', type: 'integer' }] }];
+const weatherFields = [
+  {
+    id: 'data',
+    type: 'object',
+    fields: [
+      { id: 'tempF', type: 'float' },
+      { id: 'humidity', type: 'integer' },
+    ],
+  },
+];
 
 /** 401 without a token, 403 for a member; `body` is sent for write methods. */
 async function expectWriteGuards(method: 'POST' | 'PATCH' | 'DELETE' | 'PUT', path: string, body?: unknown) {
@@ -68,23 +82,47 @@ describe('schemas', () => {
     const patched = await admin.patch(`/v2/schemas/${schemaId}`, {
       ...created.body.data,
       name: 'weather v2',
-      fields: [{ id: 'data', type: 'object', fields: [{ id: 'tempF', type: 'float' }, { id: 'count', type: 'int', isArray: true }] }],
+      fields: [
+        {
+          id: 'data',
+          type: 'object',
+          fields: [
+            { id: 'tempF', type: 'float' },
+            { id: 'count', type: 'int', isArray: true },
+          ],
+        },
+      ],
     });
     expect(patched.status).toBe(200);
     expect(patched.body.data).toMatchObject({
       id: schemaId,
       name: 'weather v2',
-      fields: [{ id: 'data', type: 'object', fields: [{ id: 'tempF', type: 'float' }, { id: 'count', type: 'integer', isArray: true }] }],
+      fields: [
+        {
+          id: 'data',
+          type: 'object',
+          fields: [
+            { id: 'tempF', type: 'float' },
+            { id: 'count', type: 'integer', isArray: true },
+          ],
+        },
+      ],
     });
     expect((await admin.patch(`/v2/schemas/${schemaId}`, {})).body.data.name).toBe('weather v2');
   });
 
   it('validates definitions recursively and names the field', async () => {
-    const nested = await admin.post('/v2/schemas', { name: 's', fields: [{ id: 'data', type: 'object', fields: [{ id: 'x', type: 'double' }] }] });
+    const nested = await admin.post('/v2/schemas', {
+      name: 's',
+      fields: [{ id: 'data', type: 'object', fields: [{ id: 'x', type: 'double' }] }],
+    });
     expect(nested.status).toBe(400);
     expect(nested.body.message).toBe('invalid request body');
     expect(nested.body.error).toContain('fields.0.fields.0.type:');
-    const scalar = await admin.post('/v2/schemas', { name: 's', fields: [{ id: 'n', type: 'string', fields: [{ id: 'x', type: 'float' }] }] });
+    const scalar = await admin.post('/v2/schemas', {
+      name: 's',
+      fields: [{ id: 'n', type: 'string', fields: [{ id: 'x', type: 'float' }] }],
+    });
     expect(scalar.body.error).toBe('fields.0.fields: only fields of type object may have nested fields');
     const format = await admin.post('/v2/schemas', { name: 's', format: 'xml', fields: weatherFields });
     expect(format.body.error).toContain('format:');
@@ -150,9 +188,21 @@ describe('channels', () => {
       createdAt: ISO,
       updatedAt: ISO,
     });
-    expect(apiKeys).toEqual([{ id: ULID, apiKey: expect.any(String), prefix: expect.any(String), enabled: true, createdAt: ISO, updatedAt: ISO }]);
+    expect(apiKeys).toEqual([
+      {
+        id: ULID,
+        apiKey: expect.any(String),
+        prefix: expect.any(String),
+        enabled: true,
+        createdAt: ISO,
+        updatedAt: ISO,
+      },
+    ]);
     expect(apiKeys[0].apiKey.startsWith(apiKeys[0].prefix)).toBe(true);
-    expect(await channelKeys.authenticate(apiKeys[0].apiKey)).toMatchObject({ channelId: channel.id, organizationId: channel.organizationId });
+    expect(await channelKeys.authenticate(apiKeys[0].apiKey)).toMatchObject({
+      channelId: channel.id,
+      organizationId: channel.organizationId,
+    });
 
     expect((await member.get(`/v2/channels/${channel.id}`)).body.data).toEqual(channel);
     expect((await admin.get(`/v2/projects/${project.id}`)).body.data.channelIds).toEqual([channel.id]);
@@ -160,12 +210,25 @@ describe('channels', () => {
     expect(list.body.meta.count).toBe(list.body.data.length);
     expect(list.body.data).toContainEqual(channel);
     expect(JSON.stringify(list.body)).not.toContain(apiKeys[0].apiKey);
-    expect(JSON.stringify((await admin.get(`/v2/channels/${channel.id}/api-keys`)).body)).not.toContain(apiKeys[0].apiKey);
+    expect(JSON.stringify((await admin.get(`/v2/channels/${channel.id}/api-keys`)).body)).not.toContain(
+      apiKeys[0].apiKey,
+    );
   });
 
   it('normalises Gen A type spellings and accepts credentials as null or a string', async () => {
-    const android = await admin.post('/v2/channels', { name: 'phones', type: 'Android', credentials: null, method: null });
-    expect(android.body.data).toMatchObject({ type: 'android', credentials: null, method: null, schemaId: null, projectIds: [] });
+    const android = await admin.post('/v2/channels', {
+      name: 'phones',
+      type: 'Android',
+      credentials: null,
+      method: null,
+    });
+    expect(android.body.data).toMatchObject({
+      type: 'android',
+      credentials: null,
+      method: null,
+      schemaId: null,
+      projectIds: [],
+    });
     const ios = await admin.post('/v2/channels', { name: 'iphones', type: 'iOS', credentials: 'p8-key' });
     expect(ios.body.data).toMatchObject({ type: 'ios', credentials: 'p8-key' });
     expect((await admin.post('/v2/channels', { name: 'things', type: 'iot' })).body.data.type).toBe('iot');
@@ -176,8 +239,12 @@ describe('channels', () => {
     expect(type.status).toBe(400);
     expect(type.body.error).toContain('type:');
     expect((await admin.post('/v2/channels', { type: 'ios' })).body.error).toContain('name:');
-    expect((await admin.post('/v2/channels', { name: 'x', type: 'ios', apiKey: 'x' })).body.error).toContain('Unrecognized key: "apiKey"');
-    expect((await admin.post('/v2/channels', { name: 'x', type: 'ios', projectIds: ['nope'] })).body.error).toContain('projectIds.0:');
+    expect((await admin.post('/v2/channels', { name: 'x', type: 'ios', apiKey: 'x' })).body.error).toContain(
+      'Unrecognized key: "apiKey"',
+    );
+    expect((await admin.post('/v2/channels', { name: 'x', type: 'ios', projectIds: ['nope'] })).body.error).toContain(
+      'projectIds.0:',
+    );
     const badSchema = await admin.post('/v2/channels', { name: 'x', type: 'iot', schemaId: ulid() });
     expect(badSchema.status).toBe(400);
     expect(badSchema.body.message).toBe('bad schemaId');
@@ -191,9 +258,9 @@ describe('channels', () => {
       message: 'invalid request body',
       error: 'name: must not contain U+0000 or an unpaired surrogate',
     });
-    expect((await admin.post('/v2/channels', { name: 'x', type: 'ios', credentials: { ['k\ud800']: 1 } })).body.error).toBe(
-      'credentials.k\\ud800: must not contain U+0000 or an unpaired surrogate',
-    );
+    expect(
+      (await admin.post('/v2/channels', { name: 'x', type: 'ios', credentials: { ['k\ud800']: 1 } })).body.error,
+    ).toBe('credentials.k\\ud800: must not contain U+0000 or an unpaired surrogate');
     // In a query a route reads (a route that declares none never parses its query).
     expect((await admin.get('/v2/rules?projectId=%00')).body).toEqual({
       status: 400,
@@ -207,14 +274,29 @@ describe('channels', () => {
     const { apiKeys: _keys, ...channel } = created;
     const p1 = (await admin.post('/v2/projects', { name: 'p1' })).body.data.id;
     const p2 = (await admin.post('/v2/projects', { name: 'p2' })).body.data.id;
-    const patched = await admin.patch(`/v2/channels/${channel.id}`, { ...channel, id: ulid(), name: 'after', type: 'Android', projectIds: [p2, p1, p1] });
+    const patched = await admin.patch(`/v2/channels/${channel.id}`, {
+      ...channel,
+      id: ulid(),
+      name: 'after',
+      type: 'Android',
+      projectIds: [p2, p1, p1],
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toMatchObject({ id: channel.id, name: 'after', type: 'android', projectIds: [p1, p2].sort() });
-    expect(new Date(patched.body.data.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(channel.updatedAt).getTime());
+    expect(patched.body.data).toMatchObject({
+      id: channel.id,
+      name: 'after',
+      type: 'android',
+      projectIds: [p1, p2].sort(),
+    });
+    expect(new Date(patched.body.data.updatedAt).getTime()).toBeGreaterThanOrEqual(
+      new Date(channel.updatedAt).getTime(),
+    );
     const detached = await admin.patch(`/v2/channels/${channel.id}`, { projectIds: [] });
     expect(detached.body.data.projectIds).toEqual([]);
     expect((await admin.patch(`/v2/channels/${channel.id}`, { schemaId: ulid() })).body.message).toBe('bad schemaId');
-    expect((await admin.patch(`/v2/channels/${channel.id}`, { projectIds: [ulid()] })).body.message).toBe('bad projectIds');
+    expect((await admin.patch(`/v2/channels/${channel.id}`, { projectIds: [ulid()] })).body.message).toBe(
+      'bad projectIds',
+    );
     expect((await admin.get(`/v2/channels/${channel.id}`)).body.data).toMatchObject({ name: 'after', projectIds: [] });
   });
 
@@ -240,7 +322,9 @@ describe('channels', () => {
   it('keeps other organizations out', async () => {
     const schemaId = (await admin.post('/v2/schemas', { name: 'a schema', fields: weatherFields })).body.data.id;
     const projectId = (await admin.post('/v2/projects', { name: 'a project' })).body.data.id;
-    const { apiKeys, ...channel } = (await admin.post('/v2/channels', { name: 'mine', type: 'iot', schemaId, projectIds: [projectId] })).body.data;
+    const { apiKeys, ...channel } = (
+      await admin.post('/v2/channels', { name: 'mine', type: 'iot', schemaId, projectIds: [projectId] })
+    ).body.data;
 
     expect((await other.get(`/v2/channels/${channel.id}`)).body).toEqual({ status: 404, message: 'channel not found' });
     expect((await other.patch(`/v2/channels/${channel.id}`, { name: 'stolen', enabled: false })).status).toBe(404);
@@ -248,10 +332,14 @@ describe('channels', () => {
     expect((await other.get('/v2/channels')).body.data.map((c: { id: string }) => c.id)).not.toContain(channel.id);
     // references into organization A are refused as if they did not exist
     expect((await other.post('/v2/channels', { name: 'x', type: 'iot', schemaId })).body.message).toBe('bad schemaId');
-    expect((await other.post('/v2/channels', { name: 'x', type: 'iot', projectIds: [projectId] })).body.message).toBe('bad projectIds');
+    expect((await other.post('/v2/channels', { name: 'x', type: 'iot', projectIds: [projectId] })).body.message).toBe(
+      'bad projectIds',
+    );
     const own = (await other.post('/v2/channels', { name: 'theirs', type: 'ios' })).body.data;
     expect((await other.patch(`/v2/channels/${own.id}`, { schemaId })).body.message).toBe('bad schemaId');
-    expect((await other.patch(`/v2/channels/${own.id}`, { projectIds: [projectId] })).body.message).toBe('bad projectIds');
+    expect((await other.patch(`/v2/channels/${own.id}`, { projectIds: [projectId] })).body.message).toBe(
+      'bad projectIds',
+    );
 
     expect((await admin.get(`/v2/channels/${channel.id}`)).body.data).toEqual(channel);
     expect(await channelKeys.authenticate(apiKeys[0].apiKey)).toMatchObject({ channelId: channel.id });
@@ -272,13 +360,21 @@ describe('channel API keys', () => {
   it('creates keys, lists them without the key, stores only digests', async () => {
     const created = await admin.post(`/v2/channels/${channelId}/api-keys`);
     expect(created.status).toBe(200);
-    expect(created.body.data).toEqual({ id: ULID, apiKey: expect.any(String), prefix: expect.any(String), enabled: true, createdAt: ISO, updatedAt: ISO });
+    expect(created.body.data).toEqual({
+      id: ULID,
+      apiKey: expect.any(String),
+      prefix: expect.any(String),
+      enabled: true,
+      createdAt: ISO,
+      updatedAt: ISO,
+    });
     const apiKey: string = created.body.data.apiKey;
     expect(apiKey.length).toBeGreaterThanOrEqual(40);
 
     const list = await admin.get(`/v2/channels/${channelId}/api-keys`);
     expect(list.body.meta).toEqual({ count: 2 });
-    for (const key of list.body.data) expect(Object.keys(key).sort()).toEqual(['createdAt', 'enabled', 'id', 'prefix', 'updatedAt']);
+    for (const key of list.body.data)
+      expect(Object.keys(key).sort()).toEqual(['createdAt', 'enabled', 'id', 'prefix', 'updatedAt']);
     expect(list.body.data[1]).toEqual({ ...created.body.data, apiKey: undefined });
 
     const rows = await sql`SELECT * FROM channel_api_keys WHERE channel_id = ${channelId} ORDER BY created_at, id`;
@@ -317,7 +413,10 @@ describe('channel API keys', () => {
 
     expect((await admin.delete(`/v2/channels/${channelId}/api-keys/${key.id}`)).status).toBe(204);
     expect(await channelKeys.authenticate(key.apiKey)).toBeUndefined();
-    expect((await admin.delete(`/v2/channels/${channelId}/api-keys/${key.id}`)).body).toEqual({ status: 404, message: 'API key not found' });
+    expect((await admin.delete(`/v2/channels/${channelId}/api-keys/${key.id}`)).body).toEqual({
+      status: 404,
+      message: 'API key not found',
+    });
     expect((await admin.post(`/v2/channels/${channelId}/api-keys/${key.id}/enable`)).status).toBe(404);
   });
 
@@ -325,7 +424,9 @@ describe('channel API keys', () => {
     const created = await admin.post(`/v2/channels/${channelId}/apiKeys`);
     expect(created.status).toBe(200);
     const key = created.body.data;
-    expect((await admin.get(`/v2/channels/${channelId}/apiKeys`)).body.data.map((k: { id: string }) => k.id)).toContain(key.id);
+    expect((await admin.get(`/v2/channels/${channelId}/apiKeys`)).body.data.map((k: { id: string }) => k.id)).toContain(
+      key.id,
+    );
     const put = await admin.request('PUT', `/v2/channels/${channelId}/apiKeys/${key.id}`, { enabled: false });
     expect(put.status).toBe(200);
     expect(put.body.data.enabled).toBe(false);
@@ -333,7 +434,9 @@ describe('channel API keys', () => {
     const invalid = await admin.request('PUT', `/v2/channels/${channelId}/apiKeys/${key.id}`, { enabled: 'yes' });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error).toContain('enabled:');
-    expect((await admin.request('PUT', `/v2/channels/${channelId}/apiKeys/${key.id}`, { enabled: true })).body.data.enabled).toBe(true);
+    expect(
+      (await admin.request('PUT', `/v2/channels/${channelId}/apiKeys/${key.id}`, { enabled: true })).body.data.enabled,
+    ).toBe(true);
     expect((await admin.delete(`/v2/channels/${channelId}/apiKeys/${key.id}`)).status).toBe(204);
   });
 
@@ -351,21 +454,31 @@ describe('channel API keys', () => {
 
   it('keeps other organizations out', async () => {
     const key = (await admin.post(`/v2/channels/${channelId}/api-keys`)).body.data;
-    expect((await other.get(`/v2/channels/${channelId}/api-keys`)).body).toEqual({ status: 404, message: 'channel not found' });
+    expect((await other.get(`/v2/channels/${channelId}/api-keys`)).body).toEqual({
+      status: 404,
+      message: 'channel not found',
+    });
     expect((await other.post(`/v2/channels/${channelId}/api-keys`)).status).toBe(404);
     expect((await other.post(`/v2/channels/${channelId}/api-keys/${key.id}/disable`)).status).toBe(404);
-    expect((await other.request('PUT', `/v2/channels/${channelId}/apiKeys/${key.id}`, { enabled: false })).status).toBe(404);
+    expect((await other.request('PUT', `/v2/channels/${channelId}/apiKeys/${key.id}`, { enabled: false })).status).toBe(
+      404,
+    );
     expect((await other.delete(`/v2/channels/${channelId}/api-keys/${key.id}`)).status).toBe(404);
     // a key id paired with a channel of the caller's own organization does not reach it either
     const theirs = (await other.post('/v2/channels', { name: 'theirs', type: 'ios' })).body.data;
-    expect((await other.post(`/v2/channels/${theirs.id}/api-keys/${key.id}/disable`)).body).toEqual({ status: 404, message: 'API key not found' });
+    expect((await other.post(`/v2/channels/${theirs.id}/api-keys/${key.id}/disable`)).body).toEqual({
+      status: 404,
+      message: 'API key not found',
+    });
     expect((await other.delete(`/v2/channels/${theirs.id}/api-keys/${key.id}`)).status).toBe(404);
     // and a key id under another channel of the same organization is not found
     const sibling = (await admin.post('/v2/channels', { name: 'sibling', type: 'ios' })).body.data;
     expect((await admin.post(`/v2/channels/${sibling.id}/api-keys/${key.id}/disable`)).status).toBe(404);
 
     expect(await channelKeys.authenticate(key.apiKey)).toMatchObject({ channelId });
-    const after = (await admin.get(`/v2/channels/${channelId}/api-keys`)).body.data.find((k: { id: string }) => k.id === key.id);
+    const after = (await admin.get(`/v2/channels/${channelId}/api-keys`)).body.data.find(
+      (k: { id: string }) => k.id === key.id,
+    );
     expect(after.enabled).toBe(true);
   });
 });
@@ -388,14 +501,21 @@ describe('projects', () => {
     const project = created.body.data;
     // Gen A spelling, and both spellings at once
     expect((await admin.post('/v2/projects', { name: 'Gen A', channelIDs: [c2] })).body.data.channelIds).toEqual([c2]);
-    expect((await admin.post('/v2/projects', { name: 'Both', channelIds: [c1], channelIDs: [c2, c1] })).body.data.channelIds).toEqual([c1, c2].sort());
+    expect(
+      (await admin.post('/v2/projects', { name: 'Both', channelIds: [c1], channelIDs: [c2, c1] })).body.data.channelIds,
+    ).toEqual([c1, c2].sort());
 
     expect((await member.get(`/v2/projects/${project.id}`)).body.data).toEqual(project);
     const list = await member.get('/v2/projects');
     expect(list.body.meta.count).toBe(list.body.data.length);
     expect(list.body.data).toContainEqual(project);
 
-    const patched = await admin.patch(`/v2/projects/${project.id}`, { ...project, name: 'Campus 2', channelIds: [c2], enabled: false });
+    const patched = await admin.patch(`/v2/projects/${project.id}`, {
+      ...project,
+      name: 'Campus 2',
+      channelIds: [c2],
+      enabled: false,
+    });
     expect(patched.body.data).toMatchObject({ id: project.id, name: 'Campus 2', channelIds: [c2], enabled: false });
     const put = await admin.request('PUT', `/v2/projects/${project.id}`, { name: 'Campus 3' });
     expect(put.body.data).toMatchObject({ name: 'Campus 3', channelIds: [c2] });
@@ -419,7 +539,10 @@ describe('projects', () => {
     expect((await admin.delete(`/v2/projects/${project.id}/channels/${channel.id}`)).status).toBe(204);
     expect((await admin.delete(`/v2/projects/${project.id}/channels/${channel.id}`)).status).toBe(404);
     expect((await admin.get(`/v2/projects/${project.id}/channels`)).body).toEqual({ data: [], meta: { count: 0 } });
-    expect((await admin.post(`/v2/projects/${project.id}/channels/${ulid()}`)).body).toEqual({ status: 404, message: 'channel not found' });
+    expect((await admin.post(`/v2/projects/${project.id}/channels/${ulid()}`)).body).toEqual({
+      status: 404,
+      message: 'channel not found',
+    });
 
     await admin.post(`/v2/projects/${project.id}/channels/${channel.id}`);
     expect((await admin.delete(`/v2/projects/${project.id}`)).status).toBe(204);
@@ -434,7 +557,9 @@ describe('projects', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.error).toContain('name:');
     expect((await admin.post('/v2/projects', { name: 'x', channelIds: 'abc' })).body.error).toContain('channelIds:');
-    expect((await admin.post('/v2/projects', { name: 'x', rules: [] })).body.error).toContain('Unrecognized key: "rules"');
+    expect((await admin.post('/v2/projects', { name: 'x', rules: [] })).body.error).toContain(
+      'Unrecognized key: "rules"',
+    );
     const unknown = await admin.post('/v2/projects', { name: 'x', channelIds: [ulid()] });
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toBe('bad channelIds');
@@ -452,7 +577,10 @@ describe('projects', () => {
     await expectWriteGuards('DELETE', `/v2/projects/${project.id}/channels/${channel.id}`);
     expect((await anon.get('/v2/projects')).status).toBe(401);
     expect((await anon.get(`/v2/projects/${project.id}/channels`)).status).toBe(401);
-    expect((await admin.get(`/v2/projects/${project.id}`)).body.data).toMatchObject({ name: 'guarded', channelIds: [] });
+    expect((await admin.get(`/v2/projects/${project.id}`)).body.data).toMatchObject({
+      name: 'guarded',
+      channelIds: [],
+    });
   });
 
   it('keeps other organizations out', async () => {
@@ -467,10 +595,20 @@ describe('projects', () => {
     // B's project cannot take A's channel, nor B's channel A's project
     const theirProject = (await other.post('/v2/projects', { name: 'theirs' })).body.data;
     const theirChannel = (await other.post('/v2/channels', { name: 'theirs', type: 'ios' })).body.data;
-    expect((await other.post(`/v2/projects/${theirProject.id}/channels/${channel.id}`)).body).toEqual({ status: 404, message: 'channel not found' });
-    expect((await other.post(`/v2/projects/${project.id}/channels/${theirChannel.id}`)).body).toEqual({ status: 404, message: 'project not found' });
-    expect((await other.post('/v2/projects', { name: 'x', channelIds: [channel.id] })).body.message).toBe('bad channelIds');
-    expect((await other.patch(`/v2/projects/${theirProject.id}`, { channelIDs: [channel.id] })).body.message).toBe('bad channelIds');
+    expect((await other.post(`/v2/projects/${theirProject.id}/channels/${channel.id}`)).body).toEqual({
+      status: 404,
+      message: 'channel not found',
+    });
+    expect((await other.post(`/v2/projects/${project.id}/channels/${theirChannel.id}`)).body).toEqual({
+      status: 404,
+      message: 'project not found',
+    });
+    expect((await other.post('/v2/projects', { name: 'x', channelIds: [channel.id] })).body.message).toBe(
+      'bad channelIds',
+    );
+    expect((await other.patch(`/v2/projects/${theirProject.id}`, { channelIDs: [channel.id] })).body.message).toBe(
+      'bad channelIds',
+    );
 
     expect((await admin.get(`/v2/projects/${project.id}`)).body.data).toEqual(project);
     expect((await admin.get(`/v2/channels/${channel.id}`)).body.data.projectIds).toEqual([project.id]);
@@ -481,7 +619,14 @@ describe('gateways', () => {
   it('creates, lists, gets, renames and deletes gateways', async () => {
     const created = await admin.post('/v2/gateways', { name: 'Edge 1' });
     expect(created.status).toBe(200);
-    expect(created.body.data).toEqual({ id: ULID, organizationId: ULID, name: 'Edge 1', createdAt: ISO, updatedAt: ISO, syncedAt: null });
+    expect(created.body.data).toEqual({
+      id: ULID,
+      organizationId: ULID,
+      name: 'Edge 1',
+      createdAt: ISO,
+      updatedAt: ISO,
+      syncedAt: null,
+    });
     const gateway = created.body.data;
     expect((await member.get('/v2/gateways')).body).toEqual({ data: [gateway], meta: { count: 1 } });
     expect((await member.get(`/v2/gateways/${gateway.id}`)).body.data).toEqual(gateway);
@@ -494,7 +639,9 @@ describe('gateways', () => {
 
   it('validates the body and names the field', async () => {
     expect((await admin.post('/v2/gateways', {})).body.error).toContain('name:');
-    expect((await admin.post('/v2/gateways', { name: 'x', os: 'linux' })).body.error).toContain('Unrecognized key: "os"');
+    expect((await admin.post('/v2/gateways', { name: 'x', os: 'linux' })).body.error).toContain(
+      'Unrecognized key: "os"',
+    );
     const gateway = (await admin.post('/v2/gateways', { name: 'valid' })).body.data;
     const res = await admin.patch(`/v2/gateways/${gateway.id}`, { name: '   ' });
     expect(res.status).toBe(400);

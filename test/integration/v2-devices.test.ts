@@ -26,8 +26,13 @@ let channelB: string;
 let projectA: string;
 
 beforeAll(async () => {
-  ({ server, sql, anon, admin } = await startInProcessPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
-  ({ a: { organizationId: orgA, member }, b: { organizationId: orgB, admin: other } } = await twoTenants({ anon, admin, sql }));
+  ({ server, sql, anon, admin } = await startInProcessPlatform({
+    JWT_SECRET: 'test-secret-test-secret-test-secret-1234',
+  }));
+  ({
+    a: { organizationId: orgA, member },
+    b: { organizationId: orgB, admin: other },
+  } = await twoTenants({ anon, admin, sql }));
   expect(orgB).not.toBe(orgA);
 
   // channels and projects are another area's endpoints: rows are made directly
@@ -42,13 +47,33 @@ afterAll(() => stopInProcessPlatform({ sql, server }));
 
 describe('create, read, update, delete', () => {
   it('creates a device in a channel of the organization and reads it back', async () => {
-    const res = await admin.post('/v2/devices', { channelId: channelA, name: 'Front door', model: 'X1', type: 'iot', tags: ['door', 'door', 'north'] });
+    const res = await admin.post('/v2/devices', {
+      channelId: channelA,
+      name: 'Front door',
+      model: 'X1',
+      type: 'iot',
+      tags: ['door', 'door', 'north'],
+    });
     expect(res.status).toBe(200);
     const device = res.body.data;
     expect(Object.keys(device).sort()).toEqual(
       [
-        'attributes', 'channelId', 'createdAt', 'id', 'model', 'name', 'organizationId', 'properties', 'sensors', 'tags', 'type', 'updatedAt',
-        'lastSeenAt', 'lastLocation', 'insideLandmarkIds', 'camera',
+        'attributes',
+        'channelId',
+        'createdAt',
+        'id',
+        'model',
+        'name',
+        'organizationId',
+        'properties',
+        'sensors',
+        'tags',
+        'type',
+        'updatedAt',
+        'lastSeenAt',
+        'lastLocation',
+        'insideLandmarkIds',
+        'camera',
       ].sort(),
     );
     // no event yet: never seen, nowhere; no vision profile: no camera
@@ -93,10 +118,19 @@ describe('create, read, update, delete', () => {
   });
 
   it('updates name, model, type and tags; null clears; unknown fields are refused', async () => {
-    const { id, updatedAt } = (await admin.post('/v2/devices', { channelId: channelA, name: 'old', model: 'm', tags: ['a'] })).body.data;
+    const { id, updatedAt } = (
+      await admin.post('/v2/devices', { channelId: channelA, name: 'old', model: 'm', tags: ['a'] })
+    ).body.data;
     const res = await admin.patch(`/v2/devices/${id}`, { name: 'new', model: null, type: 'gateway', tags: ['b', 'c'] });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id, name: 'new', model: null, type: 'gateway', tags: ['b', 'c'], channelId: channelA });
+    expect(res.body.data).toMatchObject({
+      id,
+      name: 'new',
+      model: null,
+      type: 'gateway',
+      tags: ['b', 'c'],
+      channelId: channelA,
+    });
     expect(new Date(res.body.data.updatedAt).getTime()).toBeGreaterThan(new Date(updatedAt).getTime());
     // an empty body changes nothing
     expect((await admin.patch(`/v2/devices/${id}`, {})).body.data).toMatchObject({ name: 'new', tags: ['b', 'c'] });
@@ -124,7 +158,11 @@ describe('create, read, update, delete', () => {
     expect(bad.body.error).toContain('tags:');
     expect(bad.body.error).toContain('Unrecognized key: "serial"');
     const unknownChannel = await admin.post('/v2/devices', { channelId: ulid() });
-    expect(unknownChannel.body).toEqual({ status: 400, message: 'invalid request body', error: 'channelId: no such channel in this organization' });
+    expect(unknownChannel.body).toEqual({
+      status: 400,
+      message: 'invalid request body',
+      error: 'channelId: no such channel in this organization',
+    });
     const path = await admin.get('/v2/devices/not-an-id');
     expect(path.status).toBe(400);
     expect(path.body.error).toContain('device: must be a ULID');
@@ -159,7 +197,8 @@ describe('authentication and roles', () => {
 
 describe('organization isolation', () => {
   it("never shows or changes another organization's device", async () => {
-    const mine = (await admin.post('/v2/devices', { channelId: channelA, name: 'private', tags: ['secret'] })).body.data;
+    const mine = (await admin.post('/v2/devices', { channelId: channelA, name: 'private', tags: ['secret'] })).body
+      .data;
     expect((await other.get(`/v2/devices/${mine.id}`)).status).toBe(404);
     expect((await other.patch(`/v2/devices/${mine.id}`, { name: 'stolen' })).status).toBe(404);
     expect((await other.delete(`/v2/devices/${mine.id}`)).status).toBe(404);
@@ -170,7 +209,9 @@ describe('organization isolation', () => {
     expect(search.body).toEqual({ data: [], meta: { filteredTotal: 0, total: 0 } });
     expect((await other.post('/v2/devices/search', { channelId: channelA })).body.meta.total).toBe(0);
     // nor can they create a device in my channel
-    expect((await other.post('/v2/devices', { channelId: channelA })).body.error).toBe('channelId: no such channel in this organization');
+    expect((await other.post('/v2/devices', { channelId: channelA })).body.error).toBe(
+      'channelId: no such channel in this organization',
+    );
     // their own channel works for them, and not for me
     const theirs = await other.post('/v2/devices', { channelId: channelB, name: 'theirs' });
     expect(theirs.status).toBe(200);
@@ -201,21 +242,45 @@ describe('search', () => {
     expect(all.status).toBe(200);
     expect(all.body.meta).toEqual({ filteredTotal: 4, total: 4 });
     // default sort: newest first
-    expect(all.body.data.map((d: { name: string }) => d.name)).toEqual(['100% delta', 'gamma', 'beta SENSOR', 'Alpha sensor']);
+    expect(all.body.data.map((d: { name: string }) => d.name)).toEqual([
+      '100% delta',
+      'gamma',
+      'beta SENSOR',
+      'Alpha sensor',
+    ]);
 
-    const tagged = await admin.post('/v2/devices/search', { channelId: made.channel, filter: { tags: ['red', 'green'] } });
+    const tagged = await admin.post('/v2/devices/search', {
+      channelId: made.channel,
+      filter: { tags: ['red', 'green'] },
+    });
     expect(tagged.body.meta).toEqual({ filteredTotal: 2, total: 4 });
     expect(tagged.body.data.map((d: { name: string }) => d.name).sort()).toEqual(['Alpha sensor', 'gamma']);
 
-    const named = await admin.post('/v2/devices/search', { channelId: made.channel, filter: { name: 'sensor', tags: ['blue'] }, sort: { field: 'name', order: 'asc' } });
+    const named = await admin.post('/v2/devices/search', {
+      channelId: made.channel,
+      filter: { name: 'sensor', tags: ['blue'] },
+      sort: { field: 'name', order: 'asc' },
+    });
     expect(named.body.data.map((d: { name: string }) => d.name)).toEqual(['Alpha sensor', 'beta SENSOR']);
     // LIKE wildcards are taken literally
-    expect((await admin.post('/v2/devices/search', { channelId: made.channel, filter: { name: '0%' } })).body.data.map((d: { name: string }) => d.name)).toEqual(['100% delta']);
-    expect((await admin.post('/v2/devices/search', { channelId: made.channel, filter: { name: '_' } })).body.meta.filteredTotal).toBe(0);
+    expect(
+      (await admin.post('/v2/devices/search', { channelId: made.channel, filter: { name: '0%' } })).body.data.map(
+        (d: { name: string }) => d.name,
+      ),
+    ).toEqual(['100% delta']);
+    expect(
+      (await admin.post('/v2/devices/search', { channelId: made.channel, filter: { name: '_' } })).body.meta
+        .filteredTotal,
+    ).toBe(0);
   });
 
   it('pages with limit and offset, sorts, scopes by project', async () => {
-    const page = await admin.post('/v2/devices/search', { channelId: made.channel, limit: 2, offset: 1, sort: { field: 'createdAt', order: 'asc' } });
+    const page = await admin.post('/v2/devices/search', {
+      channelId: made.channel,
+      limit: 2,
+      offset: 1,
+      sort: { field: 'createdAt', order: 'asc' },
+    });
     expect(page.body.data.map((d: { name: string }) => d.name)).toEqual(['beta SENSOR', 'gamma']);
     expect(page.body.meta).toEqual({ filteredTotal: 4, total: 4 });
     const beyond = await admin.post('/v2/devices/search', { channelId: made.channel, offset: 10 });
@@ -229,9 +294,15 @@ describe('search', () => {
   });
 
   it('validates the search body', async () => {
-    const res = await admin.post('/v2/devices/search', { limit: 0, sort: { field: 'color' }, filter: { colour: 'red' }, extra: true });
+    const res = await admin.post('/v2/devices/search', {
+      limit: 0,
+      sort: { field: 'color' },
+      filter: { colour: 'red' },
+      extra: true,
+    });
     expect(res.status).toBe(400);
-    for (const part of ['limit:', 'sort.field:', 'filter: Unrecognized key: "colour"', 'Unrecognized key: "extra"']) expect(res.body.error).toContain(part);
+    for (const part of ['limit:', 'sort.field:', 'filter: Unrecognized key: "colour"', 'Unrecognized key: "extra"'])
+      expect(res.body.error).toContain(part);
   });
 });
 
@@ -240,10 +311,18 @@ describe('what ingestion keeps of a device', () => {
     const channel = (await admin.post('/v2/channels', { name: 'trackers', type: 'android' })).body.data;
     const project = (await admin.post('/v2/projects', { name: 'yard watch', channelIds: [channel.id] })).body.data;
     const yard = (
-      await admin.post('/v2/landmarks', { projectId: project.id, name: 'yard', model: { type: 'circle', geometry: { center: { lat: 48.2, lon: 16.37 }, radius: 200 } } })
+      await admin.post('/v2/landmarks', {
+        projectId: project.id,
+        name: 'yard',
+        model: { type: 'circle', geometry: { center: { lat: 48.2, lon: 16.37 }, radius: 200 } },
+      })
     ).body.data;
     // the rules engine keeps track of the landmarks its rules watch
-    const rule = await admin.post('/v2/rules', { projectId: project.id, name: 'in the yard', conditionsObject: [{ type: 'insideLandmark', ids: [yard.id] }] });
+    const rule = await admin.post('/v2/rules', {
+      projectId: project.id,
+      name: 'in the yard',
+      conditionsObject: [{ type: 'insideLandmark', ids: [yard.id] }],
+    });
     expect(rule.status).toBe(200);
     const registered = await fetch(`${server.url}/v1/registration`, {
       method: 'POST',
@@ -255,17 +334,29 @@ describe('what ingestion keeps of a device', () => {
       const sent = await fetch(`${server.url}/v1/mobile/events`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: token },
-        body: JSON.stringify({ timestamp: 1_700_000_000_000, locations: [{ timestamp: 1_700_000_000_000, latitude: 48.2001, longitude: 16.3702, accuracy: 8 }] }),
+        body: JSON.stringify({
+          timestamp: 1_700_000_000_000,
+          locations: [{ timestamp: 1_700_000_000_000, latitude: 48.2001, longitude: 16.3702, accuracy: 8 }],
+        }),
       });
       expect(sent.status).toBe(204);
       return (await member.get(`/v2/devices/${deviceId}`)).body.data;
     };
-    expect((await send()).lastLocation).toEqual({ latitude: 48.2001, longitude: 16.3702, accuracy: 8, timestamp: 1_700_000_000_000 });
+    expect((await send()).lastLocation).toEqual({
+      latitude: 48.2001,
+      longitude: 16.3702,
+      accuracy: 8,
+      timestamp: 1_700_000_000_000,
+    });
     // the new rule reaches the engine by NOTIFY, perhaps after the first event
-    const device = await waitFor(async () => {
-      const read = await send();
-      return read.insideLandmarkIds.length > 0 && read;
-    }, 10_000, 'the rules engine to place the device in the yard');
+    const device = await waitFor(
+      async () => {
+        const read = await send();
+        return read.insideLandmarkIds.length > 0 && read;
+      },
+      10_000,
+      'the rules engine to place the device in the yard',
+    );
     expect(device.insideLandmarkIds).toEqual([yard.id]);
     expect(Date.now() - new Date(device.lastSeenAt).getTime()).toBeLessThan(60_000);
     // the search answers the same
@@ -279,26 +370,54 @@ describe('registration and aliases', () => {
     const device = await registerDevice(sql, {
       organizationId: orgA,
       channelId: channelA,
-      properties: { manufacturer: 'Apple', model: 'iPhone X', os: 'iOS', os_version: '11.0.0', type: 'iOS', nested: { snake_key: 1 } },
+      properties: {
+        manufacturer: 'Apple',
+        model: 'iPhone X',
+        os: 'iOS',
+        os_version: '11.0.0',
+        type: 'iOS',
+        nested: { snake_key: 1 },
+      },
       sensors: ['location', 'wifi', 'location'],
       aliases: { phone_number: '+1 (555) 010-0000', imei: ' 490154203237518 ' },
     });
-    expect(device).toMatchObject({ organizationId: orgA, channelId: channelA, model: 'iPhone X', type: 'iOS', name: null, sensors: ['location', 'wifi'] });
+    expect(device).toMatchObject({
+      organizationId: orgA,
+      channelId: channelA,
+      model: 'iPhone X',
+      type: 'iOS',
+      name: null,
+      sensors: ['location', 'wifi'],
+    });
     expect(await listDeviceAliases(sql, orgA, device.id)).toEqual([
       { type: 'imei', value: '490154203237518' },
       { type: 'tel', value: '+15550100000' },
     ]);
     // keys of user data come back as sent (no camelCase renaming)
     const read = await admin.get(`/v2/devices/${device.id}`);
-    expect(read.body.data.properties).toEqual({ manufacturer: 'Apple', model: 'iPhone X', os: 'iOS', os_version: '11.0.0', type: 'iOS', nested: { snake_key: 1 } });
+    expect(read.body.data.properties).toEqual({
+      manufacturer: 'Apple',
+      model: 'iPhone X',
+      os: 'iOS',
+      os_version: '11.0.0',
+      type: 'iOS',
+      nested: { snake_key: 1 },
+    });
 
     const lookup = await member.post('/v2/devices/alias-lookup', { type: 'tel', value: '+15550100000' });
     expect(lookup.status).toBe(200);
     expect(lookup.body).toEqual({ data: device.id });
     // phone numbers are compared without punctuation, and phone_number means tel
-    expect((await admin.post('/v2/devices/alias-lookup', { type: 'phone_number', value: '+1 555-010-0000' })).body.data).toBe(device.id);
-    expect((await admin.post('/v2/devices/alias-lookup', { type: 'imei', value: '490154203237518' })).body.data).toBe(device.id);
-    expect((await admin.post('/v2/devices/alias-lookup', { type: 'tel', value: '+19999999999' })).body).toEqual({ status: 404, message: 'device not found' });
+    expect(
+      (await admin.post('/v2/devices/alias-lookup', { type: 'phone_number', value: '+1 555-010-0000' })).body.data,
+    ).toBe(device.id);
+    expect((await admin.post('/v2/devices/alias-lookup', { type: 'imei', value: '490154203237518' })).body.data).toBe(
+      device.id,
+    );
+    expect((await admin.post('/v2/devices/alias-lookup', { type: 'tel', value: '+19999999999' })).body).toEqual({
+      status: 404,
+      message: 'device not found',
+    });
     // another organization cannot find it
     expect((await other.post('/v2/devices/alias-lookup', { type: 'tel', value: '+15550100000' })).status).toBe(404);
     const bad = await admin.post('/v2/devices/alias-lookup', { type: 'tel' });
@@ -307,29 +426,69 @@ describe('registration and aliases', () => {
   });
 
   it('moves an alias to the device that registers with it again', async () => {
-    const first = await registerDevice(sql, { organizationId: orgA, channelId: channelA, properties: {}, sensors: [], aliases: [{ type: 'tel', value: '+15550111111' }] });
-    const second = await registerDevice(sql, { organizationId: orgA, channelId: channelA, properties: { name: 'new phone' }, sensors: [], aliases: { phone: '+1 555 011 1111' } });
+    const first = await registerDevice(sql, {
+      organizationId: orgA,
+      channelId: channelA,
+      properties: {},
+      sensors: [],
+      aliases: [{ type: 'tel', value: '+15550111111' }],
+    });
+    const second = await registerDevice(sql, {
+      organizationId: orgA,
+      channelId: channelA,
+      properties: { name: 'new phone' },
+      sensors: [],
+      aliases: { phone: '+1 555 011 1111' },
+    });
     expect(second.name).toBe('new phone');
-    expect((await admin.post('/v2/devices/alias-lookup', { type: 'tel', value: '+15550111111' })).body.data).toBe(second.id);
+    expect((await admin.post('/v2/devices/alias-lookup', { type: 'tel', value: '+15550111111' })).body.data).toBe(
+      second.id,
+    );
     expect((await admin.get(`/v2/devices/${first.id}`)).status).toBe(200); // the old device stays
     expect(await listDeviceAliases(sql, orgA, first.id)).toEqual([]);
     // the same alias value in another organization is a different alias
-    const theirs = await registerDevice(sql, { organizationId: orgB, channelId: channelB, properties: {}, sensors: [], aliases: { tel: '+15550111111' } });
-    expect((await other.post('/v2/devices/alias-lookup', { type: 'tel', value: '+15550111111' })).body.data).toBe(theirs.id);
-    expect((await admin.post('/v2/devices/alias-lookup', { type: 'tel', value: '+15550111111' })).body.data).toBe(second.id);
+    const theirs = await registerDevice(sql, {
+      organizationId: orgB,
+      channelId: channelB,
+      properties: {},
+      sensors: [],
+      aliases: { tel: '+15550111111' },
+    });
+    expect((await other.post('/v2/devices/alias-lookup', { type: 'tel', value: '+15550111111' })).body.data).toBe(
+      theirs.id,
+    );
+    expect((await admin.post('/v2/devices/alias-lookup', { type: 'tel', value: '+15550111111' })).body.data).toBe(
+      second.id,
+    );
   });
 
   it('is one transaction: a failing alias leaves no device behind', async () => {
-    const [{ count: before }] = await sql<[{ count: number }]>`SELECT count(*)::int AS count FROM devices WHERE organization_id = ${orgA}`;
+    const [{ count: before }] = await sql<
+      [{ count: number }]
+    >`SELECT count(*)::int AS count FROM devices WHERE organization_id = ${orgA}`;
     await expect(
-      registerDevice(sql, { organizationId: orgA, channelId: channelA, properties: {}, sensors: [], aliases: { tel: '+15550122222', bad: 'nul\u0000byte' } }),
+      registerDevice(sql, {
+        organizationId: orgA,
+        channelId: channelA,
+        properties: {},
+        sensors: [],
+        aliases: { tel: '+15550122222', bad: 'nul\u0000byte' },
+      }),
     ).rejects.toThrow();
-    const [{ count: after }] = await sql<[{ count: number }]>`SELECT count(*)::int AS count FROM devices WHERE organization_id = ${orgA}`;
+    const [{ count: after }] = await sql<
+      [{ count: number }]
+    >`SELECT count(*)::int AS count FROM devices WHERE organization_id = ${orgA}`;
     expect(after).toBe(before);
     expect((await admin.post('/v2/devices/alias-lookup', { type: 'tel', value: '+15550122222' })).status).toBe(404);
     // inside a caller's transaction it uses a savepoint
     await sql.begin(async (tx) => {
-      const device = await registerDevice(tx, { organizationId: orgA, channelId: channelA, properties: {}, sensors: [], aliases: { tel: '+15550133333' } });
+      const device = await registerDevice(tx, {
+        organizationId: orgA,
+        channelId: channelA,
+        properties: {},
+        sensors: [],
+        aliases: { tel: '+15550133333' },
+      });
       expect(device.id).toMatch(/^[0-9A-Z]{26}$/);
     });
     expect((await admin.post('/v2/devices/alias-lookup', { type: 'tel', value: '+15550133333' })).status).toBe(200);

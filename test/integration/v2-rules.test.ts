@@ -39,8 +39,13 @@ let landmarkA2: string;
 let landmarkB: string;
 
 beforeAll(async () => {
-  ({ server, sql, anon, admin } = await startInProcessPlatform({ JWT_SECRET: 'test-secret-test-secret-test-secret-1234' }));
-  ({ a: { organizationId: orgA, member }, b: { organizationId: orgB, admin: other } } = await twoTenants({ anon, admin, sql }, { member: 'rules-member@example.com', other: 'rules-other@example.com' }));
+  ({ server, sql, anon, admin } = await startInProcessPlatform({
+    JWT_SECRET: 'test-secret-test-secret-test-secret-1234',
+  }));
+  ({
+    a: { organizationId: orgA, member },
+    b: { organizationId: orgB, admin: other },
+  } = await twoTenants({ anon, admin, sql }, { member: 'rules-member@example.com', other: 'rules-other@example.com' }));
   rows = rowMaker(sql);
   channelA = await channel(orgA);
   channelB = await channel(orgB);
@@ -69,7 +74,14 @@ const genB = () => ({
   throttleInSeconds: 60,
   actions: [
     { type: 'sms', message: 'hello world', recipients: { reflect: true, telephoneNumbers: ['12342323'] } },
-    { type: 'webhook', method: 'post', url: 'https://hooks.example.com/x', headers: [{ header: 'Content-Type', value: 'application/json' }], password: 'hunter2', secret: 'sixteen-chars-secret' },
+    {
+      type: 'webhook',
+      method: 'post',
+      url: 'https://hooks.example.com/x',
+      headers: [{ header: 'Content-Type', value: 'application/json' }],
+      password: 'hunter2',
+      secret: 'sixteen-chars-secret',
+    },
   ],
 });
 
@@ -102,16 +114,33 @@ describe('POST /v2/rules', () => {
         type: 'and',
         items: [
           { type: 'enterLandmark', ids: [landmarkA], attribute: 'event.location.position', channelId: channelA },
-          { type: 'matchAttribute', attribute: 'event.data.tempF', operator: '>', value: 70, description: 'When event (event.data.tempF) is greater than 70' },
+          {
+            type: 'matchAttribute',
+            attribute: 'event.data.tempF',
+            operator: '>',
+            value: 70,
+            description: 'When event (event.data.tempF) is greater than 70',
+          },
           { type: 'schedule', weekDays: [1, 2, 3, 4, 5], timeOfDay: { from: 28800, to: 64800 } },
         ],
       },
     ]);
     expect(rule.actions).toHaveLength(2);
-    expect(rule.actions[1]).toMatchObject({ type: 'webhook', method: 'POST', headers: { 'Content-Type': '********' }, password: '********', secret: '********' });
+    expect(rule.actions[1]).toMatchObject({
+      type: 'webhook',
+      method: 'POST',
+      headers: { 'Content-Type': '********' },
+      password: '********',
+      secret: '********',
+    });
     for (const a of rule.actions) expect(a.id).toMatch(/^[0-9A-Z]{26}$/);
-    const [row] = await sql<{ actions: string; conditionTree: string }[]>`SELECT actions::text AS actions, condition_tree::text AS condition_tree FROM rules WHERE id = ${rule.id}`;
-    expect(JSON.parse(row!.actions)[1]).toMatchObject({ password: expect.stringMatching(/^enc:v1:/), secret: expect.stringMatching(/^enc:v1:/) });
+    const [row] = await sql<
+      { actions: string; conditionTree: string }[]
+    >`SELECT actions::text AS actions, condition_tree::text AS condition_tree FROM rules WHERE id = ${rule.id}`;
+    expect(JSON.parse(row!.actions)[1]).toMatchObject({
+      password: expect.stringMatching(/^enc:v1:/),
+      secret: expect.stringMatching(/^enc:v1:/),
+    });
     expect(row!.actions).not.toMatch(/hunter2|sixteen-chars-secret|application\/json/);
     expect(JSON.parse(row!.conditionTree).type).toBe('and');
     const got = await admin.get(`/v2/rules/${rule.id}`);
@@ -129,7 +158,18 @@ describe('POST /v2/rules', () => {
         type: 'or',
         items: [
           { type: 'insideLandmark', ids: [landmarkA], attribute: 'event.location.position' },
-          { type: 'not', items: [{ type: 'matchAttribute', attribute: 'event.data.kind', operator: '==', value: 'test', description: 'When event (event.data.kind) is equal to test' }] },
+          {
+            type: 'not',
+            items: [
+              {
+                type: 'matchAttribute',
+                attribute: 'event.data.kind',
+                operator: '==',
+                value: 'test',
+                description: 'When event (event.data.kind) is equal to test',
+              },
+            ],
+          },
         ],
       },
     ]);
@@ -150,7 +190,9 @@ describe('POST /v2/rules', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.data.properties).toEqual({ timezone: 'Europe/Paris' });
-    expect(res.body.data.conditions).toBe(`exitLandmark(('${landmarkA}'), event.location.position) && (weekDay((6))) && event.data.tempF >= 67`);
+    expect(res.body.data.conditions).toBe(
+      `exitLandmark(('${landmarkA}'), event.location.position) && (weekDay((6))) && event.data.tempF >= 67`,
+    );
   });
 
   it('validates the body and names the field', async () => {
@@ -163,36 +205,80 @@ describe('POST /v2/rules', () => {
     const throttle = await admin.post('/v2/rules', { projectId: projectA, name: 'x', throttleInSeconds: -1 });
     expect(throttle.status).toBe(400);
     expect(throttle.body.error).toContain('throttleInSeconds:');
-    const action = await admin.post('/v2/rules', { projectId: projectA, name: 'x', actions: [{ type: 'webhook', method: 'POST', url: 'file:///etc/passwd' }] });
+    const action = await admin.post('/v2/rules', {
+      projectId: projectA,
+      name: 'x',
+      actions: [{ type: 'webhook', method: 'POST', url: 'file:///etc/passwd' }],
+    });
     expect(action.status).toBe(400);
     expect(action.body.error).toContain('actions.0.url: must be an http or https URL');
-    const tz = await admin.post('/v2/rules', { projectId: projectA, name: 'x', properties: { timezone: 'Nowhere/City' } });
+    const tz = await admin.post('/v2/rules', {
+      projectId: projectA,
+      name: 'x',
+      properties: { timezone: 'Nowhere/City' },
+    });
     expect(tz.body).toMatchObject({ status: 400, error: 'properties.timezone: unknown time zone "Nowhere/City"' });
   });
 
   it('refuses conditions it cannot convert, with the field and the position', async () => {
-    const bad = await admin.post('/v2/rules', { projectId: projectA, name: 'x', conditions: 'event.x == 1 && eval(2)' });
-    expect(bad.body).toEqual({ status: 400, message: 'failed to convert to valid conditions', error: "conditions: at position 16: unknown function 'eval'" });
-    const node = await admin.post('/v2/rules', { projectId: projectA, name: 'x', conditionsObject: { type: 'or', items: [{ type: 'nearLandmark', ids: [landmarkA] }] } });
+    const bad = await admin.post('/v2/rules', {
+      projectId: projectA,
+      name: 'x',
+      conditions: 'event.x == 1 && eval(2)',
+    });
+    expect(bad.body).toEqual({
+      status: 400,
+      message: 'failed to convert to valid conditions',
+      error: "conditions: at position 16: unknown function 'eval'",
+    });
+    const node = await admin.post('/v2/rules', {
+      projectId: projectA,
+      name: 'x',
+      conditionsObject: { type: 'or', items: [{ type: 'nearLandmark', ids: [landmarkA] }] },
+    });
     expect(node.status).toBe(400);
     expect(node.body.error).toMatch(/^conditionsObject\.items\.0\.type: unknown condition type "nearLandmark"/);
-    const both = await admin.post('/v2/rules', { projectId: projectA, name: 'x', conditionsObject: [], logicalCondition: { type: 'always true' } });
+    const both = await admin.post('/v2/rules', {
+      projectId: projectA,
+      name: 'x',
+      conditionsObject: [],
+      logicalCondition: { type: 'always true' },
+    });
     expect(both.body.error).toBe('logicalCondition: give conditionsObject or logicalCondition, not both');
   });
 
   it('refuses landmarks outside the rule project, and channels, gateways, devices outside the organization', async () => {
-    const otherProject = await admin.post('/v2/rules', { projectId: projectA, name: 'x', conditions: `insideLandmark(('${landmarkA2}'), event.location.position)` });
+    const otherProject = await admin.post('/v2/rules', {
+      projectId: projectA,
+      name: 'x',
+      conditions: `insideLandmark(('${landmarkA2}'), event.location.position)`,
+    });
     expect(otherProject.status).toBe(400);
     expect(otherProject.body.error).toBe(`landmark ids: no landmark ${landmarkA2} in project ${projectA}`);
-    const foreign = await admin.post('/v2/rules', { projectId: projectA, name: 'x', conditionsObject: { type: 'insideLandmark', ids: [landmarkA, landmarkB] } });
+    const foreign = await admin.post('/v2/rules', {
+      projectId: projectA,
+      name: 'x',
+      conditionsObject: { type: 'insideLandmark', ids: [landmarkA, landmarkB] },
+    });
     expect(foreign.body.error).toBe(`landmark ids: no landmark ${landmarkB} in project ${projectA}`);
-    const channels = await admin.post('/v2/rules', { projectId: projectA, name: 'x', channelIds: [channelA, channelB] });
-    expect(channels.body).toMatchObject({ status: 400, error: `channelIds: no channel ${channelB} in this organization` });
+    const channels = await admin.post('/v2/rules', {
+      projectId: projectA,
+      name: 'x',
+      channelIds: [channelA, channelB],
+    });
+    expect(channels.body).toMatchObject({
+      status: 400,
+      error: `channelIds: no channel ${channelB} in this organization`,
+    });
     const gw = await admin.post('/v2/rules', { projectId: projectA, name: 'x', gatewayIds: [await gateway(orgB)] });
     expect(gw.status).toBe(400);
     expect(gw.body.error).toMatch(/^gatewayIds: no gateway/);
     const deviceB = await device(orgB, channelB);
-    const tags = await admin.post('/v2/rules', { projectId: projectA, name: 'x', actions: [{ type: 'update device state add tags', deviceIds: ['triggering device', deviceB], tags: ['x'] }] });
+    const tags = await admin.post('/v2/rules', {
+      projectId: projectA,
+      name: 'x',
+      actions: [{ type: 'update device state add tags', deviceIds: ['triggering device', deviceB], tags: ['x'] }],
+    });
     expect(tags.body.error).toBe(`action deviceIds: no device ${deviceB} in this organization`);
     const ok = await admin.post('/v2/rules', {
       projectId: projectA,
@@ -200,7 +286,11 @@ describe('POST /v2/rules', () => {
       channelIds: [channelA],
       gatewayIds: [await gateway(orgA)],
       actions: [
-        { type: 'update device state add tags', deviceIds: ['triggering device', await device(orgA, channelA)], tags: ['seen'] },
+        {
+          type: 'update device state add tags',
+          deviceIds: ['triggering device', await device(orgA, channelA)],
+          tags: ['seen'],
+        },
         { type: 'update landmark state remove tags', landmarkIds: [landmarkA2], tags: ['busy'] },
       ],
     });
@@ -250,10 +340,16 @@ describe('another organization', () => {
     const after = await admin.get(`/v2/rules/${rule.id}`);
     expect(after.body.data).toEqual(rule);
     const list = await other.get('/v2/rules');
-    expect(list.body.data.map((r: { organizationId: string }) => r.organizationId).every((o: string) => o === orgB)).toBe(true);
+    expect(
+      list.body.data.map((r: { organizationId: string }) => r.organizationId).every((o: string) => o === orgB),
+    ).toBe(true);
     expect((await other.get(`/v2/rules?projectId=${projectA}`)).status).toBe(404);
     // and org B's own rule cannot use org A's landmarks
-    const own = await other.post('/v2/rules', { projectId: projectB, name: 'b', conditionsObject: { type: 'insideLandmark', ids: [landmarkA] } });
+    const own = await other.post('/v2/rules', {
+      projectId: projectB,
+      name: 'b',
+      conditionsObject: { type: 'insideLandmark', ids: [landmarkA] },
+    });
     expect(own.status).toBe(400);
   });
 });
@@ -277,20 +373,45 @@ describe('GET, PATCH, DELETE /v2/rules/:rule', () => {
     const read = (await member.get(`/v2/rules/${rule.id}`)).body.data.actions[1];
     expect(read).toMatchObject({ password: '********', secret: '********', headers: { 'Content-Type': '********' } });
     const [before] = await sql<{ actions: string }[]>`SELECT actions::text AS actions FROM rules WHERE id = ${rule.id}`;
-    for (const url of ['https://attacker.example.net/x', 'http://hooks.example.com/x', 'https://hooks.example.com:444/x']) {
+    for (const url of [
+      'https://attacker.example.net/x',
+      'http://hooks.example.com/x',
+      'https://hooks.example.com:444/x',
+    ]) {
       const moved = await admin.patch(`/v2/rules/${rule.id}`, { actions: [{ ...hook, url }] });
       expect(moved.status).toBe(400);
-      expect(moved.body).toEqual({ status: 400, message: 'send the secret again when the URL changes', error: expect.stringMatching(/^actions\.0\.(password|secret|headers\.Content-Type):/) });
+      expect(moved.body).toEqual({
+        status: 400,
+        message: 'send the secret again when the URL changes',
+        error: expect.stringMatching(/^actions\.0\.(password|secret|headers\.Content-Type):/),
+      });
       // one masked header is enough to refuse
-      const header = await admin.patch(`/v2/rules/${rule.id}`, { actions: [{ ...hook, url, password: 'new-pw', secret: 'a-new-secret-16-chars' }] });
-      expect(header.body).toMatchObject({ status: 400, message: 'send the secret again when the URL changes', error: expect.stringMatching(/^actions\.0\.headers\.Content-Type:/) });
+      const header = await admin.patch(`/v2/rules/${rule.id}`, {
+        actions: [{ ...hook, url, password: 'new-pw', secret: 'a-new-secret-16-chars' }],
+      });
+      expect(header.body).toMatchObject({
+        status: 400,
+        message: 'send the secret again when the URL changes',
+        error: expect.stringMatching(/^actions\.0\.headers\.Content-Type:/),
+      });
     }
     const [after] = await sql<{ actions: string }[]>`SELECT actions::text AS actions FROM rules WHERE id = ${rule.id}`;
     expect(after!.actions).toBe(before!.actions);
     // the same origin (another path) keeps them; new values with a new origin are taken
-    expect((await admin.patch(`/v2/rules/${rule.id}`, { actions: [{ ...hook, url: 'https://hooks.example.com/other' }] })).status).toBe(200);
+    expect(
+      (await admin.patch(`/v2/rules/${rule.id}`, { actions: [{ ...hook, url: 'https://hooks.example.com/other' }] }))
+        .status,
+    ).toBe(200);
     const resent = await admin.patch(`/v2/rules/${rule.id}`, {
-      actions: [{ ...hook, url: 'https://elsewhere.example.net/x', password: 'new-pw', secret: 'a-new-secret-16-chars', headers: { 'Content-Type': 'text/plain' } }],
+      actions: [
+        {
+          ...hook,
+          url: 'https://elsewhere.example.net/x',
+          password: 'new-pw',
+          secret: 'a-new-secret-16-chars',
+          headers: { 'Content-Type': 'text/plain' },
+        },
+      ],
     });
     expect(resent.status).toBe(200);
   });
@@ -299,23 +420,44 @@ describe('GET, PATCH, DELETE /v2/rules/:rule', () => {
     const rule = (await admin.post('/v2/rules', genB())).body.data;
     const renamed = await admin.patch(`/v2/rules/${rule.id}`, { name: 'renamed', enabled: false });
     expect(renamed.status).toBe(200);
-    expect(renamed.body.data).toMatchObject({ name: 'renamed', enabled: false, conditions: rule.conditions, actions: rule.actions });
+    expect(renamed.body.data).toMatchObject({
+      name: 'renamed',
+      enabled: false,
+      conditions: rule.conditions,
+      actions: rule.actions,
+    });
     const advanced = await admin.patch(`/v2/rules/${rule.id}`, { conditions: 'event.data.tempF < 32' });
     expect(advanced.body.data.conditionsObject).toEqual([
-      { type: 'matchAttribute', attribute: 'event.data.tempF', operator: '<', value: 32, description: 'When event (event.data.tempF) is less than 32' },
+      {
+        type: 'matchAttribute',
+        attribute: 'event.data.tempF',
+        operator: '<',
+        value: 32,
+        description: 'When event (event.data.tempF) is less than 32',
+      },
     ]);
     // send back what was read, with one more action
-    const actions = [...rule.actions, { type: 'email', subject: 'cold', message: 'brr', recipients: { emails: ['ops@example.com'] } }];
+    const actions = [
+      ...rule.actions,
+      { type: 'email', subject: 'cold', message: 'brr', recipients: { emails: ['ops@example.com'] } },
+    ];
     const more = await admin.patch(`/v2/rules/${rule.id}`, { actions });
     expect(more.status).toBe(200);
     expect(more.body.data.actions.slice(0, 2)).toEqual(rule.actions);
     const [row] = await sql<{ actions: string }[]>`SELECT actions::text AS actions FROM rules WHERE id = ${rule.id}`;
-    expect(JSON.parse(row!.actions)[1]).toMatchObject({ password: expect.stringMatching(/^enc:v1:/), secret: expect.stringMatching(/^enc:v1:/) });
+    expect(JSON.parse(row!.actions)[1]).toMatchObject({
+      password: expect.stringMatching(/^enc:v1:/),
+      secret: expect.stringMatching(/^enc:v1:/),
+    });
     expect(row!.actions).not.toMatch(/hunter2|sixteen-chars-secret|application\/json/);
     const cleared = await admin.patch(`/v2/rules/${rule.id}`, { conditionsObject: [] });
     expect(cleared.body.data).toMatchObject({ conditions: '', conditionsObject: [] });
     const bad = await admin.patch(`/v2/rules/${rule.id}`, { conditions: '(event.x == 1' });
-    expect(bad.body).toEqual({ status: 400, message: 'failed to convert to valid conditions', error: "conditions: at position 13: expected ')', found end of input" });
+    expect(bad.body).toEqual({
+      status: 400,
+      message: 'failed to convert to valid conditions',
+      error: "conditions: at position 13: expected ')', found end of input",
+    });
   });
 
   it('re-checks landmarks when the rule moves to another project', async () => {
@@ -338,7 +480,9 @@ describe('GET, PATCH, DELETE /v2/rules/:rule', () => {
 
 describe('POST /v2/rules/validate-conditions', () => {
   it('answers the derived forms of a string or an object', async () => {
-    const fromString = await admin.post('/v2/rules/validate-conditions', { conditions: "event.a == 'x' && (timeOfDay('>=', 60))" });
+    const fromString = await admin.post('/v2/rules/validate-conditions', {
+      conditions: "event.a == 'x' && (timeOfDay('>=', 60))",
+    });
     expect(fromString.status).toBe(200);
     expect(fromString.body.data).toEqual({
       valid: true,
@@ -347,7 +491,13 @@ describe('POST /v2/rules/validate-conditions', () => {
         {
           type: 'and',
           items: [
-            { type: 'matchAttribute', attribute: 'event.a', operator: '==', value: 'x', description: 'When event (event.a) is equal to x' },
+            {
+              type: 'matchAttribute',
+              attribute: 'event.a',
+              operator: '==',
+              value: 'x',
+              description: 'When event (event.a) is equal to x',
+            },
             { type: 'schedule', timeOfDay: { from: 60 } },
           ],
         },
@@ -359,17 +509,31 @@ describe('POST /v2/rules/validate-conditions', () => {
       conditions: `insideLandmark(('${landmarkA}'), event.location.position)`,
       projectId: projectA,
     });
-    expect(fromObject.body.data).toMatchObject({ valid: true, conditions: `insideLandmark(('${landmarkA}'), event.location.position)`, matches: true });
-    const differs = await admin.post('/v2/rules/validate-conditions', { conditionsObject: { type: 'insideLandmark', ids: [landmarkA] }, conditions: 'false' });
+    expect(fromObject.body.data).toMatchObject({
+      valid: true,
+      conditions: `insideLandmark(('${landmarkA}'), event.location.position)`,
+      matches: true,
+    });
+    const differs = await admin.post('/v2/rules/validate-conditions', {
+      conditionsObject: { type: 'insideLandmark', ids: [landmarkA] },
+      conditions: 'false',
+    });
     expect(differs.body.data.matches).toBe(false);
   });
 
   it('answers 400 with the reason', async () => {
     const res = await admin.post('/v2/rules/validate-conditions', { conditions: "event.a == 'x' ||" });
-    expect(res.body).toEqual({ status: 400, message: 'failed to convert to valid conditions', error: 'conditions: at position 17: expected a condition, found end of input' });
+    expect(res.body).toEqual({
+      status: 400,
+      message: 'failed to convert to valid conditions',
+      error: 'conditions: at position 17: expected a condition, found end of input',
+    });
     const empty = await admin.post('/v2/rules/validate-conditions', {});
     expect(empty.status).toBe(400);
-    const landmarks = await admin.post('/v2/rules/validate-conditions', { conditionsObject: { type: 'insideLandmark', ids: [landmarkB] }, projectId: projectA });
+    const landmarks = await admin.post('/v2/rules/validate-conditions', {
+      conditionsObject: { type: 'insideLandmark', ids: [landmarkB] },
+      projectId: projectA,
+    });
     expect(landmarks.body.error).toBe(`landmark ids: no landmark ${landmarkB} in project ${projectA}`);
     const project = await other.post('/v2/rules/validate-conditions', { conditions: 'true', projectId: projectA });
     expect(project.status).toBe(401);
@@ -377,7 +541,17 @@ describe('POST /v2/rules/validate-conditions', () => {
 });
 
 describe('zones, labels and webhooks that would never work: warnings, and the rule vocabulary', () => {
-  const ZONES = (names: string[]) => JSON.stringify(names.map((name) => ({ name, polygon: [[0, 0], [1, 0], [1, 1]] })));
+  const ZONES = (names: string[]) =>
+    JSON.stringify(
+      names.map((name) => ({
+        name,
+        polygon: [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+        ],
+      })),
+    );
   /** A model of the organization with one version: its labels, public or not (as the bundled demo models are). */
   async function modelVersion(organizationId: string, labels: string[], isPublic = false) {
     const modelId = ulid();
@@ -401,16 +575,33 @@ describe('zones, labels and webhooks that would never work: warnings, and the ru
     await modelVersion(orgB, ['bicycle', 'person'], true); // public: every organization can run it
     await modelVersion(orgB, ['secret label']);
   });
-  const detections = (label: string, zone?: string) => ({ type: 'detections', label, ...(zone !== undefined && { zone }), operator: '>=', value: 1 });
+  const detections = (label: string, zone?: string) => ({
+    type: 'detections',
+    label,
+    ...(zone !== undefined && { zone }),
+    operator: '>=',
+    value: 1,
+  });
   const typoWarnings = [
-    { code: 'unknown_label', message: 'label "trafic cone" is not a label of any model this organization can run; did you mean "traffic cone"?', suggestions: ['traffic cone'] },
-    { code: 'unknown_zone', message: 'zone "left_hlaf" is not a zone of any camera in this project; did you mean "left_half"?', suggestions: ['left_half'] },
+    {
+      code: 'unknown_label',
+      message:
+        'label "trafic cone" is not a label of any model this organization can run; did you mean "traffic cone"?',
+      suggestions: ['traffic cone'],
+    },
+    {
+      code: 'unknown_zone',
+      message: 'zone "left_hlaf" is not a zone of any camera in this project; did you mean "left_half"?',
+      suggestions: ['left_half'],
+    },
   ];
 
   it("answers the project's zones and the labels the organization can run, sorted and distinct; 404 for another's project", async () => {
     const res = await member.get(`/v2/projects/${cameraProject}/rule-vocabulary`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: { zones: ['left_half', 'loading bay', 'right_half'], labels: ['bicycle', 'person', 'traffic cone'] } });
+    expect(res.body).toEqual({
+      data: { zones: ['left_half', 'loading bay', 'right_half'], labels: ['bicycle', 'person', 'traffic cone'] },
+    });
     expect((await admin.get(`/v2/projects/${projectA2}/rule-vocabulary`)).body.data.zones).toEqual([]);
     const foreign = await other.get(`/v2/projects/${cameraProject}/rule-vocabulary`);
     expect(foreign.body).toEqual({ status: 404, message: 'project not found' });
@@ -418,36 +609,67 @@ describe('zones, labels and webhooks that would never work: warnings, and the ru
   });
 
   it('validate-conditions answers valid, with warnings naming the near matches', async () => {
-    const conditionsObject = [{ type: 'and', items: [detections('trafic cone', 'left_hlaf'), detections('person', 'loading bay'), detections('trafic cone')] }];
+    const conditionsObject = [
+      {
+        type: 'and',
+        items: [detections('trafic cone', 'left_hlaf'), detections('person', 'loading bay'), detections('trafic cone')],
+      },
+    ];
     const res = await member.post('/v2/rules/validate-conditions', { conditionsObject, projectId: cameraProject });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ valid: true, warnings: typoWarnings });
     // without a project, zones are not known: only labels are checked
-    expect((await member.post('/v2/rules/validate-conditions', { conditionsObject })).body.data.warnings).toEqual([typoWarnings[0]]);
+    expect((await member.post('/v2/rules/validate-conditions', { conditionsObject })).body.data.warnings).toEqual([
+      typoWarnings[0],
+    ]);
     // the same from the expression string; a name far from every known one has no suggestion
-    const far = await member.post('/v2/rules/validate-conditions', { conditions: "detections('giraffe', 'left_half') >= 1", projectId: cameraProject });
-    expect(far.body.data.warnings).toEqual([{ code: 'unknown_label', message: 'label "giraffe" is not a label of any model this organization can run', suggestions: [] }]);
-    const right = await member.post('/v2/rules/validate-conditions', { conditionsObject: [detections('traffic cone', 'left_half')], projectId: cameraProject });
+    const far = await member.post('/v2/rules/validate-conditions', {
+      conditions: "detections('giraffe', 'left_half') >= 1",
+      projectId: cameraProject,
+    });
+    expect(far.body.data.warnings).toEqual([
+      {
+        code: 'unknown_label',
+        message: 'label "giraffe" is not a label of any model this organization can run',
+        suggestions: [],
+      },
+    ]);
+    const right = await member.post('/v2/rules/validate-conditions', {
+      conditionsObject: [detections('traffic cone', 'left_half')],
+      projectId: cameraProject,
+    });
     expect(right.body.data.warnings).toEqual([]);
     // another organization's private labels and cameras are not known here
-    const secret = await member.post('/v2/rules/validate-conditions', { conditionsObject: [detections('secret label', 'b_zone')], projectId: cameraProject });
+    const secret = await member.post('/v2/rules/validate-conditions', {
+      conditionsObject: [detections('secret label', 'b_zone')],
+      projectId: cameraProject,
+    });
     expect(secret.body.data.warnings.map((w: { code: string }) => w.code)).toEqual(['unknown_label', 'unknown_zone']);
   });
 
   it('saves a rule with typos all the same, and answers its warnings on create (both routes) and PATCH', async () => {
-    const body = { projectId: cameraProject, name: 'cones', conditionsObject: [detections('trafic cone', 'left_hlaf')] };
+    const body = {
+      projectId: cameraProject,
+      name: 'cones',
+      conditionsObject: [detections('trafic cone', 'left_hlaf')],
+    };
     const created = await admin.post('/v2/rules', body);
     expect(created.status).toBe(200);
     expect(created.body.data.warnings).toEqual(typoWarnings);
     expect(created.body.data.conditions).toBe("detections('trafic cone', 'left_hlaf') >= 1");
     const read = await admin.get(`/v2/rules/${created.body.data.id}`);
     expect(read.body.data).not.toHaveProperty('warnings');
-    const fixed = await admin.patch(`/v2/rules/${created.body.data.id}`, { conditionsObject: [detections('traffic cone', 'left_half')] });
+    const fixed = await admin.patch(`/v2/rules/${created.body.data.id}`, {
+      conditionsObject: [detections('traffic cone', 'left_half')],
+    });
     expect(fixed.status).toBe(200);
     expect(fixed.body.data.warnings).toEqual([]);
     const renamed = await admin.patch(`/v2/rules/${created.body.data.id}`, { name: 'cones again' });
     expect(renamed.body.data.warnings).toEqual([]);
-    const nested = await admin.post(`/v2/projects/${cameraProject}/rules`, { name: 'nested', conditionsObject: [detections('person', 'left_hlaf')] });
+    const nested = await admin.post(`/v2/projects/${cameraProject}/rules`, {
+      name: 'nested',
+      conditionsObject: [detections('person', 'left_hlaf')],
+    });
     expect(nested.status).toBe(201);
     expect(nested.body.data.warnings).toEqual([typoWarnings[1]]);
     expect((await admin.post('/v2/rules', genB())).body.data.warnings).toEqual([]);
@@ -468,7 +690,8 @@ describe('zones, labels and webhooks that would never work: warnings, and the ru
       {
         code: 'webhook_blocked',
         field: 'actions.1.url',
-        message: 'the webhook to http://10.1.2.3:8080 will be blocked each time the rule fires: 10.1.2.3 is an internal address (private (RFC 1918)); WEBHOOK_ALLOWED_HOSTS can allow it',
+        message:
+          'the webhook to http://10.1.2.3:8080 will be blocked each time the rule fires: 10.1.2.3 is an internal address (private (RFC 1918)); WEBHOOK_ALLOWED_HOSTS can allow it',
       },
     ]);
   });
@@ -486,7 +709,10 @@ describe('Gen A routes under projects', () => {
     expect(res.status).toBe(201);
     const { warnings, ...rule } = res.body.data;
     expect(warnings).toEqual([]);
-    expect(rule).toMatchObject({ projectId: projectA, conditions: `enterLandmark(('${landmarkA}'), event.location.position) || false` });
+    expect(rule).toMatchObject({
+      projectId: projectA,
+      conditions: `enterLandmark(('${landmarkA}'), event.location.position) || false`,
+    });
     expect(rule.actions[0]).toMatchObject({ type: 'email', message: 'entered' });
     const list = await admin.get(`/v2/projects/${projectA}/rules`);
     expect(list.body.data.map((r: { id: string }) => r.id)).toContain(rule.id);
@@ -511,11 +737,16 @@ describe("caps on an organization's rules", () => {
     const leaves = nodes - 1 - groups;
     return {
       type: 'or',
-      items: Array.from({ length: groups }, (_, g) => ({ type: 'or', items: Array.from({ length: Math.floor(leaves / groups) + (g < leaves % groups ? 1 : 0) }, leaf) })),
+      items: Array.from({ length: groups }, (_, g) => ({
+        type: 'or',
+        items: Array.from({ length: Math.floor(leaves / groups) + (g < leaves % groups ? 1 : 0) }, leaf),
+      })),
     };
   };
 
-  it('refuses a rule that would bring the condition nodes of all its rules past 20,000, created or changed, with a 400 naming the totals', { timeout: 120_000 }, async () => {
+  it('refuses a rule that would bring the condition nodes of all its rules past 20,000, created or changed, with a 400 naming the totals', {
+    timeout: 120_000,
+  }, async () => {
     const tenant = await signUpTenant(anon, sql, 'rules-nodes@example.com');
     const projectId = await project(organizationOf(tenant));
     // 40 rules of 499 nodes: 19,960.
@@ -528,7 +759,8 @@ describe("caps on an organization's rules", () => {
     expect(over.body).toEqual({
       status: 400,
       message: 'too many conditions',
-      error: "conditions: this rule's 41 conditions would bring this organization's rules to 20001, over the most they may hold in all (20000)",
+      error:
+        "conditions: this rule's 41 conditions would bring this organization's rules to 20001, over the most they may hold in all (20000)",
     });
     // 40 nodes still fit; a rule grown past the cap by a change is refused too, a rename is not.
     const small = await tenant.post('/v2/rules', { projectId, name: 'small', conditionsObject: wide(40) });
@@ -538,7 +770,9 @@ describe("caps on an organization's rules", () => {
     expect(grown.body.message).toBe('too many conditions');
     expect((await tenant.patch(`/v2/rules/${small.body.data.id}`, { name: 'renamed' })).status).toBe(200);
     // Another organization is not counted with this one.
-    expect((await admin.post('/v2/rules', { projectId: projectA, name: 'elsewhere', conditionsObject: wide(100) })).status).toBe(200);
+    expect(
+      (await admin.post('/v2/rules', { projectId: projectA, name: 'elsewhere', conditionsObject: wide(100) })).status,
+    ).toBe(200);
   });
 
   it('refuses a 1001st rule with a 400', async () => {
@@ -553,7 +787,11 @@ describe("caps on an organization's rules", () => {
     const last = await tenant.post('/v2/rules', { projectId, name: 'the 1000th', conditions: 'event.data.n == 1' });
     expect(last.status, JSON.stringify(last.body)).toBe(200);
     const over = await tenant.post('/v2/rules', { projectId, name: 'the 1001st', conditions: 'event.data.n == 1' });
-    expect(over.body).toEqual({ status: 400, message: 'too many rules', error: 'this organization has 1000 rules, the most it may have (1000); delete one first' });
+    expect(over.body).toEqual({
+      status: 400,
+      message: 'too many rules',
+      error: 'this organization has 1000 rules, the most it may have (1000); delete one first',
+    });
     expect((await tenant.get('/v2/rules')).body.data).toHaveLength(1000);
   });
 });
@@ -565,7 +803,14 @@ describe('RuleService.loadEnabled (for the rules engine)', () => {
     const ch = await channel(organizationId);
     const p = await project(organizationId, [ch]);
     const lm = await landmark(organizationId, p);
-    const on = (await org.post('/v2/rules', { projectId: p, name: 'on', conditionsObject: { type: 'insideLandmark', ids: [lm] }, properties: { timezone: 'Asia/Tokyo' } })).body.data;
+    const on = (
+      await org.post('/v2/rules', {
+        projectId: p,
+        name: 'on',
+        conditionsObject: { type: 'insideLandmark', ids: [lm] },
+        properties: { timezone: 'Asia/Tokyo' },
+      })
+    ).body.data;
     await org.post('/v2/rules', { projectId: p, name: 'off', enabled: false, conditions: 'true' });
     const bare = (await org.post('/v2/rules', { projectId: p, name: 'no conditions' })).body.data;
     // a row written by hand, without the tree: parsed once, at load
@@ -591,7 +836,12 @@ describe('RuleService.loadEnabled (for the rules engine)', () => {
       throttleInSeconds: 0,
     });
     expect(rules[1]).toMatchObject({ id: bare.id, condition: null, timezone: 'UTC' });
-    expect(rules[2]!.condition).toEqual({ type: 'matchAttribute', attribute: 'event.data.x', operator: '==', value: 1 });
+    expect(rules[2]!.condition).toEqual({
+      type: 'matchAttribute',
+      attribute: 'event.data.x',
+      operator: '==',
+      value: 1,
+    });
     expect((await service.loadEnabled(orgB)).every((r) => r.organizationId === orgB)).toBe(true);
   });
 });

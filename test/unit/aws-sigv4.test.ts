@@ -4,12 +4,21 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_PAYLOAD_SHA256, signS3Request } from '../../src/lib/aws-sigv4.js';
 
-const EXAMPLE = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', region: 'us-east-1' };
+const EXAMPLE = {
+  accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  region: 'us-east-1',
+};
 
 describe('AWS Signature Version 4 for S3', () => {
   it("signs AWS's GET Object example as AWS does", () => {
     const headers = signS3Request(
-      { method: 'GET', url: new URL('https://examplebucket.s3.amazonaws.com/test.txt'), headers: { Range: 'bytes=0-9' }, payloadSha256: EMPTY_PAYLOAD_SHA256 },
+      {
+        method: 'GET',
+        url: new URL('https://examplebucket.s3.amazonaws.com/test.txt'),
+        headers: { Range: 'bytes=0-9' },
+        payloadSha256: EMPTY_PAYLOAD_SHA256,
+      },
       EXAMPLE,
       new Date('2013-05-24T00:00:00Z'),
     );
@@ -18,12 +27,20 @@ describe('AWS Signature Version 4 for S3', () => {
         'SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,' +
         'Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41',
     );
-    expect(headers).toMatchObject({ host: 'examplebucket.s3.amazonaws.com', 'x-amz-date': '20130524T000000Z', range: 'bytes=0-9' });
+    expect(headers).toMatchObject({
+      host: 'examplebucket.s3.amazonaws.com',
+      'x-amz-date': '20130524T000000Z',
+      range: 'bytes=0-9',
+    });
   });
 
   it('signs a different request differently: the path, the query and the payload are all covered', () => {
     const sign = (url: string, payload = EMPTY_PAYLOAD_SHA256) =>
-      signS3Request({ method: 'GET', url: new URL(url), payloadSha256: payload }, EXAMPLE, new Date('2013-05-24T00:00:00Z')).authorization;
+      signS3Request(
+        { method: 'GET', url: new URL(url), payloadSha256: payload },
+        EXAMPLE,
+        new Date('2013-05-24T00:00:00Z'),
+      ).authorization;
     const base = sign('http://127.0.0.1:9000/bucket/models/a/model.onnx');
     expect(sign('http://127.0.0.1:9000/bucket/models/b/model.onnx')).not.toBe(base);
     expect(sign('http://127.0.0.1:9000/bucket/models/a/model.onnx?list-type=2')).not.toBe(base);

@@ -5,7 +5,12 @@
 // gets back, callers in turn, failures.
 import { performance } from 'node:perf_hooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DynamicBatcher, NoInstanceError, type BatchPolicy, type BatchedOutputs } from '../../src/inference/scheduling/batcher.js';
+import {
+  DynamicBatcher,
+  NoInstanceError,
+  type BatchPolicy,
+  type BatchedOutputs,
+} from '../../src/inference/scheduling/batcher.js';
 import type { ModelInstance } from '../../src/inference/instances/instance.js';
 
 interface Run {
@@ -53,7 +58,11 @@ function slot(n: number): SharedArrayBuffer {
 function batcherOf(policy: Partial<BatchPolicy>, instanceCount = 1) {
   const fake = fakeInstances(instanceCount);
   const sizes: number[] = [];
-  const batcher = new DynamicBatcher(fake.instances, { maxBatchSize: 8, maxQueueDelayMs: 0, preferredBatchSizes: [], ...policy }, { batch: (size) => sizes.push(size) });
+  const batcher = new DynamicBatcher(
+    fake.instances,
+    { maxBatchSize: 8, maxQueueDelayMs: 0, preferredBatchSizes: [], ...policy },
+    { batch: (size) => sizes.push(size) },
+  );
   /** announces and submits request `n` (threshold n / 100) */
   const submit = (n: number, caller = 'org') => {
     batcher.expect();

@@ -5,7 +5,15 @@
 // minimum upload rate's watch, on fake timers.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BodyBudget } from '../../src/lib/body-budget.js';
-import { BodyTooLargeError, declaredLength, HandlerBody, readBody, readGatedBody, SMALL_BODY_BYTES, type GatedBodyOptions } from '../../src/http/body-readers.js';
+import {
+  BodyTooLargeError,
+  declaredLength,
+  HandlerBody,
+  readBody,
+  readGatedBody,
+  SMALL_BODY_BYTES,
+  type GatedBodyOptions,
+} from '../../src/http/body-readers.js';
 import { ApiError } from '../../src/http/errors.js';
 import { ClientDisconnectedError, type Reply } from '../../src/http/reply.js';
 import type { Request } from '../../src/http/request.js';
@@ -22,7 +30,17 @@ function fakeRequest(headers: Record<string, string> = {}, clientAddress = '192.
     pause: () => log.push('pause'),
     resume: () => log.push('resume'),
   };
-  const req = { method: 'POST', path: '/x', query: new URLSearchParams(), params: {}, headers, peerAddress: clientAddress, clientAddress, requestId: 'r', raw } as unknown as Request;
+  const req = {
+    method: 'POST',
+    path: '/x',
+    query: new URLSearchParams(),
+    params: {},
+    headers,
+    peerAddress: clientAddress,
+    clientAddress,
+    requestId: 'r',
+    raw,
+  } as unknown as Request;
   /** Delivers `bytes` as uWS does: in a buffer it reuses (zeroed here) once the callback returns. */
   const send = (bytes: Uint8Array, isLast: boolean) => {
     if (!onData) throw new Error('nobody reads the body');
@@ -99,7 +117,10 @@ describe('readBody', () => {
 
   it('refuses at once a declared length over the limit, discarding the rest (closing past 64 MiB)', async () => {
     const small = fakeRequest({ 'content-length': '101' });
-    await expect(readBody(small.req, fakeReply().reply, 100)).rejects.toMatchObject({ bytes: 101, closeConnection: false });
+    await expect(readBody(small.req, fakeReply().reply, 100)).rejects.toMatchObject({
+      bytes: 101,
+      closeConnection: false,
+    });
     expect(small.listening()).toBe(true); // the rest is read and dropped
     const huge = fakeRequest({ 'content-length': String(65 * 1024 * 1024) });
     await expect(readBody(huge.req, fakeReply().reply, 100)).rejects.toMatchObject({ closeConnection: true });
@@ -118,7 +139,10 @@ describe('readBody', () => {
   it('with a measurer, reads an oversized body to its end, feeding every byte to the measure', async () => {
     const { req, send } = fakeRequest({ 'content-length': '150' });
     let fed = 0;
-    const body = readBody(req, fakeReply().reply, 100, () => ({ feed: (chunk) => (fed += chunk.byteLength), result: () => 4242 }));
+    const body = readBody(req, fakeReply().reply, 100, () => ({
+      feed: (chunk) => (fed += chunk.byteLength),
+      result: () => 4242,
+    }));
     send(bytes(80), false);
     send(bytes(70), true);
     const error = (await body.catch((e: unknown) => e)) as BodyTooLargeError;
@@ -174,7 +198,11 @@ describe('HandlerBody (the body port of a predict pass)', () => {
 });
 
 describe('readGatedBody', () => {
-  const options = (budget: BodyBudget, strangers: BodyBudget, extra: Partial<GatedBodyOptions> = {}): GatedBodyOptions => ({
+  const options = (
+    budget: BodyBudget,
+    strangers: BodyBudget,
+    extra: Partial<GatedBodyOptions> = {},
+  ): GatedBodyOptions => ({
     limit: 1 << 20,
     budget,
     strangers,
@@ -189,7 +217,12 @@ describe('readGatedBody', () => {
     const [budget, strangers] = [new BodyBudget(1 << 20), new BodyBudget(1 << 20)];
     const { req, send, log } = fakeRequest({ 'content-length': '100' });
     let letThrough!: () => void;
-    const body = readGatedBody(req, fakeReply().reply, options(budget, strangers), () => new Promise<void>((r) => (letThrough = r)));
+    const body = readGatedBody(
+      req,
+      fakeReply().reply,
+      options(budget, strangers),
+      () => new Promise<void>((r) => (letThrough = r)),
+    );
     expect(strangers.inUse).toBe(100);
     expect(log).toEqual([]); // not paused: read at once
     send(bytes(100, 3), true);
@@ -206,7 +239,12 @@ describe('readGatedBody', () => {
     const size = SMALL_BODY_BYTES + 1;
     const { req, send, log } = fakeRequest({ 'content-length': String(size) });
     let letThrough!: () => void;
-    const body = readGatedBody(req, fakeReply().reply, options(budget, strangers), () => new Promise<void>((r) => (letThrough = r)));
+    const body = readGatedBody(
+      req,
+      fakeReply().reply,
+      options(budget, strangers),
+      () => new Promise<void>((r) => (letThrough = r)),
+    );
     expect(log).toEqual(['pause']);
     expect(budget.inUse + strangers.inUse).toBe(0); // nothing reserved for an unknown caller's large body
     letThrough();
@@ -223,7 +261,9 @@ describe('readGatedBody', () => {
     const { req, send, log } = fakeRequest({ 'content-length': '100' });
     let peerReads = 0;
     Object.defineProperty(req, 'clientAddress', { get: () => (peerReads++, '192.0.2.1') });
-    const body = readGatedBody(req, fakeReply().reply, options(budget, strangers, { owner: () => 'not asked' }), { owner: 'org-7' });
+    const body = readGatedBody(req, fakeReply().reply, options(budget, strangers, { owner: () => 'not asked' }), {
+      owner: 'org-7',
+    });
     expect([budget.inUse, strangers.inUse, log]).toEqual([100, 0, []]); // read at once, in the tenant's budget
     expect(budget.tryReserve(1 << 20, 'org-7')).toBe(false); // under org-7's part
     send(bytes(100, 3), true);
@@ -238,7 +278,9 @@ describe('readGatedBody', () => {
     const [budget, strangers] = [new BodyBudget(1000, 1000), new BodyBudget(1 << 20)];
     expect(budget.tryReserve(1000, 'someone')).toBe(true);
     const { req, send, log } = fakeRequest({ 'content-length': '100' });
-    const body = readGatedBody(req, fakeReply().reply, options(budget, strangers, { holdMs: 5000 }), { owner: 'org-7' });
+    const body = readGatedBody(req, fakeReply().reply, options(budget, strangers, { holdMs: 5000 }), {
+      owner: 'org-7',
+    });
     expect(log).toEqual(['pause']);
     budget.release(1000, 'someone');
     await vi.waitFor(() => expect(log).toEqual(['pause', 'resume']));
@@ -253,7 +295,9 @@ describe('readGatedBody', () => {
     const { req } = fakeRequest({ 'content-length': String(SMALL_BODY_BYTES * 4) });
     const { reply, errors } = fakeReply();
     const refusal = new ApiError(401, 'unauthorized', 'no');
-    expect(await readGatedBody(req, reply, options(budget, strangers), async () => Promise.reject(refusal))).toBeUndefined();
+    expect(
+      await readGatedBody(req, reply, options(budget, strangers), async () => Promise.reject(refusal)),
+    ).toBeUndefined();
     expect(errors).toEqual([{ error: refusal, close: true }]);
     expect(budget.inUse + strangers.inUse).toBe(0);
   });
@@ -264,7 +308,12 @@ describe('readGatedBody', () => {
     const { reply, errors } = fakeReply();
     const refusal = new ApiError(401, 'unauthorized', 'no');
     let refuse!: () => void;
-    const body = readGatedBody(req, reply, options(budget, strangers), () => new Promise<void>((_, reject) => (refuse = () => reject(refusal))));
+    const body = readGatedBody(
+      req,
+      reply,
+      options(budget, strangers),
+      () => new Promise<void>((_, reject) => (refuse = () => reject(refusal))),
+    );
     send(bytes(10), true);
     await Promise.resolve(); // the body's completion is noted
     refuse();
@@ -293,7 +342,9 @@ describe('readGatedBody', () => {
     const [budget, strangers] = [new BodyBudget(1 << 20), new BodyBudget(1 << 20)];
     const { req } = fakeRequest({ 'content-length': '2000' });
     const { reply, errors } = fakeReply();
-    expect(await readGatedBody(req, reply, options(budget, strangers, { limit: 1000 }), async () => {})).toBeUndefined();
+    expect(
+      await readGatedBody(req, reply, options(budget, strangers, { limit: 1000 }), async () => {}),
+    ).toBeUndefined();
     expect(errors[0]!.error).toMatchObject({ status: 413 });
     expect(budget.inUse + strangers.inUse).toBe(0);
   });
@@ -304,7 +355,11 @@ describe('the minimum upload rate', () => {
     vi.useFakeTimers();
     const watch = new UploadRateWatch(rate);
     const state = { received: 0, paused: false, failed: undefined as ApiError | undefined };
-    const stop = watch.watch({ received: () => state.received, paused: () => state.paused, fail: (error) => (state.failed = error) });
+    const stop = watch.watch({
+      received: () => state.received,
+      paused: () => state.paused,
+      fail: (error) => (state.failed = error),
+    });
     return { state, stop };
   }
 

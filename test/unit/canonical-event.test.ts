@@ -34,22 +34,52 @@ function expectSameKeys(shape: Shape, schema: z.ZodType, path: string): void {
   for (const [key, kind] of Object.entries(shape)) {
     const optional = (zodShape![key] as unknown as { _zod: { def: { type: string } } })._zod.def.type === 'optional';
     expect(typeof kind === 'string' && isRequired(kind), `${path}.${key} is required`).toBe(!optional);
-    if (typeof kind === 'object') expectSameKeys('object' in kind ? kind.object : kind.list, zodShape![key]!, `${path}.${key}`);
-    else if (kind !== 'attributes' && kind !== 'strings') expect(objectShape(zodShape![key]!), `${path}.${key} is a scalar`).toBeUndefined();
+    if (typeof kind === 'object')
+      expectSameKeys('object' in kind ? kind.object : kind.list, zodShape![key]!, `${path}.${key}`);
+    else if (kind !== 'attributes' && kind !== 'strings')
+      expect(objectShape(zodShape![key]!), `${path}.${key} is a scalar`).toBeUndefined();
   }
 }
 
 /** Values near the edges of what the schema accepts, and some it rejects. */
 function generator(rand: () => number) {
   const pick = <T>(items: T[]): T => items[Math.floor(rand() * items.length)]!;
-  const odd = () => pick<unknown>([null, undefined, 'x', '12', '1.5', 1.5, -0, 2 ** 53, NaN, Infinity, true, {}, [], 'a'.repeat(1025), 91, -181]);
+  const odd = () =>
+    pick<unknown>([
+      null,
+      undefined,
+      'x',
+      '12',
+      '1.5',
+      1.5,
+      -0,
+      2 ** 53,
+      NaN,
+      Infinity,
+      true,
+      {},
+      [],
+      'a'.repeat(1025),
+      91,
+      -181,
+    ]);
   const scalar = (kind: string): unknown => {
     if (rand() < 0.08) return odd();
     switch (kind) {
       case 'int64':
         return pick([0, 1, -7, 1_700_000_000_000, Number.MAX_SAFE_INTEGER]);
       case 'time':
-        return pick([0, 1_700_000_000, 1_700_000_000_000, 946_684_799_999, 946_684_800_000, Date.now() + 3_600_000, Date.now() + 2 * 86_400_000, 253_402_300_800_000, -1]);
+        return pick([
+          0,
+          1_700_000_000,
+          1_700_000_000_000,
+          946_684_799_999,
+          946_684_800_000,
+          Date.now() + 3_600_000,
+          Date.now() + 2 * 86_400_000,
+          253_402_300_800_000,
+          -1,
+        ]);
       case 'number':
         return pick([0, 2.5, -3.75, 1e-7, 12345.678]);
       case 'latitude':
@@ -65,23 +95,31 @@ function generator(rand: () => number) {
       case 'strings':
         return Array.from({ length: Math.floor(rand() * 3) }, () => pick(['gps', 'wifi', 'x'.repeat(1024)]));
       default: {
-        const entries = Array.from({ length: Math.floor(rand() * 4) }, () => [rand() < 0.03 ? 'k\u0000' : pick(['app', 'k', 'zone', 'k'.repeat(256), 'k'.repeat(257)]), rand() < 0.03 ? '\ud83d' : pick<unknown>(['v', 3, 2.5, false, null, {}])]);
+        const entries = Array.from({ length: Math.floor(rand() * 4) }, () => [
+          rand() < 0.03 ? 'k\u0000' : pick(['app', 'k', 'zone', 'k'.repeat(256), 'k'.repeat(257)]),
+          rand() < 0.03 ? '\ud83d' : pick<unknown>(['v', 3, 2.5, false, null, {}]),
+        ]);
         return Object.fromEntries(entries);
       }
     }
   };
   const object = (shape: Shape, depth: number): Record<string, unknown> => {
     // Keys in a random order: zod writes them in its own.
-    const keys = Object.keys(shape).filter(() => rand() < 0.5).sort(() => rand() - 0.5);
+    const keys = Object.keys(shape)
+      .filter(() => rand() < 0.5)
+      .sort(() => rand() - 0.5);
     const out: Record<string, unknown> = {};
     for (const key of keys) {
       const kind = shape[key]!;
       if (typeof kind === 'string') out[key] = scalar(kind);
       else if ('object' in kind) out[key] = rand() < 0.05 ? odd() : object(kind.object, depth + 1);
-      else out[key] = rand() < 0.05 ? odd() : Array.from({ length: Math.floor(rand() * 3) }, () => object(kind.list, depth + 1));
+      else
+        out[key] =
+          rand() < 0.05 ? odd() : Array.from({ length: Math.floor(rand() * 3) }, () => object(kind.list, depth + 1));
     }
     // Spellings zod renames or strips.
-    if (rand() < 0.05) out[pick(['configuration', 'errors', 'batteryLevel', 'unknown', 'os_version'])] = depth === 0 ? {} : 1;
+    if (rand() < 0.05)
+      out[pick(['configuration', 'errors', 'batteryLevel', 'unknown', 'os_version'])] = depth === 0 ? {} : 1;
     return out;
   };
   return () => object(EVENT_SHAPE, 0);
@@ -117,7 +155,9 @@ describe('canonical mobile events skip zod', () => {
   it('takes the fast path for a full event in either encoding, and decodes it as zod does', () => {
     const event = {
       timestamp: 1_700_000_000_000,
-      locations: [{ timestamp: 1_700_000_000_000, latitude: 48.8566, longitude: 2.3522, velocity: 1.5, course: 90, accuracy: 5 }],
+      locations: [
+        { timestamp: 1_700_000_000_000, latitude: 48.8566, longitude: 2.3522, velocity: 1.5, course: 90, accuracy: 5 },
+      ],
       wifis: [{ mac: 'aa:bb', ssid: 'home', rssi: -40 }],
       ibeacons: [{ uuid: 'u', major: 1, minor: 2, rssi: -60, proximity: 'near', accuracy: 0.5 }],
       powers: [{ charging: true, batteryLife: 80 }],
@@ -130,14 +170,23 @@ describe('canonical mobile events skip zod', () => {
     };
     const json = Buffer.from(JSON.stringify(event));
     const protobuf = ingress.Event.encode(ingress.Event.fromObject(event)).finish();
-    const fromProtobuf = ingress.Event.toObject(ingress.Event.decode(protobuf), { longs: Number, defaults: false, arrays: false });
+    const fromProtobuf = ingress.Event.toObject(ingress.Event.decode(protobuf), {
+      longs: Number,
+      defaults: false,
+      arrays: false,
+    });
     expect(canonicalEvent(JSON.parse(json.toString()))).toBeDefined();
     expect(canonicalEvent(fromProtobuf)).toBeDefined();
     const expected = eventSchema.parse(event);
     expect(decodeEvent(json, 'json')).toEqual({ events: [expected], unknownFields: new Set() });
     // protobuf floats are 32-bit: compared with zod's reading of the same decoded message
-    expect(JSON.stringify(decodeEvent(protobuf, 'protobuf').events[0])).toBe(JSON.stringify(eventSchema.parse(fromProtobuf)));
-    expect(decodeEventBatch(Buffer.from(JSON.stringify({ events: [event, event] })), 'json').events).toEqual([expected, expected]);
+    expect(JSON.stringify(decodeEvent(protobuf, 'protobuf').events[0])).toBe(
+      JSON.stringify(eventSchema.parse(fromProtobuf)),
+    );
+    expect(decodeEventBatch(Buffer.from(JSON.stringify({ events: [event, event] })), 'json').events).toEqual([
+      expected,
+      expected,
+    ]);
   });
 
   it('leaves other spellings, strings for numbers and bad values to zod', () => {
@@ -146,8 +195,13 @@ describe('canonical mobile events skip zod', () => {
     expect(canonicalEvent({ locations: [{ latitude: 91, longitude: 0 }] })).toBeUndefined();
     expect(canonicalEvent(JSON.parse('{"attributes":{"__proto__":"x"}}'))).toBeUndefined();
     // …and zod still answers them: renamed, converted, or refused with the path.
-    expect(decodeEvent(Buffer.from('{"powers":[{"batteryLevel":50}]}'), 'json')).toEqual({ events: [{ powers: [{ batteryLife: 50 }] }], unknownFields: new Set() });
-    expect(decodeEvent(Buffer.from('{"timestamp":"1700000000000"}'), 'json').events).toEqual([{ timestamp: 1_700_000_000_000 }]);
+    expect(decodeEvent(Buffer.from('{"powers":[{"batteryLevel":50}]}'), 'json')).toEqual({
+      events: [{ powers: [{ batteryLife: 50 }] }],
+      unknownFields: new Set(),
+    });
+    expect(decodeEvent(Buffer.from('{"timestamp":"1700000000000"}'), 'json').events).toEqual([
+      { timestamp: 1_700_000_000_000 },
+    ]);
     let refusal: unknown;
     try {
       decodeEvent(Buffer.from('{"locations":[{"latitude":91,"longitude":0}]}'), 'json');
@@ -170,17 +224,38 @@ describe('canonical mobile events skip zod', () => {
     };
     for (const timestamp of [1_700_000_000, 0, -1, 946_684_799_999, Date.now() + 2 * 86_400_000]) {
       expect(canonicalEvent({ timestamp }), String(timestamp)).toBeUndefined();
-      expect(detail(JSON.stringify({ timestamp })), String(timestamp)).toMatch(/^timestamp: .*expected a time in epoch milliseconds, between 2000-01-01 and a day from now$/);
+      expect(detail(JSON.stringify({ timestamp })), String(timestamp)).toMatch(
+        /^timestamp: .*expected a time in epoch milliseconds, between 2000-01-01 and a day from now$/,
+      );
     }
     expect(detail('{"timestamp": 1700000000}')).toContain('epoch seconds? send milliseconds (1700000000000)');
-    for (const timestamp of [946_684_800_000, 1_700_000_000_000, Date.now() + 3_600_000]) expect(canonicalEvent({ timestamp })).toEqual({ timestamp });
+    for (const timestamp of [946_684_800_000, 1_700_000_000_000, Date.now() + 3_600_000])
+      expect(canonicalEvent({ timestamp })).toEqual({ timestamp });
   });
 
   it('names the fields it does not know, through the aliases and the nested lists, and keeps the event', () => {
-    const raw = { timestamp: 1_700_000_000_000, altitude: 3, configuration: { eventTTL: 5, colour: 'red' }, locations: [{ latitude: 1, longitude: 2, floor: 4 }, { latitude: 1, longitude: 2, floor: 5, heading: 1 }], powers: [{ batteryLevel: 5 }] };
+    const raw = {
+      timestamp: 1_700_000_000_000,
+      altitude: 3,
+      configuration: { eventTTL: 5, colour: 'red' },
+      locations: [
+        { latitude: 1, longitude: 2, floor: 4 },
+        { latitude: 1, longitude: 2, floor: 5, heading: 1 },
+      ],
+      powers: [{ batteryLevel: 5 }],
+    };
     const decoded = decodeEventBatch(Buffer.from(JSON.stringify([raw])), 'json');
-    expect([...decoded.unknownFields].sort()).toEqual(['altitude', 'configurations.colour', 'locations.floor', 'locations.heading']);
-    expect(decoded.events[0]).toMatchObject({ timestamp: 1_700_000_000_000, configurations: { eventTtl: 5 }, powers: [{ batteryLife: 5 }] });
+    expect([...decoded.unknownFields].sort()).toEqual([
+      'altitude',
+      'configurations.colour',
+      'locations.floor',
+      'locations.heading',
+    ]);
+    expect(decoded.events[0]).toMatchObject({
+      timestamp: 1_700_000_000_000,
+      configurations: { eventTtl: 5 },
+      powers: [{ batteryLife: 5 }],
+    });
     expect(decoded.events[0]).not.toHaveProperty('altitude');
   });
 });

@@ -2,7 +2,13 @@
 // its outer boundary traced along cell edges, and Douglas-Peucker on the
 // closed polygon.
 import { describe, expect, it } from 'vitest';
-import { largestPart, simplifyClosed, traceOuterContour, type Grid, type Vertex } from '../../src/inference/pipeline/contour.js';
+import {
+  largestPart,
+  simplifyClosed,
+  traceOuterContour,
+  type Grid,
+  type Vertex,
+} from '../../src/inference/pipeline/contour.js';
 
 /** A grid from rows of '#' (in) and '.' (out). */
 function grid(...rows: string[]): Grid {

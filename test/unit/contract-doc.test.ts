@@ -14,7 +14,23 @@ const CONTRACT = readFileSync(join(ROOT, 'docs/CONTRACT.md'), 'utf8');
 
 /** `test/<dir>/<file>.test.ts`: «title», as the page writes a test reference. */
 const TEST_REFERENCE = /`(test\/[\w./-]+\.test\.tsx?)`: «([^»]+)»/g;
-const TEXT_FILES = new Set(['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json', '.md', '.proto', '.py', '.sh', '.html', '.css', '.yml', '.yaml', '.txt']);
+const TEXT_FILES = new Set([
+  '.ts',
+  '.tsx',
+  '.js',
+  '.mjs',
+  '.cjs',
+  '.json',
+  '.md',
+  '.proto',
+  '.py',
+  '.sh',
+  '.html',
+  '.css',
+  '.yml',
+  '.yaml',
+  '.txt',
+]);
 /** The two reference notes the contract replaced, by name (with or without `.md`). */
 const REFERENCE_NOTES = new RegExp(`api-(?:${['spec', 'notes'].join('|')})\\b`);
 
@@ -44,7 +60,8 @@ describe('docs/CONTRACT.md', () => {
       }
       const source = readFileSync(path, 'utf8');
       // As written in the source: inside '…' a quote is escaped.
-      if (![title, title.replaceAll("'", "\\'")].some((spelling) => source.includes(spelling))) missing.push(`${file}: no test «${title}»`);
+      if (![title, title.replaceAll("'", "\\'")].some((spelling) => source.includes(spelling)))
+        missing.push(`${file}: no test «${title}»`);
     }
     expect(missing).toEqual([]);
   });
@@ -52,20 +69,26 @@ describe('docs/CONTRACT.md', () => {
   it('has every anchor the code and the docs cite', () => {
     const anchors = new Set([...CONTRACT.matchAll(/<a id="([\w-]+)"><\/a>/g)].map((m) => m[1]!));
     const broken: string[] = [];
-    for (const file of [...['src', 'test', 'bench', 'scripts', 'web', 'proto', 'docs'].flatMap(textFiles), 'README.md']) {
+    for (const file of [
+      ...['src', 'test', 'bench', 'scripts', 'web', 'proto', 'docs'].flatMap(textFiles),
+      'README.md',
+    ]) {
       const text = readFileSync(join(ROOT, file), 'utf8');
       for (const [, anchor] of text.matchAll(/CONTRACT\.md#([\w-]+)/g)) {
         if (!anchors.has(anchor!)) broken.push(`${file}: #${anchor}`);
       }
       if (file === 'docs/CONTRACT.md') {
-        for (const [, anchor] of text.matchAll(/\]\(#([\w-]+)\)/g)) if (!anchors.has(anchor!)) broken.push(`${file}: (#${anchor})`);
+        for (const [, anchor] of text.matchAll(/\]\(#([\w-]+)\)/g))
+          if (!anchors.has(anchor!)) broken.push(`${file}: (#${anchor})`);
       }
     }
     expect(broken).toEqual([]);
   });
 
   it('replaced the reference notes: no file under src/ or test/ cites them', () => {
-    const citing = ['src', 'test'].flatMap(textFiles).filter((file) => REFERENCE_NOTES.test(readFileSync(join(ROOT, file), 'utf8')));
+    const citing = ['src', 'test']
+      .flatMap(textFiles)
+      .filter((file) => REFERENCE_NOTES.test(readFileSync(join(ROOT, file), 'utf8')));
     expect(citing).toEqual([]);
   });
 });

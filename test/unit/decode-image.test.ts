@@ -173,19 +173,29 @@ describe.skipIf(!hasNative)('native JPEG decoding', () => {
     for (let i = 0; i < 25; i++) {
       const width = 100 + next(1400);
       const height = 100 + next(1400);
-      const bytes = await sharp({ create: { width, height, channels: 3, background: '#4080c0' } }).jpeg().toBuffer();
-      for (const [box, resize] of [[320, 'letterbox'], [640, 'letterbox'], [320, 'stretch']] as const) {
+      const bytes = await sharp({ create: { width, height, channels: 3, background: '#4080c0' } })
+        .jpeg()
+        .toBuffer();
+      for (const [box, resize] of [
+        [320, 'letterbox'],
+        [640, 'letterbox'],
+        [320, 'stretch'],
+      ] as const) {
         const rect = placeImage(width, height, box, box, resize);
         const fast = native.decodeJpeg!(bytes, MAX, box, box, resize === 'letterbox');
         if (rect.rectWidth > width || rect.rectHeight > height) {
           expect(fast, `${width}x${height} into ${box} is enlarged: sharp's`).toBeNull();
         } else {
-          expect([fast!.pixelsWidth, fast!.pixelsHeight], `${width}x${height} ${resize} ${box}`).toEqual([rect.rectWidth, rect.rectHeight]);
+          expect([fast!.pixelsWidth, fast!.pixelsHeight], `${width}x${height} ${resize} ${box}`).toEqual([
+            rect.rectWidth,
+            rect.rectHeight,
+          ]);
           // A flat image stays flat through DCT scaling and the reduce.
           for (let c = 0; c < 3; c++) {
             let low = 255;
             let high = 0;
-            for (let i = c; i < fast!.data.length; i += 3) [low, high] = [Math.min(low, fast!.data[i]!), Math.max(high, fast!.data[i]!)];
+            for (let i = c; i < fast!.data.length; i += 3)
+              [low, high] = [Math.min(low, fast!.data[i]!), Math.max(high, fast!.data[i]!)];
             expect(high - low).toBeLessThanOrEqual(2);
           }
         }
@@ -204,8 +214,12 @@ describe.skipIf(!hasNative)('native JPEG decoding', () => {
   });
 
   it('refuses an image over the pixel limit before decoding it', async () => {
-    const bytes = await sharp({ create: { width: 2500, height: 2000, channels: 3, background: '#777' } }).jpeg().toBuffer();
-    expect(() => native.decodeJpeg!(bytes, 4_000_000, 320, 320, true)).toThrow(/2500x2000 pixels, over the limit of 4000000/);
+    const bytes = await sharp({ create: { width: 2500, height: 2000, channels: 3, background: '#777' } })
+      .jpeg()
+      .toBuffer();
+    expect(() => native.decodeJpeg!(bytes, 4_000_000, 320, 320, true)).toThrow(
+      /2500x2000 pixels, over the limit of 4000000/,
+    );
     expect(native.decodeJpeg!(bytes, 5_000_000, 320, 320, true)).not.toBeNull();
   });
 
@@ -309,7 +323,10 @@ describe.skipIf(!hasNative)('native JPEG decoding of textured photographs', () =
 describe('decodeImage JPEG behaviour, whichever decoder runs', () => {
   it('words corrupt and truncated JPEGs as before', async () => {
     const bytes = await jpeg(200, 200);
-    for (const broken of [bytes.subarray(0, bytes.length / 2), Buffer.concat([bytes.subarray(0, 200), Buffer.alloc(3000, 0x5a)])]) {
+    for (const broken of [
+      bytes.subarray(0, bytes.length / 2),
+      Buffer.concat([bytes.subarray(0, 200), Buffer.alloc(3000, 0x5a)]),
+    ]) {
       const error = await rejection(decodeImage(broken, letterbox, MAX));
       expect(error.message).toBe('could not parse image');
       expect(error.detail).toMatch(/^image: jpeg: /);
@@ -317,7 +334,9 @@ describe('decodeImage JPEG behaviour, whichever decoder runs', () => {
   });
 
   it('refuses a JPEG over the pixel limit with the explicit message, in displayed orientation', async () => {
-    const bomb = await sharp({ create: { width: 2500, height: 2000, channels: 3, background: '#777' } }).jpeg().toBuffer();
+    const bomb = await sharp({ create: { width: 2500, height: 2000, channels: 3, background: '#777' } })
+      .jpeg()
+      .toBuffer();
     expect((await rejection(decodeImage(bomb, letterbox, 4_000_000))).detail).toBe(
       'image: 2500x2000 pixels exceeds the limit of 4000000 pixels',
     );

@@ -5,7 +5,14 @@ import { selectDetections } from '../../src/inference/pipeline/detections.js';
 import { placeImage } from '../../src/inference/pipeline/letterbox.js';
 import type { Candidate } from '../../src/inference/outputs/index.js';
 
-const box = (x1: number, y1: number, x2: number, y2: number, score: number, classId = 0): Candidate => ({ x1, y1, x2, y2, score, classId });
+const box = (x1: number, y1: number, x2: number, y2: number, score: number, classId = 0): Candidate => ({
+  x1,
+  y1,
+  x2,
+  y2,
+  score,
+  classId,
+});
 const options = { iou: 0.45, maxDetections: 100, nms: true };
 const fractions = (ds: ReturnType<typeof selectDetections>) => ds.map((d) => [d.x1, d.y1, d.x2, d.y2, d.score]);
 
@@ -23,7 +30,11 @@ describe('selectDetections', () => {
   });
 
   it('still suppresses boxes that overlap as drawn, within a class only', () => {
-    const kept = selectDetections([box(10, 10, 50, 50, 0.9), box(12, 10, 52, 50, 0.8), box(12, 10, 52, 50, 0.7, 1)], placement, options);
+    const kept = selectDetections(
+      [box(10, 10, 50, 50, 0.9), box(12, 10, 52, 50, 0.8), box(12, 10, 52, 50, 0.7, 1)],
+      placement,
+      options,
+    );
     expect(kept.map((d) => [d.score, d.classId])).toEqual([
       [0.9, 0],
       [0.7, 1],
@@ -32,10 +43,14 @@ describe('selectDetections', () => {
 
   it('answers no box that lies wholly in the padding, and caps what it answers', () => {
     const wide = placeImage(200, 100, 100, 100, 'letterbox'); // the image fills rows 25..75
-    const kept = selectDetections([box(10, 0, 30, 20, 0.95), box(10, 30, 30, 60, 0.9), box(40, 30, 60, 60, 0.8), box(70, 30, 90, 60, 0.7)], wide, {
-      ...options,
-      maxDetections: 2,
-    });
+    const kept = selectDetections(
+      [box(10, 0, 30, 20, 0.95), box(10, 30, 30, 60, 0.9), box(40, 30, 60, 60, 0.8), box(70, 30, 90, 60, 0.7)],
+      wide,
+      {
+        ...options,
+        maxDetections: 2,
+      },
+    );
     expect(fractions(kept)).toEqual([
       [0.1, 0.1, 0.3, 0.7, 0.9],
       [0.4, 0.1, 0.6, 0.7, 0.8],

@@ -28,7 +28,8 @@ function linkTargets(text: string): string[] {
     }
     if (fence !== undefined) continue;
     const prose = line.replace(/(`+)[^`]*?\1/g, '');
-    for (const m of prose.matchAll(/\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+"[^"]*")?\s*\)/g)) targets.push(m[1]!.replace(/^<|>$/g, ''));
+    for (const m of prose.matchAll(/\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+"[^"]*")?\s*\)/g))
+      targets.push(m[1]!.replace(/^<|>$/g, ''));
     const definition = /^\s{0,3}\[[^\]]+\]:\s*(\S+)/.exec(prose);
     if (definition) targets.push(definition[1]!);
   }
@@ -42,7 +43,15 @@ function isRelative(target: string): boolean {
 
 describe('documentation links', () => {
   it('finds links the way a Markdown reader does', () => {
-    const text = ['[a](docs/A.md) ![b](b.png "title") [c](<c d.md#x>)', '`[not](code.md)`', '```', '[not](fenced.md)', '```', '[e]: e.md', '[f](https://example.com) [g](#anchor)'].join('\n');
+    const text = [
+      '[a](docs/A.md) ![b](b.png "title") [c](<c d.md#x>)',
+      '`[not](code.md)`',
+      '```',
+      '[not](fenced.md)',
+      '```',
+      '[e]: e.md',
+      '[f](https://example.com) [g](#anchor)',
+    ].join('\n');
     expect(linkTargets(text)).toEqual(['docs/A.md', 'b.png', 'c d.md#x', 'e.md', 'https://example.com', '#anchor']);
     expect(linkTargets(text).filter(isRelative)).toEqual(['docs/A.md', 'b.png', 'c d.md#x', 'e.md']);
   });

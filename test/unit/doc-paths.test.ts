@@ -46,21 +46,27 @@ function walk(dir: string, keep: (path: string) => boolean, out: string[] = []):
 
 const EXTENSIONS = 'ts|tsx|js|mjs|cjs|json|md|proto|py|sh|cc|cpp|h|hpp|yml|yaml|onnx|png|css|html|txt';
 /** A path or file name: segments of word characters, dots and dashes, ending in a known extension. */
-const PATH = new RegExp(String.raw`(?<![\w./@:%"'-])((?:\.{1,2}/)*(?:[\w-][\w.-]*/)*[\w-]+(?:\.[\w-]+)*\.(?:${EXTENSIONS}))(?![\w/])`, 'g');
+const PATH = new RegExp(
+  String.raw`(?<![\w./@:%"'-])((?:\.{1,2}/)*(?:[\w-][\w.-]*/)*[\w-]+(?:\.[\w-]+)*\.(?:${EXTENSIONS}))(?![\w/])`,
+  'g',
+);
 
 /** The comments of a source file, as TypeScript's scanner finds them: what it says in prose, not its strings. */
 function comments(source: string): string {
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.JSX, source);
   const found: string[] = [];
   for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
-    if (token === ts.SyntaxKind.SingleLineCommentTrivia || token === ts.SyntaxKind.MultiLineCommentTrivia) found.push(scanner.getTokenText());
+    if (token === ts.SyntaxKind.SingleLineCommentTrivia || token === ts.SyntaxKind.MultiLineCommentTrivia)
+      found.push(scanner.getTokenText());
   }
   return found.join('\n');
 }
 
 /** Every path-looking name of a text. */
 function namedPaths(text: string): string[] {
-  return [...text.matchAll(PATH)].map((m) => m[1]!).filter((p) => !NOT_FILES.has(p) && !BUILT.test(p.replace(/^(\.\.\/)+/, '')));
+  return [...text.matchAll(PATH)]
+    .map((m) => m[1]!)
+    .filter((p) => !NOT_FILES.has(p) && !BUILT.test(p.replace(/^(\.\.\/)+/, '')));
 }
 
 describe('paths named in docs and comments', () => {
@@ -75,15 +81,26 @@ describe('paths named in docs and comments', () => {
   };
 
   it('finds the names a reader would take for files', () => {
-    const text = 'see `src/db/events.ts`, http/server.ts and ../bench/results/flood.md; uWebSockets.js is a package; https://example.com/a.md is not ours';
+    const text =
+      'see `src/db/events.ts`, http/server.ts and ../bench/results/flood.md; uWebSockets.js is a package; https://example.com/a.md is not ours';
     expect(namedPaths(text)).toEqual(['src/db/events.ts', 'http/server.ts', '../bench/results/flood.md']);
-    expect(comments('const a = "x.ts // not a comment"; // names b.ts\nconst g = \'src/**/*.ts\'; /* and c.ts */ import("d.ts")')).toBe('// names b.ts\n/* and c.ts */');
+    expect(
+      comments(
+        'const a = "x.ts // not a comment"; // names b.ts\nconst g = \'src/**/*.ts\'; /* and c.ts */ import("d.ts")',
+      ),
+    ).toBe('// names b.ts\n/* and c.ts */');
   });
 
   it('has every path in README.md, CONTRIBUTING.md, docs/ and source comments name an existing file', () => {
     const documents = walk(ROOT, (p) => /^(README|CONTRIBUTING)\.md$|^docs\/[^/]+\.md$/.test(p));
     // This file's own examples name files that do not exist, on purpose.
-    const sources = walk(ROOT, (p) => /^(src|bench|scripts|test|web\/src)\/.*\.(ts|tsx|mjs)$/.test(p) && !p.startsWith('src/ingest/generated/') && p !== 'test/unit/doc-paths.test.ts');
+    const sources = walk(
+      ROOT,
+      (p) =>
+        /^(src|bench|scripts|test|web\/src)\/.*\.(ts|tsx|mjs)$/.test(p) &&
+        !p.startsWith('src/ingest/generated/') &&
+        p !== 'test/unit/doc-paths.test.ts',
+    );
     expect(documents.length).toBeGreaterThan(5);
     expect(sources.length).toBeGreaterThan(100);
     const missing: string[] = [];
@@ -123,7 +140,15 @@ function mapEntries(map: string): string[] {
 
 describe("docs/ARCHITECTURE.md's module map", () => {
   it('reads names, lists and folders as the tree shows them', () => {
-    const map = ['src/', '  main.ts      entry', '  db/          SQL', '    a.ts, b.ts   tables', '  cli/model.ts  the CLI', '  lib/', '    c.ts x.ts is prose'].join('\n');
+    const map = [
+      'src/',
+      '  main.ts      entry',
+      '  db/          SQL',
+      '    a.ts, b.ts   tables',
+      '  cli/model.ts  the CLI',
+      '  lib/',
+      '    c.ts x.ts is prose',
+    ].join('\n');
     expect(mapEntries(map)).toEqual(['src/main.ts', 'src/db/a.ts', 'src/db/b.ts', 'src/cli/model.ts', 'src/lib/c.ts']);
   });
 
@@ -133,7 +158,9 @@ describe("docs/ARCHITECTURE.md's module map", () => {
     expect(map, 'a fenced module map under "## Module map"').toBeDefined();
     const entries = mapEntries(map!);
     // `routes/v2/*.ts`: every file of that folder, one per part of the API.
-    const patterns = entries.filter((e) => e.includes('*')).map((e) => new RegExp(`^${e.replace(/[.]/g, '\\.').replace(/\*/g, '[^/]*')}$`));
+    const patterns = entries
+      .filter((e) => e.includes('*'))
+      .map((e) => new RegExp(`^${e.replace(/[.]/g, '\\.').replace(/\*/g, '[^/]*')}$`));
     const listed = new Set(entries);
     const unlisted = walk(join(ROOT, 'src'), () => true)
       .map((f) => relative(ROOT, f))

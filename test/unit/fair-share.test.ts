@@ -159,7 +159,10 @@ describe('batchers under a fair share', () => {
     const slowA = fakeInstance(log, 'a');
     const slowA2 = fakeInstance(log, 'a2');
     const b = fakeInstance(log, 'b');
-    const batcherA = new DynamicBatcher([slowA.instance, slowA2.instance], policy, observer, { gate, organizationId: 'org-a' });
+    const batcherA = new DynamicBatcher([slowA.instance, slowA2.instance], policy, observer, {
+      gate,
+      organizationId: 'org-a',
+    });
     const batcherB = new DynamicBatcher([b.instance], policy, observer, { gate, organizationId: 'org-b' });
     for (let i = 0; i < 3; i++) {
       batcherA.expect();

@@ -93,7 +93,7 @@ describe('circles', () => {
       }
       // the box's half-width is the true widest point (which is not at the centre's latitude)
       expect((box.maxLon - box.minLon) / 2).toBeCloseTo(widest, 4);
-      expect(box.maxLat - center.lat).toBeCloseTo((5000 / EARTH_RADIUS_M) / RAD, 6);
+      expect(box.maxLat - center.lat).toBeCloseTo(5000 / EARTH_RADIUS_M / RAD, 6);
     }
   });
 });
@@ -126,8 +126,14 @@ describe('polygons', () => {
     type: 'polygon',
     geometry: {
       points: [
-        { lat: 0, lon: 0 }, { lat: 0, lon: 3 }, { lat: 1, lon: 3 }, { lat: 1, lon: 1 },
-        { lat: 2, lon: 1 }, { lat: 2, lon: 3 }, { lat: 3, lon: 3 }, { lat: 3, lon: 0 },
+        { lat: 0, lon: 0 },
+        { lat: 0, lon: 3 },
+        { lat: 1, lon: 3 },
+        { lat: 1, lon: 1 },
+        { lat: 2, lon: 1 },
+        { lat: 2, lon: 3 },
+        { lat: 3, lon: 3 },
+        { lat: 3, lon: 0 },
       ],
     },
   });
@@ -143,15 +149,35 @@ describe('polygons', () => {
   });
 
   it('drops the closing point and repeated points', () => {
-    const closed = parseModel({ type: 'polygon', geometry: { points: [{ lat: 0, lon: 0 }, { lat: 0, lon: 1 }, { lat: 0, lon: 1 }, { lat: 1, lon: 1 }, { lat: 0, lon: 0 }] } });
-    expect(closed).toEqual({ type: 'polygon', points: [{ lat: 0, lon: 0 }, { lat: 0, lon: 1 }, { lat: 1, lon: 1 }] });
+    const closed = parseModel({
+      type: 'polygon',
+      geometry: {
+        points: [
+          { lat: 0, lon: 0 },
+          { lat: 0, lon: 1 },
+          { lat: 0, lon: 1 },
+          { lat: 1, lon: 1 },
+          { lat: 0, lon: 0 },
+        ],
+      },
+    });
+    expect(closed).toEqual({
+      type: 'polygon',
+      points: [
+        { lat: 0, lon: 0 },
+        { lat: 0, lon: 1 },
+        { lat: 1, lon: 1 },
+      ],
+    });
   });
 });
 
 describe('spellings', () => {
   it('parses every circle spelling to the same stored shape', () => {
     const expected: Shape = { type: 'circle', center: { lat: 48.8566, lon: 2.3522 }, radius: 100 };
-    expect(parseModel({ type: 'circle', geometry: { center: { lat: 48.8566, lon: 2.3522 }, radius: 100 } })).toEqual(expected);
+    expect(parseModel({ type: 'circle', geometry: { center: { lat: 48.8566, lon: 2.3522 }, radius: 100 } })).toEqual(
+      expected,
+    );
     expect(parseModel({ type: 'circle', geometry: { lat: 48.8566, lon: 2.3522, radius: 100 } })).toEqual(expected);
     expect(parseShape({ type: 'circle', radius: '100m', coordinates: [2.3522, 48.8566] })).toEqual(expected);
     expect(parseShape({ type: 'circle', radius: 100, coordinates: [2.3522, 48.8566] })).toEqual(expected);
@@ -160,7 +186,9 @@ describe('spellings', () => {
 
   it('reads the shape form in [lon, lat] order', () => {
     // [lon, lat] = [120, 45]: 120 is only valid as a longitude
-    expect(parseShape({ type: 'circle', radius: 50, coordinates: [120, 45] })).toMatchObject({ center: { lat: 45, lon: 120 } });
+    expect(parseShape({ type: 'circle', radius: 50, coordinates: [120, 45] })).toMatchObject({
+      center: { lat: 45, lon: 120 },
+    });
     expect(issues(shapeInput.safeParse({ type: 'circle', radius: 50, coordinates: [45, 120] }))).toEqual([
       'coordinates.1: latitude must be between -90 and 90',
     ]);
@@ -168,15 +196,65 @@ describe('spellings', () => {
 
   it('parses envelope = rectangle and polygon ring = points, and writes both spellings back', () => {
     const rect = parseModel({ type: 'rectangle', geometry: { nw: { lat: 10, lon: 20 }, se: { lat: 5, lon: 25 } } });
-    const envelope = parseShape({ type: 'envelope', coordinates: [[20, 10], [25, 5]] });
+    const envelope = parseShape({
+      type: 'envelope',
+      coordinates: [
+        [20, 10],
+        [25, 5],
+      ],
+    });
     expect(envelope).toEqual(rect);
-    expect(toGeoShape(rect)).toEqual({ type: 'envelope', coordinates: [[20, 10], [25, 5]] });
+    expect(toGeoShape(rect)).toEqual({
+      type: 'envelope',
+      coordinates: [
+        [20, 10],
+        [25, 5],
+      ],
+    });
 
-    const poly = parseModel({ type: 'polygon', geometry: { points: [{ lat: 0, lon: 0 }, { lat: 0, lon: 1 }, { lat: 1, lon: 1 }] } });
-    const ring = parseShape({ type: 'polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] });
+    const poly = parseModel({
+      type: 'polygon',
+      geometry: {
+        points: [
+          { lat: 0, lon: 0 },
+          { lat: 0, lon: 1 },
+          { lat: 1, lon: 1 },
+        ],
+      },
+    });
+    const ring = parseShape({
+      type: 'polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+          [0, 0],
+        ],
+      ],
+    });
     expect(ring).toEqual(poly);
-    expect(toGeoShape(poly)).toEqual({ type: 'polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] });
-    expect(toModel(poly)).toEqual({ type: 'polygon', geometry: { points: [{ lat: 0, lon: 0 }, { lat: 0, lon: 1 }, { lat: 1, lon: 1 }] } });
+    expect(toGeoShape(poly)).toEqual({
+      type: 'polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+          [0, 0],
+        ],
+      ],
+    });
+    expect(toModel(poly)).toEqual({
+      type: 'polygon',
+      geometry: {
+        points: [
+          { lat: 0, lon: 0 },
+          { lat: 0, lon: 1 },
+          { lat: 1, lon: 1 },
+        ],
+      },
+    });
 
     const c = parseShape({ type: 'circle', radius: '1.5km', coordinates: [2, 48] });
     expect(toModel(c)).toEqual({ type: 'circle', geometry: { center: { lat: 48, lon: 2 }, radius: 1500 } });
@@ -197,25 +275,125 @@ describe('spellings', () => {
 
 describe('validation names the offending field', () => {
   it.each([
-    [{ type: 'circle', geometry: { center: { lat: 91, lon: 0 }, radius: 10 } }, 'geometry.center.lat: latitude must be between -90 and 90'],
-    [{ type: 'circle', geometry: { center: { lat: 0, lon: -181 }, radius: 10 } }, 'geometry.center.lon: longitude must be between -180 and 180'],
-    [{ type: 'circle', geometry: { center: { lat: 0, lon: 0 }, radius: 0 } }, 'geometry.radius: radius must be greater than 0'],
-    [{ type: 'circle', geometry: { center: { lat: 0, lon: 0 }, radius: 5e6 } }, 'geometry.radius: radius must be at most 1000000 metres'],
-    [{ type: 'circle', geometry: { lat: 0, radius: 5 } }, 'geometry.lon: a circle needs center: {lat, lon} (or lat and lon) and radius'],
-    [{ type: 'rectangle', geometry: { nw: { lat: 5, lon: 0 }, se: { lat: 10, lon: 1 } } }, 'geometry.nw.lat: the north-west corner must be north of the south-east corner'],
-    [{ type: 'polygon', geometry: { points: [{ lat: 0, lon: 0 }, { lat: 1, lon: 1 }, { lat: 0, lon: 0 }] } }, 'geometry.points: a polygon needs at least 3 distinct points (got 2)'],
-    [{ type: 'polygon', geometry: { points: [{ lat: 0, lon: 0 }, { lat: 1, lon: 1 }, { lat: 2, lon: 2 }] } }, 'geometry.points: the polygon has no area (its points are collinear)'],
-    [{ type: 'polygon', geometry: { points: [{ lat: 0, lon: 0 }, { lat: 1, lon: 1 }] } }, 'geometry.points: a polygon needs at least 3 points'],
-    [{ type: 'hexagon', geometry: {} }, "type: Invalid discriminator value. Expected 'circle' | 'rectangle' | 'polygon'"],
+    [
+      { type: 'circle', geometry: { center: { lat: 91, lon: 0 }, radius: 10 } },
+      'geometry.center.lat: latitude must be between -90 and 90',
+    ],
+    [
+      { type: 'circle', geometry: { center: { lat: 0, lon: -181 }, radius: 10 } },
+      'geometry.center.lon: longitude must be between -180 and 180',
+    ],
+    [
+      { type: 'circle', geometry: { center: { lat: 0, lon: 0 }, radius: 0 } },
+      'geometry.radius: radius must be greater than 0',
+    ],
+    [
+      { type: 'circle', geometry: { center: { lat: 0, lon: 0 }, radius: 5e6 } },
+      'geometry.radius: radius must be at most 1000000 metres',
+    ],
+    [
+      { type: 'circle', geometry: { lat: 0, radius: 5 } },
+      'geometry.lon: a circle needs center: {lat, lon} (or lat and lon) and radius',
+    ],
+    [
+      { type: 'rectangle', geometry: { nw: { lat: 5, lon: 0 }, se: { lat: 10, lon: 1 } } },
+      'geometry.nw.lat: the north-west corner must be north of the south-east corner',
+    ],
+    [
+      {
+        type: 'polygon',
+        geometry: {
+          points: [
+            { lat: 0, lon: 0 },
+            { lat: 1, lon: 1 },
+            { lat: 0, lon: 0 },
+          ],
+        },
+      },
+      'geometry.points: a polygon needs at least 3 distinct points (got 2)',
+    ],
+    [
+      {
+        type: 'polygon',
+        geometry: {
+          points: [
+            { lat: 0, lon: 0 },
+            { lat: 1, lon: 1 },
+            { lat: 2, lon: 2 },
+          ],
+        },
+      },
+      'geometry.points: the polygon has no area (its points are collinear)',
+    ],
+    [
+      {
+        type: 'polygon',
+        geometry: {
+          points: [
+            { lat: 0, lon: 0 },
+            { lat: 1, lon: 1 },
+          ],
+        },
+      },
+      'geometry.points: a polygon needs at least 3 points',
+    ],
+    [
+      { type: 'hexagon', geometry: {} },
+      "type: Invalid discriminator value. Expected 'circle' | 'rectangle' | 'polygon'",
+    ],
   ])('model %j', (input, message) => {
     expect(issues(modelInput.safeParse(input))).toContain(message);
   });
 
   it.each([
-    [{ type: 'circle', radius: 'far', coordinates: [0, 0] }, 'radius: radius must be a number of metres or a distance such as "100m" or "1.5km"'],
-    [{ type: 'envelope', coordinates: [[0, 0], [1, 1]] }, 'coordinates.0.1: the north-west corner must be north of the south-east corner'],
-    [{ type: 'polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]], [[0.1, 0.1], [0.2, 0.1], [0.2, 0.2], [0.1, 0.1]]] }, 'coordinates: polygon holes (inner rings) are not supported'],
-    [{ type: 'polygon', coordinates: [[[170, 0], [-170, 0], [-170, 1], [170, 0]]] }, 'coordinates.0: a polygon edge spans more than 180° of longitude (polygons crossing the antimeridian are not supported)'],
+    [
+      { type: 'circle', radius: 'far', coordinates: [0, 0] },
+      'radius: radius must be a number of metres or a distance such as "100m" or "1.5km"',
+    ],
+    [
+      {
+        type: 'envelope',
+        coordinates: [
+          [0, 0],
+          [1, 1],
+        ],
+      },
+      'coordinates.0.1: the north-west corner must be north of the south-east corner',
+    ],
+    [
+      {
+        type: 'polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [1, 0],
+            [1, 1],
+            [0, 0],
+          ],
+          [
+            [0.1, 0.1],
+            [0.2, 0.1],
+            [0.2, 0.2],
+            [0.1, 0.1],
+          ],
+        ],
+      },
+      'coordinates: polygon holes (inner rings) are not supported',
+    ],
+    [
+      {
+        type: 'polygon',
+        coordinates: [
+          [
+            [170, 0],
+            [-170, 0],
+            [-170, 1],
+            [170, 0],
+          ],
+        ],
+      },
+      'coordinates.0: a polygon edge spans more than 180° of longitude (polygons crossing the antimeridian are not supported)',
+    ],
     [{ type: 'circle', radius: 10, coordinates: [0, 0], extra: 1 }, ': Unrecognized key: "extra"'],
   ])('shape %j', (input, message) => {
     expect(issues(shapeInput.safeParse(input))).toContain(message);
@@ -235,7 +413,10 @@ function random(seed: number) {
 }
 
 function randomShape(rand: () => number, near: LatLon, spread: number): Shape {
-  const center = { lat: Math.max(-89.9, Math.min(89.9, near.lat + (rand() - 0.5) * spread)), lon: near.lon + (rand() - 0.5) * spread };
+  const center = {
+    lat: Math.max(-89.9, Math.min(89.9, near.lat + (rand() - 0.5) * spread)),
+    lon: near.lon + (rand() - 0.5) * spread,
+  };
   if (center.lon > 180) center.lon -= 360;
   if (center.lon < -180) center.lon += 360;
   const size = 50 * 100 ** rand(); // 50 m … 5 km
@@ -257,7 +438,10 @@ function randomShape(rand: () => number, near: LatLon, spread: number): Shape {
   for (let i = 0; i < n; i++) {
     const angle = (i / n) * 2 * Math.PI;
     const r = 0.4 + 0.6 * rand(); // star-shaped, often concave
-    points.push({ lat: center.lat + Math.sin(angle) * dLat * r, lon: Math.max(-180, Math.min(180, center.lon + Math.cos(angle) * dLon * r)) });
+    points.push({
+      lat: center.lat + Math.sin(angle) * dLat * r,
+      lon: Math.max(-180, Math.min(180, center.lon + Math.cos(angle) * dLon * r)),
+    });
   }
   return { type: 'polygon', points };
 }
@@ -271,7 +455,7 @@ describe('compiled shapes', () => {
       const box = bbox(shape);
       for (let j = 0; j < 50; j++) {
         const lat = box.minLat + (rand() * 1.4 - 0.2) * (box.maxLat - box.minLat);
-        let lon = box.minLon + (rand() * 1.4 - 0.2) * (((box.maxLon - box.minLon) + 360) % 360 || 360);
+        let lon = box.minLon + (rand() * 1.4 - 0.2) * ((box.maxLon - box.minLon + 360) % 360 || 360);
         if (lon > 180) lon -= 360;
         expect(compiledContains(compiled, lat, lon)).toBe(contains(shape, lat, lon));
       }
@@ -305,8 +489,16 @@ describe('LandmarkIndex', () => {
     expect(index.size).toBe(2002);
 
     const check = (lat: number, lon: number) => {
-      const expected = [...shapes].filter(([, s]) => contains(s, lat, lon)).map(([id]) => id).sort();
-      expect(index.query(lat, lon).map((l) => l.id).sort()).toEqual(expected);
+      const expected = [...shapes]
+        .filter(([, s]) => contains(s, lat, lon))
+        .map(([id]) => id)
+        .sort();
+      expect(
+        index
+          .query(lat, lon)
+          .map((l) => l.id)
+          .sort(),
+      ).toEqual(expected);
       return expected.length;
     };
     let hits = 0;

@@ -13,7 +13,9 @@ const boundary = '----formdata-xyz';
 const multipart = (file: Buffer) =>
   Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    ),
     file,
     Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="after"\r\n\r\nxx\r\n--${boundary}--\r\n`),
   ]);
@@ -22,13 +24,20 @@ describe('multipart', () => {
   const type = `multipart/form-data; boundary=${boundary}`;
   it('counts the file part alone, however the body is cut into chunks', () => {
     // the file holds a near-delimiter: CRLF and dashes that are not the boundary
-    const file = Buffer.concat([Buffer.alloc(1000, 7), Buffer.from(`\r\n--${boundary.slice(0, -1)}`), Buffer.alloc(333, 9)]);
+    const file = Buffer.concat([
+      Buffer.alloc(1000, 7),
+      Buffer.from(`\r\n--${boundary.slice(0, -1)}`),
+      Buffer.alloc(333, 9),
+    ]);
     const body = multipart(file);
-    for (const size of [1, 2, 3, 7, 64, 1000, body.length]) expect(count('multipart', type, body, size)).toBe(file.length);
+    for (const size of [1, 2, 3, 7, 64, 1000, body.length])
+      expect(count('multipart', type, body, size)).toBe(file.length);
   });
 
   it('knows nothing without a file part or a boundary', () => {
-    const body = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"\r\n\r\nabc\r\n--${boundary}--\r\n`);
+    const body = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"\r\n\r\nabc\r\n--${boundary}--\r\n`,
+    );
     expect(count('multipart', type, body, 10)).toBeUndefined();
     expect(count('multipart', 'multipart/form-data', body, 10)).toBeUndefined();
   });

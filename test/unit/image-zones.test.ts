@@ -5,16 +5,50 @@ import { describe, expect, it } from 'vitest';
 import { framePayload } from '../../src/ingest/frames.js';
 import { inPolygon, referencePoint, zonesOf, type ImageZone } from '../../src/lib/image-zones.js';
 
-const SQUARE: ImageZone = { name: 'square', polygon: [[0.2, 0.2], [0.6, 0.2], [0.6, 0.6], [0.2, 0.6]] };
+const SQUARE: ImageZone = {
+  name: 'square',
+  polygon: [
+    [0.2, 0.2],
+    [0.6, 0.2],
+    [0.6, 0.6],
+    [0.2, 0.6],
+  ],
+};
 /** An L shape: the square's lower-left part only, so a concave polygon is tested too. */
-const ELL: ImageZone = { name: 'ell', polygon: [[0, 0], [0.3, 0], [0.3, 0.7], [1, 0.7], [1, 1], [0, 1]] };
+const ELL: ImageZone = {
+  name: 'ell',
+  polygon: [
+    [0, 0],
+    [0.3, 0],
+    [0.3, 0.7],
+    [1, 0.7],
+    [1, 1],
+    [0, 1],
+  ],
+};
 
-const box = (x1: number, y1: number, x2: number, y2: number) => ({ type: 'rectangle', score: 0.9, data: { min: [x1, y1], max: [x2, y2] }, children: {} });
+const box = (x1: number, y1: number, x2: number, y2: number) => ({
+  type: 'rectangle',
+  score: 0.9,
+  data: { min: [x1, y1], max: [x2, y2] },
+  children: {},
+});
 
 describe('image zones', () => {
   it('places each detection shape by its reference point', () => {
     expect(referencePoint(box(0.1, 0.2, 0.3, 0.6))).toEqual([0.2, 0.4]);
-    expect(referencePoint({ type: 'polygon', data: { points: [[0, 0], [0.6, 0], [0.3, 0.9]] } })).toEqual([0.3, 0.3]);
+    expect(
+      referencePoint({
+        type: 'polygon',
+        data: {
+          points: [
+            [0, 0],
+            [0.6, 0],
+            [0.3, 0.9],
+          ],
+        },
+      }),
+    ).toEqual([0.3, 0.3]);
     expect(referencePoint({ type: 'point', data: { point: [0.7, 0.1] } })).toEqual([0.7, 0.1]);
     expect(referencePoint({ type: 'class', data: {} })).toBeUndefined();
   });
@@ -54,6 +88,11 @@ describe('a frame’s event', () => {
   });
 
   it('lists every zone, empty ones too, and leaves out an absent frame id', () => {
-    expect(framePayload('v1', undefined, {}, [SQUARE])).toEqual({ modelVersionId: 'v1', detections: {}, counts: {}, zoneCounts: { square: {} } });
+    expect(framePayload('v1', undefined, {}, [SQUARE])).toEqual({
+      modelVersionId: 'v1',
+      detections: {},
+      counts: {},
+      zoneCounts: { square: {} },
+    });
   });
 });

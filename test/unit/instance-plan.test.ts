@@ -6,11 +6,20 @@ import { describe, expect, it } from 'vitest';
 import { planInstances, type ServingDefaults } from '../../src/inference/versions/loaded-model.js';
 import { parseModelConfig } from '../../src/inference/versions/model-config.js';
 
-const model = (extra: object = {}) => parseModelConfig({ name: 'm', labels: ['a'], input: { width: 32, height: 32 }, ...extra });
+const model = (extra: object = {}) =>
+  parseModelConfig({ name: 'm', labels: ['a'], input: { width: 32, height: 32 }, ...extra });
 
 function defaults(overrides: { kind?: 'cpu' | 'gpu'; maxBatchSize?: number } = {}): ServingDefaults {
   return {
-    instances: { kind: overrides.kind ?? 'cpu', count: undefined, gpuDevices: [0, 1], intraOpThreads: undefined, runner: 'auto', cudaOptions: {}, pinnedMemory: true },
+    instances: {
+      kind: overrides.kind ?? 'cpu',
+      count: undefined,
+      gpuDevices: [0, 1],
+      intraOpThreads: undefined,
+      runner: 'auto',
+      cudaOptions: {},
+      pinnedMemory: true,
+    },
     batching: { maxBatchSize: overrides.maxBatchSize ?? 1, maxQueueDelayMs: 2, runTimeoutMs: 30_000 },
     graphRewrite: true,
     gpuPrecision: 'fp32',
@@ -38,14 +47,18 @@ describe('planInstances', () => {
 
   it('takes MAX_BATCH_SIZE, and model.json over it', () => {
     expect(planInstances(model(), defaults({ maxBatchSize: 4 })).maxBatchSize).toBe(4);
-    expect(planInstances(model({ batching: { maxBatchSize: 2 } }), defaults({ kind: 'gpu', maxBatchSize: 4 })).maxBatchSize).toBe(2);
+    expect(
+      planInstances(model({ batching: { maxBatchSize: 2 } }), defaults({ kind: 'gpu', maxBatchSize: 4 })).maxBatchSize,
+    ).toBe(2);
     expect(planInstances(model({ batching: { maxBatchSize: 8 } }), defaults({ kind: 'gpu' })).maxBatchSize).toBe(8);
   });
 
   it('pads batches to maxBatchSize on GPU instances only, unless model.json says', () => {
     expect(planInstances(model(), defaults({ kind: 'gpu' })).padToMaxBatchSize).toBe(true);
     expect(planInstances(model(), defaults({ maxBatchSize: 4 })).padToMaxBatchSize).toBe(false);
-    expect(planInstances(model({ batching: { padToMaxBatchSize: false } }), defaults({ kind: 'gpu' })).padToMaxBatchSize).toBe(false);
+    expect(
+      planInstances(model({ batching: { padToMaxBatchSize: false } }), defaults({ kind: 'gpu' })).padToMaxBatchSize,
+    ).toBe(false);
     expect(planInstances(model({ batching: { padToMaxBatchSize: true } }), defaults()).padToMaxBatchSize).toBe(true);
   });
 });

@@ -1,7 +1,13 @@
 // When an isolated instance's dead process starts again: kills from outside
 // a bounded number of times with a growing backoff, a crash once.
 import { describe, expect, it } from 'vitest';
-import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, InstanceRestarts, RESTARTS_AFTER_KILLS, WINDOW_MS } from '../../src/inference/instances/instance-restarts.js';
+import {
+  BACKOFF_BASE_MS,
+  BACKOFF_MAX_MS,
+  InstanceRestarts,
+  RESTARTS_AFTER_KILLS,
+  WINDOW_MS,
+} from '../../src/inference/instances/instance-restarts.js';
 
 const killed = { code: null, signal: 'SIGKILL' as const };
 const crashed = { code: null, signal: 'SIGSEGV' as const };
@@ -20,13 +26,19 @@ describe('InstanceRestarts', () => {
     }
     expect(delays[0]).toBe(BACKOFF_BASE_MS);
     for (let i = 1; i < delays.length; i++) expect(delays[i]).toBe(Math.min(BACKOFF_MAX_MS, delays[i - 1]! * 2));
-    expect(restarts.died(killed)).toEqual({ restart: false, reason: `its instance process was killed by SIGKILL ${RESTARTS_AFTER_KILLS + 1} times in 10 minutes` });
+    expect(restarts.died(killed)).toEqual({
+      restart: false,
+      reason: `its instance process was killed by SIGKILL ${RESTARTS_AFTER_KILLS + 1} times in 10 minutes`,
+    });
   });
 
   it("restarts a crash once: the model's second crash in the window fails it, whichever the signal or exit", () => {
     const restarts = new InstanceRestarts(() => 0);
     expect(restarts.died(crashed)).toMatchObject({ restart: true, how: 'crashed (killed by SIGSEGV)' });
-    expect(restarts.died({ code: 1, signal: null })).toEqual({ restart: false, reason: 'its instance process crashed (exit code 1) 2 times in 10 minutes' });
+    expect(restarts.died({ code: 1, signal: null })).toEqual({
+      restart: false,
+      reason: 'its instance process crashed (exit code 1) 2 times in 10 minutes',
+    });
   });
 
   it('forgets deaths older than the window', () => {

@@ -1,7 +1,12 @@
 // The limits on what one request carries (src/ingest/item-limits.ts): counted on a body's bytes before it is decoded, and values per event.
 import { describe, expect, it } from 'vitest';
 import { decodeEvent, decodeEventBatch, decodeIotPayload } from '../../src/ingest/codec.js';
-import { checkJsonContainers, checkProtobufItems, MAX_EVENT_VALUES, MAX_JSON_CONTAINERS } from '../../src/ingest/item-limits.js';
+import {
+  checkJsonContainers,
+  checkProtobufItems,
+  MAX_EVENT_VALUES,
+  MAX_JSON_CONTAINERS,
+} from '../../src/ingest/item-limits.js';
 import { mobileEventWithValues, protobufBatch, protobufEvent } from '../helpers/mobile-event-values.js';
 import { ProtoWriter } from '../helpers/protobuf.js';
 
@@ -36,20 +41,30 @@ describe('JSON containers', () => {
     );
     expect(() => checkJsonContainers(text(JSON.stringify({ s: '{['.repeat(MAX_JSON_CONTAINERS) })))).not.toThrow();
     // an escaped quote does not end the string
-    expect(() => checkJsonContainers(text(JSON.stringify({ s: '\\"' + '{'.repeat(MAX_JSON_CONTAINERS + 1) })))).not.toThrow();
+    expect(() =>
+      checkJsonContainers(text(JSON.stringify({ s: '\\"' + '{'.repeat(MAX_JSON_CONTAINERS + 1) }))),
+    ).not.toThrow();
   });
 
   it('refuses 4 MiB of empty events before parsing them', () => {
     const body = text('[' + '{},'.repeat(1_300_000) + '{}]');
-    expect(detailOf(() => decodeEventBatch(body, 'json'))).toBe('a JSON body may hold at most 100000 objects and arrays');
+    expect(detailOf(() => decodeEventBatch(body, 'json'))).toBe(
+      'a JSON body may hold at most 100000 objects and arrays',
+    );
   });
 });
 
 describe('JSON text', () => {
   it('refuses bytes that are not UTF-8 instead of storing U+FFFD for them', () => {
-    const body = Buffer.concat([Buffer.from('[{"attributes":{"name":"caf'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}]')]);
+    const body = Buffer.concat([
+      Buffer.from('[{"attributes":{"name":"caf'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}}]'),
+    ]);
     expect(detailOf(() => decodeEventBatch(body, 'json'))).toBe('the body is not valid UTF-8');
-    expect(decodeEventBatch(Buffer.from('[{"attributes":{"name":"café"}}]'), 'json').events[0]!.attributes).toEqual({ name: 'café' });
+    expect(decodeEventBatch(Buffer.from('[{"attributes":{"name":"café"}}]'), 'json').events[0]!.attributes).toEqual({
+      name: 'café',
+    });
   });
 });
 
@@ -71,7 +86,9 @@ describe('protobuf walk', () => {
     const event = lengthDelimited(8, sensors);
     expect(event.length).toBeGreaterThan(4_000_000);
     expect(detailOf(() => checkProtobufItems(event, 'event'))).toBe('properties.sensors: at most 1000 entries');
-    expect(detailOf(() => decodeEventBatch(lengthDelimited(1, event), 'protobuf'))).toBe('events.0.properties.sensors: at most 1000 entries');
+    expect(detailOf(() => decodeEventBatch(lengthDelimited(1, event), 'protobuf'))).toBe(
+      'events.0.properties.sensors: at most 1000 entries',
+    );
     // The entries of a nested message sent several times add up, as the decoder merges them.
     const half = new ProtoWriter();
     for (let i = 0; i < 600; i++) half.bytes(4, new TextEncoder().encode('gps'));
@@ -79,7 +96,9 @@ describe('protobuf walk', () => {
     expect(detailOf(() => checkProtobufItems(twice, 'event'))).toBe('configurations.useSensors: at most 1000 entries');
     // And the same in JSON.
     const json = text(JSON.stringify({ properties: { sensors: Array.from({ length: 1001 }, () => 'gps') } }));
-    expect(detailOf(() => decodeEventBatch(text(`[${new TextDecoder().decode(json)}]`), 'json'))).toBe('events.0.properties.sensors: at most 1000 entries');
+    expect(detailOf(() => decodeEventBatch(text(`[${new TextDecoder().decode(json)}]`), 'json'))).toBe(
+      'events.0.properties.sensors: at most 1000 entries',
+    );
   });
 
   it('leaves malformed wire format to the decoder, which words the error', () => {
@@ -95,7 +114,9 @@ describe('JSON values per event', () => {
 
   it('counts values of every type, keys not, up to the cap', () => {
     // The object, its list, the list's entries and an empty list after them: entries + 3 values.
-    const mixed = (entries: number) => ({ v: Array.from({ length: entries }, (_, i) => [i, 'text', true, null, {}][i % 5]).concat([[]]) });
+    const mixed = (entries: number) => ({
+      v: Array.from({ length: entries }, (_, i) => [i, 'text', true, null, {}][i % 5]).concat([[]]),
+    });
     expect(decodeIotPayload(json(mixed(MAX_EVENT_VALUES - 3)))).toEqual(mixed(MAX_EVENT_VALUES - 3));
     expect(detailOf(() => decodeIotPayload(json(mixed(MAX_EVENT_VALUES - 2))))).toBe(capped);
     // A list far over the cap (3.8 MB of numbers) is refused on its length.

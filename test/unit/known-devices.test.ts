@@ -11,7 +11,17 @@ import { KnownDevices, type BatchDevices } from '../../src/platform/rules/known-
 type EngineDeviceRow = Parameters<KnownDevices['read']>[0][number];
 
 function row(id: string, version: string, state: Record<string, unknown> = {}): EngineDeviceRow {
-  return { id, name: `device ${id}`, model: null, type: null, tags: [], properties: {}, attributes: {}, state, version };
+  return {
+    id,
+    name: `device ${id}`,
+    model: null,
+    type: null,
+    tags: [],
+    properties: {},
+    attributes: {},
+    state,
+    version,
+  };
 }
 
 /** A batch's events as the cache sees them: one per device named. */
@@ -54,7 +64,11 @@ describe('what is remembered is only what a committed transaction read or wrote'
     lent.devices.get('a')!.state.inside = [];
     const key = throttleKey('rule-1', 'a');
     lent.throttles.set(key, 5_000);
-    known.committed(lent.entries, new Map([[key, { ruleId: 'rule-1', deviceId: 'a', at: new Date(5_000) }]]), new Map([['a', '12']]));
+    known.committed(
+      lent.entries,
+      new Map([[key, { ruleId: 'rule-1', deviceId: 'a', at: new Date(5_000) }]]),
+      new Map([['a', '12']]),
+    );
     const next = known.ahead(batch('a'))!;
     expect(next.devices.get('a')!.state.inside).toEqual([]);
     expect(next.throttles).toEqual(new Map([[key, 5_000]]));
@@ -64,7 +78,10 @@ describe('what is remembered is only what a committed transaction read or wrote'
   it('keeps the throttles read under lock with the device they belong to', () => {
     const known = new KnownDevices();
     const key = throttleKey('rule-1', 'a');
-    const read = known.read([row('a', '10'), row('b', '20')], [{ ruleId: 'rule-1', deviceId: 'a', lastFiredAt: new Date(7_000) }]);
+    const read = known.read(
+      [row('a', '10'), row('b', '20')],
+      [{ ruleId: 'rule-1', deviceId: 'a', lastFiredAt: new Date(7_000) }],
+    );
     expect(read.throttles).toEqual(new Map([[key, 7_000]]));
     expect(read.expectedVersions).toBeUndefined();
     known.committed(read.entries, noFired, new Map());

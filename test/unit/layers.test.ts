@@ -64,7 +64,9 @@ function sourceFiles(dir: string): string[] {
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const imports = [...text.matchAll(/(?:from|import)\s*\(?\s*(['"`])(\.{1,2}\/[^'"`]+)\1/g)].map((m) => m[2]!);
-  const started = [...text.matchAll(/new URL\(\s*['"`](\.{1,2}\/[\w./-]+)[^,]*,\s*import\.meta\.url/g)].map((m) => m[1]!);
+  const started = [...text.matchAll(/new URL\(\s*['"`](\.{1,2}\/[\w./-]+)[^,]*,\s*import\.meta\.url/g)].map(
+    (m) => m[1]!,
+  );
   return [...imports, ...started]
     .map((s) => resolve(dirname(file), s))
     .filter((path) => !relative(SRC, path).startsWith('..'))
@@ -125,7 +127,10 @@ describe('layers', () => {
         "export const worker = new URL(`../inference/pipeline/pipeline-worker${'.ts'}`, import.meta.url);\n",
     );
     try {
-      expect(wrongWayImports([probe])).toEqual(['db/.layer-probe.ts -> http/server.ts', 'db/.layer-probe.ts -> inference/pipeline/pipeline-worker.ts']);
+      expect(wrongWayImports([probe])).toEqual([
+        'db/.layer-probe.ts -> http/server.ts',
+        'db/.layer-probe.ts -> inference/pipeline/pipeline-worker.ts',
+      ]);
     } finally {
       rmSync(probe, { force: true });
     }
@@ -139,7 +144,10 @@ describe('layers', () => {
         'export const probe = (sql: Sql) => listAllModelVersions(sql);\n',
     );
     try {
-      expect(wrongWayImports([probe])).toEqual(['inference/.layer-probe.ts -> package postgres', 'inference/.layer-probe.ts -> db/model-versions.ts']);
+      expect(wrongWayImports([probe])).toEqual([
+        'inference/.layer-probe.ts -> package postgres',
+        'inference/.layer-probe.ts -> db/model-versions.ts',
+      ]);
     } finally {
       rmSync(probe, { force: true });
     }
@@ -147,9 +155,15 @@ describe('layers', () => {
 
   it('catches a route that reads db/ past its domain service, or holds a connection', () => {
     const probe = join(SRC, 'http', '.layer-probe.ts');
-    writeFileSync(probe, "import type { Sql } from 'postgres';\nimport { findGateway } from '../db/gateways.js';\nexport const probe = (sql: Sql) => findGateway;\n");
+    writeFileSync(
+      probe,
+      "import type { Sql } from 'postgres';\nimport { findGateway } from '../db/gateways.js';\nexport const probe = (sql: Sql) => findGateway;\n",
+    );
     try {
-      expect(wrongWayImports([probe])).toEqual(['http/.layer-probe.ts -> package postgres', 'http/.layer-probe.ts -> db/gateways.ts']);
+      expect(wrongWayImports([probe])).toEqual([
+        'http/.layer-probe.ts -> package postgres',
+        'http/.layer-probe.ts -> db/gateways.ts',
+      ]);
     } finally {
       rmSync(probe, { force: true });
     }

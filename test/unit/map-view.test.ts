@@ -17,7 +17,8 @@ describe('fitView', () => {
     expect(distance(center, { lat: ne.lat, lon: center.lon })).toBeCloseTo(200, 0);
     expect(distance(center, { lat: center.lat, lon: ne.lon })).toBeCloseTo(200, 0);
     const view = fitView([sw, ne], WIDTH, HEIGHT);
-    for (const p of [sw, ne, { lat: sw.lat, lon: ne.lon }, { lat: ne.lat, lon: sw.lon }]) expect(inside(view, p)).toBe(true);
+    for (const p of [sw, ne, { lat: sw.lat, lon: ne.lon }, { lat: ne.lat, lon: sw.lon }])
+      expect(inside(view, p)).toBe(true);
     // …and not from far away: the circle fills most of the height.
     const [, top] = toScreen(view, ne);
     const [, bottom] = toScreen(view, sw);

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { averagePrecision, type Box } from '../../scripts/map.js';
 
 const truths = new Map<number, Box[]>([
-  [0, [[0, 0, 10, 10], [20, 20, 30, 30]]],
+  [
+    0,
+    [
+      [0, 0, 10, 10],
+      [20, 20, 30, 30],
+    ],
+  ],
   [1, [[5, 5, 15, 15]]],
 ]);
 

@@ -36,8 +36,17 @@ function fakeModel(versionId: string, memoryBytes = 1, residentBytes = 0, organi
 }
 
 /** A cache whose loads are fake models, counted per version; `resident`: a version's organization and what its processes hold. */
-function cacheOf(limits: Partial<CacheLimits> = {}, bytes: Record<string, number> = {}, resident: Record<string, [string, number]> = {}) {
-  const cache = new ModelCache({ maxLoaded: 2, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, concurrentLoads: 4, ...limits });
+function cacheOf(
+  limits: Partial<CacheLimits> = {},
+  bytes: Record<string, number> = {},
+  resident: Record<string, [string, number]> = {},
+) {
+  const cache = new ModelCache({
+    maxLoaded: 2,
+    memoryBudgetBytes: Number.MAX_SAFE_INTEGER,
+    concurrentLoads: 4,
+    ...limits,
+  });
   const models = new Map<string, FakeModel[]>();
   const loads = (id: string) => models.get(id)?.length ?? 0;
   const load = (id: string) => async () => {
@@ -180,7 +189,11 @@ describe('ModelCache', () => {
     const budgets = { maxLoaded: 10, resident: { serverBytes: 300 * MB, organizationBytes: 100 * MB } };
 
     it("unloads an organization's least recently used idle loads past its budget, not another's", async () => {
-      const { cache, use, loadedIds } = cacheOf(budgets, {}, { a1: ['a', 60 * MB], a2: ['a', 60 * MB], b1: ['b', 90 * MB] });
+      const { cache, use, loadedIds } = cacheOf(
+        budgets,
+        {},
+        { a1: ['a', 60 * MB], a2: ['a', 60 * MB], b1: ['b', 90 * MB] },
+      );
       await use('b1');
       await use('a1');
       expect(cache.residentRefusal('a')).toBeUndefined();
@@ -204,14 +217,20 @@ describe('ModelCache', () => {
     });
 
     it("refuses every organization past the server's budget while requests hold it, and unloads idle loads of any", async () => {
-      const { cache, load, use, loadedIds } = cacheOf(budgets, {}, { a1: ['a', 90 * MB], b1: ['b', 90 * MB], c1: ['c', 90 * MB], d1: ['d', 90 * MB] });
+      const { cache, load, use, loadedIds } = cacheOf(
+        budgets,
+        {},
+        { a1: ['a', 90 * MB], b1: ['b', 90 * MB], c1: ['c', 90 * MB], d1: ['d', 90 * MB] },
+      );
       await use('a1');
       const held = await Promise.all(['b1', 'c1', 'd1'].map((id) => cache.acquire(id, load(id))));
       await settle();
       expect(loadedIds()).toEqual(['b1', 'c1', 'd1']); // a1, idle, made room
       expect(cache.residentRefusal('e')).toBeUndefined(); // 270 MB of 300
       const more = await cache.acquire('a1', load('a1'));
-      expect(cache.residentRefusal('e')).toBe("isolated model instances hold 360 MB, over this server's budget of 300 MB (ISOLATED_MEMORY_MB) while requests run on them");
+      expect(cache.residentRefusal('e')).toBe(
+        "isolated model instances hold 360 MB, over this server's budget of 300 MB (ISOLATED_MEMORY_MB) while requests run on them",
+      );
       cache.release('a1', more);
       for (const [i, id] of ['b1', 'c1', 'd1'].entries()) cache.release(id, held[i]!);
       expect(cache.residentRefusal('e')).toBeUndefined();

@@ -21,7 +21,9 @@ describe('the addon build', () => {
       await cp(sources, copy, { recursive: true });
       expect(() => checkBuild(native.sourcesDigest, copy)).not.toThrow();
       await appendFile(join(copy, 'bmp.h'), '\n// edited\n');
-      expect(() => checkBuild(native.sourcesDigest, copy)).toThrow(/was built from other sources than .* holds now .*run "npm run build:native"/);
+      expect(() => checkBuild(native.sourcesDigest, copy)).toThrow(
+        /was built from other sources than .* holds now .*run "npm run build:native"/,
+      );
       // An addon from before digests says so.
       expect(() => checkBuild(undefined, copy)).toThrow(/built from sources before digests/);
       // An installation without the sources has nothing to compare.
@@ -155,7 +157,8 @@ function reference(
   };
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
-      const inside = x >= spec.rectX && x < spec.rectX + spec.rectWidth && y >= spec.rectY && y < spec.rectY + spec.rectHeight;
+      const inside =
+        x >= spec.rectX && x < spec.rectX + spec.rectWidth && y >= spec.rectY && y < spec.rectY + spec.rectHeight;
       for (let c = 0; c < 3; c++) {
         let v = pad;
         if (inside) {
@@ -195,10 +198,23 @@ describe('preprocess', () => {
     const dst = new Float32Array(60 * 60 * 3);
     const one = [1, 1, 1] as [number, number, number];
     native.preprocess(src, sw, sh, 3, dst, {
-      dstWidth: 60, dstHeight: 60, rectX: 5, rectY: 15, rectWidth: sw, rectHeight: sh,
-      bgr: false, nhwc: false, mul: one, add: [0, 0, 0], pad: [0, 0, 0],
+      dstWidth: 60,
+      dstHeight: 60,
+      rectX: 5,
+      rectY: 15,
+      rectWidth: sw,
+      rectHeight: sh,
+      bgr: false,
+      nhwc: false,
+      mul: one,
+      add: [0, 0, 0],
+      pad: [0, 0, 0],
     });
-    for (const [x, y] of [[0, 0], [49, 29], [17, 3]] as const) {
+    for (const [x, y] of [
+      [0, 0],
+      [49, 29],
+      [17, 3],
+    ] as const) {
       for (let c = 0; c < 3; c++) expect(dst[c * 3600 + (y + 15) * 60 + (x + 5)]).toBe(src[(y * sw + x) * 3 + c]);
     }
   });
@@ -230,8 +246,19 @@ describe('preprocess', () => {
     const grey = Uint8Array.from({ length: 4 }, (_, i) => i * 60);
     const rgba = new Uint8Array(16);
     grey.forEach((g, i) => rgba.set([g, g, g, 255], i * 4));
-    const spec = { dstWidth: 2, dstHeight: 2, rectX: 0, rectY: 0, rectWidth: 2, rectHeight: 2, bgr: false, nhwc: true,
-      mul: [1, 1, 1] as [number, number, number], add: [0, 0, 0] as [number, number, number], pad: [0, 0, 0] as [number, number, number] };
+    const spec = {
+      dstWidth: 2,
+      dstHeight: 2,
+      rectX: 0,
+      rectY: 0,
+      rectWidth: 2,
+      rectHeight: 2,
+      bgr: false,
+      nhwc: true,
+      mul: [1, 1, 1] as [number, number, number],
+      add: [0, 0, 0] as [number, number, number],
+      pad: [0, 0, 0] as [number, number, number],
+    };
     const a = new Float32Array(12);
     const b = new Float32Array(12);
     native.preprocess(grey, 2, 2, 1, a, spec);
@@ -244,9 +271,11 @@ describe('preprocess', () => {
     const dst = new Float32Array(10);
     const spec = { ...placement, bgr: false, nhwc: false, mul, add, pad: [0, 0, 0] as [number, number, number] };
     expect(() => native.preprocess(src, sw, sh, 3, dst, spec)).toThrow('dst must hold dstWidth*dstHeight*3 elements');
-    expect(() => native.preprocess(src.subarray(0, 10), sw, sh, 3, new Float32Array(4800), spec)).toThrow('src is smaller');
-    expect(() =>
-      native.preprocess(src, sw, sh, 3, new Float32Array(4800), { ...spec, rectX: 30 }),
-    ).toThrow('the image rectangle must lie inside the destination');
+    expect(() => native.preprocess(src.subarray(0, 10), sw, sh, 3, new Float32Array(4800), spec)).toThrow(
+      'src is smaller',
+    );
+    expect(() => native.preprocess(src, sw, sh, 3, new Float32Array(4800), { ...spec, rectX: 30 })).toThrow(
+      'the image rectangle must lie inside the destination',
+    );
   });
 });

@@ -31,37 +31,44 @@ const ALLOWED: ReadonlyArray<{ file: string; line: string; reason: string }> = [
   {
     file: 'e2e/readiness.test.ts',
     line: 'await new Promise((r) => setTimeout(r, 20));',
-    reason: 'the poll interval of a loop polling /v2/health/ready until 200, recording every 503 on the way (waitFor would swallow its assertions)',
+    reason:
+      'the poll interval of a loop polling /v2/health/ready until 200, recording every 503 on the way (waitFor would swallow its assertions)',
   },
   {
     file: 'integration/inference-registry.test.ts',
     line: 'await new Promise((r) => setTimeout(r, 50));',
-    reason: 'the poll interval of its until(check) helper, a loop polling a condition (as waitFor does, for a synchronous check)',
+    reason:
+      'the poll interval of its until(check) helper, a loop polling a condition (as waitFor does, for a synchronous check)',
   },
   {
     file: 'e2e/tenant-floods.test.ts',
     line: 'await new Promise((r) => setTimeout(r, 100));',
-    reason: 'part of what the test exercises: the flooding client retries a refused request after 100 ms (a load generator pacing itself so as not to take the CPU the server is measured on)',
+    reason:
+      'part of what the test exercises: the flooding client retries a refused request after 100 ms (a load generator pacing itself so as not to take the CPU the server is measured on)',
   },
   {
     file: 'e2e/tenant-floods.test.ts',
     line: 'if (pause > 0) await new Promise((r) => setTimeout(r, pause));',
-    reason: 'part of what the test exercises: a client that asks once a second (the pace is the client, not a wait for the server)',
+    reason:
+      'part of what the test exercises: a client that asks once a second (the pace is the client, not a wait for the server)',
   },
   {
     file: 'e2e/rule-floods.test.ts',
     line: 'await new Promise((r) => setTimeout(r, Math.max(0, 1000 - took)));',
-    reason: 'part of what the test exercises: the sporadic victim asks once a second (the pace is the client, not a wait for the server)',
+    reason:
+      'part of what the test exercises: the sporadic victim asks once a second (the pace is the client, not a wait for the server)',
   },
   {
     file: 'e2e/rule-floods.test.ts',
     line: 'await new Promise((r) => setTimeout(r, Math.max(0, FLOOD_EVENT_MS - (Date.now() - started))));',
-    reason: "part of what the test exercises: the flood's load generator paces its events FLOOD_EVENT_MS apart per client, so that what it costs the victims is its rules",
+    reason:
+      "part of what the test exercises: the flood's load generator paces its events FLOOD_EVENT_MS apart per client, so that what it costs the victims is its rules",
   },
   {
     file: 'e2e/slow-answers.test.ts',
     line: 'const slowWork = () => new Promise<void>((done) => setTimeout(done, HELD_MS));',
-    reason: 'part of what the test exercises: a route whose answer comes later than uWS idle timeout (no event to wait for: the time itself is the point)',
+    reason:
+      'part of what the test exercises: a route whose answer comes later than uWS idle timeout (no event to wait for: the time itself is the point)',
   },
 ];
 
@@ -100,13 +107,20 @@ describe('fixed waits in tests', () => {
     .flatMap((file) => fixedWaits(file, readFileSync(join(TEST_DIR, file), 'utf8')));
 
   it('are none, but for the allowlisted ones', () => {
-    const unexplained = hits.filter((hit) => !allowedEntry(hit)).map((hit) => `test/${hit.file}:${hit.line}: ${hit.shape}: ${hit.text}`);
-    expect(unexplained, 'wait for the condition instead (helpers/server.ts waitFor), or allowlist it here with the reason').toEqual([]);
+    const unexplained = hits
+      .filter((hit) => !allowedEntry(hit))
+      .map((hit) => `test/${hit.file}:${hit.line}: ${hit.shape}: ${hit.text}`);
+    expect(
+      unexplained,
+      'wait for the condition instead (helpers/server.ts waitFor), or allowlist it here with the reason',
+    ).toEqual([]);
   });
 
   it('keeps no allowlist entry that matches nothing, and each says why', () => {
     for (const entry of ALLOWED) expect(entry.reason.length, `${entry.file}: a reason`).toBeGreaterThan(20);
-    const stale = ALLOWED.filter((entry) => !hits.some((hit) => allowedEntry(hit) === entry)).map((entry) => `${entry.file}: ${entry.line}`);
+    const stale = ALLOWED.filter((entry) => !hits.some((hit) => allowedEntry(hit) === entry)).map(
+      (entry) => `${entry.file}: ${entry.line}`,
+    );
     expect(stale).toEqual([]);
   });
 

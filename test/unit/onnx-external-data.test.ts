@@ -54,7 +54,14 @@ describe('refuseExternalData', () => {
     expect(await verdict(buildConstantModel(fixtureSpec()))).toBe('accepted');
     // 16 MB of weights in raw_data: skipped by its length, never read
     const model = onnx.ModelProto.decode(buildConstantModel(fixtureSpec()));
-    model.graph!.initializer!.push(onnx.TensorProto.create({ name: 'weights', dataType: 1, dims: [4, 1024, 1024], rawData: new Uint8Array(16 * 1024 * 1024) }));
+    model.graph!.initializer!.push(
+      onnx.TensorProto.create({
+        name: 'weights',
+        dataType: 1,
+        dims: [4, 1024, 1024],
+        rawData: new Uint8Array(16 * 1024 * 1024),
+      }),
+    );
     expect(await verdict(onnx.ModelProto.encode(model).finish())).toBe('accepted');
   });
 
@@ -81,17 +88,38 @@ describe('refuseExternalData', () => {
   });
 
   it('refuses data_location EXTERNAL alone, and external_data entries alone', async () => {
-    expect(await verdict(buildExternalDataModel('constant', 'w.bin', { externalData: false }))).toMatch(/^external: tensor "outside"/);
-    expect(await verdict(buildExternalDataModel('if branch', 'w.bin', { dataLocation: false }))).toMatch(/^external: tensor "outside" in a subgraph/);
+    expect(await verdict(buildExternalDataModel('constant', 'w.bin', { externalData: false }))).toMatch(
+      /^external: tensor "outside"/,
+    );
+    expect(await verdict(buildExternalDataModel('if branch', 'w.bin', { dataLocation: false }))).toMatch(
+      /^external: tensor "outside" in a subgraph/,
+    );
   });
 
   it('refuses data_location EXTERNAL written as a 64-bit varint, which a parser truncates to the enum 1', async () => {
     // TensorProto: name "wide" (8), data_type FLOAT (2), dims [1] (1), data_location = 2^32 + 1 (14)
-    const tensor = Uint8Array.from([0x42, 4, ...Buffer.from('wide'), 0x10, 1, 0x08, 1, 0x70, 0x81, 0x80, 0x80, 0x80, 0x10]);
+    const tensor = Uint8Array.from([
+      0x42,
+      4,
+      ...Buffer.from('wide'),
+      0x10,
+      1,
+      0x08,
+      1,
+      0x70,
+      0x81,
+      0x80,
+      0x80,
+      0x80,
+      0x10,
+    ]);
     const model = onnx.ModelProto.decode(buildConstantModel(fixtureSpec()));
     const graph = onnx.GraphProto.encode(model.graph!).finish();
     model.graph = null;
-    const bytes = concatBytes([onnx.ModelProto.encode(model).finish(), lengthDelimitedField(7, concatBytes([graph, lengthDelimitedField(5, tensor)]))]);
+    const bytes = concatBytes([
+      onnx.ModelProto.encode(model).finish(),
+      lengthDelimitedField(7, concatBytes([graph, lengthDelimitedField(5, tensor)])),
+    ]);
     expect(await verdict(bytes)).toMatch(/^external: tensor "wide" is stored as external data/);
   });
 
@@ -102,11 +130,16 @@ describe('refuseExternalData', () => {
     const head = onnx.ModelProto.encode(model).finish();
     // a node (field 1) that says it is 50 bytes long but holds 2
     const truncated = concatBytes([graph, Uint8Array.from([0x0a, 2, 0x0a, 50])]);
-    expect(await verdict(concatBytes([head, lengthDelimitedField(7, truncated)]))).toMatch(/^not onnx: its bytes are not an ONNX ModelProto \(a malformed field at byte \d+\)$/);
+    expect(await verdict(concatBytes([head, lengthDelimitedField(7, truncated)]))).toMatch(
+      /^not onnx: its bytes are not an ONNX ModelProto \(a malformed field at byte \d+\)$/,
+    );
     // a graph attribute holding a graph whose node holds a graph attribute ... 200 deep
     let nested: Uint8Array = new Uint8Array(0);
-    for (let i = 0; i < 200; i++) nested = lengthDelimitedField(1, lengthDelimitedField(5, lengthDelimitedField(6, nested)));
-    expect(await verdict(concatBytes([head, lengthDelimitedField(7, nested)]))).toBe('not onnx: its messages are nested more than 100 deep');
+    for (let i = 0; i < 200; i++)
+      nested = lengthDelimitedField(1, lengthDelimitedField(5, lengthDelimitedField(6, nested)));
+    expect(await verdict(concatBytes([head, lengthDelimitedField(7, nested)]))).toBe(
+      'not onnx: its messages are nested more than 100 deep',
+    );
   });
 
   it('says a model is not ONNX past 20 million fields in its graph, before walking them all', async () => {
@@ -115,10 +148,19 @@ describe('refuseExternalData', () => {
     model.graph = null;
     const head = onnx.ModelProto.encode(model).finish();
     // nodes of 1,000 empty attributes (2 bytes each): 20,020,000 fields in 40 MB
-    const node = lengthDelimitedField(1, new Uint8Array(2000).map((_, i) => (i % 2 === 0 ? 0x2a : 0)));
+    const node = lengthDelimitedField(
+      1,
+      new Uint8Array(2000).map((_, i) => (i % 2 === 0 ? 0x2a : 0)),
+    );
     const nodes = concatBytes(Array.from({ length: 20_000 }, () => node));
-    expect(await verdict(concatBytes([head, lengthDelimitedField(7, concatBytes([graph, nodes]))]))).toBe("not onnx: its graph's messages hold more than 20000000 fields");
+    expect(await verdict(concatBytes([head, lengthDelimitedField(7, concatBytes([graph, nodes]))]))).toBe(
+      "not onnx: its graph's messages hold more than 20000000 fields",
+    );
     // the same graph with a tenth of the nodes is walked whole
-    expect(await verdict(concatBytes([head, lengthDelimitedField(7, concatBytes([graph, nodes.subarray(0, node.length * 2000)]))]))).toBe('accepted');
+    expect(
+      await verdict(
+        concatBytes([head, lengthDelimitedField(7, concatBytes([graph, nodes.subarray(0, node.length * 2000)]))]),
+      ),
+    ).toBe('accepted');
   });
 });

@@ -21,23 +21,34 @@ const declared: Endpoint[] = [
   ...healthEndpoints({} as never),
 ];
 
-type Operation = { tags?: string[]; description?: string; summary?: string; parameters?: Array<{ name: string; description?: string; schema: { description?: string } }> };
+type Operation = {
+  tags?: string[];
+  description?: string;
+  summary?: string;
+  parameters?: Array<{ name: string; description?: string; schema: { description?: string } }>;
+};
 const doc = buildOpenApi(declared) as {
   tags: Array<{ name: string; description?: string }>;
   paths: Record<string, Record<string, Operation>>;
 };
-const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })));
+const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+  Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
+);
 
 describe('/openapi.json lint', () => {
   it("passes Redocly's recommended rules with no error and no warning", async () => {
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
-    const report = problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location.map((l) => l.pointer).join(', ')}: ${p.message}`);
+    const report = problems.map(
+      (p) => `${p.severity} ${p.ruleId} at ${p.location.map((l) => l.pointer).join(', ')}: ${p.message}`,
+    );
     expect(report, report.join('\n')).toEqual([]);
   }, 30_000);
 
   it('describes every operation, beyond its summary', () => {
-    const missing = operations.filter(({ op }) => !op.description?.trim() || op.description === op.summary).map(({ name }) => name);
+    const missing = operations
+      .filter(({ op }) => !op.description?.trim() || op.description === op.summary)
+      .map(({ name }) => name);
     expect(missing).toEqual([]);
     expect(operations.length).toBe(declared.length);
   });
@@ -45,7 +56,9 @@ describe('/openapi.json lint', () => {
   it('tags every operation with a tag declared, with its description, at the top level', () => {
     const declaredTags = new Map(doc.tags.map((t) => [t.name, t.description]));
     expect([...declaredTags].filter(([, description]) => !description?.trim())).toEqual([]);
-    const untagged = operations.filter(({ op }) => !op.tags?.length || op.tags.some((t) => !declaredTags.has(t))).map(({ name }) => name);
+    const untagged = operations
+      .filter(({ op }) => !op.tags?.length || op.tags.some((t) => !declaredTags.has(t)))
+      .map(({ name }) => name);
     expect(untagged).toEqual([]);
     // and no tag is declared that no operation uses
     expect([...declaredTags.keys()].filter((tag) => !operations.some(({ op }) => op.tags?.includes(tag)))).toEqual([]);

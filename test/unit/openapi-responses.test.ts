@@ -9,12 +9,23 @@ import { managementEndpoints } from '../../src/http/routes/v2/index.js';
 import type { PlatformServices } from '../../src/platform/services.js';
 
 type EventStreamContent = { schema?: unknown; 'x-events'?: Record<string, { description: string; data?: unknown }> };
-type Operation = { responses: Record<string, { content?: { 'application/json'?: { schema?: unknown }; 'text/event-stream'?: EventStreamContent } }> };
+type Operation = {
+  responses: Record<
+    string,
+    { content?: { 'application/json'?: { schema?: unknown }; 'text/event-stream'?: EventStreamContent } }
+  >;
+};
 
 function document() {
   // declarations only: handlers, which call the services, never run here
   const endpoints = managementEndpoints({} as PlatformServices, loadConfig({}));
-  return { endpoints, doc: buildOpenApi(endpoints) as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } } };
+  return {
+    endpoints,
+    doc: buildOpenApi(endpoints) as {
+      paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, unknown> };
+    },
+  };
 }
 
 describe('OpenAPI response schemas', () => {
@@ -32,10 +43,17 @@ describe('OpenAPI response schemas', () => {
           const content = op.responses[status]!.content;
           // a stream of server-sent events documents the data of each of its events instead
           const stream = content?.['text/event-stream'];
-          const streamed = stream?.schema && Object.keys(stream['x-events'] ?? {}).length > 0 && Object.values(stream['x-events']!).every((e) => e.data);
+          const streamed =
+            stream?.schema &&
+            Object.keys(stream['x-events'] ?? {}).length > 0 &&
+            Object.values(stream['x-events']!).every((e) => e.data);
           // an image answered as its bytes (a camera's kept frame)
-          const image = Object.entries(content ?? {}).some(([type, c]) => type.startsWith('image/') && (c as { schema?: { format?: string } }).schema?.format === 'binary');
-          if (status !== '204' && !content?.['application/json']?.schema && !streamed && !image) missing.push(`${method} ${path} ${status}`);
+          const image = Object.entries(content ?? {}).some(
+            ([type, c]) =>
+              type.startsWith('image/') && (c as { schema?: { format?: string } }).schema?.format === 'binary',
+          );
+          if (status !== '204' && !content?.['application/json']?.schema && !streamed && !image)
+            missing.push(`${method} ${path} ${status}`);
         }
       }
     }
@@ -45,10 +63,28 @@ describe('OpenAPI response schemas', () => {
 
   it('names the shared resources as components, every $ref resolved', () => {
     const { doc } = document();
-    for (const name of ['Organization', 'User', 'Channel', 'ChannelApiKey', 'Schema', 'Project', 'Gateway', 'Device', 'Landmark', 'Rule', 'Delivery', 'Event', 'InferenceKey', 'Model', 'ModelVersion']) {
+    for (const name of [
+      'Organization',
+      'User',
+      'Channel',
+      'ChannelApiKey',
+      'Schema',
+      'Project',
+      'Gateway',
+      'Device',
+      'Landmark',
+      'Rule',
+      'Delivery',
+      'Event',
+      'InferenceKey',
+      'Model',
+      'ModelVersion',
+    ]) {
       expect(doc.components.schemas[name], name).toBeDefined();
     }
-    expect(doc.paths['/v2/channels/{channel}']!.get!.responses['200']!.content!['application/json']!.schema).toMatchObject({
+    expect(
+      doc.paths['/v2/channels/{channel}']!.get!.responses['200']!.content!['application/json']!.schema,
+    ).toMatchObject({
       properties: { data: { $ref: '#/components/schemas/Channel' } },
     });
     for (const ref of JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? []) {

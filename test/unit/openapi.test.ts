@@ -24,22 +24,37 @@ type Operation = {
   requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
   responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
 };
-const doc = buildOpenApi(declared) as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+const doc = buildOpenApi(declared) as {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+};
 const op = (path: string, method: string) => doc.paths[path]![method]!;
 
 describe('/openapi.json from the declarations', () => {
   it("names the server's version as package.json does, not one written in the code", () => {
-    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as {
+      version: string;
+    };
     expect((doc as unknown as { info: { version: string } }).info.version).toBe(version);
   });
 
   it('has exactly the declared operations, predict, ingestion and health among them', () => {
-    const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(operations.sort()).toEqual(
-      declared.map((e) => `${(e.method === 'del' ? 'delete' : e.method).toUpperCase()} ${e.path.replace(/:(\w+)/g, '{$1}')}`).sort(),
+      declared
+        .map((e) => `${(e.method === 'del' ? 'delete' : e.method).toUpperCase()} ${e.path.replace(/:(\w+)/g, '{$1}')}`)
+        .sort(),
     );
     expect(operations).toEqual(
-      expect.arrayContaining(['POST /v1/models/{modelVersionId}/predict', 'POST /v1/mobile/events/batch', 'POST /v1/registration', 'GET /v2/health/ready', 'GET /metrics']),
+      expect.arrayContaining([
+        'POST /v1/models/{modelVersionId}/predict',
+        'POST /v1/mobile/events/batch',
+        'POST /v1/registration',
+        'GET /v2/health/ready',
+        'GET /metrics',
+      ]),
     );
   });
 
@@ -58,24 +73,42 @@ describe('/openapi.json from the declarations', () => {
       }
     }
     // Answers in protobuf too are documented as such.
-    expect(Object.keys(op('/v1/registration', 'post').responses['200']!.content!)).toEqual(['application/json', 'application/protobuf']);
-    expect(op('/v1/models/{modelVersionId}/predict', 'post').responses['200']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Detections' });
-    expect(doc.components.schemas.Detections).toMatchObject({ type: 'object', additionalProperties: { type: 'array' } });
+    expect(Object.keys(op('/v1/registration', 'post').responses['200']!.content!)).toEqual([
+      'application/json',
+      'application/protobuf',
+    ]);
+    expect(
+      op('/v1/models/{modelVersionId}/predict', 'post').responses['200']!.content!['application/json']!.schema,
+    ).toEqual({ $ref: '#/components/schemas/Detections' });
+    expect(doc.components.schemas.Detections).toMatchObject({
+      type: 'object',
+      additionalProperties: { type: 'array' },
+    });
   });
 
   it('documents requests with the schemas that validate them', () => {
     const predict = op('/v1/models/{modelVersionId}/predict', 'post');
     expect(predict.security).toEqual([{ inferenceKey: [] }]);
-    expect(predict.parameters.find((p) => p.name === 'threshold')?.schema).toMatchObject({ type: 'number', minimum: 0, maximum: 1 });
+    expect(predict.parameters.find((p) => p.name === 'threshold')?.schema).toMatchObject({
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+    });
     expect(Object.keys(predict.requestBody!.content)).toEqual(['multipart/form-data', 'application/json']);
     // The mobile event's JSON schema is the codec's own: a location needs its coordinates.
     const event = op('/v1/mobile/events', 'post');
     expect(event.security).toEqual([{ deviceToken: [] }]);
-    const json = event.requestBody!.content['application/json']!.schema as { properties: { locations: { items: { required: string[] }; maxItems: number } } };
+    const json = event.requestBody!.content['application/json']!.schema as {
+      properties: { locations: { items: { required: string[] }; maxItems: number } };
+    };
     expect(json.properties.locations.items.required).toEqual(['latitude', 'longitude']);
     expect(Object.keys(event.requestBody!.content)).toEqual(['application/json', 'application/protobuf']);
     expect(event.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['header:Idempotency-Key']);
-    expect(op('/v1/mobile/ibeacons', 'get').parameters[0]).toMatchObject({ name: 'count', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } });
+    expect(op('/v1/mobile/ibeacons', 'get').parameters[0]).toMatchObject({
+      name: 'count',
+      in: 'query',
+      schema: { type: 'integer', minimum: 1, maximum: 1000 },
+    });
     expect(op('/metrics', 'get').security).toEqual([{ metricsToken: [] }, {}]);
   });
 });

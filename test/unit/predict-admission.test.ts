@@ -23,7 +23,12 @@ function setup({ places = 1, waitingRoom = 1, organizationRequests = 4, budgetBy
     ['a', { id: 'a' }],
     ['b', { id: 'b' }],
   ]);
-  const runs: Array<{ version: string; body: Uint8Array; finish: (json: string) => void; fail: (error: Error) => void }> = [];
+  const runs: Array<{
+    version: string;
+    body: Uint8Array;
+    finish: (json: string) => void;
+    fail: (error: Error) => void;
+  }> = [];
   const backend: AdmissionBackend<TestVersion> = {
     admit(id) {
       const version = versions.get(id);
@@ -37,11 +42,20 @@ function setup({ places = 1, waitingRoom = 1, organizationRequests = 4, budgetBy
   };
   const budget = new BodyBudget(budgetBytes);
   const metrics = new Registry();
-  const admission = new PredictAdmission(backend, budget, { organizationRequests, places, waitingRoom, holdMs }, metrics);
+  const admission = new PredictAdmission(
+    backend,
+    budget,
+    { organizationRequests, places, waitingRoom, holdMs },
+    metrics,
+  );
   /** admit, then enter: a pass, or the thrown refusal */
-  const enter = (version: string, organization: string, bytes: number) => admission.enter(admission.admit(version, organization), bytes);
+  const enter = (version: string, organization: string, bytes: number) =>
+    admission.enter(admission.admit(version, organization), bytes);
   /** places taken and requests held in the waiting room of a version */
-  const queue = (version: string) => ({ inFlight: admission.inFlight(versions.get(version)!), held: admission.held(versions.get(version)!) });
+  const queue = (version: string) => ({
+    inFlight: admission.inFlight(versions.get(version)!),
+    held: admission.held(versions.get(version)!),
+  });
   return { admission, enter, queue, budget, versions, runs, metrics };
 }
 
@@ -175,7 +189,9 @@ describe('predict admission', () => {
   it("builds each version's queue itself, a fresh one for a version deployed again, and reports the depth of every deployed version", () => {
     const { enter, queue, versions, metrics } = setup({ places: 2 });
     enter('a', 'org-1', 1);
-    expect(metrics.render()).toContain('inference_queue_depth{model_version="a"} 1\ninference_queue_depth{model_version="b"} 0\n');
+    expect(metrics.render()).toContain(
+      'inference_queue_depth{model_version="a"} 1\ninference_queue_depth{model_version="b"} 0\n',
+    );
     versions.set('a', { id: 'a' }); // undeployed, then deployed again: another object
     expect(queue('a').inFlight).toBe(0);
     expect(enter('a', 'org-1', 1).state).toBe('ready');
@@ -187,7 +203,9 @@ describe('predict admission', () => {
     const { admission, enter } = setup({ places: 1, waitingRoom: 1 });
     enter('a', 'org-1', 1);
     enter('a', 'org-1', 1);
-    expect(() => enter('a', 'org-1', 1)).toThrow(expect.objectContaining({ kind: 'unavailable', detail: 'the request queue of model version a is full' }));
+    expect(() => enter('a', 'org-1', 1)).toThrow(
+      expect.objectContaining({ kind: 'unavailable', detail: 'the request queue of model version a is full' }),
+    );
     expect(admission.loadOf('org-1')).toBe(2);
   });
 

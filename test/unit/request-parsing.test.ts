@@ -5,7 +5,8 @@ import { sniffImageFormat } from '../../src/inference/pipeline/image-format.js';
 import { decodeBase64, extractImage, predictBodyKind } from '../../src/inference/pipeline/request-body.js';
 
 /** The first part named `field`, as the predict path looks for "file". */
-const findMultipartPart = (body: Uint8Array, boundary: string, field: string) => [...multipartParts(body, boundary)].find((p) => p.name === field);
+const findMultipartPart = (body: Uint8Array, boundary: string, field: string) =>
+  [...multipartParts(body, boundary)].find((p) => p.name === field);
 
 const body = (text: string) => Buffer.from(text, 'latin1');
 
@@ -32,19 +33,27 @@ describe('multipart', () => {
   });
 
   it('tells a missing part from a malformed body', () => {
-    expect(findMultipartPart(body('--B\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n--B--'), 'B', 'file')).toBeUndefined();
+    expect(
+      findMultipartPart(body('--B\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n--B--'), 'B', 'file'),
+    ).toBeUndefined();
     expect(() => findMultipartPart(body('no delimiter'), 'B', 'file')).toThrow('boundary not found');
-    expect(() => findMultipartPart(body('--B\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc'), 'B', 'file')).toThrow(
-      'unexpected end of body',
+    expect(() =>
+      findMultipartPart(body('--B\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc'), 'B', 'file'),
+    ).toThrow('unexpected end of body');
+    expect(() => findMultipartPart(body('--B\r\nno colon here\r\n\r\nabc\r\n--B--'), 'B', 'file')).toThrow(
+      'malformed part header',
     );
-    expect(() => findMultipartPart(body('--B\r\nno colon here\r\n\r\nabc\r\n--B--'), 'B', 'file')).toThrow('malformed part header');
   });
 });
 
 describe('base64', () => {
   const bytes = Buffer.from([0, 1, 2, 250, 251, 252, 253]);
   it('decodes standard and URL alphabets, padded or not, and MIME line breaks', () => {
-    for (const text of [bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('base64').replace(/=+$/, '')]) {
+    for (const text of [
+      bytes.toString('base64'),
+      bytes.toString('base64url'),
+      bytes.toString('base64').replace(/=+$/, ''),
+    ]) {
       expect(decodeBase64(text)).toEqual(bytes);
     }
     const long = Buffer.alloc(300, 7);

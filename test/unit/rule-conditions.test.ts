@@ -6,13 +6,25 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/http/errors.js';
 import { isSealed, Secrets, UnopenableSecretError } from '../../src/platform/secrets.js';
-import { actionsSchema, prepareActions, presentActions, SECRET_MASK, webhookOrigin } from '../../src/platform/rules/actions.js';
+import {
+  actionsSchema,
+  prepareActions,
+  presentActions,
+  SECRET_MASK,
+  webhookOrigin,
+} from '../../src/platform/rules/actions.js';
 import { webhookTarget } from '../../src/platform/rules/action-runner.js';
 import { ConditionError, ExpressionSyntaxError } from '../../src/platform/rules/errors.js';
 import { compareValues, countDetections, evaluateCondition, scheduleHolds } from '../../src/platform/rules/evaluate.js';
 import { generateExpression, parseExpression } from '../../src/platform/rules/expression.js';
 import { conditionsObjectOf, parseConditionsObject, parseLogicalCondition } from '../../src/platform/rules/inputs.js';
-import { ATTRIBUTE_OPERATORS, COMPARISON_OPERATORS, normalise, type Condition, type LandmarkConditionType } from '../../src/platform/rules/model.js';
+import {
+  ATTRIBUTE_OPERATORS,
+  COMPARISON_OPERATORS,
+  normalise,
+  type Condition,
+  type LandmarkConditionType,
+} from '../../src/platform/rules/model.js';
 
 const L1 = '01CRQZWCEJ31SM9RCHWA3NQ3TH';
 const L2 = '01CRQZWD01K2WAEXK3ATDXYRC9';
@@ -49,7 +61,14 @@ describe('Gen B conditionsObject', () => {
           {
             type: 'and',
             items: [
-              { type: 'matchAttribute', channelId: 'someid', attribute: 'event.name', operator: '==', value: 'monster', description: 'When event (event.name) …' },
+              {
+                type: 'matchAttribute',
+                channelId: 'someid',
+                attribute: 'event.name',
+                operator: '==',
+                value: 'monster',
+                description: 'When event (event.name) …',
+              },
             ],
           },
         ],
@@ -70,16 +89,33 @@ describe('Gen B conditionsObject', () => {
   it('parses the four landmark leaves, or, not, and an array as a conjunction', () => {
     const types: LandmarkConditionType[] = ['enterLandmark', 'exitLandmark', 'insideLandmark', 'outsideLandmark'];
     for (const type of types) {
-      expect(parseConditionsObject({ type, ids: [L1, L2], channelId: CH }).tree).toEqual({ type, ids: [L1, L2], attribute: POS, channelId: CH });
+      expect(parseConditionsObject({ type, ids: [L1, L2], channelId: CH }).tree).toEqual({
+        type,
+        ids: [L1, L2],
+        attribute: POS,
+        channelId: CH,
+      });
     }
     const tree = parseConditionsObject([
-      { type: 'or', items: [{ type: 'insideLandmark', ids: [L1] }, { type: 'not', items: [{ type: 'outsideLandmark', ids: [L2] }] }] },
+      {
+        type: 'or',
+        items: [
+          { type: 'insideLandmark', ids: [L1] },
+          { type: 'not', items: [{ type: 'outsideLandmark', ids: [L2] }] },
+        ],
+      },
       { type: 'matchAttribute', attribute: 'data.tempF', operator: '>=', value: 70 },
     ]).tree;
     expect(tree).toEqual({
       type: 'and',
       items: [
-        { type: 'or', items: [{ type: 'insideLandmark', ids: [L1], attribute: POS }, { type: 'not', item: { type: 'outsideLandmark', ids: [L2], attribute: POS } }] },
+        {
+          type: 'or',
+          items: [
+            { type: 'insideLandmark', ids: [L1], attribute: POS },
+            { type: 'not', item: { type: 'outsideLandmark', ids: [L2], attribute: POS } },
+          ],
+        },
         { type: 'matchAttribute', attribute: 'event.data.tempF', operator: '>=', value: 70 },
       ],
     });
@@ -88,14 +124,26 @@ describe('Gen B conditionsObject', () => {
   });
 
   it('parses the SDK spelling: landmark with trigger, attribute, schedule with minutesOfDay and timezone', () => {
-    expect(parseConditionsObject({ type: 'landmark', trigger: 'exit', ids: [L1] }).tree).toEqual({ type: 'exitLandmark', ids: [L1], attribute: POS });
-    expect(parseConditionsObject({ type: 'attribute', attribute: 'event.x', operator: '===', value: true }).tree).toEqual({
+    expect(parseConditionsObject({ type: 'landmark', trigger: 'exit', ids: [L1] }).tree).toEqual({
+      type: 'exitLandmark',
+      ids: [L1],
+      attribute: POS,
+    });
+    expect(
+      parseConditionsObject({ type: 'attribute', attribute: 'event.x', operator: '===', value: true }).tree,
+    ).toEqual({
       type: 'matchAttribute',
       attribute: 'event.x',
       operator: '==',
       value: true,
     });
-    const schedule = parseConditionsObject({ type: 'schedule', timezone: 'Europe/Paris', weekDays: [5, 1, 1], minutesOfDay: { from: 60, to: 120 }, date: { to: 1538403490032 } });
+    const schedule = parseConditionsObject({
+      type: 'schedule',
+      timezone: 'Europe/Paris',
+      weekDays: [5, 1, 1],
+      minutesOfDay: { from: 60, to: 120 },
+      date: { to: 1538403490032 },
+    });
     expect(schedule).toEqual({
       tree: { type: 'schedule', date: { to: 1538403490032 }, weekDays: [1, 5], timeOfDay: { from: 3600, to: 7200 } },
       timezone: 'Europe/Paris',
@@ -103,18 +151,50 @@ describe('Gen B conditionsObject', () => {
   });
 
   it('names the offending node and field', () => {
-    expect(conditionError(() => parseConditionsObject({ type: 'and', items: [{ type: 'bogus' }] })).message).toMatch(/^conditionsObject\.items\.0\.type: unknown condition type "bogus"/);
-    expect(conditionError(() => parseConditionsObject({ type: 'enterLandmark', ids: [] })).message).toBe('conditionsObject.ids: must name at least one landmark');
-    expect(conditionError(() => parseConditionsObject({ type: 'matchAttribute', attribute: 'event.x', operator: '~=', value: 1 })).message).toMatch(/^conditionsObject\.operator: must be one of/);
-    expect(conditionError(() => parseConditionsObject({ type: 'matchAttribute', attribute: 'event..x', operator: '==', value: 1 })).message).toMatch(/^conditionsObject\.attribute: must be a path/);
-    expect(conditionError(() => parseConditionsObject({ type: 'matchAttribute', attribute: 'event.x', operator: '==', value: { a: 1 } })).message).toMatch(/^conditionsObject\.value:/);
-    expect(conditionError(() => parseConditionsObject({ type: 'insideLandmark', ids: [L1], extra: 1 })).message).toMatch(/^conditionsObject: Unrecognized key: "extra"/);
-    expect(conditionError(() => parseConditionsObject({ type: 'not', items: [{ type: 'insideLandmark', ids: [L1] }, { type: 'insideLandmark', ids: [L2] }] })).message).toBe(
-      'conditionsObject.items: not takes exactly one condition',
+    expect(conditionError(() => parseConditionsObject({ type: 'and', items: [{ type: 'bogus' }] })).message).toMatch(
+      /^conditionsObject\.items\.0\.type: unknown condition type "bogus"/,
     );
-    expect(conditionError(() => parseConditionsObject({ type: 'schedule', weekDays: [7] })).message).toMatch(/^conditionsObject\.weekDays\.0:/);
-    expect(conditionError(() => parseConditionsObject({ type: 'schedule', date: { from: '2018-09-05T06:11' } })).message).toMatch(/^conditionsObject\.date\.from: must be epoch milliseconds or an ISO 8601 date/);
-    expect(conditionError(() => parseConditionsObject({ type: 'schedule', timezone: 'Mars/Olympus' })).message).toBe('conditionsObject.timezone: unknown time zone "Mars/Olympus"');
+    expect(conditionError(() => parseConditionsObject({ type: 'enterLandmark', ids: [] })).message).toBe(
+      'conditionsObject.ids: must name at least one landmark',
+    );
+    expect(
+      conditionError(() =>
+        parseConditionsObject({ type: 'matchAttribute', attribute: 'event.x', operator: '~=', value: 1 }),
+      ).message,
+    ).toMatch(/^conditionsObject\.operator: must be one of/);
+    expect(
+      conditionError(() =>
+        parseConditionsObject({ type: 'matchAttribute', attribute: 'event..x', operator: '==', value: 1 }),
+      ).message,
+    ).toMatch(/^conditionsObject\.attribute: must be a path/);
+    expect(
+      conditionError(() =>
+        parseConditionsObject({ type: 'matchAttribute', attribute: 'event.x', operator: '==', value: { a: 1 } }),
+      ).message,
+    ).toMatch(/^conditionsObject\.value:/);
+    expect(
+      conditionError(() => parseConditionsObject({ type: 'insideLandmark', ids: [L1], extra: 1 })).message,
+    ).toMatch(/^conditionsObject: Unrecognized key: "extra"/);
+    expect(
+      conditionError(() =>
+        parseConditionsObject({
+          type: 'not',
+          items: [
+            { type: 'insideLandmark', ids: [L1] },
+            { type: 'insideLandmark', ids: [L2] },
+          ],
+        }),
+      ).message,
+    ).toBe('conditionsObject.items: not takes exactly one condition');
+    expect(conditionError(() => parseConditionsObject({ type: 'schedule', weekDays: [7] })).message).toMatch(
+      /^conditionsObject\.weekDays\.0:/,
+    );
+    expect(
+      conditionError(() => parseConditionsObject({ type: 'schedule', date: { from: '2018-09-05T06:11' } })).message,
+    ).toMatch(/^conditionsObject\.date\.from: must be epoch milliseconds or an ISO 8601 date/);
+    expect(conditionError(() => parseConditionsObject({ type: 'schedule', timezone: 'Mars/Olympus' })).message).toBe(
+      'conditionsObject.timezone: unknown time zone "Mars/Olympus"',
+    );
     let deep: unknown = { type: 'insideLandmark', ids: [L1] };
     for (let i = 0; i < 40; i++) deep = { type: 'not', items: [deep] };
     expect(conditionError(() => parseConditionsObject(deep)).message).toMatch(/nested deeper than 32 levels/);
@@ -132,7 +212,12 @@ describe('Gen A logicalCondition', () => {
         { or: [{ type: 'always true' }, { type: 'always false' }] },
         { not: [{ type: 'event occurred after', moment: '2018-01-01T00:00:00Z' }] },
         { type: 'event occurred before', moment: '2019-01-01T00:00:00Z' },
-        { type: 'event occurred between times of day', startInSecondsSinceMidnight: 79200, endInSecondsSinceMidnight: 21600, timeZone: 'America/New_York' },
+        {
+          type: 'event occurred between times of day',
+          startInSecondsSinceMidnight: 79200,
+          endInSecondsSinceMidnight: 21600,
+          timeZone: 'America/New_York',
+        },
         { type: 'event occurred on day of week', dayOfWeek: 0, timeZone: 'America/New_York' },
         { type: 'event free form', predicate: 'data.tempF == 67' },
         { type: 'event free form', predicate: "deviceId == '01ABC'" },
@@ -148,7 +233,13 @@ describe('Gen A logicalCondition', () => {
         { type: 'exitLandmark', ids: [L1], attribute: POS },
         { type: 'insideLandmark', ids: [L2], attribute: POS },
         { type: 'outsideLandmark', ids: [L2], attribute: POS },
-        { type: 'or', items: [{ type: 'and', items: [] }, { type: 'or', items: [] }] },
+        {
+          type: 'or',
+          items: [
+            { type: 'and', items: [] },
+            { type: 'or', items: [] },
+          ],
+        },
         { type: 'not', item: { type: 'schedule', date: { from: Date.parse('2018-01-01T00:00:00Z') } } },
         { type: 'schedule', date: { to: Date.parse('2019-01-01T00:00:00Z') } },
         { type: 'schedule', timeOfDay: { from: 79200, to: 21600 } },
@@ -180,8 +271,13 @@ describe('Gen A logicalCondition', () => {
   });
 
   it('refuses unknown predicates, tag predicates, conflicting time zones, not with two items', () => {
-    expect(conditionError(() => parseLogicalCondition({ or: [{ type: 'teleported' }] })).message).toMatch(/^logicalCondition\.or\.0\.type: unknown predicate type "teleported"/);
-    expect(conditionError(() => parseLogicalCondition({ type: 'landmark has all tags', landmark_id: L1, tags: ['a'] })).message).toMatch(/is not supported/);
+    expect(conditionError(() => parseLogicalCondition({ or: [{ type: 'teleported' }] })).message).toMatch(
+      /^logicalCondition\.or\.0\.type: unknown predicate type "teleported"/,
+    );
+    expect(
+      conditionError(() => parseLogicalCondition({ type: 'landmark has all tags', landmark_id: L1, tags: ['a'] }))
+        .message,
+    ).toMatch(/is not supported/);
     expect(
       conditionError(() =>
         parseLogicalCondition({
@@ -192,15 +288,21 @@ describe('Gen A logicalCondition', () => {
         }),
       ).message,
     ).toMatch(/^logicalCondition\.and\.1\.timeZone: time zone "Asia\/Tokyo" differs from "Europe\/Paris"/);
-    expect(conditionError(() => parseLogicalCondition({ not: [{ type: 'always true' }, { type: 'always false' }] })).message).toBe('logicalCondition.not: not takes exactly one condition');
-    expect(conditionError(() => parseLogicalCondition({ type: 'enter landmark' })).message).toMatch(/^logicalCondition\.landmarkId:/);
+    expect(
+      conditionError(() => parseLogicalCondition({ not: [{ type: 'always true' }, { type: 'always false' }] })).message,
+    ).toBe('logicalCondition.not: not takes exactly one condition');
+    expect(conditionError(() => parseLogicalCondition({ type: 'enter landmark' })).message).toMatch(
+      /^logicalCondition\.landmarkId:/,
+    );
   });
 });
 
 describe('the expression string', () => {
   it('generates the documented style for a channel-scoped landmark leaf', () => {
     const tree: Condition = { type: 'enterLandmark', ids: [L1], attribute: POS, channelId: CH };
-    expect(generateExpression(tree)).toBe(`event.channelId == '${CH}' && enterLandmark(('${L1}'), event.location.position)`);
+    expect(generateExpression(tree)).toBe(
+      `event.channelId == '${CH}' && enterLandmark(('${L1}'), event.location.position)`,
+    );
     expect(parseExpression(generateExpression(tree))).toEqual(tree);
   });
 
@@ -208,7 +310,12 @@ describe('the expression string', () => {
     for (const op of ATTRIBUTE_OPERATORS) {
       const source = op === 'contains' ? "contains(event.tags, 'red')" : `event.data.tempF ${op} 5`;
       const tree = parseExpression(source);
-      expect(tree).toEqual({ type: 'matchAttribute', attribute: op === 'contains' ? 'event.tags' : 'event.data.tempF', operator: op, value: op === 'contains' ? 'red' : 5 });
+      expect(tree).toEqual({
+        type: 'matchAttribute',
+        attribute: op === 'contains' ? 'event.tags' : 'event.data.tempF',
+        operator: op,
+        value: op === 'contains' ? 'red' : 5,
+      });
       expect(generateExpression(tree)).toBe(source);
     }
     expect(parseExpression("event.name == 'it\\'s a \\\\ test'")).toMatchObject({ value: "it's a \\ test" });
@@ -220,11 +327,22 @@ describe('the expression string', () => {
     const a = 'event.a == 1';
     const b = 'event.b == 2';
     const c = 'event.c == 3';
-    const leaf = (x: string, v: number) => ({ type: 'matchAttribute', attribute: `event.${x}`, operator: '==', value: v });
-    expect(parseExpression(`${a} || ${b} && ${c}`)).toEqual({ type: 'or', items: [leaf('a', 1), { type: 'and', items: [leaf('b', 2), leaf('c', 3)] }] });
+    const leaf = (x: string, v: number) => ({
+      type: 'matchAttribute',
+      attribute: `event.${x}`,
+      operator: '==',
+      value: v,
+    });
+    expect(parseExpression(`${a} || ${b} && ${c}`)).toEqual({
+      type: 'or',
+      items: [leaf('a', 1), { type: 'and', items: [leaf('b', 2), leaf('c', 3)] }],
+    });
     expect(parseExpression(`!${a} && (${b} || ${c})`)).toEqual({
       type: 'and',
-      items: [{ type: 'not', item: leaf('a', 1) }, { type: 'or', items: [leaf('b', 2), leaf('c', 3)] }],
+      items: [
+        { type: 'not', item: leaf('a', 1) },
+        { type: 'or', items: [leaf('b', 2), leaf('c', 3)] },
+      ],
     });
     expect(parseExpression(`((${a}))`)).toEqual(leaf('a', 1));
     expect(parseExpression('true')).toEqual({ type: 'and', items: [] });
@@ -240,15 +358,24 @@ describe('the expression string', () => {
   });
 
   it('merges the schedule calls of one && chain into one schedule leaf', () => {
-    const tree = parseExpression("event.a == 1 && weekDay((1, 3)) && date('<=', '2030-01-01T00:00:00.000Z') && timeOfDay('>=', 3600) && timeOfDay('<=', 7200)");
+    const tree = parseExpression(
+      "event.a == 1 && weekDay((1, 3)) && date('<=', '2030-01-01T00:00:00.000Z') && timeOfDay('>=', 3600) && timeOfDay('<=', 7200)",
+    );
     expect(tree).toEqual({
       type: 'and',
       items: [
         { type: 'matchAttribute', attribute: 'event.a', operator: '==', value: 1 },
-        { type: 'schedule', date: { to: Date.parse('2030-01-01T00:00:00.000Z') }, weekDays: [1, 3], timeOfDay: { from: 3600, to: 7200 } },
+        {
+          type: 'schedule',
+          date: { to: Date.parse('2030-01-01T00:00:00.000Z') },
+          weekDays: [1, 3],
+          timeOfDay: { from: 3600, to: 7200 },
+        },
       ],
     });
-    expect(generateExpression(tree)).toBe("event.a == 1 && (date('<=', '2030-01-01T00:00:00.000Z') && weekDay((1, 3)) && timeOfDay('between', 3600, 7200))");
+    expect(generateExpression(tree)).toBe(
+      "event.a == 1 && (date('<=', '2030-01-01T00:00:00.000Z') && weekDay((1, 3)) && timeOfDay('between', 3600, 7200))",
+    );
     expect(parseExpression("(timeOfDay('>=', 10)) && (weekDay((2)))")).toEqual({
       type: 'and',
       items: [
@@ -287,14 +414,33 @@ describe('the expression string', () => {
   });
 
   it('folds event.channelId == … before a leaf into the leaf, in the tree and the string alike', () => {
-    const chan = { type: 'matchAttribute', attribute: 'event.channelId', operator: '==', value: CH } satisfies Condition;
+    const chan = {
+      type: 'matchAttribute',
+      attribute: 'event.channelId',
+      operator: '==',
+      value: CH,
+    } satisfies Condition;
     const inside = { type: 'insideLandmark', ids: [L1], attribute: POS } satisfies Condition;
     expect(normalise({ type: 'and', items: [chan, inside] })).toEqual({ ...inside, channelId: CH });
-    const orTree: Condition = { type: 'or', items: [{ ...inside, channelId: CH }, { type: 'matchAttribute', attribute: 'event.a', operator: '<', value: 2 }] };
-    expect(generateExpression(orTree)).toBe(`(event.channelId == '${CH}' && insideLandmark(('${L1}'), event.location.position)) || event.a < 2`);
+    const orTree: Condition = {
+      type: 'or',
+      items: [
+        { ...inside, channelId: CH },
+        { type: 'matchAttribute', attribute: 'event.a', operator: '<', value: 2 },
+      ],
+    };
+    expect(generateExpression(orTree)).toBe(
+      `(event.channelId == '${CH}' && insideLandmark(('${L1}'), event.location.position)) || event.a < 2`,
+    );
     expect(parseExpression(generateExpression(orTree))).toEqual(orTree);
     // a channel test before a channel-scoped leaf stays a test of its own
-    const twice: Condition = { type: 'and', items: [{ ...chan, value: 'other' }, { ...inside, channelId: CH }] };
+    const twice: Condition = {
+      type: 'and',
+      items: [
+        { ...chan, value: 'other' },
+        { ...inside, channelId: CH },
+      ],
+    };
     expect(normalise(twice)).toEqual(twice);
     expect(parseExpression(generateExpression(twice))).toEqual(twice);
   });
@@ -317,7 +463,14 @@ function treeGenerator(random: () => number) {
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
   const strings = ['', 'a', "it's", 'back\\slash', 'ünïcødé ✓', 'x y', "'", '\\', 'new\nline', '&& ||', '01HX'];
   const numbers = [0, -0, 1, -1, 2.5, -1e-7, 1.5e21, 123456789, Number.MAX_SAFE_INTEGER, 0.1 + 0.2];
-  const paths = ['event.channelId', 'event.data.tempF', 'event.attributes.x', 'event.powers.0.batteryLevel', 'event.name', 'event.$a._b'];
+  const paths = [
+    'event.channelId',
+    'event.data.tempF',
+    'event.attributes.x',
+    'event.powers.0.batteryLevel',
+    'event.name',
+    'event.$a._b',
+  ];
   const ids = [L1, L2, "o'dd", 'x'];
   const channel = () => (random() < 0.3 ? pick([CH, 'someid', "ch'x"]) : undefined);
   const literal = () => (random() < 0.4 ? pick(strings) : random() < 0.7 ? pick(numbers) : random() < 0.5);
@@ -325,25 +478,47 @@ function treeGenerator(random: () => number) {
   const leaf = (): Condition => {
     const k = int(4);
     if (k === 3) {
-      const c: Condition = { type: 'detections', label: pick(labels), operator: pick(COMPARISON_OPERATORS), value: pick(numbers) };
+      const c: Condition = {
+        type: 'detections',
+        label: pick(labels),
+        operator: pick(COMPARISON_OPERATORS),
+        value: pick(numbers),
+      };
       if (random() < 0.5) c.zone = pick(['', 'left', 'loading_dock']);
       if (random() < 0.5) c.minScore = pick([0, 0.25, 0.5, 1]);
       return c;
     }
     if (k === 0) {
-      const c: Condition = { type: pick(['enterLandmark', 'exitLandmark', 'insideLandmark', 'outsideLandmark'] as const), ids: Array.from({ length: 1 + int(3) }, () => pick(ids)), attribute: random() < 0.8 ? POS : pick(paths) };
+      const c: Condition = {
+        type: pick(['enterLandmark', 'exitLandmark', 'insideLandmark', 'outsideLandmark'] as const),
+        ids: Array.from({ length: 1 + int(3) }, () => pick(ids)),
+        attribute: random() < 0.8 ? POS : pick(paths),
+      };
       const ch = channel();
       return ch === undefined ? c : { ...c, channelId: ch };
     }
     if (k === 1) {
-      const c: Condition = { type: 'matchAttribute', attribute: pick(paths), operator: pick(ATTRIBUTE_OPERATORS), value: literal() };
+      const c: Condition = {
+        type: 'matchAttribute',
+        attribute: pick(paths),
+        operator: pick(ATTRIBUTE_OPERATORS),
+        value: literal(),
+      };
       const ch = channel();
       return ch === undefined ? c : { ...c, channelId: ch };
     }
     const s: Condition = { type: 'schedule' };
-    if (random() < 0.5) s.date = { ...(random() < 0.7 ? { from: int(2_000_000_000_000) } : {}), ...(random() < 0.7 ? { to: int(4_000_000_000_000) } : {}) };
+    if (random() < 0.5)
+      s.date = {
+        ...(random() < 0.7 ? { from: int(2_000_000_000_000) } : {}),
+        ...(random() < 0.7 ? { to: int(4_000_000_000_000) } : {}),
+      };
     if (random() < 0.5) s.weekDays = Array.from({ length: 1 + int(4) }, () => int(7));
-    if (random() < 0.5) s.timeOfDay = { ...(random() < 0.7 ? { from: int(86_401) } : {}), ...(random() < 0.7 ? { to: int(86_401) } : {}) };
+    if (random() < 0.5)
+      s.timeOfDay = {
+        ...(random() < 0.7 ? { from: int(86_401) } : {}),
+        ...(random() < 0.7 ? { to: int(86_401) } : {}),
+      };
     return s;
   };
   const tree = (depth: number): Condition => {
@@ -395,8 +570,12 @@ describe('evaluation helpers', () => {
     const t = new Date('2024-01-16T04:30:00Z');
     expect(scheduleHolds({ type: 'schedule', weekDays: [1] }, t, 'America/New_York')).toBe(true);
     expect(scheduleHolds({ type: 'schedule', weekDays: [1] }, t, 'UTC')).toBe(false);
-    expect(scheduleHolds({ type: 'schedule', timeOfDay: { from: 22 * 3600, to: 6 * 3600 } }, t, 'America/New_York')).toBe(true);
-    expect(scheduleHolds({ type: 'schedule', timeOfDay: { from: 6 * 3600, to: 22 * 3600 } }, t, 'America/New_York')).toBe(false);
+    expect(
+      scheduleHolds({ type: 'schedule', timeOfDay: { from: 22 * 3600, to: 6 * 3600 } }, t, 'America/New_York'),
+    ).toBe(true);
+    expect(
+      scheduleHolds({ type: 'schedule', timeOfDay: { from: 6 * 3600, to: 22 * 3600 } }, t, 'America/New_York'),
+    ).toBe(false);
     expect(scheduleHolds({ type: 'schedule', date: { from: t.getTime(), to: t.getTime() } }, t, 'UTC')).toBe(true);
     expect(scheduleHolds({ type: 'schedule', date: { to: t.getTime() - 1 } }, t, 'UTC')).toBe(false);
   });
@@ -409,7 +588,9 @@ describe('evaluation helpers', () => {
     expect(compareValues('!=', undefined, 1)).toBe(true);
     expect(compareValues('contains', ['a', 'b'], 'b')).toBe(true);
     expect(compareValues('contains', 'abc', 'bc')).toBe(true);
-    const tree = parseExpression(`event.channelId == '${CH}' && event.data.tempF > 70 || insideLandmark(('${L1}'), event.location.position)`)!;
+    const tree = parseExpression(
+      `event.channelId == '${CH}' && event.data.tempF > 70 || insideLandmark(('${L1}'), event.location.position)`,
+    )!;
     const ctx = (channelId: string, tempF: number, inside: boolean) => ({
       time: new Date(),
       timezone: 'UTC',
@@ -442,19 +623,42 @@ describe('detections conditions', () => {
     expect(parseExpression("detections('traffic cone', 'left', 0.5) >= 2")).toEqual(leaf);
     expect(parseConditionsObject([leaf]).tree).toEqual(leaf);
     expect(generateExpression(leaf as Condition)).toBe("detections('traffic cone', 'left', 0.5) >= 2");
-    expect(conditionsObjectOf(leaf as Condition)).toEqual([{ ...leaf, description: "When the frame's detections of traffic cone in zone left scoring at least 0.5 is at least 2" }]);
+    expect(conditionsObjectOf(leaf as Condition)).toEqual([
+      {
+        ...leaf,
+        description: "When the frame's detections of traffic cone in zone left scoring at least 0.5 is at least 2",
+      },
+    ]);
     // No zone ('' is the whole image) and no minimum score are left out.
-    expect(parseExpression("detections('cone') > 0")).toEqual({ type: 'detections', label: 'cone', operator: '>', value: 0 });
-    expect(parseExpression("detections('cone', '', 0) > 0")).toEqual({ type: 'detections', label: 'cone', operator: '>', value: 0 });
-    expect(generateExpression({ type: 'detections', label: 'cone', minScore: 0.3, operator: '==', value: 1 })).toBe("detections('cone', '', 0.3) == 1");
+    expect(parseExpression("detections('cone') > 0")).toEqual({
+      type: 'detections',
+      label: 'cone',
+      operator: '>',
+      value: 0,
+    });
+    expect(parseExpression("detections('cone', '', 0) > 0")).toEqual({
+      type: 'detections',
+      label: 'cone',
+      operator: '>',
+      value: 0,
+    });
+    expect(generateExpression({ type: 'detections', label: 'cone', minScore: 0.3, operator: '==', value: 1 })).toBe(
+      "detections('cone', '', 0.3) == 1",
+    );
   });
 
   it('refuses a detections call without its comparison, a score outside 0-1, and a bad Gen B field', () => {
     expect(syntaxError("detections('cone')").message).toMatch(/comparison operator/);
     expect(syntaxError("detections('cone', 'a', 2) > 1").message).toMatch(/minimum score/);
     expect(syntaxError("detections('cone') > 'many'").message).toMatch(/number of detections/);
-    expect(conditionError(() => parseConditionsObject([{ type: 'detections', label: 'cone', operator: 'contains', value: 1 }])).message).toContain('conditionsObject.0.operator');
-    expect(conditionError(() => parseConditionsObject([{ type: 'detections', label: '', operator: '>', value: 1 }])).message).toContain('conditionsObject.0.label');
+    expect(
+      conditionError(() =>
+        parseConditionsObject([{ type: 'detections', label: 'cone', operator: 'contains', value: 1 }]),
+      ).message,
+    ).toContain('conditionsObject.0.operator');
+    expect(
+      conditionError(() => parseConditionsObject([{ type: 'detections', label: '', operator: '>', value: 1 }])).message,
+    ).toContain('conditionsObject.0.label');
   });
 
   it("counts a frame's detections of a label, by zone and score; none in an event that is no frame", () => {
@@ -476,7 +680,8 @@ describe('detections conditions', () => {
       channelId: CH,
       value: (path: string) => (path === 'event.data.armed' ? armed : undefined),
       landmark: () => false,
-      detections: (label: string, zone: string | undefined) => (label === 'traffic cone' && zone === 'left' ? count : 0),
+      detections: (label: string, zone: string | undefined) =>
+        label === 'traffic cone' && zone === 'left' ? count : 0,
       memory: () => ({}),
     });
     expect(evaluateCondition(tree, ctx(2, true))).toBe(true);
@@ -489,15 +694,37 @@ describe('for and becomes: conditions that remember', () => {
   const cone = "detections('traffic cone', 'A') >= 1";
 
   it('parse in every form and write back', () => {
-    const tree = { type: 'becomes', to: true, item: { type: 'for', seconds: 2, item: { type: 'detections', label: 'traffic cone', zone: 'A', operator: '>=', value: 1 } } };
+    const tree = {
+      type: 'becomes',
+      to: true,
+      item: {
+        type: 'for',
+        seconds: 2,
+        item: { type: 'detections', label: 'traffic cone', zone: 'A', operator: '>=', value: 1 },
+      },
+    };
     expect(parseExpression(`becomesTrue(heldFor(2, 0, ${cone}))`)).toEqual(tree);
     expect(generateExpression(tree as Condition)).toBe(`becomesTrue(heldFor(2, 0, ${cone}))`);
     const genB = conditionsObjectOf(tree as Condition);
     expect(genB).toEqual([
-      { type: 'becomes', to: true, items: [{ type: 'for', seconds: 2, items: [expect.objectContaining({ type: 'detections', label: 'traffic cone', zone: 'A' })] }] },
+      {
+        type: 'becomes',
+        to: true,
+        items: [
+          {
+            type: 'for',
+            seconds: 2,
+            items: [expect.objectContaining({ type: 'detections', label: 'traffic cone', zone: 'A' })],
+          },
+        ],
+      },
     ]);
     expect(parseConditionsObject(JSON.parse(JSON.stringify(genB))).tree).toEqual(tree);
-    expect(parseExpression(`heldFor(0, 3, ${cone} || event.data.x == 1)`)).toMatchObject({ type: 'for', events: 3, item: { type: 'or' } });
+    expect(parseExpression(`heldFor(0, 3, ${cone} || event.data.x == 1)`)).toMatchObject({
+      type: 'for',
+      events: 3,
+      item: { type: 'or' },
+    });
     expect(parseExpression(`becomesFalse(${cone})`)).toMatchObject({ type: 'becomes', to: false });
   });
 
@@ -505,8 +732,13 @@ describe('for and becomes: conditions that remember', () => {
     expect(syntaxError(`heldFor(0, 0, ${cone})`).message).toMatch(/seconds or events/);
     expect(syntaxError(`heldFor(2, 1.5, ${cone})`).message).toMatch(/events must be an integer/);
     expect(syntaxError(`heldFor(90000, 0, ${cone})`).message).toMatch(/seconds must be from 0 to 86400/);
-    expect(conditionError(() => parseConditionsObject([{ type: 'for', items: [{ type: 'schedule', weekDays: [1] }] }])).message).toMatch(/seconds or events/);
-    expect(conditionError(() => parseConditionsObject([{ type: 'becomes', to: true, items: [] }])).message).toContain('conditionsObject.0.items');
+    expect(
+      conditionError(() => parseConditionsObject([{ type: 'for', items: [{ type: 'schedule', weekDays: [1] }] }]))
+        .message,
+    ).toMatch(/seconds or events/);
+    expect(conditionError(() => parseConditionsObject([{ type: 'becomes', to: true, items: [] }])).message).toContain(
+      'conditionsObject.0.items',
+    );
   });
 
   /** Evaluates `source` on a sequence of (seconds, cone seen?) events of one device, with one memory; the events it held on. */
@@ -514,19 +746,24 @@ describe('for and becomes: conditions that remember', () => {
     const tree = parseExpression(source)!;
     const memory = new Map<object, object>();
     return events
-      .filter(([seconds, seen]) =>
-        evaluateCondition(tree, {
-          time: new Date(1_800_000_000_000 + seconds * 1000),
-          timezone: 'UTC',
-          channelId: CH,
-          value: (path) => (path === 'event.data.armed' ? true : undefined),
-          landmark: () => false,
-          detections: () => (seen ? 1 : 0),
-          memory: (node) => {
-            if (!memory.has(node)) memory.set(node, {});
-            return memory.get(node)!;
-          },
-        }, true), // whole, as the engine evaluates a rule that remembers
+      .filter(
+        ([seconds, seen]) =>
+          evaluateCondition(
+            tree,
+            {
+              time: new Date(1_800_000_000_000 + seconds * 1000),
+              timezone: 'UTC',
+              channelId: CH,
+              value: (path) => (path === 'event.data.armed' ? true : undefined),
+              landmark: () => false,
+              detections: () => (seen ? 1 : 0),
+              memory: (node) => {
+                if (!memory.has(node)) memory.set(node, {});
+                return memory.get(node)!;
+              },
+            },
+            true,
+          ), // whole, as the engine evaluates a rule that remembers
       )
       .map(([seconds]) => seconds);
   }
@@ -574,21 +811,36 @@ describe('actions', () => {
 
   it('validates each type and names the offending field', () => {
     expect(parse([{ type: 'push', subject: 'Hi', message: 'there', title: 't' }]).success).toBe(true);
-    expect(parse([{ type: 'email', subject: 's', body: 'b', recipients: { emails: ['a@example.com'] } }]).success).toBe(true);
-    expect(parse([{ type: 'sms', message: 'hello world', recipients: { reflect: true, telephoneNumbers: ['12342323'] } }]).success).toBe(true);
-    expect(parse([{ type: 'update device state add tags', deviceIds: 'triggering device', tags: ['hot'] }]).success).toBe(true);
+    expect(parse([{ type: 'email', subject: 's', body: 'b', recipients: { emails: ['a@example.com'] } }]).success).toBe(
+      true,
+    );
+    expect(
+      parse([{ type: 'sms', message: 'hello world', recipients: { reflect: true, telephoneNumbers: ['12342323'] } }])
+        .success,
+    ).toBe(true);
+    expect(
+      parse([{ type: 'update device state add tags', deviceIds: 'triggering device', tags: ['hot'] }]).success,
+    ).toBe(true);
     expect(parse([{ type: 'update landmark state remove tags', landmarkIds: [L1], tags: ['x'] }]).success).toBe(true);
     const issues = (actions: unknown) => parse(actions).error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    expect(issues([{ type: 'email', subject: 's', message: 'm', recipients: { emails: [] } }])).toEqual(['0.recipients.emails: must name at least one address']);
-    expect(issues([{ type: 'webhook', method: 'post', url: 'ftp://example.com' }])).toEqual(['0.url: must be an http or https URL']);
+    expect(issues([{ type: 'email', subject: 's', message: 'm', recipients: { emails: [] } }])).toEqual([
+      '0.recipients.emails: must name at least one address',
+    ]);
+    expect(issues([{ type: 'webhook', method: 'post', url: 'ftp://example.com' }])).toEqual([
+      '0.url: must be an http or https URL',
+    ]);
     expect(issues([{ type: 'webhook', method: 'TRACE', url: 'https://example.com' }])[0]).toMatch(/^0\.method:/);
-    expect(issues([{ type: 'sms', message: 'm', recipients: {} }])).toEqual(['0.recipients.telephoneNumbers: must name at least one telephone number (or reflect to the triggering device)']);
+    expect(issues([{ type: 'sms', message: 'm', recipients: {} }])).toEqual([
+      '0.recipients.telephoneNumbers: must name at least one telephone number (or reflect to the triggering device)',
+    ]);
     expect(issues([{ type: 'teleport' }])[0]).toMatch(/^0\.type:/);
     expect(issues([{ type: 'push', message: 'm' }])[0]).toMatch(/^0\.subject:/);
   });
 
   it('keeps webhook templates out of the URL before its path, where a value could change the host', () => {
-    const issues = (url: string) => parse([{ type: 'webhook', method: 'post', url }]).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
+    const issues = (url: string) =>
+      parse([{ type: 'webhook', method: 'post', url }]).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ??
+      [];
     const refused = '0.url: templates ({{…}}) may only be in the path and query, not in the scheme, user, host or port';
     expect(issues('http://{{rule.name}}@hooks.example.com/in')).toEqual([refused]);
     expect(issues('http://user:{{device.id}}@hooks.example.com/in')).toEqual([refused]);
@@ -601,9 +853,13 @@ describe('actions', () => {
 
   it('sends a webhook only to the origin its template names, whatever the values render to', () => {
     const context = { device: { id: 'evil.example.com/x' }, rule: { name: '@evil.example.com' } };
-    expect(webhookTarget('https://hooks.example.com/in/{{device.id}}?r={{rule.name}}', context).origin).toBe('https://hooks.example.com');
+    expect(webhookTarget('https://hooks.example.com/in/{{device.id}}?r={{rule.name}}', context).origin).toBe(
+      'https://hooks.example.com',
+    );
     // An action stored before templates were kept out of the host is refused at delivery.
-    expect(() => webhookTarget('http://{{rule.name}}hooks.example.com/in', { rule: { name: 'x@evil.example.com/' } })).toThrow(
+    expect(() =>
+      webhookTarget('http://{{rule.name}}hooks.example.com/in', { rule: { name: 'x@evil.example.com/' } }),
+    ).toThrow(
       'blocked: the URL has a template before its path (user, host or port); templates may only be in the path and query',
     );
   });
@@ -611,24 +867,48 @@ describe('actions', () => {
   it('normalises webhook headers and email body, gives ids, keeps masked secrets of the same action', () => {
     const secrets = new Secrets(randomBytes(32));
     const input = parse([
-      { type: 'webhook', method: 'put', url: 'https://example.com/hook', headers: [{ header: 'Content-Type', value: 'text/json' }], password: 'pw', secret: 'a-secret-of-16-chars', body: { a: 1 } },
+      {
+        type: 'webhook',
+        method: 'put',
+        url: 'https://example.com/hook',
+        headers: [{ header: 'Content-Type', value: 'text/json' }],
+        password: 'pw',
+        secret: 'a-secret-of-16-chars',
+        body: { a: 1 },
+      },
       { type: 'email', subject: 's', body: 'text', recipients: { emails: ['A@Example.com'] } },
     ]).data!;
     const saved = prepareActions(secrets, input);
     expect(saved[0]).toMatchObject({ type: 'webhook', method: 'PUT', body: '{"a":1}' });
     // secrets and header values are kept sealed (AES-256-GCM), and open to what was sent
     const hook = saved[0] as Record<string, any>;
-    for (const sealed of [hook.password, hook.secret, hook.headers['Content-Type']]) expect(isSealed(sealed)).toBe(true);
-    expect([secrets.open(hook.password), secrets.open(hook.secret), secrets.open(hook.headers['Content-Type'])]).toEqual(['pw', 'a-secret-of-16-chars', 'text/json']);
+    for (const sealed of [hook.password, hook.secret, hook.headers['Content-Type']])
+      expect(isSealed(sealed)).toBe(true);
+    expect([
+      secrets.open(hook.password),
+      secrets.open(hook.secret),
+      secrets.open(hook.headers['Content-Type']),
+    ]).toEqual(['pw', 'a-secret-of-16-chars', 'text/json']);
     expect(saved[1]).toMatchObject({ type: 'email', message: 'text', recipients: { emails: ['a@example.com'] } });
     expect(saved[1]).not.toHaveProperty('body');
     expect(saved[0]!.id).toMatch(/^[0-9A-Z]{26}$/);
     const shown = presentActions(saved);
-    expect(shown[0]).toMatchObject({ password: SECRET_MASK, secret: SECRET_MASK, headers: { 'Content-Type': SECRET_MASK } });
+    expect(shown[0]).toMatchObject({
+      password: SECRET_MASK,
+      secret: SECRET_MASK,
+      headers: { 'Content-Type': SECRET_MASK },
+    });
     const again = prepareActions(secrets, parse(shown).data!, saved);
-    expect(again[0]).toMatchObject({ id: saved[0]!.id, password: hook.password, secret: hook.secret, headers: hook.headers });
+    expect(again[0]).toMatchObject({
+      id: saved[0]!.id,
+      password: hook.password,
+      secret: hook.secret,
+      headers: hook.headers,
+    });
     // a new path on the same origin keeps them too
-    expect(prepareActions(secrets, parse([{ ...shown[0], url: 'https://example.com/other' }]).data!, saved)[0]).toMatchObject({ password: hook.password });
+    expect(
+      prepareActions(secrets, parse([{ ...shown[0], url: 'https://example.com/other' }]).data!, saved)[0],
+    ).toMatchObject({ password: hook.password });
     const stranger = parse([{ ...shown[0], id: undefined }]).data!;
     let detail: string | undefined;
     try {
@@ -641,19 +921,46 @@ describe('actions', () => {
 
   it('refuses a masked secret or header when the webhook URL moves to another origin', () => {
     const secrets = new Secrets(randomBytes(32));
-    const saved = prepareActions(secrets, parse([{ type: 'webhook', method: 'post', url: 'https://hooks.example.com/a', password: 'pw', headers: { 'X-Token': 't' } }]).data!);
+    const saved = prepareActions(
+      secrets,
+      parse([
+        {
+          type: 'webhook',
+          method: 'post',
+          url: 'https://hooks.example.com/a',
+          password: 'pw',
+          headers: { 'X-Token': 't' },
+        },
+      ]).data!,
+    );
     const shown = presentActions(saved)[0]!;
     const refused = (changes: Record<string, unknown>) => {
       try {
         prepareActions(secrets, parse([{ ...shown, ...changes }]).data!, saved);
       } catch (error) {
-        return { status: ApiError.from(error)!.status, message: ApiError.from(error)!.message, detail: ApiError.from(error)!.detail };
+        return {
+          status: ApiError.from(error)!.status,
+          message: ApiError.from(error)!.message,
+          detail: ApiError.from(error)!.detail,
+        };
       }
       return undefined;
     };
-    for (const url of ['https://attacker.example.net/a', 'http://hooks.example.com/a', 'https://hooks.example.com:8443/a']) {
-      expect(refused({ url, headers: { 'X-Token': 'new' } })).toMatchObject({ status: 400, message: 'send the secret again when the URL changes', detail: expect.stringMatching(/^actions\.0\.password:/) });
-      expect(refused({ url, password: 'new' })).toMatchObject({ status: 400, message: 'send the secret again when the URL changes', detail: expect.stringMatching(/^actions\.0\.headers\.X-Token:/) });
+    for (const url of [
+      'https://attacker.example.net/a',
+      'http://hooks.example.com/a',
+      'https://hooks.example.com:8443/a',
+    ]) {
+      expect(refused({ url, headers: { 'X-Token': 'new' } })).toMatchObject({
+        status: 400,
+        message: 'send the secret again when the URL changes',
+        detail: expect.stringMatching(/^actions\.0\.password:/),
+      });
+      expect(refused({ url, password: 'new' })).toMatchObject({
+        status: 400,
+        message: 'send the secret again when the URL changes',
+        detail: expect.stringMatching(/^actions\.0\.headers\.X-Token:/),
+      });
       expect(refused({ url, password: 'new', headers: { 'X-Token': 'new' } })).toBeUndefined();
     }
   });

@@ -12,14 +12,39 @@ import type { LoadedRule } from '../../src/platform/rules/rule-service.js';
 import { loadedRule } from '../helpers/loaded-rules.js';
 
 const CHANNEL = 'channel-1';
-const rule = (organizationId: string, conditionsObject: unknown): LoadedRule => loadedRule(organizationId, CHANNEL, conditionsObject);
+const rule = (organizationId: string, conditionsObject: unknown): LoadedRule =>
+  loadedRule(organizationId, CHANNEL, conditionsObject);
 
-const device = (id: string): EngineDevice => ({ id, name: null, model: null, type: null, tags: [], properties: {}, attributes: {}, state: {} });
+const device = (id: string): EngineDevice => ({
+  id,
+  name: null,
+  model: null,
+  type: null,
+  tags: [],
+  properties: {},
+  attributes: {},
+  state: {},
+});
 
 let clock = Date.parse('2026-03-09T12:00:00Z');
-function event(organizationId: string, deviceId: string, payload: Record<string, unknown>, extra: Partial<RuleEvent> = {}): RuleEvent {
+function event(
+  organizationId: string,
+  deviceId: string,
+  payload: Record<string, unknown>,
+  extra: Partial<RuleEvent> = {},
+): RuleEvent {
   clock += 1000;
-  return { id: `event-${clock}`, organizationId, channelId: CHANNEL, deviceId, source: 'iot', serverReceivedAt: new Date(clock), clientSentAt: null, payload, ...extra };
+  return {
+    id: `event-${clock}`,
+    organizationId,
+    channelId: CHANNEL,
+    deviceId,
+    source: 'iot',
+    serverReceivedAt: new Date(clock),
+    clientSentAt: null,
+    payload,
+    ...extra,
+  };
 }
 
 const anyPerson = { type: 'detections', label: 'person', operator: '>=', value: 1 };
@@ -39,7 +64,9 @@ describe('detections conditions', () => {
     // 50 conditions asking the same count, and 10 asking another zone; none holds, so each is evaluated.
     const same = Array.from({ length: 50 }, (_, i) => ({ ...anyPerson, value: i + 2 }));
     const inZone = Array.from({ length: 10 }, (_, i) => ({ ...anyPerson, zone: 'door', value: i + 1 }));
-    const org = new Map([['org-1', organizationRules([rule('org-1', { type: 'or', items: [...same, ...inZone] })], [])]]);
+    const org = new Map([
+      ['org-1', organizationRules([rule('org-1', { type: 'or', items: [...same, ...inZone] })], [])],
+    ]);
     let reads = 0;
     const list = [{ score: 0.9, zones: ['yard'] }];
     const detections = Object.defineProperty({}, 'person', {
@@ -63,7 +90,12 @@ describe("an organization's time budget", () => {
     const haystack = 'a'.repeat(1 << 20);
     const scans = (n: number) => ({
       type: 'or',
-      items: Array.from({ length: 50 }, (_, i) => ({ type: 'matchAttribute', attribute: 'event.text', operator: 'contains', value: `${'a'.repeat(500)}b${n}-${i}` })),
+      items: Array.from({ length: 50 }, (_, i) => ({
+        type: 'matchAttribute',
+        attribute: 'event.text',
+        operator: 'contains',
+        value: `${'a'.repeat(500)}b${n}-${i}`,
+      })),
     });
     const heavy = Array.from({ length: 10 }, (_, n) => rule('heavy', scans(n)));
     const light = rule('light', [{ type: 'matchAttribute', attribute: 'event.on', operator: '==', value: true }]);
@@ -79,7 +111,14 @@ describe("an organization's time budget", () => {
     for (let i = 0; i < 5; i++) batch.push(event('heavy', 'h', { text: haystack }), event('light', 'l', { on: true }));
     const stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 };
     // 20 ms per second: 10 ms at once, a few of the heavy rules' 500 scans of an event (about a second's worth).
-    const { jobs, overBudget } = evaluateBatch(batch, organizations, devices, new Map(), stats, new EvaluationBudget(20));
+    const { jobs, overBudget } = evaluateBatch(
+      batch,
+      organizations,
+      devices,
+      new Map(),
+      stats,
+      new EvaluationBudget(20),
+    );
 
     expect(overBudget.get('heavy')?.events).toBe(5);
     expect(heavy.map((r) => r.id)).toContain(overBudget.get('heavy')?.ruleId);

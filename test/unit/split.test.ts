@@ -27,7 +27,9 @@ describe('test/unit', () => {
       const text = readFileSync(join(UNIT, file), 'utf8');
       // Statements only (a line that starts with import/export, to its `from`), and
       // dynamic imports: source text a test writes as a string is not an import.
-      for (const match of text.matchAll(/^(?:import|export)\b[^;]*?from\s*'([^']+)'|^import\s*'([^']+)'|\bimport\(\s*'([^']+)'/gm)) {
+      for (const match of text.matchAll(
+        /^(?:import|export)\b[^;]*?from\s*'([^']+)'|^import\s*'([^']+)'|\bimport\(\s*'([^']+)'/gm,
+      )) {
         const specifier = match[1] ?? match[2] ?? match[3]!;
         const forbidden = FORBIDDEN.find(([pattern]) => pattern.test(specifier));
         if (forbidden) offending.push(`${file}: ${specifier} (move it to ${forbidden[1]})`);

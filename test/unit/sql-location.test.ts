@@ -29,7 +29,8 @@ function templateTexts(file: string): Array<{ line: number; text: string }> {
   const visit = (node: ts.Node): void => {
     let text: string | undefined;
     if (ts.isNoSubstitutionTemplateLiteral(node)) text = node.text;
-    else if (ts.isTemplateExpression(node)) text = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(' ');
+    else if (ts.isTemplateExpression(node))
+      text = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(' ');
     if (text !== undefined) texts.push({ line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, text });
     ts.forEachChild(node, visit);
   };
@@ -73,7 +74,10 @@ describe('SQL location', () => {
       ].join('\n'),
     );
     try {
-      expect(statementsOutsideDb([probe])).toEqual(['ingest/.sql-probe.ts:4: UPDATE devices d SET', 'ingest/.sql-probe.ts:6: SELECT']);
+      expect(statementsOutsideDb([probe])).toEqual([
+        'ingest/.sql-probe.ts:4: UPDATE devices d SET',
+        'ingest/.sql-probe.ts:6: SELECT',
+      ]);
     } finally {
       rmSync(probe, { force: true });
     }

@@ -6,7 +6,11 @@ import { SseParser } from '../../web/src/sse.js';
 describe('SseParser', () => {
   it('reads named messages with ids, skipping comments', () => {
     const parser = new SseParser();
-    expect(parser.push(':ok\n\nevent: ready\ndata: {"pollMs":1000}\n\n: keep-alive\n\nid: 01J\nevent: event\ndata: {"a":1}\n\n')).toEqual([
+    expect(
+      parser.push(
+        ':ok\n\nevent: ready\ndata: {"pollMs":1000}\n\n: keep-alive\n\nid: 01J\nevent: event\ndata: {"a":1}\n\n',
+      ),
+    ).toEqual([
       { event: 'ready', data: '{"pollMs":1000}' },
       { event: 'event', data: '{"a":1}', id: '01J' },
     ]);

@@ -23,7 +23,8 @@ describe('the console as static files', () => {
   it('answers files by their path, /docs by docs.html, and client routes by index.html', () => {
     expect(resolveStaticPath(site, '/assets/index-abc123.js')?.contentType).toBe('text/javascript; charset=utf-8');
     expect(resolveStaticPath(site, '/docs')).toBe(site.files.get('/docs.html'));
-    for (const path of ['/', '/models', '/models/01ABC/predict', '/verify-email']) expect(resolveStaticPath(site, path), path).toBe(index);
+    for (const path of ['/', '/models', '/models/01ABC/predict', '/verify-email'])
+      expect(resolveStaticPath(site, path), path).toBe(index);
     // for a client that does not ask for pages, only files answer
     expect(resolveStaticPath(site, '/models', { pages: false })).toBeUndefined();
     expect(resolveStaticPath(site, '/docs', { pages: false })).toBe(site.files.get('/docs.html'));
@@ -47,7 +48,15 @@ describe('the console as static files', () => {
   });
 
   it('answers no path outside the directory, however spelled', () => {
-    for (const path of ['/../secret.txt', '/assets/../../secret.txt', '/..%2fsecret.txt', '/assets/..%2f..%2fsecret.txt', '/%2e%2e/secret.txt', '//secret.txt', '/assets/missing.js']) {
+    for (const path of [
+      '/../secret.txt',
+      '/assets/../../secret.txt',
+      '/..%2fsecret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/%2e%2e/secret.txt',
+      '//secret.txt',
+      '/assets/missing.js',
+    ]) {
       expect(resolveStaticPath(site, path), path).toBeUndefined();
     }
   });

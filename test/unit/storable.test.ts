@@ -13,7 +13,9 @@ function nestedArrays(levels: number, inner: unknown): unknown {
 describe('whyUnstorable', () => {
   it('accepts storable values of every JSON type, however long the list', () => {
     const numbers = new Array<number>(1_000_000).fill(1.5);
-    expect(whyUnstorable({ readings: numbers, label: 'café 😀', ok: true, none: null, nested: [{ a: [1, 'two'] }] })).toBeUndefined();
+    expect(
+      whyUnstorable({ readings: numbers, label: 'café 😀', ok: true, none: null, nested: [{ a: [1, 'two'] }] }),
+    ).toBeUndefined();
     expect(whyUnstorable(nestedArrays(MAX_JSON_DEPTH, 'deepest'))).toBeUndefined();
   });
 
@@ -27,12 +29,18 @@ describe('whyUnstorable', () => {
   });
 
   it('names the value nested one level too deep', () => {
-    expect(whyUnstorable({ a: nestedArrays(MAX_JSON_DEPTH, 1) })).toBe(`a${'.0'.repeat(MAX_JSON_DEPTH - 1)}: nested deeper than ${MAX_JSON_DEPTH} levels`);
-    expect(whyUnstorable({ a: nestedArrays(10_000, 1) })).toBe(`a${'.0'.repeat(MAX_JSON_DEPTH - 1)}: nested deeper than ${MAX_JSON_DEPTH} levels`);
+    expect(whyUnstorable({ a: nestedArrays(MAX_JSON_DEPTH, 1) })).toBe(
+      `a${'.0'.repeat(MAX_JSON_DEPTH - 1)}: nested deeper than ${MAX_JSON_DEPTH} levels`,
+    );
+    expect(whyUnstorable({ a: nestedArrays(10_000, 1) })).toBe(
+      `a${'.0'.repeat(MAX_JSON_DEPTH - 1)}: nested deeper than ${MAX_JSON_DEPTH} levels`,
+    );
   });
 
   it('names the first unstorable value in the order the JSON reads, a key before what it holds', () => {
-    expect(whyUnstorable({ first: ['\u0000'], ['second\u0000']: 1, third: '\u0000' })).toBe(`first.0: ${UNSTORABLE_TEXT}`);
+    expect(whyUnstorable({ first: ['\u0000'], ['second\u0000']: 1, third: '\u0000' })).toBe(
+      `first.0: ${UNSTORABLE_TEXT}`,
+    );
     expect(whyUnstorable({ ok: 1, ['bad\u0000']: ['\u0000'], later: '\u0000' })).toBe(`bad\\u0000: ${UNSTORABLE_TEXT}`);
     expect(whyUnstorable([['fine', '\ud800'], '\u0000'])).toBe(`0.1: ${UNSTORABLE_TEXT}`);
   });

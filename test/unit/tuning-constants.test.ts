@@ -21,7 +21,8 @@ function sources(dir: string): string[] {
 function blocks(): Map<string, string> {
   const found = new Map<string, string>();
   for (const file of sources(SRC)) {
-    for (const match of readFileSync(file, 'utf8').matchAll(/^(?:export )?const ([A-Z][A-Z0-9_]*_TUNING) = \{/gm)) found.set(match[1]!, relative(SRC, file));
+    for (const match of readFileSync(file, 'utf8').matchAll(/^(?:export )?const ([A-Z][A-Z0-9_]*_TUNING) = \{/gm))
+      found.set(match[1]!, relative(SRC, file));
   }
   return found;
 }

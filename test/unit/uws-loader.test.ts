@@ -20,7 +20,13 @@ const fork: UwsCandidate = {
   minGlibc: '2.27',
   serves: 'Node 20',
 };
-const upstream: UwsCandidate = { name: 'upstream', source: 'upstream@2', binaryDir: '.', minGlibc: '2.38', serves: 'Node 22/24' };
+const upstream: UwsCandidate = {
+  name: 'upstream',
+  source: 'upstream@2',
+  binaryDir: '.',
+  minGlibc: '2.38',
+  serves: 'Node 22/24',
+};
 
 /** A function whose String() says [native code], as a real binding's App does. */
 const nativeApp = Math.max;
@@ -47,7 +53,8 @@ function fakeIo(packages: Record<string, FakePackage>): LoaderIo & { loaded: str
     list(dir) {
       const files: string[] = [];
       for (const pkg of Object.values(packages))
-        for (const file of Object.keys(pkg.binaries)) if (file.startsWith(dir + '/')) files.push(file.slice(dir.length + 1));
+        for (const file of Object.keys(pkg.binaries))
+          if (file.startsWith(dir + '/')) files.push(file.slice(dir.length + 1));
       return files;
     },
     load(id) {
@@ -119,7 +126,9 @@ describe('selectUws', () => {
     const message = (error as Error).message;
     expect(message).toMatch(/Node v24\.21\.0 \(ABI 137\), linux-x64, glibc 2\.36/);
     expect(message).toMatch(/1\. fork \(fork@1; Node 20\): no binary for ABI 137 .*it has ABI 93, 108, 115/);
-    expect(message).toMatch(/2\. upstream \(upstream@2; Node 22\/24\): uws_linux_x64_137\.node did not load: .*GLIBC_2\.38' not found/);
+    expect(message).toMatch(
+      /2\. upstream \(upstream@2; Node 22\/24\): uws_linux_x64_137\.node did not load: .*GLIBC_2\.38' not found/,
+    );
     expect(message).toMatch(/needs glibc >= 2\.38; this system has 2\.36/);
     expect(message).toMatch(/Node 22 and 24 on Linux x64 with glibc >= 2\.38/);
     expect(message).toMatch(/Node 20 on Linux x64 with glibc >= 2\.27/);
@@ -129,7 +138,9 @@ describe('selectUws', () => {
     const pk = packages();
     delete (pk as Record<string, unknown>).upstream;
     const musl = { ...node24, glibc: null };
-    expect(() => selectUws([fork, upstream], musl, fakeIo(pk))).toThrow(/no glibc \(musl\?\)[\s\S]*2\. upstream .*not installed/);
+    expect(() => selectUws([fork, upstream], musl, fakeIo(pk))).toThrow(
+      /no glibc \(musl\?\)[\s\S]*2\. upstream .*not installed/,
+    );
   });
 
   it('refuses a binding that is the JS fallback', () => {

@@ -1,6 +1,11 @@
 // IoT payload schemas: validating a schema definition, and a payload against it.
 import { describe, expect, it } from 'vitest';
-import { payloadViolations, schemaFields, validatePayload, type SchemaField } from '../../src/platform/payload-validation.js';
+import {
+  payloadViolations,
+  schemaFields,
+  validatePayload,
+  type SchemaField,
+} from '../../src/platform/payload-validation.js';
 import { describeIssues } from '../../src/lib/zod-issues.js';
 
 const weather: SchemaField[] = [
@@ -49,17 +54,27 @@ describe('validatePayload', () => {
     expect(validatePayload(weather, { data: 'x' })).toBe('data: expected object, got string');
     expect(validatePayload(weather, { data: [] })).toBe('data: expected object, got array');
     expect(validatePayload(weather, { data: { station: 5 } })).toBe('data.station: expected string, got integer');
-    expect(validatePayload(weather, { data: { readAt: '2018-10-01' } })).toBe('data.readAt: expected timestamp, got string');
+    expect(validatePayload(weather, { data: { readAt: '2018-10-01' } })).toBe(
+      'data.readAt: expected timestamp, got string',
+    );
     expect(validatePayload(weather, { data: { readAt: 1.5 } })).toBe('data.readAt: expected timestamp, got float');
-    expect(validatePayload(weather, { data: { observedAt: 'yesterday' } })).toBe('data.observedAt: expected datetime, got string');
-    expect(validatePayload(weather, { data: { observedAt: '2018-13-45T99:00:00Z' } })).toBe('data.observedAt: expected datetime, got string');
-    expect(validatePayload(weather, { data: { observedAt: 1538403476637 } })).toBe('data.observedAt: expected datetime, got integer');
+    expect(validatePayload(weather, { data: { observedAt: 'yesterday' } })).toBe(
+      'data.observedAt: expected datetime, got string',
+    );
+    expect(validatePayload(weather, { data: { observedAt: '2018-13-45T99:00:00Z' } })).toBe(
+      'data.observedAt: expected datetime, got string',
+    );
+    expect(validatePayload(weather, { data: { observedAt: 1538403476637 } })).toBe(
+      'data.observedAt: expected datetime, got integer',
+    );
   });
 
   it('checks arrays element by element', () => {
     expect(validatePayload(weather, { data: { tags: 'a' } })).toBe('data.tags: expected array of string, got string');
     expect(validatePayload(weather, { data: { tags: ['a', 3] } })).toBe('data.tags[1]: expected string, got integer');
-    expect(validatePayload(weather, { data: { samples: [{ v: 1 }, { v: true }] } })).toBe('data.samples[1].v: expected float, got boolean');
+    expect(validatePayload(weather, { data: { samples: [{ v: 1 }, { v: true }] } })).toBe(
+      'data.samples[1].v: expected float, got boolean',
+    );
     expect(validatePayload(weather, { data: { samples: [null] } })).toBe('data.samples[0]: expected object, got null');
   });
 
@@ -88,23 +103,50 @@ describe('validatePayload', () => {
 describe('schemaFields', () => {
   const parse = (fields: unknown) => {
     const result = schemaFields.safeParse(fields);
-    return result.success ? { ok: true as const, data: result.data } : { ok: false as const, error: describeIssues(result.error) };
+    return result.success
+      ? { ok: true as const, data: result.data }
+      : { ok: false as const, error: describeIssues(result.error) };
   };
 
   it('accepts nested object fields and normalises "int"', () => {
-    const result = parse([{ id: 'data', type: 'object', fields: [{ id: 'n', type: 'int' }, { id: 'list', type: 'string', isArray: true }] }]);
+    const result = parse([
+      {
+        id: 'data',
+        type: 'object',
+        fields: [
+          { id: 'n', type: 'int' },
+          { id: 'list', type: 'string', isArray: true },
+        ],
+      },
+    ]);
     expect(result).toEqual({
       ok: true,
-      data: [{ id: 'data', type: 'object', fields: [{ id: 'n', type: 'integer' }, { id: 'list', type: 'string', isArray: true }] }],
+      data: [
+        {
+          id: 'data',
+          type: 'object',
+          fields: [
+            { id: 'n', type: 'integer' },
+            { id: 'list', type: 'string', isArray: true },
+          ],
+        },
+      ],
     });
   });
 
   it('names the offending field, however deep', () => {
-    expect(parse([{ id: 'data', type: 'object', fields: [{ id: 'x', type: 'double' }] }]).error).toContain('0.fields.0.type:');
+    expect(parse([{ id: 'data', type: 'object', fields: [{ id: 'x', type: 'double' }] }]).error).toContain(
+      '0.fields.0.type:',
+    );
     expect(parse([{ id: 'data', type: 'string', fields: [{ id: 'x', type: 'float' }] }]).error).toBe(
       '0.fields: only fields of type object may have nested fields',
     );
-    expect(parse([{ id: 'a', type: 'string' }, { id: 'a', type: 'float' }]).error).toBe('1.id: duplicate field id "a"');
+    expect(
+      parse([
+        { id: 'a', type: 'string' },
+        { id: 'a', type: 'float' },
+      ]).error,
+    ).toBe('1.id: duplicate field id "a"');
     expect(parse([{ id: 'a.b', type: 'string' }]).error).toContain('0.id:');
     expect(parse([{ id: 'a', type: 'string', unknown: 1 }]).error).toContain('Unrecognized key: "unknown"');
     expect(parse([]).ok).toBe(false);
@@ -135,7 +177,13 @@ describe('required fields and additionalProperties', () => {
       fields: [
         { id: 'tempF', type: 'float', required: true },
         { id: 'humidity', type: 'integer' },
-        { id: 'samples', type: 'object', isArray: true, additionalProperties: false, fields: [{ id: 'v', type: 'float', required: true }] },
+        {
+          id: 'samples',
+          type: 'object',
+          isArray: true,
+          additionalProperties: false,
+          fields: [{ id: 'v', type: 'float', required: true }],
+        },
       ],
     },
   ];
@@ -145,11 +193,15 @@ describe('required fields and additionalProperties', () => {
     expect(validatePayload(strict, {})).toBe('data: required, missing');
     expect(validatePayload(strict, { data: { humidity: 3 } })).toBe('data.tempF: required, missing');
     expect(validatePayload(strict, { data: { tempF: null } })).toBe('data.tempF: required, got null');
-    expect(validatePayload(strict, { data: { tempF: 1, samples: [{ v: 1 }, {}] } })).toBe('data.samples[1].v: required, missing');
+    expect(validatePayload(strict, { data: { tempF: 1, samples: [{ v: 1 }, {}] } })).toBe(
+      'data.samples[1].v: required, missing',
+    );
   });
 
   it('refuses a key an object field with additionalProperties: false does not declare, naming it', () => {
-    expect(validatePayload(strict, { data: { tempF: 70, tmepF: 71 } })).toBe('data.tmepF: not in the schema, which allows no other keys here (additionalProperties: false)');
+    expect(validatePayload(strict, { data: { tempF: 70, tmepF: 71 } })).toBe(
+      'data.tmepF: not in the schema, which allows no other keys here (additionalProperties: false)',
+    );
     expect(validatePayload(strict, { data: { tempF: 70, samples: [{ v: 1, w: 2 }] } })).toBe(
       'data.samples[0].w: not in the schema, which allows no other keys here (additionalProperties: false)',
     );
@@ -166,8 +218,12 @@ describe('required fields and additionalProperties', () => {
   it('refuses keys at the root when the schema itself says additionalProperties: false', () => {
     const row = { fields: strict, additionalProperties: false };
     expect(validatePayload(row, { data: { tempF: 70 } })).toBeUndefined();
-    expect(validatePayload(row, { data: { tempF: 70 }, top: 'level' })).toBe('top: not in the schema, which allows no other keys here (additionalProperties: false)');
-    expect(validatePayload({ fields: strict, additionalProperties: true }, { data: { tempF: 70 }, top: 'level' })).toBeUndefined();
+    expect(validatePayload(row, { data: { tempF: 70 }, top: 'level' })).toBe(
+      'top: not in the schema, which allows no other keys here (additionalProperties: false)',
+    );
+    expect(
+      validatePayload({ fields: strict, additionalProperties: true }, { data: { tempF: 70 }, top: 'level' }),
+    ).toBeUndefined();
     expect(payloadViolations(weather, { data: {}, a: 1, b: 2 }, 10, false)).toEqual([
       'a: not in the schema, which allows no other keys here (additionalProperties: false)',
       'b: not in the schema, which allows no other keys here (additionalProperties: false)',
@@ -180,8 +236,12 @@ describe('required fields and additionalProperties', () => {
       return result.success ? result.data : describeIssues(result.error);
     };
     expect(parse(strict)).toEqual(strict);
-    expect(parse([{ id: 'a', type: 'string', additionalProperties: false }])).toBe('0.additionalProperties: only fields of type object may say additionalProperties');
-    expect(parse([{ id: 'a', type: 'object', additionalProperties: false }])).toBe('0.additionalProperties: false needs the fields the object may have');
+    expect(parse([{ id: 'a', type: 'string', additionalProperties: false }])).toBe(
+      '0.additionalProperties: only fields of type object may say additionalProperties',
+    );
+    expect(parse([{ id: 'a', type: 'object', additionalProperties: false }])).toBe(
+      '0.additionalProperties: false needs the fields the object may have',
+    );
     expect(parse([{ id: 'a', type: 'string', required: 'yes' }])).toMatch(/^0\.required: /);
   });
 });

@@ -18,7 +18,11 @@ function enterMany(queue: VersionQueue, org: string, count: number, log: string[
       const ticket = queue.enter(org);
       tickets.push(ticket);
       if (ticket.wait === null) log.push(`${org} in`);
-      else ticket.wait.then(() => log.push(`${org} in`), () => log.push(`${org} refused`));
+      else
+        ticket.wait.then(
+          () => log.push(`${org} in`),
+          () => log.push(`${org} refused`),
+        );
     } catch {
       log.push(`${org} refused`);
     }

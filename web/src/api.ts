@@ -59,7 +59,10 @@ export async function request<T>(method: string, path: string, options: RequestO
 export async function openStream(path: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
   const token = sessionToken();
   const authorization = token ? `Bearer ${token}` : undefined;
-  const res = await fetch(path, { headers: authorization ? { authorization, accept: 'text/event-stream' } : { accept: 'text/event-stream' }, signal });
+  const res = await fetch(path, {
+    headers: authorization ? { authorization, accept: 'text/event-stream' } : { accept: 'text/event-stream' },
+    signal,
+  });
   if (!res.ok || !res.body) {
     const text = await res.text();
     checkSession(res.status, authorization);

@@ -14,7 +14,11 @@ export function Link(props: { href: string; class?: string; children: ComponentC
 }
 
 export function ErrorNote({ error }: { error: string | undefined }) {
-  return error ? <p class="error" role="alert">{error}</p> : null;
+  return error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : null;
 }
 
 /**
@@ -57,10 +61,11 @@ export function KeyManager({ keys, named, resourceKey }: { keys: KeyApi; named: 
   const action = useAction();
   const [created, setCreated] = useState<NewApiKey>();
   const [name, setName] = useState('');
-  const act = (fn: () => Promise<unknown>) => action.run(async () => {
-    await fn();
-    listed.reload();
-  });
+  const act = (fn: () => Promise<unknown>) =>
+    action.run(async () => {
+      await fn();
+      listed.reload();
+    });
   return (
     <div class="keys">
       <form
@@ -72,7 +77,14 @@ export function KeyManager({ keys, named, resourceKey }: { keys: KeyApi; named: 
           });
         }}
       >
-        {named && <input placeholder="Key name" aria-label="Key name" value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+        {named && (
+          <input
+            placeholder="Key name"
+            aria-label="Key name"
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+        )}
         <button type="submit" disabled={action.busy}>
           Create key
         </button>
@@ -102,7 +114,11 @@ export function KeyManager({ keys, named, resourceKey }: { keys: KeyApi; named: 
                 <button type="button" onClick={() => act(() => keys.setEnabled(key.id, !key.enabled))}>
                   {key.enabled ? 'Disable' : 'Enable'}
                 </button>
-                <button type="button" class="danger" onClick={() => confirm(`Delete key ${key.prefix}…?`) && act(() => keys.remove(key.id))}>
+                <button
+                  type="button"
+                  class="danger"
+                  onClick={() => confirm(`Delete key ${key.prefix}…?`) && act(() => keys.remove(key.id))}
+                >
                   Delete
                 </button>
               </td>
@@ -120,7 +136,15 @@ export interface Column<T> {
 }
 
 /** A read-only list of an API collection ({data: [...]}). */
-export function ResourceTable<T extends { id: string }>({ path, columns, empty }: { path: string; columns: Column<T>[]; empty: string }) {
+export function ResourceTable<T extends { id: string }>({
+  path,
+  columns,
+  empty,
+}: {
+  path: string;
+  columns: Column<T>[];
+  empty: string;
+}) {
   const { data, error } = useResource(() => get<{ data: T[] }>(path), path);
   return (
     <>

@@ -22,16 +22,19 @@ export function useResource<T>(load: () => Promise<T>, key: string, pollMs?: num
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const run = () => {
-      loadRef.current().then(
-        (value) => {
-          if (!live) return;
-          setData(value);
-          setError(undefined);
-        },
-        (failure: Error) => live && setError(failure.message),
-      ).finally(() => {
-        if (live && pollMs) timer = setTimeout(run, pollMs);
-      });
+      loadRef
+        .current()
+        .then(
+          (value) => {
+            if (!live) return;
+            setData(value);
+            setError(undefined);
+          },
+          (failure: Error) => live && setError(failure.message),
+        )
+        .finally(() => {
+          if (live && pollMs) timer = setTimeout(run, pollMs);
+        });
     };
     run();
     return () => {

@@ -80,7 +80,13 @@ function Shell({ token, path, children }: { token: string; path: string; childre
         <strong class="brand">Sense</strong>
         <nav aria-label="Console">
           {NAV.filter((item) => !item.managers || manager).map((item) => (
-            <Link key={item.href} href={item.href} class={path === item.href || path.startsWith(`${item.href}/`) && item.href !== '/settings' ? 'active' : ''}>
+            <Link
+              key={item.href}
+              href={item.href}
+              class={
+                path === item.href || (path.startsWith(`${item.href}/`) && item.href !== '/settings') ? 'active' : ''
+              }
+            >
               {item.label}
             </Link>
           ))}
@@ -93,7 +99,9 @@ function Shell({ token, path, children }: { token: string; path: string; childre
         </button>
       </header>
       {/* pages wait for the role, so that they never flash controls the role cannot use */}
-      <main class="page" data-signed-in={me.data?.email}>{me.data ? children : <p class="muted">{me.error ?? 'Loading…'}</p>}</main>
+      <main class="page" data-signed-in={me.data?.email}>
+        {me.data ? children : <p class="muted">{me.error ?? 'Loading…'}</p>}
+      </main>
     </MeContext.Provider>
   );
 }

@@ -37,11 +37,21 @@ export function Grid({ view }: { view: View }) {
   const lines = [];
   for (let lon = Math.ceil(nw.lon / step) * step; lon <= se.lon; lon += step) {
     const [x] = toScreen(view, { lat: 0, lon });
-    lines.push(<line key={`lon${lon}`} x1={x} x2={x} y1={0} y2={view.height} />, <text key={`tlon${lon}`} x={x + 3} y={view.height - 4}>{label(lon)}</text>);
+    lines.push(
+      <line key={`lon${lon}`} x1={x} x2={x} y1={0} y2={view.height} />,
+      <text key={`tlon${lon}`} x={x + 3} y={view.height - 4}>
+        {label(lon)}
+      </text>,
+    );
   }
   for (let lat = Math.ceil(se.lat / step) * step; lat <= nw.lat; lat += step) {
     const [, y] = toScreen(view, { lat, lon: 0 });
-    lines.push(<line key={`lat${lat}`} x1={0} x2={view.width} y1={y} y2={y} />, <text key={`tlat${lat}`} x={3} y={y - 3}>{label(lat)}</text>);
+    lines.push(
+      <line key={`lat${lat}`} x1={0} x2={view.width} y1={y} y2={y} />,
+      <text key={`tlat${lat}`} x={3} y={y - 3}>
+        {label(lat)}
+      </text>,
+    );
   }
   return <g class="grid">{lines}</g>;
 }
@@ -54,7 +64,15 @@ export function Tiles({ view, template }: { view: View; template: string }) {
     <>
       {visibleTiles(view, template).map((t) => (
         // A tile that fails to load (a tile server down or unreachable) is hidden, not drawn as a broken image over the map.
-        <image key={t.url + t.x} href={t.url} x={t.x} y={t.y} width={size} height={size} onError={(e) => e.currentTarget.setAttribute('visibility', 'hidden')} />
+        <image
+          key={t.url + t.x}
+          href={t.url}
+          x={t.x}
+          y={t.y}
+          width={size}
+          height={size}
+          onError={(e) => e.currentTarget.setAttribute('visibility', 'hidden')}
+        />
       ))}
     </>
   );

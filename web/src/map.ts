@@ -47,7 +47,9 @@ export function metresPerPixel(view: View, lat: number): number {
 /** Great-circle distance in metres. */
 export function distance(a: LatLon, b: LatLon): number {
   const rad = Math.PI / 180;
-  const h = Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lon - a.lon) * rad) / 2) ** 2;
+  const h =
+    Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 +
+    Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lon - a.lon) * rad) / 2) ** 2;
   return 2 * EARTH_RADIUS * Math.asin(Math.sqrt(h));
 }
 
@@ -79,7 +81,12 @@ export function visibleTiles(view: View, template: string): Array<{ url: string;
  * `margin` (a fraction of the view) on every side, at a zoom of at most
  * `maxZoom`; a single point gets `maxZoom`.
  */
-export function fitView(points: readonly LatLon[], width: number, height: number, { margin = 0.1, maxZoom = 18 } = {}): View {
+export function fitView(
+  points: readonly LatLon[],
+  width: number,
+  height: number,
+  { margin = 0.1, maxZoom = 18 } = {},
+): View {
   const lats = points.map((p) => p.lat);
   const lons = points.map((p) => p.lon);
   const south = Math.min(...lats);

@@ -39,7 +39,7 @@ export function match(pattern: string, path: string): Record<string, string> | u
 /** A link that changes page without reloading it (a modified click still opens a new tab). */
 export function onLinkClick(event: MouseEvent): void {
   if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-  const anchor = (event.currentTarget as HTMLAnchorElement);
+  const anchor = event.currentTarget as HTMLAnchorElement;
   if (anchor.origin !== location.origin) return;
   event.preventDefault();
   navigate(anchor.pathname + anchor.search);

@@ -16,7 +16,16 @@
 // none, and sorting 30,000 payloads was most of ANALYZE's CPU.
 import type { Migration } from '../migrations.js';
 
-const SAMPLED = ['id', 'organization_id', 'channel_id', 'device_id', 'source', 'server_received_at', 'client_sent_at', 'dedup_key'];
+const SAMPLED = [
+  'id',
+  'organization_id',
+  'channel_id',
+  'device_id',
+  'source',
+  'server_received_at',
+  'client_sent_at',
+  'dedup_key',
+];
 
 export const migration009: Migration = {
   version: 9,

@@ -27,7 +27,16 @@ import type { Migration } from '../migrations.js';
 
 /** migration 009's statistics targets, for the new parent and the DEFAULT partition */
 const statistics = (table: string) =>
-  `ALTER TABLE ${table} ${['id', 'organization_id', 'channel_id', 'device_id', 'source', 'server_received_at', 'client_sent_at', 'dedup_key']
+  `ALTER TABLE ${table} ${[
+    'id',
+    'organization_id',
+    'channel_id',
+    'device_id',
+    'source',
+    'server_received_at',
+    'client_sent_at',
+    'dedup_key',
+  ]
     .map((column) => `ALTER COLUMN ${column} SET STATISTICS 30`)
     .join(', ')}, ALTER COLUMN payload SET STATISTICS 0;`;
 

@@ -31,8 +31,17 @@ const frameTime = z
   });
 
 const frameQuery = z.object({
-  frameId: z.string().min(1).max(128).optional().describe("the camera's id of the frame: a retry with the same id is stored once"),
-  time: frameTime.optional().describe('when the frame was taken (the event’s client time): epoch milliseconds, or ISO 8601 with a date and a zone, between 2000-01-01 and a day from now'),
+  frameId: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe("the camera's id of the frame: a retry with the same id is stored once"),
+  time: frameTime
+    .optional()
+    .describe(
+      'when the frame was taken (the event’s client time): epoch milliseconds, or ISO 8601 with a date and a zone, between 2000-01-01 and a day from now',
+    ),
 });
 
 const frameAnswer = z.object({
@@ -41,7 +50,9 @@ const frameAnswer = z.object({
   frameNotKept: z
     .string()
     .optional()
-    .describe("why the frame's image was not kept, when its vision profile keeps frames: over 90% of a kept-frames quota, its end not found, or the store failed"),
+    .describe(
+      "why the frame's image was not kept, when its vision profile keeps frames: over 90% of a kept-frames quota, its end not found, or the store failed",
+    ),
 });
 
 export function frameEndpoints({ frames, maxImageBytes }: FrameRouteDeps): Endpoint[] {
@@ -58,7 +69,10 @@ export function frameEndpoints({ frames, maxImageBytes }: FrameRouteDeps): Endpo
       auth: 'device',
       query: frameQuery,
       bodyLimit: limit,
-      errors: { bodyTooLarge: () => new ApiError(400, 'File size is too large', `the body is over the limit of ${limit} bytes (MAX_IMAGE_BYTES)`) },
+      errors: {
+        bodyTooLarge: () =>
+          new ApiError(400, 'File size is too large', `the body is over the limit of ${limit} bytes (MAX_IMAGE_BYTES)`),
+      },
       content: {
         parse: (bytes, req) => {
           const contentType = req.headers['content-type'] ?? '';
@@ -80,7 +94,12 @@ export function frameEndpoints({ frames, maxImageBytes }: FrameRouteDeps): Endpo
         503: { description: 'server is busy (Retry-After)' },
       },
       async handler({ body, query, caller }) {
-        const answer = await frames.submit(caller, { body: body.bytes, contentType: body.contentType, frameId: query.frameId, time: query.time });
+        const answer = await frames.submit(caller, {
+          body: body.bytes,
+          contentType: body.contentType,
+          frameId: query.frameId,
+          time: query.time,
+        });
         return respond.bare(answer);
       },
     }),

@@ -9,7 +9,11 @@ import { SERVER_NAME, SERVER_VERSION } from '../../lib/server-version.js';
 
 const versionSchema = z.object({ name: z.string(), version: z.string() });
 
-export function healthEndpoints(deps: { readiness: ReadinessCheck; registry: Registry; jpegDecoder: JpegDecoder }): Endpoint[] {
+export function healthEndpoints(deps: {
+  readiness: ReadinessCheck;
+  registry: Registry;
+  jpegDecoder: JpegDecoder;
+}): Endpoint[] {
   const version = (path: string, operationId: string, summary: string, description: string) =>
     defineEndpoint({
       method: 'get',
@@ -24,8 +28,18 @@ export function healthEndpoints(deps: { readiness: ReadinessCheck; registry: Reg
     });
   return [
     // The platform's API root answered its version (docs/CONTRACT.md#v2-coverage).
-    version('/', 'rootVersion', 'the API version (the original root)', "Answers the name and version of the server (package.json's), as the root of the original API did; kept for its clients."),
-    version('/v2', 'version', 'the API version', "Answers the name of the server and its version (package.json's), as /openapi.json's info.version. Needs no authentication."),
+    version(
+      '/',
+      'rootVersion',
+      'the API version (the original root)',
+      "Answers the name and version of the server (package.json's), as the root of the original API did; kept for its clients.",
+    ),
+    version(
+      '/v2',
+      'version',
+      'the API version',
+      "Answers the name of the server and its version (package.json's), as /openapi.json's info.version. Needs no authentication.",
+    ),
     defineEndpoint({
       method: 'get',
       path: '/v2/health/live',
@@ -47,15 +61,31 @@ export function healthEndpoints(deps: { readiness: ReadinessCheck; registry: Reg
       auth: 'none',
       responses: {
         200: {
-          description: 'ready, and which decoder JPEGs get here (libturbojpeg, or sharp for all: slower, and its pixels differ a little)',
-          schema: z.object({ status: z.literal('ready'), database: z.literal('ok'), activeModelVersion: z.literal(true), jpegDecoder: z.enum(['libturbojpeg', 'sharp']) }),
+          description:
+            'ready, and which decoder JPEGs get here (libturbojpeg, or sharp for all: slower, and its pixels differ a little)',
+          schema: z.object({
+            status: z.literal('ready'),
+            database: z.literal('ok'),
+            activeModelVersion: z.literal(true),
+            jpegDecoder: z.enum(['libturbojpeg', 'sharp']),
+          }),
         },
         503: { description: 'not ready: what is missing (Retry-After)' },
       },
       async handler() {
         const { database, models } = await deps.readiness.check();
-        if (database && models === 'ok') return respond.bare({ status: 'ready', database: 'ok', activeModelVersion: true, jpegDecoder: deps.jpegDecoder });
-        const modelProblem = { ok: '', loading: 'model versions are still loading', 'none-active': 'no model version is Active' }[models];
+        if (database && models === 'ok')
+          return respond.bare({
+            status: 'ready',
+            database: 'ok',
+            activeModelVersion: true,
+            jpegDecoder: deps.jpegDecoder,
+          });
+        const modelProblem = {
+          ok: '',
+          loading: 'model versions are still loading',
+          'none-active': 'no model version is Active',
+        }[models];
         const problems = [database ? '' : 'database does not answer', modelProblem];
         throw new ApiError(503, 'not ready', problems.filter(Boolean).join('; '), { 'Retry-After': '1' });
       },
@@ -69,8 +99,11 @@ export function healthEndpoints(deps: { readiness: ReadinessCheck; registry: Reg
         "Prometheus metrics of the server, in the text exposition format. They name every organization's model versions, so they need METRICS_TOKEN, or a client on the server's own host when no token is set.",
       operationId: 'metrics',
       auth: 'metrics',
-      responses: { 200: { description: 'Prometheus text exposition format', text: 'text/plain; version=0.0.4; charset=utf-8' } },
-      handler: async () => respond.encoded({ body: deps.registry.render(), contentType: 'text/plain; version=0.0.4; charset=utf-8' }),
+      responses: {
+        200: { description: 'Prometheus text exposition format', text: 'text/plain; version=0.0.4; charset=utf-8' },
+      },
+      handler: async () =>
+        respond.encoded({ body: deps.registry.render(), contentType: 'text/plain; version=0.0.4; charset=utf-8' }),
     }),
   ];
 }

@@ -20,7 +20,15 @@ import {
 } from '../../ingest/codec.js';
 import type { DeviceReadModel } from '../../ingest/device-reads.js';
 import type { IngestService } from '../../ingest/ingest-service.js';
-import { defineEndpoint, respond, type ApiResponse, type ContentParser, type Endpoint, type EndpointResponseDoc, type ErrorMapper } from '../api.js';
+import {
+  defineEndpoint,
+  respond,
+  type ApiResponse,
+  type ContentParser,
+  type Endpoint,
+  type EndpointResponseDoc,
+  type ErrorMapper,
+} from '../api.js';
 import { queryNumber } from '../query-params.js';
 import type { Request } from '../request.js';
 
@@ -34,7 +42,11 @@ export interface IngestRouteDeps {
 const MAX_REGISTRATION_BODY_BYTES = 64 * 1024;
 
 /** A body decoded as protobuf or JSON by its Content-Type, documented by the schema JSON is validated with. */
-function wire<T>(decode: (bytes: Uint8Array, request: Request) => T, json: z.ZodType, protobuf?: string): ContentParser<T> {
+function wire<T>(
+  decode: (bytes: Uint8Array, request: Request) => T,
+  json: z.ZodType,
+  protobuf?: string,
+): ContentParser<T> {
   return {
     parse: decode,
     doc: { 'application/json': { schema: json }, ...(protobuf ? { 'application/protobuf': { protobuf } } : {}) },
@@ -50,11 +62,15 @@ function answer(req: Request, type: Parameters<typeof encode>[0], value: Record<
 // A 400 like every other malformed ingestion request (the ingestion contract
 // has one bad-input status), the detail naming the limit.
 const bodyLimitErrors = (setting: string): ErrorMapper => ({
-  bodyTooLarge: (bytes, limit) => new ApiError(400, 'request body too large', `${bytes} bytes is over the limit of ${limit} bytes (${setting})`),
+  bodyTooLarge: (bytes, limit) =>
+    new ApiError(400, 'request body too large', `${bytes} bytes is over the limit of ${limit} bytes (${setting})`),
 });
 
 const idempotencyKey = (req: Request) => req.headers['idempotency-key']?.slice(0, 256) || undefined;
-const IDEMPOTENCY_HEADER = { name: 'Idempotency-Key', description: 'a retried request with the same key (per device, up to 256 characters) is stored once' };
+const IDEMPOTENCY_HEADER = {
+  name: 'Idempotency-Key',
+  description: 'a retried request with the same key (per device, up to 256 characters) is stored once',
+};
 
 const committed: Record<number, EndpointResponseDoc> = {
   204: { description: 'committed: stored durably and its rules evaluated' },
@@ -76,7 +92,13 @@ const configuration = z.object({
 });
 const beacon = z.object({ uuid: z.string(), major: z.number().optional(), minor: z.number().optional() });
 const notification = z
-  .object({ id: z.string(), timestamp: z.number(), deviceId: z.string(), ruleId: z.string().optional(), actionId: z.string().optional() })
+  .object({
+    id: z.string(),
+    timestamp: z.number(),
+    deviceId: z.string(),
+    ruleId: z.string().optional(),
+    actionId: z.string().optional(),
+  })
   .catchall(z.unknown());
 const edgeRule = z.object({
   id: z.string(),
@@ -109,7 +131,13 @@ const nonNegative = (name: string) =>
   });
 
 export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps): Endpoint[] {
-  const events = { auth: 'device', bodyLimit: maxBodyBytes, errors: bodyLimitErrors('MAX_INGEST_BODY_BYTES'), headers: [IDEMPOTENCY_HEADER], responses: committed } as const;
+  const events = {
+    auth: 'device',
+    bodyLimit: maxBodyBytes,
+    errors: bodyLimitErrors('MAX_INGEST_BODY_BYTES'),
+    headers: [IDEMPOTENCY_HEADER],
+    responses: committed,
+  } as const;
   return [
     defineEndpoint({
       method: 'post',
@@ -120,7 +148,11 @@ export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps
         'Registers a device with the API key of its channel and answers the device token to send on every other /v1 route, in JSON or protobuf.',
       operationId: 'register',
       auth: 'none',
-      content: wire((bytes, req) => decodeRegistration(bytes, formatOf(req)), registrationSchema, 'RegistrationRequest'),
+      content: wire(
+        (bytes, req) => decodeRegistration(bytes, formatOf(req)),
+        registrationSchema,
+        'RegistrationRequest',
+      ),
       bodyLimit: Math.min(maxBodyBytes, MAX_REGISTRATION_BODY_BYTES),
       errors: bodyLimitErrors('the registration limit'),
       responses: {
@@ -201,8 +233,7 @@ export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps
       path: '/v1/mobile/ibeacons',
       tag: 'ingestion',
       summary: 'iBeacons to whitelist',
-      description:
-        'Answers the iBeacons the device should listen for (its whitelist), `count` at most.',
+      description: 'Answers the iBeacons the device should listen for (its whitelist), `count` at most.',
       operationId: 'ibeacons',
       auth: 'device',
       query: z.object({
@@ -216,12 +247,19 @@ export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps
         }),
       }),
       responses: {
-        200: { description: 'beacons (protobuf: their distinct uuids)', schema: z.object({ ibeacons: z.array(beacon) }), protobuf: 'IBeaconsResponse' },
+        200: {
+          description: 'beacons (protobuf: their distinct uuids)',
+          schema: z.object({ ibeacons: z.array(beacon) }),
+          protobuf: 'IBeaconsResponse',
+        },
       },
       async handler({ caller, query, request }) {
         const beacons = await reads.ibeacons(caller, query.count ?? 100);
-        if (responseFormat(request.headers.accept, request.headers['content-type']) === 'json') return respond.bare({ ibeacons: beacons });
-        return respond.encoded(encode(ingress.IBeaconsResponse, { uuids: [...new Set(beacons.map((b) => b.uuid))] }, 'protobuf'));
+        if (responseFormat(request.headers.accept, request.headers['content-type']) === 'json')
+          return respond.bare({ ibeacons: beacons });
+        return respond.encoded(
+          encode(ingress.IBeaconsResponse, { uuids: [...new Set(beacons.map((b) => b.uuid))] }, 'protobuf'),
+        );
       },
     }),
     defineEndpoint({
@@ -229,8 +267,7 @@ export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps
       path: '/v1/mobile/notifications',
       tag: 'ingestion',
       summary: "the device's push notifications",
-      description:
-        'Answers the push notifications waiting for the device.',
+      description: 'Answers the push notifications waiting for the device.',
       operationId: 'notifications',
       auth: 'device',
       query: z.object({
@@ -246,7 +283,11 @@ export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps
         },
       },
       async handler({ caller, query, request }) {
-        const result = await reads.notifications(caller, { startTime: query.startTime, endTime: query.endTime, limit: Math.min(query.limit ?? 100, 1000) });
+        const result = await reads.notifications(caller, {
+          startTime: query.startTime,
+          endTime: query.endTime,
+          limit: Math.min(query.limit ?? 100, 1000),
+        });
         return answer(request, ingress.NotificationResponse, result);
       },
     }),
@@ -255,12 +296,13 @@ export function ingestEndpoints({ ingest, reads, maxBodyBytes }: IngestRouteDeps
       path: '/v1/mobile/rules',
       tag: 'ingestion',
       summary: 'edge rules for the device to run',
-      description:
-        'Answers the rules the device runs itself (edge rules), with their conditions and actions.',
+      description: 'Answers the rules the device runs itself (edge rules), with their conditions and actions.',
       operationId: 'edgeRules',
       auth: 'device',
       query: z.object({ ruleType: z.string().optional().meta({ description: 'edge (default)' }) }),
-      responses: { 200: { description: 'rules', schema: z.object({ rules: z.array(edgeRule) }), protobuf: 'RulesResponse' } },
+      responses: {
+        200: { description: 'rules', schema: z.object({ rules: z.array(edgeRule) }), protobuf: 'RulesResponse' },
+      },
       async handler({ caller, query, request }) {
         return answer(request, ingress.RulesResponse, { rules: await reads.rules(caller, query.ruleType) });
       },

@@ -25,7 +25,12 @@ export interface PredictRouteDeps {
 
 const fraction = (name: string) =>
   queryNumber({
-    doc: { type: 'number', minimum: 0, maximum: 1, description: `${name}; the model version's default (model.json) when absent` },
+    doc: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      description: `${name}; the model version's default (model.json) when absent`,
+    },
     parse: (raw) => numberBetween(0, 1, raw),
     message: (raw) => `must be a number between 0 and 1, got "${raw}"`,
   });
@@ -43,15 +48,20 @@ const predictOptionsShape = {
   max_detections: count(MAX_DETECTIONS_LIMIT, "at most this many detections; the model version's default when absent"),
   threshold: fraction('minimum score'),
   iou: fraction('IoU above which overlapping boxes of a label are suppressed'),
-  top_k: count(TOP_K_LIMIT, "classifiers: at most this many classes; the model version's default (defaults.topK) when absent"),
+  top_k: count(
+    TOP_K_LIMIT,
+    "classifiers: at most this many classes; the model version's default (defaults.topK) when absent",
+  ),
   keypoint_threshold: fraction('pose models: minimum visibility of a keypoint'),
   box: queryFlag("segmentation models: each polygon's box too, as a rectangle in its children (false when absent)"),
 };
 // An option predict does not know (a misspelt `thresh`) is refused naming
 // the known ones, after them: ignored, it would silently answer with the defaults.
-const predictQuery = z
-  .object(predictOptionsShape)
-  .catchall(z.unknown().refine(() => false, { error: `unknown option; predict's options are ${Object.keys(predictOptionsShape).join(', ')}` }));
+const predictQuery = z.object(predictOptionsShape).catchall(
+  z.unknown().refine(() => false, {
+    error: `unknown option; predict's options are ${Object.keys(predictOptionsShape).join(', ')}`,
+  }),
+);
 
 /**
  * The body types predict reads, named where its documented refusal of any
@@ -72,12 +82,19 @@ const empty = z.object({}).strict();
 const detectionOf = (children: z.ZodType) =>
   z.discriminatedUnion('type', [
     z.object({ type: z.literal('rectangle'), data: z.object({ min: point, max: point }), score: z.number(), children }),
-    z.object({ type: z.literal('polygon'), data: z.object({ points: z.array(point).min(3) }), score: z.number(), children }),
+    z.object({
+      type: z.literal('polygon'),
+      data: z.object({ points: z.array(point).min(3) }),
+      score: z.number(),
+      children,
+    }),
     z.object({ type: z.literal('point'), data: z.object({ point }), score: z.number(), children }),
     z.object({ type: z.literal('class'), data: empty, score: z.number(), children }),
   ]);
 const detection = detectionOf(
-  z.record(z.string(), z.array(detectionOf(empty))).describe("nested detections by label: a pose's keypoints by name, a mask's box"),
+  z
+    .record(z.string(), z.array(detectionOf(empty)))
+    .describe("nested detections by label: a pose's keypoints by name, a mask's box"),
 ).meta({ id: 'Detection' });
 /** The predict answer's schema (frames answer it too). */
 export const detectionsByLabel = z.record(z.string(), z.array(detection)).meta({ id: 'Detections' });
@@ -102,13 +119,23 @@ export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
           schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
         },
         'application/json': {
-          schema: { type: 'object', required: ['image'], properties: { image: { type: 'string', contentEncoding: 'base64' } } },
+          schema: {
+            type: 'object',
+            required: ['image'],
+            properties: { image: { type: 'string', contentEncoding: 'base64' } },
+          },
         },
       },
     },
     responses: {
-      200: { description: 'detections by label; coordinates are [x, y] fractions of the original image', schema: detectionsByLabel },
-      400: { description: 'File size is too large / could not parse image / could not parse multipart form / invalid query parameter' },
+      200: {
+        description: 'detections by label; coordinates are [x, y] fractions of the original image',
+        schema: detectionsByLabel,
+      },
+      400: {
+        description:
+          'File size is too large / could not parse image / could not parse multipart form / invalid query parameter',
+      },
       401: { description: 'Invalid or missing API key.' },
       404: { description: 'model version not found' },
       500: { description: 'could not inference model (version initializing or failed)' },
@@ -120,7 +147,14 @@ export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
       const kind = predictBodyKind(contentType);
       if (!kind) throw notMultipart();
       const options = predictOptions(
-        { threshold: query.threshold, iou: query.iou, maxDetections: query.max_detections, topK: query.top_k, keypointThreshold: query.keypoint_threshold, box: query.box },
+        {
+          threshold: query.threshold,
+          iou: query.iou,
+          maxDetections: query.max_detections,
+          topK: query.top_k,
+          keypointThreshold: query.keypoint_threshold,
+          box: query.box,
+        },
         admitted.version.config.defaults,
       );
       const limit = predictBodyLimit(kind, deps.maxImageBytes);
@@ -135,7 +169,11 @@ export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
         return undefined;
       }
       // The pass reads the body through its port: attached now, before the first await, as uWS wants.
-      const answer = pass.run(new HandlerBody(req, reply, limit, large, () => imageSizeCounter(kind, contentType)), contentType, options);
+      const answer = pass.run(
+        new HandlerBody(req, reply, limit, large, () => imageSizeCounter(kind, contentType)),
+        contentType,
+        options,
+      );
       reply.onAbort(() => pass.abandon());
       try {
         const json = await answer;

@@ -62,16 +62,26 @@ export const MAX_CANDIDATES = 5000;
  * Adds the suffix for `head`, whose output has `shape` as ONNX Runtime
  * reports it. Throws (with the reason) for a head it cannot reduce.
  */
-export function addCandidatesSuffix(model: OnnxModel, head: DenseHead, shape: ReadonlyArray<number | string>): CandidateOutputs {
+export function addCandidatesSuffix(
+  model: OnnxModel,
+  head: DenseHead,
+  shape: ReadonlyArray<number | string>,
+): CandidateOutputs {
   if (model.opset < 11) throw new Error(`operator set ${model.opset} is older than 11 (no GatherND, Range)`);
   const declared = model.outputs.find((o) => o.name === head.output);
   if (!declared) throw new Error(`the graph has no output named "${head.output}"`);
-  if (declared.elemType !== DataType.FLOAT && declared.elemType !== DataType.FLOAT16) throw new Error(`output "${head.output}" is not float32 or float16`);
-  if (shape.length !== 3) throw new Error(`output "${head.output}" has ${shape.length} dimensions; the reduction needs [batch, rows, anchors] or [batch, anchors, rows]`);
+  if (declared.elemType !== DataType.FLOAT && declared.elemType !== DataType.FLOAT16)
+    throw new Error(`output "${head.output}" is not float32 or float16`);
+  if (shape.length !== 3)
+    throw new Error(
+      `output "${head.output}" has ${shape.length} dimensions; the reduction needs [batch, rows, anchors] or [batch, anchors, rows]`,
+    );
   const [batch, d1, d2] = shape;
   const channelsFirst = d1 === head.rows;
   if (head.convention === 'yolov5' ? d2 !== head.rows : !channelsFirst && d2 !== head.rows) {
-    throw new Error(`output "${head.output}" has shape [${shape.join(', ')}]; no axis of ${head.rows} values per anchor`);
+    throw new Error(
+      `output "${head.output}" has shape [${shape.join(', ')}]; no axis of ${head.rows} values per anchor`,
+    );
   }
 
   const g = new GraphBuilder(model);
@@ -80,7 +90,8 @@ export function addCandidatesSuffix(model: OnnxModel, head: DenseHead, shape: Re
   const image = model.newPublicName(`${head.output}_image`);
   const classOf = model.newPublicName(`${head.output}_class`);
   const valueAxis = channelsFirst ? 1 : 2;
-  const scores = (from: number, to: number) => g.reduceMax(g.slice(head.output, from, to, valueAxis), valueAxis, declared.elemType);
+  const scores = (from: number, to: number) =>
+    g.reduceMax(g.slice(head.output, from, to, valueAxis), valueAxis, declared.elemType);
   const firstClass = head.convention === 'yolov5' ? 5 : 4;
 
   // keep: the anchors the floor lets through; score: what TopK ranks them by, the decoder's score.
@@ -102,16 +113,29 @@ export function addCandidatesSuffix(model: OnnxModel, head: DenseHead, shape: Re
 
   // The best min(MAX_CANDIDATES, A) of each image, best first (ties by anchor), then those kept.
   // k = min(MAX_CANDIDATES, anchors), in float: Min takes int64 only from operator set 12.
-  const anchorCount = g.op('Slice', [g.op('Shape', [ranked]), g.ints('axis1_start', [1], [1]), g.ints('axis1_end', [1], [2])]);
+  const anchorCount = g.op('Slice', [
+    g.op('Shape', [ranked]),
+    g.ints('axis1_start', [1], [1]),
+    g.ints('axis1_end', [1], [2]),
+  ]);
   const asFloat = g.op('Cast', [anchorCount], [{ name: 'to', int: DataType.FLOAT }]);
-  const k = g.op('Cast', [g.op('Min', [asFloat, g.floats('max_candidates', [1], [MAX_CANDIDATES])])], [{ name: 'to', int: DataType.INT64 }]);
+  const k = g.op(
+    'Cast',
+    [g.op('Min', [asFloat, g.floats('max_candidates', [1], [MAX_CANDIDATES])])],
+    [{ name: 'to', int: DataType.INT64 }],
+  );
   const top = g.model.newName('top_scores');
   const topAnchors = g.model.newName('top_anchors');
-  g.node('TopK', [ranked, k], [top, topAnchors], [
-    { name: 'axis', int: 1 },
-    { name: 'largest', int: 1 },
-    { name: 'sorted', int: 1 },
-  ]);
+  g.node(
+    'TopK',
+    [ranked, k],
+    [top, topAnchors],
+    [
+      { name: 'axis', int: 1 },
+      { name: 'largest', int: 1 },
+      { name: 'sorted', int: 1 },
+    ],
+  );
   const topKept = g.op('GatherElements', [keep, topAnchors], [{ name: 'axis', int: 1 }]); // [N, K]
   const found = g.op('NonZero', [topKept]); // [2, M]: image and rank of each kept anchor, in order
   g.node('Gather', [found, g.ints('row0', [], [0])], [image], [{ name: 'axis', int: 0 }]);
@@ -125,22 +149,34 @@ export function addCandidatesSuffix(model: OnnxModel, head: DenseHead, shape: Re
     const count = g.op('Reshape', [g.op('Shape', [anchors]), g.ints('scalar_shape', [0], [])]);
     const positions = g.op('Range', [g.ints('zero', [], [0]), count, g.ints('one', [], [1])]);
     const column = g.ints('column_shape', [2], [-1, 1]);
-    const byImage = g.op('Concat', [g.op('Reshape', [positions, column]), g.op('Reshape', [image, column])], [{ name: 'axis', int: 1 }]);
+    const byImage = g.op(
+      'Concat',
+      [g.op('Reshape', [positions, column]), g.op('Reshape', [image, column])],
+      [{ name: 'axis', int: 1 }],
+    );
     g.node('GatherND', [byCandidate, byImage], [candidates]);
   } else {
     // [N, A, rows]: one GatherND with the (image, anchor) pairs.
     const column = g.ints('column_shape', [2], [-1, 1]);
-    const byAnchor = g.op('Concat', [g.op('Reshape', [image, column]), g.op('Reshape', [anchors, column])], [{ name: 'axis', int: 1 }]);
+    const byAnchor = g.op(
+      'Concat',
+      [g.op('Reshape', [image, column]), g.op('Reshape', [anchors, column])],
+      [{ name: 'axis', int: 1 }],
+    );
     g.node('GatherND', [head.output, byAnchor], [candidates]);
   }
   // Each kept row's best class, found once here rather than by a scan of
   // its class scores in JavaScript: the first highest (ArgMax keeps the
   // first, as the decoders' `s > best` does), NaN as -Infinity.
   const rowScores = g.nanAsLowest(g.slice(candidates, firstClass, firstClass + head.classes, 1), declared.elemType);
-  const bestClass = g.op('ArgMax', [rowScores], [
-    { name: 'axis', int: 1 },
-    { name: 'keepdims', int: 0 },
-  ]);
+  const bestClass = g.op(
+    'ArgMax',
+    [rowScores],
+    [
+      { name: 'axis', int: 1 },
+      { name: 'keepdims', int: 0 },
+    ],
+  );
   g.node('Cast', [bestClass], [classOf], [{ name: 'to', int: DataType.INT32 }]);
   model.append(g.nodes);
   model.replaceOutput(head.output, [
@@ -178,7 +214,12 @@ class GraphBuilder {
   }
 
   slice(data: string, from: number, to: number, axis: number): string {
-    return this.op('Slice', [data, this.ints('starts', [1], [from]), this.ints('ends', [1], [to]), this.ints('axes', [1], [axis])]);
+    return this.op('Slice', [
+      data,
+      this.ints('starts', [1], [from]),
+      this.ints('ends', [1], [to]),
+      this.ints('axes', [1], [axis]),
+    ]);
   }
 
   /** The maximum along `axis`, that axis dropped, in float32, NaN ignored (as the decoders' `s > best`): -Infinity where all are NaN. */
@@ -187,10 +228,14 @@ class GraphBuilder {
     // ReduceMax takes its axes as an attribute before operator set 18, as an input since.
     return this.model.opset >= 18
       ? this.op('ReduceMax', [clean, this.ints('reduce_axes', [1], [axis])], [{ name: 'keepdims', int: 0 }])
-      : this.op('ReduceMax', [clean], [
-          { name: 'axes', ints: [axis] },
-          { name: 'keepdims', int: 0 },
-        ]);
+      : this.op(
+          'ReduceMax',
+          [clean],
+          [
+            { name: 'axes', ints: [axis] },
+            { name: 'keepdims', int: 0 },
+          ],
+        );
   }
 
   /** The values in float32, NaN as -Infinity (never the best). */

@@ -138,7 +138,13 @@ interface Frame {
  * next field.
  */
 async function findExternalTensor(reader: ForwardReader): Promise<{ name: string; place: Place } | undefined> {
-  const frames: Frame[] = Array.from({ length: MAX_DEPTH + 1 }, () => ({ kind: 'model', end: 0, place: '', name: '', external: false }));
+  const frames: Frame[] = Array.from({ length: MAX_DEPTH + 1 }, () => ({
+    kind: 'model',
+    end: 0,
+    place: '',
+    name: '',
+    external: false,
+  }));
   const enter = (depth: number, kind: Message, end: number, place: Place) => {
     const frame = frames[depth]!;
     frame.kind = kind;
@@ -175,7 +181,12 @@ async function findExternalTensor(reader: ForwardReader): Promise<{ name: string
       const length = varintLength(window, head + tagLength, limit);
       if (length === 0) throw malformed(at);
       next = valueStart + length;
-      if (frame.kind === 'tensor' && number === TENSOR_DATA_LOCATION && varintLow32(window, head + tagLength, length) === DATA_LOCATION_EXTERNAL) frame.external = true;
+      if (
+        frame.kind === 'tensor' &&
+        number === TENSOR_DATA_LOCATION &&
+        varintLow32(window, head + tagLength, length) === DATA_LOCATION_EXTERNAL
+      )
+        frame.external = true;
     } else if (wireType === 1) next = valueStart + 8;
     else if (wireType === 5) next = valueStart + 4;
     else if (wireType === 2) {
@@ -189,7 +200,10 @@ async function findExternalTensor(reader: ForwardReader): Promise<{ name: string
     if (wireType !== 2) continue;
     if (frame.kind === 'tensor') {
       if (number === TENSOR_EXTERNAL_DATA) frame.external = true;
-      if (number === TENSOR_NAME) frame.name = (await reader.bytes(valueStart, Math.min(next, valueStart + MAX_QUOTED_NAME * 4))).toString('utf8');
+      if (number === TENSOR_NAME)
+        frame.name = (await reader.bytes(valueStart, Math.min(next, valueStart + MAX_QUOTED_NAME * 4))).toString(
+          'utf8',
+        );
       continue;
     }
     const contained = CONTAINED[frame.kind][number];
@@ -203,7 +217,8 @@ async function findExternalTensor(reader: ForwardReader): Promise<{ name: string
 
 /** The place of a message contained in a `container` message at `place`. */
 function placeOf(container: Message, contained: Message, place: Place): Place {
-  if (container === 'model') return contained === 'function' ? ' in a function' : contained === 'training' ? ' in a training graph' : '';
+  if (container === 'model')
+    return contained === 'function' ? ' in a function' : contained === 'training' ? ' in a training graph' : '';
   if (container === 'attribute' && contained === 'graph' && place === '') return ' in a subgraph';
   return place;
 }

@@ -20,7 +20,9 @@ import { CodedError, revivable } from '../../errors.js';
 import { readFileSync } from 'node:fs';
 import protobuf from 'protobufjs';
 
-const root = protobuf.Root.fromJSON(JSON.parse(readFileSync(new URL('./generated/onnx.json', import.meta.url), 'utf8')) as protobuf.INamespace);
+const root = protobuf.Root.fromJSON(
+  JSON.parse(readFileSync(new URL('./generated/onnx.json', import.meta.url), 'utf8')) as protobuf.INamespace,
+);
 const ModelProto = root.lookupType('onnx.ModelProto');
 
 /** The newest IR version onnx.proto (ONNX 1.17) describes: a newer model may carry fields a decode would drop. */
@@ -94,11 +96,43 @@ export class Float16Error extends CodedError {
 const KEEP_FLOAT32 = new Set(['Resize', 'Upsample', 'Range', 'TopK', 'NonMaxSuppression', 'RoiAlign', 'CumSum']);
 /** Ops whose output types the conversion cannot work out, or that make float32 of their own. */
 const REFUSED = new Set([
-  'If', 'Loop', 'Scan', 'RandomNormal', 'RandomUniform', 'RandomNormalLike', 'RandomUniformLike', 'Multinomial', 'Bernoulli',
-  'QuantizeLinear', 'DequantizeLinear', 'DynamicQuantizeLinear', 'QLinearConv', 'QLinearMatMul', 'ConvInteger', 'MatMulInteger',
-  'EyeLike', 'SequenceConstruct', 'SequenceAt', 'SplitToSequence', 'ConcatFromSequence', 'Optional', 'OptionalGetElement',
+  'If',
+  'Loop',
+  'Scan',
+  'RandomNormal',
+  'RandomUniform',
+  'RandomNormalLike',
+  'RandomUniformLike',
+  'Multinomial',
+  'Bernoulli',
+  'QuantizeLinear',
+  'DequantizeLinear',
+  'DynamicQuantizeLinear',
+  'QLinearConv',
+  'QLinearMatMul',
+  'ConvInteger',
+  'MatMulInteger',
+  'EyeLike',
+  'SequenceConstruct',
+  'SequenceAt',
+  'SplitToSequence',
+  'ConcatFromSequence',
+  'Optional',
+  'OptionalGetElement',
 ]);
-const BOOLEAN_OUTPUT = new Set(['Equal', 'Less', 'Greater', 'LessOrEqual', 'GreaterOrEqual', 'Not', 'And', 'Or', 'Xor', 'IsNaN', 'IsInf']);
+const BOOLEAN_OUTPUT = new Set([
+  'Equal',
+  'Less',
+  'Greater',
+  'LessOrEqual',
+  'GreaterOrEqual',
+  'Not',
+  'And',
+  'Or',
+  'Xor',
+  'IsNaN',
+  'IsInf',
+]);
 const INT64_OUTPUT = new Set(['Shape', 'Size', 'NonZero', 'ArgMax', 'ArgMin', 'NonMaxSuppression']);
 
 // int64 fields are read as decimal strings: exact, whatever their size (INT64_MAX as a Slice end).
@@ -130,7 +164,8 @@ export function halfBits(bits: number): number {
 
 /** A float32 tensor's values, from float_data or little-endian raw_data. */
 function floatValues(tensor: Tensor): Float32Array {
-  if (tensor.data_location === 1) throw new Float16Error(`tensor "${tensor.name ?? ''}" keeps its data in an external file`);
+  if (tensor.data_location === 1)
+    throw new Float16Error(`tensor "${tensor.name ?? ''}" keeps its data in an external file`);
   if (tensor.raw_data && tensor.raw_data.length > 0) {
     const raw = tensor.raw_data;
     const copy = new Uint8Array(raw.length);
@@ -152,18 +187,26 @@ function toFloat16(tensor: Tensor): Tensor {
 
 let casts = 0;
 function castNode(input: string, output: string, to: number): Node {
-  return { name: `sense::fp16::cast${casts++}`, op_type: 'Cast', input: [input], output: [output], attribute: [{ name: 'to', type: 2, i: to }] };
+  return {
+    name: `sense::fp16::cast${casts++}`,
+    op_type: 'Cast',
+    input: [input],
+    output: [output],
+    attribute: [{ name: 'to', type: 2, i: to }],
+  };
 }
 
 /** The model converted to float16 inside, float32 at its inputs and outputs. Throws Float16Error when it cannot. */
 export function convertToFloat16(bytes: Uint8Array): Uint8Array {
   const model = ModelProto.toObject(ModelProto.decode(bytes), { longs: String }) as Model;
   const irVersion = toNumber(model.ir_version);
-  if (irVersion > SCHEMA_IR_VERSION) throw new Float16Error(`IR version ${irVersion} is newer than the ${SCHEMA_IR_VERSION} this server reads whole`);
+  if (irVersion > SCHEMA_IR_VERSION)
+    throw new Float16Error(`IR version ${irVersion} is newer than the ${SCHEMA_IR_VERSION} this server reads whole`);
   if (model.functions && model.functions.length > 0) throw new Float16Error('the model defines functions');
   const graph = model.graph;
   if (!graph) throw new Float16Error('no graph');
-  if (graph.sparse_initializer && graph.sparse_initializer.length > 0) throw new Float16Error('the model has sparse initializers');
+  if (graph.sparse_initializer && graph.sparse_initializer.length > 0)
+    throw new Float16Error('the model has sparse initializers');
   const nodes = graph.node ?? [];
   const types = new Map<string, number>();
   const initializers = new Map<string, Tensor>();
@@ -171,16 +214,19 @@ export function convertToFloat16(bytes: Uint8Array): Uint8Array {
     types.set(t.name ?? '', t.data_type ?? 0);
     initializers.set(t.name ?? '', t);
   }
-  for (const v of graph.input ?? []) if (!initializers.has(v.name ?? '')) types.set(v.name ?? '', v.type?.tensor_type?.elem_type ?? 0);
+  for (const v of graph.input ?? [])
+    if (!initializers.has(v.name ?? '')) types.set(v.name ?? '', v.type?.tensor_type?.elem_type ?? 0);
 
   // 1. Element types of every value, node by node (the nodes are in topological order).
   for (const node of nodes) {
     const op = node.op_type ?? '';
     if (node.domain && node.domain !== 'ai.onnx') throw new Float16Error(`operator ${op} of domain ${node.domain}`);
     if (REFUSED.has(op)) throw new Float16Error(`operator ${op}`);
-    if ((node.attribute ?? []).some((a) => a.type === ATTRIBUTE_GRAPH || a.type === ATTRIBUTE_GRAPHS)) throw new Float16Error(`operator ${op} has a subgraph`);
+    if ((node.attribute ?? []).some((a) => a.type === ATTRIBUTE_GRAPH || a.type === ATTRIBUTE_GRAPHS))
+      throw new Float16Error(`operator ${op} has a subgraph`);
     const inputs = (node.input ?? []).map((name) => (name === '' ? 0 : types.get(name)));
-    if (inputs.some((t) => t === undefined)) throw new Float16Error(`node "${node.name ?? op}" reads a value not made before it`);
+    if (inputs.some((t) => t === undefined))
+      throw new Float16Error(`node "${node.name ?? op}" reads a value not made before it`);
     const attr = (name: string) => (node.attribute ?? []).find((a) => a.name === name);
     const outputs = node.output ?? [];
     outputs.forEach((name, i) => {
@@ -204,7 +250,9 @@ export function convertToFloat16(bytes: Uint8Array): Uint8Array {
 
   // 2. Which initializers stay float32: those only read by ops kept in float32.
   const readers = new Map<string, boolean[]>();
-  for (const node of nodes) for (const name of node.input ?? []) readers.set(name, [...(readers.get(name) ?? []), KEEP_FLOAT32.has(node.op_type ?? '')]);
+  for (const node of nodes)
+    for (const name of node.input ?? [])
+      readers.set(name, [...(readers.get(name) ?? []), KEEP_FLOAT32.has(node.op_type ?? '')]);
   const isGraphOutput = new Set((graph.output ?? []).map((o) => o.name ?? ''));
   const converted = new Set<string>();
   graph.initializer = (graph.initializer ?? []).map((t) => {
@@ -216,7 +264,9 @@ export function convertToFloat16(bytes: Uint8Array): Uint8Array {
     return toFloat16(t);
   });
   // A value is float16 after the conversion when it was float32, except an initializer left float32.
-  const keptFloat = new Set<string>([...initializers.keys()].filter((n) => types.get(n) === FLOAT && !converted.has(n)));
+  const keptFloat = new Set<string>(
+    [...initializers.keys()].filter((n) => types.get(n) === FLOAT && !converted.has(n)),
+  );
   const half = (name: string) => types.get(name) === FLOAT && !keptFloat.has(name);
 
   // 3. The nodes, with casts at the float32 boundaries.
@@ -232,7 +282,8 @@ export function convertToFloat16(bytes: Uint8Array): Uint8Array {
   const renamedOutputs = new Map<string, string>();
   for (const o of graph.output ?? []) {
     const name = o.name ?? '';
-    if (types.get(name) === FLOAT && !inputCasts.has(name) && !initializers.has(name)) renamedOutputs.set(name, name + suffix);
+    if (types.get(name) === FLOAT && !inputCasts.has(name) && !initializers.has(name))
+      renamedOutputs.set(name, name + suffix);
   }
   const reference = (name: string) => inputCasts.get(name) ?? renamedOutputs.get(name) ?? name;
   for (const node of nodes) {
@@ -249,11 +300,15 @@ export function convertToFloat16(bytes: Uint8Array): Uint8Array {
       return back;
     });
     for (const a of node.attribute ?? []) {
-      if (a.type === ATTRIBUTE_TENSOR && a.t?.data_type === FLOAT && (op === 'Constant' || op === 'ConstantOfShape')) a.t = toFloat16(a.t);
+      if (a.type === ATTRIBUTE_TENSOR && a.t?.data_type === FLOAT && (op === 'Constant' || op === 'ConstantOfShape'))
+        a.t = toFloat16(a.t);
       if (op === 'Cast' && a.name === 'to' && toNumber(a.i) === FLOAT) a.i = FLOAT16;
     }
     if (op === 'ConstantOfShape' && !(node.attribute ?? []).some((a) => a.name === 'value')) {
-      node.attribute = [...(node.attribute ?? []), { name: 'value', type: ATTRIBUTE_TENSOR, t: { data_type: FLOAT16, dims: [1], raw_data: new Uint8Array(2) } }];
+      node.attribute = [
+        ...(node.attribute ?? []),
+        { name: 'value', type: ATTRIBUTE_TENSOR, t: { data_type: FLOAT16, dims: [1], raw_data: new Uint8Array(2) } },
+      ];
     }
     const outputs = node.output ?? [];
     const afterCasts: Node[] = [];

@@ -47,14 +47,23 @@ export function addInputPrefix(model: OnnxModel, name: string, input: InputConfi
   ];
   const needed = steps.filter(([, values, identity]) => values.some((v) => v !== identity));
   needed.forEach(([op, values], i) => {
-    const constant = model.constant(`${op.toLowerCase()}_per_channel`, { dataType: DataType.FLOAT, dims: channelDims, floats: values });
+    const constant = model.constant(`${op.toLowerCase()}_per_channel`, {
+      dataType: DataType.FLOAT,
+      dims: channelDims,
+      floats: values,
+    });
     const last = i === needed.length - 1 && input.dtype === 'float32';
     const out = last ? name : model.newName(`pixels_${op.toLowerCase()}`);
     nodes.push({ opType: op, inputs: [value, constant], outputs: [out] });
     value = out;
   });
   if (input.dtype === 'float16') {
-    nodes.push({ opType: 'Cast', inputs: [value], outputs: [name], attributes: [{ name: 'to', int: DataType.FLOAT16 }] });
+    nodes.push({
+      opType: 'Cast',
+      inputs: [value],
+      outputs: [name],
+      attributes: [{ name: 'to', int: DataType.FLOAT16 }],
+    });
   } else if (needed.length === 0) {
     // scale 1, mean 0, std 1: the cast alone gives the values.
     nodes.push({ opType: 'Identity', inputs: [value], outputs: [name] });

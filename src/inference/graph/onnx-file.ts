@@ -44,7 +44,8 @@ export async function checkOnnxFile(path: string): Promise<void> {
     let opset = false;
     const fail = (why: string) => new NotOnnxError(`${why}${looksLike(head)}`);
     while (at < size) {
-      if (++fields > MAX_TOP_LEVEL_FIELDS) throw fail('its bytes are not an ONNX ModelProto (too many top-level fields)');
+      if (++fields > MAX_TOP_LEVEL_FIELDS)
+        throw fail('its bytes are not an ONNX ModelProto (too many top-level fields)');
       const { bytesRead } = await file.read(window, 0, window.length, at);
       let p = 0;
       const varint = (): number => {
@@ -71,7 +72,8 @@ export async function checkOnnxFile(path: string): Promise<void> {
       if (number === MODEL_GRAPH && wireType === 2) graph = true;
       if (number === MODEL_OPSET_IMPORT && wireType === 2) opset = true;
       at += p + length;
-      if (at > size) throw fail('its bytes are not an ONNX ModelProto (a field runs past the end: a truncated upload?)');
+      if (at > size)
+        throw fail('its bytes are not an ONNX ModelProto (a field runs past the end: a truncated upload?)');
     }
     if (!graph) throw fail('it has no graph');
     if (!opset) throw fail('it imports no operator set');

@@ -5,8 +5,24 @@
 // decoded, so a model of any size and of any newer IR version round-trips
 // unchanged apart from the edits.
 import { CodedError, revivable } from '../../errors.js';
-import { decodeOpsetImport, decodeValueInfo, encodeNode, encodeTensor, encodeValueInfo, type NodeSpec, type TensorSpec, type TensorValueInfo } from './onnx-schema.js';
-import { concatBytes, lengthDelimitedField, readFields, stringValue, WIRE_LENGTH_DELIMITED, type WireField } from './wire.js';
+import {
+  decodeOpsetImport,
+  decodeValueInfo,
+  encodeNode,
+  encodeTensor,
+  encodeValueInfo,
+  type NodeSpec,
+  type TensorSpec,
+  type TensorValueInfo,
+} from './onnx-schema.js';
+import {
+  concatBytes,
+  lengthDelimitedField,
+  readFields,
+  stringValue,
+  WIRE_LENGTH_DELIMITED,
+  type WireField,
+} from './wire.js';
 
 // Field numbers of onnx.proto.
 const MODEL_GRAPH = 7;
@@ -57,7 +73,10 @@ export class OnnxModel {
       throw new OnnxModelError(`not an ONNX model: ${(error as Error).message}`);
     }
     const graphs = modelFields.filter((f) => f.number === MODEL_GRAPH && f.wireType === WIRE_LENGTH_DELIMITED);
-    if (graphs.length !== 1) throw new OnnxModelError(graphs.length === 0 ? 'not an ONNX model: no graph' : 'the model has more than one graph field');
+    if (graphs.length !== 1)
+      throw new OnnxModelError(
+        graphs.length === 0 ? 'not an ONNX model: no graph' : 'the model has more than one graph field',
+      );
     const graph = graphs[0]!;
     const opsets = modelFields
       .filter((f) => f.number === MODEL_OPSET_IMPORT && f.wireType === WIRE_LENGTH_DELIMITED)
@@ -71,7 +90,8 @@ export class OnnxModel {
     for (const field of graphFields) {
       if (field.wireType !== WIRE_LENGTH_DELIMITED) continue;
       if (field.number === GRAPH_NODE) {
-        for (const f of readFields(bytes, field.valueStart, field.end)) if (f.number === NODE_OUTPUT) names.add(stringValue(bytes, f));
+        for (const f of readFields(bytes, field.valueStart, field.end))
+          if (f.number === NODE_OUTPUT) names.add(stringValue(bytes, f));
       } else if (field.number === GRAPH_INITIALIZER) {
         const name = readFields(bytes, field.valueStart, field.end).find((f) => f.number === TENSOR_NAME);
         if (name) initializerNames.add(stringValue(bytes, name));
@@ -80,7 +100,10 @@ export class OnnxModel {
     const valueInfos = (number: number) =>
       graphFields
         .filter((f) => f.number === number && f.wireType === WIRE_LENGTH_DELIMITED)
-        .map((f): [TensorValueInfo | undefined, WireField] => [decodeValueInfo(bytes.subarray(f.valueStart, f.end)), f]);
+        .map((f): [TensorValueInfo | undefined, WireField] => [
+          decodeValueInfo(bytes.subarray(f.valueStart, f.end)),
+          f,
+        ]);
     const inputs = valueInfos(GRAPH_INPUT).filter(([info]) => !info || !initializerNames.has(info.name));
     const outputs = valueInfos(GRAPH_OUTPUT);
     const tensorsOnly = (list: Array<[TensorValueInfo | undefined, WireField]>, what: string) =>
@@ -90,7 +113,15 @@ export class OnnxModel {
       });
     for (const name of initializerNames) names.add(name);
     for (const [info] of [...inputs, ...outputs]) if (info) names.add(info.name);
-    return new OnnxModel(bytes, graph, graphFields, opset, tensorsOnly(inputs, 'input'), tensorsOnly(outputs, 'output'), names);
+    return new OnnxModel(
+      bytes,
+      graph,
+      graphFields,
+      opset,
+      tensorsOnly(inputs, 'input'),
+      tensorsOnly(outputs, 'output'),
+      names,
+    );
   }
 
   get inputs(): TensorValueInfo[] {
@@ -127,7 +158,12 @@ export class OnnxModel {
     this.replace(this.outputFields, name, replacement, 'output');
   }
 
-  private replace(list: Array<[TensorValueInfo, WireField]>, name: string, replacement: TensorValueInfo[], what: string): void {
+  private replace(
+    list: Array<[TensorValueInfo, WireField]>,
+    name: string,
+    replacement: TensorValueInfo[],
+    what: string,
+  ): void {
     const entry = list.find(([info]) => info.name === name);
     if (!entry) throw new OnnxModelError(`the graph has no ${what} named "${name}"`);
     this.replacements.set(entry[1], replacement);
@@ -140,12 +176,14 @@ export class OnnxModel {
 
   /** Nodes that run before the graph's own (they may produce values its nodes read). */
   prepend(nodes: readonly NodeSpec[]): void {
-    for (const node of nodes) this.prepended.push(lengthDelimitedField(GRAPH_NODE, encodeNode(node, this.newName(`node${this.nodeCount++}`))));
+    for (const node of nodes)
+      this.prepended.push(lengthDelimitedField(GRAPH_NODE, encodeNode(node, this.newName(`node${this.nodeCount++}`))));
   }
 
   /** Nodes that run after the graph's own (they may read its values). */
   append(nodes: readonly NodeSpec[]): void {
-    for (const node of nodes) this.appended.push(lengthDelimitedField(GRAPH_NODE, encodeNode(node, this.newName(`node${this.nodeCount++}`))));
+    for (const node of nodes)
+      this.appended.push(lengthDelimitedField(GRAPH_NODE, encodeNode(node, this.newName(`node${this.nodeCount++}`))));
   }
 
   /** A constant, returning its name. */

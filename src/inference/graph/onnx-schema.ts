@@ -5,7 +5,9 @@
 import { readFileSync } from 'node:fs';
 import protobuf from 'protobufjs';
 
-const root = protobuf.Root.fromJSON(JSON.parse(readFileSync(new URL('./generated/onnx.json', import.meta.url), 'utf8')) as protobuf.INamespace);
+const root = protobuf.Root.fromJSON(
+  JSON.parse(readFileSync(new URL('./generated/onnx.json', import.meta.url), 'utf8')) as protobuf.INamespace,
+);
 const ValueInfoProto = root.lookupType('onnx.ValueInfoProto');
 const NodeProto = root.lookupType('onnx.NodeProto');
 const TensorProto = root.lookupType('onnx.TensorProto');
@@ -47,20 +49,34 @@ export function decodeValueInfo(bytes: Uint8Array): TensorValueInfo | undefined 
   const info = ValueInfoProto.toObject(ValueInfoProto.decode(bytes)) as DecodedValueInfo;
   const tensor = info.type?.tensor_type;
   if (!tensor || tensor.elem_type === undefined) return undefined;
-  const shape = tensor.shape?.dim?.map((d) => (d.dim_value !== undefined ? toNumber(d.dim_value) : d.dim_param !== undefined && d.dim_param !== '' ? d.dim_param : -1));
+  const shape = tensor.shape?.dim?.map((d) =>
+    d.dim_value !== undefined
+      ? toNumber(d.dim_value)
+      : d.dim_param !== undefined && d.dim_param !== ''
+        ? d.dim_param
+        : -1,
+  );
   return { name: info.name ?? '', elemType: tensor.elem_type, shape };
 }
 
 export function encodeValueInfo(info: TensorValueInfo): Uint8Array {
-  const dims = info.shape?.map((d) => (typeof d === 'number' && d >= 0 ? { dim_value: d } : typeof d === 'string' ? { dim_param: d } : {}));
+  const dims = info.shape?.map((d) =>
+    typeof d === 'number' && d >= 0 ? { dim_value: d } : typeof d === 'string' ? { dim_param: d } : {},
+  );
   return ValueInfoProto.encode(
-    ValueInfoProto.fromObject({ name: info.name, type: { tensor_type: { elem_type: info.elemType, ...(dims && { shape: { dim: dims } }) } } }),
+    ValueInfoProto.fromObject({
+      name: info.name,
+      type: { tensor_type: { elem_type: info.elemType, ...(dims && { shape: { dim: dims } }) } },
+    }),
   ).finish();
 }
 
 /** The domain and version of an operator set import. */
 export function decodeOpsetImport(bytes: Uint8Array): { domain: string; version: number } {
-  const o = OperatorSetIdProto.toObject(OperatorSetIdProto.decode(bytes), { longs: Number }) as { domain?: string; version?: number };
+  const o = OperatorSetIdProto.toObject(OperatorSetIdProto.decode(bytes), { longs: Number }) as {
+    domain?: string;
+    version?: number;
+  };
   return { domain: o.domain ?? '', version: o.version ?? 0 };
 }
 

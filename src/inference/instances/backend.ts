@@ -9,11 +9,16 @@ import { performance } from 'node:perf_hooks';
 import type { ModelConfig } from '../versions/model-config.js';
 import { createOutputDecoder, type OutputInfo, type TensorLike } from '../outputs/index.js';
 import type { ImageOutputs } from '../pipeline/postprocess.js';
-import { prepareModel, type CandidateOutputs, type InputDtype, type PreparationOptions, type PreparedModel } from './prepared-model.js';
+import {
+  prepareModel,
+  type CandidateOutputs,
+  type InputDtype,
+  type PreparationOptions,
+  type PreparedModel,
+} from './prepared-model.js';
 import { fillPadding, inputElements, newTensorArray, type TensorArray } from '../pipeline/preprocess.js';
 import type { Feed, RunnerKind, SessionRunner } from './session-runner.js';
 import { createSession, fixedRows, ModelLoadError, type BatchAxis, type SessionOptions } from './session.js';
-
 
 export interface BackendOptions extends SessionOptions {
   /** the largest batch wanted; the model's batch axis may allow less */
@@ -98,13 +103,20 @@ export class ModelBackend {
       try {
         return await ModelBackend.start(prepared, config, { ...options, providers: ['cuda'], runner: 'native' });
       } catch (error) {
-        return ModelBackend.start(prepared, config, { ...options, runner: 'onnxruntime-node' }, [`cuda (native runner): ${(error as Error).message}`]);
+        return ModelBackend.start(prepared, config, { ...options, runner: 'onnxruntime-node' }, [
+          `cuda (native runner): ${(error as Error).message}`,
+        ]);
       }
     }
     return ModelBackend.start(prepared, config, { ...options, runner: 'onnxruntime-node' });
   }
 
-  private static async start(prepared: PreparedModel, config: ModelConfig, options: BackendOptions & { runner: RunnerKind }, earlier: string[] = []): Promise<ModelBackend> {
+  private static async start(
+    prepared: PreparedModel,
+    config: ModelConfig,
+    options: BackendOptions & { runner: RunnerKind },
+    earlier: string[] = [],
+  ): Promise<ModelBackend> {
     const { runner: session, provider, failures } = await createSession(prepared.source, options);
     try {
       const { batchAxis } = prepared;
@@ -125,7 +137,16 @@ export class ModelBackend {
         preparation: prepared.notes,
       };
       const floors = new Float32Array(rows);
-      const backend = new ModelBackend(config, info, session, prepared.input.name, input, prepared.candidates, floors, options.padToMaxBatchSize ?? false);
+      const backend = new ModelBackend(
+        config,
+        info,
+        session,
+        prepared.input.name,
+        input,
+        prepared.candidates,
+        floors,
+        options.padToMaxBatchSize ?? false,
+      );
       await backend.warmUp(options.onWarmUp);
       return backend;
     } catch (error) {
@@ -147,7 +168,11 @@ export class ModelBackend {
       const { width, height, layout } = this.config.input;
       const data = this.input.subarray(0, rows * inputElements(this.config.input));
       const image = layout === 'NCHW' ? [3, height, width] : [height, width, 3];
-      tensor = { type: this.info.inputDtype, dims: this.info.batchAxis.kind === 'none' ? image : [rows, ...image], data };
+      tensor = {
+        type: this.info.inputDtype,
+        dims: this.info.batchAxis.kind === 'none' ? image : [rows, ...image],
+        data,
+      };
       this.tensors.set(rows, tensor);
     }
     return tensor;
@@ -159,7 +184,11 @@ export class ModelBackend {
       // Rows without an image (padding) keep nothing.
       for (let i = 0; i < rows; i++) this.floors[i] = i < thresholds.length ? float32AtMost(thresholds[i]!) : Infinity;
       let floor = this.floorTensors.get(rows);
-      if (!floor) this.floorTensors.set(rows, (floor = { type: 'float32', dims: [rows, 1], data: this.floors.subarray(0, rows) }));
+      if (!floor)
+        this.floorTensors.set(
+          rows,
+          (floor = { type: 'float32', dims: [rows, 1], data: this.floors.subarray(0, rows) }),
+        );
       feeds[this.candidates.floor] = floor;
     }
     return feeds;
@@ -245,7 +274,12 @@ export class ModelBackend {
    * raw outputs, split once the batching is settled. The rows past the
    * images are zeros, as in run().
    */
-  private async warmUpRun(images: readonly InputArray[], rows: number, thresholds: readonly number[], onWarmUp: BackendOptions['onWarmUp']): Promise<Record<string, TensorLike>> {
+  private async warmUpRun(
+    images: readonly InputArray[],
+    rows: number,
+    thresholds: readonly number[],
+    onWarmUp: BackendOptions['onWarmUp'],
+  ): Promise<Record<string, TensorLike>> {
     const elements = inputElements(this.config.input);
     images.forEach((image, i) => this.input.set(image, i * elements));
     if (rows > images.length) this.input.fill(0, images.length * elements, rows * elements);
@@ -272,14 +306,19 @@ export class ModelBackend {
       }
       const per = data.length / rows;
       const dims = [1, ...tensor.dims.slice(1)];
-      for (let i = 0; i < count; i++) outputs[i]![name] = { dims, type: tensor.type, data: data.slice(i * per, (i + 1) * per) };
+      for (let i = 0; i < count; i++)
+        outputs[i]![name] = { dims, type: tensor.type, data: data.slice(i * per, (i + 1) * per) };
     }
     if (reduced) this.splitCandidates(raw, reduced, outputs);
     return outputs;
   }
 
   /** The reduced head's rows, by the image each belongs to (they come in image order). */
-  private splitCandidates(raw: Readonly<Record<string, TensorLike>>, reduced: CandidateOutputs, outputs: ImageOutputs[]): void {
+  private splitCandidates(
+    raw: Readonly<Record<string, TensorLike>>,
+    reduced: CandidateOutputs,
+    outputs: ImageOutputs[],
+  ): void {
     const values = raw[reduced.candidates]!;
     const images = raw[reduced.image]!.data as BigInt64Array;
     const classIds = raw[reduced.classOf]!.data as Int32Array;

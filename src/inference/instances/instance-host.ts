@@ -19,7 +19,9 @@ export interface InstanceWorkerData {
 }
 
 /** A batch: each image's tensor slot (shared memory in a thread, a copy in a process) and its score threshold (the floor of its candidates). */
-export type InstanceRequest = { op: 'run'; id: number; slots: ArrayBufferLike[]; thresholds: number[] } | { op: 'close' };
+export type InstanceRequest =
+  | { op: 'run'; id: number; slots: ArrayBufferLike[]; thresholds: number[] }
+  | { op: 'close' };
 
 export type InstanceReply =
   | { op: 'ready'; info: BackendInfo }
@@ -38,7 +40,10 @@ function transferables(outputs: ImageOutputs[]): ArrayBuffer[] {
   return outputs.flatMap((image) => Object.values(image).map((t) => (t.data as ArrayBufferView).buffer as ArrayBuffer));
 }
 
-export async function serveInstance({ directory, config, options }: InstanceWorkerData, channel: InstanceChannel): Promise<void> {
+export async function serveInstance(
+  { directory, config, options }: InstanceWorkerData,
+  channel: InstanceChannel,
+): Promise<void> {
   let backend: ModelBackend;
   try {
     backend = await ModelBackend.load(directory, config, options);
@@ -57,9 +62,14 @@ export async function serveInstance({ directory, config, options }: InstanceWork
     }
     const { id, slots, thresholds } = message;
     const dtype = backend.info.inputDtype;
-    running = backend.run(slots.map((slot) => tensorView(dtype, config.input, slot)), thresholds).then(
-      ({ outputs, runMs }) => channel.send({ op: 'done', id, outputs, runMs }, transferables(outputs)),
-      (error: unknown) => channel.send({ op: 'error', id, error: serializeError(outOfMemory(error)) }),
-    );
+    running = backend
+      .run(
+        slots.map((slot) => tensorView(dtype, config.input, slot)),
+        thresholds,
+      )
+      .then(
+        ({ outputs, runMs }) => channel.send({ op: 'done', id, outputs, runMs }, transferables(outputs)),
+        (error: unknown) => channel.send({ op: 'error', id, error: serializeError(outOfMemory(error)) }),
+      );
   });
 }

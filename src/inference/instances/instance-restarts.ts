@@ -46,7 +46,9 @@ export class InstanceRestarts {
     const outside = signal !== null && OUTSIDE_SIGNALS.has(signal);
     this.deaths.push({ outside, at });
     const alike = this.deaths.filter((d) => d.outside === outside).length;
-    const how = outside ? `was killed by ${signal}` : `crashed (${signal ? `killed by ${signal}` : `exit code ${code}`})`;
+    const how = outside
+      ? `was killed by ${signal}`
+      : `crashed (${signal ? `killed by ${signal}` : `exit code ${code}`})`;
     if (alike > (outside ? RESTARTS_AFTER_KILLS : RESTARTS_AFTER_CRASHES)) {
       return { restart: false, reason: `its instance process ${how} ${alike} times in ${WINDOW_MS / 60_000} minutes` };
     }

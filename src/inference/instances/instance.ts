@@ -44,8 +44,13 @@ export class InstanceLoadError extends CodedError {
   }
 
   static {
-    revivable('INSTANCE_LOAD_FAILED', ({ message, details }) =>
-      new InstanceLoadError(message, details && { code: details.code as number | null, signal: details.signal as NodeJS.Signals | null }),
+    revivable(
+      'INSTANCE_LOAD_FAILED',
+      ({ message, details }) =>
+        new InstanceLoadError(
+          message,
+          details && { code: details.code as number | null, signal: details.signal as NodeJS.Signals | null },
+        ),
     );
   }
 }
@@ -69,7 +74,10 @@ export class InstanceRestartingError extends CodedError {
   }
 
   static {
-    revivable('INSTANCE_RESTARTING', ({ details = {} }) => new InstanceRestartingError(String(details.how), Number(details.retryAfterSeconds)));
+    revivable(
+      'INSTANCE_RESTARTING',
+      ({ details = {} }) => new InstanceRestartingError(String(details.how), Number(details.retryAfterSeconds)),
+    );
   }
 }
 
@@ -107,11 +115,22 @@ function threadHost(data: InstanceWorkerData): { host: Host; events: Worker } {
     // ONNX Runtime allocates outside the JS heap; keep V8's small.
     resourceLimits: { maxOldGenerationSizeMb: 256 },
   });
-  return { host: { pid: undefined, post: (request) => worker.postMessage(request), kill: () => worker.terminate(), stderr: () => '' }, events: worker };
+  return {
+    host: {
+      pid: undefined,
+      post: (request) => worker.postMessage(request),
+      kill: () => worker.terminate(),
+      stderr: () => '',
+    },
+    events: worker,
+  };
 }
 
 function processHost(data: InstanceWorkerData, isolation: Isolation): { host: Host; events: ChildProcess } {
-  const child = spawnLimited(ENTRY_FILE, isolation.memoryBytes, { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced' });
+  const child = spawnLimited(ENTRY_FILE, isolation.memoryBytes, {
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    serialization: 'advanced',
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk);
@@ -152,9 +171,19 @@ function launch(data: InstanceWorkerData, isolation: Isolation | undefined): Pro
   const where = isolation ? 'instance process' : 'instance thread';
   return new Promise((resolve, reject) => {
     const onExit = (code: number | null, signal?: NodeJS.Signals | null) => {
-      const detail = host.stderr().split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('Node.js v')).pop();
+      const detail = host
+        .stderr()
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !l.startsWith('Node.js v'))
+        .pop();
       const end = { code, signal: signal ?? null };
-      reject(new InstanceLoadError(`${where} ${signal ? `was killed by ${signal}` : `exited with code ${code}`} while loading${detail ? `: ${detail}` : ''}`, end));
+      reject(
+        new InstanceLoadError(
+          `${where} ${signal ? `was killed by ${signal}` : `exited with code ${code}`} while loading${detail ? `: ${detail}` : ''}`,
+          end,
+        ),
+      );
     };
     const onError = (error: Error) => reject(new InstanceLoadError(`${where} failed while loading: ${error.message}`));
     events.once('exit', onExit);
@@ -166,7 +195,9 @@ function launch(data: InstanceWorkerData, isolation: Isolation | undefined): Pro
         resolve({ host, events, info: reply.info });
       } else {
         void host.kill();
-        reject(new InstanceLoadError(reply.op === 'failed' ? reply.error.message : `unexpected ${reply.op} while loading`));
+        reject(
+          new InstanceLoadError(reply.op === 'failed' ? reply.error.message : `unexpected ${reply.op} while loading`),
+        );
       }
     });
   });
@@ -223,14 +254,21 @@ export class ModelInstance {
     events.on('message', (reply: InstanceReply) => this.onReply(reply));
     // A process's errors (a send to one that died) are reported through 'exit'.
     if (!this.isolation) events.on('error', (error: Error) => this.fail(error));
-    events.on('exit', (code: number | null, signal?: NodeJS.Signals | null) => this.onExit({ code, signal: signal ?? null }));
+    events.on('exit', (code: number | null, signal?: NodeJS.Signals | null) =>
+      this.onExit({ code, signal: signal ?? null }),
+    );
   }
 
   /**
    * Starts an instance and resolves once its session is loaded and warmed
    * up: a thread, or with `isolation` a process under its memory limit.
    */
-  static async start(name: string, data: InstanceWorkerData, runTimeoutMs: number, isolation?: Isolation): Promise<ModelInstance> {
+  static async start(
+    name: string,
+    data: InstanceWorkerData,
+    runTimeoutMs: number,
+    isolation?: Isolation,
+  ): Promise<ModelInstance> {
     const started = performance.now();
     const launched = await launch(data, isolation);
     return new ModelInstance(name, launched, data, runTimeoutMs, isolation, performance.now() - started);
@@ -253,7 +291,11 @@ export class ModelInstance {
         this.setFatal(decision.reason);
       }
     }
-    this.fail(new Error(this.fatal ?? `instance ${end.signal ? `was killed by ${end.signal}` : `exited with code ${end.code}`}`));
+    this.fail(
+      new Error(
+        this.fatal ?? `instance ${end.signal ? `was killed by ${end.signal}` : `exited with code ${end.code}`}`,
+      ),
+    );
     this.closed?.();
   }
 
@@ -315,13 +357,19 @@ export class ModelInstance {
       // run does. A process is killed at once.
       const timer = setTimeout(() => {
         this.timedOut = true;
-        this.fail(new Error(`the run took longer than ${this.runTimeoutMs} ms (INFERENCE_TIMEOUT_MS); its instance was stopped`));
+        this.fail(
+          new Error(
+            `the run took longer than ${this.runTimeoutMs} ms (INFERENCE_TIMEOUT_MS); its instance was stopped`,
+          ),
+        );
         void (this.isolation ? this.host.kill() : this.close());
       }, this.runTimeoutMs);
-      const done = <T>(settle: (value: T) => void) => (value: T) => {
-        clearTimeout(timer);
-        settle(value);
-      };
+      const done =
+        <T>(settle: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(timer);
+          settle(value);
+        };
       this.pending.set(id, { resolve: done(resolve), reject: done(reject) });
       // A process cannot see the server's shared memory: it gets copies.
       const sent = this.isolation ? slots.map((slot) => new Uint8Array(slot).slice().buffer) : slots;

@@ -25,7 +25,8 @@ import { CodedError, revivable } from '../../errors.js';
  * their errors have no other identity. Read where such an error is caught
  * (outOfMemory) and in a dead process's stderr, nowhere else.
  */
-export const OUT_OF_MEMORY = /Failed to allocate memory|bad_alloc|out of memory|Cannot allocate memory|ENOMEM|Allocation failed/i;
+export const OUT_OF_MEMORY =
+  /Failed to allocate memory|bad_alloc|out of memory|Cannot allocate memory|ENOMEM|Allocation failed/i;
 
 /** An allocation the model asked for failed (in a limited process: past its memory limit). */
 export class OutOfMemoryError extends CodedError {
@@ -44,7 +45,9 @@ export class OutOfMemoryError extends CodedError {
  * what it is known as then.
  */
 export function outOfMemory(error: unknown): unknown {
-  return error instanceof Error && !(error instanceof OutOfMemoryError) && OUT_OF_MEMORY.test(error.message) ? new OutOfMemoryError(error.message) : error;
+  return error instanceof Error && !(error instanceof OutOfMemoryError) && OUT_OF_MEMORY.test(error.message)
+    ? new OutOfMemoryError(error.message)
+    : error;
 }
 
 /** The exit code of a process whose limit could not be set. */
@@ -68,18 +71,34 @@ const KEPT_PREFIXES = ['CUDA_', 'NVIDIA_', 'OMP_'];
 /** The environment of a limited process: `environment`'s variables a model's runtime needs, nothing else. */
 function limitedEnvironment(environment: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return Object.fromEntries(
-    Object.entries(environment).filter(([name]) => KEPT_VARIABLES.has(name) || KEPT_PREFIXES.some((prefix) => name.startsWith(prefix))),
+    Object.entries(environment).filter(
+      ([name]) => KEPT_VARIABLES.has(name) || KEPT_PREFIXES.some((prefix) => name.startsWith(prefix)),
+    ),
   );
 }
 
 /** Starts `entry` (a module of this code base) in node under a data limit of `memoryBytes`, with limitedEnvironment(). */
 export function spawnLimited(entry: URL, memoryBytes: number, options: LimitedProcessOptions): ChildProcess {
   // Development runs TypeScript through tsx's loader, as the instance threads do.
-  const loader = entry.pathname.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
+  const loader = entry.pathname.endsWith('.ts')
+    ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href]
+    : [];
   const kib = Math.ceil(memoryBytes / 1024);
   return spawn(
     '/bin/sh',
-    ['-c', `ulimit -d "$1" || exit ${LIMIT_NOT_SET}; shift; exec "$@"`, 'sh', String(kib), process.execPath, ...loader, fileURLToPath(entry)],
-    { stdio: options.stdio, env: limitedEnvironment(), ...(options.serialization && { serialization: options.serialization }) },
+    [
+      '-c',
+      `ulimit -d "$1" || exit ${LIMIT_NOT_SET}; shift; exec "$@"`,
+      'sh',
+      String(kib),
+      process.execPath,
+      ...loader,
+      fileURLToPath(entry),
+    ],
+    {
+      stdio: options.stdio,
+      env: limitedEnvironment(),
+      ...(options.serialization && { serialization: options.serialization }),
+    },
   );
 }

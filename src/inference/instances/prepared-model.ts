@@ -65,8 +65,10 @@ export interface PreparationOptions {
 /** Bump when the rewrite's output changes, so cached files are made again. */
 const REWRITE_VERSION = 4;
 /** One pair of files per precision: a version's CPU validation and its GPU instances may differ. */
-const preparedFile = (precision: Precision) => (precision === 'fp16' ? 'model.prepared.fp16.onnx' : 'model.prepared.onnx');
-const preparedInfo = (precision: Precision) => (precision === 'fp16' ? 'model.prepared.fp16.json' : 'model.prepared.json');
+const preparedFile = (precision: Precision) =>
+  precision === 'fp16' ? 'model.prepared.fp16.onnx' : 'model.prepared.onnx';
+const preparedInfo = (precision: Precision) =>
+  precision === 'fp16' ? 'model.prepared.fp16.json' : 'model.prepared.json';
 
 interface CachedPreparation {
   key: string;
@@ -90,7 +92,11 @@ async function cacheKey(modelFile: string, config: ModelConfig, options: Prepara
 }
 
 /** The model the sessions load, prepared (or read back from the cache). Throws ModelLoadError for a model model.json does not describe. */
-export async function prepareModel(directory: string, config: ModelConfig, options: PreparationOptions): Promise<PreparedModel> {
+export async function prepareModel(
+  directory: string,
+  config: ModelConfig,
+  options: PreparationOptions,
+): Promise<PreparedModel> {
   const modelFile = join(directory, MODEL_FILE);
   const cacheDirectory = options.cacheDirectory;
   const precision = options.precision ?? 'fp32';
@@ -135,7 +141,12 @@ async function writeAtomically(path: string, data: Uint8Array | string): Promise
 
 /** One short-lived CPU session of `bytes`, for its metadata or to prove it loads. */
 async function withSession<T>(bytes: Uint8Array, use: (session: SessionRunner) => T): Promise<T> {
-  const session = await createRunner('onnxruntime-node', bytes, { provider: 'cpu', deviceId: 0, intraOpThreads: 1, optimize: false });
+  const session = await createRunner('onnxruntime-node', bytes, {
+    provider: 'cpu',
+    deviceId: 0,
+    intraOpThreads: 1,
+    optimize: false,
+  });
   try {
     return use(session);
   } finally {
@@ -145,17 +156,27 @@ async function withSession<T>(bytes: Uint8Array, use: (session: SessionRunner) =
 
 type Preparation = Omit<PreparedModel, 'source'>;
 
-async function rewrite(original: Uint8Array, config: ModelConfig, options: PreparationOptions): Promise<{ prepared: Preparation; rewritten: Uint8Array | undefined }> {
+async function rewrite(
+  original: Uint8Array,
+  config: ModelConfig,
+  options: PreparationOptions,
+): Promise<{ prepared: Preparation; rewritten: Uint8Array | undefined }> {
   let metadata;
   try {
-    metadata = await withSession(original, (s) => ({ inputNames: s.inputs.map((i) => i.name), inputs: [...s.inputs], outputs: outputInfos(s) }));
+    metadata = await withSession(original, (s) => ({
+      inputNames: s.inputs.map((i) => i.name),
+      inputs: [...s.inputs],
+      outputs: outputInfos(s),
+    }));
   } catch (error) {
     throw new ModelLoadError(`ONNX Runtime cannot load ${MODEL_FILE}: ${(error as Error).message}`);
   }
   const inputName = config.input.name ?? metadata.inputNames[0];
   if (!inputName) throw new ModelLoadError('the model has no inputs');
   if (metadata.inputNames.length !== 1) {
-    throw new ModelLoadError(`the model has ${metadata.inputNames.length} inputs; exactly one image input is supported`);
+    throw new ModelLoadError(
+      `the model has ${metadata.inputNames.length} inputs; exactly one image input is supported`,
+    );
   }
   const inputMeta = metadata.inputs.find((m) => m.name === inputName);
   const batchAxis = checkInput(config, inputMeta, inputName);
@@ -192,7 +213,8 @@ async function rewrite(original: Uint8Array, config: ModelConfig, options: Prepa
   const headShape = head && metadata.outputs.find((o) => o.name === head.output)?.shape;
   // Each part is tried alone first, so one that cannot apply leaves the other in.
   const parts = {
-    prefix: config.input.dtype === 'uint8' ? undefined : (model: OnnxModel) => addInputPrefix(model, inputName, config.input),
+    prefix:
+      config.input.dtype === 'uint8' ? undefined : (model: OnnxModel) => addInputPrefix(model, inputName, config.input),
     suffix: head && headShape ? (model: OnnxModel) => addCandidatesSuffix(model, head, headShape) : undefined,
   };
   const applies = (name: string, part: ((model: OnnxModel) => unknown) | undefined): boolean => {
@@ -209,7 +231,8 @@ async function rewrite(original: Uint8Array, config: ModelConfig, options: Prepa
   const suffix = applies('candidates output', parts.suffix);
   if (!head) notes.push(`candidates output: not a dense head (format ${decoder.format})`);
   if (config.input.dtype === 'uint8') notes.push('uint8 input: the model takes pixels already');
-  if (!prefix && !suffix) return { prepared: { ...unrewritten, notes }, rewritten: base === original ? undefined : base };
+  if (!prefix && !suffix)
+    return { prepared: { ...unrewritten, notes }, rewritten: base === original ? undefined : base };
 
   const model = OnnxModel.parse(base);
   const pixels = prefix ? parts.prefix!(model) : undefined;
@@ -224,7 +247,12 @@ async function rewrite(original: Uint8Array, config: ModelConfig, options: Prepa
   if (candidates) notes.unshift(`output "${candidates.head}" reduced to its candidates in the graph`);
   if (pixels) notes.unshift(`uint8 input "${pixels}", normalised in the graph`);
   return {
-    prepared: { ...unrewritten, input: pixels ? { name: pixels, dtype: 'uint8' } : unrewritten.input, candidates, notes },
+    prepared: {
+      ...unrewritten,
+      input: pixels ? { name: pixels, dtype: 'uint8' } : unrewritten.input,
+      candidates,
+      notes,
+    },
     rewritten,
   };
 }

@@ -70,7 +70,11 @@ class NodeRunner implements SessionRunner {
   readonly outputs: ValueMetadata[];
 
   constructor(private readonly session: ort.InferenceSession) {
-    const describe = (m: ort.InferenceSession.ValueMetadata): ValueMetadata => ({ name: m.name, type: m.isTensor ? m.type : 'non-tensor', shape: m.isTensor ? m.shape : [] });
+    const describe = (m: ort.InferenceSession.ValueMetadata): ValueMetadata => ({
+      name: m.name,
+      type: m.isTensor ? m.type : 'non-tensor',
+      shape: m.isTensor ? m.shape : [],
+    });
     this.inputs = session.inputMetadata.map(describe);
     this.outputs = session.outputMetadata.map(describe);
   }
@@ -78,13 +82,17 @@ class NodeRunner implements SessionRunner {
   static async create(source: string | Uint8Array, options: RunnerOptions): Promise<NodeRunner> {
     const sessionOptions: ort.InferenceSession.SessionOptions = {
       // CPU stays listed after an accelerator so unsupported nodes still run.
-      executionProviders: options.provider === 'cpu' ? ['cpu'] : [providerOption(options.provider, options.deviceId), 'cpu'],
+      executionProviders:
+        options.provider === 'cpu' ? ['cpu'] : [providerOption(options.provider, options.deviceId), 'cpu'],
       intraOpNumThreads: options.intraOpThreads,
       interOpNumThreads: 1,
       executionMode: 'sequential',
       graphOptimizationLevel: options.optimize === false ? 'disabled' : 'all',
     };
-    const session = typeof source === 'string' ? await ort.InferenceSession.create(source, sessionOptions) : await ort.InferenceSession.create(source, sessionOptions);
+    const session =
+      typeof source === 'string'
+        ? await ort.InferenceSession.create(source, sessionOptions)
+        : await ort.InferenceSession.create(source, sessionOptions);
     return new NodeRunner(session);
   }
 
@@ -96,7 +104,8 @@ class NodeRunner implements SessionRunner {
       // float16 Uint16Array as a Float16Array, which Node-API does not know:
       // onnxruntime-node 1.30 then reads 0 bytes ("not enough space"). Keep
       // the Uint16Array, which the binding accepts for float16.
-      if (feed.type === 'float16' && !(tensor.data instanceof Uint16Array)) (tensor as unknown as { cpuData: Uint16Array }).cpuData = feed.data as Uint16Array;
+      if (feed.type === 'float16' && !(tensor.data instanceof Uint16Array))
+        (tensor as unknown as { cpuData: Uint16Array }).cpuData = feed.data as Uint16Array;
       tensors[name] = tensor;
     }
     return (await this.session.run(tensors)) as Record<string, TensorLike>;
@@ -112,7 +121,14 @@ class NodeRunner implements SessionRunner {
 /** The libonnxruntime.so.1 onnxruntime-node ships (and has loaded): the native runner drives the same one. */
 function onnxruntimeLibrary(): string {
   const root = dirname(createRequire(import.meta.url).resolve('onnxruntime-node/package.json'));
-  return join(root, 'bin', 'napi-v6', process.platform, process.arch, process.platform === 'darwin' ? 'libonnxruntime.1.dylib' : 'libonnxruntime.so.1');
+  return join(
+    root,
+    'bin',
+    'napi-v6',
+    process.platform,
+    process.arch,
+    process.platform === 'darwin' ? 'libonnxruntime.1.dylib' : 'libonnxruntime.so.1',
+  );
 }
 
 let opened: string | undefined | null = null;
@@ -192,6 +208,10 @@ class NativeRunner implements SessionRunner {
 }
 
 /** A session of the model at `source` (a file, or the model's bytes) run by `kind`. */
-export async function createRunner(kind: RunnerKind, source: string | Uint8Array, options: RunnerOptions): Promise<SessionRunner> {
+export async function createRunner(
+  kind: RunnerKind,
+  source: string | Uint8Array,
+  options: RunnerOptions,
+): Promise<SessionRunner> {
   return kind === 'native' ? NativeRunner.create(source, options) : NodeRunner.create(source, options);
 }

@@ -7,7 +7,13 @@ import type { ExecutionProvider } from '../../config.js';
 import { log } from '../../log.js';
 import { MODEL_FILE, type ModelConfig } from '../versions/model-config.js';
 import type { OutputInfo } from '../outputs/index.js';
-import { createRunner, type RunnerChoice, type RunnerKind, type SessionRunner, type ValueMetadata } from './session-runner.js';
+import {
+  createRunner,
+  type RunnerChoice,
+  type RunnerKind,
+  type SessionRunner,
+  type ValueMetadata,
+} from './session-runner.js';
 
 export class ModelLoadError extends CodedError {
   readonly code = 'MODEL_LOAD_FAILED';
@@ -107,12 +113,19 @@ export function checkInput(config: ModelConfig, meta: ValueMetadata | undefined,
   const batchAxis = config.input.batchAxis ?? shape.length !== expected.length;
   const fits = (d: number | string, want: number) => typeof d !== 'number' || d < 0 || d === want;
   const image = batchAxis ? shape.slice(1) : shape;
-  const matches = shape.length === expected.length + (batchAxis ? 1 : 0) && image.every((d, i) => fits(d, expected[i]!));
+  const matches =
+    shape.length === expected.length + (batchAxis ? 1 : 0) && image.every((d, i) => fits(d, expected[i]!));
   if (!matches) {
-    const described = batchAxis ? `${layout} [1, ${expected.join(', ')}]` : `${layout} without a batch axis [${expected.join(', ')}]`;
+    const described = batchAxis
+      ? `${layout} [1, ${expected.join(', ')}]`
+      : `${layout} without a batch axis [${expected.join(', ')}]`;
     const hint =
-      config.input.batchAxis === true && shape.length === expected.length ? ' (this input has no batch axis: remove "batchAxis": true from model.json\'s input)' : '';
-    throw new ModelLoadError(`model.json describes input "${name}" as ${described} but the model's input has shape [${shape.join(', ')}]${hint}`);
+      config.input.batchAxis === true && shape.length === expected.length
+        ? ' (this input has no batch axis: remove "batchAxis": true from model.json\'s input)'
+        : '';
+    throw new ModelLoadError(
+      `model.json describes input "${name}" as ${described} but the model's input has shape [${shape.join(', ')}]${hint}`,
+    );
   }
   if (!batchAxis) return { kind: 'none' };
   const batch = shape[0]!;

@@ -19,7 +19,9 @@ export class ClassificationDecoder implements ClassifierDecoder {
     const tensor = requireOutput(outputs, this.output);
     const dims = withoutBatch(tensor.dims, 1);
     if (dims.length !== 1 || dims[0] !== this.classes) {
-      throw new OutputShapeError(`classification output "${this.output}" has shape [${tensor.dims}], expected [1, ${this.classes}]`);
+      throw new OutputShapeError(
+        `classification output "${this.output}" has shape [${tensor.dims}], expected [1, ${this.classes}]`,
+      );
     }
     const scores = Float64Array.from(numbers(tensor));
     if (!this.logits) return scores;

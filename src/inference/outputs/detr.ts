@@ -35,7 +35,9 @@ export class DetrDecoder implements DetectionDecoder {
       );
     }
     if (bd.length !== 2 || bd[1] !== 4 || bd[0] !== ld[0]) {
-      throw new OutputShapeError(`boxes output "${this.names.boxes}" has shape [${boxesTensor.dims}], expected [1, ${ld[0]}, 4]`);
+      throw new OutputShapeError(
+        `boxes output "${this.names.boxes}" has shape [${boxesTensor.dims}], expected [1, ${ld[0]}, 4]`,
+      );
     }
     const softmax = width === this.classes + 1;
     const logits = numbers(logitsTensor);
@@ -63,7 +65,14 @@ export class DetrDecoder implements DetectionDecoder {
       const cy = boxes[b + 1]! * this.inputHeight;
       const w = boxes[b + 2]! * this.inputWidth;
       const h = boxes[b + 3]! * this.inputHeight;
-      candidates.push({ x1: cx - w / 2, y1: cy - h / 2, x2: cx + w / 2, y2: cy + h / 2, score: bestScore, classId: bestClass });
+      candidates.push({
+        x1: cx - w / 2,
+        y1: cy - h / 2,
+        x2: cx + w / 2,
+        y2: cy + h / 2,
+        score: bestScore,
+        classId: bestClass,
+      });
     }
     return candidates;
   }

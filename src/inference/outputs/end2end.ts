@@ -27,7 +27,14 @@ export class EndToEndDecoder implements DetectionDecoder {
       const score = data[base + 4]!;
       const classId = Math.round(data[base + 5]!);
       if (!(score >= threshold) || classId < 0 || classId >= this.classes) continue;
-      candidates.push({ x1: data[base]!, y1: data[base + 1]!, x2: data[base + 2]!, y2: data[base + 3]!, score, classId });
+      candidates.push({
+        x1: data[base]!,
+        y1: data[base + 1]!,
+        x2: data[base + 2]!,
+        y2: data[base + 3]!,
+        score,
+        classId,
+      });
     }
     return candidates;
   }

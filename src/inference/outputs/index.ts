@@ -63,7 +63,9 @@ function expectDims(output: OutputInfo, expected: Array<number | undefined>, wha
     expected.every((want, i) => want === undefined || staticDim(tail, i) === undefined || staticDim(tail, i) === want);
   if (!ok) {
     const wanted = `[${expected.map((d) => d ?? 'N').join(', ')}]`;
-    throw new OutputShapeError(`${what}: output "${output.name}" has shape ${describeShape(shape)}, expected ${wanted}`);
+    throw new OutputShapeError(
+      `${what}: output "${output.name}" has shape ${describeShape(shape)}, expected ${wanted}`,
+    );
   }
 }
 
@@ -72,7 +74,9 @@ function dense(o: OutputInfo, format: OutputFormat, rows: number, what: string):
   const r = staticDim(o.shape, -2);
   const c = staticDim(o.shape, -1);
   if (r !== rows && c !== rows && (r !== undefined || c !== undefined)) {
-    throw new OutputShapeError(`model.json lists ${what} (format ${format} expects [1, ${rows}, N]) but output "${o.name}" has shape ${describeShape(o.shape)}`);
+    throw new OutputShapeError(
+      `model.json lists ${what} (format ${format} expects [1, ${rows}, N]) but output "${o.name}" has shape ${describeShape(o.shape)}`,
+    );
   }
   return o.name;
 }
@@ -82,13 +86,16 @@ function findByName(outputs: readonly OutputInfo[], pattern: RegExp): OutputInfo
 }
 
 function ssdDecoder(outputs: readonly OutputInfo[], classes: number): SsdDecoder {
-  if (outputs.length !== 3) throw new OutputShapeError(`format ssd expects 3 outputs (boxes, scores, labels), the model has ${outputs.length}`);
+  if (outputs.length !== 3)
+    throw new OutputShapeError(`format ssd expects 3 outputs (boxes, scores, labels), the model has ${outputs.length}`);
   const boxes = findByName(outputs, /box/i) ?? outputs.find((o) => lastDim(o) === 4);
   const rest = outputs.filter((o) => o !== boxes);
   const labels = findByName(rest, /label|class/i) ?? rest.find(isInteger);
   const scores = findByName(rest, /score|conf/i) ?? rest.find((o) => o !== labels);
   if (!boxes || !labels || !scores || new Set([boxes, labels, scores]).size !== 3) {
-    throw new OutputShapeError(`format ssd: cannot tell boxes, scores and labels apart in outputs ${outputs.map((o) => o.name).join(', ')}`);
+    throw new OutputShapeError(
+      `format ssd: cannot tell boxes, scores and labels apart in outputs ${outputs.map((o) => o.name).join(', ')}`,
+    );
   }
   expectDims(boxes, [undefined, 4], 'format ssd');
   if (isInteger(scores) && !isInteger(labels)) {
@@ -104,7 +111,8 @@ function ssdDecoder(outputs: readonly OutputInfo[], classes: number): SsdDecoder
 }
 
 function detrDecoder(outputs: readonly OutputInfo[], classes: number, width: number, height: number): DetrDecoder {
-  if (outputs.length !== 2) throw new OutputShapeError(`format detr expects 2 outputs (logits, boxes), the model has ${outputs.length}`);
+  if (outputs.length !== 2)
+    throw new OutputShapeError(`format detr expects 2 outputs (logits, boxes), the model has ${outputs.length}`);
   const boxes = findByName(outputs, /box/i) ?? outputs.find((o) => lastDim(o) === 4);
   const logits = outputs.find((o) => o !== boxes);
   if (!boxes || !logits) throw new OutputShapeError('format detr: cannot tell logits and boxes apart');
@@ -120,7 +128,10 @@ function detrDecoder(outputs: readonly OutputInfo[], classes: number, width: num
 
 function segDecoder(outputs: readonly OutputInfo[], config: ModelConfig): YoloSegDecoder {
   const classes = config.labels.length;
-  if (outputs.length !== 2) throw new OutputShapeError(`format yolov8-seg expects 2 outputs (detections, prototypes), the model has ${outputs.length}`);
+  if (outputs.length !== 2)
+    throw new OutputShapeError(
+      `format yolov8-seg expects 2 outputs (detections, prototypes), the model has ${outputs.length}`,
+    );
   const prototypes = outputs.find((o) => o.shape.length === 4);
   const detections = outputs.find((o) => o !== prototypes);
   const masks = prototypes && staticDim(prototypes.shape, 1);
@@ -145,13 +156,19 @@ export function createOutputDecoder(config: ModelConfig, outputs: readonly Outpu
           `(yolov8 [1, ${4 + classes}, N], yolov5 [1, N, ${5 + classes}], end2end [1, K, 6], classification [1, ${classes}]); fix the labels or set output.format in model.json`,
       );
     }
-    throw new OutputShapeError(`cannot tell the output convention of outputs ${shapes}; set output.format in model.json`);
+    throw new OutputShapeError(
+      `cannot tell the output convention of outputs ${shapes}; set output.format in model.json`,
+    );
   }
   if (config.output.logits && format !== 'classification') {
-    throw new OutputShapeError(`output.logits applies to classification models only; this model's output format is ${format}`);
+    throw new OutputShapeError(
+      `output.logits applies to classification models only; this model's output format is ${format}`,
+    );
   }
   if (config.keypoints && format !== 'yolov8-pose') {
-    throw new OutputShapeError(`model.json lists keypoints, which only format yolov8-pose has; this model's output format is ${format}`);
+    throw new OutputShapeError(
+      `model.json lists keypoints, which only format yolov8-pose has; this model's output format is ${format}`,
+    );
   }
   switch (format) {
     case 'classification': {
@@ -163,9 +180,14 @@ export function createOutputDecoder(config: ModelConfig, outputs: readonly Outpu
       return new YoloV8Decoder(dense(single(outputs, format), format, 4 + classes, `${classes} labels`), classes);
     case 'yolov8-pose': {
       const keypoints = config.keypoints;
-      if (!keypoints) throw new OutputShapeError('format yolov8-pose needs the keypoint names in model.json ("keypoints")');
+      if (!keypoints)
+        throw new OutputShapeError('format yolov8-pose needs the keypoint names in model.json ("keypoints")');
       const rows = 4 + classes + 3 * keypoints.length;
-      return new YoloPoseDecoder(dense(single(outputs, format), format, rows, `${classes} labels and ${keypoints.length} keypoints`), classes, keypoints);
+      return new YoloPoseDecoder(
+        dense(single(outputs, format), format, rows, `${classes} labels and ${keypoints.length} keypoints`),
+        classes,
+        keypoints,
+      );
     }
     case 'yolov8-seg':
       return segDecoder(outputs, config);

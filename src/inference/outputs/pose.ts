@@ -17,7 +17,12 @@ export class YoloPoseDecoder extends YoloV8Decoder {
     super(output, classes, keypoints.length * 3, 'yolov8-pose');
   }
 
-  describe(detection: Detection, outputs: Readonly<Record<string, TensorLike>>, placement: Placement, options: PredictOptions): Answer {
+  describe(
+    detection: Detection,
+    outputs: Readonly<Record<string, TensorLike>>,
+    placement: Placement,
+    options: PredictOptions,
+  ): Answer {
     const { data, anchorStride, rowStride } = this.layout(outputs);
     const at = (row: number) => data[detection.source.anchor! * anchorStride + row * rowStride]!;
     const children = labelMap<Answer[]>();
@@ -26,7 +31,10 @@ export class YoloPoseDecoder extends YoloV8Decoder {
       const visibility = at(row + 2);
       // A keypoint the model does not see (occluded, outside the image) is left out rather than guessed.
       if (!(visibility >= options.keypointThreshold)) return;
-      const point: [number, number] = [round(normaliseX(placement, at(row))), round(normaliseY(placement, at(row + 1)))];
+      const point: [number, number] = [
+        round(normaliseX(placement, at(row))),
+        round(normaliseY(placement, at(row + 1))),
+      ];
       (children[name] ??= []).push({ type: 'point', data: { point }, score: round(visibility), children: {} });
     });
     return rectangle(detection, children);

@@ -39,7 +39,9 @@ export class YoloSegDecoder extends YoloV8Decoder {
     const tensor = requireOutput(outputs, this.prototypesName);
     const dims = withoutBatch(tensor.dims, 3);
     if (dims.length !== 3 || dims[0] !== this.masks) {
-      throw new OutputShapeError(`prototype output "${this.prototypesName}" has shape [${tensor.dims}], expected [1, ${this.masks}, H, W]`);
+      throw new OutputShapeError(
+        `prototype output "${this.prototypesName}" has shape [${tensor.dims}], expected [1, ${this.masks}, H, W]`,
+      );
     }
     return { data: numbers(tensor), height: dims[1]!, width: dims[2]! };
   }
@@ -49,7 +51,12 @@ export class YoloSegDecoder extends YoloV8Decoder {
     return super.decode(outputs, threshold, rows);
   }
 
-  describe(detection: Detection, outputs: Readonly<Record<string, TensorLike>>, placement: Placement, options: PredictOptions): Answer | undefined {
+  describe(
+    detection: Detection,
+    outputs: Readonly<Record<string, TensorLike>>,
+    placement: Placement,
+    options: PredictOptions,
+  ): Answer | undefined {
     const { data, anchorStride, rowStride } = this.layout(outputs);
     const base = detection.source.anchor! * anchorStride;
     const coefficients = Array.from({ length: this.masks }, (_, m) => data[base + (4 + this.classes + m) * rowStride]!);
@@ -63,7 +70,12 @@ export class YoloSegDecoder extends YoloV8Decoder {
     const [boxY0, boxY1] = cellRange(Math.min(box.y1, box.y2), Math.max(box.y1, box.y2), sy, 0, protos.height);
     const [imgX0, imgX1] = cellRange(placement.rectX, placement.rectX + placement.rectWidth, sx, 0.5, protos.width);
     const [imgY0, imgY1] = cellRange(placement.rectY, placement.rectY + placement.rectHeight, sy, 0.5, protos.height);
-    const [x0, x1, y0, y1] = [Math.max(boxX0, imgX0), Math.min(boxX1, imgX1), Math.max(boxY0, imgY0), Math.min(boxY1, imgY1)];
+    const [x0, x1, y0, y1] = [
+      Math.max(boxX0, imgX0),
+      Math.min(boxX1, imgX1),
+      Math.max(boxY0, imgY0),
+      Math.min(boxY1, imgY1),
+    ];
     if (x1 <= x0 || y1 <= y0) return undefined;
 
     const width = x1 - x0;
@@ -80,9 +92,10 @@ export class YoloSegDecoder extends YoloV8Decoder {
     const part = largestPart({ cells, width, height: y1 - y0 });
     // An empty mask has no outline to answer: the detection is left out.
     if (!part) return undefined;
-    const points = simplifyClosed(traceOuterContour(part), POLYGON_TOLERANCE_CELLS).map(
-      ([x, y]): [number, number] => [round(normaliseX(placement, (x0 + x) * sx)), round(normaliseY(placement, (y0 + y) * sy))],
-    );
+    const points = simplifyClosed(traceOuterContour(part), POLYGON_TOLERANCE_CELLS).map(([x, y]): [number, number] => [
+      round(normaliseX(placement, (x0 + x) * sx)),
+      round(normaliseY(placement, (y0 + y) * sy)),
+    ]);
     const children = labelMap<Answer[]>();
     if (options.box) children[this.labels[detection.classId] ?? String(detection.classId)] = [rectangle(detection)];
     return { type: 'polygon', data: { points }, score: round(detection.score), children };

@@ -89,7 +89,12 @@ export interface DetectionDecoder {
    * a box (keypoints, a mask); undefined leaves the detection out. Without
    * it, detections are answered as rectangles.
    */
-  describe?(detection: Detection, outputs: Readonly<Record<string, TensorLike>>, placement: Placement, options: ResolvedPredictOptions): Answer | undefined;
+  describe?(
+    detection: Detection,
+    outputs: Readonly<Record<string, TensorLike>>,
+    placement: Placement,
+    options: ResolvedPredictOptions,
+  ): Answer | undefined;
 }
 
 /** Conventions that answer one score per class of the whole image. */
@@ -141,8 +146,10 @@ function convertOnce(data: object, convert: () => ArrayLike<number>): ArrayLike<
 /** Tensor data as numbers: float16 expanded, int64 narrowed. */
 export function numbers(tensor: TensorLike): ArrayLike<number> {
   const data = tensor.data;
-  if (tensor.type === 'float16' && data instanceof Uint16Array) return convertOnce(data, () => Float32Array.from(data, halfToFloat));
-  if (data instanceof BigInt64Array || data instanceof BigUint64Array) return convertOnce(data, () => Float64Array.from(data, Number));
+  if (tensor.type === 'float16' && data instanceof Uint16Array)
+    return convertOnce(data, () => Float32Array.from(data, halfToFloat));
+  if (data instanceof BigInt64Array || data instanceof BigUint64Array)
+    return convertOnce(data, () => Float64Array.from(data, Number));
   if (ArrayBuffer.isView(data)) return data as unknown as ArrayLike<number>;
   throw new OutputShapeError(`output of type ${tensor.type} is not numeric`);
 }

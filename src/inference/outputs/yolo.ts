@@ -6,7 +6,15 @@ import type { OutputFormat } from '../versions/model-config.js';
 import type { Candidate, DenseHead, DetectionDecoder, ReducedHead, RowRange, TensorLike } from './types.js';
 import { numbers, OutputShapeError, requireOutput, withoutBatch } from './types.js';
 
-function centreBox(cx: number, cy: number, w: number, h: number, score: number, classId: number, anchor: number): Candidate {
+function centreBox(
+  cx: number,
+  cy: number,
+  w: number,
+  h: number,
+  score: number,
+  classId: number,
+  anchor: number,
+): Candidate {
   return { x1: cx - w / 2, y1: cy - h / 2, x2: cx + w / 2, y2: cy + h / 2, score, classId, anchor };
 }
 
@@ -53,18 +61,33 @@ export class YoloV8Decoder implements DetectionDecoder {
     const { rows } = this.denseHead;
     if (tensor.compact) {
       if (tensor.dims.length !== 2 || tensor.dims[1] !== rows) {
-        throw new OutputShapeError(`${this.format} candidates of "${this.output}" have shape [${tensor.dims}], expected [M, ${rows}]`);
+        throw new OutputShapeError(
+          `${this.format} candidates of "${this.output}" have shape [${tensor.dims}], expected [M, ${rows}]`,
+        );
       }
-      return { data: numbers(tensor), anchors: tensor.dims[0]!, anchorStride: rows, rowStride: 1, reduced: tensor.compact };
+      return {
+        data: numbers(tensor),
+        anchors: tensor.dims[0]!,
+        anchorStride: rows,
+        rowStride: 1,
+        reduced: tensor.compact,
+      };
     }
     const dims = withoutBatch(tensor.dims, 2);
     if (dims.length !== 2 || (dims[0] !== rows && dims[1] !== rows)) {
-      throw new OutputShapeError(`${this.format} output "${this.output}" has shape [${tensor.dims}], expected [1, ${rows}, N]`);
+      throw new OutputShapeError(
+        `${this.format} output "${this.output}" has shape [${tensor.dims}], expected [1, ${rows}, N]`,
+      );
     }
     const channelsFirst = dims[0] === rows;
     const anchors = channelsFirst ? dims[1]! : dims[0]!;
     // Strides let one loop read both layouts.
-    return { data: numbers(tensor), anchors, anchorStride: channelsFirst ? 1 : rows, rowStride: channelsFirst ? anchors : 1 };
+    return {
+      data: numbers(tensor),
+      anchors,
+      anchorStride: channelsFirst ? 1 : rows,
+      rowStride: channelsFirst ? anchors : 1,
+    };
   }
 
   decode(outputs: Readonly<Record<string, TensorLike>>, threshold: number, rows?: RowRange): Candidate[] {
@@ -93,20 +116,36 @@ export class YoloV8Decoder implements DetectionDecoder {
       const score = best[i]!;
       if (!(score >= threshold)) continue;
       const base = i * anchorStride;
-      candidates.push(centreBox(data[base]!, data[base + rowStride]!, data[base + 2 * rowStride]!, data[base + 3 * rowStride]!, score, bestClass[i]!, i));
+      candidates.push(
+        centreBox(
+          data[base]!,
+          data[base + rowStride]!,
+          data[base + 2 * rowStride]!,
+          data[base + 3 * rowStride]!,
+          score,
+          bestClass[i]!,
+          i,
+        ),
+      );
     }
     return candidates;
   }
 
   /** A reduced head's rows (one row an anchor, its values together): the model found each one's class. */
-  private decodeReduced({ data, anchors, anchorStride }: DenseLayout, { classIds }: ReducedHead, threshold: number, rows?: RowRange): Candidate[] {
+  private decodeReduced(
+    { data, anchors, anchorStride }: DenseLayout,
+    { classIds }: ReducedHead,
+    threshold: number,
+    rows?: RowRange,
+  ): Candidate[] {
     const [from, to] = rowsToRead(anchors, rows);
     const candidates: Candidate[] = [];
     for (let i = from; i < to; i++) {
       const base = i * anchorStride;
       const classId = classIds[i]!;
       const score = data[base + 4 + classId]!;
-      if (score >= threshold) candidates.push(centreBox(data[base]!, data[base + 1]!, data[base + 2]!, data[base + 3]!, score, classId, i));
+      if (score >= threshold)
+        candidates.push(centreBox(data[base]!, data[base + 1]!, data[base + 2]!, data[base + 3]!, score, classId, i));
     }
     return candidates;
   }
@@ -141,9 +180,12 @@ export class YoloV5Decoder implements DetectionDecoder {
       const base = i * cols;
       const objectness = data[base + 4]!;
       if (!(objectness >= threshold)) continue; // score = obj * cls <= obj
-      const [bestScore, bestClass] = classIds ? [data[base + 5 + classIds[i]!]!, classIds[i]!] : this.bestClass(data, base + 5);
+      const [bestScore, bestClass] = classIds
+        ? [data[base + 5 + classIds[i]!]!, classIds[i]!]
+        : this.bestClass(data, base + 5);
       const score = objectness * bestScore;
-      if (score >= threshold) candidates.push(centreBox(data[base]!, data[base + 1]!, data[base + 2]!, data[base + 3]!, score, bestClass, i));
+      if (score >= threshold)
+        candidates.push(centreBox(data[base]!, data[base + 1]!, data[base + 2]!, data[base + 3]!, score, bestClass, i));
     }
     return candidates;
   }

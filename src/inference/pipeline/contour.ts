@@ -137,7 +137,11 @@ export function simplifyClosed(polygon: Vertex[], tolerance: number): Vertex[] {
   const start = polygon[0]!;
   let cut = 1;
   for (let i = 2; i < polygon.length; i++) {
-    if (Math.hypot(polygon[i]![0] - start[0], polygon[i]![1] - start[1]) > Math.hypot(polygon[cut]![0] - start[0], polygon[cut]![1] - start[1])) cut = i;
+    if (
+      Math.hypot(polygon[i]![0] - start[0], polygon[i]![1] - start[1]) >
+      Math.hypot(polygon[cut]![0] - start[0], polygon[cut]![1] - start[1])
+    )
+      cut = i;
   }
   const first = simplifyOpen(polygon.slice(0, cut + 1), tolerance);
   const second = simplifyOpen([...polygon.slice(cut), start], tolerance);

@@ -58,7 +58,8 @@ export function jpegDecoder(
     !addon.jpegDecoderBuilt && headerInstalled()
       ? `turbojpeg.h is installed (${TURBOJPEG_HEADER}), but the native addon was built without it: run npm run build:native to rebuild it with libturbojpeg`
       : addon.jpegDecoderMissing;
-  if (wanted === 'libturbojpeg') throw new JpegDecoderError(`JPEG_DECODER=libturbojpeg, but the native addon has no JPEG decoder: ${reason}`);
+  if (wanted === 'libturbojpeg')
+    throw new JpegDecoderError(`JPEG_DECODER=libturbojpeg, but the native addon has no JPEG decoder: ${reason}`);
   return { decoder: 'sharp', reason };
 }
 
@@ -122,7 +123,12 @@ function decodeJpegNatively(bytes: Uint8Array, target: DecodeTarget, maxPixels: 
   };
 }
 
-export async function decodeImage(bytes: Uint8Array, target: DecodeTarget, maxPixels: number, jpeg: JpegDecoder = jpegDecoder().decoder): Promise<DecodedImage> {
+export async function decodeImage(
+  bytes: Uint8Array,
+  target: DecodeTarget,
+  maxPixels: number,
+  jpeg: JpegDecoder = jpegDecoder().decoder,
+): Promise<DecodedImage> {
   const format = sniffImageFormat(bytes);
   if (!format) throw predictErrors.unknownFormat();
 

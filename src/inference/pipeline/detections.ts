@@ -47,7 +47,11 @@ export interface SelectionOptions {
  * would let one suppress the other near the edges. A box that lies wholly
  * in the padding still takes part in NMS but is not answered.
  */
-export function selectDetections(candidates: Candidate[], placement: Placement, options: SelectionOptions): Detection[] {
+export function selectDetections(
+  candidates: Candidate[],
+  placement: Placement,
+  options: SelectionOptions,
+): Detection[] {
   const mapped = candidates.map((c) => mapCandidate(c, placement));
   mapped.sort((a, b) => b.score - a.score);
   const pool = options.nms && mapped.length > MAX_NMS_CANDIDATES ? mapped.slice(0, MAX_NMS_CANDIDATES) : mapped;
@@ -145,7 +149,12 @@ export function labelMap<T>(): Record<string, T> {
 }
 
 export function rectangle(d: Detection, children: Children = {}): Answer {
-  return { type: 'rectangle', data: { min: [round(d.x1), round(d.y1)], max: [round(d.x2), round(d.y2)] }, score: round(d.score), children };
+  return {
+    type: 'rectangle',
+    data: { min: [round(d.x1), round(d.y1)], max: [round(d.x2), round(d.y2)] },
+    score: round(d.score),
+    children,
+  };
 }
 
 /**

@@ -117,7 +117,10 @@ function bmpExtent(b: Uint8Array): number | undefined {
   const compression = u32le(b, 30);
   const stated = u32le(b, 34);
   // BI_RGB, BI_BITFIELDS, BI_ALPHABITFIELDS: rows of whole 32-bit words; others (RLE, JPEG, PNG) state their size.
-  const pixels = compression === 0 || compression === 3 || compression === 6 ? Math.ceil((Math.abs(width) * bitsPerPixel) / 32) * 4 * height : stated;
+  const pixels =
+    compression === 0 || compression === 3 || compression === 6
+      ? Math.ceil((Math.abs(width) * bitsPerPixel) / 32) * 4 * height
+      : stated;
   let end = pixelsAt + pixels;
   if (headerSize >= 124 && b.length >= 14 + 124) {
     const profileAt = u32le(b, 14 + 112);
@@ -175,7 +178,10 @@ function tiffExtent(b: Uint8Array): number | undefined {
       end = Math.max(end, valueAt + size);
       if (TIFF_WATCHED.has(tag)) {
         const read = type === 3 ? (k: number) => u16(b, valueAt + k * 2) : (k: number) => u32(b, valueAt + k * 4);
-        values.set(tag, Array.from({ length: n }, (_, k) => read(k)));
+        values.set(
+          tag,
+          Array.from({ length: n }, (_, k) => read(k)),
+        );
       }
     }
     for (const [offsetsTag, lengthsTag] of TIFF_DATA) {

@@ -62,7 +62,13 @@ const decoders = new DecoderCache();
 
 async function runPreprocess(task: PreprocessTask): Promise<PreprocessOutcome> {
   const image = extractImage(task.contentType, new Uint8Array(task.body), settings.maxImageBytes);
-  const result = await preprocessInto(image, task.input, tensorView(task.dtype, task.input, task.slot), settings.maxImagePixels, settings.jpegDecoder);
+  const result = await preprocessInto(
+    image,
+    task.input,
+    tensorView(task.dtype, task.input, task.slot),
+    settings.maxImagePixels,
+    settings.jpegDecoder,
+  );
   return { ok: true, ...result };
 }
 
@@ -83,6 +89,9 @@ export default async function run(task: PipelineTask): Promise<PreprocessOutcome
   } catch (error) {
     if (error instanceof DomainError) return { ok: false, error: serializeError(error) };
     log.error(`${task.op} failed`, { versionId: task.versionId, error: error as Error });
-    return { ok: false, error: serializeError(predictErrors.inferenceFailed(task.versionId, (error as Error).message)) };
+    return {
+      ok: false,
+      error: serializeError(predictErrors.inferenceFailed(task.versionId, (error as Error).message)),
+    };
   }
 }

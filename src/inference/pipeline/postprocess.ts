@@ -4,7 +4,15 @@
 // JSON string the front end writes. Classifiers skip the boxes: their top
 // classes are the answer. A dense head reduced in the model comes best
 // first, and only the rows NMS reaches are decoded. Runs in a pipeline worker.
-import { groupByLabel, rectangle, round, Selection, selectDetections, type Answer, type Detection } from './detections.js';
+import {
+  groupByLabel,
+  rectangle,
+  round,
+  Selection,
+  selectDetections,
+  type Answer,
+  type Detection,
+} from './detections.js';
 import type { Placement } from './letterbox.js';
 import type { ModelConfig } from '../versions/model-config.js';
 import { createOutputDecoder, type OutputDecoder, type OutputInfo, type TensorLike } from '../outputs/index.js';
@@ -41,7 +49,11 @@ function answer(
   }
   const detections = detect(decoder, outputs, placement, options);
   const describe = decoder.describe?.bind(decoder);
-  return groupByLabel(detections, labels, describe ? (d) => describe(d, outputs, placement, options) : (d) => rectangle(d));
+  return groupByLabel(
+    detections,
+    labels,
+    describe ? (d) => describe(d, outputs, placement, options) : (d) => rectangle(d),
+  );
 }
 
 /**
@@ -57,7 +69,12 @@ function answer(
  * float32 (a yolov5 product). Where either fails, every row is decoded and
  * sorted, as for a whole head.
  */
-function detect(decoder: DetectionDecoder, outputs: ImageOutputs, placement: Placement, options: ResolvedPredictOptions): Detection[] {
+function detect(
+  decoder: DetectionDecoder,
+  outputs: ImageOutputs,
+  placement: Placement,
+  options: ResolvedPredictOptions,
+): Detection[] {
   const selection = { iou: options.iou, maxDetections: options.maxDetections, nms: !decoder.nmsFree };
   const everything = () => selectDetections(decoder.decode(outputs, options.threshold), placement, selection);
   const head = decoder.denseHead && outputs[decoder.denseHead.output];
@@ -80,7 +97,10 @@ function detect(decoder: DetectionDecoder, outputs: ImageOutputs, placement: Pla
 }
 
 /** The best `topK` classes at or above the threshold, best first (ties by class order). */
-function topClasses(scores: Float64Array, options: Pick<ResolvedPredictOptions, 'threshold' | 'topK'>): Array<{ classId: number; score: number }> {
+function topClasses(
+  scores: Float64Array,
+  options: Pick<ResolvedPredictOptions, 'threshold' | 'topK'>,
+): Array<{ classId: number; score: number }> {
   const classes: Array<{ classId: number; score: number }> = [];
   scores.forEach((score, classId) => {
     if (score >= options.threshold) classes.push({ classId, score });

@@ -27,13 +27,21 @@ export function bytesPerElement(dtype: InputDtype): number {
 }
 
 export function newTensorArray(dtype: InputDtype, elements: number): TensorArray {
-  return dtype === 'uint8' ? new Uint8Array(elements) : dtype === 'float16' ? new Uint16Array(elements) : new Float32Array(elements);
+  return dtype === 'uint8'
+    ? new Uint8Array(elements)
+    : dtype === 'float16'
+      ? new Uint16Array(elements)
+      : new Float32Array(elements);
 }
 
 /** A typed view of one image's tensor in `buffer` (a tensor slot). */
 export function tensorView(dtype: InputDtype, input: InputConfig, buffer: ArrayBufferLike): TensorArray {
   const elements = inputElements(input);
-  return dtype === 'uint8' ? new Uint8Array(buffer, 0, elements) : dtype === 'float16' ? new Uint16Array(buffer, 0, elements) : new Float32Array(buffer, 0, elements);
+  return dtype === 'uint8'
+    ? new Uint8Array(buffer, 0, elements)
+    : dtype === 'float16'
+      ? new Uint16Array(buffer, 0, elements)
+      : new Float32Array(buffer, 0, elements);
 }
 
 type Normalisation = Pick<PreprocessSpec, 'mul' | 'add' | 'pad' | 'bgr' | 'nhwc'>;
@@ -75,6 +83,9 @@ export async function preprocessInto(
   const { width, height, resize, padValue } = input;
   const { pixels, placement } = await decodeImage(image, { width, height, resize, padValue }, maxPixels, jpeg);
   const t1 = performance.now();
-  native.preprocess(pixels.data, pixels.width, pixels.height, pixels.channels, tensor, { ...placement, ...normalisation(input) });
+  native.preprocess(pixels.data, pixels.width, pixels.height, pixels.channels, tensor, {
+    ...placement,
+    ...normalisation(input),
+  });
   return { placement, decodeMs: t1 - t0, preprocessMs: performance.now() - t1 };
 }

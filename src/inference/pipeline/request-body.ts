@@ -25,7 +25,8 @@ export function extractImage(contentType: string, body: Uint8Array, maxImageByte
   const kind = predictBodyKind(contentType);
   const image = kind === 'multipart' ? fromMultipart(contentType, body) : kind === 'json' ? fromJson(body) : undefined;
   if (!image) throw predictErrors.notMultipart();
-  if (image.byteLength === 0) throw predictErrors.emptyImage(kind === 'multipart' ? 'the "file" part' : 'the "image" field');
+  if (image.byteLength === 0)
+    throw predictErrors.emptyImage(kind === 'multipart' ? 'the "file" part' : 'the "image" field');
   if (image.byteLength > maxImageBytes) throw predictErrors.fileTooLarge(image.byteLength);
   return image;
 }

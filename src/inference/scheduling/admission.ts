@@ -46,7 +46,13 @@ export interface AdmissionBackend<V extends AdmissibleVersion> {
   /** the versions deployed now (the queue-depth gauge lists each) */
   deployed(): Iterable<V>;
   /** runs one prediction; `body` is transferred to a worker and unusable afterwards */
-  predict(version: V, organizationId: string, body: Uint8Array, contentType: string, options: PredictOptions): Promise<string>;
+  predict(
+    version: V,
+    organizationId: string,
+    body: Uint8Array,
+    contentType: string,
+    options: PredictOptions,
+  ): Promise<string>;
 }
 
 /**
@@ -149,10 +155,18 @@ export class PredictAdmission<V extends AdmissibleVersion> {
     private readonly limits: AdmissionLimits,
     metrics: Registry,
   ) {
-    this.gates = { backend, budget, shares: new OrganizationShares(limits.organizationRequests), holdMs: limits.holdMs };
+    this.gates = {
+      backend,
+      budget,
+      shares: new OrganizationShares(limits.organizationRequests),
+      holdMs: limits.holdMs,
+    };
     metrics.register(
-      new Gauge('inference_queue_depth', 'predict requests in flight per model version (queued or running)', ['model_version'], () =>
-        Array.from(backend.deployed(), (v) => ({ labels: { model_version: v.id }, value: this.inFlight(v) })),
+      new Gauge(
+        'inference_queue_depth',
+        'predict requests in flight per model version (queued or running)',
+        ['model_version'],
+        () => Array.from(backend.deployed(), (v) => ({ labels: { model_version: v.id }, value: this.inFlight(v) })),
       ),
     );
   }
@@ -283,7 +297,8 @@ export class PredictPass<V extends AdmissibleVersion> {
    */
   private async wait(): Promise<DomainError | undefined> {
     try {
-      if (this.ticket.wait) await Promise.race([this.ticket.wait, new Promise<void>((gone) => (this.onAbandon = gone))]);
+      if (this.ticket.wait)
+        await Promise.race([this.ticket.wait, new Promise<void>((gone) => (this.onAbandon = gone))]);
     } catch (error) {
       this.current = 'refused';
       return error as DomainError;

@@ -160,7 +160,8 @@ export class DynamicBatcher {
     while (batch.length < size && this.queue.length > 0) {
       let pick = 0;
       for (let i = 1; i < this.queue.length; i++) {
-        if ((this.lastServed.get(this.queue[i]!.caller) ?? -1) < (this.lastServed.get(this.queue[pick]!.caller) ?? -1)) pick = i;
+        if ((this.lastServed.get(this.queue[i]!.caller) ?? -1) < (this.lastServed.get(this.queue[pick]!.caller) ?? -1))
+          pick = i;
       }
       const [item] = this.queue.splice(pick, 1);
       if (this.lastServed.size > 10_000) this.lastServed.clear(); // all level again: fair too
@@ -179,28 +180,39 @@ export class DynamicBatcher {
 
   private schedule(ms: number): void {
     if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.dispatch();
-    }, Math.max(0, Math.ceil(ms)));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.dispatch();
+      },
+      Math.max(0, Math.ceil(ms)),
+    );
   }
 
   private run(instance: ModelInstance, batch: Waiting[]): void {
     const sent = performance.now();
     this.observer.batch(batch.length);
     // The run's wall time is what it cost the organization's share (a failed run too).
-    instance.run(batch.map((item) => item.slot), batch.map((item) => item.threshold)).then(
-      ({ outputs, runMs }) => {
-        batch.forEach((item, i) => item.resolve({ outputs: outputs[i]!, queueMs: sent - item.since, runMs, batchSize: batch.length }));
-      },
-      (error: Error) => {
-        for (const item of batch) item.reject(error);
-      },
-    ).finally(() => {
-      this.share?.gate.release(this.share.organizationId, performance.now() - sent);
-      if (instance.alive) this.idle.push(instance);
-      this.dispatch();
-    });
+    instance
+      .run(
+        batch.map((item) => item.slot),
+        batch.map((item) => item.threshold),
+      )
+      .then(
+        ({ outputs, runMs }) => {
+          batch.forEach((item, i) =>
+            item.resolve({ outputs: outputs[i]!, queueMs: sent - item.since, runMs, batchSize: batch.length }),
+          );
+        },
+        (error: Error) => {
+          for (const item of batch) item.reject(error);
+        },
+      )
+      .finally(() => {
+        this.share?.gate.release(this.share.organizationId, performance.now() - sent);
+        if (instance.alive) this.idle.push(instance);
+        this.dispatch();
+      });
   }
 
   private failAll(error: Error): void {

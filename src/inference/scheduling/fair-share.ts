@@ -161,7 +161,8 @@ export class FairShare {
     let next: string | undefined;
     for (const organizationId of this.waiting.keys()) {
       if (!eligible(organizationId)) continue;
-      if (next === undefined || (this.used.get(organizationId) ?? 0) < (this.used.get(next) ?? 0)) next = organizationId;
+      if (next === undefined || (this.used.get(organizationId) ?? 0) < (this.used.get(next) ?? 0))
+        next = organizationId;
     }
     return next;
   }
@@ -211,7 +212,8 @@ export class FairShare {
     this.used.set(organizationId, Math.max(this.used.get(organizationId) ?? 0, floor ?? 0));
     // Forgetting the idle ones keeps the map small; they come back level anyway.
     if (this.used.size > 10_000) {
-      for (const key of this.used.keys()) if (!this.waiting.has(key) && !this.holding.has(key) && key !== organizationId) this.used.delete(key);
+      for (const key of this.used.keys())
+        if (!this.waiting.has(key) && !this.holding.has(key) && key !== organizationId) this.used.delete(key);
     }
   }
 

@@ -99,7 +99,12 @@ export class VersionQueue {
     for (const w of this.waiting) counts.set(w.organizationId, (counts.get(w.organizationId) ?? 0) + 1);
     let largest: string | undefined;
     for (const [org, count] of counts) if (largest === undefined || count > counts.get(largest)!) largest = org;
-    if (largest === undefined || largest === organizationId || counts.get(largest)! <= (counts.get(organizationId) ?? 0) + 1) return false;
+    if (
+      largest === undefined ||
+      largest === organizationId ||
+      counts.get(largest)! <= (counts.get(organizationId) ?? 0) + 1
+    )
+      return false;
     this.waiting.findLast((w) => w.organizationId === largest)!.refuse();
     return true;
   }
@@ -108,7 +113,8 @@ export class VersionQueue {
   private active(): string[] {
     const now = this.now();
     const holding = (org: string) => this.inFlightBy.has(org) || this.waiting.some((w) => w.organizationId === org);
-    for (const [org, at] of this.lastActive) if (now - at >= ACTIVE_WINDOW_MS && !holding(org)) this.lastActive.delete(org);
+    for (const [org, at] of this.lastActive)
+      if (now - at >= ACTIVE_WINDOW_MS && !holding(org)) this.lastActive.delete(org);
     return [...this.lastActive.keys()];
   }
 
@@ -129,7 +135,10 @@ export class VersionQueue {
   private ticket(organizationId: string, wait: Promise<void> | null, waiter?: Waiter): QueueTicket {
     let holding = wait === null;
     let released = false;
-    void wait?.then(() => (holding = true), () => {});
+    void wait?.then(
+      () => (holding = true),
+      () => {},
+    );
     return {
       wait,
       release: () => {
@@ -162,7 +171,11 @@ export class VersionQueue {
       let next: Waiter | undefined;
       for (const w of this.waiting) {
         if (this.overShare(w.organizationId)) continue;
-        if (next === undefined || (this.inFlightBy.get(w.organizationId) ?? 0) < (this.inFlightBy.get(next.organizationId) ?? 0)) next = w;
+        if (
+          next === undefined ||
+          (this.inFlightBy.get(w.organizationId) ?? 0) < (this.inFlightBy.get(next.organizationId) ?? 0)
+        )
+          next = w;
       }
       if (!next) {
         // Kept for an organization active a moment ago, until it asks or its window passes.

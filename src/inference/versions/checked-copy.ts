@@ -18,7 +18,12 @@ export interface StoredDigest {
  * backpressure paces the reads, and a failed write ends the source), then
  * fails with the reason if what was read is not what the store says.
  */
-export async function writeChecked(source: AsyncIterable<Buffer>, path: string, name: string, stored: StoredDigest): Promise<void> {
+export async function writeChecked(
+  source: AsyncIterable<Buffer>,
+  path: string,
+  name: string,
+  stored: StoredDigest,
+): Promise<void> {
   const hash = sha256Hash();
   let bytes = 0;
   await pipeline(
@@ -34,6 +39,9 @@ export async function writeChecked(source: AsyncIterable<Buffer>, path: string, 
   );
   const sha256 = hash.digest('hex');
   if (bytes !== stored.bytes || sha256 !== stored.sha256) {
-    throw new DomainError('failed', `the stored ${name} is corrupt: read ${bytes} bytes with sha256 ${sha256}, stored as ${stored.bytes} bytes with sha256 ${stored.sha256 || '(none)'}`);
+    throw new DomainError(
+      'failed',
+      `the stored ${name} is corrupt: read ${bytes} bytes with sha256 ${sha256}, stored as ${stored.bytes} bytes with sha256 ${stored.sha256 || '(none)'}`,
+    );
   }
 }

@@ -12,7 +12,14 @@ import { DynamicBatcher, type BatchObserver, type BatchPolicy, type RunShare } f
 import { ModelInstance, type Isolation } from '../instances/instance.js';
 import { InstanceRestarts } from '../instances/instance-restarts.js';
 import type { InstanceWorkerData } from '../instances/instance-host.js';
-import { maxBatchSizeOf, MODEL_FILE, padsToMaxBatchSize, precisionOf, type ModelConfig, type Precision } from './model-config.js';
+import {
+  maxBatchSizeOf,
+  MODEL_FILE,
+  padsToMaxBatchSize,
+  precisionOf,
+  type ModelConfig,
+  type Precision,
+} from './model-config.js';
 import { bytesPerElement, inputElements } from '../pipeline/preprocess.js';
 import { SlotPool } from '../pipeline/tensor-slots.js';
 
@@ -60,7 +67,10 @@ export function planInstances(config: ModelConfig, defaults: ServingDefaults): I
   // leaves its thread pool fighting the pipeline workers' decodes
   // (bench/results/batching.md).
   const cores = availableParallelism();
-  const count = wanted.count ?? defaults.instances.count ?? (kind === 'gpu' ? GPU_INSTANCES_PER_DEVICE * gpus.length : Math.min(cores, 4));
+  const count =
+    wanted.count ??
+    defaults.instances.count ??
+    (kind === 'gpu' ? GPU_INSTANCES_PER_DEVICE * gpus.length : Math.min(cores, 4));
   const devices = Array.from({ length: count }, (_, i) => (kind === 'gpu' ? gpus[i % gpus.length]! : 0));
   const providers: ExecutionProvider[] = kind === 'cpu' ? ['cpu'] : [...defaults.executionProviders];
   if (!providers.includes('cpu')) providers.push('cpu');
@@ -117,7 +127,9 @@ export class LoadedModel {
   ): Promise<LoadedModel> {
     const { directory } = files;
     const plan = planInstances(config, defaults);
-    const isolation: Isolation | undefined = isolated ? { memoryBytes: defaults.instanceMemoryBytes, restarts: new InstanceRestarts(), onFatal } : undefined;
+    const isolation: Isolation | undefined = isolated
+      ? { memoryBytes: defaults.instanceMemoryBytes, restarts: new InstanceRestarts(), onFatal }
+      : undefined;
     const start = (deviceId: number, i: number) => {
       const data: InstanceWorkerData = {
         directory,
@@ -128,19 +140,34 @@ export class LoadedModel {
           intraOpThreads: plan.intraOpThreads,
           maxBatchSize: plan.maxBatchSize,
           padToMaxBatchSize: plan.padToMaxBatchSize,
-          preparation: { cacheDirectory: files.cacheDirectory, rewrite: defaults.graphRewrite, precision: plan.precision },
+          preparation: {
+            cacheDirectory: files.cacheDirectory,
+            rewrite: defaults.graphRewrite,
+            precision: plan.precision,
+          },
           runner: defaults.instances.runner,
           cudaOptions: defaults.instances.cudaOptions,
           pinned: defaults.instances.pinnedMemory,
         },
       };
-      return ModelInstance.start(plan.kind === 'gpu' ? `gpu${deviceId}:${i}` : `cpu:${i}`, data, defaults.batching.runTimeoutMs, isolation);
+      return ModelInstance.start(
+        plan.kind === 'gpu' ? `gpu${deviceId}:${i}` : `cpu:${i}`,
+        data,
+        defaults.batching.runTimeoutMs,
+        isolation,
+      );
     };
     // The first instance prepares the model (prepared-model.ts) and caches
     // it; the others start once it has, and read it back.
     const [first, ...rest] = plan.devices;
-    const started = [await start(first!, 0).then((value) => ({ status: 'fulfilled' as const, value }), (reason: unknown) => ({ status: 'rejected' as const, reason }))];
-    if (started[0]!.status === 'fulfilled') started.push(...(await Promise.allSettled(rest.map((deviceId, i) => start(deviceId, i + 1)))));
+    const started = [
+      await start(first!, 0).then(
+        (value) => ({ status: 'fulfilled' as const, value }),
+        (reason: unknown) => ({ status: 'rejected' as const, reason }),
+      ),
+    ];
+    if (started[0]!.status === 'fulfilled')
+      started.push(...(await Promise.allSettled(rest.map((deviceId, i) => start(deviceId, i + 1)))));
     const instances = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const failure = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failure) {

@@ -172,7 +172,8 @@ export class ModelCache {
   private residentOf(organizationId: string | undefined): number {
     let bytes = 0;
     for (const e of this.entries.values()) {
-      if (e.model && (organizationId === undefined || e.model.organizationId === organizationId)) bytes += e.model.residentBytes;
+      if (e.model && (organizationId === undefined || e.model.organizationId === organizationId))
+        bytes += e.model.residentBytes;
     }
     return bytes;
   }

@@ -9,7 +9,16 @@ import { z } from 'zod';
 import type { InstanceKind } from '../../config.js';
 import { describeIssues } from '../../lib/zod-issues.js';
 
-export const OUTPUT_FORMATS = ['yolov8', 'yolov5', 'end2end', 'ssd', 'detr', 'classification', 'yolov8-pose', 'yolov8-seg'] as const;
+export const OUTPUT_FORMATS = [
+  'yolov8',
+  'yolov5',
+  'end2end',
+  'ssd',
+  'detr',
+  'classification',
+  'yolov8-pose',
+  'yolov8-seg',
+] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 const triple = z.tuple([z.number(), z.number(), z.number()]);

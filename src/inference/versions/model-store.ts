@@ -82,6 +82,10 @@ export class ModelFiles {
    */
   async remove(versionId: string): Promise<void> {
     await rm(this.directoryOf(versionId), { recursive: true, force: true });
-    await this.store.remove(versionId).catch((error: Error) => log.warn('could not remove the stored files of a deleted model version', { id: versionId, error }));
+    await this.store
+      .remove(versionId)
+      .catch((error: Error) =>
+        log.warn('could not remove the stored files of a deleted model version', { id: versionId, error }),
+      );
   }
 }

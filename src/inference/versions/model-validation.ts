@@ -137,7 +137,12 @@ function memoryReason(settings: ModelValidationSettings, detail: string): string
  * with the child's peak memory; throws ModelValidationError with the reason
  * the version cannot serve.
  */
-export function validateModel(directory: string, config: ModelConfig, settings: ModelValidationSettings, options: ValidationOptions = {}): Promise<ValidationResult> {
+export function validateModel(
+  directory: string,
+  config: ModelConfig,
+  settings: ModelValidationSettings,
+  options: ValidationOptions = {},
+): Promise<ValidationResult> {
   const { cacheDirectory, signal, share } = options;
   const maxBatchSize = maxBatchSizeOf(config, settings.maxBatchSize);
   const precision = precisionOf(config, config.instances.kind ?? settings.instanceKind, settings.gpuPrecision);
@@ -181,7 +186,11 @@ export class ValidationAbortedError extends CodedError {
   }
 }
 
-function runChild(request: ValidationRequest, settings: ModelValidationSettings, signal: AbortSignal | undefined): Promise<ValidationResult> {
+function runChild(
+  request: ValidationRequest,
+  settings: ModelValidationSettings,
+  signal: AbortSignal | undefined,
+): Promise<ValidationResult> {
   if (signal?.aborted) return Promise.reject(new ValidationAbortedError());
   const started = performance.now();
   const child = spawnLimited(CHILD_FILE, settings.memoryBytes, { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -194,7 +203,10 @@ function runChild(request: ValidationRequest, settings: ModelValidationSettings,
     timedOut = reason;
     child.kill('SIGKILL');
   };
-  const timer = setTimeout(stop(`model load and warm-up took longer than ${settings.timeoutMs / 1000} s (MODEL_VALIDATION_TIMEOUT_MS)`), settings.timeoutMs);
+  const timer = setTimeout(
+    stop(`model load and warm-up took longer than ${settings.timeoutMs / 1000} s (MODEL_VALIDATION_TIMEOUT_MS)`),
+    settings.timeoutMs,
+  );
   // Each warm-up run has a limit of its own: the first (one image) what a
   // served batch gets, every later one a limit derived from the first's time.
   let warmUpTimer: NodeJS.Timeout | undefined;
@@ -263,20 +275,33 @@ function runChild(request: ValidationRequest, settings: ModelValidationSettings,
       if (report?.ok) return resolve({ maxRssBytes: report.maxRssBytes, ms });
       if (report) {
         const error = deserializeError(report.error);
-        return reject(new ModelValidationError(error instanceof OutOfMemoryError ? memoryReason(settings, error.message) : error.message));
+        return reject(
+          new ModelValidationError(
+            error instanceof OutOfMemoryError ? memoryReason(settings, error.message) : error.message,
+          ),
+        );
       }
       if (code === LIMIT_NOT_SET) {
-        return reject(new ModelValidationError(`the model validation process could not set its memory limit: ${stderr.trim()}`));
+        return reject(
+          new ModelValidationError(`the model validation process could not set its memory limit: ${stderr.trim()}`),
+        );
       }
       // No report: the process died. Under the memory limit that is most
       // often an allocation the runtime could not survive.
       if (OUT_OF_MEMORY.test(stderr)) return reject(new ModelValidationError(memoryReason(settings, stderr)));
       const how = killedBy ? `was killed by ${killedBy}` : `exited with code ${code}`;
-      const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('Node.js v'));
+      const lines = stderr
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !l.startsWith('Node.js v'));
       const last = lines.find((l) => /^\w*Error\b/.test(l)) ?? lines.pop();
       const mb = Math.round(settings.memoryBytes / (1024 * 1024));
       const hint = killedBy ? `; it may need more than ${mb} MB (MODEL_VALIDATION_MEMORY_MB)` : '';
-      reject(new ModelValidationError(`the model validation process ${how} while loading and running the model${last ? `: ${last}` : ''}${hint}`));
+      reject(
+        new ModelValidationError(
+          `the model validation process ${how} while loading and running the model${last ? `: ${last}` : ''}${hint}`,
+        ),
+      );
     });
   });
 }

@@ -36,7 +36,11 @@ export class S3ModelStore implements ModelStore {
       const res = await this.s3.send({
         method: 'PUT',
         key: this.keyOf(versionId, name),
-        headers: { 'content-length': String(size), 'content-type': 'application/octet-stream', [SHA256_HEADER]: sha256 },
+        headers: {
+          'content-length': String(size),
+          'content-type': 'application/octet-stream',
+          [SHA256_HEADER]: sha256,
+        },
         body: createReadStream(path),
         payloadSha256: sha256,
       });
@@ -57,7 +61,10 @@ export class S3ModelStore implements ModelStore {
     for (const name of FILES) {
       const res = await this.s3.send({ method: 'GET', key: this.keyOf(versionId, name) });
       await this.s3.expect(res, 'GET', name, [200]);
-      await writeChecked(res, join(directory, name), name, { bytes: Number(res.headers['content-length']), sha256: String(res.headers[SHA256_HEADER] ?? '') });
+      await writeChecked(res, join(directory, name), name, {
+        bytes: Number(res.headers['content-length']),
+        sha256: String(res.headers[SHA256_HEADER] ?? ''),
+      });
     }
     return true;
   }
@@ -69,4 +76,3 @@ export class S3ModelStore implements ModelStore {
     }
   }
 }
-

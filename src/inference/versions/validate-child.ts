@@ -46,8 +46,16 @@ async function main(): Promise<number> {
   const { directory, config, maxBatchSize, preparation } = JSON.parse(await readStdin()) as ValidationRequest;
   let backend: ModelBackend;
   try {
-    const onWarmUp = (event: WarmUpEvent) => process.stdout.write(`${JSON.stringify({ warmUp: event } satisfies WarmUpLine)}\n`);
-    backend = await ModelBackend.load(directory, config, { providers: ['cpu'], deviceId: 0, intraOpThreads: 1, maxBatchSize, preparation, onWarmUp });
+    const onWarmUp = (event: WarmUpEvent) =>
+      process.stdout.write(`${JSON.stringify({ warmUp: event } satisfies WarmUpLine)}\n`);
+    backend = await ModelBackend.load(directory, config, {
+      providers: ['cpu'],
+      deviceId: 0,
+      intraOpThreads: 1,
+      maxBatchSize,
+      preparation,
+      onWarmUp,
+    });
   } catch (error) {
     await report({ ok: false, error: serializeError(outOfMemory(error)), maxRssBytes: maxRssBytes() });
     return 1;

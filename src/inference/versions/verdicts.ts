@@ -35,7 +35,10 @@ export interface Verdict {
 /** The verdict kept for `key`, if there is one and its key is that. */
 export async function keptVerdict(cacheDirectory: string, key: string): Promise<Verdict | undefined> {
   try {
-    const kept = JSON.parse(await readFile(join(cacheDirectory, VERDICT_FILE), 'utf8')) as { key?: unknown; reason?: unknown };
+    const kept = JSON.parse(await readFile(join(cacheDirectory, VERDICT_FILE), 'utf8')) as {
+      key?: unknown;
+      reason?: unknown;
+    };
     return kept.key === key && typeof kept.reason === 'string' ? { reason: kept.reason } : undefined;
   } catch {
     return undefined; // none, or unreadable: validate
@@ -44,5 +47,8 @@ export async function keptVerdict(cacheDirectory: string, key: string): Promise<
 
 export async function keepVerdict(cacheDirectory: string, key: string, verdict: Verdict): Promise<void> {
   await mkdir(cacheDirectory, { recursive: true });
-  await writeFile(join(cacheDirectory, VERDICT_FILE), JSON.stringify({ key, reason: verdict.reason, at: new Date().toISOString() }) + '\n');
+  await writeFile(
+    join(cacheDirectory, VERDICT_FILE),
+    JSON.stringify({ key, reason: verdict.reason, at: new Date().toISOString() }) + '\n',
+  );
 }

@@ -22,4 +22,3 @@ export interface Authenticator {
   user(authorization: string | undefined): Promise<UserCaller>;
   member(user: UserCaller): Promise<Caller>;
 }
-

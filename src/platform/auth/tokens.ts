@@ -72,7 +72,11 @@ export class TokenService {
   }
 
   async issueDevice(claims: DeviceClaims, ttlSeconds: number): Promise<string> {
-    const payload: Record<string, string> = { type: 'device', organizationId: claims.organizationId, channelId: claims.channelId };
+    const payload: Record<string, string> = {
+      type: 'device',
+      organizationId: claims.organizationId,
+      channelId: claims.channelId,
+    };
     if (claims.keyId) payload.keyId = claims.keyId;
     return new SignJWT(payload)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: 'device' })
@@ -96,7 +100,12 @@ export class TokenService {
       throw new DomainError('unauthenticated', 'invalid token', 'device token without organization or channel');
     }
     const keyId = typeof payload.keyId === 'string' ? payload.keyId : undefined;
-    const claims = { deviceId: payload.sub!, organizationId: payload.organizationId, channelId: payload.channelId, keyId };
+    const claims = {
+      deviceId: payload.sub!,
+      organizationId: payload.organizationId,
+      channelId: payload.channelId,
+      keyId,
+    };
     if (this.deviceCache.size >= DEVICE_CACHE_LIMIT) this.deviceCache.clear();
     this.deviceCache.set(token, { claims, expiresAt: (payload.exp ?? 0) * 1000 });
     return claims;
@@ -110,8 +119,14 @@ export class TokenService {
   private async verifyType(token: string, type: string) {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      if (payload.type !== type) throw new DomainError('unauthenticated', 'invalid token', `not ${type === 'access' ? 'an access' : `a ${type}`} token`);
-      if (typeof payload.sub !== 'string' || payload.sub === '') throw new DomainError('unauthenticated', 'invalid token', 'token has no subject');
+      if (payload.type !== type)
+        throw new DomainError(
+          'unauthenticated',
+          'invalid token',
+          `not ${type === 'access' ? 'an access' : `a ${type}`} token`,
+        );
+      if (typeof payload.sub !== 'string' || payload.sub === '')
+        throw new DomainError('unauthenticated', 'invalid token', 'token has no subject');
       return payload;
     } catch (error) {
       if (error instanceof DomainError) throw error;
@@ -121,16 +136,23 @@ export class TokenService {
 }
 
 /** Where a token of each type comes from, for the reason a malformed one is refused. */
-const ISSUED_BY: Readonly<Record<string, string>> = { access: 'POST /v2/login answers in "token"', device: 'POST /v1/registration answers in "token"' };
+const ISSUED_BY: Readonly<Record<string, string>> = {
+  access: 'POST /v2/login answers in "token"',
+  device: 'POST /v1/registration answers in "token"',
+};
 
 /** jose's reasons ("Invalid Compact JWS") in words that say what was expected and what arrived. */
 function whyRefused(error: Error, type: string): string {
   const expected = `expected the token ${ISSUED_BY[type] ?? 'this server issued'}`;
   if (error instanceof joseErrors.JWTExpired) return 'token has expired';
-  if (error instanceof joseErrors.JWSInvalid) return `the token is not a JWT (three base64url parts joined by dots): ${expected}`;
-  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return `the token's signature does not verify: it was not issued by this server, or was altered (${expected})`;
-  if (error instanceof joseErrors.JOSEAlgNotAllowed) return `the token is signed with an algorithm other than HS256: ${expected}`;
+  if (error instanceof joseErrors.JWSInvalid)
+    return `the token is not a JWT (three base64url parts joined by dots): ${expected}`;
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed)
+    return `the token's signature does not verify: it was not issued by this server, or was altered (${expected})`;
+  if (error instanceof joseErrors.JOSEAlgNotAllowed)
+    return `the token is signed with an algorithm other than HS256: ${expected}`;
   if (error instanceof joseErrors.JWTInvalid) return `the token's payload is not a JWT claims set: ${expected}`;
-  if (error instanceof joseErrors.JWTClaimValidationFailed) return `the token's "${error.claim}" claim is not valid (${error.reason})`;
+  if (error instanceof joseErrors.JWTClaimValidationFailed)
+    return `the token's "${error.claim}" claim is not valid (${error.reason})`;
   return error.message;
 }

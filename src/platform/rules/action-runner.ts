@@ -39,7 +39,13 @@ import { enqueueEmail } from '../outbox.js';
 import type { Secrets } from '../secrets.js';
 import { webhookOrigin, type RuleAction, type WebhookAction } from './actions.js';
 import type { ActionContext } from './batch.js';
-import { BlockedDestinationError, checkDestination, NOTHING_ALLOWED, pinnedLookup, type AllowList } from './ssrf-guard.js';
+import {
+  BlockedDestinationError,
+  checkDestination,
+  NOTHING_ALLOWED,
+  pinnedLookup,
+  type AllowList,
+} from './ssrf-guard.js';
 import { isJsonContentType, renderJsonBody, renderTemplate } from './templates.js';
 
 /**
@@ -89,7 +95,11 @@ export class WebhookTimeoutError extends CodedError {
  * (the same URL resolves the same way next time), a body that cannot be
  * rendered as JSON, a secret the key cannot open.
  */
-const PERMANENT: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['WEBHOOK_BLOCKED', 'TEMPLATE_RENDER_FAILED', 'SECRET_UNOPENABLE']);
+const PERMANENT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'WEBHOOK_BLOCKED',
+  'TEMPLATE_RENDER_FAILED',
+  'SECRET_UNOPENABLE',
+]);
 
 /** The action runner's tuning, named once here (docs/ARCHITECTURE.md, "Tuning constants", lists it). */
 const ACTION_RUNNER_TUNING = {
@@ -112,12 +122,17 @@ const ACTION_RUNNER_TUNING = {
  */
 export function webhookTarget(template: string, context: Record<string, unknown>): URL {
   const origin = webhookOrigin(template);
-  if (origin === undefined) throw new BlockedDestinationError('blocked: the URL has a template before its path (user, host or port); templates may only be in the path and query');
+  if (origin === undefined)
+    throw new BlockedDestinationError(
+      'blocked: the URL has a template before its path (user, host or port); templates may only be in the path and query',
+    );
   const url = renderTemplate(template, context);
   const target = URL.canParse(url) ? new URL(url) : undefined;
   if (!target) throw new BlockedDestinationError(`the URL ${JSON.stringify(url.slice(0, 200))} does not parse`);
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new BlockedDestinationError(`blocked: ${target.protocol} is not http or https`);
-  if (target.origin !== origin) throw new BlockedDestinationError(`blocked: the URL rendered to ${target.origin}, not the ${origin} it names`);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    throw new BlockedDestinationError(`blocked: ${target.protocol} is not http or https`);
+  if (target.origin !== origin)
+    throw new BlockedDestinationError(`blocked: the URL rendered to ${target.origin}, not the ${origin} it names`);
   return target;
 }
 
@@ -153,16 +168,28 @@ export interface ActionRunnerOptions {
  * server name stay the URL's host. Redirects are not followed: a 3xx is the
  * answer. The response body is read and dropped.
  */
-function send(url: URL, lookup: ReturnType<typeof pinnedLookup>, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<number> {
+function send(
+  url: URL,
+  lookup: ReturnType<typeof pinnedLookup>,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const signal = AbortSignal.timeout(timeoutMs);
     // The only abort is the timeout's: once it fired, whatever the request fails with is that.
-    const fail = (error: Error) => reject(signal.aborted ? new WebhookTimeoutError(`timed out after ${timeoutMs} ms`) : error);
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method, headers, lookup, signal }, (response: IncomingMessage) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-      response.on('error', fail);
-    });
+    const fail = (error: Error) =>
+      reject(signal.aborted ? new WebhookTimeoutError(`timed out after ${timeoutMs} ms`) : error);
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+      url,
+      { method, headers, lookup, signal },
+      (response: IncomingMessage) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('error', fail);
+      },
+    );
     request.on('error', fail);
     request.end(body);
   });
@@ -206,7 +233,11 @@ export class ActionRunner {
 
   /** Claims and runs the jobs due now; returns how many. */
   private async runDue(): Promise<number> {
-    const jobs = await claimDueActionJobs(this.sql, this.options.concurrency ?? ACTION_RUNNER_TUNING.concurrency, ACTION_RUNNER_TUNING.leaseSeconds);
+    const jobs = await claimDueActionJobs(
+      this.sql,
+      this.options.concurrency ?? ACTION_RUNNER_TUNING.concurrency,
+      ACTION_RUNNER_TUNING.leaseSeconds,
+    );
     await Promise.all(jobs.map((job) => this.run(job)));
     return jobs.length;
   }
@@ -270,7 +301,13 @@ export class ActionRunner {
       if (method !== 'GET') {
         // The default body is the context as JSON, not a template: a
         // payload's own "{{…}}" text is not filled in.
-        if (a.body === undefined) body = JSON.stringify({ rule: job.context.rule, device: job.context.device, event: job.context.event, landmarks: job.context.landmarks });
+        if (a.body === undefined)
+          body = JSON.stringify({
+            rule: job.context.rule,
+            device: job.context.device,
+            event: job.context.event,
+            landmarks: job.context.landmarks,
+          });
         else if (isJsonContentType(headers['content-type'])) body = renderJsonBody(a.body, job.context);
         else body = renderTemplate(a.body, job.context);
       }
@@ -285,7 +322,12 @@ export class ActionRunner {
       const target = webhookTarget(String(a.url), job.context);
       const destination = await checkDestination(target, this.options.webhookAllowList ?? NOTHING_ALLOWED);
       status = await send(target, pinnedLookup(destination), method, headers, body, timeoutMs);
-      outcome = status >= 200 && status < 300 ? 'success' : status >= 500 || status === 429 || status === 408 ? 'retry' : 'failure';
+      outcome =
+        status >= 200 && status < 300
+          ? 'success'
+          : status >= 500 || status === 429 || status === 408
+            ? 'retry'
+            : 'failure';
       if (outcome !== 'success') error = `HTTP ${status}`;
     } catch (e) {
       const err = e as Error & { cause?: Error };
@@ -332,7 +374,11 @@ export class ActionRunner {
     };
     switch (a.type) {
       case 'push': {
-        const targets = a.recipients ? deviceTargets(a.recipients.deviceIds, a.recipients.reflect) : job.deviceId ? [job.deviceId] : [];
+        const targets = a.recipients
+          ? deviceTargets(a.recipients.deviceIds, a.recipients.reflect)
+          : job.deviceId
+            ? [job.deviceId]
+            : [];
         const payload = {
           ...Object.fromEntries(Object.entries(a).filter(([k]) => !['id', 'type', 'recipients'].includes(k))),
           // The SDKs' notification type for a plain message.
@@ -342,7 +388,14 @@ export class ActionRunner {
           landmarkId: a.landmarkId ?? context.landmarks?.entered?.[0],
         };
         for (const deviceId of targets) {
-          await insertDeviceNotification(tx, { id: newId(), organizationId: job.organizationId, deviceId, ruleId: job.ruleId, actionId: job.actionId, payload });
+          await insertDeviceNotification(tx, {
+            id: newId(),
+            organizationId: job.organizationId,
+            deviceId,
+            ruleId: job.ruleId,
+            actionId: job.actionId,
+            payload,
+          });
         }
         return;
       }

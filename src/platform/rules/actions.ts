@@ -18,7 +18,10 @@ const TRIGGERING_DEVICE = 'triggering device';
 const MAX_ACTIONS = 20;
 
 const ULID = /^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/;
-const ulidString = z.string().regex(ULID, 'must be a ULID').transform((s) => s.toUpperCase());
+const ulidString = z
+  .string()
+  .regex(ULID, 'must be a ULID')
+  .transform((s) => s.toUpperCase());
 const text = (max: number) => z.string().trim().min(1).max(max);
 const optionalText = (max: number) => z.string().max(max).optional();
 /** A text whose {{…}} placeholders must all read (templates.ts); refused at save otherwise, naming the placeholder. */
@@ -34,7 +37,12 @@ const recipients = z
   .object({
     emails: z.array(z.string().trim().toLowerCase().max(254).pipe(z.email())).max(100).optional(),
     telephoneNumbers: z
-      .array(z.string().trim().regex(/^\+?[0-9][0-9 ().-]{1,30}$/, 'must be a telephone number'))
+      .array(
+        z
+          .string()
+          .trim()
+          .regex(/^\+?[0-9][0-9 ().-]{1,30}$/, 'must be a telephone number'),
+      )
       .max(100)
       .optional(),
     deviceIds: z.array(ulidString).max(100).optional(),
@@ -82,11 +90,19 @@ const email = z
     message: template(65_536).optional(),
     /** the original API spells the text `body` */
     body: template(65_536).optional(),
-    recipients: recipients.extend({ emails: recipients.shape.emails.unwrap().min(1, 'must name at least one address') }).strict(),
+    recipients: recipients
+      .extend({ emails: recipients.shape.emails.unwrap().min(1, 'must name at least one address') })
+      .strict(),
   })
   .strict()
-  .refine((a) => a.message !== undefined || a.body !== undefined, { message: 'give the text as message (or body)', path: ['message'] })
-  .refine((a) => a.message === undefined || a.body === undefined, { message: 'give message or body, not both', path: ['body'] });
+  .refine((a) => a.message !== undefined || a.body !== undefined, {
+    message: 'give the text as message (or body)',
+    path: ['message'],
+  })
+  .refine((a) => a.message === undefined || a.body === undefined, {
+    message: 'give message or body, not both',
+    path: ['body'],
+  });
 
 const sms = z
   .object({
@@ -103,7 +119,11 @@ const sms = z
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
 const FORBIDDEN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
-const headerValue = z.string().max(4096).regex(/^[^\r\n\0]*$/, 'must not contain line breaks').superRefine(readableTemplate);
+const headerValue = z
+  .string()
+  .max(4096)
+  .regex(/^[^\r\n\0]*$/, 'must not contain line breaks')
+  .superRefine(readableTemplate);
 const headers = z
   .union([
     z.record(z.string(), headerValue),
@@ -115,7 +135,8 @@ const headers = z
     if (entries.length > 50) ctx.addIssue({ code: 'custom', message: 'at most 50 headers' });
     for (const [name] of entries) {
       if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', message: `"${name}" is not a header name` });
-      else if (FORBIDDEN_HEADERS.has(name.toLowerCase())) ctx.addIssue({ code: 'custom', message: `the ${name} header is set by the server` });
+      else if (FORBIDDEN_HEADERS.has(name.toLowerCase()))
+        ctx.addIssue({ code: 'custom', message: `the ${name} header is set by the server` });
     }
     return Object.fromEntries(entries) as Record<string, string>;
   });
@@ -131,7 +152,10 @@ const webhook = z
     url: z
       .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
       .max(2048)
-      .refine((url) => webhookOrigin(url) !== undefined, 'templates ({{…}}) may only be in the path and query, not in the scheme, user, host or port')
+      .refine(
+        (url) => webhookOrigin(url) !== undefined,
+        'templates ({{…}}) may only be in the path and query, not in the scheme, user, host or port',
+      )
       .superRefine(readableTemplate),
     headers: headers.optional(),
     /** a JSON body may be given as JSON; it is sent as its text */
@@ -167,12 +191,21 @@ const webhook = z
     // when it is rendered.
     if (a.body === undefined || a.method === 'GET') return;
     const contentType = Object.entries(a.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
-    const problem = contentType === SECRET_MASK || !isJsonContentType(contentType) ? templateProblem(a.body) : jsonTemplateProblem(a.body);
+    const problem =
+      contentType === SECRET_MASK || !isJsonContentType(contentType)
+        ? templateProblem(a.body)
+        : jsonTemplateProblem(a.body);
     if (problem) ctx.addIssue({ code: 'custom', path: ['body'], message: problem });
   });
 
 const deviceIds = z
-  .union([z.literal(TRIGGERING_DEVICE), z.array(z.union([z.literal(TRIGGERING_DEVICE), ulidString])).min(1).max(100)])
+  .union([
+    z.literal(TRIGGERING_DEVICE),
+    z
+      .array(z.union([z.literal(TRIGGERING_DEVICE), ulidString]))
+      .min(1)
+      .max(100),
+  ])
   .transform((d) => [...new Set(typeof d === 'string' ? [d] : d)]);
 
 const deviceTags = (type: 'update device state add tags' | 'update device state remove tags') =>
@@ -226,7 +259,11 @@ export type WebhookAction = Extract<RuleAction, { type: 'webhook' }>;
  * and resolves masked secrets against the previous actions of the rule,
  * sealing new ones with `secrets`.
  */
-export function prepareActions(secrets: Secrets, input: readonly ActionInput[], previous: readonly Record<string, unknown>[] = []): RuleAction[] {
+export function prepareActions(
+  secrets: Secrets,
+  input: readonly ActionInput[],
+  previous: readonly Record<string, unknown>[] = [],
+): RuleAction[] {
   const before = new Map(previous.filter((a) => typeof a.id === 'string').map((a) => [a.id as string, a]));
   const seen = new Set<string>();
   return input.map((action, i) => {
@@ -264,17 +301,28 @@ export function webhookOrigin(template: unknown): string | undefined {
  * Replaces masked secrets with the stored (sealed) values of the same action,
  * refusing them when the URL's origin changed, and seals the new ones.
  */
-function resolveWebhookSecrets(secrets: Secrets, out: WebhookAction, old: Record<string, unknown> | undefined, i: number): void {
+function resolveWebhookSecrets(
+  secrets: Secrets,
+  out: WebhookAction,
+  old: Record<string, unknown> | undefined,
+  i: number,
+): void {
   const previous = old?.type === 'webhook' ? old : undefined;
   // A masked secret stays bound to the origin it was given for.
   const origin = webhookOrigin(out.url);
   const sameOrigin = previous !== undefined && origin !== undefined && webhookOrigin(previous.url) === origin;
   const keep = (field: string, stored: unknown): string => {
     if (typeof stored !== 'string') {
-      throw invalid('invalid request body', `actions.${i}.${field}: "${SECRET_MASK}" stands for the stored value of this action; send the value itself`);
+      throw invalid(
+        'invalid request body',
+        `actions.${i}.${field}: "${SECRET_MASK}" stands for the stored value of this action; send the value itself`,
+      );
     }
     if (!sameOrigin) {
-      throw invalid('send the secret again when the URL changes', `actions.${i}.${field}: "${SECRET_MASK}" cannot keep a stored secret for a webhook URL of another origin`);
+      throw invalid(
+        'send the secret again when the URL changes',
+        `actions.${i}.${field}: "${SECRET_MASK}" cannot keep a stored secret for a webhook URL of another origin`,
+      );
     }
     return stored;
   };
@@ -289,7 +337,9 @@ function resolveWebhookSecrets(secrets: Secrets, out: WebhookAction, old: Record
     out.headers = Object.fromEntries(
       Object.entries(out.headers).map(([name, value]) => [
         name,
-        value === SECRET_MASK ? keep(`headers.${name}`, storedHeaders[name] ?? storedByName.get(name.toLowerCase())) : secrets.seal(value),
+        value === SECRET_MASK
+          ? keep(`headers.${name}`, storedHeaders[name] ?? storedByName.get(name.toLowerCase()))
+          : secrets.seal(value),
       ]),
     );
   }

@@ -82,7 +82,13 @@ export type ActionContext = {
     attributes: Record<string, unknown>;
     location: LastLocation | null;
   };
-  event: { id: string; channelId: string; serverReceivedAt: string; clientSentAt: string | null; payload: Record<string, unknown> };
+  event: {
+    id: string;
+    channelId: string;
+    serverReceivedAt: string;
+    clientSentAt: string | null;
+    payload: Record<string, unknown>;
+  };
   landmarks: { entered: string[]; exited: string[]; inside: string[] };
 };
 
@@ -254,7 +260,8 @@ class EventContext implements EvaluationContext {
     const key = `${label}\0${zone ?? ''}\0${minScore ?? ''}`;
     this.detectionCounts ??= new Map();
     let count = this.detectionCounts.get(key);
-    if (count === undefined) this.detectionCounts.set(key, (count = countDetections(this.event.payload, label, zone, minScore)));
+    if (count === undefined)
+      this.detectionCounts.set(key, (count = countDetections(this.event.payload, label, zone, minScore)));
     return count;
   }
 
@@ -355,7 +362,16 @@ export function evaluateBatch(
       continue;
     }
     const time = event.clientSentAt ?? event.serverReceivedAt;
-    const evaluation = new EventContext(event, device, time, location !== undefined, device.state.lastLocation !== undefined, before, after, clock + allowance);
+    const evaluation = new EventContext(
+      event,
+      device,
+      time,
+      location !== undefined,
+      device.state.lastLocation !== undefined,
+      before,
+      after,
+      clock + allowance,
+    );
     let r = 0;
     try {
       for (; r < rules.length; r++) {
@@ -385,9 +401,28 @@ export function evaluateBatch(
         if (rule.actions.length === 0) continue;
         const context: ActionContext = {
           rule: { id: rule.id, name: rule.name, projectId: rule.projectId },
-          device: { id: device.id, name: device.name, model: device.model, type: device.type, tags: device.tags, properties: device.properties, attributes: device.attributes, location: device.state.lastLocation ?? null },
-          event: { id: event.id, channelId: event.channelId, serverReceivedAt: event.serverReceivedAt.toISOString(), clientSentAt: event.clientSentAt?.toISOString() ?? null, payload: event.payload },
-          landmarks: { entered: [...after].filter((id) => !before.has(id)), exited: [...before].filter((id) => !after.has(id)), inside: [...after] },
+          device: {
+            id: device.id,
+            name: device.name,
+            model: device.model,
+            type: device.type,
+            tags: device.tags,
+            properties: device.properties,
+            attributes: device.attributes,
+            location: device.state.lastLocation ?? null,
+          },
+          event: {
+            id: event.id,
+            channelId: event.channelId,
+            serverReceivedAt: event.serverReceivedAt.toISOString(),
+            clientSentAt: event.clientSentAt?.toISOString() ?? null,
+            payload: event.payload,
+          },
+          landmarks: {
+            entered: [...after].filter((id) => !before.has(id)),
+            exited: [...before].filter((id) => !after.has(id)),
+            inside: [...after],
+          },
         };
         for (const action of rule.actions) {
           jobs.push({

@@ -59,7 +59,8 @@ export class EvaluationBudget {
 
   private dropFull(now: number): void {
     for (const [organizationId, bucket] of this.buckets) {
-      if (bucket.left + ((now - bucket.at) * this.msPerSecond) / 1000 >= this.capacity) this.buckets.delete(organizationId);
+      if (bucket.left + ((now - bucket.at) * this.msPerSecond) / 1000 >= this.capacity)
+        this.buckets.delete(organizationId);
     }
   }
 }

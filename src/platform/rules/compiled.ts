@@ -36,7 +36,11 @@ export interface OrganizationRules {
 const NO_RULES: readonly LoadedRule[] = [];
 
 /** The rules that may hold for this event: the unindexed ones, then those of the landmarks around the device (each once). */
-export function candidates(channel: ChannelRules | undefined, before: ReadonlySet<string>, after: ReadonlySet<string>): readonly LoadedRule[] {
+export function candidates(
+  channel: ChannelRules | undefined,
+  before: ReadonlySet<string>,
+  after: ReadonlySet<string>,
+): readonly LoadedRule[] {
   if (!channel) return NO_RULES;
   if (before.size === 0 && after.size === 0) return channel.always;
   let picked: Set<LoadedRule> | undefined;
@@ -87,7 +91,10 @@ function necessaryLandmarks(c: Condition): Set<string> | undefined {
 }
 
 /** Builds an organization's rule set: rules by channel (indexed by landmark) and the index of the landmarks they watch. */
-export function organizationRules(rules: LoadedRule[], landmarks: Array<{ id: string; shape: Shape }>): OrganizationRules {
+export function organizationRules(
+  rules: LoadedRule[],
+  landmarks: Array<{ id: string; shape: Shape }>,
+): OrganizationRules {
   const byChannel = new Map<string, ChannelRules>();
   const watched = new Set<string>();
   const stateful = new Map<LoadedRule, string>();
@@ -104,8 +111,17 @@ export function organizationRules(rules: LoadedRule[], landmarks: Array<{ id: st
     }
     for (const id of landmarkIds(rule.condition)) watched.add(id);
   }
-  const index = LandmarkIndex.of(landmarks.filter((l) => watched.has(l.id)).map((l) => ({ item: { id: l.id }, shape: l.shape })));
-  return { byChannel, landmarks: index, watched, stateful, memoryKeys: new Set(stateful.values()), loadedAt: Date.now() };
+  const index = LandmarkIndex.of(
+    landmarks.filter((l) => watched.has(l.id)).map((l) => ({ item: { id: l.id }, shape: l.shape })),
+  );
+  return {
+    byChannel,
+    landmarks: index,
+    watched,
+    stateful,
+    memoryKeys: new Set(stateful.values()),
+    loadedAt: Date.now(),
+  };
 }
 
 /**

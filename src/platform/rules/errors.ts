@@ -21,7 +21,10 @@ export class ConditionError extends CodedError {
   }
 
   static {
-    revivable('CONDITION_INVALID', ({ details = {} }) => new ConditionError(String(details.where), String(details.reason)));
+    revivable(
+      'CONDITION_INVALID',
+      ({ details = {} }) => new ConditionError(String(details.where), String(details.reason)),
+    );
   }
 
   toDomainError(): DomainError {
@@ -47,6 +50,10 @@ export class ExpressionSyntaxError extends ConditionError {
   }
 
   static {
-    revivable('EXPRESSION_SYNTAX', ({ details = {} }) => new ExpressionSyntaxError(String(details.where), Number(details.position), String(details.syntax)));
+    revivable(
+      'EXPRESSION_SYNTAX',
+      ({ details = {} }) =>
+        new ExpressionSyntaxError(String(details.where), Number(details.position), String(details.syntax)),
+    );
   }
 }

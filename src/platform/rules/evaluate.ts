@@ -2,7 +2,14 @@
 // the engine supplies what needs state (landmark geometry and the device's
 // previous position, the event's values); schedules and comparisons are
 // decided here, once, for every input form.
-import type { AttributeOperator, Condition, LandmarkTrigger, Literal, ScheduleCondition, StatefulCondition } from './model.js';
+import type {
+  AttributeOperator,
+  Condition,
+  LandmarkTrigger,
+  Literal,
+  ScheduleCondition,
+  StatefulCondition,
+} from './model.js';
 import { isLandmark, triggerOf } from './model.js';
 
 /** The part of a frame's event (ingest/frames.ts, FramePayload) a detections condition reads. */
@@ -17,7 +24,12 @@ interface FrameDetection {
  * the predict answer by label, each detection with the zones it lies in;
  * anything else (an event that is no frame) counts none.
  */
-export function countDetections(payload: Record<string, unknown>, label: string, zone: string | undefined, minScore: number | undefined): number {
+export function countDetections(
+  payload: Record<string, unknown>,
+  label: string,
+  zone: string | undefined,
+  minScore: number | undefined,
+): number {
   const byLabel = payload.detections;
   if (typeof byLabel !== 'object' || byLabel === null || !Object.hasOwn(byLabel, label)) return 0;
   const list = (byLabel as Record<string, unknown>)[label];
@@ -59,8 +71,6 @@ export interface NodeMemory {
   last?: boolean;
 }
 
-
-
 /**
  * Whether `c` holds for the event. `whole`: every part is evaluated, with
  * no short cut past an and/or's decided result. A rule with a node that
@@ -89,7 +99,10 @@ export function evaluateCondition(c: Condition, ctx: EvaluationContext, whole = 
         memory.count = 0;
       }
       memory.count = (memory.count ?? 0) + 1;
-      return (c.seconds === undefined || now - memory.since >= c.seconds * 1000) && (c.events === undefined || memory.count >= c.events);
+      return (
+        (c.seconds === undefined || now - memory.since >= c.seconds * 1000) &&
+        (c.events === undefined || memory.count >= c.events)
+      );
     }
     case 'becomes': {
       const now = evaluateCondition(c.item, ctx, whole);
@@ -130,7 +143,9 @@ export function compareValues(op: AttributeOperator, actual: unknown, expected: 
       if (typeof actual === 'string') return actual.includes(String(expected));
       return Array.isArray(actual) && actual.some((e) => e === expected);
     default: {
-      const comparable = (typeof actual === 'number' && typeof expected === 'number') || (typeof actual === 'string' && typeof expected === 'string');
+      const comparable =
+        (typeof actual === 'number' && typeof expected === 'number') ||
+        (typeof actual === 'string' && typeof expected === 'string');
       if (!comparable) return false;
       const a = actual as number | string;
       const b = expected as number | string;
@@ -146,7 +161,14 @@ const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 
 function localTime(time: Date, timezone: string): { weekDay: number; secondsOfDay: number } {
   let f = formatters.get(timezone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', weekday: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone,
+      hourCycle: 'h23',
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     formatters.set(timezone, f);
   }
   const parts = Object.fromEntries(f.formatToParts(time).map((p) => [p.type, p.value]));
@@ -168,7 +190,10 @@ export function scheduleHolds(s: ScheduleCondition, time: Date, timezone: string
   if (t) {
     const from = t.from ?? 0;
     const to = t.to ?? 86_400;
-    const inside = from <= to ? local.secondsOfDay >= from && local.secondsOfDay <= to : local.secondsOfDay >= from || local.secondsOfDay <= to;
+    const inside =
+      from <= to
+        ? local.secondsOfDay >= from && local.secondsOfDay <= to
+        : local.secondsOfDay >= from || local.secondsOfDay <= to;
     if (!inside) return false;
   }
   return true;

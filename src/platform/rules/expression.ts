@@ -49,7 +49,12 @@ import {
 
 // ---------------------------------------------------------------- generator
 
-const LANDMARK_FUNCTIONS: readonly LandmarkConditionType[] = ['enterLandmark', 'exitLandmark', 'insideLandmark', 'outsideLandmark'];
+const LANDMARK_FUNCTIONS: readonly LandmarkConditionType[] = [
+  'enterLandmark',
+  'exitLandmark',
+  'insideLandmark',
+  'outsideLandmark',
+];
 
 function quote(s: string): string {
   return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -104,7 +109,10 @@ function gen(c: Condition, nested: boolean): string {
       return `detections(${args.join(', ')}) ${c.operator} ${c.value}`;
     }
     case 'matchAttribute': {
-      const core = c.operator === 'contains' ? `contains(${c.attribute}, ${literal(c.value)})` : `${c.attribute} ${c.operator} ${literal(c.value)}`;
+      const core =
+        c.operator === 'contains'
+          ? `contains(${c.attribute}, ${literal(c.value)})`
+          : `${c.attribute} ${c.operator} ${literal(c.value)}`;
       return c.channelId === undefined ? core : wrap(`event.channelId == ${quote(c.channelId)} && ${core}`);
     }
     default: {
@@ -265,14 +273,16 @@ class Parser {
 
   private integer(min: number, max: number, what: string): number {
     const t = this.number(what);
-    if (!Number.isInteger(t.value) || t.value < min || t.value > max) this.fail(t.pos, `${what} must be an integer from ${min} to ${max}`);
+    if (!Number.isInteger(t.value) || t.value < min || t.value > max)
+      this.fail(t.pos, `${what} must be an integer from ${min} to ${max}`);
     return t.value;
   }
 
   private path(): string {
     const t = this.token;
-    if (t.kind !== 'name') return this.expected("an attribute path (event.…)");
-    if (!ATTRIBUTE_PATH.test(t.value)) this.fail(t.pos, `'${t.value}' is not an attribute path: paths start with 'event.'`);
+    if (t.kind !== 'name') return this.expected('an attribute path (event.…)');
+    if (!ATTRIBUTE_PATH.test(t.value))
+      this.fail(t.pos, `'${t.value}' is not an attribute path: paths start with 'event.'`);
     this.index++;
     return t.value;
   }
@@ -411,9 +421,12 @@ class Parser {
         const seconds = this.number('a number of seconds (0: not asked)');
         this.punct(',');
         const events = this.number('a number of events in a row (0: not asked)');
-        if (!(seconds.value >= 0 && seconds.value <= MAX_HELD_SECONDS)) this.fail(seconds.pos, `seconds must be from 0 to ${MAX_HELD_SECONDS}`);
-        if (!Number.isInteger(events.value) || events.value < 0 || events.value > MAX_HELD_EVENTS) this.fail(events.pos, `events must be an integer from 0 to ${MAX_HELD_EVENTS}`);
-        if (seconds.value === 0 && events.value === 0) this.fail(seconds.pos, 'heldFor needs seconds or events (or both) above 0');
+        if (!(seconds.value >= 0 && seconds.value <= MAX_HELD_SECONDS))
+          this.fail(seconds.pos, `seconds must be from 0 to ${MAX_HELD_SECONDS}`);
+        if (!Number.isInteger(events.value) || events.value < 0 || events.value > MAX_HELD_EVENTS)
+          this.fail(events.pos, `events must be an integer from 0 to ${MAX_HELD_EVENTS}`);
+        if (seconds.value === 0 && events.value === 0)
+          this.fail(seconds.pos, 'heldFor needs seconds or events (or both) above 0');
         this.punct(',');
         const item = this.toCondition(this.nest(pos, () => this.or()));
         this.punct(')');
@@ -441,7 +454,8 @@ class Parser {
     this.punct(',');
     const date = this.string('an ISO 8601 date');
     const ms = ISO_DATE.test(date.value) ? Date.parse(date.value) : NaN;
-    if (!Number.isFinite(ms) || ms < 0 || ms > MAX_DATE_MS) this.fail(date.pos, `${quote(date.value)} is not an ISO 8601 date with a time zone (1970–9999)`);
+    if (!Number.isFinite(ms) || ms < 0 || ms > MAX_DATE_MS)
+      this.fail(date.pos, `${quote(date.value)} is not an ISO 8601 date with a time zone (1970–9999)`);
     this.punct(')');
     const key = op.value === '>=' ? 'from' : 'to';
     return {
@@ -473,7 +487,8 @@ class Parser {
         },
       };
     }
-    if (op.value !== '>=' && op.value !== '<=') this.fail(op.pos, `timeOfDay takes '>=', '<=' or 'between', not ${quote(op.value)}`);
+    if (op.value !== '>=' && op.value !== '<=')
+      this.fail(op.pos, `timeOfDay takes '>=', '<=' or 'between', not ${quote(op.value)}`);
     const value = this.integer(0, SECONDS_PER_DAY, seconds);
     this.punct(')');
     return {
@@ -483,7 +498,10 @@ class Parser {
         this.claim(parts, `timeOfDay('${op.value}')`, pos);
         const t = { ...s.timeOfDay, [op.value === '>=' ? 'from' : 'to']: value };
         if (t.from !== undefined && t.to !== undefined && t.from > t.to) {
-          this.fail(pos, `timeOfDay('>=', ${t.from}) && timeOfDay('<=', ${t.to}) never holds; write timeOfDay('between', ${t.from}, ${t.to}) for a window across midnight`);
+          this.fail(
+            pos,
+            `timeOfDay('>=', ${t.from}) && timeOfDay('<=', ${t.to}) never holds; write timeOfDay('between', ${t.from}, ${t.to}) for a window across midnight`,
+          );
         }
         s.timeOfDay = t;
       },
@@ -507,7 +525,8 @@ class Parser {
     }
     this.punct(')');
     const op = this.token;
-    if (op.kind !== 'op') return this.expected(`a comparison operator (${COMPARISON_OPERATORS.join(' ')}) after detections(…)`);
+    if (op.kind !== 'op')
+      return this.expected(`a comparison operator (${COMPARISON_OPERATORS.join(' ')}) after detections(…)`);
     this.index++;
     const count = this.number('a number of detections');
     const out: DetectionsCondition = { type: 'detections', label, operator: op.value, value: count.value };
@@ -538,10 +557,16 @@ class Parser {
 
 /** Parses a `conditions` string into a normalised tree; null for an empty string. */
 export function parseExpression(source: string, where = 'conditions'): Condition | null {
-  if (source.length > LIMITS.expressionLength) throw new ExpressionSyntaxError(where, LIMITS.expressionLength, `longer than ${LIMITS.expressionLength} characters`);
+  if (source.length > LIMITS.expressionLength)
+    throw new ExpressionSyntaxError(
+      where,
+      LIMITS.expressionLength,
+      `longer than ${LIMITS.expressionLength} characters`,
+    );
   if (source.trim() === '') return null;
   const tree = normalise(new Parser(lex(source, { where }), where).parse());
-  if (measure(tree).nodes > LIMITS.nodes) throw new ExpressionSyntaxError(where, 0, `more than ${LIMITS.nodes} conditions`);
+  if (measure(tree).nodes > LIMITS.nodes)
+    throw new ExpressionSyntaxError(where, 0, `more than ${LIMITS.nodes} conditions`);
   return tree;
 }
 
@@ -556,7 +581,8 @@ export function parseFreeForm(source: string, where: string): Condition {
   try {
     tokens = lex(source, { where, doubleQuotes: true });
   } catch (error) {
-    if (error instanceof ExpressionSyntaxError) throw new ExpressionSyntaxError(where, error.position, `${error.syntax}; ${hint}`);
+    if (error instanceof ExpressionSyntaxError)
+      throw new ExpressionSyntaxError(where, error.position, `${error.syntax}; ${hint}`);
     throw error;
   }
   const fail = (t: Token, reason: string): never => {
@@ -565,12 +591,15 @@ export function parseFreeForm(source: string, where: string): Condition {
   const [name, op, value, end] = tokens as [Token, Token?, Token?, Token?];
   if (name.kind !== 'name') return fail(name, `expected an attribute path, found ${describe(name)}`);
   const segments = name.value.split('.');
-  if (!segments.every((s) => IDENTIFIER.test(s) || /^\d+$/.test(s)) || !IDENTIFIER.test(segments[0]!)) return fail(name, `'${name.value}' is not an attribute path`);
+  if (!segments.every((s) => IDENTIFIER.test(s) || /^\d+$/.test(s)) || !IDENTIFIER.test(segments[0]!))
+    return fail(name, `'${name.value}' is not an attribute path`);
   const attribute = segments[0] === 'event' && segments.length > 1 ? name.value : `event.${name.value}`;
-  if (!op || op.kind !== 'op') return fail(op ?? name, `expected a comparison operator (${COMPARISON_OPERATORS.join(' ')})`);
+  if (!op || op.kind !== 'op')
+    return fail(op ?? name, `expected a comparison operator (${COMPARISON_OPERATORS.join(' ')})`);
   let literalValue: Literal;
   if (value?.kind === 'string' || value?.kind === 'number') literalValue = value.value;
-  else if (value?.kind === 'name' && (value.value === 'true' || value.value === 'false')) literalValue = value.value === 'true';
+  else if (value?.kind === 'name' && (value.value === 'true' || value.value === 'false'))
+    literalValue = value.value === 'true';
   else return fail(value ?? op, 'expected a string, number, true or false');
   if (end?.kind !== 'end') return fail(end ?? value, 'expected end of predicate');
   return normalise({ type: 'matchAttribute', attribute, operator: op.value, value: literalValue });

@@ -69,7 +69,10 @@ function useTimezone(ctx: Context, value: string | null | undefined, where: stri
   if (value === undefined || value === null || value === '') return;
   if (!isValidTimezone(value)) throw new ConditionError(where, `unknown time zone "${value}"`);
   if (ctx.timezone && ctx.timezone.value !== value) {
-    throw new ConditionError(where, `time zone "${value}" differs from "${ctx.timezone.value}" (${ctx.timezone.where}); a rule has one time zone`);
+    throw new ConditionError(
+      where,
+      `time zone "${value}" differs from "${ctx.timezone.value}" (${ctx.timezone.where}); a rule has one time zone`,
+    );
   }
   ctx.timezone ??= { value, where };
 }
@@ -103,30 +106,34 @@ const attributePath = z
   .trim()
   .max(256)
   .transform((s) => (s.startsWith('event.') ? s : `event.${s}`))
-  .refine((s) => ATTRIBUTE_PATH.test(s), 'must be a path like event.data.tempF (identifiers and array indexes separated by dots)');
+  .refine(
+    (s) => ATTRIBUTE_PATH.test(s),
+    'must be a path like event.data.tempF (identifiers and array indexes separated by dots)',
+  );
 
 const channelId = optional(z.string().trim().max(64)).transform((s) => (s === '' ? undefined : s));
 const landmarkId = z.string().trim().min(1).max(64);
 const landmarkIds = z.array(landmarkId).min(1, 'must name at least one landmark').max(LIMITS.idsPerLeaf);
 const description = optional(z.string().max(2000));
 
-const dateValue = z
-  .union([z.number(), z.string().max(40)])
-  .transform((v, ctx) => {
-    const ms =
-      typeof v === 'number'
-        ? v
-        : /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v)
-          ? Date.parse(v)
-          : /^\d{1,16}$/.test(v)
-            ? Number(v)
-            : NaN;
-    if (!Number.isInteger(ms) || ms < 0 || ms > MAX_DATE_MS) {
-      ctx.addIssue({ code: 'custom', message: 'must be epoch milliseconds or an ISO 8601 date with a time zone (1970–9999)' });
-      return z.NEVER;
-    }
-    return ms;
-  });
+const dateValue = z.union([z.number(), z.string().max(40)]).transform((v, ctx) => {
+  const ms =
+    typeof v === 'number'
+      ? v
+      : /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v)
+        ? Date.parse(v)
+        : /^\d{1,16}$/.test(v)
+          ? Number(v)
+          : NaN;
+  if (!Number.isInteger(ms) || ms < 0 || ms > MAX_DATE_MS) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be epoch milliseconds or an ISO 8601 date with a time zone (1970–9999)',
+    });
+    return z.NEVER;
+  }
+  return ms;
+});
 
 const secondsOfDay = z.number().int().min(0).max(SECONDS_PER_DAY);
 const weekDay = z.number().int().min(0).max(6);
@@ -134,12 +141,18 @@ const weekDay = z.number().int().min(0).max(6);
 const operator = z
   .string()
   .transform((op) => (op === '===' ? '==' : op === '!==' ? '!=' : op))
-  .refine((op) => (ATTRIBUTE_OPERATORS as readonly string[]).includes(op), `must be one of ${ATTRIBUTE_OPERATORS.join(' ')}`)
+  .refine(
+    (op) => (ATTRIBUTE_OPERATORS as readonly string[]).includes(op),
+    `must be one of ${ATTRIBUTE_OPERATORS.join(' ')}`,
+  )
   .transform((op) => op as AttributeOperator);
 
-const literalValue = z.union([z.string().max(LIMITS.stringLength), z.number().refine(Number.isFinite, 'must be finite'), z.boolean()], {
-  error: 'must be a string, a number or a boolean',
-});
+const literalValue = z.union(
+  [z.string().max(LIMITS.stringLength), z.number().refine(Number.isFinite, 'must be finite'), z.boolean()],
+  {
+    error: 'must be a string, a number or a boolean',
+  },
+);
 
 // ---------------------------------------------------------------- Gen B
 
@@ -157,7 +170,13 @@ const scheduleLeaf = z
     date: range(dateValue),
     weekDays: optional(z.array(weekDay).max(7)),
     timeOfDay: range(secondsOfDay),
-    minutesOfDay: range(z.number().int().min(0).max(SECONDS_PER_DAY / 60)),
+    minutesOfDay: range(
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(SECONDS_PER_DAY / 60),
+    ),
     timezone: optional(z.string()),
     description,
   })
@@ -172,7 +191,9 @@ const heldFor = z
     description,
   })
   .strict();
-const becomes = z.object({ type: z.string(), to: z.boolean(), items: z.array(z.unknown()).max(MAX_ITEMS), description }).strict();
+const becomes = z
+  .object({ type: z.string(), to: z.boolean(), items: z.array(z.unknown()).max(MAX_ITEMS), description })
+  .strict();
 const detectionsLeaf = z
   .object({
     type: z.string(),
@@ -181,14 +202,29 @@ const detectionsLeaf = z
     minScore: optional(z.number().min(0).max(1)),
     operator: z
       .string()
-      .refine((op) => (COMPARISON_OPERATORS as readonly string[]).includes(op), `must be one of ${COMPARISON_OPERATORS.join(' ')}`)
+      .refine(
+        (op) => (COMPARISON_OPERATORS as readonly string[]).includes(op),
+        `must be one of ${COMPARISON_OPERATORS.join(' ')}`,
+      )
       .transform((op) => op as ComparisonOperator),
     value: z.number().refine(Number.isFinite, 'must be finite'),
     description,
   })
   .strict();
 
-const GEN_B_TYPES = ['and', 'or', 'not', 'for', 'becomes', ...Object.values(LANDMARK_TYPES), 'landmark', 'matchAttribute', 'attribute', 'schedule', 'detections'];
+const GEN_B_TYPES = [
+  'and',
+  'or',
+  'not',
+  'for',
+  'becomes',
+  ...Object.values(LANDMARK_TYPES),
+  'landmark',
+  'matchAttribute',
+  'attribute',
+  'schedule',
+  'detections',
+];
 
 function landmark(type: LandmarkConditionType, leaf: z.infer<typeof landmarkLeaf>): LandmarkCondition {
   const out: LandmarkCondition = { type, ids: leaf.ids, attribute: leaf.attribute ?? DEFAULT_POSITION_ATTRIBUTE };
@@ -198,7 +234,8 @@ function landmark(type: LandmarkConditionType, leaf: z.infer<typeof landmarkLeaf
 
 function genBNode(value: unknown, where: string, depth: number, ctx: Context): Condition {
   if (depth > LIMITS.depth) throw new ConditionError(where, `nested deeper than ${LIMITS.depth} levels`);
-  if (!isObject(value) || typeof value.type !== 'string') throw new ConditionError(where, 'must be a condition object with a "type"');
+  if (!isObject(value) || typeof value.type !== 'string')
+    throw new ConditionError(where, 'must be a condition object with a "type"');
   const type = value.type;
   switch (type) {
     case 'and':
@@ -214,7 +251,8 @@ function genBNode(value: unknown, where: string, depth: number, ctx: Context): C
     case 'for': {
       const node = check(heldFor, value, where);
       if (node.items.length !== 1) throw new ConditionError(`${where}.items`, 'for takes exactly one condition');
-      if (!(node.seconds ?? 0) && !(node.events ?? 0)) throw new ConditionError(where, 'for needs seconds or events (or both) above 0');
+      if (!(node.seconds ?? 0) && !(node.events ?? 0))
+        throw new ConditionError(where, 'for needs seconds or events (or both) above 0');
       const out: ForCondition = { type: 'for', item: genBNode(node.items[0], `${where}.items.0`, depth + 1, ctx) };
       if (node.seconds !== undefined) out.seconds = node.seconds;
       if (node.events !== undefined) out.events = node.events;
@@ -237,14 +275,20 @@ function genBNode(value: unknown, where: string, depth: number, ctx: Context): C
     case 'matchAttribute':
     case 'attribute': {
       const leaf = check(attributeLeaf, value, where);
-      const out: AttributeCondition = { type: 'matchAttribute', attribute: leaf.attribute, operator: leaf.operator, value: leaf.value };
+      const out: AttributeCondition = {
+        type: 'matchAttribute',
+        attribute: leaf.attribute,
+        operator: leaf.operator,
+        value: leaf.value,
+      };
       if (leaf.channelId !== undefined) out.channelId = leaf.channelId;
       return out;
     }
     case 'schedule': {
       const leaf = check(scheduleLeaf, value, where);
       useTimezone(ctx, leaf.timezone, `${where}.timezone`);
-      if (leaf.timeOfDay && leaf.minutesOfDay) throw new ConditionError(where, 'give timeOfDay (seconds) or minutesOfDay, not both');
+      if (leaf.timeOfDay && leaf.minutesOfDay)
+        throw new ConditionError(where, 'give timeOfDay (seconds) or minutesOfDay, not both');
       const out: ScheduleCondition = { type: 'schedule' };
       if (leaf.date) out.date = stripUndefined(leaf.date);
       if (leaf.weekDays) out.weekDays = leaf.weekDays;
@@ -259,7 +303,12 @@ function genBNode(value: unknown, where: string, depth: number, ctx: Context): C
     }
     case 'detections': {
       const leaf = check(detectionsLeaf, value, where);
-      const out: DetectionsCondition = { type: 'detections', label: leaf.label, operator: leaf.operator, value: leaf.value };
+      const out: DetectionsCondition = {
+        type: 'detections',
+        label: leaf.label,
+        operator: leaf.operator,
+        value: leaf.value,
+      };
       if (leaf.zone !== undefined) out.zone = leaf.zone;
       if (leaf.minScore !== undefined) out.minScore = leaf.minScore;
       return out;
@@ -306,14 +355,20 @@ const landmarkPredicate = z.object({ type: z.string(), landmarkId }).strict();
 const momentPredicate = z.object({ type: z.string(), moment: dateValue }).strict();
 const timeZone = optional(z.string());
 const timesOfDayPredicate = z
-  .object({ type: z.string(), startInSecondsSinceMidnight: secondsOfDay, endInSecondsSinceMidnight: secondsOfDay, timeZone })
+  .object({
+    type: z.string(),
+    startInSecondsSinceMidnight: secondsOfDay,
+    endInSecondsSinceMidnight: secondsOfDay,
+    timeZone,
+  })
   .strict();
 const dayOfWeekPredicate = z.object({ type: z.string(), dayOfWeek: weekDay, timeZone }).strict();
 const freeFormPredicate = z.object({ type: z.string(), predicate: z.string().max(LIMITS.stringLength) }).strict();
 
 function genANode(value: unknown, where: string, depth: number, ctx: Context): Condition {
   if (depth > LIMITS.depth) throw new ConditionError(where, `nested deeper than ${LIMITS.depth} levels`);
-  if (!isObject(value)) throw new ConditionError(where, 'must be an object: {"and"|"or"|"not": [...]} or a predicate {"type": ...}');
+  if (!isObject(value))
+    throw new ConditionError(where, 'must be an object: {"and"|"or"|"not": [...]} or a predicate {"type": ...}');
   const keys = Object.keys(value);
   if (keys.length === 1 && (keys[0] === 'and' || keys[0] === 'or' || keys[0] === 'not')) {
     const op = keys[0];
@@ -341,7 +396,11 @@ function genANode(value: unknown, where: string, depth: number, ctx: Context): C
     case 'inside landmark':
     case 'outside landmark': {
       const p = check(landmarkPredicate, value, where);
-      return { type: LANDMARK_TYPES[type.split(' ')[0] as keyof typeof LANDMARK_TYPES], ids: [p.landmarkId], attribute: DEFAULT_POSITION_ATTRIBUTE };
+      return {
+        type: LANDMARK_TYPES[type.split(' ')[0] as keyof typeof LANDMARK_TYPES],
+        ids: [p.landmarkId],
+        attribute: DEFAULT_POSITION_ATTRIBUTE,
+      };
     }
     case 'event occurred after':
       return { type: 'schedule', date: { from: check(momentPredicate, value, where).moment } };
@@ -361,9 +420,15 @@ function genANode(value: unknown, where: string, depth: number, ctx: Context): C
       return parseFreeForm(check(freeFormPredicate, value, where).predicate, `${where}.predicate`);
     case 'landmark has all tags':
     case 'landmark has any tags':
-      throw new ConditionError(`${where}.type`, `"${type}" is not supported: landmark tags are not part of rule conditions`);
+      throw new ConditionError(
+        `${where}.type`,
+        `"${type}" is not supported: landmark tags are not part of rule conditions`,
+      );
     default:
-      throw new ConditionError(`${where}.type`, `unknown predicate type "${type}" (one of ${GEN_A_PREDICATES.map((t) => `"${t}"`).join(', ')})`);
+      throw new ConditionError(
+        `${where}.type`,
+        `unknown predicate type "${type}" (one of ${GEN_A_PREDICATES.map((t) => `"${t}"`).join(', ')})`,
+      );
   }
 }
 
@@ -429,7 +494,10 @@ function toConditionsObject(c: Condition): GenBNode {
       return out;
     }
     case 'detections': {
-      const filters = [c.zone === undefined ? '' : ` in zone ${c.zone}`, c.minScore === undefined ? '' : ` scoring at least ${c.minScore}`].join('');
+      const filters = [
+        c.zone === undefined ? '' : ` in zone ${c.zone}`,
+        c.minScore === undefined ? '' : ` scoring at least ${c.minScore}`,
+      ].join('');
       return {
         type: 'detections',
         label: c.label,

@@ -123,7 +123,11 @@ export class KnownDevices {
    * `read`) is remembered at the row version it was written at (`versions`,
    * from the device-state UPDATE) or read at, with the rules that fired for it.
    */
-  committed(entries: ReadonlyMap<string, KnownDevice>, fired: ReadonlyMap<string, FiredRule>, versions: ReadonlyMap<string, string>): void {
+  committed(
+    entries: ReadonlyMap<string, KnownDevice>,
+    fired: ReadonlyMap<string, FiredRule>,
+    versions: ReadonlyMap<string, string>,
+  ): void {
     for (const [key, f] of fired) entries.get(f.deviceId)?.throttles.set(key, f.at.getTime());
     for (const [id, entry] of entries) {
       entry.version = versions.get(id) ?? entry.version;

@@ -33,8 +33,10 @@ export function eventLocation(event: RuleEvent): LastLocation | undefined {
   const p: LocatingFields = event.payload;
   if (Array.isArray(p.locations)) {
     let best: Located | undefined;
-    for (const l of p.locations) if (isLocated(l) && (best === undefined || (l.timestamp ?? 0) >= (best.timestamp ?? 0))) best = l;
-    if (best) return { latitude: best.latitude, longitude: best.longitude, accuracy: best.accuracy, timestamp: best.timestamp };
+    for (const l of p.locations)
+      if (isLocated(l) && (best === undefined || (l.timestamp ?? 0) >= (best.timestamp ?? 0))) best = l;
+    if (best)
+      return { latitude: best.latitude, longitude: best.longitude, accuracy: best.accuracy, timestamp: best.timestamp };
   }
   const lat = p.latitude ?? p.lat;
   const lon = p.longitude ?? p.lon ?? p.lng;

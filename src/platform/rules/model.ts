@@ -188,7 +188,12 @@ export const TRUE: AndCondition = { type: 'and', items: [] };
 export const FALSE: OrCondition = { type: 'or', items: [] };
 
 export function isLandmark(c: Condition): c is LandmarkCondition {
-  return c.type === 'enterLandmark' || c.type === 'exitLandmark' || c.type === 'insideLandmark' || c.type === 'outsideLandmark';
+  return (
+    c.type === 'enterLandmark' ||
+    c.type === 'exitLandmark' ||
+    c.type === 'insideLandmark' ||
+    c.type === 'outsideLandmark'
+  );
 }
 
 export function triggerOf(type: LandmarkConditionType): LandmarkTrigger {
@@ -197,7 +202,13 @@ export function triggerOf(type: LandmarkConditionType): LandmarkTrigger {
 
 /** `event.channelId == '<string>'` with no channel of its own: what a channel-scoped leaf expands to. */
 function isChannelTest(c: Condition): c is AttributeCondition & { value: string } {
-  return c.type === 'matchAttribute' && c.attribute === 'event.channelId' && c.operator === '==' && typeof c.value === 'string' && c.channelId === undefined;
+  return (
+    c.type === 'matchAttribute' &&
+    c.attribute === 'event.channelId' &&
+    c.operator === '==' &&
+    typeof c.value === 'string' &&
+    c.channelId === undefined
+  );
 }
 
 function takesChannel(c: Condition): c is LandmarkCondition | AttributeCondition {
@@ -233,14 +244,24 @@ export function normalise(c: Condition): Condition {
     case 'becomes':
       return { type: 'becomes', to: c.to, item: normalise(c.item) };
     case 'matchAttribute': {
-      const out: AttributeCondition = { type: 'matchAttribute', attribute: c.attribute, operator: c.operator, value: Object.is(c.value, -0) ? 0 : c.value };
+      const out: AttributeCondition = {
+        type: 'matchAttribute',
+        attribute: c.attribute,
+        operator: c.operator,
+        value: Object.is(c.value, -0) ? 0 : c.value,
+      };
       if (c.channelId !== undefined) out.channelId = c.channelId;
       return out;
     }
     case 'schedule':
       return normaliseSchedule(c);
     case 'detections': {
-      const out: DetectionsCondition = { type: 'detections', label: c.label, operator: c.operator, value: Object.is(c.value, -0) ? 0 : c.value };
+      const out: DetectionsCondition = {
+        type: 'detections',
+        label: c.label,
+        operator: c.operator,
+        value: Object.is(c.value, -0) ? 0 : c.value,
+      };
       if (c.zone !== undefined && c.zone !== '') out.zone = c.zone;
       if (c.minScore !== undefined && c.minScore > 0) out.minScore = c.minScore;
       return out;

@@ -24,7 +24,14 @@ import { actionReferences, prepareActions, presentActions, type ActionInput, typ
 import type { Secrets } from '../secrets.js';
 import { ConditionError } from './errors.js';
 import { generateExpression, parseExpression } from './expression.js';
-import { conditionsObjectOf, isValidTimezone, parseConditionsObject, parseLogicalCondition, type GenBNode, type ParsedConditions } from './inputs.js';
+import {
+  conditionsObjectOf,
+  isValidTimezone,
+  parseConditionsObject,
+  parseLogicalCondition,
+  type GenBNode,
+  type ParsedConditions,
+} from './inputs.js';
 import { LIMITS, landmarkIds, measure, type Condition } from './model.js';
 import { NOTHING_ALLOWED, type AllowList } from './ssrf-guard.js';
 import { vocabularyWarnings, webhookWarnings, type RuleWarning } from './warnings.js';
@@ -102,7 +109,9 @@ function converting<T>(f: () => T): T {
  * form (conditionsObject or logicalCondition) wins over a `conditions` string
  * sent with it: that string is derived, and regenerated.
  */
-function parseConditionsInput(input: Pick<RuleInput, 'conditionsObject' | 'conditions' | 'logicalCondition'>): ParsedConditions | undefined {
+function parseConditionsInput(
+  input: Pick<RuleInput, 'conditionsObject' | 'conditions' | 'logicalCondition'>,
+): ParsedConditions | undefined {
   return converting(() => {
     if (input.conditionsObject !== undefined && input.logicalCondition !== undefined) {
       throw new ConditionError('logicalCondition', 'give conditionsObject or logicalCondition, not both');
@@ -115,14 +124,20 @@ function parseConditionsInput(input: Pick<RuleInput, 'conditionsObject' | 'condi
 }
 
 /** properties with the timezone the conditions name, refusing two different ones. */
-function withTimezone(properties: Record<string, unknown>, parsed: ParsedConditions | undefined): Record<string, unknown> {
+function withTimezone(
+  properties: Record<string, unknown>,
+  parsed: ParsedConditions | undefined,
+): Record<string, unknown> {
   const tz = properties.timezone;
   if (tz !== undefined && tz !== null && (typeof tz !== 'string' || !isValidTimezone(tz))) {
     throw invalid('invalid request body', `properties.timezone: unknown time zone ${JSON.stringify(tz)}`);
   }
   if (!parsed?.timezone) return properties;
   if (typeof tz === 'string' && tz !== parsed.timezone) {
-    throw invalid('invalid request body', `properties.timezone: "${tz}" differs from the time zone "${parsed.timezone}" named in the conditions`);
+    throw invalid(
+      'invalid request body',
+      `properties.timezone: "${tz}" differs from the time zone "${parsed.timezone}" named in the conditions`,
+    );
   }
   return { ...properties, timezone: parsed.timezone };
 }
@@ -166,10 +181,18 @@ const unique = (ids: readonly string[]) => [...new Set(ids)];
  * new or changed rule's, `changing` the id of the rule it replaces. Run
  * under lockOrganizationRules, so that concurrent saves count each other.
  */
-async function checkOrganizationCaps(tx: Queryable, organizationId: string, tree: Condition | null, changing?: string): Promise<void> {
+async function checkOrganizationCaps(
+  tx: Queryable,
+  organizationId: string,
+  tree: Condition | null,
+  changing?: string,
+): Promise<void> {
   const others = await ruleTotals(tx, organizationId, changing);
   if (!changing && others.rules >= LIMITS.rulesPerOrganization) {
-    throw invalid('too many rules', `this organization has ${others.rules} rules, the most it may have (${LIMITS.rulesPerOrganization}); delete one first`);
+    throw invalid(
+      'too many rules',
+      `this organization has ${others.rules} rules, the most it may have (${LIMITS.rulesPerOrganization}); delete one first`,
+    );
   }
   const nodes = tree ? measure(tree).nodes : 0;
   if (others.nodes + nodes > LIMITS.nodesPerOrganization) {
@@ -180,7 +203,9 @@ async function checkOrganizationCaps(tx: Queryable, organizationId: string, tree
   }
 }
 
-function conditionFields(tree: Condition | null): Pick<RuleFields, 'conditionTree' | 'conditionsObject' | 'conditions'> {
+function conditionFields(
+  tree: Condition | null,
+): Pick<RuleFields, 'conditionTree' | 'conditionsObject' | 'conditions'> {
   return { conditionTree: tree, conditionsObject: conditionsObjectOf(tree), conditions: generateExpression(tree) };
 }
 
@@ -238,7 +263,10 @@ export class RuleService {
    */
   async vocabulary(organizationId: string, projectId: string): Promise<{ zones: string[]; labels: string[] }> {
     if (!(await projectExists(this.sql, organizationId, projectId))) throw notFound('project not found');
-    const [zones, labels] = await Promise.all([listCameraZoneNames(this.sql, organizationId, projectId), listRunnableLabels(this.sql, organizationId)]);
+    const [zones, labels] = await Promise.all([
+      listCameraZoneNames(this.sql, organizationId, projectId),
+      listRunnableLabels(this.sql, organizationId),
+    ]);
     return { zones: sortedUnique(zones), labels: sortedUnique(labels) };
   }
 
@@ -247,11 +275,18 @@ export class RuleService {
    * of the project has (zones are only known with a project) or a label no
    * runnable model has, webhooks the SSRF guard will refuse.
    */
-  private async warnings(organizationId: string, tree: Condition | null, actions: readonly RuleAction[], project?: { id: string; channelIds: readonly string[] }): Promise<RuleWarning[]> {
+  private async warnings(
+    organizationId: string,
+    tree: Condition | null,
+    actions: readonly RuleAction[],
+    project?: { id: string; channelIds: readonly string[] },
+  ): Promise<RuleWarning[]> {
     const hasDetections = JSON.stringify(tree ?? null).includes('"detections"');
     const [labels, zones, webhooks] = await Promise.all([
       hasDetections ? listRunnableLabels(this.sql, organizationId) : [],
-      hasDetections && project ? listCameraZoneNames(this.sql, organizationId, project.id, project.channelIds) : undefined,
+      hasDetections && project
+        ? listCameraZoneNames(this.sql, organizationId, project.id, project.channelIds)
+        : undefined,
       webhookWarnings(actions, this.options.webhookAllowList ?? NOTHING_ALLOWED),
     ]);
     return [...(hasDetections ? vocabularyWarnings(tree, { labels, zones }) : []), ...webhooks];
@@ -276,13 +311,17 @@ export class RuleService {
       gatewayIds: unique(input.gatewayIds ?? []),
     };
     const rule = await this.sql.begin(async (tx) => {
-      if (!(await projectExists(tx, organizationId, input.projectId))) throw new OutOfOrganizationError('project', input.projectId);
+      if (!(await projectExists(tx, organizationId, input.projectId)))
+        throw new OutOfOrganizationError('project', input.projectId);
       await lockOrganizationRules(tx, organizationId);
       await checkOrganizationCaps(tx, organizationId, tree);
       await checkReferences(tx, organizationId, input.projectId, { ...fields, conditionTree: tree });
       return insertRule(tx, { id: newId(), organizationId, ...fields });
     });
-    const warnings = await this.warnings(organizationId, tree, fields.actions as RuleAction[], { id: rule.projectId, channelIds: rule.channelIds });
+    const warnings = await this.warnings(organizationId, tree, fields.actions as RuleAction[], {
+      id: rule.projectId,
+      channelIds: rule.channelIds,
+    });
     return { rule, warnings };
   }
 
@@ -294,7 +333,8 @@ export class RuleService {
       const current = await findRule(tx, organizationId, id, { forUpdate: true });
       if (!current) throw notFound('rule not found');
       const projectId = input.projectId ?? current.projectId;
-      if (projectId !== current.projectId && !(await projectExists(tx, organizationId, projectId))) throw new OutOfOrganizationError('project', projectId);
+      if (projectId !== current.projectId && !(await projectExists(tx, organizationId, projectId)))
+        throw new OutOfOrganizationError('project', projectId);
       tree = parsed ? parsed.tree : converting(() => currentTree(current));
       if (parsed) {
         await lockOrganizationRules(tx, organizationId);
@@ -309,7 +349,10 @@ export class RuleService {
         generator: input.generator,
         ...(parsed ? conditionFields(tree) : {}),
         actions: input.actions ? prepareActions(this.secrets, input.actions, current.actions) : undefined,
-        properties: input.properties !== undefined || parsed?.timezone ? withTimezone(input.properties ?? current.properties, parsed) : undefined,
+        properties:
+          input.properties !== undefined || parsed?.timezone
+            ? withTimezone(input.properties ?? current.properties, parsed)
+            : undefined,
         throttleInSeconds: input.throttleInSeconds,
         channelIds: input.channelIds && unique(input.channelIds),
         gatewayIds: input.gatewayIds && unique(input.gatewayIds),
@@ -322,7 +365,10 @@ export class RuleService {
       });
       return (await updateRule(tx, organizationId, id, changes))!;
     });
-    const warnings = await this.warnings(organizationId, tree, rule.actions as RuleAction[], { id: rule.projectId, channelIds: rule.channelIds });
+    const warnings = await this.warnings(organizationId, tree, rule.actions as RuleAction[], {
+      id: rule.projectId,
+      channelIds: rule.channelIds,
+    });
     return { rule, warnings };
   }
 
@@ -359,12 +405,19 @@ export class RuleService {
     if (!parsed) throw invalid('invalid request body', '(root): give conditions, conditionsObject or logicalCondition');
     const properties = withTimezone(input.properties ?? {}, parsed);
     const objectGiven = input.conditionsObject !== undefined || input.logicalCondition !== undefined;
-    const fromString = objectGiven && input.conditions !== undefined ? converting(() => parseExpression(input.conditions!)) : undefined;
+    const fromString =
+      objectGiven && input.conditions !== undefined ? converting(() => parseExpression(input.conditions!)) : undefined;
     if (input.projectId) {
-      if (!(await projectExists(this.sql, organizationId, input.projectId))) throw new OutOfOrganizationError('project', input.projectId);
+      if (!(await projectExists(this.sql, organizationId, input.projectId)))
+        throw new OutOfOrganizationError('project', input.projectId);
       await checkIds(this.sql, 'landmarks', organizationId, landmarkIds(parsed.tree), 'landmark ids', input.projectId);
     }
-    const warnings = await this.warnings(organizationId, parsed.tree, [], input.projectId ? { id: input.projectId, channelIds: [] } : undefined);
+    const warnings = await this.warnings(
+      organizationId,
+      parsed.tree,
+      [],
+      input.projectId ? { id: input.projectId, channelIds: [] } : undefined,
+    );
     return {
       valid: true as const,
       conditions: generateExpression(parsed.tree),
@@ -381,7 +434,10 @@ export class RuleService {
    * conditions cannot be read (written by hand) is left out rather than failing
    * the organization's other rules; `onInvalid` hears about it.
    */
-  async loadEnabled(organizationId: string, onInvalid: (ruleId: string, error: Error) => void = () => {}): Promise<LoadedRule[]> {
+  async loadEnabled(
+    organizationId: string,
+    onInvalid: (ruleId: string, error: Error) => void = () => {},
+  ): Promise<LoadedRule[]> {
     const rows = await listEnabledRules(this.sql, organizationId);
     const out: LoadedRule[] = [];
     for (const row of rows) {

@@ -26,7 +26,14 @@ import type { DevicePatches, EngineDeviceRow } from '../../db/device-state.js';
 import { listLandmarkShapes } from '../../db/landmarks.js';
 import type { RuleThrottleRow } from '../../db/rule-throttle.js';
 import { log } from '../../log.js';
-import { evaluateBatch, type ActionJob, type FiredRule, type OverBudget, type RuleEvent, type RuleStats } from './batch.js';
+import {
+  evaluateBatch,
+  type ActionJob,
+  type FiredRule,
+  type OverBudget,
+  type RuleEvent,
+  type RuleStats,
+} from './batch.js';
 import { EvaluationBudget } from './budget.js';
 import { organizationRules, type OrganizationRules } from './compiled.js';
 import { KnownDevices, type BatchDevices, type KnownDevice } from './known-devices.js';
@@ -112,7 +119,9 @@ export class RulesEngine {
 
   private load(organizationId: string): Promise<OrganizationRules> {
     const loading = (async () => {
-      const rules = await this.rules.loadEnabled(organizationId, (id, error) => log.warn('rule skipped: unreadable conditions', { id, error }));
+      const rules = await this.rules.loadEnabled(organizationId, (id, error) =>
+        log.warn('rule skipped: unreadable conditions', { id, error }),
+      );
       const needsLandmarks = rules.some((r) => r.condition !== null && landmarkIds(r.condition).length > 0);
       return organizationRules(rules, needsLandmarks ? await listLandmarkShapes(this.sql, organizationId) : []);
     })();
@@ -146,19 +155,46 @@ export class RulesEngine {
    * on the devices' rows and throttles the writer read inside its
    * transaction, the rows locked.
    */
-  planFromRows(events: readonly RuleEvent[], deviceRows: readonly EngineDeviceRow[], throttleRows: readonly RuleThrottleRow[]): Promise<RulesPlan> {
+  planFromRows(
+    events: readonly RuleEvent[],
+    deviceRows: readonly EngineDeviceRow[],
+    throttleRows: readonly RuleThrottleRow[],
+  ): Promise<RulesPlan> {
     const read = this.known.read(deviceRows, throttleRows);
     if (events.length > 0) return this.plan(events, read);
     const stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 };
-    return Promise.resolve({ patches: new Map(), fired: new Map(), jobs: [], expectedVersions: undefined, stats, devices: read.entries, overBudget: new Map() });
+    return Promise.resolve({
+      patches: new Map(),
+      fired: new Map(),
+      jobs: [],
+      expectedVersions: undefined,
+      stats,
+      devices: read.entries,
+      overBudget: new Map(),
+    });
   }
 
   /** The events evaluated on the batch's devices (from memory or read), in place. */
   private async plan(events: readonly RuleEvent[], batch: BatchDevices): Promise<RulesPlan> {
     const organizations = await this.organizationsOf(events);
     const stats: RuleStats = { evaluated: 0, fired: 0, throttled: 0 };
-    const { patches, fired, jobs, overBudget } = evaluateBatch(events, organizations, batch.devices, batch.throttles, stats, this.budget);
-    return { patches, fired, jobs, expectedVersions: batch.expectedVersions, stats, devices: batch.entries, overBudget };
+    const { patches, fired, jobs, overBudget } = evaluateBatch(
+      events,
+      organizations,
+      batch.devices,
+      batch.throttles,
+      stats,
+      this.budget,
+    );
+    return {
+      patches,
+      fired,
+      jobs,
+      expectedVersions: batch.expectedVersions,
+      stats,
+      devices: batch.entries,
+      overBudget,
+    };
   }
 
   /**

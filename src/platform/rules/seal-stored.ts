@@ -20,7 +20,9 @@ function sealWebhookAction(action: Record<string, unknown>, secrets: Secrets): R
   const out = { ...action };
   for (const key of ['password', 'secret']) if (out[key] !== undefined) out[key] = seal(out[key]);
   if (out.headers && typeof out.headers === 'object' && !Array.isArray(out.headers)) {
-    out.headers = Object.fromEntries(Object.entries(out.headers as Record<string, unknown>).map(([name, value]) => [name, seal(value)]));
+    out.headers = Object.fromEntries(
+      Object.entries(out.headers as Record<string, unknown>).map(([name, value]) => [name, seal(value)]),
+    );
   }
   return changed ? out : undefined;
 }

@@ -44,7 +44,9 @@ export interface CheckedDestination {
 type Resolver = (host: string) => Promise<LookupAddress[]>;
 
 const systemResolver: Resolver = (host) =>
-  new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
 
 /**
  * Resolves the URL's host and checks every address it resolves to (one
@@ -53,8 +55,15 @@ const systemResolver: Resolver = (host) =>
  * internal destination not allowed; DNS errors pass through (they may be
  * temporary).
  */
-export async function checkDestination(url: URL, allow: AllowList, resolver: Resolver = systemResolver): Promise<CheckedDestination> {
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.$/, '');
+export async function checkDestination(
+  url: URL,
+  allow: AllowList,
+  resolver: Resolver = systemResolver,
+): Promise<CheckedDestination> {
+  const host = url.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase()
+    .replace(/\.$/, '');
   const literal = isIP(host);
   const addresses = literal ? [{ address: host, family: literal }] : await resolver(host);
   if (addresses.length === 0) throw new Error(`${host} resolves to no address`);

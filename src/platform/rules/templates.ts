@@ -159,7 +159,9 @@ function lookup(context: Record<string, unknown>, path: readonly Segment[]): unk
     const part = String(segment);
     const key = Object.hasOwn(object, part)
       ? part
-      : Object.keys(object).find((k) => k.toLowerCase() === part.toLowerCase() || (part.toLowerCase() === 'landmark' && k === 'landmarks'));
+      : Object.keys(object).find(
+          (k) => k.toLowerCase() === part.toLowerCase() || (part.toLowerCase() === 'landmark' && k === 'landmarks'),
+        );
     value = key === undefined ? undefined : object[key];
   }
   return value;
@@ -192,7 +194,9 @@ export class TemplateRenderError extends CodedError {
 }
 
 /** The template's pieces, each placeholder told whether it lies inside a JSON string. */
-function jsonPieces(template: string): ({ literal: string } | { path: Segment[]; inString: boolean } | { bad: string })[] {
+function jsonPieces(
+  template: string,
+): ({ literal: string } | { path: Segment[]; inString: boolean } | { bad: string })[] {
   let inString = false;
   let escaped = false;
   return tokenize(template).map((t) => {

@@ -21,12 +21,24 @@ function Card({ title, children }: { title: string; children: ComponentChildren 
   );
 }
 
-function Field(props: { label: string; type?: 'text' | 'email' | 'password'; name: string; autocomplete?: string; minLength?: number }) {
+function Field(props: {
+  label: string;
+  type?: 'text' | 'email' | 'password';
+  name: string;
+  autocomplete?: string;
+  minLength?: number;
+}) {
   return (
     <label>
       {props.label}
       {/* preact types each input type apart; this one input takes three */}
-      <input {...({ type: props.type ?? 'text' } as InputHTMLAttributes<HTMLInputElement>)} name={props.name} autoComplete={props.autocomplete} minLength={props.minLength} required />
+      <input
+        {...({ type: props.type ?? 'text' } as InputHTMLAttributes<HTMLInputElement>)}
+        name={props.name}
+        autoComplete={props.autocomplete}
+        minLength={props.minLength}
+        required
+      />
     </label>
   );
 }
@@ -55,7 +67,9 @@ export function SignIn() {
       <form
         onSubmit={(e) => {
           const { email, password } = fields(e);
-          void action.run(async () => enter((await post<{ token: string }>('/v2/login', { email, password })).token, next));
+          void action.run(async () =>
+            enter((await post<{ token: string }>('/v2/login', { email, password })).token, next),
+          );
         }}
       >
         <Field label="Email" name="email" type="email" autocomplete="username" />
@@ -91,7 +105,13 @@ export function SignUp() {
         >
           <Field label="Your name" name="name" autocomplete="name" />
           <Field label="Email" name="email" type="email" autocomplete="username" />
-          <Field label="Password (8 characters or more)" name="password" type="password" autocomplete="new-password" minLength={8} />
+          <Field
+            label="Password (8 characters or more)"
+            name="password"
+            type="password"
+            autocomplete="new-password"
+            minLength={8}
+          />
           <Field label="Organization" name="organizationName" autocomplete="organization" />
           <button type="submit" disabled={action.busy}>
             Create account
@@ -139,7 +159,13 @@ export function VerifyEmail() {
   const action = useAction();
   return (
     <Card title="Verify your email address">
-      <button type="button" disabled={action.busy} onClick={() => action.run(async () => enter((await post<{ token: string }>('/v2/verify-email', { token })).token))}>
+      <button
+        type="button"
+        disabled={action.busy}
+        onClick={() =>
+          action.run(async () => enter((await post<{ token: string }>('/v2/verify-email', { token })).token))
+        }
+      >
         Verify and sign in
       </button>
       <ErrorNote error={action.error} />
@@ -152,15 +178,25 @@ export function AcceptInvite() {
   const action = useAction();
   return (
     <Card title="Accept the invitation">
-      <p class="muted">New here? Choose your name and a password. Already have an account with this address? Give its password.</p>
+      <p class="muted">
+        New here? Choose your name and a password. Already have an account with this address? Give its password.
+      </p>
       <form
         onSubmit={(e) => {
           const { name, password } = fields(e);
-          void action.run(async () => enter((await post<{ token: string }>('/v2/accept-invite', { token, name, password })).token));
+          void action.run(async () =>
+            enter((await post<{ token: string }>('/v2/accept-invite', { token, name, password })).token),
+          );
         }}
       >
         <Field label="Your name" name="name" autocomplete="name" />
-        <Field label="Password (8 characters or more)" name="password" type="password" autocomplete="new-password" minLength={8} />
+        <Field
+          label="Password (8 characters or more)"
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          minLength={8}
+        />
         <button type="submit" disabled={action.busy}>
           Join
         </button>
@@ -179,10 +215,18 @@ export function SetPassword() {
         onSubmit={(e) => {
           const { password } = fields(e);
           // this one answer is enveloped ({data: {token}}), as on the platform (docs/CONTRACT.md#v2-auth)
-          void action.run(async () => enter((await post<Data<{ token: string }>>('/v2/set-password', { token, password })).data.token));
+          void action.run(async () =>
+            enter((await post<Data<{ token: string }>>('/v2/set-password', { token, password })).data.token),
+          );
         }}
       >
-        <Field label="New password (8 characters or more)" name="password" type="password" autocomplete="new-password" minLength={8} />
+        <Field
+          label="New password (8 characters or more)"
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          minLength={8}
+        />
         <button type="submit" disabled={action.busy}>
           Set password and sign in
         </button>

@@ -31,7 +31,9 @@ type FrameDetections = Record<string, Array<Detection & { zones?: string[] }>>;
 /** The frame's detections, if the event is a camera frame's. */
 function frameOf(event: DeviceEvent): FrameDetections | undefined {
   const payload = event.payload as Record<string, unknown>;
-  return typeof payload.modelVersionId === 'string' && typeof payload.detections === 'object' && payload.detections !== null
+  return typeof payload.modelVersionId === 'string' &&
+    typeof payload.detections === 'object' &&
+    payload.detections !== null
     ? (payload.detections as FrameDetections)
     : undefined;
 }
@@ -44,7 +46,10 @@ const scaler =
     `${(x ?? 0) * WIDTH},${(y ?? 0) * height}`;
 
 /** What the panel shows of a frame event's image: its size, for the frame's aspect ratio. */
-type FrameImage = { state: 'none' } | { state: 'shown'; url: string; width: number; height: number } | { state: 'gone' };
+type FrameImage =
+  | { state: 'none' }
+  | { state: 'shown'; url: string; width: number; height: number }
+  | { state: 'gone' };
 
 /** An image's natural size, once it has loaded. */
 function imageSize(url: string): Promise<{ width: number; height: number }> {
@@ -88,8 +93,12 @@ function useFrameImage(deviceId: string, event: DeviceEvent | undefined): FrameI
 function useRunnableVersions() {
   return useResource(async () => {
     const { data } = await get<Data<Model[]>>('/v2/models');
-    const models = await Promise.all(data.map(async (model) => (await get<Data<ModelWithVersions>>(`/v2/models/${model.id}`)).data));
-    return models.flatMap((m) => m.versions.filter((v) => v.status === 'Active').map((v) => ({ id: v.id, label: `${m.name} v${v.version}` })));
+    const models = await Promise.all(
+      data.map(async (model) => (await get<Data<ModelWithVersions>>(`/v2/models/${model.id}`)).data),
+    );
+    return models.flatMap((m) =>
+      m.versions.filter((v) => v.status === 'Active').map((v) => ({ id: v.id, label: `${m.name} v${v.version}` })),
+    );
   }, 'runnable versions');
 }
 
@@ -99,7 +108,11 @@ function VersionSelect({ value, onChange }: { value: string; onChange: (id: stri
   const listed = versions.data ?? [];
   return (
     <select aria-label="Model version" required value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-      {value === '' && <option value="">{versions.data && listed.length === 0 ? '(no Active model version)' : '(choose a model version)'}</option>}
+      {value === '' && (
+        <option value="">
+          {versions.data && listed.length === 0 ? '(no Active model version)' : '(choose a model version)'}
+        </option>
+      )}
       {value !== '' && !listed.some((v) => v.id === value) && <option value={value}>{value}</option>}
       {listed.map((v) => (
         <option key={v.id} value={v.id}>
@@ -118,14 +131,27 @@ const thresholdOption = (text: string) => (text.trim() === '' ? {} : { threshold
  * (`camera`), else (for those who may change devices) a form that makes it
  * one. `recent`: the device's latest events, newest first.
  */
-export function CameraPanel({ deviceId, camera, recent, onMade }: { deviceId: string; camera: boolean; recent: DeviceEvent[]; onMade: () => void }) {
+export function CameraPanel({
+  deviceId,
+  camera,
+  recent,
+  onMade,
+}: {
+  deviceId: string;
+  camera: boolean;
+  recent: DeviceEvent[];
+  onMade: () => void;
+}) {
   const manager = useIsManager();
   if (!camera) return manager ? <MakeCamera deviceId={deviceId} onMade={onMade} /> : null;
   return <CameraProfile deviceId={deviceId} recent={recent} />;
 }
 
 function CameraProfile({ deviceId, recent }: { deviceId: string; recent: DeviceEvent[] }) {
-  const profile = useResource(async () => (await get<Data<VisionProfile>>(`/v2/devices/${encodeURIComponent(deviceId)}/vision`)).data, `vision ${deviceId}`);
+  const profile = useResource(
+    async () => (await get<Data<VisionProfile>>(`/v2/devices/${encodeURIComponent(deviceId)}/vision`)).data,
+    `vision ${deviceId}`,
+  );
   if (!profile.data) return <ErrorNote error={profile.error} />;
   return <Camera key={profile.data.updatedAt} profile={profile.data} recent={recent} onSaved={profile.reload} />;
 }
@@ -148,7 +174,12 @@ function MakeCamera({ deviceId, onMade }: { deviceId: string; onMade: () => void
         onSubmit={(e) => {
           e.preventDefault();
           void save.run(async () => {
-            await put(`/v2/devices/${encodeURIComponent(deviceId)}/vision`, { modelVersionId: versionId, options: thresholdOption(threshold), zones: [], keepFrames });
+            await put(`/v2/devices/${encodeURIComponent(deviceId)}/vision`, {
+              modelVersionId: versionId,
+              options: thresholdOption(threshold),
+              zones: [],
+              keepFrames,
+            });
             onMade();
           });
         }}
@@ -156,16 +187,27 @@ function MakeCamera({ deviceId, onMade }: { deviceId: string; onMade: () => void
         <VersionSelect value={versionId} onChange={setVersionId} />
         <label>
           Threshold{' '}
-          <input type="number" min={0} max={1} step={0.05} placeholder="the version's" value={threshold} onInput={(e) => setThreshold(e.currentTarget.value)} />
+          <input
+            type="number"
+            min={0}
+            max={1}
+            step={0.05}
+            placeholder="the version's"
+            value={threshold}
+            onInput={(e) => setThreshold(e.currentTarget.value)}
+          />
         </label>
         <label>
-          <input type="checkbox" checked={keepFrames} onChange={(e) => setKeepFrames(e.currentTarget.checked)} /> Keep frames
+          <input type="checkbox" checked={keepFrames} onChange={(e) => setKeepFrames(e.currentTarget.checked)} /> Keep
+          frames
         </label>
         <button type="submit" disabled={save.busy || versionId === ''}>
           Make it a camera
         </button>
       </form>
-      <p class="muted">Its frames (POST /v1/iot/frames) then run through that version; draw its zones on its frame once it is a camera.</p>
+      <p class="muted">
+        Its frames (POST /v1/iot/frames) then run through that version; draw its zones on its frame once it is a camera.
+      </p>
       <ErrorNote error={save.error} />
     </section>
   );
@@ -183,7 +225,9 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
   const [zones, setZones] = useState<ImageZone[]>(profile.zones);
   const [keepFrames, setKeepFrames] = useState(profile.keepFrames);
   const [versionId, setVersionId] = useState(profile.modelVersionId);
-  const [threshold, setThreshold] = useState(profile.options.threshold === undefined ? '' : String(profile.options.threshold));
+  const [threshold, setThreshold] = useState(
+    profile.options.threshold === undefined ? '' : String(profile.options.threshold),
+  );
   const [draft, setDraft] = useState<Array<[number, number]>>();
   const [name, setName] = useState('');
   const save = useAction();
@@ -201,16 +245,35 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
   const saveZones = () => saveProfile({ zones, keepFrames });
   const { threshold: _old, ...otherOptions } = profile.options;
   const options = { ...otherOptions, ...thresholdOption(threshold) };
-  const settingsChanged = versionId !== profile.modelVersionId || JSON.stringify(options) !== JSON.stringify(profile.options);
+  const settingsChanged =
+    versionId !== profile.modelVersionId || JSON.stringify(options) !== JSON.stringify(profile.options);
   const detections = latest ? frameOf(latest) : undefined;
   const changed = JSON.stringify(zones) !== JSON.stringify(profile.zones);
   const height = image.state === 'shown' ? Math.round((WIDTH * image.height) / image.width) : DEFAULT_HEIGHT;
   const pixel = scaler(height);
   const labels = layOutLabels(
     [
-      ...zones.map((zone) => ({ key: `zone ${zone.name}`, kind: 'zone' as const, text: zone.name, x: (zone.polygon[0]?.[0] ?? 0) * WIDTH + 4, y: (zone.polygon[0]?.[1] ?? 0) * height + 14 })),
+      ...zones.map((zone) => ({
+        key: `zone ${zone.name}`,
+        kind: 'zone' as const,
+        text: zone.name,
+        x: (zone.polygon[0]?.[0] ?? 0) * WIDTH + 4,
+        y: (zone.polygon[0]?.[1] ?? 0) * height + 14,
+      })),
       ...Object.entries(detections ?? {}).flatMap(([label, list]) =>
-        list.flatMap((d, i) => (d.type === 'rectangle' ? [{ key: `${label}-${i}`, kind: 'detection' as const, text: detectionTitle(label, d), x: d.data.min[0] * WIDTH + 2, y: d.data.min[1] * height - 3 }] : [])),
+        list.flatMap((d, i) =>
+          d.type === 'rectangle'
+            ? [
+                {
+                  key: `${label}-${i}`,
+                  kind: 'detection' as const,
+                  text: detectionTitle(label, d),
+                  x: d.data.min[0] * WIDTH + 2,
+                  y: d.data.min[1] * height - 3,
+                },
+              ]
+            : [],
+        ),
       ),
     ],
     height,
@@ -261,7 +324,9 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
         </g>
       </svg>
       <p class="muted" data-testid="camera-latest">
-        {latest ? `latest frame: ${new Date(latest.clientSentAt ?? latest.serverReceivedAt).toLocaleString()}` : 'No frame yet: the camera has sent none.'}{' '}
+        {latest
+          ? `latest frame: ${new Date(latest.clientSentAt ?? latest.serverReceivedAt).toLocaleString()}`
+          : 'No frame yet: the camera has sent none.'}{' '}
         {image.state === 'shown'
           ? ''
           : image.state === 'gone'
@@ -279,7 +344,15 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
         <VersionSelect value={versionId} onChange={setVersionId} />
         <label>
           Threshold{' '}
-          <input type="number" min={0} max={1} step={0.05} placeholder="the version's" value={threshold} onInput={(e) => setThreshold(e.currentTarget.value)} />
+          <input
+            type="number"
+            min={0}
+            max={1}
+            step={0.05}
+            placeholder="the version's"
+            value={threshold}
+            onInput={(e) => setThreshold(e.currentTarget.value)}
+          />
         </label>
         <button type="submit" disabled={!settingsChanged || save.busy}>
           Save profile
@@ -318,7 +391,14 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
             setName('');
           }}
         >
-          <input aria-label="Zone name" placeholder="loading_dock" pattern="[A-Za-z_][A-Za-z0-9_]{0,63}" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input
+            aria-label="Zone name"
+            placeholder="loading_dock"
+            pattern="[A-Za-z_][A-Za-z0-9_]{0,63}"
+            required
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
           <span class="muted">{draft.length} corners: click the frame to add more</span>
           <button type="submit" disabled={draft.length < 3}>
             Add zone
@@ -398,7 +478,15 @@ function layOutLabels(wanted: Label[], height: number): Label[] {
 }
 
 /** One detection on the frame: a box, a polygon or a point (a box's label and score are laid out with the others). */
-function DetectionMark({ label, detection, height }: { label: string; detection: Detection & { zones?: string[] }; height: number }) {
+function DetectionMark({
+  label,
+  detection,
+  height,
+}: {
+  label: string;
+  detection: Detection & { zones?: string[] };
+  height: number;
+}) {
   const title = detectionTitle(label, detection);
   const common = { class: 'detection', 'data-label': label };
   const pixel = scaler(height);

@@ -50,7 +50,12 @@ export function Channels() {
           </button>
         </form>
       )}
-      {created?.apiKeys[0] && <ShownOnce label={`Channel ${created.name} was created with its first API key.`} secret={created.apiKeys[0].apiKey} />}
+      {created?.apiKeys[0] && (
+        <ShownOnce
+          label={`Channel ${created.name} was created with its first API key.`}
+          secret={created.apiKeys[0].apiKey}
+        />
+      )}
       <ErrorNote error={action.error ?? channels.error} />
       {channels.data?.length === 0 && <p class="muted">No channels yet.</p>}
       {channels.data?.map((channel) => (
@@ -66,7 +71,9 @@ export function Channels() {
               </button>
             )}
           </header>
-          {manager && open === channel.id && <KeyManager keys={channelKeys(channel.id)} named={false} resourceKey={channel.id} />}
+          {manager && open === channel.id && (
+            <KeyManager keys={channelKeys(channel.id)} named={false} resourceKey={channel.id} />
+          )}
         </section>
       ))}
     </>

@@ -20,7 +20,13 @@ export function Devices() {
   const [name, setName] = useState('');
   const [offset, setOffset] = useState(0);
   const devices = useResource(
-    () => post<Page<Device>>('/v2/devices/search', { limit: PAGE, offset, sort: { field: 'createdAt', order: 'desc' }, filter: name ? { name } : {} }),
+    () =>
+      post<Page<Device>>('/v2/devices/search', {
+        limit: PAGE,
+        offset,
+        sort: { field: 'createdAt', order: 'desc' },
+        filter: name ? { name } : {},
+      }),
     JSON.stringify([name, offset]),
   );
   const rows = devices.data?.data ?? [];
@@ -77,10 +83,20 @@ export function Devices() {
         </table>
       )}
       <div class="pager">
-        <button type="button" class="quiet" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+        <button
+          type="button"
+          class="quiet"
+          disabled={offset === 0}
+          onClick={() => setOffset(Math.max(0, offset - PAGE))}
+        >
           Previous page
         </button>
-        <button type="button" class="quiet" disabled={offset + rows.length >= (devices.data?.meta.filteredTotal ?? 0)} onClick={() => setOffset(offset + PAGE)}>
+        <button
+          type="button"
+          class="quiet"
+          disabled={offset + rows.length >= (devices.data?.meta.filteredTotal ?? 0)}
+          onClick={() => setOffset(offset + PAGE)}
+        >
           Next page
         </button>
       </div>
@@ -97,7 +113,10 @@ function deviceTitle(d: Device): string {
 }
 
 export function DeviceDetail({ deviceId }: { deviceId: string }) {
-  const device = useResource(async () => (await get<Data<Device>>(`/v2/devices/${encodeURIComponent(deviceId)}`)).data, deviceId);
+  const device = useResource(
+    async () => (await get<Data<Device>>(`/v2/devices/${encodeURIComponent(deviceId)}`)).data,
+    deviceId,
+  );
   const events = useResource(() => post<Page<DeviceEvent>>('/v2/events', { deviceId, limit: 20 }), deviceId);
   const channels = useResource(async () => (await get<Data<Channel[]>>('/v2/channels')).data, 'channels');
   const d = device.data;
@@ -126,7 +145,15 @@ export function DeviceDetail({ deviceId }: { deviceId: string }) {
               <dt>Sensors</dt>
               <dd>{d.sensors.join(', ') || '—'}</dd>
               <dt>Tags</dt>
-              <dd data-testid="device-tags">{d.tags.length ? d.tags.map((t) => <span key={t} class="tag">{t}</span>) : '—'}</dd>
+              <dd data-testid="device-tags">
+                {d.tags.length
+                  ? d.tags.map((t) => (
+                      <span key={t} class="tag">
+                        {t}
+                      </span>
+                    ))
+                  : '—'}
+              </dd>
               <dt>Registered</dt>
               <dd>{when(d.createdAt)}</dd>
               <dt>Updated</dt>
@@ -144,7 +171,9 @@ export function DeviceDetail({ deviceId }: { deviceId: string }) {
                   <p data-testid="last-location">
                     <strong>{coordinates(d.lastLocation)}</strong>
                     {d.lastLocation.accuracy !== undefined && ` ± ${Math.round(d.lastLocation.accuracy)} m`}
-                    {d.lastLocation.timestamp !== undefined && <span class="muted"> · reported {new Date(d.lastLocation.timestamp).toLocaleString()}</span>}
+                    {d.lastLocation.timestamp !== undefined && (
+                      <span class="muted"> · reported {new Date(d.lastLocation.timestamp).toLocaleString()}</span>
+                    )}
                   </p>
                 </>
               ) : (
@@ -157,7 +186,9 @@ export function DeviceDetail({ deviceId }: { deviceId: string }) {
           <CameraPanel deviceId={deviceId} camera={d.camera} recent={events.data?.data ?? []} onMade={device.reload} />
           <details>
             <summary>Properties and attributes</summary>
-            <pre data-testid="device-properties">{JSON.stringify({ properties: d.properties, attributes: d.attributes }, null, 2)}</pre>
+            <pre data-testid="device-properties">
+              {JSON.stringify({ properties: d.properties, attributes: d.attributes }, null, 2)}
+            </pre>
           </details>
         </>
       )}
@@ -180,7 +211,11 @@ export function DeviceDetail({ deviceId }: { deviceId: string }) {
         {events.data && events.data.data.length === 0 ? (
           <p class="muted">No events yet.</p>
         ) : (
-          <EventTable events={events.data?.data ?? []} channelName={(id) => channels.data?.find((c) => c.id === id)?.name} testId="device-events" />
+          <EventTable
+            events={events.data?.data ?? []}
+            channelName={(id) => channels.data?.find((c) => c.id === id)?.name}
+            testId="device-events"
+          />
         )}
       </section>
     </>
@@ -199,7 +234,12 @@ function LocationMap({ location }: { location: LastLocation }) {
   const accuracy = location.accuracy ? location.accuracy / metresPerPixel(view, center.lat) : 0;
   return (
     <div class="map">
-      <svg viewBox={`0 0 ${MAP_WIDTH} ${LOCATION_HEIGHT}`} data-testid="device-map" role="img" aria-label={`last location ${coordinates(location)}`}>
+      <svg
+        viewBox={`0 0 ${MAP_WIDTH} ${LOCATION_HEIGHT}`}
+        data-testid="device-map"
+        role="img"
+        aria-label={`last location ${coordinates(location)}`}
+      >
         <rect class="sea" width={MAP_WIDTH} height={LOCATION_HEIGHT} />
         <Tiles view={view} template={storedTiles()} />
         <Grid view={view} />

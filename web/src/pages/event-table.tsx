@@ -5,7 +5,15 @@ import type { DeviceEvent } from '../types';
 /** A payload shown on one line, cut short past this many characters (the whole of it in the title). */
 const PAYLOAD_CHARS = 240;
 
-export function EventTable({ events, channelName, testId }: { events: DeviceEvent[]; channelName?: (id: string) => string | undefined; testId: string }) {
+export function EventTable({
+  events,
+  channelName,
+  testId,
+}: {
+  events: DeviceEvent[];
+  channelName?: (id: string) => string | undefined;
+  testId: string;
+}) {
   return (
     <table data-testid={testId}>
       <thead>

@@ -57,11 +57,24 @@ function ulidTime(id: string): number | undefined {
 const LINKED_WINDOW_MS = 5 * 60_000;
 
 /** One event, linked from elsewhere (a rule's delivery): found among those received around the time its id names. */
-function LinkedEvent({ eventId, deviceId, channels }: { eventId: string; deviceId: string | undefined; channels: Channels }) {
+function LinkedEvent({
+  eventId,
+  deviceId,
+  channels,
+}: {
+  eventId: string;
+  deviceId: string | undefined;
+  channels: Channels;
+}) {
   const found = useResource(async () => {
     const at = ulidTime(eventId);
     if (at === undefined) return null;
-    const page = await post<Page<DeviceEvent>>('/v2/events', { deviceId, from: at - LINKED_WINDOW_MS, to: at + LINKED_WINDOW_MS, limit: 1000 });
+    const page = await post<Page<DeviceEvent>>('/v2/events', {
+      deviceId,
+      from: at - LINKED_WINDOW_MS,
+      to: at + LINKED_WINDOW_MS,
+      limit: 1000,
+    });
     return page.data.find((e) => e.id === eventId) ?? null;
   }, `${eventId} ${deviceId}`);
   return (
@@ -152,12 +165,20 @@ function LiveTail({ initial, channels }: { initial: TailFilter; channels: Channe
         }}
       >
         <ChannelSelect channels={channels} value={filter.channelId} name="channelId" />
-        <input name="deviceId" aria-label="Tail device id" placeholder="Device id (any)" size={30} defaultValue={filter.deviceId ?? ''} />
+        <input
+          name="deviceId"
+          aria-label="Tail device id"
+          placeholder="Device id (any)"
+          size={30}
+          defaultValue={filter.deviceId ?? ''}
+        />
         <button type="submit" class="quiet">
           Follow
         </button>
         <span class="muted">
-          {paused ? 'Paused: new events are held, not shown.' : `The newest ${TAIL_CAP} events, newest first, as devices send them.`}
+          {paused
+            ? 'Paused: new events are held, not shown.'
+            : `The newest ${TAIL_CAP} events, newest first, as devices send them.`}
         </span>
       </form>
       {tail.state !== 'live' && <ErrorNote error={tail.error} />}
@@ -189,14 +210,26 @@ const PAGE_SIZES = [25, 50, 100];
 const instant = (local: string | undefined) => (local ? new Date(local).toISOString() : undefined);
 
 function EventSearch({ initialDeviceId, channels }: { initialDeviceId: string | undefined; channels: Channels }) {
-  const [criteria, setCriteria] = useState<Criteria>({ deviceId: initialDeviceId, datePath: 'serverReceivedAt', filter: {}, order: 'desc', limit: PAGE_SIZES[0]! });
+  const [criteria, setCriteria] = useState<Criteria>({
+    deviceId: initialDeviceId,
+    datePath: 'serverReceivedAt',
+    filter: {},
+    order: 'desc',
+    limit: PAGE_SIZES[0]!,
+  });
   // the sinceId of each page before the current one (the first page has none)
   const [pages, setPages] = useState<Array<string | undefined>>([undefined]);
   const [formError, setFormError] = useState<string>();
   const sinceId = pages[pages.length - 1];
   const { order, limit, ...scope } = criteria;
   const results = useResource(
-    () => post<Page<DeviceEvent>>('/v2/events', { ...scope, limit, sort: { field: 'serverReceivedAt', order }, ...(sinceId && { sinceId }) }),
+    () =>
+      post<Page<DeviceEvent>>('/v2/events', {
+        ...scope,
+        limit,
+        sort: { field: 'serverReceivedAt', order },
+        ...(sinceId && { sinceId }),
+      }),
     JSON.stringify([criteria, sinceId]),
   );
   const rows = results.data?.data ?? [];
@@ -236,7 +269,8 @@ function EventSearch({ initialDeviceId, channels }: { initialDeviceId: string | 
         }}
       >
         <label>
-          Device id <input name="deviceId" aria-label="Search device id" size={30} defaultValue={criteria.deviceId ?? ''} />
+          Device id{' '}
+          <input name="deviceId" aria-label="Search device id" size={30} defaultValue={criteria.deviceId ?? ''} />
         </label>
         <label>
           Channel <ChannelSelect channels={channels} value={criteria.channelId} name="channelId" />
@@ -255,7 +289,8 @@ function EventSearch({ initialDeviceId, channels }: { initialDeviceId: string | 
           To <input type="datetime-local" step="1" name="to" aria-label="To" />
         </label>
         <label class="wide">
-          Payload filter <input name="filter" aria-label="Payload filter" placeholder='{"data.kind": "alarm"}' size={36} />
+          Payload filter{' '}
+          <input name="filter" aria-label="Payload filter" placeholder='{"data.kind": "alarm"}' size={36} />
         </label>
         <label>
           Order{' '}
@@ -279,15 +314,30 @@ function EventSearch({ initialDeviceId, channels }: { initialDeviceId: string | 
       <ErrorNote error={formError ?? results.error} />
       {results.data && (
         <p class="muted" data-testid="search-summary">
-          {results.data.meta.filteredTotal} matching of {results.data.meta.total} events{criteria.deviceId || criteria.channelId ? ' of this scope' : ''}; page {pages.length}
+          {results.data.meta.filteredTotal} matching of {results.data.meta.total} events
+          {criteria.deviceId || criteria.channelId ? ' of this scope' : ''}; page {pages.length}
         </p>
       )}
-      {results.data && rows.length === 0 ? <p class="muted">No events match.</p> : <EventTable events={rows} channelName={channels.name} testId="search-results" />}
+      {results.data && rows.length === 0 ? (
+        <p class="muted">No events match.</p>
+      ) : (
+        <EventTable events={rows} channelName={channels.name} testId="search-results" />
+      )}
       <div class="pager">
-        <button type="button" class="quiet" disabled={pages.length === 1} onClick={() => setPages((p) => p.slice(0, -1))}>
+        <button
+          type="button"
+          class="quiet"
+          disabled={pages.length === 1}
+          onClick={() => setPages((p) => p.slice(0, -1))}
+        >
           Previous page
         </button>
-        <button type="button" class="quiet" disabled={rows.length < limit} onClick={() => setPages((p) => [...p, rows[rows.length - 1]!.id])}>
+        <button
+          type="button"
+          class="quiet"
+          disabled={rows.length < limit}
+          onClick={() => setPages((p) => [...p, rows[rows.length - 1]!.id])}
+        >
           Next page
         </button>
       </div>

@@ -19,7 +19,10 @@ export function ApiKeys() {
       <h1>API keys</h1>
       {manager ? (
         <>
-          <p class="muted">Inference API keys: send one as <code>Authorization: Bearer sk_…</code> to <code>POST /v1/models/:id/predict</code>.</p>
+          <p class="muted">
+            Inference API keys: send one as <code>Authorization: Bearer sk_…</code> to{' '}
+            <code>POST /v1/models/:id/predict</code>.
+          </p>
           <KeyManager keys={inferenceKeys} named resourceKey="inference-keys" />
         </>
       ) : (

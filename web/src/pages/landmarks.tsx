@@ -27,13 +27,16 @@ const TOOLS: Array<[Tool, string]> = [
 /** A rectangle from two opposite corners, whichever they are. */
 const rectangle = (a: LatLon, b: LatLon): Shape => ({
   type: 'rectangle',
-  geometry: { nw: { lat: Math.max(a.lat, b.lat), lon: Math.min(a.lon, b.lon) }, se: { lat: Math.min(a.lat, b.lat), lon: Math.max(a.lon, b.lon) } },
+  geometry: {
+    nw: { lat: Math.max(a.lat, b.lat), lon: Math.min(a.lon, b.lon) },
+    se: { lat: Math.min(a.lat, b.lat), lon: Math.max(a.lon, b.lon) },
+  },
 });
 
 /** Where a circle's rim handle sits: due east of the centre, one radius away. */
 const rimOf = (center: LatLon, radius: number): LatLon => ({
   lat: center.lat,
-  lon: center.lon + (radius / (111_320 * Math.cos((center.lat * Math.PI) / 180))),
+  lon: center.lon + radius / (111_320 * Math.cos((center.lat * Math.PI) / 180)),
 });
 
 /** The points a shape can be dragged by: a polygon's corners; a rectangle's four corners, clockwise from north-west; a circle's centre and rim. */
@@ -46,7 +49,8 @@ function handlesOf(shape: Shape): LatLon[] {
 
 /** The shape with handle `index` (see handlesOf) dragged to `at`. */
 function moveHandle(shape: Shape, index: number, at: LatLon): Shape {
-  if (shape.type === 'polygon') return { type: 'polygon', geometry: { points: shape.geometry.points.map((p, i) => (i === index ? at : p)) } };
+  if (shape.type === 'polygon')
+    return { type: 'polygon', geometry: { points: shape.geometry.points.map((p, i) => (i === index ? at : p)) } };
   if (shape.type === 'circle') {
     const { center, radius } = shape.geometry;
     return index === 0
@@ -58,7 +62,11 @@ function moveHandle(shape: Shape, index: number, at: LatLon): Shape {
 
 /** What a view must hold to show the shape whole: a circle's box, a rectangle's corners, a polygon's points. */
 const pointsOf = (shape: Shape): LatLon[] =>
-  shape.type === 'circle' ? circleBox(shape.geometry.center, shape.geometry.radius) : shape.type === 'rectangle' ? [shape.geometry.nw, shape.geometry.se] : shape.geometry.points;
+  shape.type === 'circle'
+    ? circleBox(shape.geometry.center, shape.geometry.radius)
+    : shape.type === 'rectangle'
+      ? [shape.geometry.nw, shape.geometry.se]
+      : shape.geometry.points;
 
 /** The view that shows every landmark whole (before: a 200 m circle was cut by the zoom picked for its centre alone), or the whole world when there are none. */
 function fit(landmarks: Landmark[]): View {
@@ -68,7 +76,10 @@ function fit(landmarks: Landmark[]): View {
 }
 
 export function Landmarks() {
-  const projects = useResource(async () => (await get<Data<Array<{ id: string; name: string }>>>('/v2/projects')).data, 'projects');
+  const projects = useResource(
+    async () => (await get<Data<Array<{ id: string; name: string }>>>('/v2/projects')).data,
+    'projects',
+  );
   const [chosen, setChosen] = useState<string>();
   const projectId = chosen ?? projects.data?.[0]?.id;
   return (
@@ -100,7 +111,10 @@ export function Landmarks() {
 }
 
 function ProjectLandmarks({ projectId }: { projectId: string }) {
-  const landmarks = useResource(async () => (await get<Data<Landmark[]>>(`/v2/projects/${projectId}/landmarks`)).data, projectId);
+  const landmarks = useResource(
+    async () => (await get<Data<Landmark[]>>(`/v2/projects/${projectId}/landmarks`)).data,
+    projectId,
+  );
   const manager = useIsManager();
   const action = useAction();
   const [view, setView] = useState<View>();
@@ -146,12 +160,22 @@ function ProjectLandmarks({ projectId }: { projectId: string }) {
       {manager && (
         <div class="toolbar" role="toolbar" aria-label="Map tools">
           {TOOLS.map(([value, label]) => (
-            <button key={value} type="button" class={tool === value ? '' : 'quiet'} aria-pressed={tool === value} onClick={() => setTool(value)}>
+            <button
+              key={value}
+              type="button"
+              class={tool === value ? '' : 'quiet'}
+              aria-pressed={tool === value}
+              onClick={() => setTool(value)}
+            >
               {label}
             </button>
           ))}
           <span class="muted">
-            {tool === 'pan' ? 'Drag to move, wheel to zoom.' : tool === 'polygon' ? 'Click each corner.' : 'Drag on the map.'}
+            {tool === 'pan'
+              ? 'Drag to move, wheel to zoom.'
+              : tool === 'polygon'
+                ? 'Click each corner.'
+                : 'Drag on the map.'}
             {draft && ' Drag the white handles to reshape.'}
           </span>
         </div>
@@ -175,7 +199,13 @@ function ProjectLandmarks({ projectId }: { projectId: string }) {
             void save();
           }}
         >
-          <input aria-label="Landmark name" placeholder="Landmark name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input
+            aria-label="Landmark name"
+            placeholder="Landmark name"
+            required
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
           <button type="submit" disabled={!draftReady || action.busy}>
             {editing ? `Save changes to ${editing.name}` : `Save ${draft.type}`}
           </button>
@@ -244,18 +274,43 @@ function ShapeView({ view, shape, name, draft }: { view: View; shape: Shape; nam
   const data = draft ? { 'data-draft': shape.type } : { 'data-landmark': name };
   if (shape.type === 'circle') {
     const [x, y] = toScreen(view, shape.geometry.center);
-    return <circle class={cls} {...data} cx={x} cy={y} r={shape.geometry.radius / metresPerPixel(view, shape.geometry.center.lat)} />;
+    return (
+      <circle
+        class={cls}
+        {...data}
+        cx={x}
+        cy={y}
+        r={shape.geometry.radius / metresPerPixel(view, shape.geometry.center.lat)}
+      />
+    );
   }
   if (shape.type === 'rectangle') {
     const [x0, y0] = toScreen(view, shape.geometry.nw);
     const [x1, y1] = toScreen(view, shape.geometry.se);
-    return <rect class={cls} {...data} x={Math.min(x0, x1)} y={Math.min(y0, y1)} width={Math.abs(x1 - x0)} height={Math.abs(y1 - y0)} />;
+    return (
+      <rect
+        class={cls}
+        {...data}
+        x={Math.min(x0, x1)}
+        y={Math.min(y0, y1)}
+        width={Math.abs(x1 - x0)}
+        height={Math.abs(y1 - y0)}
+      />
+    );
   }
   const points = shape.geometry.points.map((p) => toScreen(view, p).join(',')).join(' ');
   return <polygon class={cls} {...data} points={points} />;
 }
 
-function MapView(props: { view: View; setView: (v: View) => void; tool: Tool; landmarks: Landmark[]; draft: Shape | undefined; setDraft: (s: Shape | undefined) => void; tiles: string }) {
+function MapView(props: {
+  view: View;
+  setView: (v: View) => void;
+  tool: Tool;
+  landmarks: Landmark[];
+  draft: Shape | undefined;
+  setDraft: (s: Shape | undefined) => void;
+  tiles: string;
+}) {
   const { view, setView, tool, draft, setDraft } = props;
   const svg = useRef<SVGSVGElement>(null);
   /** a drag in progress: of the map or a new shape (from `start`), or of one of the draft's handles */
@@ -267,7 +322,9 @@ function MapView(props: { view: View; setView: (v: View) => void; tool: Tool; la
     return [((e.clientX - box.left) * WIDTH) / box.width, ((e.clientY - box.top) * HEIGHT) / box.height];
   };
   const shapeTo = (start: LatLon, at: LatLon): Shape =>
-    tool === 'circle' ? { type: 'circle', geometry: { center: start, radius: Math.round(distance(start, at)) } } : rectangle(start, at);
+    tool === 'circle'
+      ? { type: 'circle', geometry: { center: start, radius: Math.round(distance(start, at)) } }
+      : rectangle(start, at);
   return (
     <div class="map">
       <svg
@@ -279,7 +336,10 @@ function MapView(props: { view: View; setView: (v: View) => void; tool: Tool; la
           const [x, y] = local(e);
           const at = toLatLon(view, x, y);
           if (tool === 'polygon') {
-            setDraft({ type: 'polygon', geometry: { points: [...(draft?.type === 'polygon' ? draft.geometry.points : []), at] } });
+            setDraft({
+              type: 'polygon',
+              geometry: { points: [...(draft?.type === 'polygon' ? draft.geometry.points : []), at] },
+            });
             return;
           }
           svg.current!.setPointerCapture(e.pointerId);
@@ -292,7 +352,8 @@ function MapView(props: { view: View; setView: (v: View) => void; tool: Tool; la
           if (!d) return;
           if (d.handle !== undefined) {
             if (draft) setDraft(moveHandle(draft, d.handle, toLatLon(view, x, y)));
-          } else if (tool === 'pan') setView({ ...d.view, center: toLatLon(d.view, WIDTH / 2 - (x - d.x), HEIGHT / 2 - (y - d.y)) });
+          } else if (tool === 'pan')
+            setView({ ...d.view, center: toLatLon(d.view, WIDTH / 2 - (x - d.x), HEIGHT / 2 - (y - d.y)) });
           else setDraft(shapeTo(d.start, toLatLon(view, x, y)));
         }}
         onPointerUp={() => {
@@ -368,7 +429,13 @@ function GoTo({ view, setView }: { view: View; setView: (v: View) => void }) {
         setView({ ...view, center: { lat, lon }, zoom: Math.max(view.zoom, 15) });
       }}
     >
-      <input aria-label="Go to coordinates" placeholder="lat, lon" size={22} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      <input
+        aria-label="Go to coordinates"
+        placeholder="lat, lon"
+        size={22}
+        value={text}
+        onInput={(e) => setText(e.currentTarget.value)}
+      />
       <button type="submit" class="quiet">
         Go
       </button>

@@ -49,7 +49,13 @@ export function Projects() {
         key={added}
         path="/v2/projects"
         empty="No projects yet."
-        columns={[name, { title: 'Channels', cell: (p) => p.channelIds.length }, { title: 'Enabled', cell: (p) => (p.enabled ? 'yes' : 'no') }, id, created]}
+        columns={[
+          name,
+          { title: 'Channels', cell: (p) => p.channelIds.length },
+          { title: 'Enabled', cell: (p) => (p.enabled ? 'yes' : 'no') },
+          id,
+          created,
+        ]}
       />
     </>
   );

@@ -37,14 +37,22 @@ export function Models() {
             });
           }}
         >
-          <input placeholder="New model name" aria-label="New model name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input
+            placeholder="New model name"
+            aria-label="New model name"
+            required
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
           <button type="submit" disabled={action.busy}>
             Create model
           </button>
         </form>
       )}
       <ErrorNote error={action.error ?? models.error} />
-      {models.data?.map((model) => <ModelCard key={model.id} model={model} manager={manager} changed={models.reload} />)}
+      {models.data?.map((model) => (
+        <ModelCard key={model.id} model={model} manager={manager} changed={models.reload} />
+      ))}
       {models.data?.length === 0 && <p class="muted">No models yet.</p>}
     </>
   );
@@ -52,16 +60,22 @@ export function Models() {
 
 function ModelCard({ model, manager, changed }: { model: ModelWithVersions; manager: boolean; changed: () => void }) {
   const action = useAction();
-  const remove = (path: string, what: string) => confirm(`Delete ${what}?`) && action.run(async () => {
-    await del(path);
-    changed();
-  });
+  const remove = (path: string, what: string) =>
+    confirm(`Delete ${what}?`) &&
+    action.run(async () => {
+      await del(path);
+      changed();
+    });
   return (
     <section class="panel" data-model-name={model.name}>
       <header>
         <h2>{model.name}</h2>
         {manager && (
-          <button type="button" class="danger" onClick={() => remove(`/v2/models/${model.id}`, `model ${model.name} and all its versions`)}>
+          <button
+            type="button"
+            class="danger"
+            onClick={() => remove(`/v2/models/${model.id}`, `model ${model.name} and all its versions`)}
+          >
             Delete model
           </button>
         )}
@@ -85,7 +99,9 @@ function ModelCard({ model, manager, changed }: { model: ModelWithVersions; mana
             <tr key={v.id} data-version-id={v.id}>
               <td>{v.version}</td>
               <td>
-                <code class="id" data-testid="version-id">{v.id}</code>
+                <code class="id" data-testid="version-id">
+                  {v.id}
+                </code>
               </td>
               <td>{v.name}</td>
               <td>
@@ -101,7 +117,11 @@ function ModelCard({ model, manager, changed }: { model: ModelWithVersions; mana
               <td class="actions">
                 {v.status === 'Active' && <Link href={`/models/${v.id}/predict`}>Try it</Link>}
                 {manager && (
-                  <button type="button" class="danger" onClick={() => remove(`/v2/model-versions/${v.id}`, `version ${v.version} of ${model.name}`)}>
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={() => remove(`/v2/model-versions/${v.id}`, `version ${v.version} of ${model.name}`)}
+                  >
                     Delete
                   </button>
                 )}

@@ -189,10 +189,14 @@ export function Predict({ versionId }: { versionId: string }) {
       const form = new FormData();
       form.append('file', file);
       setPrediction(
-        await request<Prediction>('POST', `/v1/models/${encodeURIComponent(versionId)}/predict?threshold=${MIN_THRESHOLD}`, {
-          authorization: `Bearer ${key}`,
-          body: form,
-        }),
+        await request<Prediction>(
+          'POST',
+          `/v1/models/${encodeURIComponent(versionId)}/predict?threshold=${MIN_THRESHOLD}`,
+          {
+            authorization: `Bearer ${key}`,
+            body: form,
+          },
+        ),
       );
     });
 
@@ -219,7 +223,14 @@ export function Predict({ versionId }: { versionId: string }) {
         }}
       >
         <label>
-          Drop an image here, or choose one: <input type="file" name="image" accept="image/*" disabled={!key} onChange={(e) => e.currentTarget.files?.[0] && predict(e.currentTarget.files[0])} />
+          Drop an image here, or choose one:{' '}
+          <input
+            type="file"
+            name="image"
+            accept="image/*"
+            disabled={!key}
+            onChange={(e) => e.currentTarget.files?.[0] && predict(e.currentTarget.files[0])}
+          />
         </label>
         {!key && <p class="muted">Choose an inference API key first.</p>}
       </div>
@@ -227,14 +238,26 @@ export function Predict({ versionId }: { versionId: string }) {
       {action.busy && <p role="status">Predicting…</p>}
       <label class="slider">
         Threshold {minimum.toFixed(2)}
-        <input type="range" name="threshold" min={MIN_THRESHOLD} max={1} step={0.01} value={minimum} onInput={(e) => setThreshold(Number(e.currentTarget.value))} />
+        <input
+          type="range"
+          name="threshold"
+          min={MIN_THRESHOLD}
+          max={1}
+          step={0.01}
+          value={minimum}
+          onInput={(e) => setThreshold(Number(e.currentTarget.value))}
+        />
       </label>
       <div class="result">
         <canvas
           ref={canvas}
           data-testid="prediction-canvas"
           data-boxes={image && prediction ? shown.length : undefined}
-          data-drawn={image && prediction && drawn ? `${drawn.rectangle} rectangles, ${drawn.polygon} polygons, ${drawn.point} points` : undefined}
+          data-drawn={
+            image && prediction && drawn
+              ? `${drawn.rectangle} rectangles, ${drawn.polygon} polygons, ${drawn.point} points`
+              : undefined
+          }
         />
         {prediction && (
           <ol class="detections" data-testid="detections">
@@ -269,12 +292,25 @@ function KeyChoice({ value, choose }: { value: string; choose: (key: string) => 
   return (
     <fieldset class="key-choice">
       <legend>Inference API key</legend>
-      <input type="password" aria-label="Inference API key" placeholder="sk_…" value={value} onInput={(e) => choose(e.currentTarget.value.trim())} />
+      <input
+        type="password"
+        aria-label="Inference API key"
+        placeholder="sk_…"
+        value={value}
+        onInput={(e) => choose(e.currentTarget.value.trim())}
+      />
       {manager && (
         <button
           type="button"
           disabled={action.busy}
-          onClick={() => action.run(async () => choose((await post<Data<NewInferenceKey>>('/v2/inference/api-keys', { name: 'console (browser)' })).data.apiKey))}
+          onClick={() =>
+            action.run(async () =>
+              choose(
+                (await post<Data<NewInferenceKey>>('/v2/inference/api-keys', { name: 'console (browser)' })).data
+                  .apiKey,
+              ),
+            )
+          }
         >
           Create a key for this browser
         </button>

@@ -80,7 +80,16 @@ const LEAVES: Record<string, (landmarks: Array<{ id: string }>) => Condition> = 
   landmark: (landmarks) => ({ type: 'enterLandmark', ids: landmarks[0] ? [landmarks[0].id] : [] }),
   attribute: () => ({ type: 'matchAttribute', attribute: 'event.data.', operator: '>', value: 0 }),
   schedule: () => ({ type: 'schedule', weekDays: [1, 2, 3, 4, 5], timeOfDay: { from: 8 * 3600, to: 18 * 3600 } }),
-  camera: () => ({ type: 'camera', label: 'traffic cone', zone: '', minScore: 0, operator: '>=', value: 1, heldSeconds: 0, once: true }),
+  camera: () => ({
+    type: 'camera',
+    label: 'traffic cone',
+    zone: '',
+    minScore: 0,
+    operator: '>=',
+    value: 1,
+    heldSeconds: 0,
+    once: true,
+  }),
   group: () => ({ type: 'or', items: [] }),
 };
 
@@ -124,10 +133,16 @@ function fromServer(node: unknown): Condition | undefined {
     case 'outsideLandmark':
       return Array.isArray(n.ids) ? ({ ...n, type: n.type, ids: n.ids.map(String) } as Leaf) : undefined;
     case 'matchAttribute':
-      return typeof n.attribute === 'string' && typeof n.operator === 'string' && (typeof n.value === 'string' || typeof n.value === 'number') ? (n as unknown as Leaf) : undefined;
+      return typeof n.attribute === 'string' &&
+        typeof n.operator === 'string' &&
+        (typeof n.value === 'string' || typeof n.value === 'number')
+        ? (n as unknown as Leaf)
+        : undefined;
     case 'schedule': {
       const time = n.timeOfDay as { from?: unknown; to?: unknown } | undefined;
-      return Array.isArray(n.weekDays) && typeof time?.from === 'number' && typeof time.to === 'number' ? (n as unknown as Leaf) : undefined;
+      return Array.isArray(n.weekDays) && typeof time?.from === 'number' && typeof time.to === 'number'
+        ? (n as unknown as Leaf)
+        : undefined;
     }
     default:
       return cameraFromServer(n);
@@ -146,7 +161,16 @@ function cameraFromServer(n: Record<string, unknown>): Camera | undefined {
     node = ((node.items as unknown[] | undefined)?.[0] ?? {}) as Record<string, unknown>;
   }
   if (node.type !== 'detections' || typeof node.label !== 'string' || typeof node.value !== 'number') return undefined;
-  return { type: 'camera', label: node.label, zone: str(node.zone), minScore: num(node.minScore), operator: str(node.operator, '>='), value: node.value, heldSeconds, once };
+  return {
+    type: 'camera',
+    label: node.label,
+    zone: str(node.zone),
+    minScore: num(node.minScore),
+    operator: str(node.operator, '>='),
+    value: node.value,
+    heldSeconds,
+    once,
+  };
 }
 
 /** A saved rule's conditions as the builder's tree: its root group, or its one condition in an all-of group; undefined when the builder cannot edit them. */
@@ -182,7 +206,8 @@ function actionsToServer(actions: Action[]): unknown[] {
   });
 }
 
-const clock = (seconds: number) => `${String(Math.floor(seconds / 3600)).padStart(2, '0')}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
+const clock = (seconds: number) =>
+  `${String(Math.floor(seconds / 3600)).padStart(2, '0')}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
 const seconds = (value: string) => {
   const [h, m] = value.split(':').map(Number);
   return (h ?? 0) * 3600 + (m ?? 0) * 60;
@@ -212,7 +237,13 @@ function describeConditions(conditions: Condition[], landmarkName: (id: string) 
   };
   const node = (c: Condition, nested: boolean): string => {
     // The nodes that remember, as the server answers them (the builder makes them from a camera node).
-    const other = c as unknown as { type: string; seconds?: number; events?: number; to?: boolean; items?: Condition[] };
+    const other = c as unknown as {
+      type: string;
+      seconds?: number;
+      events?: number;
+      to?: boolean;
+      items?: Condition[];
+    };
     if ((other.type === 'for' || other.type === 'becomes') && other.items?.[0]) {
       const inner = node(other.items[0], true);
       if (other.type === 'becomes') return `${inner} ${other.to ? 'starts' : 'stops'}`;
@@ -223,7 +254,9 @@ function describeConditions(conditions: Condition[], landmarkName: (id: string) 
     const text = c.items.map((item) => node(item, true)).join(` ${c.type} `);
     return nested && c.items.length > 1 ? `(${text})` : text;
   };
-  return conditions.length === 0 ? 'no conditions: every event of the project' : conditions.map((c) => node(c, false)).join(' and ');
+  return conditions.length === 0
+    ? 'no conditions: every event of the project'
+    : conditions.map((c) => node(c, false)).join(' and ');
 }
 
 /** A condition the builder does not make, in words: a camera's detections, or its type. */
@@ -234,7 +267,10 @@ function describeOther(c: Record<string, unknown>): string {
 }
 
 export function Rules() {
-  const projects = useResource(async () => (await get<Data<Array<{ id: string; name: string }>>>('/v2/projects')).data, 'projects');
+  const projects = useResource(
+    async () => (await get<Data<Array<{ id: string; name: string }>>>('/v2/projects')).data,
+    'projects',
+  );
   const [chosen, setChosen] = useState<string>();
   const projectId = chosen ?? projects.data?.[0]?.id;
   return (
@@ -267,7 +303,11 @@ export function Rules() {
 
 function ProjectRules({ projectId }: { projectId: string }) {
   const rules = useResource(async () => (await get<Data<Rule[]>>(`/v2/rules?projectId=${projectId}`)).data, projectId);
-  const landmarks = useResource(async () => (await get<Data<Array<{ id: string; name: string }>>>(`/v2/projects/${projectId}/landmarks?count=1000`)).data, `landmarks ${projectId}`);
+  const landmarks = useResource(
+    async () =>
+      (await get<Data<Array<{ id: string; name: string }>>>(`/v2/projects/${projectId}/landmarks?count=1000`)).data,
+    `landmarks ${projectId}`,
+  );
   const landmarkName = (id: string) => landmarks.data?.find((l) => l.id === id)?.name ?? id;
   const manager = useIsManager();
   const action = useAction();
@@ -373,7 +413,9 @@ function Warnings({ warnings }: { warnings: Warning[] }) {
 /** A fired action's link to the event that fired it, on the Events page. */
 function EventLink({ eventId, deviceId }: { eventId: string; deviceId: string | null }) {
   return (
-    <Link href={`/events?eventId=${encodeURIComponent(eventId)}${deviceId ? `&deviceId=${encodeURIComponent(deviceId)}` : ''}`}>
+    <Link
+      href={`/events?eventId=${encodeURIComponent(eventId)}${deviceId ? `&deviceId=${encodeURIComponent(deviceId)}` : ''}`}
+    >
       <span class="visually-hidden">event </span>
       <code class="id">{eventId}</code>
     </Link>
@@ -381,7 +423,10 @@ function EventLink({ eventId, deviceId }: { eventId: string; deviceId: string | 
 }
 
 function Deliveries({ ruleId }: { ruleId: string }) {
-  const deliveries = useResource(async () => (await get<Data<Delivery[]>>(`/v2/rules/${ruleId}/deliveries`)).data, ruleId);
+  const deliveries = useResource(
+    async () => (await get<Data<Delivery[]>>(`/v2/rules/${ruleId}/deliveries`)).data,
+    ruleId,
+  );
   if (deliveries.error) return <ErrorNote error={deliveries.error} />;
   if (deliveries.data?.length === 0) return <p class="muted">Nothing delivered yet.</p>;
   return (
@@ -409,7 +454,9 @@ function Deliveries({ ruleId }: { ruleId: string }) {
                   {d.deliveries.map((a) => (
                     <li key={a.attempt} data-testid="delivery-attempt" data-outcome={a.outcome}>
                       #{a.attempt}: {a.statusCode !== null ? <strong>HTTP {a.statusCode}</strong> : null}
-                      {a.error && (a.statusCode === null || a.error !== `HTTP ${a.statusCode}`) ? <span class="error"> {a.error}</span> : null}
+                      {a.error && (a.statusCode === null || a.error !== `HTTP ${a.statusCode}`) ? (
+                        <span class="error"> {a.error}</span>
+                      ) : null}
                       <span class="muted">
                         {' '}
                         · {a.outcome} · {a.durationMs} ms · {new Date(a.startedAt).toLocaleTimeString()}
@@ -439,14 +486,22 @@ function RuleBuilder({
   cancel: () => void;
   saved: (name: string, warnings: Warning[]) => void;
 }) {
-  const landmarks = useResource(async () => (await get<Data<Array<{ id: string; name: string }>>>(`/v2/projects/${projectId}/landmarks`)).data, projectId);
-  const vocabulary = useResource(async () => (await get<Data<Vocabulary>>(`/v2/projects/${projectId}/rule-vocabulary`)).data, `vocabulary ${projectId}`);
+  const landmarks = useResource(
+    async () => (await get<Data<Array<{ id: string; name: string }>>>(`/v2/projects/${projectId}/landmarks`)).data,
+    projectId,
+  );
+  const vocabulary = useResource(
+    async () => (await get<Data<Vocabulary>>(`/v2/projects/${projectId}/rule-vocabulary`)).data,
+    `vocabulary ${projectId}`,
+  );
   const [name, setName] = useState(editing?.name ?? '');
   // A rule whose conditions the builder does not make keeps them: its tree is not shown.
   const editable = editing ? treeOf(editing.conditionsObject) : { type: 'and' as const, items: [] };
   const [tree, setTree] = useState<Group>(editable ?? { type: 'and', items: [] });
   const [treeChanged, setTreeChanged] = useState(false);
-  const [actions, setActions] = useState<Action[]>(editing ? actionsOf(editing.actions as Array<Record<string, unknown>>) : []);
+  const [actions, setActions] = useState<Action[]>(
+    editing ? actionsOf(editing.actions as Array<Record<string, unknown>>) : [],
+  );
   // Actions are sent only once changed: a saved webhook's secrets come back masked.
   const [actionsChanged, setActionsChanged] = useState(false);
   const [check, setCheck] = useState<{ conditions?: string; error?: string; warnings?: Warning[] }>({});
@@ -464,7 +519,10 @@ function RuleBuilder({
   useEffect(() => {
     if (!editable) return;
     let live = true;
-    post<Data<{ conditions: string; warnings?: Warning[] }>>('/v2/rules/validate-conditions', { projectId, conditionsObject: toServer(tree) }).then(
+    post<Data<{ conditions: string; warnings?: Warning[] }>>('/v2/rules/validate-conditions', {
+      projectId,
+      conditionsObject: toServer(tree),
+    }).then(
       ({ data }) => live && setCheck({ conditions: data.conditions, warnings: data.warnings ?? [] }),
       (failure: Error) => live && setCheck({ error: failure.message }),
     );
@@ -487,7 +545,12 @@ function RuleBuilder({
           <option key={z} value={z} />
         ))}
       </datalist>
-      <input aria-label="Rule name" placeholder="Rule name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      <input
+        aria-label="Rule name"
+        placeholder="Rule name"
+        value={name}
+        onInput={(e) => setName(e.currentTarget.value)}
+      />
       <h3>When</h3>
       {editable ? (
         <>
@@ -507,17 +570,38 @@ function RuleBuilder({
         <div class="row" key={i}>
           {a.type === 'webhook' ? (
             <>
-              <select aria-label="Webhook method" value={a.method} onChange={(e) => changeActions(actions.with(i, { ...a, method: e.currentTarget.value }))}>
+              <select
+                aria-label="Webhook method"
+                value={a.method}
+                onChange={(e) => changeActions(actions.with(i, { ...a, method: e.currentTarget.value }))}
+              >
                 {['POST', 'PUT', 'PATCH', 'GET', 'DELETE'].map((m) => (
                   <option key={m}>{m}</option>
                 ))}
               </select>
-              <input aria-label="Webhook URL" placeholder="https://…" size={40} value={a.url} onInput={(e) => changeActions(actions.with(i, { ...a, url: e.currentTarget.value }))} />
+              <input
+                aria-label="Webhook URL"
+                placeholder="https://…"
+                size={40}
+                value={a.url}
+                onInput={(e) => changeActions(actions.with(i, { ...a, url: e.currentTarget.value }))}
+              />
             </>
           ) : a.type === 'push' ? (
             <>
-              <input aria-label="Push subject" placeholder="Subject" value={a.subject} onInput={(e) => changeActions(actions.with(i, { ...a, subject: e.currentTarget.value }))} />
-              <input aria-label="Push message" placeholder="Message" size={40} value={a.message} onInput={(e) => changeActions(actions.with(i, { ...a, message: e.currentTarget.value }))} />
+              <input
+                aria-label="Push subject"
+                placeholder="Subject"
+                value={a.subject}
+                onInput={(e) => changeActions(actions.with(i, { ...a, subject: e.currentTarget.value }))}
+              />
+              <input
+                aria-label="Push message"
+                placeholder="Message"
+                size={40}
+                value={a.message}
+                onInput={(e) => changeActions(actions.with(i, { ...a, message: e.currentTarget.value }))}
+              />
             </>
           ) : (
             <span class="muted">a {String(a.original.type)} action, kept as it is</span>
@@ -528,10 +612,18 @@ function RuleBuilder({
         </div>
       ))}
       <div class="row">
-        <button type="button" class="quiet" onClick={() => changeActions([...actions, { type: 'webhook', method: 'POST', url: '' }])}>
+        <button
+          type="button"
+          class="quiet"
+          onClick={() => changeActions([...actions, { type: 'webhook', method: 'POST', url: '' }])}
+        >
           + Webhook
         </button>
-        <button type="button" class="quiet" onClick={() => changeActions([...actions, { type: 'push', subject: '', message: '' }])}>
+        <button
+          type="button"
+          class="quiet"
+          onClick={() => changeActions([...actions, { type: 'push', subject: '', message: '' }])}
+        >
           + Push notification
         </button>
       </div>
@@ -571,11 +663,23 @@ function RuleBuilder({
   );
 }
 
-function GroupEditor({ group, change, landmarks }: { group: Group; change: (g: Group) => void; landmarks: Array<{ id: string; name: string }> }) {
+function GroupEditor({
+  group,
+  change,
+  landmarks,
+}: {
+  group: Group;
+  change: (g: Group) => void;
+  landmarks: Array<{ id: string; name: string }>;
+}) {
   const set = (i: number, item: Condition) => change({ ...group, items: group.items.with(i, item) });
   return (
     <div class="group">
-      <select aria-label="Combine with" value={group.type} onChange={(e) => change({ ...group, type: e.currentTarget.value as Group['type'] })}>
+      <select
+        aria-label="Combine with"
+        value={group.type}
+        onChange={(e) => change({ ...group, type: e.currentTarget.value as Group['type'] })}
+      >
         <option value="and">all of</option>
         <option value="or">any of</option>
       </select>
@@ -586,7 +690,11 @@ function GroupEditor({ group, change, landmarks }: { group: Group; change: (g: G
           ) : (
             <LeafEditor leaf={item} change={(l) => set(i, l)} landmarks={landmarks} />
           )}
-          <button type="button" class="quiet" onClick={() => change({ ...group, items: group.items.filter((_, j) => j !== i) })}>
+          <button
+            type="button"
+            class="quiet"
+            onClick={() => change({ ...group, items: group.items.filter((_, j) => j !== i) })}
+          >
             Remove
           </button>
         </div>
@@ -611,24 +719,81 @@ function GroupEditor({ group, change, landmarks }: { group: Group; change: (g: G
   );
 }
 
-function LeafEditor({ leaf, change, landmarks }: { leaf: Leaf; change: (l: Leaf) => void; landmarks: Array<{ id: string; name: string }> }) {
+function LeafEditor({
+  leaf,
+  change,
+  landmarks,
+}: {
+  leaf: Leaf;
+  change: (l: Leaf) => void;
+  landmarks: Array<{ id: string; name: string }>;
+}) {
   if (leaf.type === 'camera') {
-    const number = (value: string, fallback: number) => (value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : fallback);
+    const number = (value: string, fallback: number) =>
+      value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : fallback;
     return (
       <span>
-        a camera sees <input aria-label="Label" size={12} list="rule-labels" value={leaf.label} onInput={(e) => change({ ...leaf, label: e.currentTarget.value })} /> in zone{' '}
-        <input aria-label="Zone" size={10} list="rule-zones" placeholder="(whole image)" value={leaf.zone} onInput={(e) => change({ ...leaf, zone: e.currentTarget.value })} /> scoring ≥{' '}
-        <input aria-label="Minimum score" type="number" min={0} max={1} step={0.05} value={leaf.minScore} onInput={(e) => change({ ...leaf, minScore: number(e.currentTarget.value, 0) })} />,
-        count{' '}
-        <select aria-label="Count operator" value={leaf.operator} onChange={(e) => change({ ...leaf, operator: e.currentTarget.value })}>
+        a camera sees{' '}
+        <input
+          aria-label="Label"
+          size={12}
+          list="rule-labels"
+          value={leaf.label}
+          onInput={(e) => change({ ...leaf, label: e.currentTarget.value })}
+        />{' '}
+        in zone{' '}
+        <input
+          aria-label="Zone"
+          size={10}
+          list="rule-zones"
+          placeholder="(whole image)"
+          value={leaf.zone}
+          onInput={(e) => change({ ...leaf, zone: e.currentTarget.value })}
+        />{' '}
+        scoring ≥{' '}
+        <input
+          aria-label="Minimum score"
+          type="number"
+          min={0}
+          max={1}
+          step={0.05}
+          value={leaf.minScore}
+          onInput={(e) => change({ ...leaf, minScore: number(e.currentTarget.value, 0) })}
+        />
+        , count{' '}
+        <select
+          aria-label="Count operator"
+          value={leaf.operator}
+          onChange={(e) => change({ ...leaf, operator: e.currentTarget.value })}
+        >
           {OPERATORS.filter((o) => o !== 'contains').map((o) => (
             <option key={o}>{o}</option>
           ))}
         </select>{' '}
-        <input aria-label="Count" type="number" min={0} value={leaf.value} onInput={(e) => change({ ...leaf, value: number(e.currentTarget.value, 0) })} />, for at least{' '}
-        <input aria-label="Held for seconds" type="number" min={0} value={leaf.heldSeconds} onInput={(e) => change({ ...leaf, heldSeconds: number(e.currentTarget.value, 0) })} /> s{' '}
+        <input
+          aria-label="Count"
+          type="number"
+          min={0}
+          value={leaf.value}
+          onInput={(e) => change({ ...leaf, value: number(e.currentTarget.value, 0) })}
+        />
+        , for at least{' '}
+        <input
+          aria-label="Held for seconds"
+          type="number"
+          min={0}
+          value={leaf.heldSeconds}
+          onInput={(e) => change({ ...leaf, heldSeconds: number(e.currentTarget.value, 0) })}
+        />{' '}
+        s{' '}
         <label>
-          <input type="checkbox" aria-label="Once when it starts" checked={leaf.once} onChange={(e) => change({ ...leaf, once: e.currentTarget.checked })} /> once when it starts
+          <input
+            type="checkbox"
+            aria-label="Once when it starts"
+            checked={leaf.once}
+            onChange={(e) => change({ ...leaf, once: e.currentTarget.checked })}
+          />{' '}
+          once when it starts
         </label>
       </span>
     );
@@ -636,8 +801,16 @@ function LeafEditor({ leaf, change, landmarks }: { leaf: Leaf; change: (l: Leaf)
   if (leaf.type === 'matchAttribute') {
     return (
       <span>
-        <input aria-label="Attribute" value={leaf.attribute} onInput={(e) => change({ ...leaf, attribute: e.currentTarget.value })} />
-        <select aria-label="Operator" value={leaf.operator} onChange={(e) => change({ ...leaf, operator: e.currentTarget.value })}>
+        <input
+          aria-label="Attribute"
+          value={leaf.attribute}
+          onInput={(e) => change({ ...leaf, attribute: e.currentTarget.value })}
+        />
+        <select
+          aria-label="Operator"
+          value={leaf.operator}
+          onChange={(e) => change({ ...leaf, operator: e.currentTarget.value })}
+        >
           {OPERATORS.map((o) => (
             <option key={o}>{o}</option>
           ))}
@@ -646,7 +819,15 @@ function LeafEditor({ leaf, change, landmarks }: { leaf: Leaf; change: (l: Leaf)
           aria-label="Value"
           value={String(leaf.value)}
           // a number when it reads as one, so that < and > compare numbers
-          onInput={(e) => change({ ...leaf, value: e.currentTarget.value.trim() !== '' && !Number.isNaN(Number(e.currentTarget.value)) ? Number(e.currentTarget.value) : e.currentTarget.value })}
+          onInput={(e) =>
+            change({
+              ...leaf,
+              value:
+                e.currentTarget.value.trim() !== '' && !Number.isNaN(Number(e.currentTarget.value))
+                  ? Number(e.currentTarget.value)
+                  : e.currentTarget.value,
+            })
+          }
         />
       </span>
     );
@@ -659,29 +840,58 @@ function LeafEditor({ leaf, change, landmarks }: { leaf: Leaf; change: (l: Leaf)
             <input
               type="checkbox"
               checked={leaf.weekDays.includes(n)}
-              onChange={(e) => change({ ...leaf, weekDays: e.currentTarget.checked ? [...leaf.weekDays, n].sort() : leaf.weekDays.filter((d) => d !== n) })}
+              onChange={(e) =>
+                change({
+                  ...leaf,
+                  weekDays: e.currentTarget.checked
+                    ? [...leaf.weekDays, n].sort()
+                    : leaf.weekDays.filter((d) => d !== n),
+                })
+              }
             />
             {day}
           </label>
         ))}{' '}
-        from <input type="time" aria-label="From" value={clock(leaf.timeOfDay.from)} onChange={(e) => change({ ...leaf, timeOfDay: { ...leaf.timeOfDay, from: seconds(e.currentTarget.value) } })} /> to{' '}
-        <input type="time" aria-label="To" value={clock(leaf.timeOfDay.to)} onChange={(e) => change({ ...leaf, timeOfDay: { ...leaf.timeOfDay, to: seconds(e.currentTarget.value) } })} />
+        from{' '}
+        <input
+          type="time"
+          aria-label="From"
+          value={clock(leaf.timeOfDay.from)}
+          onChange={(e) => change({ ...leaf, timeOfDay: { ...leaf.timeOfDay, from: seconds(e.currentTarget.value) } })}
+        />{' '}
+        to{' '}
+        <input
+          type="time"
+          aria-label="To"
+          value={clock(leaf.timeOfDay.to)}
+          onChange={(e) => change({ ...leaf, timeOfDay: { ...leaf.timeOfDay, to: seconds(e.currentTarget.value) } })}
+        />
       </span>
     );
   }
   return (
     <span>
       the device{' '}
-      <select aria-label="Landmark trigger" value={leaf.type} onChange={(e) => change({ ...leaf, type: e.currentTarget.value as Trigger })}>
+      <select
+        aria-label="Landmark trigger"
+        value={leaf.type}
+        onChange={(e) => change({ ...leaf, type: e.currentTarget.value as Trigger })}
+      >
         {TRIGGERS.map(([value, label]) => (
           <option key={value} value={value}>
             {label}
           </option>
         ))}
       </select>{' '}
-      <select aria-label="Landmark" value={leaf.ids[0] ?? ''} onChange={(e) => change({ ...leaf, ids: [e.currentTarget.value] })}>
+      <select
+        aria-label="Landmark"
+        value={leaf.ids[0] ?? ''}
+        onChange={(e) => change({ ...leaf, ids: [e.currentTarget.value] })}
+      >
         {/* a leaf made before the project's landmarks arrived names none: say so rather than show the first as chosen */}
-        {leaf.ids.length === 0 && <option value="">{landmarks.length === 0 ? '(no landmarks in this project)' : '(choose a landmark)'}</option>}
+        {leaf.ids.length === 0 && (
+          <option value="">{landmarks.length === 0 ? '(no landmarks in this project)' : '(choose a landmark)'}</option>
+        )}
         {landmarks.map((l) => (
           <option key={l.id} value={l.id}>
             {l.name}

@@ -15,13 +15,17 @@ const ROLES = ['member', 'project_manager', 'admin'];
 function tokenOrganization(): string | undefined {
   const payload = sessionToken()?.split('.')[1];
   if (!payload) return undefined;
-  return (JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { organizationId?: string }).organizationId;
+  return (JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { organizationId?: string })
+    .organizationId;
 }
 
 export function Settings() {
   const me = useMe();
   const manager = useIsManager();
-  const organizations = useResource(async () => (await get<Data<Organization[]>>('/v2/organizations')).data, 'organizations');
+  const organizations = useResource(
+    async () => (await get<Data<Organization[]>>('/v2/organizations')).data,
+    'organizations',
+  );
   const switching = useAction();
   const inviting = useAction();
   const changing = useAction();
@@ -50,14 +54,32 @@ export function Settings() {
             setChanged(false);
             void changing.run(async () => {
               // Every other session ends; this one goes on with the token the answer carries.
-              signIn((await post<Data<{ token: string }>>('/v2/users/me/password', { currentPassword, newPassword })).data.token);
+              signIn(
+                (await post<Data<{ token: string }>>('/v2/users/me/password', { currentPassword, newPassword })).data
+                  .token,
+              );
               form.reset();
               setChanged(true);
             });
           }}
         >
-          <input name="currentPassword" type="password" autoComplete="current-password" aria-label="Current password" placeholder="Current password" required />
-          <input name="newPassword" type="password" autoComplete="new-password" aria-label="New password" placeholder="New password (8 characters or more)" minLength={8} required />
+          <input
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            aria-label="Current password"
+            placeholder="Current password"
+            required
+          />
+          <input
+            name="newPassword"
+            type="password"
+            autoComplete="new-password"
+            aria-label="New password"
+            placeholder="New password (8 characters or more)"
+            minLength={8}
+            required
+          />
           <button type="submit" disabled={changing.busy}>
             Change password
           </button>
@@ -73,7 +95,9 @@ export function Settings() {
           value={current}
           onChange={(e) => {
             const organizationId = e.currentTarget.value;
-            void switching.run(async () => signIn((await post<{ token: string }>('/v2/set-organization', { organizationId })).token));
+            void switching.run(async () =>
+              signIn((await post<{ token: string }>('/v2/set-organization', { organizationId })).token),
+            );
           }}
         >
           {organizations.data?.map((o) => (
@@ -87,7 +111,8 @@ export function Settings() {
         <section class="panel">
           <h2>API keys</h2>
           <p>
-            Inference API keys are under <Link href="/settings/api-keys">API keys</Link>; the keys of device channels under <Link href="/channels">Channels</Link>.
+            Inference API keys are under <Link href="/settings/api-keys">API keys</Link>; the keys of device channels
+            under <Link href="/channels">Channels</Link>.
           </p>
         </section>
       )}

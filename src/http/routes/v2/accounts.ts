@@ -22,7 +22,15 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       description:
         'Creates a user and an organization that the user administers, then emails a link to verify the address. Answers 204; an address already signed up is refused with 409.',
       auth: 'none',
-      body: z.object({ email, password, name, organizationName: z.string().trim().min(1).max(128), locale: locale.optional() }).strict(),
+      body: z
+        .object({
+          email,
+          password,
+          name,
+          organizationName: z.string().trim().min(1).max(128),
+          locale: locale.optional(),
+        })
+        .strict(),
       responses: { 204: { description: 'verification email queued' }, 409: { description: 'the user already exists' } },
       async handler({ body }) {
         await accounts.signup(body);
@@ -59,7 +67,9 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
         429: { description: 'too many failed logins (Retry-After)' },
       },
       async handler({ body, request }) {
-        return respond.bare({ token: await accounts.login(body.email, body.password, request.clientAddress, body.organizationId) });
+        return respond.bare({
+          token: await accounts.login(body.email, body.password, request.clientAddress, body.organizationId),
+        });
       },
     }),
     defineEndpoint({
@@ -129,7 +139,12 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
         'Emails invitations to join the organization of the token, with one role for all of them (member by default); each invited person accepts with POST /v2/accept-invite.',
       auth: 'organization',
       action: 'users:invite',
-      body: z.object({ emails: z.array(email).min(1).max(100), role: z.enum(ROLES as ['admin', 'project_manager', 'member']).default('member') }).strict(),
+      body: z
+        .object({
+          emails: z.array(email).min(1).max(100),
+          role: z.enum(ROLES as ['admin', 'project_manager', 'member']).default('member'),
+        })
+        .strict(),
       aliases: [{ method: 'post', path: '/v2/invite' }],
       responses: { 204: { description: 'invitations queued' } },
       async handler({ body, caller }) {
@@ -149,7 +164,10 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       responses: { 200: { description: 'the members, with their role', schema: list(userSchema, countMeta) } },
       async handler({ caller }) {
         const members = await accounts.members(caller.organizationId);
-        return respond.list(members.map((m) => presentUser(m, m.role)), { count: members.length });
+        return respond.list(
+          members.map((m) => presentUser(m, m.role)),
+          { count: members.length },
+        );
       },
     }),
     defineEndpoint({
@@ -157,10 +175,11 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/users/me',
       tag: 'users',
       summary: 'the authenticated user',
-      description:
-        'Answers the user that the access token belongs to.',
+      description: 'Answers the user that the access token belongs to.',
       auth: 'user',
-      responses: { 200: { description: 'the user, with their role when the token names an organization', schema: one(userSchema) } },
+      responses: {
+        200: { description: 'the user, with their role when the token names an organization', schema: one(userSchema) },
+      },
       async handler({ caller }) {
         const { user, role } = await accounts.me(caller);
         return respond.data(presentUser(user, role));
@@ -171,8 +190,7 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/users/me',
       tag: 'users',
       summary: 'update your name or locale',
-      description:
-        'Changes the name or the locale of the authenticated user; fields not given keep their value.',
+      description: 'Changes the name or the locale of the authenticated user; fields not given keep their value.',
       auth: 'user',
       body: z.object({ name: name.optional(), locale: locale.optional() }).strict(),
       aliases: [{ method: 'put', path: '/v2/users/me' }],
@@ -185,7 +203,8 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       method: 'post',
       path: '/v2/users/me/password',
       tag: 'users',
-      summary: 'change your password: the current one required; every other session ends, and the answer is a token for this one',
+      summary:
+        'change your password: the current one required; every other session ends, and the answer is a token for this one',
       description:
         'Changes the password of the authenticated user, who must send the current one. Every other session of the user ends, and the answer is a new access token for this one.',
       auth: 'user',
@@ -204,10 +223,11 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/organizations',
       tag: 'organizations',
       summary: 'the organizations you belong to',
-      description:
-        "Lists the organizations the authenticated user is a member of, with the user's role in each.",
+      description: "Lists the organizations the authenticated user is a member of, with the user's role in each.",
       auth: 'user',
-      responses: { 200: { description: 'the organizations, with your role in each', schema: list(organizationSchema, countMeta) } },
+      responses: {
+        200: { description: 'the organizations, with your role in each', schema: list(organizationSchema, countMeta) },
+      },
       async handler({ caller }) {
         const orgs = await accounts.organizationsOf(caller.userId);
         return respond.list(orgs.map(presentOrganization), { count: orgs.length });
@@ -224,7 +244,9 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       body: z.object({ name: z.string().trim().min(1).max(128) }).strict(),
       responses: { 200: { description: 'the organization, with your role (admin)', schema: one(organizationSchema) } },
       async handler({ caller, body }) {
-        return respond.data(presentOrganization({ ...(await accounts.createOrganization(caller.userId, body.name)), role: 'admin' }));
+        return respond.data(
+          presentOrganization({ ...(await accounts.createOrganization(caller.userId, body.name)), role: 'admin' }),
+        );
       },
     }),
     defineEndpoint({
@@ -232,14 +254,15 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/organizations/:organization',
       tag: 'organizations',
       summary: 'rename an organization (admins)',
-      description:
-        'Renames an organization; only its admins may.',
+      description: 'Renames an organization; only its admins may.',
       auth: 'user',
       params: z.object({ organization: id }),
       body: z.object({ name: z.string().trim().min(1).max(128) }).strict(),
       responses: { 200: { description: 'the organization (without role)', schema: one(organizationSchema) } },
       async handler({ caller, params, body }) {
-        return respond.data(presentOrganization(await accounts.renameOrganization(caller.userId, params.organization, body.name)));
+        return respond.data(
+          presentOrganization(await accounts.renameOrganization(caller.userId, params.organization, body.name)),
+        );
       },
     }),
     defineEndpoint({
@@ -247,8 +270,7 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
       path: '/v2/organizations/:organization',
       tag: 'organizations',
       summary: 'delete an organization and everything in it (admins)',
-      description:
-        'Deletes an organization with everything in it; only its admins may.',
+      description: 'Deletes an organization with everything in it; only its admins may.',
       auth: 'user',
       params: z.object({ organization: id }),
       responses: { 204: { description: 'deleted' } },
@@ -259,4 +281,3 @@ export function accountEndpoints(accounts: AccountService): Endpoint[] {
     }),
   ];
 }
-

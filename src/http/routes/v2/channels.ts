@@ -6,7 +6,14 @@ import { presentChannel, type ChannelType } from '../../../platform/channels.js'
 import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id } from './common.js';
-import { channelKeySchema, channelSchema, list, newChannelKeySchema, newChannelSchema, one } from './response-schemas.js';
+import {
+  channelKeySchema,
+  channelSchema,
+  list,
+  newChannelKeySchema,
+  newChannelSchema,
+  one,
+} from './response-schemas.js';
 
 /** Gen B spells types in lower case; Gen A wrote "Android" and "iOS". Stored in lower case. */
 const channelType = z
@@ -73,7 +80,10 @@ export function channelsEndpoints({ channels, channelKeys }: PlatformServices): 
       body: z.object(channelFields).strict(),
       responses: {
         200: { description: 'the channel, with its first API key in apiKeys', schema: one(newChannelSchema) },
-        400: { description: 'invalid body; "bad schemaId" or "bad projectIds" when they name no schema or project of the organization' },
+        400: {
+          description:
+            'invalid body; "bad schemaId" or "bad projectIds" when they name no schema or project of the organization',
+        },
       },
       async handler({ caller, body }) {
         return respond.data(await channels.create(caller.organizationId, body));
@@ -98,7 +108,8 @@ export function channelsEndpoints({ channels, channelKeys }: PlatformServices): 
       method: 'patch',
       path: '/v2/channels/:channel',
       tag: 'channels',
-      summary: 'update a channel; `projectIds` replaces its projects; `enabled: false` stops its keys from authenticating',
+      summary:
+        'update a channel; `projectIds` replaces its projects; `enabled: false` stops its keys from authenticating',
       description:
         'Updates a channel; fields not given keep their value. `projectIds` replaces the projects it belongs to, and `enabled: false` stops its API keys from authenticating.',
       auth: 'organization',
@@ -117,8 +128,7 @@ export function channelsEndpoints({ channels, channelKeys }: PlatformServices): 
       path: '/v2/channels/:channel',
       tag: 'channels',
       summary: 'delete a channel, its API keys and its devices',
-      description:
-        'Deletes a channel together with its API keys and the devices registered through it.',
+      description: 'Deletes a channel together with its API keys and the devices registered through it.',
       auth: 'organization',
       action: 'channels:write',
       params: channelParams,
@@ -132,7 +142,8 @@ export function channelsEndpoints({ channels, channelKeys }: PlatformServices): 
       method: 'get',
       path: '/v2/channels/:channel/api-keys',
       tag: 'channels',
-      summary: 'list the API keys of a channel (never the keys themselves: {id, prefix, enabled, createdAt, updatedAt})',
+      summary:
+        'list the API keys of a channel (never the keys themselves: {id, prefix, enabled, createdAt, updatedAt})',
       description:
         'Lists the API keys of a channel. The keys themselves are never shown again after their creation: only their id, prefix and state.',
       auth: 'organization',
@@ -167,8 +178,7 @@ export function channelsEndpoints({ channels, channelKeys }: PlatformServices): 
       path: '/v2/channels/:channel/api-keys/:apiKey/enable',
       tag: 'channels',
       summary: 'enable an API key',
-      description:
-        'Enables an API key of a channel again: devices can register with it.',
+      description: 'Enables an API key of a channel again: devices can register with it.',
       auth: 'organization',
       action: 'channelKeys:write',
       params: keyParams,
@@ -213,8 +223,7 @@ export function channelsEndpoints({ channels, channelKeys }: PlatformServices): 
       path: '/v2/channels/:channel/api-keys/:apiKey',
       tag: 'channels',
       summary: 'delete an API key',
-      description:
-        'Deletes an API key of a channel for good; devices can no longer register with it.',
+      description: 'Deletes an API key of a channel for good; devices can no longer register with it.',
       auth: 'organization',
       action: 'channelKeys:write',
       params: keyParams,

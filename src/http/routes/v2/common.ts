@@ -4,7 +4,10 @@ import { OutOfOrganizationError } from '../../../errors.js';
 import { ApiError } from '../../errors.js';
 
 /** ULID: 26 characters of Crockford base32. */
-export const id = z.string().regex(/^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/, 'must be a ULID').transform((s) => s.toUpperCase());
+export const id = z
+  .string()
+  .regex(/^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/, 'must be a ULID')
+  .transform((s) => s.toUpperCase());
 
 export const idParam = <K extends string>(name: K) => z.object({ [name]: id } as Record<K, typeof id>);
 
@@ -34,7 +37,8 @@ export async function foreignScope<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (error instanceof OutOfOrganizationError) throw new ApiError(401, `you dont have access to this ${error.resource}`, error.detail);
+    if (error instanceof OutOfOrganizationError)
+      throw new ApiError(401, `you dont have access to this ${error.resource}`, error.detail);
     throw error;
   }
 }

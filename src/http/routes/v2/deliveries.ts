@@ -20,7 +20,12 @@ export function deliveriesEndpoints({ ruleDeliveries }: PlatformServices): Endpo
       action: 'rules:read',
       params: idParam('rule'),
       query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }).strict(),
-      responses: { 200: { description: 'the fired actions, newest first, each with its webhook attempts', schema: list(deliverySchema) } },
+      responses: {
+        200: {
+          description: 'the fired actions, newest first, each with its webhook attempts',
+          schema: list(deliverySchema),
+        },
+      },
       async handler({ caller, params, query }) {
         const data = await ruleDeliveries.list(caller.organizationId, params.rule, query.limit);
         return respond.list(data, { count: data.length });

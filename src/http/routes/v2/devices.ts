@@ -7,7 +7,15 @@ import { presentVision } from '../../../platform/vision.js';
 import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { id, idParam, searchBody, tags } from './common.js';
-import { deviceSchema, imageZoneSchema, one, totalsMeta, list, visionOptionsSchema, visionSchema } from './response-schemas.js';
+import {
+  deviceSchema,
+  imageZoneSchema,
+  one,
+  totalsMeta,
+  list,
+  visionOptionsSchema,
+  visionSchema,
+} from './response-schemas.js';
 
 const text = z.string().trim().min(1).max(128);
 
@@ -35,7 +43,15 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
         'Creates a device in a channel of the organization, without it registering itself through /v1/registration.',
       auth: 'organization',
       action: 'devices:write',
-      body: z.object({ channelId: id, name: text.optional(), model: text.optional(), type: text.optional(), tags: tags.optional() }).strict(),
+      body: z
+        .object({
+          channelId: id,
+          name: text.optional(),
+          model: text.optional(),
+          type: text.optional(),
+          tags: tags.optional(),
+        })
+        .strict(),
       responses: { 200: { description: 'the device', schema: one(deviceSchema) } },
       async handler({ body, caller }) {
         return respond.data(presentDevice(await devices.create(caller.organizationId, body)));
@@ -67,7 +83,14 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
       auth: 'organization',
       action: 'devices:write',
       params: idParam('device'),
-      body: z.object({ name: text.nullable().optional(), model: text.nullable().optional(), type: text.nullable().optional(), tags: tags.optional() }).strict(),
+      body: z
+        .object({
+          name: text.nullable().optional(),
+          model: text.nullable().optional(),
+          type: text.nullable().optional(),
+          tags: tags.optional(),
+        })
+        .strict(),
       responses: { 200: { description: 'the device', schema: one(deviceSchema) }, ...notFoundDoc },
       async handler({ params, body, caller }) {
         return respond.data(presentDevice(await devices.change(caller.organizationId, params.device as string, body)));
@@ -78,8 +101,7 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
       path: '/v2/devices/:device',
       tag: 'devices',
       summary: 'delete a device (and its aliases)',
-      description:
-        'Deletes a device together with its aliases.',
+      description: 'Deletes a device together with its aliases.',
       auth: 'organization',
       action: 'devices:write',
       params: idParam('device'),
@@ -99,7 +121,10 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
       auth: 'organization',
       action: 'devices:read',
       params: idParam('device'),
-      responses: { 200: { description: 'the profile', schema: one(visionSchema) }, 404: { description: 'no such device, or it has no vision profile' } },
+      responses: {
+        200: { description: 'the profile', schema: one(visionSchema) },
+        404: { description: 'no such device, or it has no vision profile' },
+      },
       async handler({ params, caller }) {
         return respond.data(presentVision(await vision.get(caller.organizationId, params.device as string)));
       },
@@ -122,7 +147,9 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
           keepFrames: z
             .boolean()
             .optional()
-            .describe("keep the frames' images (default false): each as long as its event, within the organization's KEPT_FRAMES_MAX_MB, its oldest removed first"),
+            .describe(
+              "keep the frames' images (default false): each as long as its event, within the organization's KEPT_FRAMES_MAX_MB, its oldest removed first",
+            ),
         })
         .strict(),
       responses: { 200: { description: 'the profile', schema: one(visionSchema) }, ...notFoundDoc },
@@ -139,7 +166,10 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
       auth: 'organization',
       action: 'devices:write',
       params: idParam('device'),
-      responses: { 204: { description: 'removed' }, 404: { description: 'no such device, or it has no vision profile' } },
+      responses: {
+        204: { description: 'removed' },
+        404: { description: 'no such device, or it has no vision profile' },
+      },
       async handler({ params, caller }) {
         await vision.remove(caller.organizationId, params.device as string);
         return respond.noContent();
@@ -156,7 +186,10 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
       action: 'devices:read',
       params: z.object({ device: id, event: id }),
       responses: {
-        200: { description: 'the image, with its own media type', binary: ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/bmp', 'image/tiff'] },
+        200: {
+          description: 'the image, with its own media type',
+          binary: ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/bmp', 'image/tiff'],
+        },
         404: { description: 'no such frame of this device: not kept, or kept no more' },
       },
       async handler({ params, caller }) {
@@ -186,7 +219,11 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
         },
       },
       async handler({ body, caller }) {
-        const b = body as typeof body & { channelId?: string; projectId?: string; filter: z.infer<typeof deviceFilter> };
+        const b = body as typeof body & {
+          channelId?: string;
+          projectId?: string;
+          filter: z.infer<typeof deviceFilter>;
+        };
         const result = await devices.search(caller.organizationId, {
           channelId: b.channelId,
           projectId: b.projectId,
@@ -195,20 +232,27 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
           offset: b.offset,
           sort: b.sort,
         });
-        return respond.list(result.rows.map(presentDevice), { filteredTotal: result.filteredTotal, total: result.total });
+        return respond.list(result.rows.map(presentDevice), {
+          filteredTotal: result.filteredTotal,
+          total: result.total,
+        });
       },
     }),
     defineEndpoint({
       method: 'post',
       path: '/v2/devices/alias-lookup',
       tag: 'devices',
-      summary: 'the id of the device holding an alias, e.g. {"type": "tel", "value": "+15550100"} (phone aliases: see registration)',
+      summary:
+        'the id of the device holding an alias, e.g. {"type": "tel", "value": "+15550100"} (phone aliases: see registration)',
       description:
         'Finds the device that holds an alias, e.g. {"type": "tel", "value": "+15550100"}, and answers its id; 404 when no device of the organization holds it.',
       auth: 'organization',
       action: 'devices:read',
       body: z.object({ type: z.string().trim().min(1).max(64), value: z.string().trim().min(1).max(256) }).strict(),
-      responses: { 200: { description: 'the device id', schema: one(z.string().describe('the device id')) }, 404: { description: 'no device holds this alias' } },
+      responses: {
+        200: { description: 'the device id', schema: one(z.string().describe('the device id')) },
+        404: { description: 'no device holds this alias' },
+      },
       async handler({ body, caller }) {
         return respond.data(await devices.idByAlias(caller.organizationId, body.type, body.value));
       },

@@ -19,8 +19,7 @@ export function gatewaysEndpoints({ gateways }: PlatformServices): Endpoint[] {
       path: '/v2/gateways',
       tag: 'gateways',
       summary: 'list the gateways of the organization',
-      description:
-        'Lists the gateways (on-premises edge servers) of the organization.',
+      description: 'Lists the gateways (on-premises edge servers) of the organization.',
       auth: 'organization',
       action: 'gateways:read',
       responses: { 200: { description: 'the gateways', schema: list(gatewaySchema) } },
@@ -49,8 +48,7 @@ export function gatewaysEndpoints({ gateways }: PlatformServices): Endpoint[] {
       path: '/v2/gateways/:gateway',
       tag: 'gateways',
       summary: 'get a gateway',
-      description:
-        'Answers one gateway of the organization.',
+      description: 'Answers one gateway of the organization.',
       auth: 'organization',
       action: 'gateways:read',
       params: gatewayParams,
@@ -89,8 +87,7 @@ export function gatewaysEndpoints({ gateways }: PlatformServices): Endpoint[] {
       path: '/v2/gateways/:gateway',
       tag: 'gateways',
       summary: 'delete a gateway',
-      description:
-        'Deletes a gateway of the organization.',
+      description: 'Deletes a gateway of the organization.',
       auth: 'organization',
       action: 'gateways:write',
       params: gatewayParams,

@@ -22,7 +22,9 @@ export function inferenceKeysEndpoints({ inferenceKeys }: PlatformServices): End
       params: idParam('apiKey'),
       responses: { 200: { description: 'the key (never the key itself)', schema: one(inferenceKeySchema) } },
       async handler({ caller, params }) {
-        return respond.data(presentInferenceKey(await inferenceKeys.setEnabled(caller.organizationId, params.apiKey, enabled)));
+        return respond.data(
+          presentInferenceKey(await inferenceKeys.setEnabled(caller.organizationId, params.apiKey, enabled)),
+        );
       },
     });
   return [
@@ -51,9 +53,14 @@ export function inferenceKeysEndpoints({ inferenceKeys }: PlatformServices): End
       auth: 'organization',
       action: 'inferenceKeys:write',
       body: z.object({ name: z.string().trim().max(128).default('') }).strict(),
-      responses: { 200: { description: 'the key, with the key itself (`apiKey`)', schema: one(newInferenceKeySchema) } },
+      responses: {
+        200: { description: 'the key, with the key itself (`apiKey`)', schema: one(newInferenceKeySchema) },
+      },
       async handler({ caller, body }) {
-        const { row, apiKey } = await inferenceKeys.create(caller.organizationId, { name: body.name, createdBy: caller.userId });
+        const { row, apiKey } = await inferenceKeys.create(caller.organizationId, {
+          name: body.name,
+          createdBy: caller.userId,
+        });
         return respond.data({ ...presentInferenceKey(row), apiKey });
       },
     }),
@@ -64,8 +71,7 @@ export function inferenceKeysEndpoints({ inferenceKeys }: PlatformServices): End
       path: '/v2/inference/api-keys/:apiKey',
       tag: 'inference',
       summary: 'delete an inference API key',
-      description:
-        'Deletes an inference API key for good; predict requests with it are refused with 401.',
+      description: 'Deletes an inference API key for good; predict requests with it are refused with 401.',
       auth: 'organization',
       action: 'inferenceKeys:write',
       params: idParam('apiKey'),

@@ -30,10 +30,18 @@ const landmarkFields = {
 
 function oneShape(b: { model?: Shape; shape?: Shape }, ctx: z.RefinementCtx, required: boolean): void {
   if (required && !b.model && !b.shape) {
-    ctx.addIssue({ code: 'custom', path: ['model'], message: 'a landmark needs a shape: give model (Gen A/B) or shape (Gen C)' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['model'],
+      message: 'a landmark needs a shape: give model (Gen A/B) or shape (Gen C)',
+    });
   }
   if (b.model && b.shape && !sameShape(b.model, b.shape)) {
-    ctx.addIssue({ code: 'custom', path: ['shape'], message: 'model and shape describe different shapes; give only one' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['shape'],
+      message: 'model and shape describe different shapes; give only one',
+    });
   }
 }
 
@@ -95,7 +103,11 @@ export function landmarksEndpoints({ landmarks }: PlatformServices): Endpoint[] 
       responses: { 200: { description: 'the landmark, its shape in both spellings', schema: one } },
       async handler({ body, caller }) {
         const { projectId, model, shape, ...input } = body;
-        return respond.data(presentLandmark(await landmarks.create(caller.organizationId, projectId, { ...input, shape: (model ?? shape)! })));
+        return respond.data(
+          presentLandmark(
+            await landmarks.create(caller.organizationId, projectId, { ...input, shape: (model ?? shape)! }),
+          ),
+        );
       },
     }),
     defineEndpoint({
@@ -103,8 +115,7 @@ export function landmarksEndpoints({ landmarks }: PlatformServices): Endpoint[] 
       path: '/v2/landmarks/:landmark',
       tag: 'landmarks',
       summary: 'a landmark',
-      description:
-        'Answers one landmark of the organization with its shape, as `model` and as `shape`.',
+      description: 'Answers one landmark of the organization with its shape, as `model` and as `shape`.',
       auth: 'organization',
       action: 'landmarks:read',
       params: landmarkParam,
@@ -128,7 +139,10 @@ export function landmarksEndpoints({ landmarks }: PlatformServices): Endpoint[] 
       responses: { 200: { description: 'the landmark', schema: one }, 404: { description: 'landmark not found' } },
       async handler({ params, body, caller }) {
         const { model, shape, ...update } = body;
-        const landmark = await landmarks.change(caller.organizationId, params.landmark, { ...update, shape: model ?? shape });
+        const landmark = await landmarks.change(caller.organizationId, params.landmark, {
+          ...update,
+          shape: model ?? shape,
+        });
         return respond.data(presentLandmark(landmark));
       },
     }),
@@ -137,8 +151,7 @@ export function landmarksEndpoints({ landmarks }: PlatformServices): Endpoint[] 
       path: '/v2/landmarks/:landmark',
       tag: 'landmarks',
       summary: 'delete a landmark',
-      description:
-        'Deletes a landmark of the organization.',
+      description: 'Deletes a landmark of the organization.',
       auth: 'organization',
       action: 'landmarks:write',
       params: landmarkParam,
@@ -172,8 +185,17 @@ export function landmarksEndpoints({ landmarks }: PlatformServices): Endpoint[] 
       async handler({ body, caller }) {
         const b = body as typeof body & { projectId?: string; name?: string; filter: z.infer<typeof landmarkFilter> };
         const page = { limit: b.limit, offset: b.offset };
-        const result = await landmarks.search(caller.organizationId, { projectId: b.projectId, name: b.name, filter: b.filter as LandmarkFilter, sort: b.sort, page });
-        return respond.list(result.rows.map(presentLandmark), { filteredTotal: result.filteredTotal, total: result.total });
+        const result = await landmarks.search(caller.organizationId, {
+          projectId: b.projectId,
+          name: b.name,
+          filter: b.filter as LandmarkFilter,
+          sort: b.sort,
+          page,
+        });
+        return respond.list(result.rows.map(presentLandmark), {
+          filteredTotal: result.filteredTotal,
+          total: result.total,
+        });
       },
     }),
 
@@ -183,8 +205,7 @@ export function landmarksEndpoints({ landmarks }: PlatformServices): Endpoint[] 
       path: '/v2/projects/:project/landmarks',
       tag: 'landmarks',
       summary: 'Gen A: create a landmark in the project',
-      description:
-        'Creates a landmark in the project, as the original (Gen A) API did; answers 201 with the landmark.',
+      description: 'Creates a landmark in the project, as the original (Gen A) API did; answers 201 with the landmark.',
       auth: 'organization',
       action: 'landmarks:write',
       params: projectParam,
@@ -192,7 +213,10 @@ export function landmarksEndpoints({ landmarks }: PlatformServices): Endpoint[] 
       responses: { 201: { description: 'the landmark', schema: one }, 404: { description: 'project not found' } },
       async handler({ params, body, caller }) {
         const { model, shape, ...input } = body;
-        const landmark = await landmarks.createInProject(caller.organizationId, params.project, { ...input, shape: (model ?? shape)! });
+        const landmark = await landmarks.createInProject(caller.organizationId, params.project, {
+          ...input,
+          shape: (model ?? shape)!,
+        });
         return respond.data(presentLandmark(landmark), 201);
       },
     }),
@@ -200,7 +224,8 @@ export function landmarksEndpoints({ landmarks }: PlatformServices): Endpoint[] 
       method: 'get',
       path: '/v2/projects/:project/landmarks',
       tag: 'landmarks',
-      summary: 'Gen A: the landmarks of the project, `count` at a time by id; meta.nextIndex / nextHRef give the next page',
+      summary:
+        'Gen A: the landmarks of the project, `count` at a time by id; meta.nextIndex / nextHRef give the next page',
       description:
         'Lists the landmarks of a project as the original (Gen A) API did: `count` at a time, ordered by id, with meta.nextIndex and nextHRef for the next page.',
       auth: 'organization',
@@ -230,7 +255,11 @@ export function landmarksEndpoints({ landmarks }: PlatformServices): Endpoint[] 
       },
       async handler({ params, query, caller }) {
         const ascending = query.sortAsc === 'true';
-        const page = await landmarks.projectPage(caller.organizationId, params.project, { index: query.index, count: query.count, ascending });
+        const page = await landmarks.projectPage(caller.organizationId, params.project, {
+          index: query.index,
+          count: query.count,
+          ascending,
+        });
         const meta: Record<string, unknown> = { count: page.rows.length };
         if (page.nextIndex) {
           meta.nextIndex = page.nextIndex;
@@ -244,14 +273,18 @@ export function landmarksEndpoints({ landmarks }: PlatformServices): Endpoint[] 
       path: '/v2/projects/:project/landmarks/:landmark',
       tag: 'landmarks',
       summary: 'Gen A: a landmark of the project',
-      description:
-        'Answers one landmark of the project (Gen A route); 404 when it is in another project.',
+      description: 'Answers one landmark of the project (Gen A route); 404 when it is in another project.',
       auth: 'organization',
       action: 'landmarks:read',
       params: projectLandmarkParams,
-      responses: { 200: { description: 'the landmark', schema: one }, 404: { description: 'project or landmark not found' } },
+      responses: {
+        200: { description: 'the landmark', schema: one },
+        404: { description: 'project or landmark not found' },
+      },
       async handler({ params, caller }) {
-        return respond.data(presentLandmark(await landmarks.get(caller.organizationId, params.landmark, params.project)));
+        return respond.data(
+          presentLandmark(await landmarks.get(caller.organizationId, params.landmark, params.project)),
+        );
       },
     }),
     defineEndpoint({
@@ -259,8 +292,7 @@ export function landmarksEndpoints({ landmarks }: PlatformServices): Endpoint[] 
       path: '/v2/projects/:project/landmarks/:landmark',
       tag: 'landmarks',
       summary: 'Gen A: delete a landmark of the project',
-      description:
-        'Deletes a landmark of the project (Gen A route).',
+      description: 'Deletes a landmark of the project (Gen A route).',
       auth: 'organization',
       action: 'landmarks:write',
       params: projectLandmarkParams,

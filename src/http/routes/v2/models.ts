@@ -14,7 +14,9 @@ import { list, modelSchema, modelVersionSchema, modelWithVersionsSchema, one } f
 /** How long `?wait=true` holds an upload's answer for the version to load: long enough for large models on a GPU, bounded so that no client hangs on one. */
 const UPLOAD_WAIT_MS = 120_000;
 
-const modelBody = z.object({ name: z.string().trim().min(1).max(128), description: z.string().max(2000).default('') }).strict();
+const modelBody = z
+  .object({ name: z.string().trim().min(1).max(128), description: z.string().max(2000).default('') })
+  .strict();
 
 export function modelsEndpoints({ models }: PlatformServices, config: Config): Endpoint[] {
   return [
@@ -23,8 +25,7 @@ export function modelsEndpoints({ models }: PlatformServices, config: Config): E
       path: '/v2/models',
       tag: 'models',
       summary: 'list the models of the organization',
-      description:
-        'Lists the models of the organization, each a named series of model versions.',
+      description: 'Lists the models of the organization, each a named series of model versions.',
       auth: 'organization',
       action: 'models:read',
       responses: { 200: { description: 'the models, with their number of versions', schema: list(modelSchema) } },
@@ -38,8 +39,7 @@ export function modelsEndpoints({ models }: PlatformServices, config: Config): E
       path: '/v2/models',
       tag: 'models',
       summary: 'create a model (a named series of versions)',
-      description:
-        'Creates a model: a name (and description) under which versions are uploaded.',
+      description: 'Creates a model: a name (and description) under which versions are uploaded.',
       auth: 'organization',
       action: 'models:write',
       body: modelBody,
@@ -53,15 +53,17 @@ export function modelsEndpoints({ models }: PlatformServices, config: Config): E
       path: '/v2/models/:model',
       tag: 'models',
       summary: 'a model with its versions',
-      description:
-        'Answers one model of the organization with its versions.',
+      description: 'Answers one model of the organization with its versions.',
       auth: 'organization',
       action: 'models:read',
       params: idParam('model'),
       responses: { 200: { description: 'the model and its versions', schema: one(modelWithVersionsSchema) } },
       async handler({ caller, params }) {
         const model = await models.get(caller.organizationId, params.model);
-        return respond.data({ ...presentModel(model), versions: await models.versions(caller.organizationId, model.id) });
+        return respond.data({
+          ...presentModel(model),
+          versions: await models.versions(caller.organizationId, model.id),
+        });
       },
     }),
     defineEndpoint({
@@ -69,8 +71,7 @@ export function modelsEndpoints({ models }: PlatformServices, config: Config): E
       path: '/v2/models/:model',
       tag: 'models',
       summary: 'rename or describe a model',
-      description:
-        'Renames a model or changes its description; fields not given keep their value.',
+      description: 'Renames a model or changes its description; fields not given keep their value.',
       auth: 'organization',
       action: 'models:write',
       params: idParam('model'),
@@ -101,8 +102,7 @@ export function modelsEndpoints({ models }: PlatformServices, config: Config): E
       path: '/v2/models/:model/versions',
       tag: 'models',
       summary: 'the versions of a model with their deployment status',
-      description:
-        'Lists the versions of a model with their deployment status (Initializing, Active or Failed).',
+      description: 'Lists the versions of a model with their deployment status (Initializing, Active or Failed).',
       auth: 'organization',
       action: 'models:read',
       params: idParam('model'),
@@ -124,7 +124,12 @@ export function modelsEndpoints({ models }: PlatformServices, config: Config): E
       action: 'models:write',
       params: idParam('model'),
       query: z
-        .object({ wait: z.enum(['true', 'false']).default('false').describe('true: answer once the version has loaded (Active) or failed to (Failed), at most 120 s') })
+        .object({
+          wait: z
+            .enum(['true', 'false'])
+            .default('false')
+            .describe('true: answer once the version has loaded (Active) or failed to (Failed), at most 120 s'),
+        })
         .strict(),
       bodyPolicy: 'streamed',
       responses: { 200: { description: 'the version, Initializing', schema: one(modelVersionSchema) } },
@@ -136,14 +141,25 @@ export function modelsEndpoints({ models }: PlatformServices, config: Config): E
             schema: {
               type: 'object',
               required: ['model', 'config'],
-              properties: { model: { type: 'string', format: 'binary' }, config: { type: 'string', format: 'binary', description: 'model.json' } },
+              properties: {
+                model: { type: 'string', format: 'binary' },
+                config: { type: 'string', format: 'binary', description: 'model.json' },
+              },
             },
           },
         },
       },
       async handler({ caller, params, query, request, upload }) {
         const wait = query.wait === 'true' ? UPLOAD_WAIT_MS : 0;
-        return respond.data(await models.uploadVersion(caller.organizationId, params.model, upload!, request.headers['content-type'] ?? '', wait));
+        return respond.data(
+          await models.uploadVersion(
+            caller.organizationId,
+            params.model,
+            upload!,
+            request.headers['content-type'] ?? '',
+            wait,
+          ),
+        );
       },
     }),
     defineEndpoint({
@@ -166,8 +182,7 @@ export function modelsEndpoints({ models }: PlatformServices, config: Config): E
       path: '/v2/model-versions/:modelVersion',
       tag: 'models',
       summary: 'delete a model version: it is unloaded from every worker and its files removed',
-      description:
-        'Deletes a model version: it is unloaded from every worker and its files are removed.',
+      description: 'Deletes a model version: it is unloaded from every worker and its files are removed.',
       auth: 'organization',
       action: 'models:write',
       params: idParam('modelVersion'),

@@ -34,8 +34,7 @@ export function projectsEndpoints({ projects }: PlatformServices): Endpoint[] {
       path: '/v2/projects',
       tag: 'projects',
       summary: 'list the projects of the organization',
-      description:
-        'Lists the projects of the organization with their channels.',
+      description: 'Lists the projects of the organization with their channels.',
       auth: 'organization',
       action: 'projects:read',
       responses: { 200: { description: 'the projects', schema: list(projectSchema) } },
@@ -54,9 +53,16 @@ export function projectsEndpoints({ projects }: PlatformServices): Endpoint[] {
       auth: 'organization',
       action: 'projects:write',
       body: z.object({ name, channelIds, channelIDs: channelIds, enabled: z.boolean().optional() }).strict(),
-      responses: { 200: projectResponse, 400: { description: 'invalid body, or "bad channelIds": not channels of the organization' } },
+      responses: {
+        200: projectResponse,
+        400: { description: 'invalid body, or "bad channelIds": not channels of the organization' },
+      },
       async handler({ caller, body }) {
-        const project = await projects.create(caller.organizationId, { name: body.name, enabled: body.enabled, channelIds: mergeChannelIds(body) });
+        const project = await projects.create(caller.organizationId, {
+          name: body.name,
+          enabled: body.enabled,
+          channelIds: mergeChannelIds(body),
+        });
         return respond.data(presentProject(project));
       },
     }),
@@ -65,8 +71,7 @@ export function projectsEndpoints({ projects }: PlatformServices): Endpoint[] {
       path: '/v2/projects/:project',
       tag: 'projects',
       summary: 'get a project',
-      description:
-        'Answers one project of the organization with its channels.',
+      description: 'Answers one project of the organization with its channels.',
       auth: 'organization',
       action: 'projects:read',
       params: projectParams,
@@ -80,12 +85,19 @@ export function projectsEndpoints({ projects }: PlatformServices): Endpoint[] {
       path: '/v2/projects/:project',
       tag: 'projects',
       summary: 'update a project; `channelIds` replaces its channels',
-      description:
-        'Updates a project; fields not given keep their value, and `channelIds` replaces its channels.',
+      description: 'Updates a project; fields not given keep their value, and `channelIds` replaces its channels.',
       auth: 'organization',
       action: 'projects:write',
       params: projectParams,
-      body: z.object({ name: name.optional(), channelIds, channelIDs: channelIds, enabled: z.boolean().optional(), ...readOnly }).strict(),
+      body: z
+        .object({
+          name: name.optional(),
+          channelIds,
+          channelIDs: channelIds,
+          enabled: z.boolean().optional(),
+          ...readOnly,
+        })
+        .strict(),
       aliases: [{ method: 'put', path: '/v2/projects/:project' }],
       responses: { 200: projectResponse, 400: { description: 'invalid body, or "bad channelIds"' } },
       async handler({ caller, params, body }) {
@@ -118,8 +130,7 @@ export function projectsEndpoints({ projects }: PlatformServices): Endpoint[] {
       path: '/v2/projects/:project/channels',
       tag: 'projects',
       summary: 'list the channels attached to a project (Gen A)',
-      description:
-        'Lists the channels attached to a project, as the original (Gen A) API did.',
+      description: 'Lists the channels attached to a project, as the original (Gen A) API did.',
       auth: 'organization',
       action: 'projects:read',
       params: projectParams,
@@ -150,12 +161,14 @@ export function projectsEndpoints({ projects }: PlatformServices): Endpoint[] {
       path: '/v2/projects/:project/channels/:channel',
       tag: 'projects',
       summary: 'detach a channel from a project (Gen A)',
-      description:
-        'Detaches a channel from a project (Gen A route); the channel itself is kept.',
+      description: 'Detaches a channel from a project (Gen A route); the channel itself is kept.',
       auth: 'organization',
       action: 'projects:write',
       params: projectChannelParams,
-      responses: { 204: { description: 'detached' }, 404: { description: 'no such project, or the channel is not attached to it' } },
+      responses: {
+        204: { description: 'detached' },
+        404: { description: 'no such project, or the channel is not attached to it' },
+      },
       async handler({ caller, params }) {
         await projects.detachChannel(caller.organizationId, params.project, params.channel);
         return respond.noContent();

@@ -67,7 +67,13 @@ export const userSchema = z
 // ---------------------------------------------------------------- channels, schemas, projects, gateways
 
 export const channelKeySchema = z
-  .strictObject({ id: z.string(), prefix: z.string().describe('the first characters of the key'), enabled: z.boolean(), createdAt: timestamp, updatedAt: timestamp })
+  .strictObject({
+    id: z.string(),
+    prefix: z.string().describe('the first characters of the key'),
+    enabled: z.boolean(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
   .meta({ id: 'ChannelApiKey' });
 
 export const newChannelKeySchema = channelKeySchema
@@ -102,7 +108,9 @@ export const payloadSchemaSchema = z
     name: z.string(),
     format: z.literal('json'),
     fields: schemaFields,
-    additionalProperties: z.boolean().describe('false: keys at the root of an event that `fields` do not declare are refused'),
+    additionalProperties: z
+      .boolean()
+      .describe('false: keys at the root of an event that `fields` do not declare are refused'),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -143,7 +151,9 @@ export const deviceSchema = z
     channelId: z.string(),
     organizationId: z.string(),
     tags: z.array(z.string()),
-    properties: jsonObject.describe('as sent at registration: manufacturer, model, os, osVersion, softwareVersion, type, …'),
+    properties: jsonObject.describe(
+      'as sent at registration: manufacturer, model, os, osVersion, softwareVersion, type, …',
+    ),
     attributes: jsonObject,
     createdAt: timestamp,
     updatedAt: timestamp,
@@ -156,8 +166,14 @@ export const deviceSchema = z
         timestamp: z.number().optional().describe('epoch milliseconds, as the device reported it'),
       })
       .nullable()
-      .describe('the newest location its events carried (mobile locations[], or IoT latitude/longitude); null before any'),
-    insideLandmarkIds: z.array(z.string()).describe("the landmarks watched by the organization's rules that this location is inside, as the rules engine last evaluated it"),
+      .describe(
+        'the newest location its events carried (mobile locations[], or IoT latitude/longitude); null before any',
+      ),
+    insideLandmarkIds: z
+      .array(z.string())
+      .describe(
+        "the landmarks watched by the organization's rules that this location is inside, as the rules engine last evaluated it",
+      ),
     camera: z.boolean().describe('whether it is a camera: it has a vision profile (GET /v2/devices/{device}/vision)'),
   })
   .meta({ id: 'Device' });
@@ -165,8 +181,15 @@ export const deviceSchema = z
 /** A zone of a camera's image: a named polygon of [x, y] fractions (0-1, x first), as the predict answer places detections. */
 export const imageZoneSchema = z
   .strictObject({
-    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/).describe('an identifier, so rules can name it (event.zoneCounts.<name>.<label>)'),
-    polygon: z.array(z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)])).min(3).max(64).describe('[x, y] fractions of the image, x first'),
+    name: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/)
+      .describe('an identifier, so rules can name it (event.zoneCounts.<name>.<label>)'),
+    polygon: z
+      .array(z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)]))
+      .min(3)
+      .max(64)
+      .describe('[x, y] fractions of the image, x first'),
   })
   .meta({ id: 'ImageZone' });
 
@@ -190,7 +213,10 @@ export const visionSchema = z
     keepFrames: z.boolean().describe("whether its frames' images are kept (GET /v2/devices/{device}/frames/{event})"),
     updatedAt: timestamp,
   })
-  .meta({ id: 'VisionProfile', description: "a camera's vision profile: what its frames (POST /v1/iot/frames) are run through, and its zones" });
+  .meta({
+    id: 'VisionProfile',
+    description: "a camera's vision profile: what its frames (POST /v1/iot/frames) are run through, and its zones",
+  });
 
 const latLon = z.strictObject({ lat: z.number(), lon: z.number() });
 const lonLat = z.tuple([z.number(), z.number()]);
@@ -207,16 +233,29 @@ export const landmarkSchema = z
     attributes: jsonObject,
     model: z
       .union([
-        z.strictObject({ type: z.literal('circle'), geometry: z.strictObject({ center: latLon, radius: z.number().describe('metres') }) }),
+        z.strictObject({
+          type: z.literal('circle'),
+          geometry: z.strictObject({ center: latLon, radius: z.number().describe('metres') }),
+        }),
         z.strictObject({ type: z.literal('rectangle'), geometry: z.strictObject({ nw: latLon, se: latLon }) }),
         z.strictObject({ type: z.literal('polygon'), geometry: z.strictObject({ points: z.array(latLon) }) }),
       ])
       .describe('Gen A/B spelling'),
     shape: z
       .union([
-        z.strictObject({ type: z.literal('circle'), radius: z.number().describe('metres'), coordinates: lonLat.describe('[lon, lat]') }),
-        z.strictObject({ type: z.literal('envelope'), coordinates: z.tuple([lonLat, lonLat]).describe('[[minLon, maxLat], [maxLon, minLat]]') }),
-        z.strictObject({ type: z.literal('polygon'), coordinates: z.array(z.array(lonLat)).describe('one closed ring of [lon, lat]') }),
+        z.strictObject({
+          type: z.literal('circle'),
+          radius: z.number().describe('metres'),
+          coordinates: lonLat.describe('[lon, lat]'),
+        }),
+        z.strictObject({
+          type: z.literal('envelope'),
+          coordinates: z.tuple([lonLat, lonLat]).describe('[[minLon, maxLat], [maxLon, minLat]]'),
+        }),
+        z.strictObject({
+          type: z.literal('polygon'),
+          coordinates: z.array(z.array(lonLat)).describe('one closed ring of [lon, lat]'),
+        }),
       ])
       .describe('Gen C spelling (Elasticsearch geo_shape)'),
     createdAt: timestamp,
@@ -226,7 +265,9 @@ export const landmarkSchema = z
 
 // ---------------------------------------------------------------- rules, deliveries, events
 
-const conditionNode = z.looseObject({ type: z.string() }).describe('a Gen B condition node: and / or / not with items, or a leaf');
+const conditionNode = z
+  .looseObject({ type: z.string() })
+  .describe('a Gen B condition node: and / or / not with items, or a leaf');
 
 export const ruleSchema = z
   .strictObject({
@@ -240,7 +281,9 @@ export const ruleSchema = z
     generator: z.string(),
     conditionsObject: z.array(conditionNode).describe('[root] or [] when the rule has no conditions'),
     conditions: z.string().describe('the expression string'),
-    actions: z.array(z.looseObject({ type: z.enum(ACTION_TYPES) })).describe('webhook passwords, secrets and header values are masked'),
+    actions: z
+      .array(z.looseObject({ type: z.enum(ACTION_TYPES) }))
+      .describe('webhook passwords, secrets and header values are masked'),
     properties: jsonObject.describe('{timezone?, …}'),
     throttleInSeconds: int(),
     channelIds: z.array(z.string()),
@@ -255,14 +298,18 @@ const ruleWarningSchema = z
   .strictObject({
     code: z
       .enum(['unknown_zone', 'unknown_label', 'webhook_blocked'])
-      .describe('unknown_zone: no camera of the project has the zone; unknown_label: no model the organization can run has the label; webhook_blocked: the URL is an internal address WEBHOOK_ALLOWED_HOSTS does not allow'),
+      .describe(
+        'unknown_zone: no camera of the project has the zone; unknown_label: no model the organization can run has the label; webhook_blocked: the URL is an internal address WEBHOOK_ALLOWED_HOSTS does not allow',
+      ),
     message: z.string().describe('a full sentence'),
     field: z.string().optional().describe('the field it is about, e.g. actions.0.url'),
     suggestions: z.array(z.string()).optional().describe('the near matches, nearest first'),
   })
   .meta({ id: 'RuleWarning' });
 
-const ruleWarnings = z.array(ruleWarningSchema).describe('what will not work as written (the rule is valid, and saved, all the same); empty when nothing');
+const ruleWarnings = z
+  .array(ruleWarningSchema)
+  .describe('what will not work as written (the rule is valid, and saved, all the same); empty when nothing');
 
 /** A rule as create and PATCH answer it: with the warnings of what was saved. */
 export const savedRuleSchema = ruleSchema.extend({ warnings: ruleWarnings }).meta({ id: 'SavedRule' });
@@ -273,7 +320,10 @@ export const conditionsCheckSchema = z
     conditions: z.string().describe('the expression string'),
     conditionsObject: z.array(conditionNode),
     timezone: z.string().optional().describe('properties.timezone, when given'),
-    matches: z.boolean().optional().describe('when an object form and a conditions string are both given: whether they say the same'),
+    matches: z
+      .boolean()
+      .optional()
+      .describe('when an object form and a conditions string are both given: whether they say the same'),
     warnings: ruleWarnings,
   })
   .meta({ id: 'ConditionsCheck' });
@@ -294,7 +344,11 @@ const deliveryAttemptSchema = z
     statusCode: int().nullable(),
     error: z.string().nullable(),
     request: z
-      .looseObject({ method: z.string().optional(), url: z.string().optional(), headers: z.record(z.string(), z.string()).optional() })
+      .looseObject({
+        method: z.string().optional(),
+        url: z.string().optional(),
+        headers: z.record(z.string(), z.string()).optional(),
+      })
       .describe('the request made; custom header values masked'),
   })
   .meta({ id: 'DeliveryAttempt' });
@@ -366,19 +420,25 @@ export const modelVersionSchema = z
     organizationId: z.string(),
     version: int(),
     name: z.string(),
-    status: z.enum(['Initializing', 'Active', 'Failed', 'Disabled']).describe('Disabled: kept, but served by no server (npm run model -- disable) until enabled'),
+    status: z
+      .enum(['Initializing', 'Active', 'Failed', 'Disabled'])
+      .describe('Disabled: kept, but served by no server (npm run model -- disable) until enabled'),
     statusReason: z.string().nullable().describe('why it failed'),
     executionProvider: z.string().nullable().describe('where this server runs it, once loaded'),
     preparation: z
       .array(z.string())
       .nullable()
-      .describe("how this server runs the model, once loaded: the graph rewrite's parts (uint8 pixels in, a dense head's candidates out) and why any was left out"),
+      .describe(
+        "how this server runs the model, once loaded: the graph rewrite's parts (uint8 pixels in, a dense head's candidates out) and why any was left out",
+      ),
     public: z.boolean(),
     labels: z.array(z.string()),
     input: z.strictObject({ width: int(), height: int() }),
     outputFormat: z.enum([...OUTPUT_FORMATS, 'auto']),
     defaults: z
-      .strictObject({ threshold: z.number().describe('the score threshold predict applies when the request sets none') })
+      .strictObject({
+        threshold: z.number().describe('the score threshold predict applies when the request sets none'),
+      })
       .describe("predict's defaults for this version"),
     replicas: z
       .strictObject({
@@ -386,7 +446,7 @@ export const modelVersionSchema = z
         failed: int().describe('live replicas that could not load it'),
         total: int().describe('live replicas (a recent heartbeat): those neither active nor failed are loading it'),
       })
-      .describe('the version on every server sharing the database; `status` is the answering server\'s own'),
+      .describe("the version on every server sharing the database; `status` is the answering server's own"),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -404,4 +464,6 @@ export const modelSchema = z
   })
   .meta({ id: 'Model' });
 
-export const modelWithVersionsSchema = modelSchema.extend({ versions: z.array(modelVersionSchema) }).meta({ id: 'ModelWithVersions' });
+export const modelWithVersionsSchema = modelSchema
+  .extend({ versions: z.array(modelVersionSchema) })
+  .meta({ id: 'ModelWithVersions' });

@@ -14,7 +14,14 @@ import { presentRule, type SavedRule } from '../../../platform/rules/rule-servic
 import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
 import { foreignScope, id, idParam } from './common.js';
-import { conditionsCheckSchema, list, one, ruleSchema, ruleVocabularySchema, savedRuleSchema } from './response-schemas.js';
+import {
+  conditionsCheckSchema,
+  list,
+  one,
+  ruleSchema,
+  ruleVocabularySchema,
+  savedRuleSchema,
+} from './response-schemas.js';
 
 const properties = z
   .object({ timezone: z.string().max(64).nullish().describe('IANA time zone of schedule conditions; UTC by default') })
@@ -31,13 +38,18 @@ const conditionForms = {
   conditionsObject: z
     .unknown()
     .optional()
-    .describe('Gen B conditions: a node or an array of nodes ({type: "and"|"or"|"not", items} or a leaf: enterLandmark, exitLandmark, insideLandmark, outsideLandmark, matchAttribute, schedule, detections {label, zone?, minScore?, operator, value}; nodes that remember: for {seconds?, events?, items: [one]}, becomes {to, items: [one]}; SDK: landmark, attribute); null or [] for none'),
+    .describe(
+      'Gen B conditions: a node or an array of nodes ({type: "and"|"or"|"not", items} or a leaf: enterLandmark, exitLandmark, insideLandmark, outsideLandmark, matchAttribute, schedule, detections {label, zone?, minScore?, operator, value}; nodes that remember: for {seconds?, events?, items: [one]}, becomes {to, items: [one]}; SDK: landmark, attribute); null or [] for none',
+    ),
   conditions: z
     .string()
     .max(LIMITS.expressionLength)
     .optional()
     .describe('the expression string; used when no object form is given ("advanced" rules), derived otherwise'),
-  logicalCondition: z.unknown().optional().describe('Gen A conditions: {"and"|"or"|"not": [...]} and predicates by type'),
+  logicalCondition: z
+    .unknown()
+    .optional()
+    .describe('Gen A conditions: {"and"|"or"|"not": [...]} and predicates by type'),
 };
 
 const ruleFields = {
@@ -58,16 +70,15 @@ const ruleFields = {
 
 const createBody = z.object({ projectId: id, ...ruleFields }).strict();
 const nestedCreateBody = z.object(ruleFields).strict();
-const patchBody = z
-  .object({ projectId: id.optional(), ...ruleFields, name: ruleFields.name.optional() })
-  .strict();
+const patchBody = z.object({ projectId: id.optional(), ...ruleFields, name: ruleFields.name.optional() }).strict();
 const validateBody = z
   .object({ ...conditionForms, projectId: id.optional(), properties: properties.optional() })
   .strict();
 const projectRuleParams = z.object({ project: id, rule: id });
 const ruleResponse = { description: 'the rule (webhook secrets masked)', schema: one(ruleSchema) };
 const savedRuleResponse = {
-  description: 'the rule as saved (webhook secrets masked), with `warnings`: what will not work as written (unknown zones and labels, blocked webhooks)',
+  description:
+    'the rule as saved (webhook secrets masked), with `warnings`: what will not work as written (unknown zones and labels, blocked webhooks)',
   schema: one(savedRuleSchema),
 };
 
@@ -81,8 +92,7 @@ export function rulesEndpoints({ rules }: PlatformServices): Endpoint[] {
       path: '/v2/rules',
       tag: 'rules',
       summary: 'list the rules of the organization (of one project with ?projectId=)',
-      description:
-        'Lists the rules of the organization, or of one project with `?projectId=`.',
+      description: 'Lists the rules of the organization, or of one project with `?projectId=`.',
       auth: 'organization',
       action: 'rules:read',
       query: z.object({ projectId: id.optional() }).strict(),
@@ -111,7 +121,8 @@ export function rulesEndpoints({ rules }: PlatformServices): Endpoint[] {
       method: 'post',
       path: '/v2/rules/validate-conditions',
       tag: 'rules',
-      summary: 'check conditions without saving: {valid, conditions, conditionsObject, warnings}, or 400 with the reason',
+      summary:
+        'check conditions without saving: {valid, conditions, conditionsObject, warnings}, or 400 with the reason',
       description:
         'Checks rule conditions without saving anything: answers {valid, conditions, conditionsObject, warnings} with every form of them, or 400 with the reason they are refused. `warnings` names labels no model of the organization has and, with `projectId`, zones no camera of the project has, with the near matches.',
       auth: 'organization',
@@ -127,8 +138,7 @@ export function rulesEndpoints({ rules }: PlatformServices): Endpoint[] {
       path: '/v2/rules/:rule',
       tag: 'rules',
       summary: 'a rule',
-      description:
-        'Answers one rule of the organization with its conditions (in every form) and its actions.',
+      description: 'Answers one rule of the organization with its conditions (in every form) and its actions.',
       auth: 'organization',
       action: 'rules:read',
       params: idParam('rule'),
@@ -158,8 +168,7 @@ export function rulesEndpoints({ rules }: PlatformServices): Endpoint[] {
       path: '/v2/rules/:rule',
       tag: 'rules',
       summary: 'delete a rule',
-      description:
-        'Deletes a rule of the organization.',
+      description: 'Deletes a rule of the organization.',
       auth: 'organization',
       action: 'rules:write',
       params: idParam('rule'),
@@ -175,8 +184,7 @@ export function rulesEndpoints({ rules }: PlatformServices): Endpoint[] {
       path: '/v2/projects/:project/rules',
       tag: 'rules',
       summary: 'create a rule in the project (Gen A: 201)',
-      description:
-        'Creates a rule in the project, as the original (Gen A) API did; answers 201 with the rule.',
+      description: 'Creates a rule in the project, as the original (Gen A) API did; answers 201 with the rule.',
       auth: 'organization',
       action: 'rules:write',
       params: idParam('project'),
@@ -191,7 +199,8 @@ export function rulesEndpoints({ rules }: PlatformServices): Endpoint[] {
       method: 'get',
       path: '/v2/projects/:project/rule-vocabulary',
       tag: 'rules',
-      summary: "what the project's rules may name: its cameras' zones and the labels of the models the organization can run",
+      summary:
+        "what the project's rules may name: its cameras' zones and the labels of the models the organization can run",
       description:
         "Answers the names a detections condition of the project's rules may use: `zones`, those of every camera (vision profile) of the devices of its channels, and `labels`, those of every model version the organization can run (the bundled demo models included); sorted, distinct.",
       auth: 'organization',
@@ -207,8 +216,7 @@ export function rulesEndpoints({ rules }: PlatformServices): Endpoint[] {
       path: '/v2/projects/:project/rules',
       tag: 'rules',
       summary: 'list the rules of a project (Gen A)',
-      description:
-        'Lists the rules of a project (Gen A route).',
+      description: 'Lists the rules of a project (Gen A route).',
       auth: 'organization',
       action: 'rules:read',
       params: idParam('project'),
@@ -223,8 +231,7 @@ export function rulesEndpoints({ rules }: PlatformServices): Endpoint[] {
       path: '/v2/projects/:project/rules/:rule',
       tag: 'rules',
       summary: 'a rule of a project (Gen A)',
-      description:
-        'Answers one rule of the project (Gen A route); 404 when it is in another project.',
+      description: 'Answers one rule of the project (Gen A route); 404 when it is in another project.',
       auth: 'organization',
       action: 'rules:read',
       params: projectRuleParams,
@@ -240,8 +247,7 @@ export function rulesEndpoints({ rules }: PlatformServices): Endpoint[] {
       path: '/v2/projects/:project/rules/:rule',
       tag: 'rules',
       summary: 'delete a rule of a project (Gen A: 204)',
-      description:
-        'Deletes a rule of the project (Gen A route); answers 204.',
+      description: 'Deletes a rule of the project (Gen A route); answers 204.',
       auth: 'organization',
       action: 'rules:write',
       params: projectRuleParams,

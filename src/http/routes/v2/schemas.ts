@@ -12,7 +12,9 @@ const name = z.string().trim().min(1).max(128);
 const format = z.literal('json');
 const additionalProperties = z
   .boolean()
-  .describe('false: an event with a key at its root that `fields` do not declare is refused (400 naming the key); true by default');
+  .describe(
+    'false: an event with a key at its root that `fields` do not declare is refused (400 naming the key); true by default',
+  );
 
 const readOnly = {
   id: z.string().optional(),
@@ -47,15 +49,29 @@ export function schemasEndpoints({ schemas }: PlatformServices): Endpoint[] {
       method: 'post',
       path: '/v2/schemas',
       tag: 'schemas',
-      summary: 'create a payload schema: fields [{id, type, fields?, isArray?, required?, additionalProperties?}] describe the JSON payload from its root',
+      summary:
+        'create a payload schema: fields [{id, type, fields?, isArray?, required?, additionalProperties?}] describe the JSON payload from its root',
       description:
         'Creates a payload schema. Its fields ({id, type, fields?, isArray?, required?, additionalProperties?}) describe the JSON payload of an event from its root; `required: true` refuses an event without the field (or with null), `additionalProperties: false` on an object field refuses keys its fields do not declare.',
       auth: 'organization',
       action: 'schemas:write',
-      body: z.object({ name, format: format.default('json'), fields: schemaFields, additionalProperties: additionalProperties.optional(), type: readOnly.type }).strict(),
+      body: z
+        .object({
+          name,
+          format: format.default('json'),
+          fields: schemaFields,
+          additionalProperties: additionalProperties.optional(),
+          type: readOnly.type,
+        })
+        .strict(),
       responses: { 200: schemaResponse },
       async handler({ caller, body }) {
-        const row = await schemas.create(caller.organizationId, { name: body.name, format: body.format, fields: body.fields, additionalProperties: body.additionalProperties ?? true });
+        const row = await schemas.create(caller.organizationId, {
+          name: body.name,
+          format: body.format,
+          fields: body.fields,
+          additionalProperties: body.additionalProperties ?? true,
+        });
         return respond.data(presentSchema(row));
       },
     }),
@@ -64,8 +80,7 @@ export function schemasEndpoints({ schemas }: PlatformServices): Endpoint[] {
       path: '/v2/schemas/:schema',
       tag: 'schemas',
       summary: 'get a payload schema',
-      description:
-        'Answers one payload schema of the organization with its fields.',
+      description: 'Answers one payload schema of the organization with its fields.',
       auth: 'organization',
       action: 'schemas:read',
       params: schemaParams,
@@ -78,16 +93,30 @@ export function schemasEndpoints({ schemas }: PlatformServices): Endpoint[] {
       method: 'patch',
       path: '/v2/schemas/:schema',
       tag: 'schemas',
-      summary: 'update a payload schema (`fields` replaces the whole field tree); channels using it validate against the new fields',
+      summary:
+        'update a payload schema (`fields` replaces the whole field tree); channels using it validate against the new fields',
       description:
         'Updates a payload schema; `fields` replaces the whole field tree. Channels using the schema validate new events against the new fields.',
       auth: 'organization',
       action: 'schemas:write',
       params: schemaParams,
-      body: z.object({ name: name.optional(), format: format.optional(), fields: schemaFields.optional(), additionalProperties: additionalProperties.optional(), ...readOnly }).strict(),
+      body: z
+        .object({
+          name: name.optional(),
+          format: format.optional(),
+          fields: schemaFields.optional(),
+          additionalProperties: additionalProperties.optional(),
+          ...readOnly,
+        })
+        .strict(),
       responses: { 200: schemaResponse },
       async handler({ caller, params, body }) {
-        const row = await schemas.change(caller.organizationId, params.schema, { name: body.name, format: body.format, fields: body.fields, additionalProperties: body.additionalProperties });
+        const row = await schemas.change(caller.organizationId, params.schema, {
+          name: body.name,
+          format: body.format,
+          fields: body.fields,
+          additionalProperties: body.additionalProperties,
+        });
         return respond.data(presentSchema(row));
       },
     }),
@@ -96,12 +125,14 @@ export function schemasEndpoints({ schemas }: PlatformServices): Endpoint[] {
       path: '/v2/schemas/:schema',
       tag: 'schemas',
       summary: 'delete a payload schema that no channel uses',
-      description:
-        'Deletes a payload schema. A schema that a channel still uses is refused with 409.',
+      description: 'Deletes a payload schema. A schema that a channel still uses is refused with 409.',
       auth: 'organization',
       action: 'schemas:write',
       params: schemaParams,
-      responses: { 204: { description: 'deleted' }, 409: { description: 'channels use the schema (they are named in `error`)' } },
+      responses: {
+        204: { description: 'deleted' },
+        409: { description: 'channels use the schema (they are named in `error`)' },
+      },
       async handler({ caller, params }) {
         await schemas.delete(caller.organizationId, params.schema);
         return respond.noContent();
