@@ -2,19 +2,46 @@
 // by default, or one JSON object per line (LOG_FORMAT=json) for log shippers.
 // Callers log ids and prefixes, not tokens or keys; as a second line of
 // defence, fields whose names say they hold a secret are written redacted.
+import { getEnvironmentData, setEnvironmentData } from 'node:worker_threads';
 import type { LogFormat, LogLevel } from './config.js';
 import { CodedError } from './errors.js';
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-let threshold = ORDER.info;
-let json = false;
+
+/**
+ * The settings as the thread that started this one had them. Each thread has
+ * its own copy of this module: without this, the pipeline workers and
+ * instance threads logged at info in text whatever LOG_LEVEL and LOG_FORMAT
+ * said. Node hands a thread's environment data to the threads it starts.
+ */
+const INHERITED = 'sense.log' as const;
+interface LogSettings {
+  level: LogLevel;
+  format: LogFormat;
+}
+const settings: LogSettings = {
+  level: 'info',
+  format: 'text',
+  ...(getEnvironmentData(INHERITED) as LogSettings | undefined),
+};
+let threshold = ORDER[settings.level];
+let json = settings.format === 'json';
+
+/** Threads started from now on inherit the settings. */
+function handDown(): void {
+  setEnvironmentData(INHERITED, { ...settings });
+}
 
 export function setLogLevel(level: LogLevel): void {
+  settings.level = level;
   threshold = ORDER[level];
+  handDown();
 }
 
 export function setLogFormat(format: LogFormat): void {
+  settings.format = format;
   json = format === 'json';
+  handDown();
 }
 
 /** Whether a line at `level` would be written (to skip building costly fields). */
