@@ -1,6 +1,7 @@
-// A GPU provider's session is tried again after a failure (a collision with
-// another thread's session on the device, seen on an H200), the CPU's never,
-// and a provider that keeps failing still falls through to the next one.
+// A GPU provider's session is tried again after a clash with another thread's
+// stream capture on the device (CUDA error 900, seen on an H200), the CPU's
+// never, any other failure not at all, and a provider that keeps failing
+// still falls through to the next one.
 import { describe, expect, it } from 'vitest';
 import type { SessionRunner } from '../../src/inference/instances/session-runner.js';
 import { createSession, ModelLoadError } from '../../src/inference/instances/session.js';
@@ -9,12 +10,15 @@ const runner = {} as SessionRunner;
 const NO_WAIT = [0, 0, 0];
 
 /** A creator that fails `failing` times per provider, counting attempts. */
-function flaky(failing: Record<string, number>) {
+function flaky(
+  failing: Record<string, number>,
+  message = 'CUDA failure 900: operation not permitted when stream is capturing',
+) {
   const attempts: string[] = [];
   const create = async (_kind: string, _source: unknown, options: { provider: string }) => {
     attempts.push(options.provider);
     const count = attempts.filter((p) => p === options.provider).length;
-    if (count <= (failing[options.provider] ?? 0)) throw new Error(`CUDA failure 900 (${count})`);
+    if (count <= (failing[options.provider] ?? 0)) throw new Error(`${message} (${count})`);
     return runner;
   };
   return { attempts, create: create as unknown as Parameters<typeof createSession>[2] };
@@ -36,7 +40,16 @@ describe('createSession', () => {
     const session = await createSession('model.onnx', options, create, NO_WAIT);
     expect(session.provider).toBe('cpu');
     expect(attempts).toEqual(['cuda', 'cuda', 'cuda', 'cuda', 'cpu']);
-    expect(session.failures).toEqual(['cuda (onnxruntime-node): CUDA failure 900 (4)']);
+    expect(session.failures).toEqual([
+      'cuda (onnxruntime-node): CUDA failure 900: operation not permitted when stream is capturing (4)',
+    ]);
+  });
+
+  it('does not retry a failure that is not a clash: a missing provider library falls through at once', async () => {
+    const { attempts, create } = flaky({ cuda: 99 }, 'Failed to load library libonnxruntime_providers_shared.so');
+    const session = await createSession('model.onnx', options, create, NO_WAIT);
+    expect(session.provider).toBe('cpu');
+    expect(attempts).toEqual(['cuda', 'cpu']);
   });
 
   it('never retries the CPU provider: its failure is the model', async () => {

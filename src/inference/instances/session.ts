@@ -54,6 +54,15 @@ export interface LoadedSession {
  */
 const GPU_SESSION_RETRY_DELAYS_MS: readonly number[] = [250, 500, 1000];
 
+/**
+ * The failures worth another attempt: CUDA's errors 900-908, each a clash with
+ * a stream capture in progress (cudaErrorStreamCapture*), which ONNX Runtime
+ * reports only in its message, as "CUDA failure <code>". Anything else (the
+ * provider's library missing, a graph the provider refuses) fails the same way
+ * each time, and retrying would only delay the next provider by 2 s.
+ */
+const STREAM_CAPTURE_CLASH = /CUDA failure 90\d\b/;
+
 /** A session of the model at `source` (a file, or the model's bytes). */
 export async function createSession(
   source: string | Uint8Array,
@@ -71,7 +80,7 @@ export async function createSession(
         return { runner, provider, failures };
       } catch (error) {
         const failure = `${provider} (${kind}): ${(error as Error).message}`;
-        if (attempt >= delays.length) {
+        if (attempt >= delays.length || !STREAM_CAPTURE_CLASH.test(failure)) {
           failures.push(failure);
           break;
         }
