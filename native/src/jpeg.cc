@@ -258,7 +258,7 @@ JpegStatus ReadJpegHeader(const uint8_t* data, size_t size, double maxPixels, co
   image->channels = 3;  // greyscale too: sharp's raw output of a greyscale JPEG is RGB
 
   // The rectangle the image will occupy in the model input, as
-  // src/inference/letterbox.ts places it (display orientation).
+  // src/inference/pipeline/letterbox.ts places it (display orientation).
   int rectW = target.boxWidth, rectH = target.boxHeight;
   if (target.letterbox) {
     const double ratio = std::min(static_cast<double>(target.boxWidth) / image->width,
