@@ -7,7 +7,11 @@
 // JSON events and of protobuf batches of 50 (`devices` devices, one
 // connection each), all closed loop. Servers run one at a time, in the
 // order A B B A A B…, so the machine's drift falls on both sides alike; each
-// figure is the median of --reps runs, and the table shows B/A. With
+// figure is the median of --reps runs, and the table shows B/A. A second
+// table gives the server's CPU time per request (its process and every
+// thread, not PostgreSQL's): throughput on a shared 2-core host moves with
+// whatever else runs, while the CPU a request costs moves much less, so a
+// loss that shows in both is the server's. With
 // --profile, each side then serves the trivial endpoint once more under
 // node --cpu-prof, and the report lists where its time went. Prints a
 // markdown report.
@@ -22,6 +26,7 @@ import { removeDir, ROOT, startCommand, waitFor } from '../test/helpers/server.j
 import { startBenchServer } from './bench-server.js';
 import { multipartBody } from './limits.js';
 import { topOfProfile } from './cpu-profile.js';
+import { sampleCpu } from './process-cpu.js';
 import { buildRequest, runLoad } from './load-generator.js';
 import { stat, type Stat } from './report.js';
 
@@ -77,8 +82,16 @@ const WORKLOADS: Workload[] = [
 ];
 const TRIVIAL = buildRequest('GET', '/v2/health/live', {});
 
+/** One workload's figures on one server. */
+interface Measured {
+  /** requests (or events) a second */
+  rate: number;
+  /** the server process's CPU milliseconds per request, warm-up included on both sides of the division */
+  cpuMsPerRequest: number;
+}
+
 /** One server of `cwd`, measured on every workload once. */
-async function measureOnce(cwd: string): Promise<Record<Workload, number>> {
+async function measureOnce(cwd: string): Promise<Record<Workload, Measured>> {
   const server = await startBenchServer({
     cwd,
     env: {
@@ -106,7 +119,8 @@ async function measureOnce(cwd: string): Promise<Record<Workload, number>> {
       });
       tokens.push(((await res.json()) as { token: string }).token);
     }
-    const load = async (request: Buffer | Buffer[], connections: number) => {
+    const load = async (request: Buffer | Buffer[], connections: number, perRequest = 1): Promise<Measured> => {
+      const cpuBefore = sampleCpu(server.process.pid!)?.server ?? Number.NaN;
       const run = await runLoad({
         host: '127.0.0.1',
         port: server.port,
@@ -115,8 +129,12 @@ async function measureOnce(cwd: string): Promise<Record<Workload, number>> {
         durationMs,
         warmupMs: 1000,
       });
+      const cpuAfter = sampleCpu(server.process.pid!)?.server ?? Number.NaN;
       if (run.errors > 0) say(`${run.errors} errors: ${JSON.stringify(run.statuses)}`);
-      return run.rps;
+      return {
+        rate: run.rps * perRequest,
+        cpuMsPerRequest: ((cpuAfter - cpuBefore) * 1000) / (run.succeededTotal * perRequest),
+      };
     };
     const device = (body: Buffer, path: string, type: string) =>
       tokens.map((token) =>
@@ -129,8 +147,11 @@ async function measureOnce(cwd: string): Promise<Record<Workload, number>> {
         concurrency,
       ),
       'ingest json single events/s': await load(device(single, '/v1/mobile/events', 'application/json'), devices),
-      'ingest protobuf batch events/s':
-        (await load(device(batch, '/v1/mobile/events/batch', 'application/protobuf'), devices)) * 50,
+      'ingest protobuf batch events/s': await load(
+        device(batch, '/v1/mobile/events/batch', 'application/protobuf'),
+        devices,
+        50,
+      ),
     };
   } finally {
     await server.stop();
@@ -139,24 +160,33 @@ async function measureOnce(cwd: string): Promise<Record<Workload, number>> {
 }
 
 const sides = { A: values.against, B: ROOT };
-const runs: Record<'A' | 'B', Array<Record<Workload, number>>> = { A: [], B: [] };
+const runs: Record<'A' | 'B', Array<Record<Workload, Measured>>> = { A: [], B: [] };
 for (let r = 0; r < reps; r++) {
   for (const side of r % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
     const result = await measureOnce(sides[side]);
     runs[side].push(result);
-    say(`rep ${r + 1} ${side}: ${WORKLOADS.map((w) => `${w} ${result[w].toFixed(0)}`).join(', ')}`);
+    say(`rep ${r + 1} ${side}: ${WORKLOADS.map((w) => `${w} ${result[w].rate.toFixed(0)}`).join(', ')}`);
   }
 }
-const median = (side: 'A' | 'B', w: Workload): Stat => stat(runs[side].map((r) => r[w]));
-const fmt = (s: Stat) => `${s.median.toFixed(0)} (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
+const median = (side: 'A' | 'B', w: Workload, figure: keyof Measured): Stat =>
+  stat(runs[side].map((r) => r[w][figure]));
+const fmt = (s: Stat, digits = 0) => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
 process.stdout.write(`# A/B: ${sides.B} (B) against ${sides.A} (A)\n\n`);
 process.stdout.write(
   `${reps} runs each, alternating, ${durationMs / 1000} s per figure; median (min–max). Predict: ${concurrency} clients; ingestion: ${devices} devices.\n\n`,
 );
 process.stdout.write('| workload | A | B | B/A |\n|---|---|---|---|\n');
 for (const w of WORKLOADS) {
-  const [a, b] = [median('A', w), median('B', w)];
+  const [a, b] = [median('A', w, 'rate'), median('B', w, 'rate')];
   process.stdout.write(`| ${w} | ${fmt(a)} | ${fmt(b)} | ${(b.median / a.median).toFixed(3)} |\n`);
+}
+process.stdout.write(
+  '\nServer CPU per request (per event for ingestion), ms: its process, all threads; median (min–max).\n\n',
+);
+process.stdout.write('| workload | A | B | B/A |\n|---|---|---|---|\n');
+for (const w of WORKLOADS) {
+  const [a, b] = [median('A', w, 'cpuMsPerRequest'), median('B', w, 'cpuMsPerRequest')];
+  process.stdout.write(`| ${w} | ${fmt(a, 3)} | ${fmt(b, 3)} | ${(b.median / a.median).toFixed(3)} |\n`);
 }
 
 /** The trivial endpoint under `node --cpu-prof` on `cwd`'s server (its own start script): the top of the profile. */
