@@ -1,4 +1,5 @@
-// npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32] [--profile]
+// npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32]
+//   [--only predict,trivial,json,protobuf] [--profile]
 // This checkout against another one (e.g. the commit before a refactor, in a
 // git worktree with node_modules linked) on the same host, in one run: the
 // trivial endpoint (GET /v2/health/live, 64 connections: what a request
@@ -39,12 +40,13 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '16' },
     devices: { type: 'string', default: '32' },
     profile: { type: 'boolean', default: false },
+    only: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help || !values.against) {
   process.stdout.write(
-    'Usage: npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32] [--profile]\n',
+    'Usage: npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32] [--only predict,trivial,json,protobuf] [--profile]\n',
   );
   process.exit(values.help ? 0 : 2);
 }
@@ -80,6 +82,23 @@ const WORKLOADS: Workload[] = [
   'ingest json single events/s',
   'ingest protobuf batch events/s',
 ];
+/** --only's names for the workloads */
+const SHORT: Record<string, Workload> = {
+  trivial: 'trivial endpoint req/s',
+  predict: 'predict req/s',
+  json: 'ingest json single events/s',
+  protobuf: 'ingest protobuf batch events/s',
+};
+const SELECTED: Workload[] = values.only
+  ? values.only.split(',').map((name) => {
+      const workload = SHORT[name.trim()];
+      if (!workload) {
+        process.stderr.write(`--only: unknown workload "${name}"; one of ${Object.keys(SHORT).join(', ')}\n`);
+        process.exit(2);
+      }
+      return workload;
+    })
+  : WORKLOADS;
 const TRIVIAL = buildRequest('GET', '/v2/health/live', {});
 
 /** One workload's figures on one server. */
@@ -91,7 +110,7 @@ interface Measured {
 }
 
 /** One server of `cwd`, measured on every workload once. */
-async function measureOnce(cwd: string): Promise<Record<Workload, Measured>> {
+async function measureOnce(cwd: string): Promise<Partial<Record<Workload, Measured>>> {
   const server = await startBenchServer({
     cwd,
     env: {
@@ -140,19 +159,20 @@ async function measureOnce(cwd: string): Promise<Record<Workload, Measured>> {
       tokens.map((token) =>
         buildRequest('POST', path, { Authorization: `Bearer ${token}`, 'Content-Type': type }, body),
       );
-    return {
-      'trivial endpoint req/s': await load(TRIVIAL, 64),
-      'predict req/s': await load(
-        buildRequest('POST', DEMO, { Authorization: `Bearer ${KEY}`, 'Content-Type': image.contentType }, image.body),
-        concurrency,
-      ),
-      'ingest json single events/s': await load(device(single, '/v1/mobile/events', 'application/json'), devices),
-      'ingest protobuf batch events/s': await load(
-        device(batch, '/v1/mobile/events/batch', 'application/protobuf'),
-        devices,
-        50,
-      ),
+    const workloads: Record<Workload, () => Promise<Measured>> = {
+      'trivial endpoint req/s': () => load(TRIVIAL, 64),
+      'predict req/s': () =>
+        load(
+          buildRequest('POST', DEMO, { Authorization: `Bearer ${KEY}`, 'Content-Type': image.contentType }, image.body),
+          concurrency,
+        ),
+      'ingest json single events/s': () => load(device(single, '/v1/mobile/events', 'application/json'), devices),
+      'ingest protobuf batch events/s': () =>
+        load(device(batch, '/v1/mobile/events/batch', 'application/protobuf'), devices, 50),
     };
+    const measured: Partial<Record<Workload, Measured>> = {};
+    for (const w of SELECTED) measured[w] = await workloads[w]();
+    return measured;
   } finally {
     await server.stop();
     await removeDir(server.dataDir);
@@ -160,23 +180,23 @@ async function measureOnce(cwd: string): Promise<Record<Workload, Measured>> {
 }
 
 const sides = { A: values.against, B: ROOT };
-const runs: Record<'A' | 'B', Array<Record<Workload, Measured>>> = { A: [], B: [] };
+const runs: Record<'A' | 'B', Array<Partial<Record<Workload, Measured>>>> = { A: [], B: [] };
 for (let r = 0; r < reps; r++) {
   for (const side of r % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
     const result = await measureOnce(sides[side]);
     runs[side].push(result);
-    say(`rep ${r + 1} ${side}: ${WORKLOADS.map((w) => `${w} ${result[w].rate.toFixed(0)}`).join(', ')}`);
+    say(`rep ${r + 1} ${side}: ${SELECTED.map((w) => `${w} ${result[w]!.rate.toFixed(0)}`).join(', ')}`);
   }
 }
 const median = (side: 'A' | 'B', w: Workload, figure: keyof Measured): Stat =>
-  stat(runs[side].map((r) => r[w][figure]));
+  stat(runs[side].map((r) => r[w]![figure]));
 const fmt = (s: Stat, digits = 0) => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
 process.stdout.write(`# A/B: ${sides.B} (B) against ${sides.A} (A)\n\n`);
 process.stdout.write(
   `${reps} runs each, alternating, ${durationMs / 1000} s per figure; median (min–max). Predict: ${concurrency} clients; ingestion: ${devices} devices.\n\n`,
 );
 process.stdout.write('| workload | A | B | B/A |\n|---|---|---|---|\n');
-for (const w of WORKLOADS) {
+for (const w of SELECTED) {
   const [a, b] = [median('A', w, 'rate'), median('B', w, 'rate')];
   process.stdout.write(`| ${w} | ${fmt(a)} | ${fmt(b)} | ${(b.median / a.median).toFixed(3)} |\n`);
 }
@@ -184,7 +204,7 @@ process.stdout.write(
   '\nServer CPU per request (per event for ingestion), ms: its process, all threads; median (min–max).\n\n',
 );
 process.stdout.write('| workload | A | B | B/A |\n|---|---|---|---|\n');
-for (const w of WORKLOADS) {
+for (const w of SELECTED) {
   const [a, b] = [median('A', w, 'cpuMsPerRequest'), median('B', w, 'cpuMsPerRequest')];
   process.stdout.write(`| ${w} | ${fmt(a, 3)} | ${fmt(b, 3)} | ${(b.median / a.median).toFixed(3)} |\n`);
 }
