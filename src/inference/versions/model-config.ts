@@ -175,12 +175,14 @@ export async function readModelConfig(directory: string): Promise<ModelConfig> {
 
 /**
  * The largest batch a version's instances run: model.json's, else the
- * server's MAX_BATCH_SIZE (1 unless set). One image per run measured best on
- * both kinds: on CPU a batch costs its images one after another, and batches
- * gave no more throughput and a worse p99 (bench/results/batching.md); on an
- * H200 with the YOLOv8n-sized model, two instances running single images
- * served more than batches of 8, with a lower p99 (bench/results/gpu-h200.md).
- * Models heavy enough to keep a GPU busy at batch 1 are the case for batching.
+ * server's MAX_BATCH_SIZE (1 unless set). On CPU one image per run measured
+ * best: a batch costs its images one after another, and batches gave no more
+ * throughput and a worse p99 (bench/results/batching.md). On an H200 with the
+ * YOLOv8n-sized model, rewritten, padded batches of 8 served 1.4-2.4x the
+ * requests of single images from 16 clients up (bench/results/gpu-h200.md),
+ * but every run then costs eight rows (18-22 ms against 5.3), a price a lone
+ * client pays in latency; so the default stays 1 and GPU hosts set 8
+ * (docs/OPERATIONS.md).
  */
 export function maxBatchSizeOf(config: ModelConfig, serverDefault: number): number {
   return config.batching?.maxBatchSize ?? serverDefault;
