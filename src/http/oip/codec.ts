@@ -81,6 +81,9 @@ const INTEGER_RANGES: Partial<Record<Datatype, [number, number]>> = {
   INT64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
 };
 
+/** A float32's bits, for FP16's conversion. */
+const FLOAT_BITS = new DataView(new ArrayBuffer(4));
+
 /** JSON elements as the datatype's little-endian bytes. */
 function numericBytes(datatype: Datatype, values: readonly unknown[], field: string): Uint8Array {
   const size = elementBytes(datatype)!;
@@ -115,10 +118,9 @@ function numericBytes(datatype: Datatype, values: readonly unknown[], field: str
         return view.setBigUint64(at, BigInt(value), true);
       case 'INT64':
         return view.setBigInt64(at, BigInt(value), true);
-      case 'FP16': {
-        view.setFloat32(at, value, true);
-        return view.setUint16(at, halfBits(view.getUint32(at, true)), true);
-      }
+      case 'FP16':
+        FLOAT_BITS.setFloat32(0, value);
+        return view.setUint16(at, halfBits(FLOAT_BITS.getUint32(0)), true);
       case 'FP32':
         return view.setFloat32(at, value, true);
       case 'FP64':
