@@ -9,7 +9,7 @@
 //     [--address localhost:8001] [--key KEY] [--threshold 0.5] [--tls]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { credentials, Metadata, makeGenericClientConstructor, type ServiceError } from '@grpc/grpc-js';
+import { credentials, Metadata, makeGenericClientConstructor, type ServiceError, status } from '@grpc/grpc-js';
 import { loadInferenceService, type ModelInferResponseMessage } from '../src/grpc/inference-proto.js';
 import { joinBytesElements } from '../src/grpc/oip-messages.js';
 
@@ -51,7 +51,7 @@ const request = {
 client.ModelInfer!(request, metadata, (error: ServiceError | null, response: ModelInferResponseMessage) => {
   client.close();
   if (error) {
-    process.stderr.write(`${error.code} ${error.details}\n`);
+    process.stderr.write(`${status[error.code]}: ${error.details}\n`);
     process.exit(1);
   }
   const index = response.outputs.findIndex((output) => output.name === 'detections');
