@@ -26,6 +26,9 @@ import type { HttpContext } from './http/context.js';
 import { InFlight } from './http/draining.js';
 import { unmatchedRoute, type Route } from './http/router.js';
 import { HttpServer } from './http/server.js';
+import type { ApiError } from './http/errors.js';
+import { oipErrorBody, oipRoutes } from './http/oip/routes.js';
+import { OipCore } from './inference/oip/service.js';
 import { loadUws } from './http/uws.js';
 import { engineSettings, InferenceEngine } from './inference/inference-engine.js';
 import { modelValidationSettings } from './inference/versions/model-validation.js';
@@ -47,6 +50,7 @@ import { EventService } from './platform/events.js';
 import { GatewayService } from './platform/gateways.js';
 import { LandmarkService } from './platform/landmarks.js';
 import { ModelService } from './platform/models.js';
+import { ModelNameIndex } from './platform/model-names.js';
 import { ProjectService } from './platform/projects.js';
 import { ReadinessCheck } from './platform/readiness.js';
 import { SchemaService } from './platform/schemas.js';
@@ -70,6 +74,8 @@ import { sealStoredWebhookSecrets } from './platform/rules/seal-stored.js';
 
 export interface RunningServer {
   port: number;
+  /** the Open Inference Protocol's REST port; undefined when OIP_HTTP_PORT=0 */
+  oipHttpPort: number | undefined;
   inference: InferenceService;
   database: Database;
   /** Stops accepting, drains in-flight requests, then closes workers and the database. */
@@ -80,11 +86,21 @@ interface Listener {
   name: string;
   port: number;
   routes: Route[];
+  /** the port's error answers in another protocol's shape */
+  errorBody?: (error: ApiError) => string;
 }
 
 /** One port of the server (HTTPS with TLS_CERT/TLS_KEY); resolves with the port it listens on. */
 async function listen(server: HttpServer, config: Config, listener: Listener): Promise<number> {
-  const port = await server.listen({ host: config.host, port: listener.port, tls: config.tls }, listener.routes);
+  const port = await server.listen(
+    {
+      host: config.host,
+      port: listener.port,
+      tls: config.tls,
+      ...(listener.errorBody && { errorBody: listener.errorBody }),
+    },
+    listener.routes,
+  );
   log.info(listener.name, {
     host: config.host,
     port,
@@ -94,6 +110,14 @@ async function listen(server: HttpServer, config: Config, listener: Listener): P
     providers: config.executionProviders.join(','),
   });
   return port;
+}
+
+/**
+ * The largest Open Inference Protocol body read: four of the largest images
+ * in base64 JSON (MAX_IMAGE_BYTES each), or more smaller ones.
+ */
+function oipBodyLimit(maxImageBytes: number): number {
+  return 4 * (Math.ceil(maxImageBytes / 3) * 4 + 64 * 1024);
 }
 
 /** web/dist: beside src/ (tsx) and dist/ (compiled) alike. */
@@ -154,8 +178,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await replica.start();
     cleanups.push(() => replica.stop());
     const modelFiles = new ModelFiles(createModelStore(config.modelStore, database.sql), config.dataDir);
+    const versionRegistry = new DatabaseVersionRegistry(database.sql);
     const inference = new InferenceService(
-      new DatabaseVersionRegistry(database.sql),
+      versionRegistry,
       engine,
       modelFiles,
       {
@@ -168,6 +193,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     );
     await inference.start();
     cleanups.push(() => inference.stop());
+    // How the Open Inference Protocol addresses models: by name, in memory.
+    const modelNames = new ModelNameIndex(database.sql, versionRegistry);
+    await modelNames.start();
+    cleanups.push(() => modelNames.stop());
 
     // Before any rule is saved or webhook sent: their secrets are sealed with it.
     const secrets = new Secrets(await loadSecretsKey(config.secretsKey, config.dataDir));
@@ -216,7 +245,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       events,
       eventTail,
       inferenceKeys: new InferenceKeyService(database.sql, keys),
-      models: new ModelService(database.sql, inference, modelFiles, config),
+      models: new ModelService(database.sql, inference, modelFiles, config, modelNames),
     };
     const management: Endpoint[] = managementEndpoints(platform, config);
     const authenticator = createAuthenticator(database.sql, tokens);
@@ -350,6 +379,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
       jpegDecoder: jpeg.decoder,
     });
     const predict = predictEndpoint({ admission, maxImageBytes: config.maxImageBytes });
+    // The Open Inference Protocol: one service behind its front ends, on predict's admission.
+    const oip = new OipCore({
+      versions: inference,
+      admission,
+      names: modelNames,
+      organizationOf: (key) => keys.authenticate(key),
+      defaultMaxBatchSize: config.batching.maxBatchSize,
+      extensions: ['binary_tensor_data', 'parameters'],
+    });
     const openApi = JSON.stringify(buildOpenApi([predict, ...management, ...ingestion, ...health]));
     const routes = (endpoints: Endpoint[]): Route[] =>
       endpoints.flatMap((endpoint) =>
@@ -380,6 +418,22 @@ export async function startServer(config: Config): Promise<RunningServer> {
       ...(config.ingressPort === undefined
         ? []
         : [{ name: 'ingestion listening', port: config.ingressPort, routes: routes([...ingestion, ...health]) }]),
+      ...(config.oip.httpPort === 0
+        ? []
+        : [
+            {
+              name: 'oip rest listening',
+              port: config.oip.httpPort,
+              routes: oipRoutes({
+                service: oip,
+                budget: bodyBudget,
+                strangers: strangersBudget,
+                holdMs: config.queueHoldMs,
+                maxBodyBytes: oipBodyLimit(config.maxImageBytes),
+              }),
+              errorBody: oipErrorBody,
+            },
+          ]),
     ];
     const ctx: HttpContext = {
       metrics,
@@ -397,6 +451,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
     return {
       port,
+      oipHttpPort: config.oip.httpPort === 0 ? undefined : ports.at(-1),
       inference,
       database,
       stop: async () => {

@@ -675,6 +675,21 @@ const TABLE = {
     unset('INGRESS_PORT', integer(0, 65535), '(same as PORT)', 'serve the device ingestion API on its own port'),
     (ingress, get) => (ingress === get('PORT') && ingress !== 0 ? undefined : ingress),
   ),
+  /** the Open Inference Protocol's listeners (KServe v2, Triton's ports); 0: off */
+  oip: {
+    httpPort: value(
+      'OIP_HTTP_PORT',
+      integer(0, 65535),
+      '8000',
+      "port of the Open Inference Protocol's REST API (KServe v2, Triton's /v2/models/…/infer); 0: not served",
+    ),
+    grpcPort: value(
+      'OIP_GRPC_PORT',
+      integer(0, 65535),
+      '8001',
+      "port of the Open Inference Protocol's gRPC service (inference.GRPCInferenceService); 0: not served",
+    ),
+  },
   deviceTokenTtlSeconds: value(
     'DEVICE_TOKEN_TTL_SECONDS',
     integer(60),

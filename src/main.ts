@@ -35,6 +35,7 @@ async function main(): Promise<void> {
   await ensurePortsFree(config.host, [
     { port: config.port, setting: 'PORT' },
     ...(config.ingressPort === undefined ? [] : [{ port: config.ingressPort, setting: 'INGRESS_PORT' }]),
+    { port: config.oip.httpPort, setting: 'OIP_HTTP_PORT' },
   ]);
   watchParent(shutdown);
   server = await startServer(config);

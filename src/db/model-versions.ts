@@ -127,6 +127,20 @@ export async function listModelVersionsWithModel(
     ORDER BY v.created_at, v.id`;
 }
 
+/** A version's number and its model's name: how the Open Inference Protocol addresses it. */
+export interface VersionNameRow {
+  id: string;
+  modelId: string;
+  version: number;
+  modelName: string;
+}
+
+/** Every version's number and model name, whatever its organization (the server's in-memory index of names). */
+export async function listVersionNames(sql: Queryable): Promise<VersionNameRow[]> {
+  return sql<VersionNameRow[]>`
+    SELECT v.id, v.model_id, v.version, m.name AS model_name FROM model_versions v JOIN models m ON m.id = v.model_id`;
+}
+
 export interface ModelWithCount extends ModelRow {
   versionCount: number;
 }

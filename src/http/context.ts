@@ -6,6 +6,7 @@
 // be configured differently.
 import type { ServerMetrics } from '../observability/metrics.js';
 import type { CorsPolicy } from './cors.js';
+import type { ApiError } from './errors.js';
 import type { InFlight } from './draining.js';
 import type { UploadRateWatch } from './slow-bodies.js';
 
@@ -22,4 +23,10 @@ export interface HttpContext {
   uploadRate?: UploadRateWatch;
   /** success bodies and stream messages checked against their declared schemas (RESPONSE_VALIDATION); off when absent */
   responseValidation?: boolean;
+  /**
+   * The body of an error answer, for a listener that speaks another
+   * protocol's error shape (the Open Inference Protocol's `{"error": "..."}`);
+   * absent: the API's `{status, message, error}`
+   */
+  errorBody?: (error: ApiError) => string;
 }

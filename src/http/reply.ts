@@ -293,7 +293,7 @@ export class Reply {
       known ?? new ApiError(500, 'internal server error', 'an unexpected error occurred; it has been logged');
     this.send(
       apiError.status,
-      JSON.stringify(apiError.toBody()),
+      this.ctx.errorBody ? this.ctx.errorBody(apiError) : JSON.stringify(apiError.toBody()),
       'application/json',
       apiError.headers,
       closeConnection,

@@ -8,6 +8,7 @@
 import type * as UwsTypes from 'uWebSockets.js';
 import { log } from '../log.js';
 import type { HttpContext } from './context.js';
+import type { ApiError } from './errors.js';
 import { preflightRoute } from './cors.js';
 import { addFallback, addRoute, unmatchedRoute, type Route } from './router.js';
 import type { Uws } from './uws.js';
@@ -20,6 +21,8 @@ export interface ListenOptions {
   port: number;
   /** HTTPS with these files (TLS_CERT/TLS_KEY); undefined: plain HTTP */
   tls: { certFile: string; keyFile: string } | undefined;
+  /** this port's error answers in another protocol's shape (HttpContext.errorBody); the API's when absent */
+  errorBody?: (error: ApiError) => string;
 }
 
 /** The server: one uWS app per port it listens on, all sharing one HttpContext. */
@@ -33,7 +36,9 @@ export class HttpServer {
 
   /** One uWS app on one port serving `routes`; resolves with the port it listens on (options.port 0: one the system chose). */
   async listen(options: ListenOptions, routes: readonly Route[]): Promise<number> {
-    const { uws, ctx } = this;
+    const { uws } = this;
+    // The port's own context only where it answers errors in a shape of its own: the state (metrics, requests in flight) stays shared.
+    const ctx = options.errorBody ? { ...this.ctx, errorBody: options.errorBody } : this.ctx;
     const app = options.tls
       ? uws.SSLApp({ cert_file_name: options.tls.certFile, key_file_name: options.tls.keyFile })
       : uws.App();

@@ -85,6 +85,8 @@ export class ModelService {
     private readonly inference: InferenceService,
     private readonly modelFiles: ModelFiles,
     private readonly upload: UploadSettings,
+    /** the names in memory (model-names.ts), reloaded when a model is renamed here */
+    private readonly names?: { reload(): Promise<void> },
   ) {}
 
   list(organizationId: string) {
@@ -102,7 +104,9 @@ export class ModelService {
   async change(organizationId: string, id: string, changes: Partial<ModelInput>): Promise<ModelRow> {
     const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
     if (Object.keys(given).length === 0) return this.get(organizationId, id);
-    return found(await db.updateModel(this.sql, organizationId, id, given), 'model');
+    const changed = found(await db.updateModel(this.sql, organizationId, id, given), 'model');
+    if (given.name !== undefined) await this.names?.reload();
+    return changed;
   }
 
   /** Deletes a model with all its versions, each unloaded everywhere. */

@@ -61,6 +61,9 @@ export async function startInProcess(
     DATA_DIR: dataDir,
     MODELS_DIR: '/nonexistent',
     WORKERS: '2',
+    // the Open Inference Protocol's listeners only where a test asks for them (never Triton's 8000/8001)
+    OIP_HTTP_PORT: '0',
+    OIP_GRPC_PORT: '0',
     // the test's own output, not the server's lines; nothing here reads them
     LOG_LEVEL: 'warn',
     // every /v2 answer of every test is checked against its documented schema

@@ -91,6 +91,9 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     MODELS_DIR: options.modelsDir ?? join(ROOT, 'models'),
     WORKERS: '2',
     LOG_LEVEL: 'info',
+    // the Open Inference Protocol's listeners only where a test asks for them (never Triton's 8000/8001)
+    OIP_HTTP_PORT: '0',
+    OIP_GRPC_PORT: '0',
     // every /v2 answer of every test is checked against its documented schema
     RESPONSE_VALIDATION: 'true',
     ...options.env,

@@ -22,8 +22,9 @@ const RANKS: Record<string, number> = {
   inference: 2,
   platform: 3,
   ingest: 4,
-  // front end over the domains
+  // front ends over the domains: HTTP, and the Open Inference Protocol's gRPC beside it
   http: 5,
+  grpc: 5,
   // composition and entry points
   'app.ts': 6,
   'main.ts': 7, // starts app.ts
@@ -38,10 +39,14 @@ const RANKS: Record<string, number> = {
  * VersionRegistry port, inference/versions/version-registry.ts, which the platform
  * implements over db/).
  */
-const SKIPPED: Record<string, readonly string[]> = { http: ['db'], inference: ['db'] };
+const SKIPPED: Record<string, readonly string[]> = { http: ['db'], grpc: ['db'], inference: ['db'] };
 
 /** Packages a layer may not import, for the same reasons: inference never holds a connection, and routes receive services, not one. */
-const FORBIDDEN_PACKAGES: Record<string, readonly string[]> = { http: ['postgres'], inference: ['postgres'] };
+const FORBIDDEN_PACKAGES: Record<string, readonly string[]> = {
+  http: ['postgres'],
+  grpc: ['postgres'],
+  inference: ['postgres'],
+};
 
 function layerOf(file: string): string {
   const [first] = relative(SRC, file).split('/');
@@ -147,6 +152,23 @@ describe('layers', () => {
       expect(wrongWayImports([probe])).toEqual([
         'inference/.layer-probe.ts -> package postgres',
         'inference/.layer-probe.ts -> db/model-versions.ts',
+      ]);
+    } finally {
+      rmSync(probe, { force: true });
+    }
+  });
+
+  it('catches the gRPC front end reaching the HTTP one beside it, or db/ past the domains', () => {
+    const probe = join(SRC, 'grpc', '.layer-probe.ts');
+    writeFileSync(
+      probe,
+      "import type { Reply } from '../http/reply.js';\nimport { findGateway } from '../db/gateways.js';\n" +
+        'export type Probe = Reply;\nexport const probe = findGateway;\n',
+    );
+    try {
+      expect(wrongWayImports([probe])).toEqual([
+        'grpc/.layer-probe.ts -> http/reply.ts',
+        'grpc/.layer-probe.ts -> db/gateways.ts',
       ]);
     } finally {
       rmSync(probe, { force: true });

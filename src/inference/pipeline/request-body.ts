@@ -1,9 +1,19 @@
 // The two ways a predict request carries its image: multipart/form-data with
 // a `file` part, or a JSON body {"image": "<base64>"}. The main thread only
 // classifies the Content-Type; the worker extracts the bytes, so parsing a
-// 13 MB JSON body never blocks the event loop.
+// 13 MB JSON body never blocks the event loop. A third kind is the server's
+// own, never a client's Content-Type: one element of an Open Inference
+// Protocol BYTES input (inference/oip/), the image itself or its base64 text.
 import { multipartBoundary, MultipartError, multipartParts } from '../../lib/multipart.js';
 import { predictErrors } from '../predict-errors.js';
+import { sniffImageFormat } from './image-format.js';
+
+/**
+ * The content type of a body that is one image's bytes or their base64
+ * text (an Open Inference Protocol BYTES element): predict's route refuses
+ * it, as predictBodyKind knows only multipart and JSON.
+ */
+export const RAW_IMAGE_CONTENT_TYPE = 'application/x-sense-image-element';
 
 export type PredictBodyKind = 'multipart' | 'json';
 
@@ -22,11 +32,31 @@ export function predictBodyLimit(kind: PredictBodyKind, maxImageBytes: number): 
 
 /** Returns the image bytes (a view into `body` for multipart) or throws an DomainError. */
 export function extractImage(contentType: string, body: Uint8Array, maxImageBytes: number): Uint8Array {
+  if (contentType === RAW_IMAGE_CONTENT_TYPE) return fromElement(body, maxImageBytes);
   const kind = predictBodyKind(contentType);
   const image = kind === 'multipart' ? fromMultipart(contentType, body) : kind === 'json' ? fromJson(body) : undefined;
   if (!image) throw predictErrors.notMultipart();
   if (image.byteLength === 0)
     throw predictErrors.emptyImage(kind === 'multipart' ? 'the "file" part' : 'the "image" field');
+  if (image.byteLength > maxImageBytes) throw predictErrors.fileTooLarge(image.byteLength);
+  return image;
+}
+
+/**
+ * An image element: its bytes, or base64 text of them (JSON carries BYTES
+ * elements as strings, and clients put images there in base64). Bytes no
+ * image format starts with and no base64 either go to the decoder as they
+ * are, which names them an unknown format.
+ */
+function fromElement(body: Uint8Array, maxImageBytes: number): Uint8Array {
+  if (body.byteLength === 0) throw predictErrors.emptyImage('the image element');
+  let image = body;
+  if (!sniffImageFormat(body) && body.byteLength <= Math.ceil(maxImageBytes / 3) * 4 + 4) {
+    const decoded = decodeBase64(
+      stripDataUrl(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1')),
+    );
+    if (decoded && decoded.byteLength > 0) image = decoded;
+  }
   if (image.byteLength > maxImageBytes) throw predictErrors.fileTooLarge(image.byteLength);
   return image;
 }
