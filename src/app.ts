@@ -29,6 +29,7 @@ import { HttpServer } from './http/server.js';
 import type { ApiError } from './http/errors.js';
 import { oipErrorBody, oipRoutes } from './http/oip/routes.js';
 import { OipCore } from './inference/oip/service.js';
+import { OipGrpcServer } from './grpc/oip-grpc-server.js';
 import { loadUws } from './http/uws.js';
 import { engineSettings, InferenceEngine } from './inference/inference-engine.js';
 import { modelValidationSettings } from './inference/versions/model-validation.js';
@@ -76,6 +77,8 @@ export interface RunningServer {
   port: number;
   /** the Open Inference Protocol's REST port; undefined when OIP_HTTP_PORT=0 */
   oipHttpPort: number | undefined;
+  /** the Open Inference Protocol's gRPC port; undefined when OIP_GRPC_PORT=0 */
+  oipGrpcPort: number | undefined;
   inference: InferenceService;
   database: Database;
   /** Stops accepting, drains in-flight requests, then closes workers and the database. */
@@ -448,15 +451,32 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const ports: number[] = [];
     for (const listener of listeners) ports.push(await listen(server, config, listener));
     const port = ports[0]!;
+    // The protocol's gRPC front end, on the same OipCore as its REST one: started after the HTTP
+    // listeners, so that a server that cannot take its HTTP ports never holds a gRPC one.
+    const grpc =
+      config.oip.grpcPort === 0
+        ? undefined
+        : new OipGrpcServer(oip, {
+            host: config.host,
+            port: config.oip.grpcPort,
+            tls: config.tls && { certFile: config.tls.certFile, keyFile: config.tls.keyFile },
+            maxMessageBytes: oipBodyLimit(config.maxImageBytes),
+          });
+    if (grpc) {
+      cleanups.push(() => grpc.close(config.shutdownTimeoutMs));
+      log.info('oip grpc listening', { host: config.host, port: await grpc.listen(), tls: config.tls !== undefined });
+    }
 
     return {
       port,
       oipHttpPort: config.oip.httpPort === 0 ? undefined : ports.at(-1),
+      oipGrpcPort: grpc?.port,
       inference,
       database,
       stop: async () => {
         // Refuses new requests and ends the event streams, which would otherwise never finish.
-        await server.stop(config.shutdownTimeoutMs);
+        // Both front ends drain at once: neither's slow calls lengthen the other's wait.
+        await Promise.all([server.stop(config.shutdownTimeoutMs), grpc?.close(config.shutdownTimeoutMs)]);
         await cleanup();
         log.info('shutdown complete');
       },

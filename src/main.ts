@@ -36,6 +36,7 @@ async function main(): Promise<void> {
     { port: config.port, setting: 'PORT' },
     ...(config.ingressPort === undefined ? [] : [{ port: config.ingressPort, setting: 'INGRESS_PORT' }]),
     { port: config.oip.httpPort, setting: 'OIP_HTTP_PORT' },
+    { port: config.oip.grpcPort, setting: 'OIP_GRPC_PORT' },
   ]);
   watchParent(shutdown);
   server = await startServer(config);

@@ -418,7 +418,7 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
     const buffer =
       body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
         ? (body.buffer as ArrayBuffer)
-        : (body.slice().buffer as ArrayBuffer);
+        : (new Uint8Array(body).buffer as ArrayBuffer); // a copy: a Buffer's slice() is a view into its pool
     // An organization's isolated instances past their memory budget, with their memory held by requests in flight: this one waits.
     const refusal = version.isolated ? this.engine.models.residentRefusal(version.organizationId) : undefined;
     if (refusal) throw predictErrors.isolatedMemoryBusy(refusal);

@@ -225,8 +225,11 @@ export class OipCore implements OipService {
       for (const pass of passes) pass.abandon();
       throw asOipError(error);
     }
-    // A copy each: the worker takes the image's buffer, which the caller's request may share.
-    const runs = passes.map((pass, i) => pass.run(bufferedBody(images[i]!.slice()), RAW_IMAGE_CONTENT_TYPE, options));
+    // A copy each, exactly sized: the worker takes the image's whole ArrayBuffer, which the caller's
+    // message may share (a Buffer's slice() would be a view into it, so the copy is made explicitly).
+    const runs = passes.map((pass, i) =>
+      pass.run(bufferedBody(new Uint8Array(images[i]!)), RAW_IMAGE_CONTENT_TYPE, options),
+    );
     const settled = await Promise.allSettled(runs);
     const failed = settled.find((s) => s.status === 'rejected');
     if (failed) throw asOipError(failed.reason);
