@@ -32,6 +32,10 @@ export const SUBCOMMANDS = {
     module: './decode.js',
     summary: 'JPEG decoding per image through each decoder, in process (--against: beside another checkout)',
   },
+  oip: {
+    module: './oip.js',
+    summary: "the Open Inference Protocol's ways in (REST JSON, REST binary, gRPC, gRPC streaming) against /v1 predict",
+  },
   postprocess: {
     module: './postprocess.js',
     summary: "postprocess's CPU per image, in process, on a dense head's outputs (--against: beside another checkout)",

@@ -1,0 +1,326 @@
+// npm run bench -- oip [--clients 16,64] [--duration 10] [--warmup 2] [--streams 4] [--quick]
+// The Open Inference Protocol's ways in against /v1 predict, on one server,
+// the bundled demo model and samples/scene.jpg: predict (multipart), OIP
+// REST with the image as a base64 BYTES element in JSON, OIP REST with it as
+// binary data (Triton's binary tensor extension), gRPC ModelInfer, and gRPC
+// ModelStreamInfer. Each runs closed loop at each client count: HTTP through
+// the raw-socket load generator (one keep-alive connection a client), gRPC
+// through @grpc/grpc-js from the project's proto (the clients share a few
+// HTTP/2 channels, as a real client multiplexes; streaming keeps its clients'
+// requests in flight on --streams streams). The figures of one workload are
+// comparable with another's because the same pipeline sits behind them all:
+// the protocol's cost is what separates them. Writes
+// bench/results/oip.md (not with --quick).
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  type ClientDuplexStream,
+  credentials,
+  Metadata,
+  makeGenericClientConstructor,
+  type ServiceError,
+} from '@grpc/grpc-js';
+import { loadInferenceService } from '../src/grpc/inference-proto.js';
+import { joinBytesElements } from '../src/grpc/oip-messages.js';
+import { freePort, removeDir, ROOT, waitFor } from '../test/helpers/server.js';
+import { startBenchServer } from './bench-server.js';
+import { multipartBody } from './limits.js';
+import { buildRequest, runLoad } from './load-generator.js';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== 'oip'),
+  options: {
+    clients: { type: 'string', default: '16,64' },
+    duration: { type: 'string' },
+    warmup: { type: 'string', default: '2' },
+    streams: { type: 'string', default: '4' },
+    quick: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  process.stdout.write(`Usage: npm run bench -- oip [options]
+
+  --clients <list>  concurrent clients, one figure each (default: 16,64)
+  --duration <s>    measured seconds per figure (default: 10; --quick: 3)
+  --warmup <s>      unmeasured seconds before each figure (default: 2)
+  --streams <n>     ModelStreamInfer streams the clients share (default: 4)
+  --quick           a smoke run; its report is not kept
+`);
+  process.exit(0);
+}
+const clientCounts = values.clients.split(',').map(Number);
+const durationMs = Number(values.duration ?? (values.quick ? 3 : 10)) * 1000;
+const warmupMs = Number(values.warmup) * 1000;
+const streamCount = Number(values.streams);
+const KEY = 'bench-oip-key';
+const MODEL = 'demo';
+const DEMO_VERSION = '01JDEM0DETECT0R00000000001';
+/** HTTP/2 channels the gRPC clients share: one per 16 clients, as a client multiplexes its calls. */
+const CLIENTS_PER_CHANNEL = 16;
+const say = (text: string) => process.stderr.write(`[bench oip] ${text}\n`);
+
+const image = readFileSync(join(ROOT, 'samples', 'scene.jpg'));
+
+/** One workload's figures at one client count. */
+interface Figure {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+// --- the HTTP requests, built once ---------------------------------------------------------------
+const multipart = multipartBody(image);
+const predictRequest = buildRequest(
+  'POST',
+  `/v1/models/${DEMO_VERSION}/predict`,
+  { Authorization: `Bearer ${KEY}`, 'Content-Type': multipart.contentType },
+  multipart.body,
+);
+const inferPath = `/v2/models/${MODEL}/infer`;
+const restJsonRequest = buildRequest(
+  'POST',
+  inferPath,
+  { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
+  Buffer.from(
+    JSON.stringify({
+      inputs: [{ name: 'image', datatype: 'BYTES', shape: [1], data: [{ b64: image.toString('base64') }] }],
+      outputs: [{ name: 'detections' }],
+    }),
+  ),
+);
+// The binary extension: the JSON header, then the input's bytes (a BYTES element: its 4-byte length, then it).
+const binaryData = joinBytesElements([image]);
+const binaryHeader = Buffer.from(
+  JSON.stringify({
+    inputs: [{ name: 'image', datatype: 'BYTES', shape: [1], parameters: { binary_data_size: binaryData.byteLength } }],
+    outputs: [{ name: 'detections', parameters: { binary_data: true } }],
+  }),
+);
+const restBinaryRequest = buildRequest(
+  'POST',
+  inferPath,
+  {
+    Authorization: `Bearer ${KEY}`,
+    'Content-Type': 'application/octet-stream',
+    'Inference-Header-Content-Length': String(binaryHeader.byteLength),
+  },
+  Buffer.concat([binaryHeader, binaryData]),
+);
+
+// --- gRPC ----------------------------------------------------------------------------------------
+const Client = makeGenericClientConstructor(loadInferenceService(), 'GRPCInferenceService');
+/** The two calls used, typed: grpc-js's generic client has them as untyped properties. */
+interface InferClient {
+  ModelInfer(request: object, metadata: Metadata, done: (error: ServiceError | null) => void): void;
+  ModelStreamInfer(metadata: Metadata): ClientDuplexStream<object, StreamAnswer>;
+  close(): void;
+}
+const grpcRequest = {
+  model_name: MODEL,
+  inputs: [{ name: 'image', datatype: 'BYTES', shape: [1] }],
+  outputs: [{ name: 'detections' }],
+  raw_input_contents: [binaryData],
+};
+const metadata = () => {
+  const m = new Metadata();
+  m.set('authorization', `Bearer ${KEY}`);
+  return m;
+};
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** Latencies of the calls that completed inside the measured window, and the errors there. */
+class Window {
+  readonly latencies: number[] = [];
+  errors = 0;
+  readonly measureFrom = performance.now() + warmupMs;
+  readonly end = this.measureFrom + durationMs;
+
+  done(sentAt: number, ok: boolean): void {
+    const now = performance.now();
+    if (now < this.measureFrom || now > this.end) return;
+    if (ok) this.latencies.push(now - sentAt);
+    else this.errors++;
+  }
+
+  get open(): boolean {
+    return performance.now() < this.end;
+  }
+
+  figure(): Figure {
+    const sorted = Float64Array.from(this.latencies).sort();
+    return {
+      rps: this.latencies.length / (durationMs / 1000),
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      errors: this.errors,
+    };
+  }
+}
+
+function grpcClients(address: string, clients: number): InferClient[] {
+  const channels = Math.max(1, Math.ceil(clients / CLIENTS_PER_CHANNEL));
+  // A local subchannel pool each: grpc-js would otherwise share one connection between equal channels.
+  return Array.from(
+    { length: channels },
+    () =>
+      new Client(address, credentials.createInsecure(), {
+        'grpc.use_local_subchannel_pool': 1,
+      }) as unknown as InferClient,
+  );
+}
+
+/** `clients` closed loops of unary ModelInfer calls. */
+async function grpcUnary(address: string, clients: number): Promise<Figure> {
+  const channels = grpcClients(address, clients);
+  const window = new Window();
+  let firstError: string | undefined;
+  const loop = async (client: InferClient) => {
+    while (window.open) {
+      const sentAt = performance.now();
+      const ok = await new Promise<boolean>((resolve) =>
+        client.ModelInfer(grpcRequest, metadata(), (error) => {
+          if (error) firstError ??= error.message;
+          resolve(!error);
+        }),
+      );
+      window.done(sentAt, ok);
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, (_, i) => loop(channels[i % channels.length]!)));
+  for (const c of channels) c.close();
+  if (firstError) say(`ModelInfer: ${firstError}`);
+  return window.figure();
+}
+
+/** `clients` requests kept in flight over `streamCount` ModelStreamInfer streams, answered in order of completion. */
+async function grpcStreaming(address: string, clients: number): Promise<Figure> {
+  const channels = grpcClients(address, clients);
+  const window = new Window();
+  let firstError: string | undefined;
+  const streams = Math.min(streamCount, clients);
+  await Promise.all(
+    Array.from({ length: streams }, (_, s) => {
+      const inFlight = Math.floor(clients / streams) + (s < clients % streams ? 1 : 0);
+      const client = channels[s % channels.length]!;
+      const call = client.ModelStreamInfer(metadata());
+      const sentAt = new Map<string, number>();
+      let next = 0;
+      const send = () => {
+        const id = `${s}-${next++}`;
+        sentAt.set(id, performance.now());
+        call.write({ ...grpcRequest, id });
+      };
+      return new Promise<void>((resolve) => {
+        call.on('data', (answer: StreamAnswer) => {
+          const id = answer.infer_response?.id ?? '';
+          const started = sentAt.get(id);
+          sentAt.delete(id);
+          if (answer.error_message) firstError ??= answer.error_message;
+          if (started !== undefined) window.done(started, !answer.error_message);
+          if (window.open) send();
+          else if (sentAt.size === 0) call.end();
+        });
+        call.on('error', (error: Error) => {
+          firstError ??= error.message;
+          resolve();
+        });
+        call.on('end', () => resolve());
+        for (let i = 0; i < inFlight; i++) send();
+      });
+    }),
+  );
+  for (const c of channels) c.close();
+  if (firstError) say(`ModelStreamInfer: ${firstError}`);
+  return window.figure();
+}
+
+interface StreamAnswer {
+  error_message?: string;
+  infer_response?: { id?: string };
+}
+
+async function http(port: number, request: Buffer, clients: number): Promise<Figure> {
+  const run = await runLoad({ host: '127.0.0.1', port, request, connections: clients, durationMs, warmupMs });
+  if (run.errors) say(`${run.errors} errors: ${JSON.stringify(run.statuses)}`);
+  return { rps: run.rps, p50: run.p50, p99: run.p99, errors: run.errors };
+}
+
+const WORKLOADS = [
+  '/v1 predict (multipart)',
+  'OIP REST, JSON (image as base64 BYTES)',
+  'OIP REST, binary extension',
+  'gRPC ModelInfer',
+  'gRPC ModelStreamInfer',
+] as const;
+type Workload = (typeof WORKLOADS)[number];
+
+const [oipHttpPort, oipGrpcPort] = [await freePort(), await freePort()];
+const server = await startBenchServer({
+  env: {
+    MODELS_DIR: `${ROOT}/models`,
+    INFERENCE_API_KEY: KEY,
+    QUEUE_SIZE: '1024',
+    OIP_HTTP_PORT: String(oipHttpPort),
+    OIP_GRPC_PORT: String(oipGrpcPort),
+  },
+});
+const results = new Map<number, Map<Workload, Figure>>();
+try {
+  await waitFor(
+    async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200,
+    120_000,
+    'the server to be ready',
+  );
+  const grpcAddress = `127.0.0.1:${oipGrpcPort}`;
+  const run: Record<Workload, (clients: number) => Promise<Figure>> = {
+    '/v1 predict (multipart)': (c) => http(server.port, predictRequest, c),
+    'OIP REST, JSON (image as base64 BYTES)': (c) => http(oipHttpPort, restJsonRequest, c),
+    'OIP REST, binary extension': (c) => http(oipHttpPort, restBinaryRequest, c),
+    'gRPC ModelInfer': (c) => grpcUnary(grpcAddress, c),
+    'gRPC ModelStreamInfer': (c) => grpcStreaming(grpcAddress, c),
+  };
+  for (const clients of clientCounts) {
+    const row = new Map<Workload, Figure>();
+    for (const workload of WORKLOADS) {
+      const figure = await run[workload](clients);
+      row.set(workload, figure);
+      say(`${clients} clients, ${workload}: ${figure.rps.toFixed(1)} req/s, p99 ${figure.p99.toFixed(1)} ms`);
+    }
+    results.set(clients, row);
+  }
+} finally {
+  await server.stop();
+  await removeDir(server.dataDir);
+}
+
+const lines = [
+  '# The Open Inference Protocol against /v1 predict',
+  '',
+  `\`npm run bench -- oip${values.quick ? ' --quick' : ''}\` on one server: the demo model, samples/scene.jpg, closed loop, ${durationMs / 1000} s a figure after ${warmupMs / 1000} s of warm-up; gRPC clients share one HTTP/2 channel per ${CLIENTS_PER_CHANNEL}, streaming keeps them in flight on ${streamCount} streams.`,
+  '',
+];
+for (const [clients, row] of results) {
+  const base = row.get('/v1 predict (multipart)')!.rps;
+  lines.push(
+    `## ${clients} clients`,
+    '',
+    '| way in | req/s | × predict | p50 ms | p99 ms | errors |',
+    '|---|---|---|---|---|---|',
+  );
+  for (const [workload, f] of row)
+    lines.push(
+      `| ${workload} | ${f.rps.toFixed(1)} | ${(f.rps / base).toFixed(3)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${f.errors} |`,
+    );
+  lines.push('');
+}
+const report = `${lines.join('\n')}\n`;
+process.stdout.write(report);
+if (!values.quick) await writeFile(join(ROOT, 'bench', 'results', 'oip.md'), report);
