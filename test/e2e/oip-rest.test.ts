@@ -6,7 +6,6 @@
 // bodies are the protocol's 400 naming the field, and the server stays up.
 import { readFile, symlink } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,20 +13,9 @@ import { DEMO_MODEL_VERSION_ID } from '../../src/platform/bootstrap.js';
 import { writeModelDir } from '../fixtures/onnx-models.js';
 import { fixtureConfig, fixtureSpec } from '../fixtures/predict-models.js';
 import { Api, signUpTenant } from '../helpers/api.js';
+import { answerWhileSending } from '../helpers/raw-http.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
-import { removeDir, ROOT, waitFor } from '../helpers/server.js';
-
-/** A port nobody listens on now (the system's choice, released). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, removeDir, ROOT, waitFor } from '../helpers/server.js';
 
 let platform: Platform;
 let modelsDir: string;
@@ -46,6 +34,8 @@ beforeAll(async () => {
       INFERENCE_API_KEY: KEY,
       OIP_HTTP_PORT: String(port),
       MAX_BATCH_SIZE: '4',
+      // An infer body is read up to four such images in base64 JSON: 1,660,256 bytes.
+      MAX_IMAGE_BYTES: '262144',
       // A request of four images takes four of the organization's share: past three, it is shed.
       ORGANIZATION_QUEUE_SIZE: '3',
     },
@@ -373,6 +363,18 @@ describe('malformed requests', () => {
       expect(((await res.json()) as { error: string }).error).toMatch(message);
     }
     expect((await fetch(`${oip}/v2/health/live`)).status).toBe(200);
+    expect((await infer('/v2/models/demo/infer', imageRequest([scene]))).status).toBe(200);
+  });
+
+  it('refuses an unknown key before reading the body, and a body past the limit with 400', async () => {
+    const port = Number(new URL(oip).port);
+    const head = (key: string, length: number) =>
+      `POST /v2/models/demo/infer HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Length: ${length}\r\n\r\n`;
+    const big = Buffer.alloc(4 * 1024 * 1024, 0x20);
+    const stranger = await answerWhileSending(port, head('sk_wrong', big.length), big);
+    expect(stranger.status).toBe(401);
+    const tooLarge = await answerWhileSending(port, head(KEY, big.length), big);
+    expect(tooLarge).toEqual({ status: 400, body: { error: 'request body: larger than 1660256 bytes' } });
     expect((await infer('/v2/models/demo/infer', imageRequest([scene]))).status).toBe(200);
   });
 });
