@@ -286,6 +286,18 @@ describe('infer, images in', () => {
     expect(body.readFloatLE(length)).toBeGreaterThan(0.35);
   });
 
+  it("counts its images in predict's /metrics series, and its requests under its own routes", async () => {
+    const metrics = async () => (await fetch(`${platform.server.url}/metrics`)).text();
+    const series = (text: string, name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    const images = `inference_queue_delay_seconds_count\\{model_version="${DEMO_MODEL_VERSION_ID}"\\}`;
+    const requests = 'http_requests_total\\{route="oip /v2/models/:name/infer",method="POST",status="200"\\}';
+    const before = await metrics();
+    expect((await infer('/v2/models/demo/infer', imageRequest([scene, scene]))).status).toBe(200);
+    const after = await metrics();
+    expect(series(after, images) - series(before, images)).toBe(2);
+    expect(series(after, requests) - series(before, requests)).toBe(1);
+  });
+
   it('sheds a request past the organization share with 503 and Retry-After', async () => {
     const res = await infer('/v2/models/demo/infer', imageRequest([scene, scene, scene, scene]));
     expect(res.status).toBe(503);
@@ -376,5 +388,13 @@ describe('malformed requests', () => {
     const tooLarge = await answerWhileSending(port, head(KEY, big.length), big);
     expect(tooLarge).toEqual({ status: 400, body: { error: 'request body: larger than 1660256 bytes' } });
     expect((await infer('/v2/models/demo/infer', imageRequest([scene]))).status).toBe(200);
+  });
+});
+
+describe('shutdown', () => {
+  it('closes the OIP port with the server', async () => {
+    expect((await fetch(`${oip}/v2/health/live`)).status).toBe(200);
+    expect(await platform.server.stop()).toBe(0);
+    await expect(fetch(`${oip}/v2/health/live`)).rejects.toThrow();
   });
 });
