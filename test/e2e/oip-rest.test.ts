@@ -6,7 +6,6 @@
 // bodies are the protocol's 400 naming the field, and the server stays up.
 import { readFile, symlink } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,20 +13,9 @@ import { DEMO_MODEL_VERSION_ID } from '../../src/platform/bootstrap.js';
 import { writeModelDir } from '../fixtures/onnx-models.js';
 import { fixtureConfig, fixtureSpec } from '../fixtures/predict-models.js';
 import { Api, signUpTenant } from '../helpers/api.js';
+import { answerWhileSending } from '../helpers/raw-http.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
-import { removeDir, ROOT, waitFor } from '../helpers/server.js';
-
-/** A port nobody listens on now (the system's choice, released). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, removeDir, ROOT, waitFor } from '../helpers/server.js';
 
 let platform: Platform;
 let modelsDir: string;
@@ -46,6 +34,8 @@ beforeAll(async () => {
       INFERENCE_API_KEY: KEY,
       OIP_HTTP_PORT: String(port),
       MAX_BATCH_SIZE: '4',
+      // An infer body is read up to four such images in base64 JSON: 1,660,256 bytes.
+      MAX_IMAGE_BYTES: '262144',
       // A request of four images takes four of the organization's share: past three, it is shed.
       ORGANIZATION_QUEUE_SIZE: '3',
     },
@@ -296,6 +286,18 @@ describe('infer, images in', () => {
     expect(body.readFloatLE(length)).toBeGreaterThan(0.35);
   });
 
+  it("counts its images in predict's /metrics series, and its requests under its own routes", async () => {
+    const metrics = async () => (await fetch(`${platform.server.url}/metrics`)).text();
+    const series = (text: string, name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    const images = `inference_queue_delay_seconds_count\\{model_version="${DEMO_MODEL_VERSION_ID}"\\}`;
+    const requests = 'http_requests_total\\{route="oip /v2/models/:name/infer",method="POST",status="200"\\}';
+    const before = await metrics();
+    expect((await infer('/v2/models/demo/infer', imageRequest([scene, scene]))).status).toBe(200);
+    const after = await metrics();
+    expect(series(after, images) - series(before, images)).toBe(2);
+    expect(series(after, requests) - series(before, requests)).toBe(1);
+  });
+
   it('sheds a request past the organization share with 503 and Retry-After', async () => {
     const res = await infer('/v2/models/demo/infer', imageRequest([scene, scene, scene, scene]));
     expect(res.status).toBe(503);
@@ -374,5 +376,25 @@ describe('malformed requests', () => {
     }
     expect((await fetch(`${oip}/v2/health/live`)).status).toBe(200);
     expect((await infer('/v2/models/demo/infer', imageRequest([scene]))).status).toBe(200);
+  });
+
+  it('refuses an unknown key before reading the body, and a body past the limit with 400', async () => {
+    const port = Number(new URL(oip).port);
+    const head = (key: string, length: number) =>
+      `POST /v2/models/demo/infer HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Length: ${length}\r\n\r\n`;
+    const big = Buffer.alloc(4 * 1024 * 1024, 0x20);
+    const stranger = await answerWhileSending(port, head('sk_wrong', big.length), big);
+    expect(stranger.status).toBe(401);
+    const tooLarge = await answerWhileSending(port, head(KEY, big.length), big);
+    expect(tooLarge).toEqual({ status: 400, body: { error: 'request body: larger than 1660256 bytes' } });
+    expect((await infer('/v2/models/demo/infer', imageRequest([scene]))).status).toBe(200);
+  });
+});
+
+describe('shutdown', () => {
+  it('closes the OIP port with the server', async () => {
+    expect((await fetch(`${oip}/v2/health/live`)).status).toBe(200);
+    expect(await platform.server.stop()).toBe(0);
+    await expect(fetch(`${oip}/v2/health/live`)).rejects.toThrow();
   });
 });

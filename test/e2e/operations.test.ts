@@ -19,7 +19,7 @@ import type { HttpResponse } from '../../src/http/uws.js';
 import { createServerMetrics } from '../../src/observability/metrics.js';
 import { ModelLoadError } from '../../src/inference/instances/session.js';
 import { log, REDACTED, setLogFormat, setLogLevel } from '../../src/log.js';
-import { removeDir, startServer, waitFor, type TestServer } from '../helpers/server.js';
+import { freePort, removeDir, startServer, waitFor, type TestServer } from '../helpers/server.js';
 
 const DEMO = '01JDEM0DETECT0R00000000001';
 
@@ -503,12 +503,16 @@ describe('a server with TLS and no access log', () => {
   let server: TestServer;
   let dir: string;
   let ca: string;
+  let oipPort: number;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'sense-tls-'));
     const { cert, key } = selfSigned(dir);
     ca = execFileSync('cat', [cert], { encoding: 'utf8' });
-    server = await startServer({ env: { TLS_CERT: cert, TLS_KEY: key, ACCESS_LOG: 'false' } });
+    oipPort = await freePort();
+    server = await startServer({
+      env: { TLS_CERT: cert, TLS_KEY: key, ACCESS_LOG: 'false', OIP_HTTP_PORT: String(oipPort) },
+    });
   });
 
   afterAll(async () => {
@@ -527,6 +531,14 @@ describe('a server with TLS and no access log', () => {
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
     expect(response.headers.vary).toBeUndefined();
     await expect(fetch(`${server.url}/v2/health/live`)).rejects.toThrow();
+  });
+
+  it("speaks HTTPS on the Open Inference Protocol's port too", async () => {
+    expect(server.stderr()).toMatch(new RegExp(`oip rest listening host=\\S+ port=${oipPort} tls=true`));
+    const response = await httpsGet(oipPort, '/v2/health/live', ca);
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body)).toEqual({ live: true });
+    await expect(fetch(`http://127.0.0.1:${oipPort}/v2/health/live`)).rejects.toThrow();
   });
 
   it('writes no access lines with ACCESS_LOG=false', async () => {

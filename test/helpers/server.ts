@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer as createNetServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import postgres from 'postgres';
 
@@ -164,6 +165,18 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       return exited;
     },
   };
+}
+
+/** A port nobody listens on now (the system's choice, released): for listeners that take 0 as "off". */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 export async function removeDir(dir: string): Promise<void> {

@@ -83,7 +83,6 @@ const PROTOCOL_PARAMETERS = new Set([
   'binary_data_output',
   'binary_data',
   'binary_data_size',
-  'classification',
   'content_type',
   'headers',
   'priority',
