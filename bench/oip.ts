@@ -1,4 +1,4 @@
-// npm run bench -- oip [--clients 16,64] [--duration 10] [--warmup 2] [--streams 4] [--quick]
+// npm run bench -- oip [--clients 16,64] [--duration 10] [--warmup 2] [--streams 4] [--reps 3] [--quick]
 // The Open Inference Protocol's ways in against /v1 predict, on one server,
 // the bundled demo model and samples/scene.jpg: predict (multipart), OIP
 // REST with the image as a base64 BYTES element in JSON, OIP REST with it as
@@ -28,6 +28,7 @@ import { freePort, removeDir, ROOT, waitFor } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';
 import { multipartBody } from './limits.js';
 import { buildRequest, runLoad } from './load-generator.js';
+import { stat } from './report.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== 'oip'),
@@ -36,6 +37,7 @@ const { values } = parseArgs({
     duration: { type: 'string' },
     warmup: { type: 'string', default: '2' },
     streams: { type: 'string', default: '4' },
+    reps: { type: 'string' },
     quick: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
@@ -47,6 +49,7 @@ if (values.help) {
   --duration <s>    measured seconds per figure (default: 10; --quick: 3)
   --warmup <s>      unmeasured seconds before each figure (default: 2)
   --streams <n>     ModelStreamInfer streams the clients share (default: 4)
+  --reps <n>        repetitions, the workloads in turn; figures are medians (default: 3; --quick: 1)
   --quick           a smoke run; its report is not kept
 `);
   process.exit(0);
@@ -55,6 +58,7 @@ const clientCounts = values.clients.split(',').map(Number);
 const durationMs = Number(values.duration ?? (values.quick ? 3 : 10)) * 1000;
 const warmupMs = Number(values.warmup) * 1000;
 const streamCount = Number(values.streams);
+const reps = Number(values.reps ?? (values.quick ? 1 : 3));
 const KEY = 'bench-oip-key';
 const MODEL = 'demo';
 const DEMO_VERSION = '01JDEM0DETECT0R00000000001';
@@ -247,6 +251,17 @@ interface StreamAnswer {
   infer_response?: { id?: string };
 }
 
+/** Each figure's median over the repetitions (errors: their sum). */
+function medianFigure(figures: Figure[]): Figure {
+  const median = (pick: (f: Figure) => number) => stat(figures.map(pick)).median;
+  return {
+    rps: median((f) => f.rps),
+    p50: median((f) => f.p50),
+    p99: median((f) => f.p99),
+    errors: figures.reduce((sum, f) => sum + f.errors, 0),
+  };
+}
+
 async function http(port: number, request: Buffer, clients: number): Promise<Figure> {
   const run = await runLoad({ host: '127.0.0.1', port, request, connections: clients, durationMs, warmupMs });
   if (run.errors) say(`${run.errors} errors: ${JSON.stringify(run.statuses)}`);
@@ -288,13 +303,17 @@ try {
     'gRPC ModelStreamInfer': (c) => grpcStreaming(grpcAddress, c),
   };
   for (const clients of clientCounts) {
-    const row = new Map<Workload, Figure>();
-    for (const workload of WORKLOADS) {
-      const figure = await run[workload](clients);
-      row.set(workload, figure);
-      say(`${clients} clients, ${workload}: ${figure.rps.toFixed(1)} req/s, p99 ${figure.p99.toFixed(1)} ms`);
+    const runs = new Map<Workload, Figure[]>(WORKLOADS.map((w) => [w, []]));
+    for (let rep = 0; rep < reps; rep++) {
+      // Each repetition starts one workload later, so the machine's drift falls on all alike.
+      for (let i = 0; i < WORKLOADS.length; i++) {
+        const workload = WORKLOADS[(i + rep) % WORKLOADS.length]!;
+        const figure = await run[workload](clients);
+        runs.get(workload)!.push(figure);
+        say(`${clients} clients, ${workload}: ${figure.rps.toFixed(1)} req/s, p99 ${figure.p99.toFixed(1)} ms`);
+      }
     }
-    results.set(clients, row);
+    results.set(clients, new Map(WORKLOADS.map((w) => [w, medianFigure(runs.get(w)!)])));
   }
 } finally {
   await server.stop();
@@ -304,7 +323,7 @@ try {
 const lines = [
   '# The Open Inference Protocol against /v1 predict',
   '',
-  `\`npm run bench -- oip${values.quick ? ' --quick' : ''}\` on one server: the demo model, samples/scene.jpg, closed loop, ${durationMs / 1000} s a figure after ${warmupMs / 1000} s of warm-up; gRPC clients share one HTTP/2 channel per ${CLIENTS_PER_CHANNEL}, streaming keeps them in flight on ${streamCount} streams.`,
+  `\`npm run bench -- oip${values.quick ? ' --quick' : ''}\` on one server: the demo model, samples/scene.jpg, closed loop, ${durationMs / 1000} s a figure after ${warmupMs / 1000} s of warm-up, medians of ${reps} runs taken in turn; gRPC clients share one HTTP/2 channel per ${CLIENTS_PER_CHANNEL}, streaming keeps them in flight on ${streamCount} streams.`,
   '',
 ];
 for (const [clients, row] of results) {
