@@ -122,18 +122,18 @@ export class OipGrpcServer {
       : ServerCredentials.createInsecure();
     const server = new Server({ 'grpc.max_receive_message_length': maxMessageBytes });
     server.addService(tolerantService(), {
-      ServerLive: this.unary(() => ({ live: this.service.live() })),
-      ServerReady: this.unary(() => ({ ready: this.service.ready() })),
-      ServerMetadata: this.unary(() => this.service.serverMetadata()),
-      ModelReady: this.unary((message: ModelRequestMessage, metadata) => ({
+      ServerLive: this.unary('ServerLive', () => ({ live: this.service.live() })),
+      ServerReady: this.unary('ServerReady', () => ({ ready: this.service.ready() })),
+      ServerMetadata: this.unary('ServerMetadata', () => this.service.serverMetadata()),
+      ModelReady: this.unary('ModelReady', (message: ModelRequestMessage, metadata) => ({
         ready: this.service.modelReady(this.caller(metadata), message.name ?? '', message.version || undefined),
       })),
-      ModelMetadata: this.unary((message: ModelRequestMessage, metadata) =>
+      ModelMetadata: this.unary('ModelMetadata', (message: ModelRequestMessage, metadata) =>
         modelMetadataResponseOf(
           this.service.modelMetadata(this.caller(metadata), message.name ?? '', message.version || undefined),
         ),
       ),
-      ModelInfer: this.unary((message: ModelInferRequestMessage, metadata) =>
+      ModelInfer: this.unary('ModelInfer', (message: ModelInferRequestMessage, metadata) =>
         this.infer(this.caller(metadata), message),
       ),
       ModelStreamInfer: (
@@ -182,10 +182,10 @@ export class OipGrpcServer {
 
   /** A unary method: its answer, or its error's status. */
   private unary<Request, Response>(
+    name: string,
     run: (message: Request, metadata: Metadata) => Response | Promise<Response>,
   ): (call: ServerUnaryCall<Request | Undecodable, Response>, callback: sendUnaryData<Response>) => void {
     return (call, callback) => {
-      const name = call.getPath().split('/').pop() ?? 'request';
       new Promise<Response>((resolve) => resolve(run(decoded(call.request, `${name} request`), call.metadata))).then(
         (answer) => callback(null, answer),
         (error: unknown) => callback(grpcStatusOf(error)),
