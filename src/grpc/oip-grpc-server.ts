@@ -194,18 +194,19 @@ export class OipGrpcServer {
   }
 
   /**
-   * ModelStreamInfer: the caller checked once, when the stream opens; each
-   * request then runs as soon as it arrives and is answered when it
-   * completes, its `id` echoed (an error too: error_message, and the id in
-   * infer_response), so answers come in order of completion. At most
-   * streamInFlight requests run or wait to be written at once.
+   * ModelStreamInfer: the key checked when the stream opens (a bad one ends
+   * it UNAUTHENTICATED) and again for each request, so that a key disabled
+   * meanwhile stops a long stream. Each request runs as soon as it arrives
+   * and is answered when it completes, its `id` echoed (an error too:
+   * error_message, and the id in infer_response), so answers come in order
+   * of completion. At most streamInFlight requests run or wait to be written
+   * at once.
    */
   private stream(
     call: ServerDuplexStream<ModelInferRequestMessage | Undecodable, ModelStreamInferResponseMessage>,
   ): void {
-    let caller: OipCaller;
     try {
-      caller = this.caller(call.metadata);
+      this.caller(call.metadata);
     } catch (error) {
       call.emit('error', grpcStatusOf(error));
       return;
@@ -238,7 +239,7 @@ export class OipGrpcServer {
       const run = this.draining
         ? Promise.reject(new OipError('unavailable', 'the server is shutting down', 'UNAVAILABLE'))
         : new Promise<ModelInferResponseMessage>((resolve) =>
-            resolve(this.infer(caller, decoded(message, 'ModelInferRequest'))),
+            resolve(this.infer(this.caller(call.metadata), decoded(message, 'ModelInferRequest'))),
           );
       run.then(
         (response) => answer({ infer_response: response }),

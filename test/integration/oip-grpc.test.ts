@@ -49,7 +49,7 @@ type InferenceClient = Client &
     ModelStreamInfer(metadata: Metadata): ClientDuplexStream<object, any>;
   };
 
-const KEYS: Record<string, string> = { 'key-a': 'org-a', 'key-b': 'org-b' };
+const KEYS: Record<string, string> = { 'key-a': 'org-a', 'key-b': 'org-b', 'key-c': 'org-a' };
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
 /** A held request, let go by the test: `gate` parameter names it. */
@@ -448,6 +448,31 @@ describe('the OIP gRPC front end', () => {
     expect(new Set(answers.map((a) => a.infer_response.id)).size).toBe(bound + 16);
     stream.end();
     await ended;
+  });
+
+  it("checks a stream's key for each request: one disabled meanwhile is refused, the stream goes on", async () => {
+    const metadata = new Metadata();
+    metadata.set('authorization', 'Bearer key-c');
+    const stream = client.ModelStreamInfer(metadata);
+    const answers: any[] = [];
+    stream.on('data', (answer) => answers.push(answer));
+    const ended = new Promise<number>((resolve) => stream.on('status', (s: { code: number }) => resolve(s.code)));
+    const request = (id: string) => ({
+      model_name: 'echo',
+      id,
+      inputs: [{ name: 'x', datatype: 'FP32', shape: [1] }],
+      raw_input_contents: [fp32(1)],
+    });
+    stream.write(request('before'));
+    await waitFor(async () => answers.length === 1, 10_000, 'the first answer');
+    delete KEYS['key-c'];
+    stream.write(request('after'));
+    stream.end();
+    expect(await ended).toBe(status.OK);
+    expect(answers.map((a) => [a.infer_response.id, a.error_message])).toEqual([
+      ['before', ''],
+      ['after', 'UNAUTHENTICATED: no valid bearer key'],
+    ]);
   });
 
   it('refuses a stream without a valid key UNAUTHENTICATED', async () => {
