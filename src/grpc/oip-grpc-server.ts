@@ -141,9 +141,14 @@ export class OipGrpcServer {
       ) => this.stream(call),
     });
     const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-    this.boundPort = await new Promise<number>((resolve, reject) =>
-      server.bindAsync(address, credentials, (error, bound) => (error ? reject(error) : resolve(bound))),
-    );
+    try {
+      this.boundPort = await new Promise<number>((resolve, reject) =>
+        server.bindAsync(address, credentials, (error, bound) => (error ? reject(error) : resolve(bound))),
+      );
+    } catch (error) {
+      server.forceShutdown();
+      throw error;
+    }
     this.server = server;
     return this.boundPort;
   }

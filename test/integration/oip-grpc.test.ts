@@ -482,6 +482,30 @@ describe('the OIP gRPC front end', () => {
   });
 });
 
+describe('the OIP gRPC front end on a port in use', () => {
+  it('fails to listen, saying so, rather than starting without its port', async () => {
+    const first = new OipGrpcServer(new TestOipService(), {
+      host: '127.0.0.1',
+      port: 0,
+      tls: undefined,
+      maxMessageBytes: MAX_MESSAGE_BYTES,
+    });
+    const port = await first.listen();
+    try {
+      const second = new OipGrpcServer(new TestOipService(), {
+        host: '127.0.0.1',
+        port,
+        tls: undefined,
+        maxMessageBytes: MAX_MESSAGE_BYTES,
+      });
+      await expect(second.listen()).rejects.toThrow(/No address added out of total 1 resolved|EADDRINUSE/);
+      await second.close(1_000);
+    } finally {
+      await first.close(1_000);
+    }
+  });
+});
+
 describe('the OIP gRPC front end over TLS, and its drain', () => {
   it('serves with the main listener certificate files, and drains calls in flight on close', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'oip-grpc-tls-'));
