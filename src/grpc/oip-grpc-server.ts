@@ -77,12 +77,10 @@ function tolerantService(): ServiceDefinition {
 
 function decoded<T>(message: T | Undecodable, name: string): T {
   if (message instanceof Undecodable) {
-    throw grpcInvalid(`the ${name} message does not decode: ${message.reason}`);
+    throw new OipError('invalid', `the ${name} message does not decode: ${message.reason}`, 'INVALID');
   }
   return message;
 }
-
-const grpcInvalid = (message: string) => new OipError('invalid', message, 'INVALID');
 
 /** The key of `authorization: Bearer <key>`; undefined when the metadata holds none. */
 function bearerKey(metadata: Metadata): string | undefined {
@@ -101,18 +99,13 @@ export class OipGrpcServer {
   private server: Server | undefined;
   private readonly streams = new Set<OpenStream>();
   private draining = false;
-  private boundPort = 0;
 
   constructor(
     private readonly service: OipService,
     private readonly options: OipGrpcServerOptions,
   ) {}
 
-  /** The port listened on (the chosen one when the options said 0). */
-  get port(): number {
-    return this.boundPort;
-  }
-
+  /** Listens; resolves with the port (the one the system chose when the options said 0). */
   async listen(): Promise<number> {
     const { host, port, tls, maxMessageBytes } = this.options;
     const credentials = tls
@@ -141,16 +134,17 @@ export class OipGrpcServer {
       ) => this.stream(call),
     });
     const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+    let bound: number;
     try {
-      this.boundPort = await new Promise<number>((resolve, reject) =>
-        server.bindAsync(address, credentials, (error, bound) => (error ? reject(error) : resolve(bound))),
+      bound = await new Promise<number>((resolve, reject) =>
+        server.bindAsync(address, credentials, (error, chosen) => (error ? reject(error) : resolve(chosen))),
       );
     } catch (error) {
       server.forceShutdown();
       throw error;
     }
     this.server = server;
-    return this.boundPort;
+    return bound;
   }
 
   /**
