@@ -77,12 +77,10 @@ function tolerantService(): ServiceDefinition {
 
 function decoded<T>(message: T | Undecodable, name: string): T {
   if (message instanceof Undecodable) {
-    throw grpcInvalid(`the ${name} message does not decode: ${message.reason}`);
+    throw new OipError('invalid', `the ${name} message does not decode: ${message.reason}`, 'INVALID');
   }
   return message;
 }
-
-const grpcInvalid = (message: string) => new OipError('invalid', message, 'INVALID');
 
 /** The key of `authorization: Bearer <key>`; undefined when the metadata holds none. */
 function bearerKey(metadata: Metadata): string | undefined {
@@ -101,18 +99,13 @@ export class OipGrpcServer {
   private server: Server | undefined;
   private readonly streams = new Set<OpenStream>();
   private draining = false;
-  private boundPort = 0;
 
   constructor(
     private readonly service: OipService,
     private readonly options: OipGrpcServerOptions,
   ) {}
 
-  /** The port listened on (the chosen one when the options said 0). */
-  get port(): number {
-    return this.boundPort;
-  }
-
+  /** Listens; resolves with the port (the one the system chose when the options said 0). */
   async listen(): Promise<number> {
     const { host, port, tls, maxMessageBytes } = this.options;
     const credentials = tls
@@ -122,18 +115,18 @@ export class OipGrpcServer {
       : ServerCredentials.createInsecure();
     const server = new Server({ 'grpc.max_receive_message_length': maxMessageBytes });
     server.addService(tolerantService(), {
-      ServerLive: this.unary(() => ({ live: this.service.live() })),
-      ServerReady: this.unary(() => ({ ready: this.service.ready() })),
-      ServerMetadata: this.unary(() => this.service.serverMetadata()),
-      ModelReady: this.unary((message: ModelRequestMessage, metadata) => ({
+      ServerLive: this.unary('ServerLive', () => ({ live: this.service.live() })),
+      ServerReady: this.unary('ServerReady', () => ({ ready: this.service.ready() })),
+      ServerMetadata: this.unary('ServerMetadata', () => this.service.serverMetadata()),
+      ModelReady: this.unary('ModelReady', (message: ModelRequestMessage, metadata) => ({
         ready: this.service.modelReady(this.caller(metadata), message.name ?? '', message.version || undefined),
       })),
-      ModelMetadata: this.unary((message: ModelRequestMessage, metadata) =>
+      ModelMetadata: this.unary('ModelMetadata', (message: ModelRequestMessage, metadata) =>
         modelMetadataResponseOf(
           this.service.modelMetadata(this.caller(metadata), message.name ?? '', message.version || undefined),
         ),
       ),
-      ModelInfer: this.unary((message: ModelInferRequestMessage, metadata) =>
+      ModelInfer: this.unary('ModelInfer', (message: ModelInferRequestMessage, metadata) =>
         this.infer(this.caller(metadata), message),
       ),
       ModelStreamInfer: (
@@ -141,11 +134,17 @@ export class OipGrpcServer {
       ) => this.stream(call),
     });
     const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-    this.boundPort = await new Promise<number>((resolve, reject) =>
-      server.bindAsync(address, credentials, (error, bound) => (error ? reject(error) : resolve(bound))),
-    );
+    let bound: number;
+    try {
+      bound = await new Promise<number>((resolve, reject) =>
+        server.bindAsync(address, credentials, (error, chosen) => (error ? reject(error) : resolve(chosen))),
+      );
+    } catch (error) {
+      server.forceShutdown();
+      throw error;
+    }
     this.server = server;
-    return this.boundPort;
+    return bound;
   }
 
   /**
@@ -182,10 +181,10 @@ export class OipGrpcServer {
 
   /** A unary method: its answer, or its error's status. */
   private unary<Request, Response>(
+    name: string,
     run: (message: Request, metadata: Metadata) => Response | Promise<Response>,
   ): (call: ServerUnaryCall<Request | Undecodable, Response>, callback: sendUnaryData<Response>) => void {
     return (call, callback) => {
-      const name = call.getPath().split('/').pop() ?? 'request';
       new Promise<Response>((resolve) => resolve(run(decoded(call.request, `${name} request`), call.metadata))).then(
         (answer) => callback(null, answer),
         (error: unknown) => callback(grpcStatusOf(error)),
@@ -194,18 +193,19 @@ export class OipGrpcServer {
   }
 
   /**
-   * ModelStreamInfer: the caller checked once, when the stream opens; each
-   * request then runs as soon as it arrives and is answered when it
-   * completes, its `id` echoed (an error too: error_message, and the id in
-   * infer_response), so answers come in order of completion. At most
-   * streamInFlight requests run or wait to be written at once.
+   * ModelStreamInfer: the key checked when the stream opens (a bad one ends
+   * it UNAUTHENTICATED) and again for each request, so that a key disabled
+   * meanwhile stops a long stream. Each request runs as soon as it arrives
+   * and is answered when it completes, its `id` echoed (an error too:
+   * error_message, and the id in infer_response), so answers come in order
+   * of completion. At most streamInFlight requests run or wait to be written
+   * at once.
    */
   private stream(
     call: ServerDuplexStream<ModelInferRequestMessage | Undecodable, ModelStreamInferResponseMessage>,
   ): void {
-    let caller: OipCaller;
     try {
-      caller = this.caller(call.metadata);
+      this.caller(call.metadata);
     } catch (error) {
       call.emit('error', grpcStatusOf(error));
       return;
@@ -238,7 +238,7 @@ export class OipGrpcServer {
       const run = this.draining
         ? Promise.reject(new OipError('unavailable', 'the server is shutting down', 'UNAVAILABLE'))
         : new Promise<ModelInferResponseMessage>((resolve) =>
-            resolve(this.infer(caller, decoded(message, 'ModelInferRequest'))),
+            resolve(this.infer(this.caller(call.metadata), decoded(message, 'ModelInferRequest'))),
           );
       run.then(
         (response) => answer({ infer_response: response }),

@@ -174,7 +174,7 @@ function rawData(
   if (BigInt(raw.byteLength) !== expected) {
     throw invalid(`${field}: ${raw.byteLength} bytes, ${described} needs ${expected}`);
   }
-  return { raw };
+  return { raw: plain(raw) };
 }
 
 /** BYTES elements laid out as Triton does: each a 4-byte little-endian length, then its bytes. */
@@ -193,7 +193,7 @@ function bytesElements(field: string, described: string, elements: bigint, raw: 
     if (length > raw.byteLength - at) {
       throw invalid(`${field}: element ${out.length} says ${length} bytes, ${raw.byteLength - at} are left`);
     }
-    out.push(raw.subarray(at, at + length));
+    out.push(new Uint8Array(raw.buffer, raw.byteOffset + at, length));
     at += length;
   }
   if (BigInt(out.length) !== elements) {
@@ -225,7 +225,7 @@ function typedData(
   const at = `${field}.${expectedField}`;
   switch (datatype) {
     case 'BYTES':
-      return { bytes: contents.bytes_contents };
+      return { bytes: contents.bytes_contents.map(plain) };
     case 'BOOL':
       return { raw: Uint8Array.from(contents.bool_contents, (value) => (value ? 1 : 0)) };
     case 'INT8':
@@ -251,6 +251,15 @@ function typedData(
     default:
       throw invalid(`${field}: ${datatype} has no typed contents; send it in raw_input_contents`);
   }
+}
+
+/**
+ * A plain Uint8Array over the same bytes: the decoder hands out Buffers,
+ * whose slice() is a view where Uint8Array's is a copy, and the service
+ * copies what it keeps with slice().
+ */
+function plain(view: Uint8Array): Uint8Array {
+  return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }
 
 function inRange(field: string, datatype: Datatype, values: readonly number[]): readonly number[] {

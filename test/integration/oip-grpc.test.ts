@@ -49,7 +49,7 @@ type InferenceClient = Client &
     ModelStreamInfer(metadata: Metadata): ClientDuplexStream<object, any>;
   };
 
-const KEYS: Record<string, string> = { 'key-a': 'org-a', 'key-b': 'org-b' };
+const KEYS: Record<string, string> = { 'key-a': 'org-a', 'key-b': 'org-b', 'key-c': 'org-a' };
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
 /** A held request, let go by the test: `gate` parameter names it. */
@@ -450,10 +450,59 @@ describe('the OIP gRPC front end', () => {
     await ended;
   });
 
+  it("checks a stream's key for each request: one disabled meanwhile is refused, the stream goes on", async () => {
+    const metadata = new Metadata();
+    metadata.set('authorization', 'Bearer key-c');
+    const stream = client.ModelStreamInfer(metadata);
+    const answers: any[] = [];
+    stream.on('data', (answer) => answers.push(answer));
+    const ended = new Promise<number>((resolve) => stream.on('status', (s: { code: number }) => resolve(s.code)));
+    const request = (id: string) => ({
+      model_name: 'echo',
+      id,
+      inputs: [{ name: 'x', datatype: 'FP32', shape: [1] }],
+      raw_input_contents: [fp32(1)],
+    });
+    stream.write(request('before'));
+    await waitFor(async () => answers.length === 1, 10_000, 'the first answer');
+    delete KEYS['key-c'];
+    stream.write(request('after'));
+    stream.end();
+    expect(await ended).toBe(status.OK);
+    expect(answers.map((a) => [a.infer_response.id, a.error_message])).toEqual([
+      ['before', ''],
+      ['after', 'UNAUTHENTICATED: no valid bearer key'],
+    ]);
+  });
+
   it('refuses a stream without a valid key UNAUTHENTICATED', async () => {
     const stream = client.ModelStreamInfer(new Metadata());
     const error = await new Promise<ServiceError>((resolve) => stream.on('error', resolve));
     expect(error.code).toBe(status.UNAUTHENTICATED);
+  });
+});
+
+describe('the OIP gRPC front end on a port in use', () => {
+  it('fails to listen, saying so, rather than starting without its port', async () => {
+    const first = new OipGrpcServer(new TestOipService(), {
+      host: '127.0.0.1',
+      port: 0,
+      tls: undefined,
+      maxMessageBytes: MAX_MESSAGE_BYTES,
+    });
+    const port = await first.listen();
+    try {
+      const second = new OipGrpcServer(new TestOipService(), {
+        host: '127.0.0.1',
+        port,
+        tls: undefined,
+        maxMessageBytes: MAX_MESSAGE_BYTES,
+      });
+      await expect(second.listen()).rejects.toThrow(/No address added out of total 1 resolved|EADDRINUSE/);
+      await second.close(1_000);
+    } finally {
+      await first.close(1_000);
+    }
   });
 });
 

@@ -85,6 +85,26 @@ describe('ModelInferRequest to the protocol', () => {
     expect(bytes.map((b) => Buffer.from(b).toString())).toEqual(['first image', '', 'third']);
   });
 
+  it("hands the service plain Uint8Array views, whose slice() copies (a Buffer's would not)", () => {
+    const call = inferCallOf(
+      wire({
+        model_name: 'm',
+        inputs: [input('BYTES', [1]), { ...input('FP32', [1]), name: 'y' }],
+        raw_input_contents: [joinBytesElements([Buffer.from('image')]), fp32(1)],
+      }),
+    );
+    const [image] = (call.request.inputs[0]!.data as { bytes: Uint8Array[] }).bytes;
+    const { raw } = call.request.inputs[1]!.data as { raw: Uint8Array };
+    for (const view of [image!, raw]) {
+      expect(Buffer.isBuffer(view)).toBe(false);
+      const copy = view.slice();
+      expect(copy.buffer).not.toBe(view.buffer);
+      expect(copy.byteOffset).toBe(0);
+      expect([...copy]).toEqual([...view]);
+    }
+    expect(Buffer.from(image!).toString()).toBe('image');
+  });
+
   it('converts every typed contents field to little-endian raw bytes, BYTES to its elements', () => {
     const cases: [string, object, number[]][] = [
       ['BOOL', { bool_contents: [true, false] }, [1, 0]],
