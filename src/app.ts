@@ -462,15 +462,17 @@ export async function startServer(config: Config): Promise<RunningServer> {
             tls: config.tls && { certFile: config.tls.certFile, keyFile: config.tls.keyFile },
             maxMessageBytes: oipBodyLimit(config.maxImageBytes),
           });
+    let grpcPort: number | undefined;
     if (grpc) {
       cleanups.push(() => grpc.close(config.shutdownTimeoutMs));
-      log.info('oip grpc listening', { host: config.host, port: await grpc.listen(), tls: config.tls !== undefined });
+      grpcPort = await grpc.listen();
+      log.info('oip grpc listening', { host: config.host, port: grpcPort, tls: config.tls !== undefined });
     }
 
     return {
       port,
       oipHttpPort: config.oip.httpPort === 0 ? undefined : ports.at(-1),
-      oipGrpcPort: grpc?.port,
+      oipGrpcPort: grpcPort,
       inference,
       database,
       stop: async () => {
