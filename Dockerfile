@@ -4,7 +4,7 @@
 # data (embedded PostgreSQL, uploaded models, JWT secret) in the /data volume.
 #
 #   docker build -t sense-inference .
-#   docker run -d -p 8080:8080 -v sense-data:/data --name sense sense-inference
+#   docker run -d -p 8080:8080 -p 8000:8000 -v sense-data:/data --name sense sense-inference
 #   docker logs sense    # the credentials printed once at first start
 #
 # Node 22 on Debian 13 (glibc 2.41): the server then runs on the upstream
@@ -64,7 +64,8 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     MODELS_DIR=/app/models
 VOLUME ["/data"]
-EXPOSE 8080
+# 8000: the Open Inference Protocol's REST port (OIP_HTTP_PORT)
+EXPOSE 8080 8000
 USER sense:sense
 # Ready = the database answers and the model versions found at start have loaded, one Active (docs/OPERATIONS.md: Running the server).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=90s --retries=3 \

@@ -115,6 +115,9 @@ async function listen(server: HttpServer, config: Config, listener: Listener): P
   return port;
 }
 
+/** The OIP REST listener's name, in its start line (`oip rest listening host=… port=…`). */
+const OIP_REST_LISTENER = 'oip rest listening';
+
 /**
  * The largest Open Inference Protocol body read: four of the largest images
  * in base64 JSON (MAX_IMAGE_BYTES each), or more smaller ones.
@@ -425,7 +428,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         ? []
         : [
             {
-              name: 'oip rest listening',
+              name: OIP_REST_LISTENER,
               port: config.oip.httpPort,
               routes: oipRoutes({
                 service: oip,
@@ -471,7 +474,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
     return {
       port,
-      oipHttpPort: config.oip.httpPort === 0 ? undefined : ports.at(-1),
+      oipHttpPort: ports[listeners.findIndex((listener) => listener.name === OIP_REST_LISTENER)],
       oipGrpcPort: grpcPort,
       inference,
       database,

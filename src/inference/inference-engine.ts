@@ -9,7 +9,7 @@
 import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
 import { deserializeError, serializeError, type DomainError } from '../errors.js';
-import type { BatchObserver } from './scheduling/batcher.js';
+import type { BatchedOutputs, BatchObserver } from './scheduling/batcher.js';
 import { FairShare } from './scheduling/fair-share.js';
 import { InstanceRestartingError } from './instances/instance.js';
 import { LoadedModel, type ServingDefaults } from './versions/loaded-model.js';
@@ -182,6 +182,31 @@ export class InferenceEngine {
       };
     } finally {
       releaseSlot();
+    }
+  }
+
+  /**
+   * One image's input tensor, as the model takes it (`input`: its bytes,
+   * exactly a slot's), run through the version's slots, batcher and
+   * instances without pre- or postprocessing: its raw outputs.
+   */
+  async runTensor(model: LoadedModel, input: Uint8Array, caller = model.versionId): Promise<BatchedOutputs> {
+    const slot = await model.slots.acquire();
+    try {
+      if (input.byteLength !== slot.byteLength)
+        throw predictErrors.inferenceFailed(
+          model.versionId,
+          `an input of ${input.byteLength} bytes, the model's takes ${slot.byteLength}`,
+        );
+      new Uint8Array(slot).set(input);
+      model.batcher.expect();
+      try {
+        return await model.batcher.submit(slot, 0, caller);
+      } catch (error) {
+        throw this.failed(model, error as Error);
+      }
+    } finally {
+      model.slots.release(slot);
     }
   }
 

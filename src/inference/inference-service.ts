@@ -14,6 +14,7 @@ import type { AdmissionBackend } from './scheduling/admission.js';
 import type { InferenceEngine, ModelRef } from './inference-engine.js';
 import { parseModelConfig, storedModelConfig, type ModelConfig } from './versions/model-config.js';
 import type { ModelFiles } from './versions/model-store.js';
+import type { ImageOutputs } from './pipeline/postprocess.js';
 import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
 import {
@@ -401,6 +402,41 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
     if (version.status === 'Initializing') throw predictErrors.initializing(id);
     if (version.status === 'Failed') throw predictErrors.loadFailed(id, version.reason ?? 'unknown reason');
     return version;
+  }
+
+  /**
+   * Runs one image's input tensor as the model takes it, for a request
+   * holding a queue place (the Open Inference Protocol's tensors in), and
+   * answers its raw outputs. Only a version whose sessions run the model as
+   * exported takes one: neither a uint8 input nor a candidates output
+   * rewritten in (prepared-model.ts), as with GRAPH_REWRITE=off.
+   */
+  async runTensor(version: DeployedVersion, organizationId: string, input: Uint8Array): Promise<ImageOutputs> {
+    const refusal = version.isolated ? this.engine.models.residentRefusal(version.organizationId) : undefined;
+    if (refusal) throw predictErrors.isolatedMemoryBusy(refusal);
+    let model;
+    try {
+      await this.localFiles(version);
+      model = await this.engine.acquire(version);
+    } catch (error) {
+      log.error('model version failed to load for a request', { id: version.id, reason: (error as Error).message });
+      throw predictErrors.loadFailed(version.id, withoutServerPaths((error as Error).message));
+    }
+    try {
+      if (model.info.inputDtype !== version.config.input.dtype)
+        throw predictErrors.tensorsNotServed(version.id, `a ${model.info.inputDtype} input`);
+      if (model.info.candidates) throw predictErrors.tensorsNotServed(version.id, 'its dense head cut to candidates');
+      const batched = await this.engine.runTensor(model, input, organizationId);
+      const labels = { model_version: version.id };
+      this.metrics.inferenceDuration.observe(
+        { ...labels, stage: 'inference' },
+        batched.runMs / batched.batchSize / 1000,
+      );
+      this.metrics.inferenceQueueDelay.observe(labels, batched.queueMs / 1000);
+      return batched.outputs;
+    } finally {
+      this.engine.release(model);
+    }
   }
 
   /**

@@ -41,6 +41,12 @@ export const predictErrors = {
     new DomainError('failed', 'could not inference model', `model version ${id} failed to load: ${reason}`),
   inferenceFailed: (id: string, reason: string) =>
     new DomainError('failed', 'could not inference model', `inference of model version ${id} failed: ${reason}`),
+  /** An input tensor for a version whose sessions run the rewritten model, not the model as exported (the Open Inference Protocol's tensors in). */
+  tensorsNotServed: (id: string, why: string) =>
+    invalid(
+      'tensor inputs are not served by this model version',
+      `its sessions run the model rewritten (${why}), not as exported: send encoded images, or serve it with GRAPH_REWRITE=off (model version ${id})`,
+    ),
   /** The request's isolated instance process died under it (`how`) and is starting again: sending it again is safe. */
   instanceRestarting: (id: string, how: string, retryAfterSeconds: number) =>
     new DomainError(

@@ -331,6 +331,12 @@ describe('malformed requests', () => {
       /binary_data_size without Inference-Header-Content-Length/,
     ],
     ['a header length past the body', input({}), { 'inference-header-content-length': '100000' }, /the body has/],
+    [
+      'a tensor for a version whose sessions run the rewritten model',
+      { inputs: [{ name: 'images', datatype: 'FP32', shape: [1, 3, 320, 320], data: Array(3 * 320 * 320).fill(0) }] },
+      {},
+      /^tensor inputs are not served by this model version: its sessions run the model rewritten \(a uint8 input\)/,
+    ],
   ];
   it.each(cases)('answers 400 naming the field for %s', async (_what, body, headers, message) => {
     const res = await fetch(`${oip}/v2/models/demo/infer`, {

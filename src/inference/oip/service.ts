@@ -13,10 +13,12 @@ import { DomainError, type ErrorCode } from '../../errors.js';
 import { SERVER_NAME, SERVER_VERSION } from '../../lib/server-version.js';
 import type { DeployedVersion } from '../inference-service.js';
 import { MAX_DETECTIONS_LIMIT, predictOptions, type PredictOptions, TOP_K_LIMIT } from '../predict-options.js';
+import type { ImageOutputs } from '../pipeline/postprocess.js';
 import { RAW_IMAGE_CONTENT_TYPE } from '../pipeline/request-body.js';
 import { bufferedBody, type PredictAdmission, type PredictPass } from '../scheduling/admission.js';
 import { maxBatchSizeOf } from '../versions/model-config.js';
 import {
+  type Datatype,
   type InferRequest,
   type InferResponse,
   type ModelMetadata,
@@ -43,6 +45,8 @@ export interface ModelNames {
 /** What the service reads of the scheduler (inference-service.ts's InferenceService). */
 interface DeployedVersions {
   deployed(): Iterable<DeployedVersion>;
+  /** one image's input tensor run as the model takes it: its raw outputs (throws for a rewritten version) */
+  runTensor(version: DeployedVersion, organizationId: string, input: Uint8Array): Promise<ImageOutputs>;
   /** 'ok' once every version found at start has loaded and one is Active */
   modelReadiness(): 'ok' | 'loading' | 'none-active';
 }
@@ -187,28 +191,46 @@ export class OipCore implements OipService {
       throw oipError('unavailable', `model ${name} version ${target.id} is loading; try again shortly`, 1);
     if (target.status === 'Failed')
       throw oipError('internal', `model ${name} version ${target.id} failed to load: ${target.reason ?? 'unknown'}`);
-    const images = this.imageInput(target, request.inputs);
-    const outputs = requestedOutputs(request.outputs);
-    const options = optionsOf(request.parameters ?? {}, target);
     const limit = maxBatchSizeOf(target.config, this.deps.defaultMaxBatchSize);
-    if (images.length > limit)
-      throw invalidTensor(`inputs[0].shape: ${images.length} images, model ${name}'s batch limit is ${limit}`);
-    const jsons = await this.runImages(target, caller.organizationId, images, options);
-    return {
+    const answer = (outputs: Tensor[]): InferResponse => ({
       modelName: name,
       modelVersion: target.id,
       ...(request.id !== undefined && { id: request.id }),
-      outputs: imageOutputs(outputs, jsons, target.config.labels),
-    };
+      outputs,
+    });
+    const organizationId = caller.organizationId;
+    const [first] = request.inputs;
+    if (request.inputs.length === 1 && first!.name === target.config.input.name && first!.datatype !== 'BYTES') {
+      // Tensors in: the model's own input, each image's tensor run as is through its slots, batcher and instances.
+      const tensors = tensorInput(target, first!, limit);
+      const ran = await this.runPasses(target, organizationId, tensors, (pass, tensor) =>
+        pass.runJob(bufferedBody(tensor), (bytes) => this.deps.versions.runTensor(target, organizationId, bytes)),
+      );
+      return answer(rawOutputs(request.outputs, ran));
+    }
+    const images = this.imageInput(target, request.inputs);
+    const outputs = requestedOutputs(request.outputs);
+    const options = optionsOf(request.parameters ?? {}, target);
+    if (images.length > limit)
+      throw invalidTensor(`inputs[0].shape: ${images.length} images, model ${name}'s batch limit is ${limit}`);
+    // A copy each, exactly sized: the worker takes the image's whole ArrayBuffer, which the caller's
+    // message may share (a Buffer's slice() would be a view into it, so the copy is made explicitly).
+    const jsons = await this.runPasses(target, organizationId, images, (pass, image) =>
+      pass.run(bufferedBody(new Uint8Array(image)), RAW_IMAGE_CONTENT_TYPE, options),
+    );
+    return answer(imageOutputs(outputs, jsons, target.config.labels));
   }
 
-  /** Each image through predict's admission and pipeline, all at once (they batch together); the first refusal fails the request. */
-  private async runImages(
+  /**
+   * Each element through predict's admission, a pass each, all entered
+   * before any runs (so they batch together); the first refusal fails the request.
+   */
+  private async runPasses<T>(
     version: DeployedVersion,
     organizationId: string,
-    images: readonly Uint8Array[],
-    options: PredictOptions,
-  ): Promise<string[]> {
+    elements: readonly Uint8Array[],
+    run: (pass: PredictPass<DeployedVersion>, element: Uint8Array) => Promise<T | undefined>,
+  ): Promise<T[]> {
     const { admission } = this.deps;
     let admitted;
     try {
@@ -219,20 +241,20 @@ export class OipCore implements OipService {
     const passes: PredictPass<DeployedVersion>[] = [];
     try {
       // The body is in memory already, counted by the front end that read it.
-      for (let i = 0; i < images.length; i++) passes.push(admission.enter(admitted, 0));
+      for (let i = 0; i < elements.length; i++) passes.push(admission.enter(admitted, 0));
     } catch (error) {
       for (const pass of passes) pass.abandon();
       throw asOipError(error);
     }
-    // A copy each, exactly sized: the worker takes the image's whole ArrayBuffer, which the caller's
-    // message may share (a Buffer's slice() would be a view into it, so the copy is made explicitly).
-    const runs = passes.map((pass, i) =>
-      pass.run(bufferedBody(new Uint8Array(images[i]!)), RAW_IMAGE_CONTENT_TYPE, options),
-    );
-    const settled = await Promise.allSettled(runs);
+    const settled = await Promise.allSettled(passes.map((pass, i) => run(pass, elements[i]!)));
     const failed = settled.find((s) => s.status === 'rejected');
     if (failed) throw asOipError(failed.reason);
-    return settled.map((s) => (s as PromiseFulfilledResult<string | undefined>).value ?? '{}');
+    return settled.map((s) => {
+      const value = (s as PromiseFulfilledResult<T | undefined>).value;
+      // undefined only for a pass abandoned, which nothing here does
+      if (value === undefined) throw oipError('internal', 'an element of the request was abandoned');
+      return value;
+    });
   }
 
   /** The image elements of a request's one input: `image`, or the model's own input name, datatype BYTES, shape [N]. */
@@ -247,7 +269,7 @@ export class OipCore implements OipService {
       );
     if (input.datatype !== 'BYTES')
       throw invalidTensor(
-        `inputs[0].datatype: ${input.name} takes encoded images as BYTES, got ${input.datatype} (tensors of the model's own input are not served)`,
+        `inputs[0].datatype: ${input.name} takes encoded images as BYTES, got ${input.datatype}${own ? ` (a tensor goes in the model's own input, ${own})` : ''}`,
       );
     if (input.shape.length !== 1)
       throw invalidTensor(`inputs[0].shape: an image input's shape is [N], got [${input.shape.join(', ')}]`);
@@ -410,5 +432,77 @@ function imageOutputs(outputs: readonly ImageOutput[], jsons: readonly string[],
           data: { raw: new Uint8Array(Int32Array.from(found, (f) => f.length).buffer) },
         };
     }
+  });
+}
+
+const DATATYPE_OF_INPUT: Readonly<Record<DeployedVersion['config']['input']['dtype'], Datatype>> = {
+  float32: 'FP32',
+  float16: 'FP16',
+  uint8: 'UINT8',
+};
+
+/** One image's dimensions of the model's input, as model.json lays it out. */
+function imageDims(version: DeployedVersion): number[] {
+  const { width, height, layout } = version.config.input;
+  return layout === 'NHWC' ? [height, width, 3] : [3, height, width];
+}
+
+/** The model's own input, [N, …one image], of its datatype: each image's bytes (views into the data). */
+function tensorInput(version: DeployedVersion, input: Tensor, limit: number): Uint8Array[] {
+  const name = input.name;
+  const datatype = DATATYPE_OF_INPUT[version.config.input.dtype];
+  if (input.datatype !== datatype)
+    throw invalidTensor(`inputs[0].datatype: ${name} is ${datatype}, got ${input.datatype}`);
+  const dims = imageDims(version);
+  const expected = `[N, ${dims.join(', ')}]`;
+  if (input.shape.length !== dims.length + 1 || dims.some((d, i) => input.shape[i + 1] !== d))
+    throw invalidTensor(`inputs[0].shape: ${name} is ${expected}, got [${input.shape.join(', ')}]`);
+  const n = input.shape[0]!;
+  if (n < 1) throw invalidTensor('inputs[0].shape: no image');
+  if (n > limit) throw invalidTensor(`inputs[0].shape: ${n} images, the version's batch limit is ${limit}`);
+  checkTensor(input, 'inputs[0]');
+  const raw = (input.data as { raw: Uint8Array }).raw;
+  const per = raw.byteLength / n;
+  return Array.from({ length: n }, (_, i) => raw.subarray(i * per, (i + 1) * per));
+}
+
+/** ONNX Runtime's element types as the protocol's datatypes. */
+const DATATYPE_OF_OUTPUT: Readonly<Record<string, Datatype>> = {
+  bool: 'BOOL',
+  uint8: 'UINT8',
+  int8: 'INT8',
+  uint16: 'UINT16',
+  int16: 'INT16',
+  uint32: 'UINT32',
+  int32: 'INT32',
+  uint64: 'UINT64',
+  int64: 'INT64',
+  float16: 'FP16',
+  float32: 'FP32',
+  float64: 'FP64',
+};
+
+/** Each image's raw outputs stacked on the batch axis, the requested ones (all when none is named) in the order asked. */
+function rawOutputs(requested: readonly RequestedOutput[] | undefined, ran: readonly ImageOutputs[]): Tensor[] {
+  const first = ran[0]!;
+  const names = Object.keys(first);
+  const wanted = requested && requested.length > 0 ? requested.map((o) => o.name) : names;
+  return wanted.map((name, i) => {
+    const tensor = first[name];
+    if (!tensor)
+      throw invalidTensor(
+        `outputs[${i}].name: unknown output ${JSON.stringify(name)}; the model's are ${names.join(', ')}`,
+      );
+    const datatype = DATATYPE_OF_OUTPUT[tensor.type];
+    if (!datatype) throw oipError('internal', `output ${name}: element type ${tensor.type} has no protocol datatype`);
+    const parts = ran.map((outputs) => {
+      const data = outputs[name]!.data as ArrayBufferView;
+      return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    });
+    const raw = new Uint8Array(parts.reduce((sum, p) => sum + p.byteLength, 0));
+    parts.reduce((at, part) => (raw.set(part, at), at + part.byteLength), 0);
+    // Split per image on a batch axis of 1; a model without one answers one image's as they are.
+    const shape = tensor.dims[0] === 1 ? [ran.length, ...tensor.dims.slice(1)] : [...tensor.dims];
+    return { name, datatype, shape, data: { raw } };
   });
 }

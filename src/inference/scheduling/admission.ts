@@ -257,7 +257,18 @@ export class PredictPass<V extends AdmissibleVersion> {
    * pass was abandoned before it could run (nobody to answer). Whatever the
    * outcome, everything the pass holds is given back when it settles.
    */
-  async run(body: PassBody, contentType: string, options: PredictOptions): Promise<string | undefined> {
+  run(body: PassBody, contentType: string, options: PredictOptions): Promise<string | undefined> {
+    return this.runJob(body, (bytes) =>
+      this.gates.backend.predict(this.version, this.organizationId, bytes, contentType, options),
+    );
+  }
+
+  /**
+   * run() with another job on the body than a prediction (the Open
+   * Inference Protocol's tensors in): the same reading, holding, refusal and
+   * release around it.
+   */
+  async runJob<T>(body: PassBody, job: (bytes: Uint8Array) => Promise<T>): Promise<T | undefined> {
     if (this.started) throw new Error(`predict admission: run() again, in state ${this.current}`);
     this.started = true;
     const reading = body.read(); // before any await: see PassBody.read
@@ -275,7 +286,7 @@ export class PredictPass<V extends AdmissibleVersion> {
       }
       const bytes = await reading;
       this.current = 'running';
-      return await this.gates.backend.predict(this.version, this.organizationId, bytes, contentType, options);
+      return await job(bytes);
     } finally {
       this.end();
     }
