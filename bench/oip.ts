@@ -3,7 +3,9 @@
 // the bundled demo model and samples/scene.jpg: predict (multipart), OIP
 // REST with the image as a base64 BYTES element in JSON, OIP REST with it as
 // binary data (Triton's binary tensor extension), gRPC ModelInfer, and gRPC
-// ModelStreamInfer. Each runs closed loop at each client count: HTTP through
+// ModelStreamInfer; then the model's own FP32 tensor through gRPC (on a
+// server running the model as exported) against ONNX Runtime's run() alone.
+// Each runs closed loop at each client count: HTTP through
 // the raw-socket load generator (one keep-alive connection a client), gRPC
 // through @grpc/grpc-js from the project's proto (the clients share a few
 // HTTP/2 channels, as a real client multiplexes; streaming keeps its clients'
@@ -13,6 +15,7 @@
 // bench/results/oip.md (not with --quick).
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -24,9 +27,10 @@ import {
 } from '@grpc/grpc-js';
 import { loadInferenceService } from '../src/grpc/inference-proto.js';
 import { joinBytesElements } from '../src/grpc/oip-messages.js';
+import { readModelConfig } from '../src/inference/versions/model-config.js';
 import { freePort, removeDir, ROOT, waitFor } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';
-import { multipartBody } from './limits.js';
+import { measureModelLimit, multipartBody } from './limits.js';
 import { buildRequest, runLoad } from './load-generator.js';
 import { stat } from './report.js';
 
@@ -181,8 +185,8 @@ function grpcClients(address: string, clients: number): InferClient[] {
   );
 }
 
-/** `clients` closed loops of unary ModelInfer calls. */
-async function grpcUnary(address: string, clients: number): Promise<Figure> {
+/** `clients` closed loops of unary ModelInfer calls of `request`. */
+async function grpcUnary(address: string, clients: number, request: object = grpcRequest): Promise<Figure> {
   const channels = grpcClients(address, clients);
   const window = new Window();
   let firstError: string | undefined;
@@ -190,7 +194,7 @@ async function grpcUnary(address: string, clients: number): Promise<Figure> {
     while (window.open) {
       const sentAt = performance.now();
       const ok = await new Promise<boolean>((resolve) =>
-        client.ModelInfer(grpcRequest, metadata(), (error) => {
+        client.ModelInfer(request, metadata(), (error) => {
           if (error) firstError ??= error.message;
           resolve(!error);
         }),
@@ -320,6 +324,65 @@ try {
   await removeDir(server.dataDir);
 }
 
+// Tensors in: the demo model's own FP32 input through gRPC, on a server that runs the model as exported
+// (GRAPH_REWRITE=false: a rewritten session takes uint8 pixels and has no such input), against ONNX
+// Runtime's run() alone on the same model, as many single-threaded sessions as the server has cores.
+const demoDir = join(ROOT, 'models', 'demo');
+const demo = await readModelConfig(demoDir);
+const { width, height } = demo.input;
+const tensorShape = demo.input.layout === 'NCHW' ? [1, 3, height, width] : [1, height, width, 3];
+const tensorValues = Float32Array.from({ length: 3 * width * height }, (_, i) => ((i * 7919) % 1000) / 1000);
+const tensorRequest = {
+  model_name: MODEL,
+  inputs: [{ name: demo.input.name, datatype: 'FP32', shape: tensorShape }],
+  raw_input_contents: [Buffer.from(tensorValues.buffer)],
+};
+const tensorClients = clientCounts[0]!;
+const tensorRuns: Figure[] = [];
+const limitRuns: number[] = [];
+const tensorPort = await freePort();
+const plain = await startBenchServer({
+  env: {
+    MODELS_DIR: `${ROOT}/models`,
+    INFERENCE_API_KEY: KEY,
+    QUEUE_SIZE: '1024',
+    GRAPH_REWRITE: 'false',
+    OIP_HTTP_PORT: '0',
+    OIP_GRPC_PORT: String(tensorPort),
+  },
+});
+try {
+  await waitFor(
+    async () => (await fetch(`${plain.url}/v2/health/ready`)).status === 200,
+    120_000,
+    'the server to be ready',
+  );
+  for (let rep = 0; rep < reps; rep++) {
+    const figure = await grpcUnary(`127.0.0.1:${tensorPort}`, tensorClients, tensorRequest);
+    tensorRuns.push(figure);
+    say(`${tensorClients} clients, tensors in: ${figure.rps.toFixed(1)} req/s, p99 ${figure.p99.toFixed(1)} ms`);
+  }
+} finally {
+  await plain.stop();
+  await removeDir(plain.dataDir);
+}
+for (let rep = 0; rep < reps; rep++) {
+  const limit = await measureModelLimit({
+    modelDir: demoDir,
+    workers: cpus().length,
+    intraOpThreads: 1,
+    provider: 'cpu',
+    maxBatchSize: 1,
+    warmupMs,
+    durationMs,
+    graphRewrite: false,
+  });
+  limitRuns.push(limit);
+  say(`model limit (as exported, batch 1): ${limit.toFixed(1)} images/s`);
+}
+const tensors = medianFigure(tensorRuns);
+const modelLimit = stat(limitRuns).median;
+
 const lines = [
   '# The Open Inference Protocol against /v1 predict',
   '',
@@ -340,6 +403,15 @@ for (const [clients, row] of results) {
     );
   lines.push('');
 }
+lines.push(
+  `## Tensors in (${tensorClients} clients, gRPC, the model as exported)`,
+  '',
+  '| figure | req/s | × model limit | p50 ms | p99 ms | errors |',
+  '|---|---|---|---|---|---|',
+  `| gRPC ModelInfer, FP32 [${tensorShape.join(', ')}] | ${tensors.rps.toFixed(1)} | ${(tensors.rps / modelLimit).toFixed(3)} | ${tensors.p50.toFixed(1)} | ${tensors.p99.toFixed(1)} | ${tensors.errors} |`,
+  `| model limit: ORT run() alone, ${cpus().length} single-threaded sessions | ${modelLimit.toFixed(1)} | 1.000 | | | |`,
+  '',
+);
 const report = `${lines.join('\n')}\n`;
 process.stdout.write(report);
 if (!values.quick) await writeFile(join(ROOT, 'bench', 'results', 'oip.md'), report);
