@@ -47,7 +47,7 @@ function textValue(value: unknown): string {
 
 export class Logger {
   /** what it was built from: a thread or child process it starts builds its logger from these */
-  readonly settings: LogSettings;
+  readonly settings: Readonly<LogSettings>;
   private readonly threshold: number;
   private readonly json: boolean;
 
@@ -55,7 +55,7 @@ export class Logger {
     settings: LogSettings,
     private readonly sink: LogSink = (line) => process.stderr.write(line),
   ) {
-    this.settings = { level: settings.level, format: settings.format };
+    this.settings = Object.freeze({ level: settings.level, format: settings.format });
     this.threshold = ORDER[settings.level];
     this.json = settings.format === 'json';
   }
