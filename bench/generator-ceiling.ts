@@ -4,6 +4,7 @@
 // measured, was the limit; the server's trivial endpoint (GET
 // /v2/health/live) is measured separately and named for what it is.
 import { loadUws } from '../src/http/uws.js';
+import { Logger } from '../src/log.js';
 import { buildRequest, runLoad } from './load-generator.js';
 
 export async function measureGeneratorCeiling(options: {
@@ -11,7 +12,7 @@ export async function measureGeneratorCeiling(options: {
   durationMs: number;
   warmupMs: number;
 }): Promise<number> {
-  const uws = loadUws();
+  const uws = loadUws(new Logger({ level: 'info', format: 'text' }));
   const app = uws.App();
   app.any('/*', (res) => {
     res.end('ok');

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { ExecutionProvider } from '../src/config.js';
 import { jpegDecoder } from '../src/inference/pipeline/decode-image.js';
 import { InferenceEngine } from '../src/inference/inference-engine.js';
+import { Logger } from '../src/log.js';
 import { GPU_INSTANCES_PER_DEVICE } from '../src/inference/versions/loaded-model.js';
 import { readModelConfig } from '../src/inference/versions/model-config.js';
 import { predictOptions } from '../src/inference/predict-options.js';
@@ -71,27 +72,30 @@ export function multipartBody(image: Buffer, boundary = 'bench-boundary-7d2f'): 
 
 /** The server's engine in process, as the server would configure it. */
 function benchEngine(options: LimitOptions): InferenceEngine {
-  return new InferenceEngine({
-    instances: {
-      kind: options.provider === 'cpu' ? 'cpu' : 'gpu',
-      count: options.instances,
-      gpuDevices: [0],
-      intraOpThreads: undefined,
-      runner: 'auto',
-      cudaOptions: {},
-      pinnedMemory: true,
+  return new InferenceEngine(
+    {
+      instances: {
+        kind: options.provider === 'cpu' ? 'cpu' : 'gpu',
+        count: options.instances,
+        gpuDevices: [0],
+        intraOpThreads: undefined,
+        runner: 'auto',
+        cudaOptions: {},
+        pinnedMemory: true,
+      },
+      batching: { maxBatchSize: options.maxBatchSize, maxQueueDelayMs: 2, runTimeoutMs: 60_000 },
+      graphRewrite: options.graphRewrite ?? true,
+      gpuPrecision: options.precision ?? 'fp32',
+      executionProviders: [options.provider],
+      workers: options.workers,
+      instanceMemoryBytes: 2048 * 1024 * 1024,
+      maxImageBytes: 10 * 1024 * 1024,
+      maxImagePixels: 40_000_000,
+      jpegDecoder: jpegDecoder().decoder,
+      cache: { maxLoaded: 1, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, concurrentLoads: 1 },
     },
-    batching: { maxBatchSize: options.maxBatchSize, maxQueueDelayMs: 2, runTimeoutMs: 60_000 },
-    graphRewrite: options.graphRewrite ?? true,
-    gpuPrecision: options.precision ?? 'fp32',
-    executionProviders: [options.provider],
-    workers: options.workers,
-    instanceMemoryBytes: 2048 * 1024 * 1024,
-    maxImageBytes: 10 * 1024 * 1024,
-    maxImagePixels: 40_000_000,
-    jpegDecoder: jpegDecoder().decoder,
-    cache: { maxLoaded: 1, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, concurrentLoads: 1 },
-  });
+    new Logger({ level: 'info', format: 'text' }),
+  );
 }
 
 export interface PipelineLimit {

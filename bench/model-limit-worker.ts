@@ -11,6 +11,7 @@ import { prepareModel } from '../src/inference/instances/prepared-model.js';
 import { newTensorArray } from '../src/inference/pipeline/preprocess.js';
 import type { Feed } from '../src/inference/instances/session-runner.js';
 import { createSession } from '../src/inference/instances/session.js';
+import { Logger } from '../src/log.js';
 
 export interface ModelLimitTask {
   modelDir: string;
@@ -31,11 +32,15 @@ export default async function modelLimit(task: ModelLimitTask): Promise<number> 
   const precision = precisionOf(config, task.provider === 'cpu' ? 'cpu' : 'gpu', task.precision ?? 'fp32');
   const prepared = await prepareModel(task.modelDir, config, { rewrite: task.graphRewrite ?? true, precision });
   // The runner the server's instances would use (INSTANCE_RUNNER=auto).
-  const { runner: session } = await createSession(prepared.source, {
-    providers: [task.provider as 'cpu'],
-    deviceId: 0,
-    intraOpThreads: task.intraOpThreads,
-  });
+  const { runner: session } = await createSession(
+    prepared.source,
+    {
+      providers: [task.provider as 'cpu'],
+      deviceId: 0,
+      intraOpThreads: task.intraOpThreads,
+    },
+    new Logger({ level: 'info', format: 'text' }),
+  );
   const { width, height, layout } = config.input;
   const batch = task.batchSize;
   const dtype = prepared.input.dtype;

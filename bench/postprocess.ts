@@ -70,14 +70,23 @@ async function measure(
       'predict-options.ts',
     ].map(load),
   );
+  // The checkout's logger, where its backend is handed one (before, it logged through a module of its own).
+  const { Logger } = (await import(join(checkout, 'src', 'log.ts'))) as {
+    Logger?: new (settings: { level: string; format: string }) => unknown;
+  };
   const config = await readModelConfig(modelDir);
-  const backend = await ModelBackend.load(modelDir, config, {
-    providers: ['cpu'],
-    deviceId: 0,
-    intraOpThreads: 1,
-    maxBatchSize: 1,
-    preparation: { rewrite: true },
-  });
+  const backend = await ModelBackend.load(
+    modelDir,
+    config,
+    {
+      providers: ['cpu'],
+      deviceId: 0,
+      intraOpThreads: 1,
+      maxBatchSize: 1,
+      preparation: { rewrite: true },
+    },
+    Logger && new Logger({ level: 'info', format: 'text' }),
+  );
   try {
     const decoder = createOutputDecoder(config, backend.info.outputs);
     const placement = placeImage(1280, 720, config.input.width, config.input.height, 'letterbox');

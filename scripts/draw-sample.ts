@@ -13,6 +13,7 @@ import { readModelConfig } from '../src/inference/versions/model-config.js';
 import { predictOptions } from '../src/inference/predict-options.js';
 import { jpegDecoder } from '../src/inference/pipeline/decode-image.js';
 import { InferenceEngine } from '../src/inference/inference-engine.js';
+import { Logger } from '../src/log.js';
 import { EVAL_SEED_START, makeScene, renderScene } from './demo-model/scenes.js';
 
 const { values } = parseArgs({
@@ -24,27 +25,30 @@ const { values } = parseArgs({
 });
 const directory = join(import.meta.dirname, '..', 'models', values.model!);
 const config = await readModelConfig(directory);
-const engine = new InferenceEngine({
-  instances: {
-    kind: 'cpu',
-    count: 1,
-    gpuDevices: [0],
-    intraOpThreads: 2,
-    runner: 'auto',
-    cudaOptions: {},
-    pinnedMemory: true,
+const engine = new InferenceEngine(
+  {
+    instances: {
+      kind: 'cpu',
+      count: 1,
+      gpuDevices: [0],
+      intraOpThreads: 2,
+      runner: 'auto',
+      cudaOptions: {},
+      pinnedMemory: true,
+    },
+    batching: { maxBatchSize: 1, maxQueueDelayMs: 0, runTimeoutMs: 60_000 },
+    graphRewrite: true,
+    gpuPrecision: 'fp32',
+    instanceMemoryBytes: 2048 * 1024 * 1024,
+    executionProviders: ['cpu'],
+    workers: 1,
+    maxImageBytes: 10 * 1024 * 1024,
+    maxImagePixels: 40_000_000,
+    jpegDecoder: jpegDecoder().decoder,
+    cache: { maxLoaded: 1, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, concurrentLoads: 1 },
   },
-  batching: { maxBatchSize: 1, maxQueueDelayMs: 0, runTimeoutMs: 60_000 },
-  graphRewrite: true,
-  gpuPrecision: 'fp32',
-  instanceMemoryBytes: 2048 * 1024 * 1024,
-  executionProviders: ['cpu'],
-  workers: 1,
-  maxImageBytes: 10 * 1024 * 1024,
-  maxImagePixels: 40_000_000,
-  jpegDecoder: jpegDecoder().decoder,
-  cache: { maxLoaded: 1, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, concurrentLoads: 1 },
-});
+  new Logger({ level: 'info', format: 'text' }),
+);
 const scene = makeScene(Number(values.seed));
 const image = await renderScene(scene, 'jpeg');
 const model = await engine.acquire({ id: 'demo', organizationId: 'local', directory, config });

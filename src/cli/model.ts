@@ -11,13 +11,12 @@ import { loadConfig } from '../config.js';
 import { bootstrapOrganization } from '../db/accounts.js';
 import { openDatabase } from '../db/database.js';
 import { deleteModelVersionById, listModelVersionsWithModel, setModelVersionDisabled } from '../db/model-versions.js';
-import { setLogLevel } from '../log.js';
 import { storedModelConfig } from '../inference/versions/model-config.js';
 import { ModelFiles } from '../inference/versions/model-store.js';
 import { createModelStore } from '../platform/database-model-store.js';
 import { modelValidationSettings } from '../inference/versions/model-validation.js';
 import { registerModelDirectory } from '../platform/model-registration.js';
-import { runCli } from './run.js';
+import { runCli, toolLogger } from './run.js';
 
 const USAGE = `Usage:
   npm run model -- add <dir> [--public]      validate <dir>/model.onnx + model.json and register them as a new version
@@ -40,8 +39,8 @@ async function main(): Promise<number> {
     return values.help ? 0 : 2;
   }
   const config = loadConfig();
-  setLogLevel('warn');
-  const database = await openDatabase(config, 'tool');
+  const log = toolLogger();
+  const database = await openDatabase(config, 'tool', log);
   try {
     if (command === 'list') {
       for (const v of await listModelVersionsWithModel(database.sql)) {
@@ -52,7 +51,7 @@ async function main(): Promise<number> {
       }
       return 0;
     }
-    const files = new ModelFiles(createModelStore(config.modelStore, database.sql), config.dataDir);
+    const files = new ModelFiles(createModelStore(config.modelStore, database.sql), config.dataDir, log);
     if (command === 'remove') {
       const removed = await deleteModelVersionById(database.sql, dir!);
       if (!removed) throw new Error(`no model version ${dir}`);

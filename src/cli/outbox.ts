@@ -8,9 +8,8 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { findOutboxEmail, listOutboxEmails } from '../db/outbox.js';
-import { setLogLevel } from '../log.js';
 import { loadSecretsKey, Secrets } from '../platform/secrets.js';
-import { runCli } from './run.js';
+import { runCli, toolLogger } from './run.js';
 
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -22,10 +21,10 @@ async function main(): Promise<number> {
     process.stdout.write('Usage: npm run outbox -- [list [--limit N]] | show <id>\n');
     return values.help ? 0 : 2;
   }
-  setLogLevel('warn');
+  const log = toolLogger();
   const config = loadConfig();
   const secrets = new Secrets(await loadSecretsKey(config.secretsKey, config.dataDir));
-  const database = await openDatabase(config, 'tool');
+  const database = await openDatabase(config, 'tool', log);
   try {
     if (command === 'show') {
       const email = await findOutboxEmail(database.sql, id!);

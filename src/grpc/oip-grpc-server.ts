@@ -24,6 +24,7 @@ import {
   type ModelStreamInferResponseMessage,
 } from './inference-proto.js';
 import { inferCallOf, modelInferResponseOf, modelMetadataResponseOf } from './oip-messages.js';
+import type { Logger } from '../log.js';
 import { grpcStatusOf, streamErrorMessage } from './oip-status.js';
 
 export const OIP_GRPC_TUNING = {
@@ -48,6 +49,8 @@ export interface OipGrpcServerOptions {
    * they are read whole.
    */
   maxMessageBytes: number;
+  /** where a call's unexpected failure is logged */
+  log: Logger;
 }
 
 /** A message that did not decode: answered INVALID_ARGUMENT, rather than grpc-js's INTERNAL. */
@@ -187,7 +190,7 @@ export class OipGrpcServer {
     return (call, callback) => {
       new Promise<Response>((resolve) => resolve(run(decoded(call.request, `${name} request`), call.metadata))).then(
         (answer) => callback(null, answer),
-        (error: unknown) => callback(grpcStatusOf(error)),
+        (error: unknown) => callback(grpcStatusOf(error, this.options.log)),
       );
     };
   }
@@ -207,7 +210,7 @@ export class OipGrpcServer {
     try {
       this.caller(call.metadata);
     } catch (error) {
-      call.emit('error', grpcStatusOf(error));
+      call.emit('error', grpcStatusOf(error, this.options.log));
       return;
     }
     let inFlight = 0;
@@ -244,7 +247,7 @@ export class OipGrpcServer {
         (response) => answer({ infer_response: response }),
         (error: unknown) =>
           answer({
-            error_message: streamErrorMessage(grpcStatusOf(error)),
+            error_message: streamErrorMessage(grpcStatusOf(error, this.options.log)),
             infer_response: {
               model_name: message instanceof Undecodable ? '' : (message.model_name ?? ''),
               model_version: message instanceof Undecodable ? '' : (message.model_version ?? ''),

@@ -8,7 +8,7 @@
 import { Metadata, status } from '@grpc/grpc-js';
 import { DomainError, type ErrorKind, errorCode } from '../errors.js';
 import { type OipErrorKind, OipError } from '../inference/oip/protocol.js';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 
 const OIP_STATUS: Readonly<Record<OipErrorKind, status>> = {
   invalid: status.INVALID_ARGUMENT,
@@ -40,7 +40,8 @@ export interface GrpcErrorStatus {
   metadata: Metadata;
 }
 
-export function grpcStatusOf(error: unknown): GrpcErrorStatus {
+/** The status answering `error`; one that is no client's mistake is logged on `log` and answered INTERNAL without its details. */
+export function grpcStatusOf(error: unknown, log: Logger): GrpcErrorStatus {
   const metadata = new Metadata();
   if (error instanceof OipError || error instanceof DomainError) {
     if (error.retryAfterSeconds !== undefined) metadata.set(RETRY_AFTER_KEY, String(error.retryAfterSeconds));

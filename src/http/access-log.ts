@@ -3,7 +3,7 @@
 // keys. It costs one short synchronous write per request, a few microseconds,
 // next to the milliseconds a predict or an ingestion commit takes (docs/OPERATIONS.md,
 // "Logs and request ids"); ACCESS_LOG=false turns it off.
-import { log, logs } from '../log.js';
+import type { Logger } from '../log.js';
 
 export interface AccessEntry {
   method: string;
@@ -20,8 +20,8 @@ export interface AccessEntry {
 /** Paths longer than this are cut: a log line per request should stay a line. */
 const MAX_PATH = 512;
 
-export function writeAccessLog(entry: AccessEntry): void {
-  if (!logs('info')) return;
+export function writeAccessLog(log: Logger, entry: AccessEntry): void {
+  if (!log.logs('info')) return;
   log.info('request', {
     method: entry.method,
     path: entry.path.length > MAX_PATH ? `${entry.path.slice(0, MAX_PATH)}…` : entry.path,

@@ -11,7 +11,6 @@ import { decodeUtf8 } from '../lib/utf8.js';
 import { ApiError } from './errors.js';
 import { singleValued } from './query-params.js';
 import { describeIssues } from '../lib/zod-issues.js';
-import { log } from '../log.js';
 import type { Authenticator, Caller, UserCaller } from '../platform/auth/caller.js';
 import type { DeviceClaims } from '../platform/auth/tokens.js';
 import { authorize, type Action } from '../platform/permissions.js';
@@ -284,7 +283,7 @@ function checkResponse(endpoint: Endpoint, req: Request, reply: Reply, response:
   const result = schema?.safeParse(JSON.parse(JSON.stringify(response.body)));
   if (result?.success) return;
   const issue = result ? describeIssues(result.error) : `no response schema declared for status ${response.status}`;
-  log.error('response does not match its declared schema', {
+  reply.ctx.log.error('response does not match its declared schema', {
     method: req.method,
     path: req.path,
     endpoint: endpoint.path,
@@ -315,7 +314,7 @@ function streamCheck(
     const result = declared?.schema?.safeParse(JSON.parse(JSON.stringify(data ?? null)));
     if (declared && (!declared.schema || result?.success)) return true;
     const issue = !declared ? `event "${event}" is not declared` : describeIssues(result!.error!);
-    log.error('event stream message does not match its declared schema', {
+    reply.ctx.log.error('event stream message does not match its declared schema', {
       method: req.method,
       path: req.path,
       endpoint: endpoint.path,

@@ -7,7 +7,6 @@
 import { STATUS_CODES } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { errorCode, type ErrorCode } from '../errors.js';
-import { log } from '../log.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import { writeAccessLog } from './access-log.js';
 import type { HttpContext } from './context.js';
@@ -267,9 +266,9 @@ export class Reply {
       // Nobody to answer; the access log has the 499. A disconnect is the
       // client's doing, anything else failing after it is still worth a warning.
       if (error instanceof ClientDisconnectedError || known) {
-        log.debug('request ended: client disconnected', { route: this.route, requestId: this.exchange.id });
+        this.ctx.log.debug('request ended: client disconnected', { route: this.route, requestId: this.exchange.id });
       } else {
-        log.warn('error after the client disconnected', {
+        this.ctx.log.warn('error after the client disconnected', {
           route: this.route,
           requestId: this.exchange.id,
           error: error as Error,
@@ -281,7 +280,7 @@ export class Reply {
     const code = error instanceof ApiError ? error.code : errorCode(error);
     if (code !== undefined) this.routeMetrics.failed(code);
     if (!known) {
-      log.error('unhandled error', {
+      this.ctx.log.error('unhandled error', {
         route: this.route,
         requestId: this.exchange.id,
         code: errorCode(error),
@@ -309,7 +308,7 @@ export class Reply {
     this.inFlight.end();
     if (this.ctx.accessLog) {
       const { method, path, id, client } = this.exchange;
-      writeAccessLog({ method, path, status, ms, bytes: this.bytesOut, id, client });
+      writeAccessLog(this.ctx.log, { method, path, status, ms, bytes: this.bytesOut, id, client });
     }
   }
 }

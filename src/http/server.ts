@@ -6,7 +6,6 @@
 // client-address.ts, draining.ts. Settings come in the HttpContext
 // (context.ts) the server is made with; none is a process global.
 import type * as UwsTypes from 'uWebSockets.js';
-import { log } from '../log.js';
 import type { HttpContext } from './context.js';
 import type { ApiError } from './errors.js';
 import { preflightRoute } from './cors.js';
@@ -77,9 +76,9 @@ export class HttpServer {
     const { inFlight } = this.ctx;
     inFlight.drain();
     for (const socket of this.sockets.splice(0)) this.uws.us_listen_socket_close(socket);
-    log.info('shutting down: draining in-flight requests', { inFlight: inFlight.size });
+    this.ctx.log.info('shutting down: draining in-flight requests', { inFlight: inFlight.size });
     if (!(await inFlight.idle(timeoutMs))) {
-      log.warn('shutdown timeout reached with requests still in flight', { inFlight: inFlight.size });
+      this.ctx.log.warn('shutdown timeout reached with requests still in flight', { inFlight: inFlight.size });
     }
   }
 }

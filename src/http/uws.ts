@@ -3,7 +3,7 @@
 // apart so that the request, reply and router modules can name them without
 // importing the server that composes them.
 import type * as UwsTypes from 'uWebSockets.js';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 import { loadUwsBuild, type Uws } from './uws-loader.js';
 
 export type { Uws };
@@ -17,7 +17,7 @@ export type TemplatedApp = UwsTypes.TemplatedApp;
  * does, saying why for each: the fork's package would otherwise fall back
  * silently to a slow JS shim.
  */
-export function loadUws(): Uws {
+export function loadUws(log: Logger): Uws {
   const { uws, candidate } = loadUwsBuild();
   log.debug('uWebSockets.js build', {
     package: candidate.source,

@@ -9,6 +9,7 @@
 import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
 import { deserializeError, serializeError, type DomainError } from '../errors.js';
+import type { Logger } from '../log.js';
 import type { BatchedOutputs, BatchObserver } from './scheduling/batcher.js';
 import { FairShare } from './scheduling/fair-share.js';
 import { InstanceRestartingError } from './instances/instance.js';
@@ -86,10 +87,12 @@ export class InferenceEngine {
 
   constructor(
     private readonly settings: EngineSettings,
+    /** the engine's own lines; its threads and processes log with its settings */
+    private readonly log: Logger,
     private readonly observer: (versionId: string) => BatchObserver = () => ({ batch() {} }),
   ) {
-    this.pipeline = new PipelinePool(settings.workers, settings);
-    this.models = new ModelCache(settings.cache);
+    this.pipeline = new PipelinePool(settings.workers, settings, log);
+    this.models = new ModelCache(settings.cache, log);
   }
 
   /** The version loaded (loading it if needed) and pinned: pass it to predict(), then release(). */
@@ -102,6 +105,7 @@ export class InferenceEngine {
         ref.isolated ?? false,
         ref.config,
         this.settings,
+        this.log.settings,
         this.observer(ref.id),
         {
           gate: this.fairShare,

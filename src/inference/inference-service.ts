@@ -8,7 +8,7 @@
 // (version-registry.ts): the platform's over the database, or one in memory.
 import { performance } from 'node:perf_hooks';
 import { withoutServerPaths } from '../lib/server-paths.js';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 import { Gauge, type ServerMetrics } from '../observability/metrics.js';
 import type { AdmissionBackend } from './scheduling/admission.js';
 import type { InferenceEngine, ModelRef } from './inference-engine.js';
@@ -70,6 +70,7 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
     private readonly files: ModelFiles,
     private readonly options: InferenceServiceOptions,
     private readonly metrics: ServerMetrics,
+    private readonly log: Logger,
   ) {
     const registry = metrics.registry;
     registry.register(
@@ -135,7 +136,7 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
       // Not fatal: this server still serves the version from its own copy.
       await this.files
         .storeIfOnlyHere(row.id)
-        .catch((error: Error) => log.warn('could not store the files of a model version', { id: row.id, error }));
+        .catch((error: Error) => this.log.warn('could not store the files of a model version', { id: row.id, error }));
       loads.push(this.deploy(row, { validated: this.options.loading === 'lazy' && row.status === 'Active' }).ready);
     }
     void Promise.all(loads).then(() => {
@@ -160,7 +161,7 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
         if (row) this.deploy(row);
       }
     } catch (error) {
-      log.error('could not follow a model version change', { id, deleted, error: error as Error });
+      this.log.error('could not follow a model version change', { id, deleted, error: error as Error });
     }
   }
 
@@ -227,7 +228,7 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
         if (kept) {
           version.status = 'Failed';
           version.reason = kept.reason;
-          log.info('model version failed its validation before, with the same files: not validated again', {
+          this.log.info('model version failed its validation before, with the same files: not validated again', {
             id: version.id,
             reason: kept.reason,
           });
@@ -247,13 +248,13 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
       const model = await this.engine.acquire(version);
       this.engine.release(model);
       if (this.versions.get(version.id) !== version) return; // undeployed meanwhile
-      if (model.info.batchingNote) log.warn(model.info.batchingNote, { id: version.id });
+      if (model.info.batchingNote) this.log.warn(model.info.batchingNote, { id: version.id });
       for (const failure of model.info.providerFailures)
-        log.warn('execution provider unavailable, falling back', { id: version.id, reason: failure });
+        this.log.warn('execution provider unavailable, falling back', { id: version.id, reason: failure });
       version.status = 'Active';
       version.provider = model.info.provider;
       version.preparation = model.info.preparation;
-      log.info('model version active', {
+      this.log.info('model version active', {
         id: version.id,
         name: version.config.name,
         provider: model.info.provider,
@@ -272,10 +273,10 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
       if (error instanceof ValidationAbortedError) return; // no verdict: the next start validates it
       version.status = 'Failed';
       version.reason = withoutServerPaths((error as Error).message);
-      log.error('model version failed to load', { id: version.id, reason: (error as Error).message });
+      this.log.error('model version failed to load', { id: version.id, reason: (error as Error).message });
       if (key !== undefined) {
         await keepVerdict(this.files.directoryOf(version.id), key, { reason: version.reason }).catch((failure: Error) =>
-          log.warn('could not keep the verdict of a failed model version', { id: version.id, error: failure }),
+          this.log.warn('could not keep the verdict of a failed model version', { id: version.id, error: failure }),
         );
       }
     }
@@ -299,7 +300,7 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
     if (version.status === 'Failed' || this.versions.get(version.id) !== version) return;
     version.status = 'Failed';
     version.reason = reason;
-    log.error('model version failed while running', { id: version.id, reason });
+    this.log.error('model version failed while running', { id: version.id, reason });
     void this.persistStatus(version);
     void this.engine.models.remove(version.id);
   }
@@ -328,7 +329,7 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
     try {
       await this.versionRegistry.recordStatus(this.options.replicaId, version.id, version.status, version.reason);
     } catch (error) {
-      log.warn('could not record model version status', { id: version.id, error: error as Error });
+      this.log.warn('could not record model version status', { id: version.id, error: error as Error });
     }
   }
 
@@ -419,7 +420,10 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
       await this.localFiles(version);
       model = await this.engine.acquire(version);
     } catch (error) {
-      log.error('model version failed to load for a request', { id: version.id, reason: (error as Error).message });
+      this.log.error('model version failed to load for a request', {
+        id: version.id,
+        reason: (error as Error).message,
+      });
       throw predictErrors.loadFailed(version.id, withoutServerPaths((error as Error).message));
     }
     try {
@@ -463,7 +467,10 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
       await this.localFiles(version);
       model = await this.engine.acquire(version);
     } catch (error) {
-      log.error('model version failed to load for a request', { id: version.id, reason: (error as Error).message });
+      this.log.error('model version failed to load for a request', {
+        id: version.id,
+        reason: (error as Error).message,
+      });
       throw predictErrors.loadFailed(version.id, withoutServerPaths((error as Error).message));
     }
     try {

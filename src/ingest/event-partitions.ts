@@ -10,7 +10,7 @@ import {
   eventPartitions,
 } from '../db/event-partitions.js';
 import type { Sql } from 'postgres';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 
 const DAY_MS = 86_400_000;
 
@@ -69,8 +69,6 @@ export async function maintainEventPartitions(
       await deleteEventKeys(sql, new Date(oldest));
     }
   }
-  if (created.length || dropped.length)
-    log.info('event partitions maintained', { created: created.join(','), dropped: dropped.join(',') });
   return { created, dropped };
 }
 
@@ -82,6 +80,7 @@ export class EventPartitionMaintenance {
   constructor(
     private readonly sql: Sql,
     private readonly retentionDays: number,
+    private readonly log: Logger,
   ) {}
 
   async start(): Promise<void> {
@@ -93,9 +92,12 @@ export class EventPartitionMaintenance {
   private run(): Promise<void> {
     this.running = this.running.then(() =>
       maintainEventPartitions(this.sql, this.retentionDays).then(
-        () => {},
+        ({ created, dropped }) => {
+          if (created.length || dropped.length)
+            this.log.info('event partitions maintained', { created: created.join(','), dropped: dropped.join(',') });
+        },
         (error: unknown) =>
-          log.warn('event partition maintenance failed; trying again in an hour', { error: error as Error }),
+          this.log.warn('event partition maintenance failed; trying again in an hour', { error: error as Error }),
       ),
     );
     return this.running;

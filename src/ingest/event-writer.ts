@@ -23,7 +23,7 @@ import { insertAllEvents, insertNewEvents } from '../db/events.js';
 import { batchStatement } from '../db/ingest-batch.js';
 import { listRuleThrottles, upsertRuleThrottles, type RuleThrottleRow } from '../db/rule-throttle.js';
 import { invalid } from '../errors.js';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 import type { RuleEvent } from '../platform/rules/batch.js';
 import type { RulesPlan } from '../platform/rules/rules-engine.js';
 
@@ -145,6 +145,7 @@ export class EventWriter {
   constructor(
     private readonly sql: Sql,
     private readonly rules: BatchRules,
+    private readonly log: Logger,
     private readonly options: WriterOptions = EVENT_WRITER_TUNING,
   ) {}
 
@@ -245,13 +246,13 @@ export class EventWriter {
         // batched with it. The halves commit apart, in order (a device's
         // requests keep their order), down to the request that fails
         // alone: about 2·log2(requests) more commits, only on this path.
-        log.warn('a value PostgreSQL refused split a batch', { requests: batch.length, error: error as Error });
+        this.log.warn('a value PostgreSQL refused split a batch', { requests: batch.length, error: error as Error });
         const middle = Math.ceil(batch.length / 2);
         await this.commitRequests(batch.slice(0, middle));
         await this.commitRequests(batch.slice(middle));
         return;
       }
-      log.error('event commit failed', { events: events.length, error: error as Error });
+      this.log.error('event commit failed', { events: events.length, error: error as Error });
       const answer = isRefusedValue(error)
         ? invalid('event refused by the database', (error as Error).message)
         : (error as Error);

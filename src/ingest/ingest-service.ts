@@ -9,6 +9,7 @@ import { UNIQUE_KEY_PREFIX } from '../db/events.js';
 import { findChannelSchemaId } from '../db/channels.js';
 import { findSchema } from '../db/schemas.js';
 import { readClientTime } from '../lib/client-time.js';
+import type { Logger } from '../log.js';
 import { DomainError, invalid } from '../errors.js';
 import type { DeviceClaims, TokenService } from '../platform/auth/tokens.js';
 import { bearer } from '../platform/auth/authenticator.js';
@@ -74,7 +75,7 @@ export class IngestService {
   private readonly knownDevices = new Map<string, { checkedAt: number; keyId: string | undefined }>();
   private readonly channelSchemas = new Map<string, { schemaId: string | null; fields: unknown; checkedAt: number }>();
   /** fields the devices send that the server drops: counted and logged once per channel */
-  readonly unknownFields = new UnknownFieldReport();
+  readonly unknownFields: UnknownFieldReport;
 
   constructor(
     private readonly sql: Sql,
@@ -82,8 +83,10 @@ export class IngestService {
     private readonly channelKeys: ChannelKeyService,
     private readonly writer: EventWriter,
     private readonly settings: IngestSettings,
+    log: Logger,
   ) {
-    this.limiter = new RateLimiter(sql, settings.deviceEventRate, settings.deviceEventBurst);
+    this.limiter = new RateLimiter(sql, settings.deviceEventRate, settings.deviceEventBurst, log);
+    this.unknownFields = new UnknownFieldReport(log);
   }
 
   private unlisten: (() => Promise<void>) | undefined;

@@ -15,7 +15,7 @@
 // admit N times the rate.
 import type { Sql } from 'postgres';
 import { deleteIdleBuckets, takeBucketTokens } from '../db/rate-buckets.js';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 
 /** chunks a device at its full rate leases per second */
 const LEASES_PER_SECOND = 10;
@@ -43,6 +43,7 @@ export class RateLimiter {
     private readonly sql: Sql,
     private readonly rate: number,
     private readonly burst: number,
+    private readonly log: Logger,
   ) {
     this.chunk = Math.min(burst, Math.max(1, Math.ceil(rate / LEASES_PER_SECOND)));
   }
@@ -88,7 +89,7 @@ export class RateLimiter {
   start(): void {
     this.sweeper = setInterval(() => {
       deleteIdleBuckets(this.sql, new Date(Date.now() - (this.burst / this.rate) * 1000 - SWEEP_MS)).catch(
-        (error: unknown) => log.warn('sweeping idle rate buckets failed', { error: error as Error }),
+        (error: unknown) => this.log.warn('sweeping idle rate buckets failed', { error: error as Error }),
       );
     }, SWEEP_MS);
     this.sweeper.unref();

@@ -6,7 +6,7 @@
 //
 // Only events that leave the canonical fast path (canonical-event.ts
 // declines any key it does not know) are walked: the common case pays nothing.
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 import { formatPath } from '../errors.js';
 import { EVENT_SHAPE, type Shape } from './canonical-event.js';
 
@@ -57,6 +57,8 @@ export class UnknownFieldReport {
   private readonly counts = new Map<string, number>();
   private readonly logged = new Set<string>();
 
+  constructor(private readonly log: Logger) {}
+
   note(channelId: string, fields: Iterable<string>): void {
     for (const field of fields) {
       const label = this.counts.has(field) || this.counts.size < MAX_FIELD_LABELS ? field : '(other)';
@@ -64,7 +66,7 @@ export class UnknownFieldReport {
       const pair = `${channelId}\u0000${field}`;
       if (this.logged.has(pair) || this.logged.size >= MAX_LOGGED_PAIRS) continue;
       this.logged.add(pair);
-      log.info('an ingested event carries a field the server does not know: accepted, the field dropped', {
+      this.log.info('an ingested event carries a field the server does not know: accepted, the field dropped', {
         channelId,
         field,
       });

@@ -19,7 +19,7 @@ import {
 import { findKeyByDigest, insertInferenceKey } from '../db/inference-keys.js';
 import { insertModel, insertModelVersion } from '../db/model-versions.js';
 import { lockBootstrap } from '../db/locks.js';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 import { CONFIG_FILE, MODEL_FILE, readModelConfig } from '../inference/versions/model-config.js';
 import { digestApiKey, displayPrefix, generateApiKey } from './inference-keys.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
@@ -47,7 +47,12 @@ async function modelDirectories(modelsDir: string): Promise<string[]> {
     .sort();
 }
 
-async function registerBundledModels(tx: Queryable, organizationId: string, modelsDir: string): Promise<void> {
+async function registerBundledModels(
+  tx: Queryable,
+  organizationId: string,
+  modelsDir: string,
+  log: Logger,
+): Promise<void> {
   for (const name of await modelDirectories(modelsDir)) {
     const directory = join(modelsDir, name);
     let config;
@@ -82,14 +87,15 @@ async function registerBundledModels(tx: Queryable, organizationId: string, mode
 export async function bootstrap(
   sql: Sql,
   config: Config,
+  log: Logger,
   print: Print = (t) => process.stdout.write(t),
 ): Promise<void> {
   const secrets: string[] = [];
   await sql.begin(async (tx) => {
     await lockBootstrap(tx);
-    if ((await countOrganizations(tx)) === 0) await createFirstOrganization(tx, config, secrets);
-    else if (config.adminPassword) await warnIfAdminPasswordIgnored(tx, config.adminEmail, config.adminPassword);
-    if (config.inferenceApiKey) await acceptConfiguredKey(tx, config.inferenceApiKey);
+    if ((await countOrganizations(tx)) === 0) await createFirstOrganization(tx, config, secrets, log);
+    else if (config.adminPassword) await warnIfAdminPasswordIgnored(tx, config.adminEmail, config.adminPassword, log);
+    if (config.inferenceApiKey) await acceptConfiguredKey(tx, config.inferenceApiKey, log);
   });
   if (secrets.length) {
     const demos = [`demo model version: ${DEMO_MODEL_VERSION_ID}`];
@@ -107,7 +113,7 @@ export async function bootstrap(
   }
 }
 
-async function createFirstOrganization(tx: Queryable, config: Config, secrets: string[]): Promise<void> {
+async function createFirstOrganization(tx: Queryable, config: Config, secrets: string[], log: Logger): Promise<void> {
   const org = await insertOrganization(tx, { id: newId(), name: 'Default organization' });
   const password = config.adminPassword ?? generatePassword();
   const admin = await insertUser(tx, {
@@ -121,7 +127,7 @@ async function createFirstOrganization(tx: Queryable, config: Config, secrets: s
   log.info('bootstrap: created organization and admin', { organizationId: org.id, email: admin.email });
   if (!config.adminPassword) secrets.push(`admin login:        ${admin.email} / ${password}`);
 
-  await registerBundledModels(tx, org.id, config.modelsDir);
+  await registerBundledModels(tx, org.id, config.modelsDir, log);
 
   if (!config.inferenceApiKey) {
     const key = generateApiKey();
@@ -142,7 +148,7 @@ async function createFirstOrganization(tx: Queryable, config: Config, secrets: s
  * creates; set later, it would be silently ignored. Say so when it does not
  * match (the password itself is never logged).
  */
-async function warnIfAdminPasswordIgnored(sql: Queryable, email: string, password: string): Promise<void> {
+async function warnIfAdminPasswordIgnored(sql: Queryable, email: string, password: string, log: Logger): Promise<void> {
   const admin = await findUserByEmail(sql, email);
   if (admin && (await verifyPassword(password, admin.passwordHash))) return;
   log.warn('ADMIN_PASSWORD applies on the first start only and was not applied', {
@@ -152,7 +158,7 @@ async function warnIfAdminPasswordIgnored(sql: Queryable, email: string, passwor
 }
 
 /** INFERENCE_API_KEY is accepted as a key of the bootstrap organization on every start. */
-async function acceptConfiguredKey(sql: Queryable, key: string): Promise<void> {
+async function acceptConfiguredKey(sql: Queryable, key: string, log: Logger): Promise<void> {
   const digest = digestApiKey(key);
   if (await findKeyByDigest(sql, digest)) return;
   const org = await bootstrapOrganization(sql);

@@ -17,7 +17,7 @@ import type { Queryable } from '../db/database.js';
 import * as db from '../db/events.js';
 import type { EventRow } from '../db/events.js';
 import { DomainError } from '../errors.js';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 import type { EventService } from './events.js';
 
 /** How far back each poll looks for events that became visible late. */
@@ -91,7 +91,7 @@ export class TailSubscription {
     try {
       fn(this.listener);
     } catch (error) {
-      log.error('event tail: a stream failed to take events', {
+      this.owner.log.error('event tail: a stream failed to take events', {
         organizationId: this.organizationId,
         error: error as Error,
       });
@@ -110,6 +110,7 @@ export class EventTail {
     private readonly sql: Queryable,
     private readonly events: EventService,
     private readonly settings: TailSettings,
+    readonly log: Logger,
   ) {}
 
   /** Streams open on this server. */
@@ -151,7 +152,7 @@ export class EventTail {
     if (this.stopped) return;
     let poller = this.pollers.get(subscription.organizationId);
     if (!poller) {
-      poller = new OrganizationPoller(this.sql, subscription.organizationId, this.settings.pollMs);
+      poller = new OrganizationPoller(this.sql, subscription.organizationId, this.settings.pollMs, this.log);
       this.pollers.set(subscription.organizationId, poller);
     }
     poller.add(subscription);
@@ -194,6 +195,7 @@ class OrganizationPoller {
     private readonly sql: Queryable,
     private readonly organizationId: string,
     private readonly pollMs: number,
+    private readonly log: Logger,
   ) {}
 
   add(subscription: TailSubscription): void {
@@ -242,7 +244,10 @@ class OrganizationPoller {
       }
     } catch (error) {
       // The database away for a moment: the streams stay open, and the next poll reads what was missed.
-      log.warn('event tail: reading new events failed', { organizationId: this.organizationId, error: error as Error });
+      this.log.warn('event tail: reading new events failed', {
+        organizationId: this.organizationId,
+        error: error as Error,
+      });
     }
     if (!this.stopped) this.timer = setTimeout(() => void this.poll(), this.pollMs);
   }

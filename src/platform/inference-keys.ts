@@ -8,7 +8,7 @@ import * as db from '../db/inference-keys.js';
 import type { InferenceKeyRow } from '../db/inference-keys.js';
 import { found, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 import { sha256 } from '../lib/sha256.js';
 
 const KEY_PREFIX = 'sk_';
@@ -39,7 +39,10 @@ export class InferenceKeyCache {
   private timer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
 
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly log: Logger,
+  ) {}
 
   async start(): Promise<void> {
     await this.reload();
@@ -54,7 +57,7 @@ export class InferenceKeyCache {
       const rows = await db.listEnabledKeyDigests(this.sql);
       this.organizationByDigest = new Map(rows.map((r) => [r.keyHash, r.organizationId]));
     } catch (error) {
-      log.warn('could not reload inference API keys; keeping the previous set', { error: error as Error });
+      this.log.warn('could not reload inference API keys; keeping the previous set', { error: error as Error });
     }
   }
 

@@ -54,7 +54,7 @@ import { imageExtent } from '../inference/pipeline/image-extent.js';
 import { sniffImageFormat } from '../inference/pipeline/image-format.js';
 import { S3Client, SHA256_HEADER, type S3Settings } from '../lib/s3-client.js';
 import { waterLevel } from '../lib/water-level.js';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 import { sha256 } from '../lib/sha256.js';
 
 const DAY_MS = 86_400_000;
@@ -130,6 +130,7 @@ export class KeptFrames {
     /** where the images are, when not in the database */
     private readonly bucket: FrameBucket | undefined,
     private readonly settings: KeptFramesSettings,
+    private readonly log: Logger,
   ) {}
 
   /** The most bytes one frame may have to be kept: 90% of the smallest quota. */
@@ -180,7 +181,7 @@ export class KeptFrames {
       await insertKeptFrame(this.sql, { ...row, accountId }, this.bucket ? null : image);
       for (const quota of this.quotasOf(frame.organizationId, accountId)) await this.count(quota, row.bytes);
     } catch (error) {
-      log.warn("could not keep a camera's frame; its event is stored without it", {
+      this.log.warn("could not keep a camera's frame; its event is stored without it", {
         device: frame.deviceId,
         event: frame.eventId,
         error: error as Error,
@@ -240,7 +241,7 @@ export class KeptFrames {
     if (this.settings.retentionDays <= 0) return 0;
     const horizon = new Date(now - this.settings.retentionDays * DAY_MS);
     const total = await this.removeAll(() => deleteFramesKeptBefore(this.sql, horizon, SWEEP_PAGE));
-    if (total > 0) log.info('removed frames kept past the retention', { frames: total });
+    if (total > 0) this.log.info('removed frames kept past the retention', { frames: total });
     return total;
   }
 
@@ -249,7 +250,7 @@ export class KeptFrames {
       this.sweep().then(
         () => {},
         (error: unknown) =>
-          log.warn('the sweep of kept frames failed; trying again in an hour', { error: error as Error }),
+          this.log.warn('the sweep of kept frames failed; trying again in an hour', { error: error as Error }),
       ),
     );
     return this.sweeping;
@@ -318,7 +319,7 @@ export class KeptFrames {
         usage.readAt = Date.now();
       } while (usage.bytes > quota.limit);
     } catch (error) {
-      log.warn('could not remove the oldest kept frames past a quota; the next frame tries again', {
+      this.log.warn('could not remove the oldest kept frames past a quota; the next frame tries again', {
         quota: quota.key,
         error: error as Error,
       });
@@ -382,7 +383,7 @@ export class KeptFrames {
         do {
           this.reclaimAgain = false;
           await reclaimKeptFramesSpace(this.sql).catch((error: unknown) =>
-            log.warn("could not vacuum the kept frames' table; autovacuum will", { error: error as Error }),
+            this.log.warn("could not vacuum the kept frames' table; autovacuum will", { error: error as Error }),
           );
         } while (this.reclaimAgain);
         this.reclaiming = false;

@@ -8,7 +8,7 @@
 import type { Sql } from 'postgres';
 import { listVersionNames } from '../db/model-versions.js';
 import type { ModelNames } from '../inference/oip/service.js';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 import type { DatabaseVersionRegistry } from './model-version-registry.js';
 
 export class ModelNameIndex implements ModelNames {
@@ -20,6 +20,7 @@ export class ModelNameIndex implements ModelNames {
   constructor(
     private readonly sql: Sql,
     private readonly registry: DatabaseVersionRegistry,
+    private readonly log: Logger,
   ) {}
 
   async start(): Promise<void> {
@@ -35,7 +36,7 @@ export class ModelNameIndex implements ModelNames {
       this.names = new Map(rows.map((r) => [r.modelId, r.modelName]));
       this.numbers = new Map(rows.map((r) => [r.id, r.version]));
     } catch (error) {
-      log.warn('could not reload the names of models; keeping the previous ones', { error: error as Error });
+      this.log.warn('could not reload the names of models; keeping the previous ones', { error: error as Error });
     }
   }
 

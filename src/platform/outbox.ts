@@ -16,7 +16,7 @@ import {
   markEmailSent,
   type OutboxEmailRow,
 } from '../db/outbox.js';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 import type { Secrets } from './secrets.js';
 
 export interface Email {
@@ -66,6 +66,7 @@ export class OutboxSender {
     private readonly transport: MailTransport,
     /** what the bodies were sealed with */
     private readonly secrets: Secrets,
+    private readonly log: Logger,
   ) {}
 
   async start(): Promise<void> {
@@ -80,7 +81,7 @@ export class OutboxSender {
     if (this.stopped) return;
     this.running = this.running
       .then(() => this.drain())
-      .catch((error) => log.warn('outbox sender error', { error: error as Error }));
+      .catch((error) => this.log.warn('outbox sender error', { error: error as Error }));
   }
 
   private async drain(): Promise<void> {
@@ -89,11 +90,11 @@ export class OutboxSender {
         try {
           await this.transport.send({ ...email, body: this.secrets.open(email.body) });
           await markEmailSent(this.sql, email.id);
-          log.info('email sent', { id: email.id, kind: email.kind });
+          this.log.info('email sent', { id: email.id, kind: email.kind });
         } catch (error) {
           const retryIn = Math.min(3600, 30 * 2 ** (email.attempts - 1));
           await markEmailFailed(this.sql, email.id, (error as Error).message, retryIn);
-          log.warn('email delivery failed; will retry', {
+          this.log.warn('email delivery failed; will retry', {
             id: email.id,
             kind: email.kind,
             retryInSeconds: retryIn,

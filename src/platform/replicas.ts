@@ -7,7 +7,7 @@ import type { Sql } from 'postgres';
 import type { VersionStatus } from '../db/model-versions.js';
 import { deleteReplica, replicaHeartbeat, versionReplicaCounts, type ReplicaCounts } from '../db/replicas.js';
 import { newId } from '../ids.js';
-import { log } from '../log.js';
+import type { Logger } from '../log.js';
 
 const HEARTBEAT_MS = 5_000;
 /** Four missed heartbeats: long enough for a GC pause or a database failover, short enough for a status to catch up with a lost replica. */
@@ -25,11 +25,12 @@ export class Replica {
   constructor(
     private readonly sql: Sql,
     private readonly onRejoin: () => void,
+    private readonly log: Logger,
   ) {}
 
   async start(): Promise<void> {
     await replicaHeartbeat(this.sql, this.id, hostname(), STALE_SECONDS);
-    log.info('registered as a replica', { replica: this.id });
+    this.log.info('registered as a replica', { replica: this.id });
     this.timer = setInterval(() => void this.beat(), HEARTBEAT_MS);
     this.timer.unref();
   }
@@ -37,11 +38,11 @@ export class Replica {
   private async beat(): Promise<void> {
     try {
       if (await replicaHeartbeat(this.sql, this.id, hostname(), STALE_SECONDS)) {
-        log.warn('registered again as a replica after missing heartbeats', { replica: this.id });
+        this.log.warn('registered again as a replica after missing heartbeats', { replica: this.id });
         this.onRejoin();
       }
     } catch (error) {
-      log.warn('replica heartbeat failed', { replica: this.id, error: error as Error });
+      this.log.warn('replica heartbeat failed', { replica: this.id, error: error as Error });
     }
   }
 

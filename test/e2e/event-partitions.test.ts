@@ -20,6 +20,7 @@ import { Secrets } from '../../src/platform/secrets.js';
 import { serverDatabaseUrl } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { removeDir, startServer, waitFor } from '../helpers/server.js';
+import { testLog } from '../helpers/log.js';
 
 const DAY = 86_400_000;
 const today = Math.floor(Date.now() / DAY) * DAY;
@@ -89,12 +90,13 @@ describe('migration 014 on a table with events', () => {
     c = connect(other.toString(), 2);
     await migrate(
       c,
+      testLog,
       MIGRATIONS.filter((m) => m.version < 14),
     );
     await c`INSERT INTO organizations (id, name) VALUES ('org-1', 'one')`;
     // As the ingestion of version 13 stored them: the key in the events table.
     await c`INSERT INTO events ${c(before.map((e) => ({ ...e, payload: c.json(e.payload as never) })))}`;
-    expect(await migrate(c)).toEqual(MIGRATIONS.filter((m) => m.version >= 14).map((m) => m.version));
+    expect(await migrate(c, testLog)).toEqual(MIGRATIONS.filter((m) => m.version >= 14).map((m) => m.version));
   });
 
   afterAll(async () => {
@@ -169,9 +171,14 @@ describe('day partitions', () => {
       body: JSON.stringify({ apiKey: created.apiKeys[0].apiKey }),
     });
     deviceId = ((await res.json()) as { deviceId: string }).deviceId;
-    engine = new RulesEngine(sql, new RuleService(sql, new Secrets(randomBytes(32))), { evaluationMsPerSecond: 100 });
+    engine = new RulesEngine(
+      sql,
+      new RuleService(sql, new Secrets(randomBytes(32))),
+      { evaluationMsPerSecond: 100 },
+      testLog,
+    );
     await engine.start();
-    writer = new EventWriter(sql, engine);
+    writer = new EventWriter(sql, engine, testLog);
   });
 
   afterAll(async () => {
@@ -222,11 +229,14 @@ describe('day partitions', () => {
 
   it('stores once a retry that two servers commit at the same moment, on different days', async () => {
     // A second writer with its own engine and connections: another server.
-    const otherEngine = new RulesEngine(sql, new RuleService(sql, new Secrets(randomBytes(32))), {
-      evaluationMsPerSecond: 100,
-    });
+    const otherEngine = new RulesEngine(
+      sql,
+      new RuleService(sql, new Secrets(randomBytes(32))),
+      { evaluationMsPerSecond: 100 },
+      testLog,
+    );
     await otherEngine.start();
-    const otherWriter = new EventWriter(sql, otherEngine);
+    const otherWriter = new EventWriter(sql, otherEngine, testLog);
     try {
       for (let round = 0; round < 5; round++) {
         const key = `raced-${round}`;

@@ -15,6 +15,7 @@ import { RuleService } from '../../src/platform/rules/rule-service.js';
 import { Secrets } from '../../src/platform/secrets.js';
 import { serverDatabaseUrl } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
+import { testLog } from '../helpers/log.js';
 
 let platform: Platform;
 let sql: postgres.Sql;
@@ -35,9 +36,14 @@ beforeAll(async () => {
     });
     devices.push(((await res.json()) as { deviceId: string }).deviceId);
   }
-  engine = new RulesEngine(sql, new RuleService(sql, new Secrets(randomBytes(32))), { evaluationMsPerSecond: 100 });
+  engine = new RulesEngine(
+    sql,
+    new RuleService(sql, new Secrets(randomBytes(32))),
+    { evaluationMsPerSecond: 100 },
+    testLog,
+  );
   await engine.start();
-  writer = new EventWriter(sql, engine);
+  writer = new EventWriter(sql, engine, testLog);
 });
 
 afterAll(async () => {

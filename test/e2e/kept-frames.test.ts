@@ -21,6 +21,7 @@ import { signUpTenant, type Api } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { ROOT, waitFor } from '../helpers/server.js';
 import { organizationOf, twoTenants, type TwoTenants } from '../helpers/tenants.js';
+import { testLog } from '../helpers/log.js';
 
 const DEMO = '01JDEM0DETECT0R00000000001';
 const DAY_MS = 86_400_000;
@@ -264,12 +265,17 @@ describe('a camera that keeps its frames', () => {
   it('is kept no longer than its event: the sweep removes what is past EVENT_RETENTION_DAYS', async () => {
     const keptBefore = (await platform.sql<Array<{ n: number }>>`SELECT count(*)::int AS n FROM kept_frames`)[0]!.n;
     expect(keptBefore).toBeGreaterThan(0);
-    const sweeper = new KeptFrames(platform.sql, undefined, {
-      quotaBytes: MIB,
-      accountQuotaBytes: MIB,
-      totalQuotaBytes: MIB,
-      retentionDays: 3,
-    });
+    const sweeper = new KeptFrames(
+      platform.sql,
+      undefined,
+      {
+        quotaBytes: MIB,
+        accountQuotaBytes: MIB,
+        totalQuotaBytes: MIB,
+        retentionDays: 3,
+      },
+      testLog,
+    );
     expect(await sweeper.sweep(Date.now() + 2 * DAY_MS)).toBe(0);
     expect(await sweeper.sweep(Date.now() + 3 * DAY_MS + 60_000)).toBe(keptBefore);
     expect((await platform.sql`SELECT 1 FROM kept_frames`).length).toBe(0);
@@ -316,12 +322,17 @@ describe("the store's disk", () => {
 
   it('keeps at most KEPT_FRAMES_TOTAL_MAX_MB in all: the accounts keeping the most lose their oldest frames first', async () => {
     await platform.sql`DELETE FROM kept_frames`;
-    const store = new KeptFrames(platform.sql, undefined, {
-      quotaBytes: 16 * MIB,
-      accountQuotaBytes: 16 * MIB,
-      totalQuotaBytes: MIB,
-      retentionDays: 0,
-    });
+    const store = new KeptFrames(
+      platform.sql,
+      undefined,
+      {
+        quotaBytes: 16 * MIB,
+        accountQuotaBytes: 16 * MIB,
+        totalQuotaBytes: MIB,
+        retentionDays: 0,
+      },
+      testLog,
+    );
     const images = await noiseFrames(14);
     const keep = (organizationId: string, image: Buffer, n: number) =>
       store.keep({ eventId: `01JT0TA1${String(n).padStart(18, '0')}`, organizationId, deviceId: 'camera', image });
@@ -344,12 +355,17 @@ describe("the store's disk", () => {
 
   it("reuses the space of removed frames: a camera at its quota's edge does not grow the table", async () => {
     await platform.sql`DELETE FROM kept_frames`;
-    const store = new KeptFrames(platform.sql, undefined, {
-      quotaBytes: MIB,
-      accountQuotaBytes: 16 * MIB,
-      totalQuotaBytes: 16 * MIB,
-      retentionDays: 0,
-    });
+    const store = new KeptFrames(
+      platform.sql,
+      undefined,
+      {
+        quotaBytes: MIB,
+        accountQuotaBytes: 16 * MIB,
+        totalQuotaBytes: 16 * MIB,
+        retentionDays: 0,
+      },
+      testLog,
+    );
     const images = await noiseFrames(20);
     const sent = images.reduce((sum, image) => sum + image.length, 0);
     // Twice over: 40 frames, over four times the quota, each removing the oldest once past it.

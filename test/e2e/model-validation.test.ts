@@ -19,6 +19,7 @@ import { makeImage } from '../helpers/images.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { predict } from '../helpers/predict.js';
 import { removeDir, ROOT, waitFor, type TestServer } from '../helpers/server.js';
+import { testLog } from '../helpers/log.js';
 
 const MB = 1024 * 1024;
 
@@ -133,6 +134,7 @@ describe('validateModel', () => {
     graphRewrite: true,
     instanceKind: 'cpu',
     gpuPrecision: 'fp32',
+    log: testLog.settings,
   };
   let dir: string;
 

@@ -7,7 +7,7 @@ import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { DomainError, notFound, OutOfOrganizationError } from '../../src/errors.js';
 import { ApiError } from '../../src/http/errors.js';
@@ -18,7 +18,7 @@ import { Exchange } from '../../src/http/request.js';
 import type { HttpResponse } from '../../src/http/uws.js';
 import { createServerMetrics } from '../../src/observability/metrics.js';
 import { ModelLoadError } from '../../src/inference/instances/session.js';
-import { log, REDACTED, setLogFormat, setLogLevel } from '../../src/log.js';
+import { Logger, REDACTED } from '../../src/log.js';
 import { freePort, removeDir, startServer, waitFor, type TestServer } from '../helpers/server.js';
 
 const DEMO = '01JDEM0DETECT0R00000000001';
@@ -43,13 +43,8 @@ function captureStderr(fn: () => void): string[] {
 }
 
 describe('the logger', () => {
-  afterEach(() => {
-    setLogFormat('text');
-    setLogLevel('info');
-  });
-
   it('writes one JSON object per line with time, level, msg and the fields', () => {
-    setLogFormat('json');
+    const log = new Logger({ level: 'info', format: 'json' });
     const [line] = captureStderr(() => log.info('hello', { id: 'x1', count: 3, time: 'mine' }));
     const record = JSON.parse(line!);
     expect(record).toMatchObject({ level: 'info', msg: 'hello', id: 'x1', count: 3, _time: 'mine' });
@@ -58,7 +53,7 @@ describe('the logger', () => {
 
   it('never writes secrets, whatever the field is called or nested in', () => {
     for (const format of ['text', 'json'] as const) {
-      setLogFormat(format);
+      const log = new Logger({ level: 'info', format });
       const lines = captureStderr(() =>
         log.warn('careful', {
           password: 'hunter2-pw',
@@ -92,26 +87,20 @@ describe('the logger', () => {
   });
 
   it('serialises errors by their message, with the stack only at debug level', () => {
-    setLogFormat('json');
     const error = new TypeError('boom');
-    const [info] = captureStderr(() => log.warn('failed', { error }));
+    const [info] = captureStderr(() => new Logger({ level: 'info', format: 'json' }).warn('failed', { error }));
     expect(JSON.parse(info!).error).toEqual({ message: 'boom', name: 'TypeError' });
-    setLogLevel('debug');
-    const [debug] = captureStderr(() => log.warn('failed', { error }));
+    const [debug] = captureStderr(() => new Logger({ level: 'debug', format: 'json' }).warn('failed', { error }));
     expect(JSON.parse(debug!).error.stack).toContain('TypeError: boom');
-    setLogFormat('text');
-    setLogLevel('info');
-    const [text] = captureStderr(() => log.warn('failed', { error }));
+    const [text] = captureStderr(() => new Logger({ level: 'info', format: 'text' }).warn('failed', { error }));
     expect(text).toMatch(/ warn  failed error="boom"$/);
   });
 
   it('writes a domain error with its code, in either format', () => {
     const error = new ModelLoadError('cannot load');
-    setLogFormat('json');
-    const [json] = captureStderr(() => log.warn('failed', { error }));
+    const [json] = captureStderr(() => new Logger({ level: 'info', format: 'json' }).warn('failed', { error }));
     expect(JSON.parse(json!).error).toEqual({ message: 'cannot load', code: 'MODEL_LOAD_FAILED' });
-    setLogFormat('text');
-    const [text] = captureStderr(() => log.warn('failed', { error }));
+    const [text] = captureStderr(() => new Logger({ level: 'info', format: 'text' }).warn('failed', { error }));
     expect(text).toMatch(/ warn  failed error="cannot load" code=MODEL_LOAD_FAILED$/);
   });
 });
@@ -147,7 +136,14 @@ function fakeResponse() {
 }
 
 function reply(res: HttpResponse, metrics = createServerMetrics()): Reply {
-  const ctx = { metrics, inFlight: new InFlight(), trustedProxies: 0, accessLog: true, cors: undefined };
+  const ctx = {
+    log: new Logger({ level: 'info', format: 'json' }),
+    metrics,
+    inFlight: new InFlight(),
+    trustedProxies: 0,
+    accessLog: true,
+    cors: undefined,
+  };
   const exchange = new Exchange(
     'POST',
     '/v2/things',
@@ -160,10 +156,7 @@ function reply(res: HttpResponse, metrics = createServerMetrics()): Reply {
 }
 
 describe('the reply', () => {
-  afterEach(() => setLogFormat('text'));
-
   it('logs an unexpected 500 with its request id and stack, then its access line', () => {
-    setLogFormat('json');
     const { res, written } = fakeResponse();
     const lines = captureStderr(() => reply(res).error(new Error('a bug')));
     expect(written.status).toBe('500 Internal Server Error');
@@ -188,7 +181,6 @@ describe('the reply', () => {
   });
 
   it('writes a 499 when the client goes away, and nothing above debug for the disconnect itself', () => {
-    setLogFormat('json');
     const { res, written, abort } = fakeResponse();
     const r = reply(res);
     const lines = captureStderr(() => {

@@ -12,6 +12,7 @@ import { HttpServer } from '../../src/http/server.js';
 import { loadUws } from '../../src/http/uws.js';
 import { BodyBudget } from '../../src/lib/body-budget.js';
 import { createServerMetrics } from '../../src/observability/metrics.js';
+import { testLog } from '../helpers/log.js';
 
 const wrongAnswer = defineEndpoint({
   method: 'get',
@@ -30,6 +31,7 @@ const servers: HttpServer[] = [];
 
 async function serve(responseValidation: boolean): Promise<number> {
   const ctx: HttpContext = {
+    log: testLog,
     metrics: createServerMetrics(),
     inFlight: new InFlight(),
     trustedProxies: 0,
@@ -37,7 +39,7 @@ async function serve(responseValidation: boolean): Promise<number> {
     cors: undefined,
     responseValidation,
   };
-  const server = new HttpServer(loadUws(), ctx);
+  const server = new HttpServer(loadUws(testLog), ctx);
   servers.push(server);
   const bodies = { budget: new BodyBudget(1024 * 1024), strangers: new BodyBudget(1024 * 1024), holdMs: 0 };
   return server.listen(

@@ -25,6 +25,7 @@ import { makeImage } from '../helpers/images.js';
 import { predict } from '../helpers/predict.js';
 import { organizationOf } from '../helpers/tenants.js';
 import { createTestDatabase, removeDir, startServer, waitFor, type TestServer } from '../helpers/server.js';
+import { testLog } from '../helpers/log.js';
 
 /** s3rver's one account */
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -164,12 +165,17 @@ describe('MODEL_STORE=s3', () => {
 
   it("keeps cameras' frames in the bucket, checked when read back, and removes them with their retention or organization", async () => {
     const organizationId = organizationOf(admin);
-    const kept = new KeptFrames(sql, new FrameBucket(settings), {
-      quotaBytes: 1024 * 1024,
-      accountQuotaBytes: 1024 * 1024,
-      totalQuotaBytes: 1024 * 1024,
-      retentionDays: 1,
-    });
+    const kept = new KeptFrames(
+      sql,
+      new FrameBucket(settings),
+      {
+        quotaBytes: 1024 * 1024,
+        accountQuotaBytes: 1024 * 1024,
+        totalQuotaBytes: 1024 * 1024,
+        retentionDays: 1,
+      },
+      testLog,
+    );
     const image = await makeImage('jpeg', 64, 48);
     const frame = { organizationId, deviceId: 'camera-1', image };
     const object = (eventId: string) =>
@@ -201,12 +207,17 @@ describe('MODEL_STORE=s3', () => {
     await expect(readFile(object('01JFRAME000000000000000003'))).rejects.toThrow(/ENOENT/);
     expect((await sql`SELECT 1 FROM kept_frames`).length).toBe(0);
     // A bucket that refuses: the frame is not kept, and nothing names it.
-    const refused = new KeptFrames(sql, new FrameBucket({ ...settings, accessKeyId: 'NOT-A-KEY' }), {
-      quotaBytes: 1024 * 1024,
-      accountQuotaBytes: 1024 * 1024,
-      totalQuotaBytes: 1024 * 1024,
-      retentionDays: 1,
-    });
+    const refused = new KeptFrames(
+      sql,
+      new FrameBucket({ ...settings, accessKeyId: 'NOT-A-KEY' }),
+      {
+        quotaBytes: 1024 * 1024,
+        accountQuotaBytes: 1024 * 1024,
+        totalQuotaBytes: 1024 * 1024,
+        retentionDays: 1,
+      },
+      testLog,
+    );
     expect(await refused.keep({ ...frame, eventId: '01JFRAME000000000000000004' })).toEqual({
       kept: false,
       reason: 'the frame store failed (logged)',

@@ -23,6 +23,7 @@ import { ApiError } from '../../src/http/errors.js';
 import { HttpServer } from '../../src/http/server.js';
 import { loadUws } from '../../src/http/uws.js';
 import { createServerMetrics } from '../../src/observability/metrics.js';
+import { testLog } from '../helpers/log.js';
 
 /**
  * Past uWS's idle timeout: HTTP_IDLE_TIMEOUT_S is 10 s, fixed in uWS, and
@@ -51,6 +52,7 @@ let port: number;
 
 beforeAll(async () => {
   const ctx: HttpContext = {
+    log: testLog,
     metrics: createServerMetrics(),
     inFlight: new InFlight(),
     trustedProxies: 0,
@@ -58,7 +60,7 @@ beforeAll(async () => {
     cors: undefined,
   };
   const budget = new BodyBudget(64 * 1024 * 1024);
-  server = new HttpServer(loadUws(), ctx);
+  server = new HttpServer(loadUws(testLog), ctx);
   port = await server.listen({ host: '127.0.0.1', port: 0, tls: undefined }, [
     {
       // As a model upload: streamed once its caller is known.

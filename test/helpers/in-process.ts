@@ -14,6 +14,7 @@ import { inject } from 'vitest';
 import { startServer } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { connect } from '../../src/db/database.js';
+import { Logger, logSettings } from '../../src/log.js';
 import { ADMIN, Api, rememberServerKey, serverSql } from './api.js';
 import type { Platform } from './platform.js';
 import { removeDir } from './server.js';
@@ -71,7 +72,7 @@ export async function startInProcess(
     ...env,
     DATABASE_URL: database.url,
   });
-  const app = await startServer(config).catch(async (error: unknown) => {
+  const app = await startServer(config, new Logger(logSettings(config))).catch(async (error: unknown) => {
     await database.drop();
     await removeDir(dataDir);
     throw error;

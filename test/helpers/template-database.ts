@@ -11,7 +11,7 @@ import type { TestProject } from 'vitest/node';
 import { connect } from '../../src/db/database.js';
 import { startEmbeddedDatabase } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
-import { setLogLevel } from '../../src/log.js';
+import { testLog } from './log.js';
 
 /** Where the template is: the URL of a database to connect to for CREATE DATABASE, and the template's name. */
 export interface TemplateDatabase {
@@ -28,9 +28,8 @@ declare module 'vitest' {
 const TEMPLATE = `sense_template_${process.pid}`;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  setLogLevel('warn'); // not the migrations' lines, one per migration
   const dataDir = process.env.TEST_DATABASE_URL ? undefined : await mkdtemp(join(tmpdir(), 'sense-template-'));
-  const embedded = dataDir ? await startEmbeddedDatabase(dataDir, 'server') : undefined;
+  const embedded = dataDir ? await startEmbeddedDatabase(dataDir, 'server', testLog) : undefined;
   const adminUrl = process.env.TEST_DATABASE_URL ?? embedded!.url;
   const admin = connect(adminUrl, 1);
   await admin.unsafe(`CREATE DATABASE ${TEMPLATE}`);
@@ -38,7 +37,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   url.pathname = `/${TEMPLATE}`;
   // Migrated, then closed: PostgreSQL copies a template no session is connected to.
   const template = connect(url.toString(), 1);
-  await migrate(template);
+  await migrate(template, testLog); // at warn: not the migrations' lines, one per migration
   await template.end();
   project.provide('templateDatabase', { adminUrl, template: TEMPLATE });
   return async () => {

@@ -11,6 +11,7 @@ import { parseModelConfig, type ModelConfig } from '../../src/inference/versions
 import { inputElements } from '../../src/inference/pipeline/preprocess.js';
 import { BATCH_CONVENTIONS, buildBatchModel } from '../fixtures/batch-models.js';
 import { SIZE } from '../fixtures/format-models.js';
+import { testLog } from '../helpers/log.js';
 
 const MAX_BATCH = 4;
 let dir: string;
@@ -31,14 +32,19 @@ async function load(
   await mkdir(modelDir, { recursive: true });
   await writeFile(join(modelDir, 'model.onnx'), buildBatchModel(outputs()));
   const config = parseModelConfig({ name: convention, input: { width: SIZE, height: SIZE }, ...extra });
-  const backend = await ModelBackend.load(modelDir, config, {
-    providers: ['cpu'],
-    deviceId: 0,
-    intraOpThreads: 1,
-    maxBatchSize: MAX_BATCH,
-    padToMaxBatchSize,
-    preparation: { rewrite: true },
-  });
+  const backend = await ModelBackend.load(
+    modelDir,
+    config,
+    {
+      providers: ['cpu'],
+      deviceId: 0,
+      intraOpThreads: 1,
+      maxBatchSize: MAX_BATCH,
+      padToMaxBatchSize,
+      preparation: { rewrite: true },
+    },
+    testLog,
+  );
   return { backend, config };
 }
 

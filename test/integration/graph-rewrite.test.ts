@@ -36,6 +36,7 @@ import { BATCH_CONVENTIONS, buildBatchModel } from '../fixtures/batch-models.js'
 import { buildDenseHeadModel, DENSE_ANCHORS, DENSE_CONFIG, DENSE_CROWD, DENSE_SIZE } from '../fixtures/dense-head.js';
 import { SIZE } from '../fixtures/format-models.js';
 import { encodeModel, node, valueInfo } from '../fixtures/onnx-models.js';
+import { testLog } from '../helpers/log.js';
 
 const { onnx } = onnxProto;
 const T = onnx.TensorProto.DataType;
@@ -136,16 +137,26 @@ async function loadBoth(name: string, onnxBytes: Uint8Array, configJson: object)
   await writeFile(join(modelDir, 'model.onnx'), onnxBytes);
   const config = parseModelConfig({ name, input: { width: SIZE, height: SIZE }, ...configJson });
   const options = { providers: ['cpu'] as const, deviceId: 0, intraOpThreads: 1, maxBatchSize: 4 };
-  const plain = await ModelBackend.load(modelDir, config, {
-    ...options,
-    providers: ['cpu'],
-    preparation: { rewrite: false },
-  });
-  const rewritten = await ModelBackend.load(modelDir, config, {
-    ...options,
-    providers: ['cpu'],
-    preparation: { rewrite: true, cacheDirectory: join(modelDir, 'cache') },
-  });
+  const plain = await ModelBackend.load(
+    modelDir,
+    config,
+    {
+      ...options,
+      providers: ['cpu'],
+      preparation: { rewrite: false },
+    },
+    testLog,
+  );
+  const rewritten = await ModelBackend.load(
+    modelDir,
+    config,
+    {
+      ...options,
+      providers: ['cpu'],
+      preparation: { rewrite: true, cacheDirectory: join(modelDir, 'cache') },
+    },
+    testLog,
+  );
   return { config, plain, rewritten };
 }
 
@@ -495,11 +506,16 @@ describe('FP16 (model.json "precision": "fp16")', () => {
       await writeFile(join(modelDir, 'model.onnx'), buildBatchModel(outputs()));
       const config = parseModelConfig({ name: convention, input: { width: SIZE, height: SIZE }, ...extra });
       const options = { providers: ['cpu' as const], deviceId: 0, intraOpThreads: 1, maxBatchSize: 4 };
-      const fp32 = await ModelBackend.load(modelDir, config, { ...options, preparation: { rewrite: true } });
-      const fp16 = await ModelBackend.load(modelDir, config, {
-        ...options,
-        preparation: { rewrite: true, precision: 'fp16' },
-      });
+      const fp32 = await ModelBackend.load(modelDir, config, { ...options, preparation: { rewrite: true } }, testLog);
+      const fp16 = await ModelBackend.load(
+        modelDir,
+        config,
+        {
+          ...options,
+          preparation: { rewrite: true, precision: 'fp16' },
+        },
+        testLog,
+      );
       try {
         expect(fp16.info.preparation).toContain('weights and arithmetic in float16');
         expect(fp16.info.inputDtype).toBe('uint8');

@@ -25,6 +25,7 @@ import type {
 } from '../../src/inference/versions/version-registry.js';
 import { createServerMetrics, Registry } from '../../src/observability/metrics.js';
 import { makeImage } from '../helpers/images.js';
+import { testLog } from '../helpers/log.js';
 
 const DEMO = resolve(import.meta.dirname, '../../models/demo');
 const REPLICA = 'replica-1';
@@ -106,11 +107,11 @@ describe('inference service on an in-memory version registry', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'inference-registry-'));
     // One pipeline worker and one instance: the smallest server.
     const config = loadConfig({ WORKERS: '1', INSTANCE_COUNT: '1', INTRA_OP_THREADS: '1', DATA_DIR: dataDir });
-    engine = new InferenceEngine(engineSettings(config));
+    engine = new InferenceEngine(engineSettings(config), testLog);
     service = new InferenceService(
       registry,
       engine,
-      new ModelFiles(emptyStore, dataDir),
+      new ModelFiles(emptyStore, dataDir, testLog),
       {
         loading: 'eager',
         isolation: 'none',
@@ -118,6 +119,7 @@ describe('inference service on an in-memory version registry', () => {
         replicaId: REPLICA,
       },
       createServerMetrics(),
+      testLog,
     );
     await service.start();
   });

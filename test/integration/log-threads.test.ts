@@ -1,41 +1,46 @@
-// A worker thread logs with the settings of the thread that started it
-// (LOG_LEVEL, LOG_FORMAT): the pipeline workers and instance threads once
-// wrote text at info whatever the server was told.
-import { Worker } from 'node:worker_threads';
-import { describe, expect, it } from 'vitest';
-import { setLogFormat, setLogLevel } from '../../src/log.js';
+// The pipeline workers log with the settings of the server's logger (LOG_LEVEL,
+// LOG_FORMAT), handed to them in their workerData: they once wrote text at
+// info whatever the server was told. Two pools in one process, told
+// differently, each log as they were told.
+import { describe, expect, it, vi } from 'vitest';
+import { jpegDecoder } from '../../src/inference/pipeline/decode-image.js';
+import { PipelinePool } from '../../src/inference/pipeline/pipeline-pool.js';
+import type { PostprocessTask } from '../../src/inference/pipeline/pipeline-worker.js';
+import { Logger, type LogSettings } from '../../src/log.js';
+import { waitFor } from '../helpers/server.js';
 
-const WORKER = new URL('../fixtures/log-worker.ts', import.meta.url);
+const SETTINGS = { maxImageBytes: 1024, maxImagePixels: 1024, jpegDecoder: jpegDecoder().decoder };
 
-/** What a worker started now writes to stderr, once it has exited. */
-async function workerLines(): Promise<string[]> {
-  // The fixture is TypeScript: the worker registers tsx's loader before importing it.
-  const source = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(WORKER.href)}); })`;
-  const worker = new Worker(source, { eval: true, stderr: true });
-  let text = '';
-  worker.stderr.on('data', (chunk: Buffer) => {
-    text += chunk.toString('utf8');
-  });
-  await new Promise<void>((resolve, reject) => {
-    worker.on('error', reject);
-    worker.on('exit', () => resolve());
-  });
-  return text.split('\n').filter((line) => line.length > 0);
+/** A postprocess task without its model's config: the worker fails it as a bug, which it logs. */
+function brokenTask(versionId: string): Omit<PostprocessTask, 'op'> {
+  return { versionId, loadKey: versionId, outputInfo: [], outputs: {} } as unknown as Omit<PostprocessTask, 'op'>;
 }
 
-describe('worker threads', () => {
-  it('log at the level and in the format of the thread that started them', async () => {
-    setLogLevel('debug');
-    setLogFormat('json');
-    const lines = await workerLines();
-    const parsed = lines.map((line) => JSON.parse(line) as { level: string; msg: string; n: number });
-    expect(parsed.map((p) => [p.level, p.msg, p.n])).toEqual([
-      ['debug', 'worker debug line', 1],
-      ['info', 'worker info line', 2],
-    ]);
+/** The line a pool's worker writes (to this process's stderr, as a thread's) for a failed task of `versionId`. */
+async function workerLine(settings: LogSettings, versionId: string): Promise<string> {
+  const lines: string[] = [];
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(...String(chunk).split('\n'));
+    return true;
+  });
+  const pool = new PipelinePool(1, SETTINGS, new Logger(settings));
+  try {
+    expect(await pool.postprocess(brokenTask(versionId))).toMatchObject({ ok: false });
+    return await waitFor(async () => lines.find((line) => line.includes(versionId)), 30_000, `${versionId}'s line`);
+  } finally {
+    spy.mockRestore();
+    await pool.close();
+  }
+}
 
-    setLogLevel('warn');
-    setLogFormat('text');
-    expect(await workerLines()).toEqual([]);
+describe('pipeline workers', () => {
+  it('log at the level and in the format of the logger their pool was given', async () => {
+    const json = JSON.parse(await workerLine({ level: 'debug', format: 'json' }, 'json-at-debug'));
+    expect(json).toMatchObject({ level: 'error', msg: 'postprocess failed', versionId: 'json-at-debug' });
+    // At debug an error carries its stack.
+    expect(json.error.stack).toContain(json.error.message);
+
+    const text = await workerLine({ level: 'info', format: 'text' }, 'text-at-info');
+    expect(text).toMatch(/^\S+ error postprocess failed versionId=text-at-info error="[^"]+"$/);
   });
 });

@@ -15,6 +15,7 @@ import { createRunner, nativeRunnerAvailable } from '../../src/inference/instanc
 import { createSession } from '../../src/inference/instances/session.js';
 import { BATCH_CONVENTIONS, buildBatchModel } from '../fixtures/batch-models.js';
 import { SIZE } from '../fixtures/format-models.js';
+import { testLog } from '../helpers/log.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -44,8 +45,8 @@ describe('the native runner', () => {
         maxBatchSize: 4,
         preparation: { rewrite: true },
       };
-      const node = await ModelBackend.load(modelDir, config, { ...options, runner: 'onnxruntime-node' });
-      const nativeBackend = await ModelBackend.load(modelDir, config, { ...options, runner: 'native' });
+      const node = await ModelBackend.load(modelDir, config, { ...options, runner: 'onnxruntime-node' }, testLog);
+      const nativeBackend = await ModelBackend.load(modelDir, config, { ...options, runner: 'native' }, testLog);
       try {
         expect(node.info.runner).toBe('onnxruntime-node');
         expect(nativeBackend.info.runner).toBe('native');
@@ -85,12 +86,16 @@ describe('the native runner', () => {
   });
 
   it('falls back to the next provider with the reason when CUDA cannot load here', async () => {
-    const { runner, provider, failures } = await createSession(join(dir, 'yolov8', 'model.onnx'), {
-      providers: ['cuda', 'cpu'],
-      deviceId: 0,
-      intraOpThreads: 1,
-      runner: 'native',
-    });
+    const { runner, provider, failures } = await createSession(
+      join(dir, 'yolov8', 'model.onnx'),
+      {
+        providers: ['cuda', 'cpu'],
+        deviceId: 0,
+        intraOpThreads: 1,
+        runner: 'native',
+      },
+      testLog,
+    );
     try {
       expect(provider).toBe('cpu');
       expect(failures).toHaveLength(1);
@@ -103,14 +108,19 @@ describe('the native runner', () => {
   it('INSTANCE_RUNNER=auto tries it for a CUDA instance, then onnxruntime-node with every provider, the reasons kept', async () => {
     const { config: extra } = BATCH_CONVENTIONS.yolov8!;
     const config = parseModelConfig({ name: 'auto', input: { width: SIZE, height: SIZE }, ...extra });
-    const backend = await ModelBackend.load(join(dir, 'yolov8'), config, {
-      providers: ['cuda', 'cpu'],
-      deviceId: 0,
-      intraOpThreads: 1,
-      maxBatchSize: 1,
-      runner: 'auto',
-      preparation: { rewrite: true },
-    });
+    const backend = await ModelBackend.load(
+      join(dir, 'yolov8'),
+      config,
+      {
+        providers: ['cuda', 'cpu'],
+        deviceId: 0,
+        intraOpThreads: 1,
+        maxBatchSize: 1,
+        runner: 'auto',
+        preparation: { rewrite: true },
+      },
+      testLog,
+    );
     try {
       expect(backend.info).toMatchObject({ provider: 'cpu', runner: 'onnxruntime-node' });
       expect(backend.info.providerFailures[0]).toMatch(

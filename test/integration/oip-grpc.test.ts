@@ -6,6 +6,7 @@
 // sheds): the front end's part is what is under test — every RPC, the
 // bearer key, conversions, status codes and the retry hint, streaming in
 // order of completion with its bound, malformed messages, TLS and the drain.
+import { testLog } from '../helpers/log.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -172,6 +173,7 @@ describe('the OIP gRPC front end', () => {
     port: 0,
     tls: undefined,
     maxMessageBytes: MAX_MESSAGE_BYTES,
+    log: testLog,
   });
   let client: InferenceClient;
 
@@ -489,6 +491,7 @@ describe('the OIP gRPC front end on a port in use', () => {
       port: 0,
       tls: undefined,
       maxMessageBytes: MAX_MESSAGE_BYTES,
+      log: testLog,
     });
     const port = await first.listen();
     try {
@@ -497,6 +500,7 @@ describe('the OIP gRPC front end on a port in use', () => {
         port,
         tls: undefined,
         maxMessageBytes: MAX_MESSAGE_BYTES,
+        log: testLog,
       });
       await expect(second.listen()).rejects.toThrow(/No address added out of total 1 resolved|EADDRINUSE/);
       await second.close(1_000);
@@ -529,6 +533,7 @@ describe('the OIP gRPC front end over TLS, and its drain', () => {
         port: 0,
         tls: { certFile, keyFile },
         maxMessageBytes: MAX_MESSAGE_BYTES,
+        log: testLog,
       });
       const port = await server.listen();
       const client = new GRPCInferenceService(

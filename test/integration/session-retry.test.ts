@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionRunner } from '../../src/inference/instances/session-runner.js';
 import { createSession, ModelLoadError } from '../../src/inference/instances/session.js';
+import { Logger } from '../../src/log.js';
+import { testLog } from '../helpers/log.js';
 
 const runner = {} as SessionRunner;
 const NO_WAIT = [0, 0, 0];
@@ -21,7 +23,7 @@ function flaky(
     if (count <= (failing[options.provider] ?? 0)) throw new Error(`${message} (${count})`);
     return runner;
   };
-  return { attempts, create: create as unknown as Parameters<typeof createSession>[2] };
+  return { attempts, create: create as unknown as Parameters<typeof createSession>[3] };
 }
 
 const options = { providers: ['cuda', 'cpu'] as const, deviceId: 0, intraOpThreads: 1 };
@@ -29,15 +31,22 @@ const options = { providers: ['cuda', 'cpu'] as const, deviceId: 0, intraOpThrea
 describe('createSession', () => {
   it('tries a GPU provider again after a transient failure and keeps it', async () => {
     const { attempts, create } = flaky({ cuda: 2 });
-    const session = await createSession('model.onnx', options, create, NO_WAIT);
+    const lines: string[] = [];
+    const log = new Logger({ level: 'warn', format: 'json' }, (line) => lines.push(line));
+    const session = await createSession('model.onnx', options, log, create, NO_WAIT);
     expect(session.provider).toBe('cuda');
     expect(session.failures).toEqual([]);
     expect(attempts).toEqual(['cuda', 'cuda', 'cuda']);
+    // Each retry is a warning in the logger it was given.
+    expect(lines.map((line) => JSON.parse(line) as { msg: string; attempt: number })).toEqual([
+      expect.objectContaining({ msg: 'session creation failed, trying again', attempt: 1 }),
+      expect.objectContaining({ msg: 'session creation failed, trying again', attempt: 2 }),
+    ]);
   });
 
   it('falls through to the next provider once the retries are spent, saying why', async () => {
     const { attempts, create } = flaky({ cuda: 99 });
-    const session = await createSession('model.onnx', options, create, NO_WAIT);
+    const session = await createSession('model.onnx', options, testLog, create, NO_WAIT);
     expect(session.provider).toBe('cpu');
     expect(attempts).toEqual(['cuda', 'cuda', 'cuda', 'cuda', 'cpu']);
     expect(session.failures).toEqual([
@@ -47,7 +56,7 @@ describe('createSession', () => {
 
   it('does not retry a failure that is not a clash: a missing provider library falls through at once', async () => {
     const { attempts, create } = flaky({ cuda: 99 }, 'Failed to load library libonnxruntime_providers_shared.so');
-    const session = await createSession('model.onnx', options, create, NO_WAIT);
+    const session = await createSession('model.onnx', options, testLog, create, NO_WAIT);
     expect(session.provider).toBe('cpu');
     expect(attempts).toEqual(['cuda', 'cpu']);
   });
@@ -55,7 +64,7 @@ describe('createSession', () => {
   it('never retries the CPU provider: its failure is the model', async () => {
     const { attempts, create } = flaky({ cpu: 1 });
     await expect(
-      createSession('model.onnx', { ...options, providers: ['cpu'] }, create, NO_WAIT),
+      createSession('model.onnx', { ...options, providers: ['cpu'] }, testLog, create, NO_WAIT),
     ).rejects.toBeInstanceOf(ModelLoadError);
     expect(attempts).toEqual(['cpu']);
   });

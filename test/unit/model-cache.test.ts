@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadedModel } from '../../src/inference/versions/loaded-model.js';
 import { ModelCache, type CacheLimits } from '../../src/inference/versions/model-cache.js';
+import { testLog } from '../helpers/log.js';
 
 interface FakeModel {
   versionId: string;
@@ -41,12 +42,15 @@ function cacheOf(
   bytes: Record<string, number> = {},
   resident: Record<string, [string, number]> = {},
 ) {
-  const cache = new ModelCache({
-    maxLoaded: 2,
-    memoryBudgetBytes: Number.MAX_SAFE_INTEGER,
-    concurrentLoads: 4,
-    ...limits,
-  });
+  const cache = new ModelCache(
+    {
+      maxLoaded: 2,
+      memoryBudgetBytes: Number.MAX_SAFE_INTEGER,
+      concurrentLoads: 4,
+      ...limits,
+    },
+    testLog,
+  );
   const models = new Map<string, FakeModel[]>();
   const loads = (id: string) => models.get(id)?.length ?? 0;
   const load = (id: string) => async () => {
@@ -164,7 +168,10 @@ describe('ModelCache', () => {
   });
 
   it('runs at most concurrentLoads loads at a time', async () => {
-    const cache = new ModelCache({ maxLoaded: 10, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, concurrentLoads: 1 });
+    const cache = new ModelCache(
+      { maxLoaded: 10, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, concurrentLoads: 1 },
+      testLog,
+    );
     const started: string[] = [];
     const finish = new Map<string, () => void>();
     const slowLoad = (id: string) => () =>

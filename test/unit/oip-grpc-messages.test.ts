@@ -3,6 +3,7 @@
 // by its deserializer first, so the tests see messages exactly as the server
 // does (64-bit integers as strings, bytes as Buffers, empty repeated fields).
 import { Metadata, status } from '@grpc/grpc-js';
+import { Logger } from '../../src/log.js';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/errors.js';
 import { loadInferenceService, type ModelInferRequestMessage } from '../../src/grpc/inference-proto.js';
@@ -35,6 +36,9 @@ function refusal(message: object): string {
 
 const fp32 = (...values: number[]) => Buffer.from(new Float32Array(values).buffer);
 const input = (datatype: string, shape: number[], extra: object = {}) => ({ name: 'x', datatype, shape, ...extra });
+
+const logged: string[] = [];
+const log = new Logger({ level: 'warn', format: 'text' }, (line) => logged.push(line));
 
 describe('ModelInferRequest to the protocol', () => {
   it('takes raw contents as they are, with the shape, id, parameters and requested outputs', () => {
@@ -309,23 +313,25 @@ describe('errors to gRPC status codes', () => {
       ['internal', status.INTERNAL],
     ] as const;
     for (const [kind, code] of kinds) {
-      const answer = grpcStatusOf(new OipError(kind, `a ${kind} error`, 'INVALID'));
+      const answer = grpcStatusOf(new OipError(kind, `a ${kind} error`, 'INVALID'), log);
       expect(answer.code, kind).toBe(code);
       expect(answer.details).toBe(`a ${kind} error`);
       expect(answer.metadata.get(RETRY_AFTER_KEY)).toEqual([]);
     }
-    const shed = grpcStatusOf(new OipError('unavailable', 'the queue is full', 'UNAVAILABLE', 3));
+    const shed = grpcStatusOf(new OipError('unavailable', 'the queue is full', 'UNAVAILABLE', 3), log);
     expect(shed.metadata.get(RETRY_AFTER_KEY)).toEqual(['3']);
     expect(streamErrorMessage(shed)).toBe('UNAVAILABLE: the queue is full (retry after 3 s)');
   });
 
   it('maps a DomainError by its kind, and anything else to INTERNAL without its message', () => {
-    expect(grpcStatusOf(new DomainError('not-found', 'no such model')).code).toBe(status.NOT_FOUND);
-    const throttled = grpcStatusOf(new DomainError('throttled', 'over the rate', undefined, 2));
+    expect(grpcStatusOf(new DomainError('not-found', 'no such model'), log).code).toBe(status.NOT_FOUND);
+    const throttled = grpcStatusOf(new DomainError('throttled', 'over the rate', undefined, 2), log);
     expect(throttled.code).toBe(status.RESOURCE_EXHAUSTED);
     expect(throttled.metadata.get(RETRY_AFTER_KEY)).toEqual(['2']);
-    const bug = grpcStatusOf(new TypeError('secret internals'));
+    const bug = grpcStatusOf(new TypeError('secret internals'), log);
     expect(bug).toMatchObject({ code: status.INTERNAL, details: 'internal error' });
+    // the client hears nothing of it; the server's log has it, with its code
+    expect(logged.join('')).toMatch(/OIP gRPC call failed error="secret internals" code=UNCODED/);
     expect(bug.metadata).toBeInstanceOf(Metadata);
   });
 });

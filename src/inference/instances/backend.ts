@@ -6,6 +6,7 @@
 // instance thread (instance-entry.ts); a validation process loads one too,
 // before a version is accepted.
 import { performance } from 'node:perf_hooks';
+import type { Logger } from '../../log.js';
 import type { ModelConfig } from '../versions/model-config.js';
 import { createOutputDecoder, type OutputInfo, type TensorLike } from '../outputs/index.js';
 import type { ImageOutputs } from '../pipeline/postprocess.js';
@@ -92,32 +93,38 @@ export class ModelBackend {
     private readonly padToMax: boolean,
   ) {}
 
-  static async load(directory: string, config: ModelConfig, options: BackendOptions): Promise<ModelBackend> {
+  static async load(
+    directory: string,
+    config: ModelConfig,
+    options: BackendOptions,
+    log: Logger,
+  ): Promise<ModelBackend> {
     const prepared = await prepareModel(directory, config, options.preparation);
     const choice = options.runner ?? 'auto';
-    if (choice !== 'auto') return ModelBackend.start(prepared, config, { ...options, runner: choice });
+    if (choice !== 'auto') return ModelBackend.start(prepared, config, { ...options, runner: choice }, log);
     // auto: the native runner for a CUDA instance (CUDA options, pinned
     // memory, I/O binding), proven by its load and warm-up; if anything of
     // that fails, onnxruntime-node with every provider, the reason kept.
     if (options.providers[0] === 'cuda') {
       try {
-        return await ModelBackend.start(prepared, config, { ...options, providers: ['cuda'], runner: 'native' });
+        return await ModelBackend.start(prepared, config, { ...options, providers: ['cuda'], runner: 'native' }, log);
       } catch (error) {
-        return ModelBackend.start(prepared, config, { ...options, runner: 'onnxruntime-node' }, [
+        return ModelBackend.start(prepared, config, { ...options, runner: 'onnxruntime-node' }, log, [
           `cuda (native runner): ${(error as Error).message}`,
         ]);
       }
     }
-    return ModelBackend.start(prepared, config, { ...options, runner: 'onnxruntime-node' });
+    return ModelBackend.start(prepared, config, { ...options, runner: 'onnxruntime-node' }, log);
   }
 
   private static async start(
     prepared: PreparedModel,
     config: ModelConfig,
     options: BackendOptions & { runner: RunnerKind },
+    log: Logger,
     earlier: string[] = [],
   ): Promise<ModelBackend> {
-    const { runner: session, provider, failures } = await createSession(prepared.source, options);
+    const { runner: session, provider, failures } = await createSession(prepared.source, options, log);
     try {
       const { batchAxis } = prepared;
       const wanted = Math.max(1, options.maxBatchSize);

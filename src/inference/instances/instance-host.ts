@@ -6,6 +6,7 @@
 // thread gets the tensor slots themselves (shared memory) and transfers its
 // outputs back; a process gets copies and sends copies.
 import { serializeError, type ErrorEnvelope } from '../../errors.js';
+import { Logger, type LogSettings } from '../../log.js';
 import { ModelBackend, type BackendInfo, type BackendOptions } from './backend.js';
 import { outOfMemory } from './limited-process.js';
 import type { ModelConfig } from '../versions/model-config.js';
@@ -16,6 +17,8 @@ export interface InstanceWorkerData {
   directory: string;
   config: ModelConfig;
   options: BackendOptions;
+  /** the server's log settings: the instance, a thread or a process, logs as the server does */
+  log: LogSettings;
 }
 
 /** A batch: each image's tensor slot (shared memory in a thread, a copy in a process) and its score threshold (the floor of its candidates). */
@@ -41,12 +44,12 @@ function transferables(outputs: ImageOutputs[]): ArrayBuffer[] {
 }
 
 export async function serveInstance(
-  { directory, config, options }: InstanceWorkerData,
+  { directory, config, options, log }: InstanceWorkerData,
   channel: InstanceChannel,
 ): Promise<void> {
   let backend: ModelBackend;
   try {
-    backend = await ModelBackend.load(directory, config, options);
+    backend = await ModelBackend.load(directory, config, options, new Logger(log));
   } catch (error) {
     channel.send({ op: 'failed', error: serializeError(outOfMemory(error)) });
     return;

@@ -4,7 +4,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { CodedError, revivable } from '../../errors.js';
 import type { ExecutionProvider } from '../../config.js';
-import { log } from '../../log.js';
+import type { Logger } from '../../log.js';
 import { MODEL_FILE, type ModelConfig } from '../versions/model-config.js';
 import type { OutputInfo } from '../outputs/index.js';
 import {
@@ -67,6 +67,7 @@ const STREAM_CAPTURE_CLASH = /CUDA failure 90\d\b/;
 export async function createSession(
   source: string | Uint8Array,
   options: SessionOptions,
+  log: Logger,
   create: typeof createRunner = createRunner,
   retryDelaysMs: readonly number[] = GPU_SESSION_RETRY_DELAYS_MS,
 ): Promise<LoadedSession> {

@@ -5,9 +5,10 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { log } from '../../log.js';
+import type { Logger } from '../../log.js';
 import type {
   PipelineSettings,
+  PipelineWorkerData,
   PostprocessOutcome,
   PostprocessTask,
   PreprocessOutcome,
@@ -22,6 +23,7 @@ export class PipelinePool {
   constructor(
     readonly workers: number,
     settings: PipelineSettings,
+    log: Logger,
   ) {
     this.piscina = new Piscina({
       filename: WORKER_FILE.href,
@@ -29,7 +31,8 @@ export class PipelinePool {
       maxThreads: workers,
       idleTimeout: Number.POSITIVE_INFINITY,
       concurrentTasksPerWorker: 1,
-      workerData: settings,
+      // A thread logs as the server does: it builds its own logger from the settings.
+      workerData: { ...settings, log: log.settings } satisfies PipelineWorkerData,
       // Development runs TypeScript through tsx; a build runs plain JS.
       execArgv: WORKER_FILE.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [],
       // libvips allocates outside the JS heap; keep V8's small.

@@ -5,7 +5,7 @@
 // instance threads, not here, so any worker serves any model version.
 import { workerData } from 'piscina';
 import { DomainError, serializeError, type ErrorEnvelope } from '../../errors.js';
-import { log } from '../../log.js';
+import { Logger, type LogSettings } from '../../log.js';
 import type { Placement } from './letterbox.js';
 import type { ModelConfig } from '../versions/model-config.js';
 import type { OutputInfo } from '../outputs/index.js';
@@ -22,6 +22,11 @@ export interface PipelineSettings {
   maxImagePixels: number;
   /** which decoder JPEGs get (decode-image.ts jpegDecoder, resolved from JPEG_DECODER) */
   jpegDecoder: JpegDecoder;
+}
+
+/** What a worker is started with: the settings, and the server's log settings to log with. */
+export interface PipelineWorkerData extends PipelineSettings {
+  log: LogSettings;
 }
 
 export interface PreprocessTask {
@@ -57,7 +62,8 @@ export type Failure = { ok: false; error: ErrorEnvelope };
 export type PreprocessOutcome = { ok: true; placement: Placement; decodeMs: number; preprocessMs: number } | Failure;
 export type PostprocessOutcome = { ok: true; json: string; postprocessMs: number } | Failure;
 
-const settings = workerData as PipelineSettings;
+const settings = workerData as PipelineWorkerData;
+const log = new Logger(settings.log);
 const decoders = new DecoderCache();
 
 async function runPreprocess(task: PreprocessTask): Promise<PreprocessOutcome> {

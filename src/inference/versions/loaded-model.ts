@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { BatchingDefaults, ExecutionProvider, InstanceDefaults, InstanceKind } from '../../config.js';
+import type { LogSettings } from '../../log.js';
 import type { BackendInfo } from '../instances/backend.js';
 import { DynamicBatcher, type BatchObserver, type BatchPolicy, type RunShare } from '../scheduling/batcher.js';
 import { ModelInstance, type Isolation } from '../instances/instance.js';
@@ -120,6 +121,8 @@ export class LoadedModel {
     isolated: boolean,
     config: ModelConfig,
     defaults: ServingDefaults,
+    /** the server's log settings, which its instances log with */
+    log: LogSettings,
     observer: BatchObserver,
     share: RunShare,
     /** told once, when an isolated instance can no longer go on (its memory, crashes, kills): the version must fail */
@@ -149,6 +152,7 @@ export class LoadedModel {
           cudaOptions: defaults.instances.cudaOptions,
           pinned: defaults.instances.pinnedMemory,
         },
+        log,
       };
       return ModelInstance.start(
         plan.kind === 'gpu' ? `gpu${deviceId}:${i}` : `cpu:${i}`,

@@ -10,7 +10,7 @@
 // it are unloaded, and while it stays exceeded (the memory is held by
 // requests in flight) residentRefusal says why a request for another run
 // must wait.
-import { log } from '../../log.js';
+import type { Logger } from '../../log.js';
 import type { LoadedModel } from './loaded-model.js';
 
 /** The model cache's tuning, named once here (docs/ARCHITECTURE.md, "Tuning constants", lists it). */
@@ -43,7 +43,10 @@ export class ModelCache {
   private readonly loadQueue: Array<() => void> = [];
   evictions = 0;
 
-  constructor(private readonly limits: CacheLimits) {}
+  constructor(
+    private readonly limits: CacheLimits,
+    private readonly log: Logger,
+  ) {}
 
   /** The loaded version, loading it with `load` if needed; pinned until release(). */
   async acquire(id: string, load: () => Promise<LoadedModel>): Promise<LoadedModel> {
@@ -141,7 +144,7 @@ export class ModelCache {
     try {
       await model.close();
     } catch (error) {
-      log.warn('could not unload a model version', { id: model.versionId, error: error as Error });
+      this.log.warn('could not unload a model version', { id: model.versionId, error: error as Error });
     }
   }
 
@@ -153,7 +156,7 @@ export class ModelCache {
       if (limit === undefined) continue;
       this.retire(id, entry);
       this.evictions++;
-      log.info('model version unloaded (least recently used)', { id, over: limit, loaded: this.loadedCount });
+      this.log.info('model version unloaded (least recently used)', { id, over: limit, loaded: this.loadedCount });
     }
   }
 

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newId } from '../../ids.js';
-import { log } from '../../log.js';
+import type { Logger } from '../../log.js';
 import { MODEL_FILE } from './model-config.js';
 
 /**
@@ -37,6 +37,7 @@ export class ModelFiles {
   constructor(
     readonly store: ModelStore,
     private readonly dataDir: string,
+    private readonly log: Logger,
   ) {}
 
   /** Where an uploaded or registered version's files are placed: the cache entry of the receiving server. */
@@ -73,7 +74,7 @@ export class ModelFiles {
     const cached = this.directoryOf(versionId);
     if (!existsSync(join(cached, MODEL_FILE)) || (await this.store.has(versionId))) return;
     await this.store.put(undefined, versionId, cached);
-    log.info('stored the files of a model version held only here', { id: versionId });
+    this.log.info('stored the files of a model version held only here', { id: versionId });
   }
 
   /**
@@ -85,7 +86,7 @@ export class ModelFiles {
     await this.store
       .remove(versionId)
       .catch((error: Error) =>
-        log.warn('could not remove the stored files of a deleted model version', { id: versionId, error }),
+        this.log.warn('could not remove the stored files of a deleted model version', { id: versionId, error }),
       );
   }
 }

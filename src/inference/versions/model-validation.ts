@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Config, InstanceKind } from '../../config.js';
 import { CodedError, deserializeError, revivable } from '../../errors.js';
+import { logSettings, type LogSettings } from '../../log.js';
 import type { WarmUpEvent } from '../instances/backend.js';
 import type { RunShare } from '../scheduling/batcher.js';
 import { LIMIT_NOT_SET, OUT_OF_MEMORY, OutOfMemoryError, spawnLimited } from '../instances/limited-process.js';
@@ -74,6 +75,8 @@ export interface ModelValidationSettings {
   graphRewrite: boolean;
   instanceKind: InstanceKind;
   gpuPrecision: Precision;
+  /** LOG_LEVEL and LOG_FORMAT, which the validation process logs with */
+  log: LogSettings;
 }
 
 export function modelValidationSettings(config: Config): ModelValidationSettings {
@@ -84,6 +87,7 @@ export function modelValidationSettings(config: Config): ModelValidationSettings
     graphRewrite: config.graphRewrite,
     instanceKind: config.instances.kind,
     gpuPrecision: config.gpuPrecision,
+    log: logSettings(config),
   };
 }
 
@@ -147,7 +151,7 @@ export function validateModel(
   const maxBatchSize = maxBatchSizeOf(config, settings.maxBatchSize);
   const precision = precisionOf(config, config.instances.kind ?? settings.instanceKind, settings.gpuPrecision);
   const preparation = { cacheDirectory, rewrite: settings.graphRewrite, precision };
-  const run = () => runChild({ directory, config, maxBatchSize, preparation }, settings, signal);
+  const run = () => runChild({ directory, config, maxBatchSize, preparation, log: settings.log }, settings, signal);
   return turns.run(share?.organizationId ?? '', share ? () => withPermit(share, run) : run);
 }
 

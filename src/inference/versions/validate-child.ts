@@ -7,6 +7,7 @@
 // on stdin. A model that asks for more memory than the limit fails here,
 // in this process, instead of in the server.
 import { serializeError, type ErrorEnvelope } from '../../errors.js';
+import { Logger, type LogSettings } from '../../log.js';
 import { ModelBackend, type WarmUpEvent } from '../instances/backend.js';
 import { outOfMemory } from '../instances/limited-process.js';
 import type { ModelConfig } from './model-config.js';
@@ -18,6 +19,8 @@ export interface ValidationRequest {
   maxBatchSize: number;
   /** the version's preparation, cached where its instances will find it */
   preparation: PreparationOptions;
+  /** the server's log settings, which this process logs with */
+  log: LogSettings;
 }
 
 /** printed as each warm-up run begins (the first once the session is created) and ends: each run has a limit of its own */
@@ -43,19 +46,24 @@ function report(value: ValidationReport): Promise<void> {
 const maxRssBytes = () => process.resourceUsage().maxRSS * 1024;
 
 async function main(): Promise<number> {
-  const { directory, config, maxBatchSize, preparation } = JSON.parse(await readStdin()) as ValidationRequest;
+  const { directory, config, maxBatchSize, preparation, log } = JSON.parse(await readStdin()) as ValidationRequest;
   let backend: ModelBackend;
   try {
     const onWarmUp = (event: WarmUpEvent) =>
       process.stdout.write(`${JSON.stringify({ warmUp: event } satisfies WarmUpLine)}\n`);
-    backend = await ModelBackend.load(directory, config, {
-      providers: ['cpu'],
-      deviceId: 0,
-      intraOpThreads: 1,
-      maxBatchSize,
-      preparation,
-      onWarmUp,
-    });
+    backend = await ModelBackend.load(
+      directory,
+      config,
+      {
+        providers: ['cpu'],
+        deviceId: 0,
+        intraOpThreads: 1,
+        maxBatchSize,
+        preparation,
+        onWarmUp,
+      },
+      new Logger(log),
+    );
   } catch (error) {
     await report({ ok: false, error: serializeError(outOfMemory(error)), maxRssBytes: maxRssBytes() });
     return 1;

@@ -34,7 +34,7 @@ import { insertDeviceNotification } from '../../db/notifications.js';
 import { insertOutboxSms } from '../../db/outbox.js';
 import { CodedError, errorCode, revivable, type ErrorCode } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { log } from '../../log.js';
+import type { Logger } from '../../log.js';
 import { enqueueEmail } from '../outbox.js';
 import type { Secrets } from '../secrets.js';
 import { webhookOrigin, type RuleAction, type WebhookAction } from './actions.js';
@@ -206,6 +206,7 @@ export class ActionRunner {
     private readonly sql: Sql,
     private readonly sms: SmsSender = outboxSms,
     private readonly options: ActionRunnerOptions,
+    private readonly log: Logger,
   ) {}
 
   async start(): Promise<void> {
@@ -225,7 +226,7 @@ export class ActionRunner {
         try {
           while ((await this.runDue()) > 0 && !this.stopped) this.again = false;
         } catch (error) {
-          log.warn('action runner error', { error: error as Error });
+          this.log.warn('action runner error', { error: error as Error });
         }
       }
     });
@@ -272,7 +273,7 @@ export class ActionRunner {
       } else {
         await markActionJobFailed(this.sql, job.id, message);
         const code = errorCode(error);
-        log.warn('action failed', { job: job.id, type: job.type, rule: job.ruleId, code, error: message });
+        this.log.warn('action failed', { job: job.id, type: job.type, rule: job.ruleId, code, error: message });
         this.options.onFailure?.(code);
       }
     }

@@ -25,7 +25,7 @@ import type { Sql } from 'postgres';
 import type { DevicePatches, EngineDeviceRow } from '../../db/device-state.js';
 import { listLandmarkShapes } from '../../db/landmarks.js';
 import type { RuleThrottleRow } from '../../db/rule-throttle.js';
-import { log } from '../../log.js';
+import type { Logger } from '../../log.js';
 import {
   evaluateBatch,
   type ActionJob,
@@ -93,6 +93,7 @@ export class RulesEngine {
     private readonly sql: Sql,
     private readonly rules: RuleService,
     options: RulesEngineOptions,
+    private readonly log: Logger,
     /** devices as this server last committed them, shared with the action runner's onDevicesChanged (app.ts) */
     private readonly known = new KnownDevices(),
   ) {
@@ -120,7 +121,7 @@ export class RulesEngine {
   private load(organizationId: string): Promise<OrganizationRules> {
     const loading = (async () => {
       const rules = await this.rules.loadEnabled(organizationId, (id, error) =>
-        log.warn('rule skipped: unreadable conditions', { id, error }),
+        this.log.warn('rule skipped: unreadable conditions', { id, error }),
       );
       const needsLandmarks = rules.some((r) => r.condition !== null && landmarkIds(r.condition).length > 0);
       return organizationRules(rules, needsLandmarks ? await listLandmarkShapes(this.sql, organizationId) : []);
@@ -216,7 +217,7 @@ export class RulesEngine {
     report.events += over.events;
     this.overBudgetReports.set(organizationId, report);
     if (now - report.loggedAt < OVER_BUDGET_LOG_INTERVAL_MS) return;
-    log.warn('rule evaluation over its time budget: events stored with their rules left out', {
+    this.log.warn('rule evaluation over its time budget: events stored with their rules left out', {
       organizationId,
       events: report.events,
       ruleId: over.ruleId ?? null,
