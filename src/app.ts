@@ -35,7 +35,7 @@ import { jpegDecoder } from './inference/pipeline/decode-image.js';
 import { native } from './inference/native.js';
 import { trimWhenIdle } from './lib/idle-trim.js';
 import { log, setLogFormat, setLogLevel } from './log.js';
-import { createServerMetrics, Gauge } from './observability/metrics.js';
+import { createServerMetrics, Gauge, type Registry } from './observability/metrics.js';
 import { AccountService } from './platform/accounts.js';
 import { createAuthenticator } from './platform/auth/authenticator.js';
 import { TokenService } from './platform/auth/tokens.js';
@@ -67,9 +67,12 @@ import { RuleService } from './platform/rules/rule-service.js';
 import { ActionRunner, outboxSms } from './platform/rules/action-runner.js';
 import { parseAllowList } from './platform/rules/ssrf-guard.js';
 import { sealStoredWebhookSecrets } from './platform/rules/seal-stored.js';
+import { MqttServer } from './mqtt/mqtt-server.js';
 
 export interface RunningServer {
   port: number;
+  /** the MQTT ports listening (MQTT_PORT, MQTTS_PORT), where on */
+  mqttPorts: number[];
   inference: InferenceService;
   database: Database;
   /** Stops accepting, drains in-flight requests, then closes workers and the database. */
@@ -94,6 +97,46 @@ async function listen(server: HttpServer, config: Config, listener: Listener): P
     providers: config.executionProviders.join(','),
   });
   return port;
+}
+
+/**
+ * MQTT for devices (src/mqtt/) on MQTT_PORT and, with TLS, MQTTS_PORT: the
+ * same ingestion service as the HTTP routes. Undefined when both are off.
+ */
+async function startMqtt(
+  config: Config,
+  ingest: IngestService,
+  registry: Registry,
+): Promise<{ server: MqttServer; ports: number[] } | undefined> {
+  const { port, tlsPort } = config.mqtt;
+  if (port === 0 && tlsPort === 0) return undefined;
+  const server = new MqttServer(
+    ingest,
+    {
+      receiveMaximum: config.mqtt.receiveMaximum,
+      maxKeepAliveSeconds: config.mqtt.maxKeepAliveSeconds,
+      maxConnectionsPerOrganization: config.mqtt.maxConnectionsPerOrganization,
+      maxPayloadBytes: config.maxIngestBodyBytes,
+    },
+    log,
+  );
+  server.registerMetrics(registry);
+  const ports: number[] = [];
+  try {
+    for (const [listening, tls] of [
+      [port, undefined],
+      [tlsPort, config.tls],
+    ] as const) {
+      if (listening === 0) continue;
+      const bound = await server.listen({ host: config.host, port: listening, tls });
+      log.info('mqtt listening', { host: config.host, port: bound, tls: tls !== undefined });
+      ports.push(bound);
+    }
+  } catch (error) {
+    await server.stop(0);
+    throw error;
+  }
+  return { server, ports };
 }
 
 /** web/dist: beside src/ (tsx) and dist/ (compiled) alike. */
@@ -394,9 +437,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const ports: number[] = [];
     for (const listener of listeners) ports.push(await listen(server, config, listener));
     const port = ports[0]!;
+    const mqtt = await startMqtt(config, ingest, metrics.registry);
+    // Stopped before the writer (cleanups run in reverse): its messages in flight commit and are acknowledged first.
+    if (mqtt) cleanups.push(() => mqtt.server.stop(config.shutdownTimeoutMs));
 
     return {
       port,
+      mqttPorts: mqtt?.ports ?? [],
       inference,
       database,
       stop: async () => {

@@ -35,6 +35,8 @@ async function main(): Promise<void> {
   await ensurePortsFree(config.host, [
     { port: config.port, setting: 'PORT' },
     ...(config.ingressPort === undefined ? [] : [{ port: config.ingressPort, setting: 'INGRESS_PORT' }]),
+    { port: config.mqtt.port, setting: 'MQTT_PORT' },
+    { port: config.mqtt.tlsPort, setting: 'MQTTS_PORT' },
   ]);
   watchParent(shutdown);
   server = await startServer(config);

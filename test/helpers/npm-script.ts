@@ -24,7 +24,7 @@ export async function startNpmScript(
 ): Promise<NpmServer> {
   const npm = spawn('npm', ['run', '--silent', script], {
     cwd: options.cwd,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...options.env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', MQTT_PORT: '0', LOG_LEVEL: 'info', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -22,8 +22,9 @@ const RANKS: Record<string, number> = {
   inference: 2,
   platform: 3,
   ingest: 4,
-  // front end over the domains
+  // front ends over the domains: HTTP, and MQTT for devices
   http: 5,
+  mqtt: 5,
   // composition and entry points
   'app.ts': 6,
   'main.ts': 7, // starts app.ts
@@ -38,10 +39,14 @@ const RANKS: Record<string, number> = {
  * VersionRegistry port, inference/versions/version-registry.ts, which the platform
  * implements over db/).
  */
-const SKIPPED: Record<string, readonly string[]> = { http: ['db'], inference: ['db'] };
+const SKIPPED: Record<string, readonly string[]> = { http: ['db'], mqtt: ['db'], inference: ['db'] };
 
 /** Packages a layer may not import, for the same reasons: inference never holds a connection, and routes receive services, not one. */
-const FORBIDDEN_PACKAGES: Record<string, readonly string[]> = { http: ['postgres'], inference: ['postgres'] };
+const FORBIDDEN_PACKAGES: Record<string, readonly string[]> = {
+  http: ['postgres'],
+  mqtt: ['postgres'],
+  inference: ['postgres'],
+};
 
 function layerOf(file: string): string {
   const [first] = relative(SRC, file).split('/');
@@ -147,6 +152,22 @@ describe('layers', () => {
       expect(wrongWayImports([probe])).toEqual([
         'inference/.layer-probe.ts -> package postgres',
         'inference/.layer-probe.ts -> db/model-versions.ts',
+      ]);
+    } finally {
+      rmSync(probe, { force: true });
+    }
+  });
+
+  it('catches the MQTT front end reaching the HTTP one beside it, or db/ past the domains', () => {
+    const probe = join(SRC, 'mqtt', '.layer-probe.ts');
+    writeFileSync(
+      probe,
+      "import { ApiError } from '../http/errors.js';\nimport { findGateway } from '../db/gateways.js';\nexport const probe = [ApiError, findGateway];\n",
+    );
+    try {
+      expect(wrongWayImports([probe])).toEqual([
+        'mqtt/.layer-probe.ts -> http/errors.ts',
+        'mqtt/.layer-probe.ts -> db/gateways.ts',
       ]);
     } finally {
       rmSync(probe, { force: true });
