@@ -64,7 +64,8 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     MODELS_DIR=/app/models
 VOLUME ["/data"]
-EXPOSE 8080
+# 1883: MQTT for devices (MQTT_PORT; 0 switches it off)
+EXPOSE 8080 1883
 USER sense:sense
 # Ready = the database answers and the model versions found at start have loaded, one Active (docs/OPERATIONS.md: Running the server).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=90s --retries=3 \
