@@ -3,13 +3,21 @@
 // packets that one will not send on request, Debian's mosquitto_pub where
 // installed). The same device tokens, topics' bodies, validation, limits and
 // durable acknowledgement as the HTTP ingestion API (docs/API.md, "MQTT").
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import mqtt, { type MqttClient, type Packet } from 'mqtt';
 import type postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ingress } from '../../src/ingest/codec.js';
 import type { Api } from '../helpers/api.js';
-import { startInProcessPlatform, stopInProcessPlatform, type InProcessServer } from '../helpers/in-process.js';
+import {
+  startInProcess,
+  startInProcessPlatform,
+  stopInProcessPlatform,
+  type InProcessServer,
+} from '../helpers/in-process.js';
 import { freePort, RawMqtt } from '../helpers/mqtt.js';
 import { waitFor } from '../helpers/server.js';
 import { twoTenants } from '../helpers/tenants.js';
@@ -409,6 +417,54 @@ describe('acknowledgements', () => {
     } finally {
       await holder`COMMIT`;
       holder.release();
+    }
+  });
+});
+
+describe('MQTT over TLS', () => {
+  it('serves MQTTS_PORT with the certificate of HTTPS', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sense-mqtts-'));
+    const cert = join(dir, 'server.crt');
+    const key = join(dir, 'server.key');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-subj',
+        '/CN=localhost',
+        '-days',
+        '1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stdio: 'ignore' },
+    );
+    const tlsPort = await freePort();
+    const secure = await startInProcess({ TLS_CERT: cert, TLS_KEY: key, MQTTS_PORT: String(tlsPort) });
+    try {
+      // A CONNECT answered over TLS (a token of no device of this server's database: refused, 0x87).
+      const refused = await mqtt
+        .connectAsync(`mqtts://127.0.0.1:${tlsPort}`, {
+          username: 'nobody',
+          password: 'not-a-token',
+          protocolVersion: 5,
+          reconnectPeriod: 0,
+          rejectUnauthorized: false,
+        })
+        .then(
+          () => 0,
+          (error: { code: number }) => error.code,
+        );
+      expect(refused).toBe(0x87);
+    } finally {
+      await secure.stop();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
