@@ -18,6 +18,8 @@ export async function freePort(): Promise<number> {
 export class RawMqtt {
   private readonly received: Packet[] = [];
   closed = false;
+  /** set: packets go to it as they come, instead of the queue next() reads */
+  onPacket: ((packet: Packet) => void) | undefined;
 
   private constructor(
     private readonly socket: Socket,
@@ -25,7 +27,8 @@ export class RawMqtt {
   ) {
     const parser = mqttPacket.parser({ protocolVersion });
     parser.on('packet', (packet: Packet) => {
-      this.received.push(packet);
+      if (this.onPacket) this.onPacket(packet);
+      else this.received.push(packet);
     });
     socket.on('data', (chunk: Buffer) => parser.parse(chunk));
     socket.on('error', () => {});
