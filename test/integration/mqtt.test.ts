@@ -253,6 +253,49 @@ describe('topics', () => {
     expect(overMqtt).toEqual(overHttp);
   });
 
+  it('drives the rules: a landmark rule fires from an event published over MQTT', async () => {
+    const channel = (await admin.post('/v2/channels', { name: 'walkers', type: 'android' })).body.data;
+    const project = (await admin.post('/v2/projects', { name: 'city', channelIds: [channel.id] })).body.data.id;
+    const park = { lat: 48.8566, lon: 2.3522 };
+    const far = { lat: 48.87, lon: 2.3522 }; // ~1.5 km north of the park's 200 m circle
+    const landmark = (
+      await admin.post('/v2/landmarks', {
+        projectId: project,
+        name: 'park',
+        model: { type: 'circle', geometry: { center: park, radius: 200 } },
+      })
+    ).body.data.id;
+    const rule = await admin.post('/v2/rules', {
+      projectId: project,
+      name: 'entered the park',
+      conditionsObject: [{ type: 'enterLandmark', ids: [landmark], attribute: 'event.location.position' }],
+      actions: [{ type: 'push', subject: 'welcome', message: 'in the park' }],
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+    const device = await register(channel.apiKeys[0].apiKey);
+    const client = await connect(device);
+    let clock = Date.now() - 600_000;
+    const at = (point: { lat: number; lon: number }) => {
+      clock += 1000;
+      return { timestamp: clock, locations: [{ timestamp: clock, latitude: point.lat, longitude: point.lon }] };
+    };
+    // Out and in again until the rules engine has heard of the new rule (NOTIFY), then once more.
+    await waitFor(
+      async () => {
+        const walk = JSON.stringify({ events: [at(far), at(park)] });
+        await client.publishAsync(`devices/${device.deviceId}/mobile`, walk, { qos: 1 }).catch(() => {});
+        const [{ n }] = await sql<[{ n: number }]>`
+          SELECT count(*)::int AS n FROM action_jobs WHERE rule_id = ${rule.body.data.id} AND device_id = ${device.deviceId}`;
+        return n > 0;
+      },
+      15_000,
+      'the rule to fire from an MQTT event',
+    );
+    const [job] = await sql<Array<{ source: string }>>`
+      SELECT e.source FROM action_jobs j JOIN events e ON e.id = j.event_id WHERE j.rule_id = ${rule.body.data.id}`;
+    expect(job).toEqual({ source: 'mobile' });
+  });
+
   it('answers a bad payload 0x99 naming the field, and keeps the connection', async () => {
     const device = await register(schemaKey);
     const client = await connect(device);
