@@ -464,6 +464,74 @@ describe('acknowledgements', () => {
   });
 });
 
+describe('shutdown', () => {
+  it('stops accepting, lets a message in flight commit and be acknowledged, then disconnects (0x8B)', async () => {
+    const drainPort = await freePort();
+    const draining = await startInProcessPlatform({ MQTT_PORT: String(drainPort) });
+    let stopped: Promise<void> | undefined;
+    try {
+      const key = (await draining.admin.post('/v2/channels', { name: 'last', type: 'iot' })).body.data.apiKeys[0]
+        .apiKey;
+      const res = await fetch(`${draining.server.url}/v1/registration`, {
+        method: 'POST',
+        body: JSON.stringify({ apiKey: key }),
+      });
+      const device = (await res.json()) as Device;
+      const { client } = await RawMqtt.connect(drainPort, device);
+      const publish = (messageId: number): Packet => ({
+        cmd: 'publish',
+        topic: `devices/${device.deviceId}/events`,
+        payload: Buffer.from(JSON.stringify({ messageId })),
+        qos: 1,
+        messageId,
+        dup: false,
+        retain: false,
+      });
+      client.send(publish(1));
+      expect(await client.next()).toMatchObject({ cmd: 'puback', messageId: 1 });
+      const holder = await draining.sql.reserve();
+      try {
+        await holder`BEGIN`;
+        await holder`SELECT id FROM devices WHERE id = ${device.deviceId} FOR UPDATE`;
+        client.send(publish(2));
+        const [{ pid }] = await holder<[{ pid: number }]>`SELECT pg_backend_pid() AS pid`;
+        await waitFor(
+          async () =>
+            (
+              await draining.sql<
+                [{ n: number }]
+              >`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`
+            )[0].n > 0,
+          10_000,
+          'the commit to wait for the held row',
+        );
+        stopped = draining.server.stop();
+        // No new connection once the shutdown began.
+        await waitFor(
+          async () =>
+            await RawMqtt.open(drainPort, 5).then(
+              (c) => (c.end(), false),
+              () => true,
+            ),
+          10_000,
+          'the listener closed',
+        );
+        expect(client.pending).toEqual([]);
+      } finally {
+        await holder`COMMIT`;
+        holder.release();
+      }
+      // Success: committed (the database goes with the in-process server once stopped, so the PUBACK is the witness).
+      expect(await client.next()).toMatchObject({ cmd: 'puback', messageId: 2, reasonCode: 0 });
+      expect(await client.next()).toMatchObject({ cmd: 'disconnect', reasonCode: 0x8b });
+      client.end();
+    } finally {
+      await draining.sql.end();
+      await (stopped ?? draining.server.stop());
+    }
+  });
+});
+
 describe('MQTT over TLS', () => {
   it('serves MQTTS_PORT with the certificate of HTTPS', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sense-mqtts-'));
