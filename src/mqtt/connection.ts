@@ -137,16 +137,28 @@ export class MqttConnection {
   private onData(chunk: Buffer): void {
     if (this.state === 'closed') return;
     this.lastHeard = Date.now();
-    this.parser.parse(chunk);
-    // mqtt-packet buffers a packet until it is whole: one over the limit is
-    // refused as its bytes arrive, not once they all sit in memory.
-    if (!this.closed() && bufferedBytes(this.parser) > this.host.settings.maxPayloadBytes + PACKET_OVERHEAD_BYTES) {
-      this.protocolError(REASON.packetTooLarge, 'packet_too_large', 'packet over the maximum packet size');
-    }
+    // mqtt-packet holds a packet's bytes until it is whole (parse answers how
+    // many): one over the limit is refused as its bytes arrive, not once they
+    // all sit in memory.
+    const buffered = this.parser.parse(chunk);
+    if (!this.closed() && buffered > this.maxPacketBytes) this.packetTooLarge();
+  }
+
+  /** The largest packet taken (MQTT 5 tells the client in CONNACK). */
+  private get maxPacketBytes(): number {
+    return this.host.settings.maxPayloadBytes + PACKET_OVERHEAD_BYTES;
+  }
+
+  private packetTooLarge(): void {
+    this.protocolError(REASON.packetTooLarge, 'packet_too_large', 'packet over the maximum packet size');
   }
 
   private onPacket(packet: Packet): void {
     if (this.state === 'closed') return;
+    if ((packet.length ?? 0) > this.maxPacketBytes) {
+      this.packetTooLarge(); // one that came whole in a single read
+      return;
+    }
     if (this.state === 'authenticating') {
       if (this.early.length >= this.host.settings.receiveMaximum)
         this.protocolError(REASON.protocolError, 'protocol', 'too many packets before CONNACK');
@@ -260,7 +272,7 @@ export class MqttConnection {
               receiveMaximum: this.host.settings.receiveMaximum,
               maximumQoS: 1,
               retainAvailable: false,
-              maximumPacketSize: this.host.settings.maxPayloadBytes + PACKET_OVERHEAD_BYTES,
+              maximumPacketSize: this.maxPacketBytes,
               topicAliasMaximum: 0,
               wildcardSubscriptionAvailable: false,
               subscriptionIdentifiersAvailable: false,
@@ -575,9 +587,4 @@ export class MqttConnection {
     this.host.release(this);
     this.drained?.();
   }
-}
-
-/** Bytes mqtt-packet holds of a packet not yet whole (its list of chunks). */
-function bufferedBytes(parser: ReturnType<typeof mqttPacket.parser>): number {
-  return (parser as unknown as { _list: { length: number } })._list.length;
 }

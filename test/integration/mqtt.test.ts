@@ -351,6 +351,27 @@ describe('topics', () => {
   });
 });
 
+describe('packets', () => {
+  it('closes a connection whose packet is over the maximum packet size (0x95), before reading it whole', async () => {
+    const device = await register();
+    const { client, connack } = await raw(device);
+    const maximum = (connack as { properties?: { maximumPacketSize?: number } }).properties?.maximumPacketSize;
+    expect(maximum).toBe(4096 + 64 * 1024);
+    client.send({
+      cmd: 'publish',
+      topic: `devices/${device.deviceId}/events`,
+      payload: Buffer.alloc(maximum! + 1, 0x20),
+      qos: 1,
+      messageId: 1,
+      dup: false,
+      retain: false,
+    });
+    await client.waitClosed();
+    expect(client.pending).toEqual([expect.objectContaining({ cmd: 'disconnect', reasonCode: 0x95 })]);
+    expect(await storedPayloads(device.deviceId)).toEqual([]);
+  });
+});
+
 describe('acknowledgements', () => {
   it('sends the QoS 1 PUBACK only after the commit', async () => {
     const device = await register();
