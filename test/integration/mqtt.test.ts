@@ -436,6 +436,16 @@ describe('acknowledgements', () => {
     expect((await storedPayloads(device.deviceId)).map((e) => e.payload)).toEqual([{ n: 1 }, { n: 2 }]);
   });
 
+  it('takes an MQTT 5 user property idempotency-key as HTTP takes the Idempotency-Key header', async () => {
+    const device = await register();
+    const client = await connect(device);
+    const keyed = { properties: { userProperties: { 'idempotency-key': 'reading-42' } }, qos: 1 as const };
+    await client.publishAsync(`devices/${device.deviceId}/events`, JSON.stringify({ reading: 42 }), keyed);
+    await client.publishAsync(`devices/${device.deviceId}/events`, JSON.stringify({ reading: 42 }), keyed);
+    await client.publishAsync(`devices/${device.deviceId}/events`, JSON.stringify({ reading: 42 }), { qos: 1 });
+    expect(await storedPayloads(device.deviceId)).toHaveLength(2);
+  });
+
   it('stores QoS 0 through the same writer, and refuses QoS 2 (MQTT 5: DISCONNECT 0x9B)', async () => {
     const device = await register();
     const client = await connect(device);
