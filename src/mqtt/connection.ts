@@ -92,9 +92,9 @@ export class MqttConnection {
   clientId = '';
   private token = '';
   /** when anything was last heard from the client, for keep-alive (ms since the epoch) */
-  lastHeard = Date.now();
+  private lastHeard = Date.now();
   /** the keep-alive in force, in ms; 0 before CONNECT */
-  keepAliveMs = 0;
+  private keepAliveMs = 0;
   readonly connectedAt = Date.now();
   private readonly inFlight: InFlight[] = [];
   private readonly inFlightIds = new Map<number, InFlight>();
@@ -124,14 +124,6 @@ export class MqttConnection {
   /** state read where a callback or an await may have changed it (TypeScript narrows it otherwise) */
   private closed(): boolean {
     return this.state === 'closed';
-  }
-
-  get open(): boolean {
-    return this.state === 'open';
-  }
-
-  get inFlightCount(): number {
-    return this.inFlight.length;
   }
 
   private onData(chunk: Buffer): void {
