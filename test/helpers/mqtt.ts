@@ -95,6 +95,20 @@ export class RawMqtt {
     await waitFor(async () => this.closed, ms, 'the server to close the connection');
   }
 
+  /** Reads nothing more from the server (a client that stopped reading): what it sends piles up on its side. */
+  stopReading(): void {
+    this.socket.pause();
+  }
+
+  /** Resolves once what was written has gone to the kernel (or the connection closed). */
+  drained(): Promise<void> {
+    if (this.closed || this.socket.writableLength === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.socket.once('drain', resolve);
+      this.socket.once('close', resolve);
+    });
+  }
+
   end(): void {
     this.socket.destroy();
   }

@@ -372,6 +372,34 @@ describe('packets', () => {
   });
 });
 
+describe('a client that stops reading', () => {
+  it('is disconnected once its unread answers pass the bound, not buffered for', { timeout: 120_000 }, async () => {
+    const device = await register();
+    const other = await register();
+    const { client } = await raw(device);
+    client.stopReading();
+    // Each refused message answers a PUBACK with a reason string, at once and bigger than the message:
+    // the answers fill the socket buffers of both sides, then the server's write buffer.
+    const refused = (messageId: number): Packet => ({
+      cmd: 'publish',
+      topic: `devices/${other.deviceId}/events`,
+      payload: Buffer.alloc(0),
+      qos: 1,
+      messageId,
+      dup: false,
+      retain: false,
+    });
+    let id = 0;
+    while (!client.closed && id < 2_000_000) {
+      client.sendAll(Array.from({ length: 2000 }, () => refused((id++ % 65535) + 1)));
+      await client.drained();
+    }
+    expect(client.closed).toBe(true);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/mqtt_refusals_total\{reason="slow_reader"\} 1/);
+  });
+});
+
 describe('acknowledgements', () => {
   it('sends the QoS 1 PUBACK only after the commit', async () => {
     const device = await register();
