@@ -64,8 +64,9 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     MODELS_DIR=/app/models
 VOLUME ["/data"]
-# 8000: the Open Inference Protocol's REST port (OIP_HTTP_PORT)
-EXPOSE 8080 8000
+# 8000 and 8001: the Open Inference Protocol's REST and gRPC ports (OIP_HTTP_PORT, OIP_GRPC_PORT);
+# 1883: MQTT for devices (MQTT_PORT). 0 switches any of them off.
+EXPOSE 8080 8000 8001 1883
 USER sense:sense
 # Ready = the database answers and the model versions found at start have loaded, one Active (docs/OPERATIONS.md: Running the server).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=90s --retries=3 \

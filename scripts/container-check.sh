@@ -41,6 +41,11 @@ fi
 store=$(mktemp -d /var/tmp/sense-containers.XXXXXX)
 podman=(podman --root "$store/root" --runroot "$store/run" --storage-driver vfs --cgroup-manager cgroupfs --events-backend none --runtime runc)
 port=18080
+# The other listeners on ports of their own too: the host's network is shared, and a machine's own
+# Mosquitto may hold 1883 (the Open Inference Protocol's 8000 and 8001 are as commonly taken).
+oip_port=18000
+grpc_port=18001
+mqtt_port=18883
 name=sense-check
 cleanup() {
   "${podman[@]}" rm -f "$name" >/dev/null 2>&1 || true
@@ -94,7 +99,7 @@ files=$(ulimit -Hn)
 [ "$files" = unlimited ] && files=1048576
 run() {
   "${podman[@]}" run -d --name "$name" --network host --ulimit "nofile=$files:$files" --ulimit nproc=4096:4096 \
-    -e PORT=$port -e HOST=127.0.0.1 \
+    -e PORT=$port -e HOST=127.0.0.1 -e OIP_HTTP_PORT=$oip_port -e OIP_GRPC_PORT=$grpc_port -e MQTT_PORT=$mqtt_port \
     -e ADMIN_PASSWORD=container-check-1 -e INFERENCE_API_KEY=container-check-key \
     -v sense-check-data:/data localhost/sense-inference:check >/dev/null
 }
@@ -116,6 +121,10 @@ run
 ready
 answer=$(curl -fsS -H "Authorization: Bearer container-check-key" -F file=@samples/scene.jpg "http://127.0.0.1:$port/v1/models/01JDEM0DETECT0R00000000001/predict")
 echo "$answer" | node -e 'const a = JSON.parse(require("fs").readFileSync(0, "utf8")); if (!Object.values(a).flat().length) { console.error("no detections: " + JSON.stringify(a)); process.exit(1); }'
+# The Open Inference Protocol's REST port answers the same image (binary-free JSON: the image as base64).
+printf '{"inputs":[{"name":"image","datatype":"BYTES","shape":[1],"data":[{"b64":"%s"}]}]}' "$(base64 -w0 samples/scene.jpg)" |
+  curl -fsS -H "Authorization: Bearer container-check-key" --data-binary @- "http://127.0.0.1:$oip_port/v2/models/demo/infer" |
+  grep -q '"name":"detections"' || { say "the OIP REST port did not answer the image"; exit 1; }
 token=$(curl -fsS "http://127.0.0.1:$port/v2/login" -d '{"email": "admin@example.com", "password": "container-check-1"}' | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).token')
 curl -fsS "http://127.0.0.1:$port/v2/channels" -H "Authorization: Bearer $token" -d '{"name": "kept across restarts", "type": "android"}' >/dev/null
 first=$("${podman[@]}" logs "$name" 2>&1)
@@ -136,4 +145,4 @@ if grep -q 'created organization and admin' <<<"$again"; then
   exit 1
 fi
 stop
-say "ok: built, ready, predicted, restarted on its volume with its data"
+say "ok: built, ready, predicted (and through the OIP REST port), restarted on its volume with its data"

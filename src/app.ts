@@ -39,7 +39,7 @@ import { jpegDecoder } from './inference/pipeline/decode-image.js';
 import { native } from './inference/native.js';
 import { trimWhenIdle } from './lib/idle-trim.js';
 import type { Logger } from './log.js';
-import { createServerMetrics, Gauge } from './observability/metrics.js';
+import { createServerMetrics, Gauge, type Registry } from './observability/metrics.js';
 import { AccountService } from './platform/accounts.js';
 import { createAuthenticator } from './platform/auth/authenticator.js';
 import { TokenService } from './platform/auth/tokens.js';
@@ -72,6 +72,7 @@ import { RuleService } from './platform/rules/rule-service.js';
 import { ActionRunner, outboxSms } from './platform/rules/action-runner.js';
 import { parseAllowList } from './platform/rules/ssrf-guard.js';
 import { sealStoredWebhookSecrets } from './platform/rules/seal-stored.js';
+import { MqttServer } from './mqtt/mqtt-server.js';
 
 export interface RunningServer {
   port: number;
@@ -79,6 +80,8 @@ export interface RunningServer {
   oipHttpPort: number | undefined;
   /** the Open Inference Protocol's gRPC port; undefined when OIP_GRPC_PORT=0 */
   oipGrpcPort: number | undefined;
+  /** the MQTT ports listening (MQTT_PORT, MQTTS_PORT), where on */
+  mqttPorts: number[];
   inference: InferenceService;
   database: Database;
   /** Stops accepting, drains in-flight requests, then closes workers and the database. */
@@ -124,6 +127,47 @@ const OIP_REST_LISTENER = 'oip rest listening';
  */
 function oipBodyLimit(maxImageBytes: number): number {
   return 4 * (Math.ceil(maxImageBytes / 3) * 4 + 64 * 1024);
+}
+
+/**
+ * MQTT for devices (src/mqtt/) on MQTT_PORT and, with TLS, MQTTS_PORT: the
+ * same ingestion service as the HTTP routes. Undefined when both are off.
+ */
+async function startMqtt(
+  config: Config,
+  ingest: IngestService,
+  registry: Registry,
+  log: Logger,
+): Promise<{ server: MqttServer; ports: number[] } | undefined> {
+  const { port, tlsPort } = config.mqtt;
+  if (port === 0 && tlsPort === 0) return undefined;
+  const server = new MqttServer(
+    ingest,
+    {
+      receiveMaximum: config.mqtt.receiveMaximum,
+      maxKeepAliveSeconds: config.mqtt.maxKeepAliveSeconds,
+      maxConnectionsPerOrganization: config.mqtt.maxConnectionsPerOrganization,
+      maxPayloadBytes: config.maxIngestBodyBytes,
+    },
+    log,
+  );
+  server.registerMetrics(registry);
+  const ports: number[] = [];
+  try {
+    for (const [listening, tls] of [
+      [port, undefined],
+      [tlsPort, config.tls],
+    ] as const) {
+      if (listening === 0) continue;
+      const bound = await server.listen({ host: config.host, port: listening, tls });
+      log.info('mqtt listening', { host: config.host, port: bound, tls: tls !== undefined });
+      ports.push(bound);
+    }
+  } catch (error) {
+    await server.stop(0);
+    throw error;
+  }
+  return { server, ports };
 }
 
 /** web/dist: beside src/ (tsx) and dist/ (compiled) alike. */
@@ -485,16 +529,26 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       log.info('oip grpc listening', { host: config.host, port: grpcPort, tls: config.tls !== undefined });
     }
 
+    const mqtt = await startMqtt(config, ingest, metrics.registry, log);
+    // On a failed start; a stop drains it with the other front ends (below).
+    if (mqtt) cleanups.push(() => mqtt.server.stop(0));
+
     return {
       port,
       oipHttpPort: ports[listeners.findIndex((listener) => listener.name === OIP_REST_LISTENER)],
       oipGrpcPort: grpcPort,
+      mqttPorts: mqtt?.ports ?? [],
       inference,
       database,
       stop: async () => {
         // Refuses new requests and ends the event streams, which would otherwise never finish.
-        // Both front ends drain at once: neither's slow calls lengthen the other's wait.
-        await Promise.all([server.stop(config.shutdownTimeoutMs), grpc?.close(config.shutdownTimeoutMs)]);
+        // The front ends drain at once, before the writer and the engine close: none's slow calls lengthen
+        // another's wait, and MQTT's messages in flight commit and are acknowledged first.
+        await Promise.all([
+          server.stop(config.shutdownTimeoutMs),
+          grpc?.close(config.shutdownTimeoutMs),
+          mqtt?.server.stop(config.shutdownTimeoutMs),
+        ]);
         await cleanup();
         log.info('shutdown complete');
       },

@@ -690,6 +690,41 @@ const TABLE = {
       "port of the Open Inference Protocol's gRPC service (inference.GRPCInferenceService); 0: not served",
     ),
   },
+  /** the MQTT listener of devices (src/mqtt/): its ports and limits */
+  mqtt: {
+    port: value(
+      'MQTT_PORT',
+      integer(0, 65535),
+      '1883',
+      'MQTT (3.1.1 and 5) for devices: events published to devices/<id>/events and /mobile (0: off)',
+    ),
+    tlsPort: adjusted(
+      value('MQTTS_PORT', integer(0, 65535), '0', 'MQTT over TLS, with the TLS_CERT and TLS_KEY of HTTPS (0: off)'),
+      (port, get) => {
+        if (port !== 0 && get('TLS_CERT') === undefined)
+          throw new ConfigError('MQTTS_PORT needs TLS_CERT and TLS_KEY (the certificate HTTPS uses)');
+        return port;
+      },
+    ),
+    maxConnectionsPerOrganization: value(
+      'MQTT_MAX_CONNECTIONS_PER_ORGANIZATION',
+      integer(1),
+      '10000',
+      "MQTT connections one organization's devices may hold open on a server; past it a CONNECT is refused (quota exceeded)",
+    ),
+    receiveMaximum: value(
+      'MQTT_RECEIVE_MAXIMUM',
+      integer(1, 65535),
+      '64',
+      'QoS 1 messages a connection may have waiting for their commit (PUBACK); past it the server stops reading it',
+    ),
+    maxKeepAliveSeconds: value(
+      'MQTT_MAX_KEEPALIVE_SECONDS',
+      integer(5, 65535),
+      '300',
+      'the longest keep-alive a client gets (one asking for none or more gets this); silent for 1.5 times it, it is closed',
+    ),
+  },
   deviceTokenTtlSeconds: value(
     'DEVICE_TOKEN_TTL_SECONDS',
     integer(60),

@@ -42,6 +42,8 @@ async function serve(config: Config, log: Logger): Promise<void> {
     ...(config.ingressPort === undefined ? [] : [{ port: config.ingressPort, setting: 'INGRESS_PORT' }]),
     { port: config.oip.httpPort, setting: 'OIP_HTTP_PORT' },
     { port: config.oip.grpcPort, setting: 'OIP_GRPC_PORT' },
+    { port: config.mqtt.port, setting: 'MQTT_PORT' },
+    { port: config.mqtt.tlsPort, setting: 'MQTTS_PORT' },
   ]);
   watchParent(shutdown);
   server = await startServer(config, log);

@@ -90,6 +90,20 @@ export class IngestService {
   }
 
   private unlisten: (() => Promise<void>) | undefined;
+  /** told when device credentials may have stopped holding: connections that outlive a request check theirs again */
+  private readonly credentialListeners = new Set<() => void>();
+
+  /**
+   * Calls `listener` whenever a device, channel or channel key changes in a
+   * way that can end device tokens (from any server); returns the function
+   * that stops it. Long-lived connections (MQTT) check their token again
+   * then, so a revoked device is cut off within seconds, as HTTP refuses its
+   * next request.
+   */
+  onCredentialsChanged(listener: () => void): () => void {
+    this.credentialListeners.add(listener);
+    return () => this.credentialListeners.delete(listener);
+  }
 
   /**
    * Follows device deletions and changes to channel keys and channels (from
@@ -100,6 +114,7 @@ export class IngestService {
     const forget = () => {
       this.knownDevices.clear();
       this.tokens.forgetDevices();
+      for (const listener of this.credentialListeners) listener();
     };
     const subscriptions = await Promise.all([
       this.sql.listen('devices_deleted', forget),

@@ -228,6 +228,7 @@ describe('under npm', () => {
         DATA_DIR: dataDir,
         MODELS_DIR: modelsDir,
         PORT: '0',
+        MQTT_PORT: '0',
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
       },

@@ -16,7 +16,7 @@ const newGlibc = glibc !== null && Number(glibc.split('.')[1]) >= 38 && glibc.st
 const upstreamInstalled = existsSync(`${root}node_modules/uws-upstream/package.json`);
 
 function run(bin: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', MQTT_PORT: '0', LOG_LEVEL: 'info' };
   delete env.NODE_OPTIONS; // vitest's, for Node 20
   return new Promise((resolve) => {
     execFile(bin, args, { cwd: root, env, timeout: 50_000 }, (error, stdout, stderr) => {

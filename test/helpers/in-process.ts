@@ -58,6 +58,8 @@ export async function startInProcess(
   const config = loadConfig({
     ...process.env,
     PORT: '0',
+    // a Mosquitto may hold 1883 on a developer's machine: MQTT only where a test asks for it, on a free port
+    MQTT_PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     MODELS_DIR: '/nonexistent',

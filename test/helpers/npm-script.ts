@@ -30,6 +30,7 @@ export async function startNpmScript(
       PORT: '0',
       OIP_HTTP_PORT: '0',
       OIP_GRPC_PORT: '0',
+      MQTT_PORT: '0',
       LOG_LEVEL: 'info',
       ...options.env,
     },

@@ -87,6 +87,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     PORT: '0',
+    // a Mosquitto may hold 1883 on a developer's machine: MQTT only where a test asks for it, on a free port
+    MQTT_PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     MODELS_DIR: options.modelsDir ?? join(ROOT, 'models'),

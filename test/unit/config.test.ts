@@ -96,6 +96,13 @@ describe('configuration', () => {
     );
   });
 
+  it('takes MQTTS_PORT only with the TLS certificate, and MQTT_PORT 0 as off', () => {
+    expect(loadConfig({}).mqtt).toMatchObject({ port: 1883, tlsPort: 0, receiveMaximum: 64 });
+    expect(loadConfig({ MQTT_PORT: '0' }).mqtt.port).toBe(0);
+    expect(() => loadConfig({ MQTTS_PORT: '8883' })).toThrow(/MQTTS_PORT needs TLS_CERT and TLS_KEY/);
+    expect(() => loadConfig({ MQTT_RECEIVE_MAXIMUM: '0' })).toThrow(ConfigError);
+  });
+
   it('fails fast on malformed numbers', () => {
     expect(() => loadConfig({ PORT: '80a' })).toThrow(ConfigError);
     expect(() => loadConfig({ WORKERS: '0' })).toThrow('WORKERS must be an integer between 1 and 256, got "0"');

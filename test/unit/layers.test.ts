@@ -22,9 +22,10 @@ const RANKS: Record<string, number> = {
   inference: 2,
   platform: 3,
   ingest: 4,
-  // front ends over the domains: HTTP, and the Open Inference Protocol's gRPC beside it
+  // front ends over the domains, beside each other: HTTP, the Open Inference Protocol's gRPC, MQTT for devices
   http: 5,
   grpc: 5,
+  mqtt: 5,
   // composition and entry points
   'app.ts': 6,
   'main.ts': 7, // starts app.ts
@@ -39,12 +40,13 @@ const RANKS: Record<string, number> = {
  * VersionRegistry port, inference/versions/version-registry.ts, which the platform
  * implements over db/).
  */
-const SKIPPED: Record<string, readonly string[]> = { http: ['db'], grpc: ['db'], inference: ['db'] };
+const SKIPPED: Record<string, readonly string[]> = { http: ['db'], grpc: ['db'], mqtt: ['db'], inference: ['db'] };
 
 /** Packages a layer may not import, for the same reasons: inference never holds a connection, and routes receive services, not one. */
 const FORBIDDEN_PACKAGES: Record<string, readonly string[]> = {
   http: ['postgres'],
   grpc: ['postgres'],
+  mqtt: ['postgres'],
   inference: ['postgres'],
 };
 
@@ -169,6 +171,22 @@ describe('layers', () => {
       expect(wrongWayImports([probe])).toEqual([
         'grpc/.layer-probe.ts -> http/reply.ts',
         'grpc/.layer-probe.ts -> db/gateways.ts',
+      ]);
+    } finally {
+      rmSync(probe, { force: true });
+    }
+  });
+
+  it('catches the MQTT front end reaching the HTTP one beside it, or db/ past the domains', () => {
+    const probe = join(SRC, 'mqtt', '.layer-probe.ts');
+    writeFileSync(
+      probe,
+      "import { ApiError } from '../http/errors.js';\nimport { findGateway } from '../db/gateways.js';\nexport const probe = [ApiError, findGateway];\n",
+    );
+    try {
+      expect(wrongWayImports([probe])).toEqual([
+        'mqtt/.layer-probe.ts -> http/errors.ts',
+        'mqtt/.layer-probe.ts -> db/gateways.ts',
       ]);
     } finally {
       rmSync(probe, { force: true });

@@ -1,0 +1,582 @@
+// One device's MQTT connection (3.1.1 or 5): mqtt-packet parses and writes
+// the packets; this class decides what they mean. The device authenticates
+// in its CONNECT (user name: its id; password: its device token), publishes
+// events to its own topics (topics.ts) and gets each QoS 1 PUBACK only once
+// the event's group commit is done: the PUBLISH is handed to the same
+// IngestService as POST /v1/iot/events or /v1/mobile/events/batch, whose
+// promise resolves after the commit. PUBACKs leave in the order the
+// PUBLISHes came (MQTT 4.6), so one slow commit holds back the acks behind
+// it, never reorders them.
+//
+// What the connection bounds: QoS 1 messages in flight (receive maximum:
+// past it the socket is paused, so TCP holds the rest in the client), a
+// packet's size (MQTT 5 maximum packet size; past it the connection is
+// closed before the packet is buffered whole), its write buffer (a client
+// that stops reading is closed, not buffered for), keep-alive (mqtt-server.ts's
+// ticker closes a connection silent for 1.5 keep-alive periods).
+import type { Socket } from 'node:net';
+import mqttPacket, { type IConnectPacket, type IPublishPacket, type ISubscribePacket, type Packet } from 'mqtt-packet';
+import { CodedError, DomainError } from '../errors.js';
+import { newId } from '../ids.js';
+import { sha256, sha256OfParts } from '../lib/sha256.js';
+import { decodeEventBatch, decodeIotPayload } from '../ingest/codec.js';
+import type { IngestService } from '../ingest/ingest-service.js';
+import type { DeviceClaims } from '../platform/auth/tokens.js';
+import {
+  commandsTopic,
+  payloadFormat,
+  publishTopicOf,
+  REASON,
+  RETURN_CODE_311,
+  SUBACK_FAILURE_311,
+  type PublishTopic,
+} from './topics.js';
+
+/** What the connection reports to its server (mqtt-server.ts): counted in /metrics, logged. */
+export interface ConnectionHost {
+  readonly ingest: IngestService;
+  readonly settings: ConnectionSettings;
+  readonly logger: MqttLogger;
+  /** null: admitted (the device's earlier connection under this client id closed); else why not */
+  admit(connection: MqttConnection): 'quota' | null;
+  release(connection: MqttConnection): void;
+  /** a refusal or a dropped connection, by reason (mqtt_refusals_total) */
+  refused(reason: string): void;
+  /** a message's outcome, by topic (mqtt_messages_total) */
+  message(topic: PublishTopic, outcome: MessageOutcome): void;
+}
+
+export interface ConnectionSettings {
+  receiveMaximum: number;
+  maxKeepAliveSeconds: number;
+  /** the largest payload taken, as MAX_INGEST_BODY_BYTES over HTTP */
+  maxPayloadBytes: number;
+  /** what a client's unread answers may hold before it is closed */
+  maxWriteBufferBytes: number;
+}
+
+/** The logging the MQTT front end does (log.ts's logger fits it). */
+export interface MqttLogger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+export type MessageOutcome = 'stored' | 'invalid' | 'throttled' | 'too_large' | 'failed';
+
+interface Outcome {
+  reason: number;
+  reasonString?: string;
+  outcome: MessageOutcome;
+}
+
+/** A QoS 1 PUBLISH between its arrival and its PUBACK. */
+interface InFlight {
+  packetId: number;
+  outcome: Outcome | undefined;
+}
+
+/** Room a PUBLISH's topic and properties take beside its payload (the packet limit is the payload limit plus this). */
+const PACKET_OVERHEAD_BYTES = 64 * 1024;
+/** Reason strings are for people; a field's path and why fit in this. */
+const MAX_REASON_STRING = 512;
+
+type State = 'connecting' | 'authenticating' | 'open' | 'draining' | 'closed';
+
+export class MqttConnection {
+  private readonly parser = mqttPacket.parser({ protocolVersion: 4 });
+  private state: State = 'connecting';
+  /** 3 (3.1), 4 (3.1.1) or 5 */
+  private version: 3 | 4 | 5 = 4;
+  device: DeviceClaims | undefined;
+  clientId = '';
+  private token = '';
+  /** when anything was last heard from the client, for keep-alive (ms since the epoch) */
+  private lastHeard = Date.now();
+  /** the keep-alive in force, in ms; 0 before CONNECT */
+  private keepAliveMs = 0;
+  readonly connectedAt = Date.now();
+  private readonly inFlight: InFlight[] = [];
+  private readonly inFlightIds = new Map<number, InFlight>();
+  private paused = false;
+  /** MQTT 5: the client asked for no reason strings except on CONNACK and DISCONNECT */
+  private problemInformation = true;
+  /** MQTT 5: the largest packet the client takes */
+  private clientMaxPacket = Number.POSITIVE_INFINITY;
+  /** the commands filter the device subscribed to (delivery of commands is the rules' mqtt action's) */
+  readonly subscriptions = new Set<string>();
+  private drained: (() => void) | undefined;
+  /** packets that came behind CONNECT before its answer: read once it is accepted */
+  private early: Packet[] = [];
+
+  constructor(
+    readonly socket: Socket,
+    private readonly host: ConnectionHost,
+  ) {
+    socket.setNoDelay(true);
+    this.parser.on('packet', (packet: Packet) => this.onPacket(packet));
+    this.parser.on('error', (error: Error) => this.protocolError(REASON.malformedPacket, 'malformed', error.message));
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', () => {}); // 'close' follows; a reset by the client is no server error
+    socket.on('close', () => this.onClose());
+  }
+
+  /** state read where a callback or an await may have changed it (TypeScript narrows it otherwise) */
+  private closed(): boolean {
+    return this.state === 'closed';
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.state === 'closed') return;
+    this.lastHeard = Date.now();
+    // mqtt-packet holds a packet's bytes until it is whole (parse answers how
+    // many): one over the limit is refused as its bytes arrive, not once they
+    // all sit in memory.
+    const buffered = this.parser.parse(chunk);
+    if (!this.closed() && buffered > this.maxPacketBytes) this.packetTooLarge();
+  }
+
+  /** The largest packet taken (MQTT 5 tells the client in CONNACK). */
+  private get maxPacketBytes(): number {
+    return this.host.settings.maxPayloadBytes + PACKET_OVERHEAD_BYTES;
+  }
+
+  private packetTooLarge(): void {
+    this.protocolError(REASON.packetTooLarge, 'packet_too_large', 'packet over the maximum packet size');
+  }
+
+  private onPacket(packet: Packet): void {
+    if (this.state === 'closed') return;
+    if ((packet.length ?? 0) > this.maxPacketBytes) {
+      this.packetTooLarge(); // one that came whole in a single read
+      return;
+    }
+    if (this.state === 'authenticating') {
+      if (this.early.length >= this.host.settings.receiveMaximum)
+        this.protocolError(REASON.protocolError, 'protocol', 'too many packets before CONNACK');
+      else this.early.push(packet);
+      return;
+    }
+    if (this.state === 'connecting') {
+      if (packet.cmd !== 'connect') {
+        this.host.refused('protocol');
+        this.destroy();
+        return;
+      }
+      void this.onConnect(packet);
+      return;
+    }
+    switch (packet.cmd) {
+      case 'publish':
+        this.onPublish(packet);
+        return;
+      case 'subscribe':
+        this.onSubscribe(packet);
+        return;
+      case 'unsubscribe':
+        for (const filter of packet.unsubscriptions) this.subscriptions.delete(filter);
+        this.send({
+          cmd: 'unsuback',
+          messageId: packet.messageId!,
+          ...(this.version === 5 ? { granted: packet.unsubscriptions.map(() => REASON.success) } : {}),
+        } as Packet);
+        return;
+      case 'pingreq':
+        this.send({ cmd: 'pingresp' });
+        return;
+      case 'disconnect':
+        // The client is done: what it published still commits; its acks have no reader.
+        this.state = 'draining';
+        this.socket.end();
+        return;
+      case 'puback':
+        return; // commands down (QoS 1) are the rules' mqtt action's; nothing is sent to acknowledge yet
+      default:
+        this.protocolError(REASON.protocolError, 'protocol', `unexpected ${packet.cmd}`);
+    }
+  }
+
+  private async onConnect(packet: IConnectPacket): Promise<void> {
+    this.version = packet.protocolVersion ?? 4;
+    // mqtt-packet reads what follows CONNECT by the version its parser was made with.
+    (this.parser as unknown as { settings: { protocolVersion: number } }).settings.protocolVersion = this.version;
+    this.state = 'authenticating';
+    this.socket.pause();
+    const v5 = this.version === 5;
+    const properties = packet.properties ?? {};
+    if (properties.requestProblemInformation === false) this.problemInformation = false;
+    if (properties.maximumPacketSize) this.clientMaxPacket = properties.maximumPacketSize;
+    const refuse = (reason: number, code311: number, why: string) => {
+      this.host.refused(why);
+      this.send(
+        v5
+          ? { cmd: 'connack', sessionPresent: false, reasonCode: reason }
+          : { cmd: 'connack', sessionPresent: false, returnCode: code311 },
+      );
+      this.close();
+    };
+    if (properties.authenticationMethod !== undefined) {
+      refuse(0x8c, RETURN_CODE_311.badUserNameOrPassword, 'bad_authentication_method');
+      return;
+    }
+    this.token = packet.password?.toString('utf8') ?? '';
+    try {
+      if (this.token === '') throw new DomainError('unauthenticated', 'no password: the device token');
+      this.device = await this.host.ingest.authenticate(this.token);
+      if (packet.username !== this.device.deviceId)
+        throw new DomainError('unauthenticated', 'the user name is not the device id of the token');
+    } catch (error) {
+      if (this.closed()) return;
+      if (!(error instanceof DomainError) || error.kind !== 'unauthenticated') {
+        this.host.logger.warn('mqtt connect failed', { error });
+        refuse(REASON.serverUnavailable, RETURN_CODE_311.serverUnavailable, 'unavailable');
+        return;
+      }
+      this.host.logger.debug('mqtt connect refused', { error, address: this.socket.remoteAddress });
+      refuse(REASON.notAuthorized, RETURN_CODE_311.notAuthorized, 'not_authorized');
+      return;
+    }
+    if (this.closed()) return;
+    let assigned: string | undefined;
+    this.clientId = packet.clientId;
+    if (this.clientId === '') {
+      if (!v5 && !packet.clean) {
+        refuse(REASON.clientIdentifierNotValid, RETURN_CODE_311.identifierRejected, 'client_id');
+        return;
+      }
+      this.clientId = assigned = `sense-${newId()}`;
+    }
+    if (this.host.admit(this) === 'quota') {
+      refuse(REASON.quotaExceeded, RETURN_CODE_311.serverUnavailable, 'organization_connections');
+      return;
+    }
+    const maxKeepAlive = this.host.settings.maxKeepAliveSeconds;
+    // A client that asks for none (0) or more than the server allows gets the server's (MQTT 5 tells it so).
+    const keepAlive = packet.keepalive && packet.keepalive <= maxKeepAlive ? packet.keepalive : maxKeepAlive;
+    this.keepAliveMs = keepAlive * 1000;
+    this.send(
+      v5
+        ? {
+            cmd: 'connack',
+            sessionPresent: false,
+            reasonCode: REASON.success,
+            properties: {
+              receiveMaximum: this.host.settings.receiveMaximum,
+              maximumQoS: 1,
+              retainAvailable: false,
+              maximumPacketSize: this.maxPacketBytes,
+              topicAliasMaximum: 0,
+              wildcardSubscriptionAvailable: false,
+              subscriptionIdentifiersAvailable: false,
+              sharedSubscriptionAvailable: false,
+              ...(properties.sessionExpiryInterval ? { sessionExpiryInterval: 0 } : {}),
+              ...(keepAlive !== packet.keepalive ? { serverKeepAlive: keepAlive } : {}),
+              ...(assigned ? { assignedClientIdentifier: assigned } : {}),
+            },
+          }
+        : { cmd: 'connack', sessionPresent: false, returnCode: RETURN_CODE_311.accepted },
+    );
+    this.state = 'open';
+    const early = this.early;
+    this.early = [];
+    for (const next of early) this.onPacket(next);
+    if (!this.paused) this.socket.resume();
+  }
+
+  private onPublish(packet: IPublishPacket): void {
+    if (this.state !== 'open') return; // draining: not taken, so never acknowledged; the client sends it again
+    const v5 = this.version === 5;
+    if (packet.qos === 2) {
+      // The server's maximum QoS is 1: MQTT 5 told the client so in CONNACK;
+      // 3.1.1 has no way to refuse a QoS 2 message but to close.
+      this.protocolError(REASON.qosNotSupported, 'qos2', 'QoS 2 is not supported: publish with QoS 1');
+      return;
+    }
+    if (packet.retain && v5) {
+      this.protocolError(REASON.retainNotSupported, 'retain', 'retained messages are not supported');
+      return;
+    }
+    const topic = publishTopicOf(packet.topic, this.device!.deviceId);
+    if (topic === undefined) {
+      this.host.refused('publish_topic');
+      this.host.logger.debug('mqtt publish refused: not a topic of this device', {
+        topic: packet.topic.slice(0, 200),
+        deviceId: this.device!.deviceId,
+      });
+      if (!v5) {
+        this.close(); // 3.1.1 has no negative PUBACK
+        return;
+      }
+      if (packet.qos === 1)
+        this.track(packet.messageId!, {
+          reason: REASON.notAuthorized,
+          reasonString: `a device publishes to devices/${this.device!.deviceId}/events or /mobile only`,
+          outcome: 'invalid',
+        });
+      return;
+    }
+    if (packet.qos === 0) {
+      void this.store(topic, packet);
+      return;
+    }
+    const id = packet.messageId!;
+    // A retransmission of a message still being committed: its PUBACK answers both.
+    if (packet.dup && this.inFlightIds.has(id)) return;
+    if (this.inFlight.length >= this.host.settings.receiveMaximum && v5) {
+      this.protocolError(
+        REASON.receiveMaximumExceeded,
+        'receive_maximum',
+        'more QoS 1 messages in flight than the receive maximum',
+      );
+      return;
+    }
+    const entry = this.track(id, undefined);
+    void this.store(topic, packet).then((outcome) => {
+      entry.outcome = outcome;
+      this.flushAcks();
+    });
+  }
+
+  /** A QoS 1 message in flight, answered in its turn once `outcome` is known. */
+  private track(packetId: number, outcome: Outcome | undefined): InFlight {
+    const entry: InFlight = { packetId, outcome };
+    this.inFlight.push(entry);
+    this.inFlightIds.set(packetId, entry);
+    if (this.inFlight.length >= this.host.settings.receiveMaximum && !this.paused) {
+      this.paused = true;
+      this.socket.pause();
+    }
+    if (outcome) this.flushAcks();
+    return entry;
+  }
+
+  /** Stores the message through the ingestion service; resolves with its PUBACK's reason once committed or refused. */
+  private async store(topic: PublishTopic, packet: IPublishPacket): Promise<Outcome> {
+    const outcome = await this.ingestMessage(topic, packet);
+    this.host.message(topic, outcome.outcome);
+    return outcome;
+  }
+
+  private async ingestMessage(topic: PublishTopic, packet: IPublishPacket): Promise<Outcome> {
+    const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
+    const limit = this.host.settings.maxPayloadBytes;
+    if (payload.length > limit)
+      return {
+        reason: REASON.quotaExceeded,
+        reasonString: `payload of ${payload.length} bytes is over the limit of ${limit} bytes (MAX_INGEST_BODY_BYTES)`,
+        outcome: 'too_large',
+      };
+    try {
+      const device = this.host.ingest.authenticateNow(this.token) ?? (await this.host.ingest.authenticate(this.token));
+      const key = this.idempotencyKey(packet, payload);
+      if (topic === 'events') await this.host.ingest.submitIot(device, decodeIotPayload(payload), key);
+      else {
+        const format = payloadFormat(payload, packet.properties?.contentType);
+        await this.host.ingest.submitMobile(device, decodeEventBatch(payload, format), key);
+      }
+      return { reason: REASON.success, outcome: 'stored' };
+    } catch (error) {
+      return this.refusal(error);
+    }
+  }
+
+  /**
+   * The key that makes a retransmission one event (docs/CONTRACT.md, "MQTT"):
+   * an MQTT 5 user property `idempotency-key` as the HTTP header; else, for
+   * QoS 1, the client id, the packet id and the payload's digest; QoS 0
+   * messages are never sent twice by MQTT, and keep HTTP's key (the client
+   * time and payload, when they have a time).
+   */
+  private idempotencyKey(packet: IPublishPacket, payload: Buffer): string | undefined {
+    const property = packet.properties?.userProperties?.['idempotency-key'];
+    const given = Array.isArray(property) ? property[0] : property;
+    if (given) return given.slice(0, 256);
+    if (packet.qos !== 1) return undefined;
+    return `mqtt:${sha256OfParts([this.clientId, String(packet.messageId), sha256(payload)], 'base64url')}`;
+  }
+
+  /** A refused message's PUBACK reason; a token no longer valid ends the connection. */
+  private refusal(error: unknown): Outcome {
+    if (error instanceof DomainError) {
+      const reasonString = error.detail ? `${error.message}: ${error.detail}` : error.message;
+      switch (error.kind) {
+        case 'invalid':
+          return { reason: REASON.payloadFormatInvalid, reasonString, outcome: 'invalid' };
+        case 'throttled':
+        case 'too-large':
+          return { reason: REASON.quotaExceeded, reasonString, outcome: 'throttled' };
+        case 'unauthenticated':
+          this.revoked();
+          return { reason: REASON.notAuthorized, reasonString, outcome: 'invalid' };
+        default:
+          break;
+      }
+    } else if (
+      error instanceof CodedError &&
+      (error.code === 'INGEST_MALFORMED_WIRE' || error.code === 'UTF8_INVALID')
+    ) {
+      return {
+        reason: REASON.payloadFormatInvalid,
+        reasonString: error.message || 'malformed payload',
+        outcome: 'invalid',
+      };
+    }
+    this.host.logger.warn('mqtt message not stored', { error, deviceId: this.device?.deviceId });
+    return { reason: REASON.unspecifiedError, reasonString: 'not stored: the server failed', outcome: 'failed' };
+  }
+
+  /** PUBACKs of the messages at the head of the line whose outcome is known, in the order they came. */
+  private flushAcks(): void {
+    if (this.state === 'closed') return;
+    this.socket.cork();
+    while (this.inFlight.length > 0 && this.inFlight[0]!.outcome !== undefined) {
+      const { packetId, outcome } = this.inFlight.shift()!;
+      this.inFlightIds.delete(packetId);
+      if (this.version !== 5) {
+        // 3.1.1 has no negative PUBACK: a refused message is dropped (counted and logged) and acknowledged.
+        if (outcome!.reason !== REASON.success)
+          this.host.logger.debug('mqtt message dropped', {
+            reason: outcome!.reasonString,
+            deviceId: this.device?.deviceId,
+          });
+        this.send({ cmd: 'puback', messageId: packetId });
+        continue;
+      }
+      const reasonString =
+        this.problemInformation && outcome!.reasonString !== undefined
+          ? outcome!.reasonString.slice(0, MAX_REASON_STRING)
+          : undefined;
+      this.send({
+        cmd: 'puback',
+        messageId: packetId,
+        reasonCode: outcome!.reason,
+        ...(reasonString !== undefined && reasonString.length + 64 < this.clientMaxPacket
+          ? { properties: { reasonString } }
+          : {}),
+      });
+    }
+    process.nextTick(() => this.socket.uncork());
+    if (this.paused && this.inFlight.length < this.host.settings.receiveMaximum && this.state === 'open') {
+      this.paused = false;
+      this.socket.resume();
+    }
+    if (this.inFlight.length === 0) this.drained?.();
+  }
+
+  private onSubscribe(packet: ISubscribePacket): void {
+    const own = commandsTopic(this.device!.deviceId);
+    const v5 = this.version === 5;
+    const granted = packet.subscriptions.map(({ topic, qos }) => {
+      if (topic !== own) {
+        this.host.refused('subscribe_topic');
+        return v5 ? REASON.notAuthorized : SUBACK_FAILURE_311;
+      }
+      this.subscriptions.add(topic);
+      return Math.min(qos, 1); // QoS 2 granted as 1 (MQTT 3.8.4: the server may grant a lower QoS)
+    });
+    this.send({ cmd: 'suback', messageId: packet.messageId!, granted });
+  }
+
+  /** The token stopped holding (revoked, expired, its device deleted): the connection ends now. */
+  revoked(): void {
+    if (this.state === 'closed') return;
+    this.host.refused('revoked');
+    this.disconnect(REASON.notAuthorized);
+  }
+
+  /** The token checked again (device credentials changed somewhere): closed if it no longer holds. */
+  async recheck(): Promise<void> {
+    if (this.state !== 'open' && this.state !== 'draining') return;
+    try {
+      await this.host.ingest.authenticate(this.token);
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'unauthenticated') this.revoked();
+    }
+  }
+
+  /** Silent past 1.5 keep-alive periods (MQTT 3.1.2.10): closed. */
+  checkKeepAlive(now: number): void {
+    if (this.keepAliveMs > 0 && now - this.lastHeard > this.keepAliveMs * 1.5) {
+      this.host.refused('keep_alive');
+      this.disconnect(REASON.keepAliveTimeout);
+    }
+  }
+
+  /** Another connection of the same device and client id took over (MQTT 3.1.4-3). */
+  takenOver(): void {
+    this.host.refused('taken_over');
+    this.disconnect(REASON.sessionTakenOver);
+  }
+
+  /**
+   * Shutdown: nothing more is read; the messages in flight commit and are
+   * acknowledged (within `timeoutMs`), then MQTT 5 clients hear why.
+   */
+  async drain(timeoutMs: number): Promise<void> {
+    if (this.state === 'closed') return;
+    if (this.state === 'connecting' || this.state === 'authenticating') {
+      this.destroy();
+      return;
+    }
+    this.state = 'draining';
+    this.socket.pause();
+    if (this.inFlight.length > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        this.drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    this.disconnect(REASON.serverShuttingDown);
+  }
+
+  /** MQTT 5: DISCONNECT with the reason, then closed; 3.1.1 has no server DISCONNECT: closed. */
+  private disconnect(reason: number, reasonString?: string): void {
+    if (this.state === 'closed') return;
+    if (this.version === 5 && this.state !== 'connecting')
+      this.send({
+        cmd: 'disconnect',
+        reasonCode: reason,
+        ...(reasonString === undefined ? {} : { properties: { reasonString } }),
+      });
+    this.close();
+  }
+
+  private protocolError(reason: number, counted: string, why: string): void {
+    if (this.state === 'closed') return;
+    this.host.refused(counted);
+    this.host.logger.debug('mqtt connection closed', { why, deviceId: this.device?.deviceId });
+    this.disconnect(reason, why);
+  }
+
+  private send(packet: Packet): void {
+    if (this.state === 'closed' || this.socket.destroyed || this.socket.writableEnded) return;
+    this.socket.write(mqttPacket.generate(packet, { protocolVersion: this.version }));
+    // A client that stops reading: its answers pile up here; it is closed rather than buffered for.
+    if (this.socket.writableLength > this.host.settings.maxWriteBufferBytes) {
+      this.host.refused('slow_reader');
+      this.destroy();
+    }
+  }
+
+  /** Ends the connection once what was written is flushed (or at once, if the client reads nothing). */
+  private close(): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.socket.end();
+    this.socket.setTimeout(5000, () => this.socket.destroy());
+  }
+
+  private destroy(): void {
+    this.state = 'closed';
+    this.socket.destroy();
+  }
+
+  private onClose(): void {
+    this.state = 'closed';
+    this.host.release(this);
+    this.drained?.();
+  }
+}
