@@ -32,6 +32,7 @@ import { freePort, removeDir, ROOT, waitFor } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';
 import { measureModelLimit, multipartBody } from './limits.js';
 import { buildRequest, runLoad } from './load-generator.js';
+import { sampleCpu, thisProcessCpuMs } from './process-cpu.js';
 import { stat } from './report.js';
 
 const { values } = parseArgs({
@@ -78,7 +79,16 @@ interface Figure {
   p50: number;
   p99: number;
   errors: number;
+  /** successful answers over the whole run, warm-up included: what the CPU figures are divided by */
+  completed: number;
+  /** the server process's CPU (all its threads) per answer, ms */
+  serverCpuMs: number;
+  /** this process's CPU (the clients: the load generator, grpc-js) per answer, ms */
+  clientCpuMs: number;
 }
+
+/** A run's own figures, before its CPU is attached (measured). */
+type RunFigure = Omit<Figure, 'serverCpuMs' | 'clientCpuMs'>;
 
 // --- the HTTP requests, built once ---------------------------------------------------------------
 const multipart = multipartBody(image);
@@ -148,11 +158,13 @@ function percentile(sorted: Float64Array, p: number): number {
 class Window {
   readonly latencies: number[] = [];
   errors = 0;
+  completed = 0;
   readonly measureFrom = performance.now() + warmupMs;
   readonly end = this.measureFrom + durationMs;
 
   done(sentAt: number, ok: boolean): void {
     const now = performance.now();
+    if (ok) this.completed++;
     if (now < this.measureFrom || now > this.end) return;
     if (ok) this.latencies.push(now - sentAt);
     else this.errors++;
@@ -162,13 +174,14 @@ class Window {
     return performance.now() < this.end;
   }
 
-  figure(): Figure {
+  figure(): RunFigure {
     const sorted = Float64Array.from(this.latencies).sort();
     return {
       rps: this.latencies.length / (durationMs / 1000),
       p50: percentile(sorted, 50),
       p99: percentile(sorted, 99),
       errors: this.errors,
+      completed: this.completed,
     };
   }
 }
@@ -186,7 +199,7 @@ function grpcClients(address: string, clients: number): InferClient[] {
 }
 
 /** `clients` closed loops of unary ModelInfer calls of `request`. */
-async function grpcUnary(address: string, clients: number, request: object = grpcRequest): Promise<Figure> {
+async function grpcUnary(address: string, clients: number, request: object = grpcRequest): Promise<RunFigure> {
   const channels = grpcClients(address, clients);
   const window = new Window();
   let firstError: string | undefined;
@@ -209,7 +222,7 @@ async function grpcUnary(address: string, clients: number, request: object = grp
 }
 
 /** `clients` requests kept in flight over `streamCount` ModelStreamInfer streams, answered in order of completion. */
-async function grpcStreaming(address: string, clients: number): Promise<Figure> {
+async function grpcStreaming(address: string, clients: number): Promise<RunFigure> {
   const channels = grpcClients(address, clients);
   const window = new Window();
   let firstError: string | undefined;
@@ -263,13 +276,28 @@ function medianFigure(figures: Figure[]): Figure {
     p50: median((f) => f.p50),
     p99: median((f) => f.p99),
     errors: figures.reduce((sum, f) => sum + f.errors, 0),
+    completed: figures.reduce((sum, f) => sum + f.completed, 0),
+    serverCpuMs: median((f) => f.serverCpuMs),
+    clientCpuMs: median((f) => f.clientCpuMs),
   };
 }
 
-async function http(port: number, request: Buffer, clients: number): Promise<Figure> {
+/** `run`, with the server's and this process's CPU per answer over it. */
+async function measured(serverPid: number, run: () => Promise<RunFigure>): Promise<Figure> {
+  const [server, client] = [sampleCpu(serverPid)?.server ?? Number.NaN, thisProcessCpuMs()];
+  const figure = await run();
+  const per = (ms: number) => ms / Math.max(1, figure.completed);
+  return {
+    ...figure,
+    serverCpuMs: per(((sampleCpu(serverPid)?.server ?? Number.NaN) - server) * 1000),
+    clientCpuMs: per(thisProcessCpuMs() - client),
+  };
+}
+
+async function http(port: number, request: Buffer, clients: number): Promise<RunFigure> {
   const run = await runLoad({ host: '127.0.0.1', port, request, connections: clients, durationMs, warmupMs });
   if (run.errors) say(`${run.errors} errors: ${JSON.stringify(run.statuses)}`);
-  return { rps: run.rps, p50: run.p50, p99: run.p99, errors: run.errors };
+  return { rps: run.rps, p50: run.p50, p99: run.p99, errors: run.errors, completed: run.succeededTotal };
 }
 
 const WORKLOADS = [
@@ -299,7 +327,7 @@ try {
     'the server to be ready',
   );
   const grpcAddress = `127.0.0.1:${oipGrpcPort}`;
-  const run: Record<Workload, (clients: number) => Promise<Figure>> = {
+  const run: Record<Workload, (clients: number) => Promise<RunFigure>> = {
     '/v1 predict (multipart)': (c) => http(server.port, predictRequest, c),
     'OIP REST, JSON (image as base64 BYTES)': (c) => http(oipHttpPort, restJsonRequest, c),
     'OIP REST, binary extension': (c) => http(oipHttpPort, restBinaryRequest, c),
@@ -312,7 +340,7 @@ try {
       // Each repetition starts one workload later, so the machine's drift falls on all alike.
       for (let i = 0; i < WORKLOADS.length; i++) {
         const workload = WORKLOADS[(i + rep) % WORKLOADS.length]!;
-        const figure = await run[workload](clients);
+        const figure = await measured(server.process.pid!, () => run[workload](clients));
         runs.get(workload)!.push(figure);
         say(`${clients} clients, ${workload}: ${figure.rps.toFixed(1)} req/s, p99 ${figure.p99.toFixed(1)} ms`);
       }
@@ -358,7 +386,9 @@ try {
     'the server to be ready',
   );
   for (let rep = 0; rep < reps; rep++) {
-    const figure = await grpcUnary(`127.0.0.1:${tensorPort}`, tensorClients, tensorRequest);
+    const figure = await measured(plain.process.pid!, () =>
+      grpcUnary(`127.0.0.1:${tensorPort}`, tensorClients, tensorRequest),
+    );
     tensorRuns.push(figure);
     say(`${tensorClients} clients, tensors in: ${figure.rps.toFixed(1)} req/s, p99 ${figure.p99.toFixed(1)} ms`);
   }
@@ -388,18 +418,21 @@ const lines = [
   '',
   `\`npm run bench -- oip${values.quick ? ' --quick' : ''}\` on one server: the demo model, samples/scene.jpg, closed loop, ${durationMs / 1000} s a figure after ${warmupMs / 1000} s of warm-up, medians of ${reps} runs taken in turn; gRPC clients share one HTTP/2 channel per ${CLIENTS_PER_CHANNEL}, streaming keeps them in flight on ${streamCount} streams.`,
   '',
+  "The clients run in this process, on the server's machine: the CPU a client spends (grpc-js encoding and decoding its messages, the HTTP load generator its raw requests) is CPU the server does not get, so beside throughput the table gives each way's server CPU per answer (the server's process, all threads), which is what the protocol costs the server.",
+  '',
 ];
 for (const [clients, row] of results) {
   const base = row.get('/v1 predict (multipart)')!.rps;
   lines.push(
     `## ${clients} clients`,
     '',
-    '| way in | req/s | × predict | p50 ms | p99 ms | errors |',
-    '|---|---|---|---|---|---|',
+    '| way in | req/s | × predict | p50 ms | p99 ms | errors | server CPU ms/answer | × predict | client CPU ms/answer |',
+    '|---|---|---|---|---|---|---|---|---|',
   );
+  const baseCpu = row.get('/v1 predict (multipart)')!.serverCpuMs;
   for (const [workload, f] of row)
     lines.push(
-      `| ${workload} | ${f.rps.toFixed(1)} | ${(f.rps / base).toFixed(3)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${f.errors} |`,
+      `| ${workload} | ${f.rps.toFixed(1)} | ${(f.rps / base).toFixed(3)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${f.errors} | ${f.serverCpuMs.toFixed(2)} | ${(f.serverCpuMs / baseCpu).toFixed(3)} | ${f.clientCpuMs.toFixed(2)} |`,
     );
   lines.push('');
 }
