@@ -51,7 +51,9 @@ describe('many model versions', () => {
         );
         return statuses.length === VERSIONS && statuses.every((s: string) => s === 'Active');
       },
-      240_000,
+      // A bound on liveness, not a speed check: 50 validations took 220-260 s here on one day and
+      // more than 240 s on a day the host ran at half speed; what is tested is the cache's bound.
+      540_000,
       `all ${VERSIONS} versions Active`,
     );
     expect(await metric('model_versions_loaded')).toBeLessThanOrEqual(MAX_LOADED);
