@@ -15,6 +15,7 @@ import type { InferenceEngine, ModelRef } from './inference-engine.js';
 import { parseModelConfig, storedModelConfig, type ModelConfig } from './versions/model-config.js';
 import type { ModelFiles } from './versions/model-store.js';
 import type { ImageOutputs } from './pipeline/postprocess.js';
+import type { LoadedModel } from './versions/loaded-model.js';
 import { predictErrors } from './predict-errors.js';
 import type { PredictOptions } from './predict-options.js';
 import {
@@ -413,19 +414,7 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
    * rewritten in (prepared-model.ts), as with GRAPH_REWRITE=off.
    */
   async runTensor(version: DeployedVersion, organizationId: string, input: Uint8Array): Promise<ImageOutputs> {
-    const refusal = version.isolated ? this.engine.models.residentRefusal(version.organizationId) : undefined;
-    if (refusal) throw predictErrors.isolatedMemoryBusy(refusal);
-    let model;
-    try {
-      await this.localFiles(version);
-      model = await this.engine.acquire(version);
-    } catch (error) {
-      this.log.error('model version failed to load for a request', {
-        id: version.id,
-        reason: (error as Error).message,
-      });
-      throw predictErrors.loadFailed(version.id, withoutServerPaths((error as Error).message));
-    }
+    const model = await this.acquireFor(version);
     try {
       if (model.info.inputDtype !== version.config.input.dtype)
         throw predictErrors.tensorsNotServed(version.id, `a ${model.info.inputDtype} input`);
@@ -440,6 +429,27 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
       return batched.outputs;
     } finally {
       this.engine.release(model);
+    }
+  }
+
+  /**
+   * The version's load pinned for one request (release it with engine.release):
+   * loaded first if it was unloaded. An organization's isolated instances past
+   * their memory budget, with their memory held by requests in flight: this
+   * one is refused to wait and retry.
+   */
+  private async acquireFor(version: DeployedVersion): Promise<LoadedModel> {
+    const refusal = version.isolated ? this.engine.models.residentRefusal(version.organizationId) : undefined;
+    if (refusal) throw predictErrors.isolatedMemoryBusy(refusal);
+    try {
+      await this.localFiles(version);
+      return await this.engine.acquire(version);
+    } catch (error) {
+      this.log.error('model version failed to load for a request', {
+        id: version.id,
+        reason: (error as Error).message,
+      });
+      throw predictErrors.loadFailed(version.id, withoutServerPaths((error as Error).message));
     }
   }
 
@@ -459,20 +469,7 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
       body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
         ? (body.buffer as ArrayBuffer)
         : (new Uint8Array(body).buffer as ArrayBuffer); // a copy: a Buffer's slice() is a view into its pool
-    // An organization's isolated instances past their memory budget, with their memory held by requests in flight: this one waits.
-    const refusal = version.isolated ? this.engine.models.residentRefusal(version.organizationId) : undefined;
-    if (refusal) throw predictErrors.isolatedMemoryBusy(refusal);
-    let model;
-    try {
-      await this.localFiles(version);
-      model = await this.engine.acquire(version);
-    } catch (error) {
-      this.log.error('model version failed to load for a request', {
-        id: version.id,
-        reason: (error as Error).message,
-      });
-      throw predictErrors.loadFailed(version.id, withoutServerPaths((error as Error).message));
-    }
+    const model = await this.acquireFor(version);
     try {
       const { json, timings: t } = await this.engine.predict(model, buffer, contentType, options, organizationId);
       const labels = { model_version: version.id };
