@@ -32,6 +32,10 @@ interface Lease {
    * its rate costs at most LEASES_PER_SECOND round trips a second too
    */
   emptyUntil: number;
+  /** tokens the device's requests waiting for a lease need, together */
+  waiting: number;
+  /** the round trip to the bucket in flight, which every waiting request awaits */
+  leasing: Promise<void> | undefined;
 }
 
 export class RateLimiter {
@@ -57,24 +61,45 @@ export class RateLimiter {
     let lease = this.leases.get(key);
     if (!lease) {
       if (this.leases.size > 200_000) this.leases.clear(); // bounded memory; forgetting only loses leased tokens
-      lease = { tokens: 0, emptyUntil: 0 };
+      lease = { tokens: 0, emptyUntil: 0, waiting: 0, leasing: undefined };
       this.leases.set(key, lease);
     }
     if (lease.tokens < cost && Date.now() >= lease.emptyUntil) return this.lease(key, lease, cost);
     return this.spend(lease, cost);
   }
 
+  /**
+   * Waits for tokens from the bucket. One round trip per device at a time:
+   * requests that come while one is in flight wait for it and spend what it
+   * brought, and the next asks for all of them at once. A round trip each
+   * let a request that found its lease empty be refused while the tokens
+   * its neighbours had leased were still on their way, and those tokens,
+   * gone from the shared bucket, were then left unspent.
+   */
   private async lease(key: string, lease: Lease, cost: number): Promise<number> {
-    // Other requests of the device may spend or lease meanwhile: the lease object is shared.
-    lease.tokens += await takeBucketTokens(
-      this.sql,
-      key,
-      Math.max(cost - lease.tokens, this.chunk),
-      this.rate,
-      this.burst,
-    );
-    if (lease.tokens < cost) lease.emptyUntil = Date.now() + 1000 / LEASES_PER_SECOND;
+    lease.waiting += cost;
+    try {
+      while (lease.tokens < cost && Date.now() >= lease.emptyUntil) {
+        lease.leasing ??= this.refill(key, lease);
+        await lease.leasing;
+      }
+    } finally {
+      lease.waiting -= cost;
+    }
     return this.spend(lease, cost);
+  }
+
+  /** One round trip to the bucket: what the waiting requests lack, a chunk at least. */
+  private async refill(key: string, lease: Lease): Promise<void> {
+    try {
+      const want = Math.max(lease.waiting - lease.tokens, this.chunk);
+      const granted = await takeBucketTokens(this.sql, key, want, this.rate, this.burst);
+      lease.tokens += granted;
+      // the bucket ran dry before the waiting requests were covered: they are refused, and the next for a while
+      if (granted < want && lease.tokens < lease.waiting) lease.emptyUntil = Date.now() + 1000 / LEASES_PER_SECOND;
+    } finally {
+      lease.leasing = undefined;
+    }
   }
 
   private spend(lease: Lease, cost: number): number {

@@ -28,7 +28,7 @@ export interface InProcessServer {
 }
 
 /** A fresh database copied from the run's migrated template. */
-async function cloneTemplate(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function cloneTemplate(): Promise<{ url: string; drop: () => Promise<void> }> {
   const { adminUrl, template } = inject('templateDatabase');
   const name = `sense_test_${randomBytes(6).toString('hex')}`;
   const admin = connect(adminUrl, 1);
