@@ -57,6 +57,8 @@ COPY --from=build /app/native/build/Release/sense_native.node ./native/build/Rel
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/web/dist ./web/dist
 COPY models ./models
+# The gRPC front end loads its service definition at start (src/grpc/inference-proto.ts).
+COPY proto/inference.proto ./proto/inference.proto
 
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
