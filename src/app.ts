@@ -60,6 +60,7 @@ import type { PlatformServices } from './platform/services.js';
 import { OutboxSender, smtpTransport } from './platform/outbox.js';
 import { bearerToken, InferenceKeyCache, InferenceKeyService } from './platform/inference-keys.js';
 import { Replica } from './platform/replicas.js';
+import { DevicePresence } from './platform/presence.js';
 import { createModelStore } from './platform/database-model-store.js';
 import { FrameBucket, KeptFrames } from './platform/kept-frames.js';
 import { DatabaseVersionRegistry } from './platform/model-version-registry.js';
@@ -136,6 +137,7 @@ function oipBodyLimit(maxImageBytes: number): number {
 async function startMqtt(
   config: Config,
   ingest: IngestService,
+  presence: DevicePresence,
   registry: Registry,
   log: Logger,
 ): Promise<{ server: MqttServer; ports: number[] } | undefined> {
@@ -150,6 +152,7 @@ async function startMqtt(
       maxPayloadBytes: config.maxIngestBodyBytes,
     },
     log,
+    presence,
   );
   server.registerMetrics(registry);
   const ports: number[] = [];
@@ -222,10 +225,21 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       batch: (size) => metrics.inferenceBatchSize.observe({ model_version: versionId }, size),
     }));
     cleanups.push(() => engine.close());
-    // Before the inference service, which reports version statuses under its id.
-    const replica = new Replica(database.sql, () => inference.republishStatuses(), log);
+    // Before the inference service, which reports version statuses under its id, and the
+    // devices' connections (presence), recorded under it too: a rejoin writes both again.
+    const replica = new Replica(
+      database.sql,
+      () => {
+        presence.recordAgain();
+        inference.republishStatuses();
+      },
+      log,
+    );
     await replica.start();
     cleanups.push(() => replica.stop());
+    const presence = new DevicePresence(database.sql, replica.id, log);
+    // Its last removals written before the replica's row (and the rows with it) goes.
+    cleanups.push(() => presence.settled());
     const modelFiles = new ModelFiles(createModelStore(config.modelStore, database.sql), config.dataDir, log);
     const versionRegistry = new DatabaseVersionRegistry(database.sql);
     const inference = new InferenceService(
@@ -529,7 +543,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       log.info('oip grpc listening', { host: config.host, port: grpcPort, tls: config.tls !== undefined });
     }
 
-    const mqtt = await startMqtt(config, ingest, metrics.registry, log);
+    const mqtt = await startMqtt(config, ingest, presence, metrics.registry, log);
     // On a failed start; a stop drains it with the other front ends (below).
     if (mqtt) cleanups.push(() => mqtt.server.stop(0));
 

@@ -39,6 +39,8 @@ export interface ConnectionHost {
   readonly logger: MqttLogger;
   /** null: admitted (the device's earlier connection under this client id closed); else why not */
   admit(connection: MqttConnection): 'quota' | null;
+  /** its CONNACK accepted it: the device is connected (presence) until release */
+  opened(connection: MqttConnection): void;
   release(connection: MqttConnection): void;
   /** a refusal or a dropped connection, by reason (mqtt_refusals_total) */
   refused(reason: string): void;
@@ -119,6 +121,11 @@ export class MqttConnection {
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', () => {}); // 'close' follows; a reset by the client is no server error
     socket.on('close', () => this.onClose());
+  }
+
+  /** 3 (3.1), 4 (3.1.1) or 5; read once CONNECT has come */
+  get protocolVersion(): 3 | 4 | 5 {
+    return this.version;
   }
 
   /** state read where a callback or an await may have changed it (TypeScript narrows it otherwise) */
@@ -277,6 +284,7 @@ export class MqttConnection {
         : { cmd: 'connack', sessionPresent: false, returnCode: RETURN_CODE_311.accepted },
     );
     this.state = 'open';
+    this.host.opened(this);
     const early = this.early;
     this.early = [];
     for (const next of early) this.onPacket(next);

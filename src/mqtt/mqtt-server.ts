@@ -6,12 +6,14 @@
 // client id; at most MQTT_MAX_CONNECTIONS_PER_ORGANIZATION per organization),
 // the keep-alive ticker, the re-check of every token when device
 // credentials change (revocation reaches a connection within seconds), the
+// devices' presence (each accepted connection recorded until it closes), the
 // counts /metrics shows, and the drain at shutdown.
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { createServer as createTlsServer } from 'node:tls';
 import type { IngestService } from '../ingest/ingest-service.js';
 import { Gauge, type Registry } from '../observability/metrics.js';
+import type { OpenedConnection } from '../platform/presence.js';
 import {
   MqttConnection,
   type ConnectionHost,
@@ -47,6 +49,11 @@ const MQTT_TUNING = {
   recheckConcurrency: 8,
 } as const;
 
+/** Where accepted connections are reported (platform/presence.ts's DevicePresence): the function returned ends one. */
+export interface Presence {
+  connected(connection: OpenedConnection): () => void;
+}
+
 export interface MqttListen {
   host: string;
   port: number;
@@ -61,6 +68,8 @@ export class MqttServer implements ConnectionHost {
   /** device id + client id → its connection (MQTT: one connection per client id) */
   private readonly byClient = new Map<string, MqttConnection>();
   private readonly perOrganization = new Map<string, number>();
+  /** each accepted connection's end of presence, called once it has closed */
+  private readonly present = new Map<MqttConnection, () => void>();
   private readonly refusals = new Map<string, number>();
   private readonly messages = new Map<string, number>();
   private ticker: NodeJS.Timeout | undefined;
@@ -72,6 +81,7 @@ export class MqttServer implements ConnectionHost {
     readonly ingest: IngestService,
     private readonly limits: MqttSettings,
     readonly logger: MqttLogger,
+    private readonly presence: Presence,
   ) {
     this.settings = { ...limits, maxWriteBufferBytes: MQTT_TUNING.maxWriteBufferBytes };
     this.stopListening = ingest.onCredentialsChanged(() => this.recheckAll());
@@ -147,9 +157,25 @@ export class MqttServer implements ConnectionHost {
     return null;
   }
 
+  opened(connection: MqttConnection): void {
+    const device = connection.device!;
+    this.present.set(
+      connection,
+      this.presence.connected({
+        deviceId: device.deviceId,
+        organizationId: device.organizationId,
+        clientId: connection.clientId,
+        protocolVersion: connection.protocolVersion,
+      }),
+    );
+  }
+
   release(connection: MqttConnection): void {
     this.connections.delete(connection);
     this.forget(connection);
+    // A connection taken over is still present until its socket closes: the device is connected either way.
+    this.present.get(connection)?.();
+    this.present.delete(connection);
   }
 
   /** The connection no longer counts as its client's (closed, or taken over). */

@@ -7,10 +7,13 @@ import { newId } from '../ids.js';
 import * as db from '../db/devices.js';
 import type { DeviceRow, DeviceSearch } from '../db/devices.js';
 import { found, invalid, notFound } from '../errors.js';
+import { deviceConnections, type DeviceConnection } from './presence.js';
 
 export { DEVICE_SORT_FIELDS } from '../db/devices.js';
 
-/** The public view of a device. */
+/** A device with its live connection (presence.ts): null when it has none open on a live replica. */
+export type Device = DeviceRow & { connection: DeviceConnection | null };
+
 /** The last location as the API shows it: numbers only, whatever an older state holds. */
 function presentLocation(
   raw: unknown,
@@ -26,7 +29,8 @@ function presentLocation(
   };
 }
 
-export function presentDevice(d: DeviceRow) {
+/** The public view of a device. */
+export function presentDevice(d: Device) {
   return {
     id: d.id,
     name: d.name,
@@ -44,6 +48,11 @@ export function presentDevice(d: DeviceRow) {
     lastLocation: presentLocation(d.lastLocation),
     insideLandmarkIds: Array.isArray(d.inside) ? d.inside.filter((id): id is string => typeof id === 'string') : [],
     camera: d.camera,
+    connection: d.connection && {
+      protocol: d.connection.protocol,
+      connectedAt: d.connection.connectedAt,
+      protocolVersion: d.connection.protocolVersion,
+    },
   };
 }
 
@@ -69,11 +78,11 @@ const distinct = (tags: readonly string[] | undefined) => tags && [...new Set(ta
 export class DeviceService {
   constructor(private readonly sql: Sql) {}
 
-  async create(organizationId: string, input: DeviceInput): Promise<DeviceRow> {
+  async create(organizationId: string, input: DeviceInput): Promise<Device> {
     if (!(await db.channelInOrganization(this.sql, organizationId, input.channelId))) {
       throw invalid('invalid request body', 'channelId: no such channel in this organization');
     }
-    return db.insertDevice(this.sql, {
+    const row = await db.insertDevice(this.sql, {
       id: newId(),
       organizationId,
       channelId: input.channelId,
@@ -82,15 +91,22 @@ export class DeviceService {
       type: input.type,
       tags: distinct(input.tags) ?? [],
     });
+    return { ...row, connection: null }; // no token has been issued for it yet: it cannot be connected
   }
 
-  async get(organizationId: string, id: string): Promise<DeviceRow> {
-    return found(await db.findDevice(this.sql, organizationId, id), 'device');
+  async get(organizationId: string, id: string): Promise<Device> {
+    const [device] = await this.withConnections(organizationId, [
+      found(await db.findDevice(this.sql, organizationId, id), 'device'),
+    ]);
+    return device!;
   }
 
-  async change(organizationId: string, id: string, update: DeviceUpdate): Promise<DeviceRow> {
+  async change(organizationId: string, id: string, update: DeviceUpdate): Promise<Device> {
     const changes = { name: update.name, model: update.model, type: update.type, tags: distinct(update.tags) };
-    return found(await db.updateDevice(this.sql, organizationId, id, changes), 'device');
+    const [device] = await this.withConnections(organizationId, [
+      found(await db.updateDevice(this.sql, organizationId, id, changes), 'device'),
+    ]);
+    return device!;
   }
 
   /** Deletes a device with its aliases. */
@@ -98,8 +114,19 @@ export class DeviceService {
     if (!(await db.deleteDevice(this.sql, organizationId, id))) throw notFound('device not found');
   }
 
-  search(organizationId: string, search: DeviceSearch) {
-    return db.searchDevices(this.sql, organizationId, search);
+  async search(organizationId: string, search: DeviceSearch) {
+    const page = await db.searchDevices(this.sql, organizationId, search);
+    return { ...page, rows: await this.withConnections(organizationId, page.rows) };
+  }
+
+  /** The devices with their connections, read for all of them in one query (a page adds one, not one per device). */
+  private async withConnections(organizationId: string, rows: DeviceRow[]): Promise<Device[]> {
+    const connections = await deviceConnections(
+      this.sql,
+      organizationId,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) => ({ ...row, connection: connections.get(row.id) ?? null }));
   }
 
   /** The id of the device of the organization holding an alias (a phone number, say). */

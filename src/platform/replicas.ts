@@ -1,7 +1,8 @@
 // This server as one replica among those sharing the database: a row with a
 // heartbeat, removed at shutdown, or by the others once its heartbeat stops
 // (a killed or partitioned server), with the version statuses it reported.
-// A version's answer counts the live replicas that serve it.
+// A version's answer counts the live replicas that serve it, and a device's
+// connections count while their replica lives (presence.ts).
 import { hostname } from 'node:os';
 import type { Sql } from 'postgres';
 import type { VersionStatus } from '../db/model-versions.js';
@@ -11,7 +12,7 @@ import type { Logger } from '../log.js';
 
 const HEARTBEAT_MS = 5_000;
 /** Four missed heartbeats: long enough for a GC pause or a database failover, short enough for a status to catch up with a lost replica. */
-const STALE_SECONDS = 20;
+export const STALE_SECONDS = 20;
 
 export class Replica {
   readonly id = newId();
@@ -20,7 +21,8 @@ export class Replica {
   /**
    * `onRejoin` runs when the others had removed this replica (its heartbeat
    * stopped for longer than STALE_SECONDS) and it registered again: the
-   * version statuses it reported went with its row.
+   * version statuses it reported, and the device connections it recorded,
+   * went with its row.
    */
   constructor(
     private readonly sql: Sql,

@@ -1,7 +1,8 @@
 // Devices: the organization's devices (POST /v2/devices/search, by name,
-// paged), and a device's page: its fields, tags and state, its last
-// location on the tile-less map the landmarks page uses, and its recent
-// events, with a link to follow it live on the Events page.
+// paged), and a device's page: its fields, tags and state (whether it is
+// connected over MQTT, and since when), its last location on the tile-less
+// map the landmarks page uses, and its recent events, with a link to follow
+// it live on the Events page.
 import { useState } from 'preact/hooks';
 import { get, post } from '../api';
 import { ErrorNote, Link } from '../components';
@@ -107,6 +108,16 @@ export function Devices() {
 /** Latitude, longitude with five decimals (about a metre). */
 const coordinates = (l: LastLocation) => `${l.latitude.toFixed(5)}, ${l.longitude.toFixed(5)}`;
 
+/** MQTT's protocol levels as people name them. */
+const MQTT_VERSIONS: Record<number, string> = { 3: '3.1', 4: '3.1.1', 5: '5' };
+
+/** Whether the device holds a connection open to a live server (the page shows it as read; Refresh reads it again). */
+function connectionText(connection: Device['connection']): string {
+  if (!connection) return 'Not connected';
+  const version = MQTT_VERSIONS[connection.protocolVersion] ?? String(connection.protocolVersion);
+  return `Connected over MQTT since ${when(connection.connectedAt)} (MQTT ${version})`;
+}
+
 /** A device's name, or what it is and the end of its id ("Pixel 8 · …4Q7Z9K"): "Unnamed device" told one from another on no page. */
 function deviceTitle(d: Device): string {
   return d.name ?? `${d.model ?? d.type ?? 'Device'} · …${d.id.slice(-6)}`;
@@ -160,6 +171,8 @@ export function DeviceDetail({ deviceId }: { deviceId: string }) {
               <dd>{when(d.updatedAt)}</dd>
               <dt>Last seen</dt>
               <dd data-testid="last-seen">{d.lastSeenAt ? when(d.lastSeenAt) : 'never: no event yet'}</dd>
+              <dt>Connection</dt>
+              <dd data-testid="device-connection">{connectionText(d.connection)}</dd>
               <dt>Inside landmarks</dt>
               <dd>{d.insideLandmarkIds.length ? d.insideLandmarkIds.map((id) => <code key={id}>{id} </code>) : '—'}</dd>
             </dl>

@@ -175,6 +175,16 @@ export const deviceSchema = z
         "the landmarks watched by the organization's rules that this location is inside, as the rules engine last evaluated it",
       ),
     camera: z.boolean().describe('whether it is a camera: it has a vision profile (GET /v2/devices/{device}/vision)'),
+    connection: z
+      .strictObject({
+        protocol: z.literal('mqtt'),
+        connectedAt: timestamp.describe('when the connection was accepted (its CONNACK)'),
+        protocolVersion: z.number().int().describe('the MQTT protocol level: 4 (3.1.1) or 5 (3 for 3.1)'),
+      })
+      .nullable()
+      .describe(
+        'the connection it holds open to a live server of the database (MQTT), the earliest if several; null when none (an addition: docs/CONTRACT.md#diff-additions-v2)',
+      ),
   })
   .meta({ id: 'Device' });
 
