@@ -4,10 +4,11 @@
 // an image and sees the boxes; draws landmarks and edits one on the map;
 // the links of the emails land on working pages; a member sees no key
 // management; an event a device sends shows in the live tail, the search
-// finds it, and the device's page shows its last location. Skipped, saying
-// so, where chromium is not installed (`apt-get install chromium`; .ci/run
-// does), except where CONSOLE_TESTS_REQUIRED=1 (.ci/run sets it): there a
-// missing browser fails the run instead of skipping what it should check.
+// finds it, and the device's page shows its last location and whether it is
+// connected over MQTT. Skipped, saying so, where chromium is not installed
+// (`apt-get install chromium`; .ci/run does), except where
+// CONSOLE_TESTS_REQUIRED=1 (.ci/run sets it): there a missing browser fails
+// the run instead of skipping what it should check.
 //
 // CONSOLE_SCREENSHOTS=1 also saves the pages into docs/console-*.png (docs/CONSOLE.md).
 import { execFile } from 'node:child_process';
@@ -17,12 +18,14 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import mqtt from 'mqtt';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTaskModels } from '../fixtures/task-models.js';
 import { ADMIN, outboxBody, uploadModelVersion } from '../helpers/api.js';
 import { makeImage } from '../helpers/images.js';
+import { freePort } from '../helpers/mqtt.js';
 import { predict } from '../helpers/predict.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { removeDir, ROOT, waitFor } from '../helpers/server.js';
@@ -55,6 +58,8 @@ if (!hasChromium)
 
 let platform: Platform | undefined;
 let browser: Browser | undefined;
+/** the server's MQTT listener: a device's page says whether it is connected */
+let mqttPort: number;
 
 async function screenshot(page: Page, name: string): Promise<void> {
   if (SCREENSHOTS) await page.screenshot({ path: join(ROOT, 'docs', `console-${name}.png`) });
@@ -134,7 +139,9 @@ beforeAll(async () => {
   // the live tail polls four times a second, so that its test waits less
   // Tiles from a port where nothing listens: the maps must work without them.
   // Webhooks to `localhost` are let through (a receiver in the test), those to 127.0.0.1 still refused.
+  mqttPort = await freePort();
   platform = await startPlatform({
+    MQTT_PORT: String(mqttPort),
     EVENT_STREAM_POLL_MS: '250',
     MAP_TILE_URL: TILE_URL,
     WEBHOOK_ALLOWED_HOSTS: 'localhost',
@@ -829,6 +836,42 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
       `parseFloat(getComputedStyle(document.querySelector('[data-testid="device-fields"] code')).fontSize)`,
     );
     expect(box.height).toBeLessThan(fontSize * 2); // one line is ~1.2 × the font size
+  });
+
+  it("says on a device's page whether it is connected over MQTT, and since when", async () => {
+    const { admin, server } = platform!;
+    const channel = (await admin.post('/v2/channels', { name: 'mqtt sensors', type: 'iot' })).body.data;
+    const registered = await fetch(`${server.url}/v1/registration`, {
+      method: 'POST',
+      body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }),
+    });
+    const { deviceId, token } = (await registered.json()) as { deviceId: string; token: string };
+    const connection = async () => (await admin.get(`/v2/devices/${deviceId}`)).body.data.connection;
+    const page = await newPage();
+    const shown = () => page.getByTestId('device-connection').textContent();
+    const refresh = () => page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await page.goto(`${server.url}/devices/${deviceId}`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await expect.poll(shown).toBe('Not connected');
+
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
+      username: deviceId,
+      password: token,
+      protocolVersion: 5,
+      reconnectPeriod: 0,
+    });
+    try {
+      // recorded as its CONNACK goes: once the API says so, the page read again shows it
+      const { connectedAt } = await waitFor(connection, 10_000, 'the connection recorded');
+      const since = await page.evaluate((iso: string) => new Date(iso).toLocaleString(), connectedAt as string);
+      await refresh();
+      await expect.poll(shown).toBe(`Connected over MQTT since ${since} (MQTT 5)`);
+    } finally {
+      client.end(true);
+    }
+    await waitFor(async () => (await connection()) === null, 10_000, 'the connection gone');
+    await refresh();
+    await expect.poll(shown).toBe('Not connected');
   });
 
   it("shows a camera's zones and its latest frame's detections, live, and saves a zone drawn on the frame", async () => {

@@ -183,6 +183,90 @@ describe('connecting', () => {
   });
 });
 
+/** The device's `connection` as GET /v2/devices/:id answers it. */
+async function connectionOf(deviceId: string): Promise<Record<string, unknown> | null> {
+  const res = await admin.get(`/v2/devices/${deviceId}`);
+  expect(res.status).toBe(200);
+  return res.body.data.connection;
+}
+
+describe('presence', () => {
+  it("answers a device's MQTT connection in its answer and in the list (protocol version, since when), null once it closed", async () => {
+    const five = await register();
+    const three = await register();
+    expect(await connectionOf(five.deviceId)).toBeNull();
+    const before = Date.now();
+    const client = await connect(five);
+    const { client: older } = await raw(three, { protocolVersion: 4 });
+    const after = Date.now();
+    // Recorded as the CONNACK goes, not before it: read until it is.
+    const connection = (await waitFor(async () => connectionOf(five.deviceId), 10_000, 'the connection recorded'))!;
+    expect(connection).toEqual({ protocol: 'mqtt', connectedAt: expect.any(String), protocolVersion: 5 });
+    const at = new Date(connection.connectedAt as string).getTime();
+    expect(at).toBeGreaterThanOrEqual(before - 1000);
+    expect(at).toBeLessThanOrEqual(after + 1000);
+    await waitFor(async () => connectionOf(three.deviceId), 10_000, 'the 3.1.1 connection recorded');
+    const idle = await register();
+    const page = await admin.post('/v2/devices/search', {
+      filter: { ids: [five.deviceId, three.deviceId, idle.deviceId] },
+      limit: 10,
+    });
+    const byId = new Map(page.body.data.map((d: { id: string; connection: unknown }) => [d.id, d.connection]));
+    expect(byId.get(five.deviceId)).toEqual(connection);
+    expect(byId.get(three.deviceId)).toMatchObject({ protocol: 'mqtt', protocolVersion: 4 });
+    expect(byId.get(idle.deviceId)).toBeNull();
+    // Another organization never reads it.
+    expect((await otherAdmin.get(`/v2/devices/${five.deviceId}`)).status).toBe(404);
+
+    client.end(true);
+    older.end();
+    await waitFor(
+      async () => (await connectionOf(five.deviceId)) === null && (await connectionOf(three.deviceId)) === null,
+      10_000,
+      'both connections gone',
+    );
+    expect(
+      await sql`SELECT 1 FROM device_connections WHERE device_id IN ${sql([five.deviceId, three.deviceId])}`,
+    ).toEqual([]);
+  });
+
+  it('counts a connection only while its replica heartbeats, and sweeps the rows of a dead replica', async () => {
+    const device = await register();
+    const ghost = `ghost-${device.deviceId}`;
+    const [{ organizationId }] = await sql<[{ organizationId: string }]>`
+      SELECT organization_id FROM devices WHERE id = ${device.deviceId}`;
+    // Another server of the database, alive, holding the device's connection.
+    await sql`INSERT INTO replicas (id, host) VALUES (${ghost}, 'elsewhere')`;
+    await sql`INSERT INTO device_connections (id, device_id, organization_id, replica_id, client_id, protocol, protocol_version)
+              VALUES (${ghost}, ${device.deviceId}, ${organizationId}, ${ghost}, 'c1', 'mqtt', 4)`;
+    expect(await connectionOf(device.deviceId)).toMatchObject({ protocol: 'mqtt', protocolVersion: 4 });
+    // Its heartbeat stops: its row no longer counts, swept or not yet.
+    await sql`UPDATE replicas SET heartbeat_at = now() - interval '1 hour' WHERE id = ${ghost}`;
+    expect(await connectionOf(device.deviceId)).toBeNull();
+    // The live replicas' heartbeat sweeps it, its connections with it.
+    await waitFor(
+      async () => (await sql`SELECT 1 FROM device_connections WHERE replica_id = ${ghost}`).length === 0,
+      15_000,
+      "the dead replica's connections swept",
+    );
+  });
+
+  it('records its open connections again when the others had removed this replica', { timeout: 30_000 }, async () => {
+    const device = await register();
+    await connect(device);
+    const connection = await waitFor(async () => connectionOf(device.deviceId), 10_000, 'the connection recorded');
+    const [{ replicaId }] = await sql<[{ replicaId: string }]>`
+      SELECT replica_id FROM device_connections WHERE device_id = ${device.deviceId}`;
+    // As the others do when its heartbeat stopped too long (a pause, a partition): its row, and its connections, go.
+    await sql`DELETE FROM replicas WHERE id = ${replicaId}`;
+    expect(await connectionOf(device.deviceId)).toBeNull();
+    // Its next heartbeat registers it again, and its open connection is written again, since the same time.
+    expect(await waitFor(async () => connectionOf(device.deviceId), 20_000, 'the connection recorded again')).toEqual(
+      connection,
+    );
+  });
+});
+
 describe('topics', () => {
   it('refuses to publish as another device or subscribe to its commands; counted in /metrics', async () => {
     const device = await register();

@@ -74,10 +74,17 @@ describe('create, read, update, delete', () => {
         'lastLocation',
         'insideLandmarkIds',
         'camera',
+        'connection',
       ].sort(),
     );
-    // no event yet: never seen, nowhere; no vision profile: no camera
-    expect(device).toMatchObject({ lastSeenAt: null, lastLocation: null, insideLandmarkIds: [], camera: false });
+    // no event yet: never seen, nowhere; no vision profile: no camera; no connection open (MQTT)
+    expect(device).toMatchObject({
+      lastSeenAt: null,
+      lastLocation: null,
+      insideLandmarkIds: [],
+      camera: false,
+      connection: null,
+    });
     expect(device).toMatchObject({
       id: expect.stringMatching(/^[0-9A-Z]{26}$/),
       name: 'Front door',
