@@ -25,7 +25,7 @@ export interface Connected {
 }
 
 /** Connects one device (MQTT 5, clean start) and checks the CONNACK. */
-export async function connectDevice(port: number, device: RegisteredDevice, clientId: string): Promise<Connected> {
+async function connectDevice(port: number, device: RegisteredDevice, clientId: string): Promise<Connected> {
   const { client, connack } = await RawMqtt.connect(port, device, {
     protocolVersion: 5,
     clientId,
