@@ -225,14 +225,12 @@ async function startDeployment({ replicas, deviceRate }: Setup): Promise<Deploym
   }
 }
 
-/** One closed-loop or paced run over all replicas, with the writers' grouping and the CPU it cost. */
-type Run = EventRun;
-
+/** Each scenario's closed-loop and paced run over all replicas, with the writers' grouping and the CPU it cost. */
 interface DeploymentRuns {
   /** the server's trivial endpoint, req/s */
   trivial: number;
-  closed: Record<string, Run>;
-  paced: Record<string, Run>;
+  closed: Record<string, EventRun>;
+  paced: Record<string, EventRun>;
   acknowledged: Record<string, number>;
   stored: Record<string, number>;
 }
@@ -309,7 +307,7 @@ async function measureDeployment(deployment: Deployment): Promise<DeploymentRuns
       payload,
     );
     let acknowledged = 0;
-    const measure = async (rate?: number): Promise<Run> => {
+    const measure = async (rate?: number): Promise<EventRun> => {
       const run = await measureEventLoad({ servers, requests, durationMs, warmupMs, rate });
       acknowledged += run.succeededTotal * scenario.eventsPerRequest;
       return run;
@@ -348,7 +346,7 @@ function summarise(reps: DeploymentRuns[]): Record<string, ScenarioResult> {
   for (const scenario of SCENARIOS) {
     const closed = reps.map((r) => r.closed[scenario.name]!);
     const paced = reps.map((r) => r.paced[scenario.name]!);
-    const events = (runs: Run[]) => stat(runs.map((r) => r.rps * scenario.eventsPerRequest));
+    const events = (runs: EventRun[]) => stat(runs.map((r) => r.rps * scenario.eventsPerRequest));
     results[scenario.name] = {
       eventsPerSecond: events(closed),
       requestsPerSecond: stat(closed.map((r) => r.rps)),
