@@ -209,13 +209,31 @@ async function figure<T>(
   return { result, figure: f };
 }
 
-const fromPublish = (r: PublishResult) => ({
-  eventsPerSecond: r.eventsPerSecond,
-  p50: r.p50,
-  p99: r.p99,
-  errors: r.refused,
-  closed: r.closed,
-});
+/** The publishers' run as a figure, paced at --rate or as fast as PUBACKs return; its PUBACKs counted. */
+async function mqttFigure(
+  server: TestServer,
+  publishers: Publisher[],
+  label: string,
+  paced: boolean,
+  count: (n: number) => void,
+): Promise<Figure> {
+  const offered = paced ? rate : undefined;
+  const { result, figure: f } = await figure(
+    server,
+    label,
+    offered,
+    () => publish(publishers, { durationMs, warmupMs, window, rate: offered }),
+    (r: PublishResult) => ({
+      eventsPerSecond: r.eventsPerSecond,
+      p50: r.p50,
+      p99: r.p99,
+      errors: r.refused,
+      closed: r.closed,
+    }),
+  );
+  count(result.acknowledged);
+  return f;
+}
 
 interface Throughput {
   mqttPaced: Figure;
@@ -258,17 +276,7 @@ async function measureThroughput(
   tokens: string[],
   count: (n: number) => void,
 ): Promise<Throughput> {
-  const mqtt = async (label: string, paced: boolean) => {
-    const { result, figure: f } = await figure(
-      server,
-      label,
-      paced ? rate : undefined,
-      () => publish(publishers, { durationMs, warmupMs, window, rate: paced ? rate : undefined }),
-      fromPublish,
-    );
-    count(result.acknowledged);
-    return f;
-  };
+  const mqtt = (label: string, paced: boolean) => mqttFigure(server, publishers, label, paced, count);
   const requests = eventRequests(
     tokens,
     '/v1/iot/events',
@@ -303,17 +311,7 @@ async function measureIdle(
 ): Promise<Idle> {
   say(`registering ${idleCount} idle devices ...`);
   const devices = await registerDevices([server.url], apiKey, idleCount);
-  const flood = async (label: string) => {
-    const { result, figure: f } = await figure(
-      server,
-      label,
-      undefined,
-      () => publish(publishers, { durationMs, warmupMs, window }),
-      fromPublish,
-    );
-    count(result.acknowledged);
-    return f;
-  };
+  const flood = (label: string) => mqttFigure(server, publishers, label, false, count);
   const without = await flood(`MQTT QoS 1, ${window} in flight per device, before the idle devices`);
   const rssBefore = memory(server.process.pid!).rss;
   const started = performance.now();
