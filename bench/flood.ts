@@ -7,11 +7,11 @@
 // and how the requests were answered. With --against, the same flood
 // against another checkout (e.g. an older commit in a git worktree with
 // node_modules linked), side by side in one run.
-import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 import { removeDir, ROOT, type TestServer } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';
+import { memory } from './process-cpu.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== 'flood'),
@@ -23,12 +23,6 @@ const { values } = parseArgs({
 });
 const connections = Number(values.connections);
 const bodyBytes = Number(values.megabytes) * 1024 * 1024;
-
-function memory(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
-  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
-}
 
 /** One client: the head, then the body in 64 KiB writes until it is all sent or the server hangs up. */
 function client(port: number, path: string): Promise<string> {

@@ -29,13 +29,17 @@ import { ingress } from '../src/ingest/generated/ingress.js';
 import { ADMIN, Api, serverDatabaseUrl, serverSql } from '../test/helpers/api.js';
 import { removeDir, ROOT, type TestServer } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';
-import { buildRequest, runLoad, type LoadResult } from './load-generator.js';
-import { sampleCpu, type CpuSample } from './process-cpu.js';
+import {
+  deviceRateEnv,
+  type EventRun,
+  eventRequests,
+  measureEventLoad,
+  registerDevices,
+  UNLIMITED_RATE,
+} from './ingest-load.js';
+import { buildRequest, runLoad } from './load-generator.js';
 import { stat, type Stat } from './report.js';
 import { measureRuleEvaluation } from './rule-evaluation.js';
-
-/** DEVICE_EVENT_RATE where the bench measures ingestion alone: a lease of 100,000 tokens, so nearly no leases. */
-const UNLIMITED_RATE = 1_000_000;
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== 'ingest'),
@@ -197,8 +201,7 @@ async function startDeployment({ replicas, deviceRate }: Setup): Promise<Deploym
     ADMIN_PASSWORD: ADMIN.password,
     JWT_SECRET: randomBytes(32).toString('hex'),
     SECRETS_KEY: randomBytes(32).toString('base64'),
-    DEVICE_EVENT_RATE: String(deviceRate),
-    DEVICE_EVENT_BURST: String(deviceRate * 2),
+    ...deviceRateEnv(deviceRate),
     LOG_LEVEL: 'info',
   };
   const servers = [await startBenchServer({ modelsDir: '/nonexistent', env })];
@@ -222,14 +225,12 @@ async function startDeployment({ replicas, deviceRate }: Setup): Promise<Deploym
   }
 }
 
-/** One closed-loop or paced run over all replicas, with the writers' grouping and the CPU it cost. */
-type Run = LoadResult & { eventsPerCommit: number; cpu: CpuSample | undefined };
-
+/** Each scenario's closed-loop and paced run over all replicas, with the writers' grouping and the CPU it cost. */
 interface DeploymentRuns {
   /** the server's trivial endpoint, req/s */
   trivial: number;
-  closed: Record<string, Run>;
-  paced: Record<string, Run>;
+  closed: Record<string, EventRun>;
+  paced: Record<string, EventRun>;
   acknowledged: Record<string, number>;
   stored: Record<string, number>;
 }
@@ -259,17 +260,12 @@ async function measureDeployment(deployment: Deployment): Promise<DeploymentRuns
   // Each scenario has devices of its own, so that its stored events can be
   // counted after all the measuring; device i registers with (and later
   // sends to) replica i mod n.
-  const register = async () => {
-    const registered: Array<{ token: string; deviceId: string }> = [];
-    for (let d = 0; d < devices; d++) {
-      const res = await fetch(`${servers[d % servers.length]!.url}/v1/registration`, {
-        method: 'POST',
-        body: JSON.stringify({ apiKey: channel.apiKeys[0].apiKey }),
-      });
-      registered.push((await res.json()) as { token: string; deviceId: string });
-    }
-    return registered;
-  };
+  const register = () =>
+    registerDevices(
+      servers.map((s) => s.url),
+      channel.apiKeys[0].apiKey,
+      devices,
+    );
   // The rule reaches the other replicas by NOTIFY, within milliseconds:
   // long before the first measured second (after registering and warming up).
 
@@ -285,27 +281,6 @@ async function measureDeployment(deployment: Deployment): Promise<DeploymentRuns
   ).rps;
   say(`the server's trivial endpoint: ${runs.trivial.toFixed(0)} req/s`);
 
-  /** The event writers' counters, from every replica's /metrics: events per transaction shows how well commits are grouped. */
-  const writerCounters = async () => {
-    let commits = 0;
-    let events = 0;
-    for (const server of servers) {
-      const text = await (await fetch(`${server.url}/metrics`)).text();
-      const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
-      commits += value('ingest_commits_total');
-      events += value('ingest_events_total');
-    }
-    return { commits, events };
-  };
-  /** CPU of every replica (PostgreSQL runs below the first). */
-  const cpuNow = (): CpuSample | undefined => {
-    const samples = servers.map((s) => sampleCpu(s.process.pid!));
-    if (samples.some((s) => !s)) return undefined;
-    return {
-      server: samples.reduce((n, s) => n + s!.server, 0),
-      database: samples.reduce((n, s) => n + s!.database, 0),
-    };
-  };
   const devicesOf = new Map<string, string[]>();
   for (const [index, scenario] of SCENARIOS.entries()) {
     // What the previous scenario left PostgreSQL to do in the background
@@ -325,47 +300,17 @@ async function measureDeployment(deployment: Deployment): Promise<DeploymentRuns
       scenario.name,
       registered.map((d) => d.deviceId),
     );
-    const requests = registered.map(({ token }) =>
-      buildRequest(
-        'POST',
-        scenario.path,
-        {
-          Authorization: `Bearer ${token}`,
-          'Content-Type': scenario.encoding === 'json' ? 'application/json' : 'application/protobuf',
-        },
-        payload,
-      ),
+    const requests = eventRequests(
+      registered.map((d) => d.token),
+      scenario.path,
+      scenario.encoding === 'json' ? 'application/json' : 'application/protobuf',
+      payload,
     );
     let acknowledged = 0;
-    const measure = async (rate?: number): Promise<Run> => {
-      const commitsBefore = await writerCounters();
-      const cpuBefore = cpuNow();
-      const run = await runLoad({
-        host: '127.0.0.1',
-        port: ports,
-        request: requests,
-        connections: devices,
-        durationMs,
-        warmupMs,
-        rate,
-      });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+    const measure = async (rate?: number): Promise<EventRun> => {
+      const run = await measureEventLoad({ servers, requests, durationMs, warmupMs, rate });
       acknowledged += run.succeededTotal * scenario.eventsPerRequest;
-      const cpuAfter = cpuNow();
-      const commitsAfter = await writerCounters();
-      const events = commitsAfter.events - commitsBefore.events;
-      const perEvent = (seconds: number) => (seconds * 1e6) / events;
-      return {
-        ...run,
-        eventsPerCommit: events / (commitsAfter.commits - commitsBefore.commits),
-        cpu:
-          cpuBefore && cpuAfter
-            ? {
-                server: perEvent(cpuAfter.server - cpuBefore.server),
-                database: perEvent(cpuAfter.database - cpuBefore.database),
-              }
-            : undefined,
-      };
+      return run;
     };
     const closed = await measure();
     const cpu = closed.cpu
@@ -401,7 +346,7 @@ function summarise(reps: DeploymentRuns[]): Record<string, ScenarioResult> {
   for (const scenario of SCENARIOS) {
     const closed = reps.map((r) => r.closed[scenario.name]!);
     const paced = reps.map((r) => r.paced[scenario.name]!);
-    const events = (runs: Run[]) => stat(runs.map((r) => r.rps * scenario.eventsPerRequest));
+    const events = (runs: EventRun[]) => stat(runs.map((r) => r.rps * scenario.eventsPerRequest));
     results[scenario.name] = {
       eventsPerSecond: events(closed),
       requestsPerSecond: stat(closed.map((r) => r.rps)),

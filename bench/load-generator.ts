@@ -52,7 +52,8 @@ export interface LoadResult {
   max: number;
 }
 
-function percentile(sorted: ArrayLike<number>, p: number): number {
+/** The p-th percentile of ascending `sorted` (nearest rank); NaN when empty. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }

@@ -3,6 +3,7 @@
 // the process tree), read from /proc. Divided by the events of a run, it says
 // where the time per event goes, which throughput alone does not: on a
 // 2-core machine the load generator, the server and PostgreSQL share the CPUs.
+// And a process's resident memory, from the same /proc.
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Seconds of CPU (user + system) so far. */
@@ -72,4 +73,11 @@ export function sampleCpu(serverPid: number): CpuSample | undefined {
 export function thisProcessCpuMs(): number {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
+}
+
+/** A process's resident memory now and its peak so far (VmRSS, VmHWM), in MiB. */
+export function memory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }

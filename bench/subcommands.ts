@@ -40,6 +40,11 @@ export const SUBCOMMANDS = {
     module: './postprocess.js',
     summary: "postprocess's CPU per image, in process, on a dense head's outputs (--against: beside another checkout)",
   },
+  mqtt: {
+    module: './mqtt.js',
+    summary:
+      'MQTT QoS 1 ingestion against HTTP single events, idle connections, and SIGKILL crash rounds (nothing PUBACKed lost)',
+  },
 } as const satisfies Record<string, Subcommand>;
 
 export type SubcommandName = keyof typeof SUBCOMMANDS;

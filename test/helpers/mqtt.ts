@@ -38,7 +38,8 @@ export class RawMqtt {
   }
 
   static async open(port: number, protocolVersion: 4 | 5): Promise<RawMqtt> {
-    const socket = tcpConnect(port, '127.0.0.1');
+    // no Nagle: a small PUBLISH is sent at once, not held for the ACK of the one before it
+    const socket = tcpConnect({ port, host: '127.0.0.1', noDelay: true });
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
       socket.once('error', reject);

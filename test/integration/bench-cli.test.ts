@@ -10,12 +10,9 @@ import { DEFAULT_MODELS, modelDirectory } from '../../bench/models.js';
 import { SUBCOMMANDS, subcommandOf } from '../../bench/subcommands.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const bench = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'bench/cli.ts', ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+const benchWithin = (timeout: number, ...args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', 'bench/cli.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout });
+const bench = (...args: string[]) => benchWithin(60_000, ...args);
 
 describe('npm run bench', () => {
   it('dispatches from the table alone, to modules that exist', () => {
@@ -64,5 +61,37 @@ describe('npm run bench', () => {
       const help = bench(...args);
       expect(help.stdout, file).toContain(`(default: ${DEFAULT_MODELS.join(' and ')})`);
     }
+  });
+
+  it('runs `bench -- mqtt --quick`: every section, and a crash round with nothing PUBACKed missing', {
+    timeout: 300_000,
+  }, () => {
+    const run = benchWithin(240_000, 'mqtt', '--quick');
+    expect(run.status, run.stderr).toBe(0);
+    for (const section of [
+      '## QoS 1 events against HTTP single events',
+      '## Idle connections',
+      '## Crash rounds',
+      '## Broker mode',
+    ])
+      expect(run.stdout).toContain(section);
+    // MQTT, MQTT paced, HTTP, HTTP paced: a figure each, events committed
+    for (const workload of ['MQTT QoS 1, paced at', 'MQTT QoS 1, 8 in flight', 'HTTP single events, closed loop'])
+      expect(run.stdout).toMatch(new RegExp(`^\\| ${workload}[^|]* \\| [^|]+ \\| [1-9]\\d* \\|`, 'm'));
+    expect(run.stdout).toMatch(/MQTT ÷ HTTP single events .*: \*\*\d+\.\d+ ×\*\*/);
+    expect(run.stdout).toMatch(/durability: (\d+) events acknowledged .* = \1 stored .* ✓/);
+    // round | sent | PUBACKed before the kill | resent | resent refused | stored | committed, ack lost | missing | twice
+    const round = /^\| 1 \| (\d+) \| (\d+) \| (\d+) \| 0 \| (\d+) \| \d+ \| \*\*(\d+)\*\* \| \*\*(\d+)\*\* \|$/m.exec(
+      run.stdout,
+    );
+    expect(round, run.stdout).not.toBeNull();
+    const [sent, acknowledged, resent, stored, missing, twice] = round!.slice(1).map(Number);
+    expect(acknowledged).toBeGreaterThan(0);
+    expect(resent).toBeGreaterThan(0); // the kill came with messages in flight
+    expect(sent).toBe(acknowledged! + resent!);
+    expect(stored).toBe(sent);
+    expect(missing).toBe(0);
+    expect(twice).toBe(0);
+    expect(run.stdout).toContain('PUBACKed events missing: **0**, duplicates stored: **0**');
   });
 });
