@@ -60,6 +60,7 @@ import type { PlatformServices } from './platform/services.js';
 import { OutboxSender, smtpTransport } from './platform/outbox.js';
 import { bearerToken, InferenceKeyCache, InferenceKeyService } from './platform/inference-keys.js';
 import { Replica } from './platform/replicas.js';
+import { DeviceCommands } from './platform/device-commands.js';
 import { createModelStore } from './platform/database-model-store.js';
 import { FrameBucket, KeptFrames } from './platform/kept-frames.js';
 import { DatabaseVersionRegistry } from './platform/model-version-registry.js';
@@ -136,6 +137,7 @@ function oipBodyLimit(maxImageBytes: number): number {
 async function startMqtt(
   config: Config,
   ingest: IngestService,
+  commands: DeviceCommands,
   registry: Registry,
   log: Logger,
 ): Promise<{ server: MqttServer; ports: number[] } | undefined> {
@@ -150,6 +152,7 @@ async function startMqtt(
       maxPayloadBytes: config.maxIngestBodyBytes,
     },
     log,
+    commands,
   );
   server.registerMetrics(registry);
   const ports: number[] = [];
@@ -327,6 +330,11 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     );
     await actions.start();
     cleanups.push(() => actions.stop());
+    // Commands the mqtt actions queue: expired here whether or not this server
+    // listens for MQTT; sent by the one holding the device's connection.
+    const commands = new DeviceCommands(database.sql, log);
+    await commands.start();
+    cleanups.push(() => commands.stop());
     // Before the first event, so that today's events find their day's partition.
     const partitions = new EventPartitionMaintenance(database.sql, config.eventRetentionDays, log);
     await partitions.start();
@@ -529,7 +537,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       log.info('oip grpc listening', { host: config.host, port: grpcPort, tls: config.tls !== undefined });
     }
 
-    const mqtt = await startMqtt(config, ingest, metrics.registry, log);
+    const mqtt = await startMqtt(config, ingest, commands, metrics.registry, log);
     // On a failed start; a stop drains it with the other front ends (below).
     if (mqtt) cleanups.push(() => mqtt.server.stop(0));
 
