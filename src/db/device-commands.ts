@@ -125,11 +125,7 @@ export async function acknowledgeDeviceCommand(sql: Queryable, organizationId: s
  * connection closed): leased no more, so the device's next subscription
  * gets them again, each attempt logged 'retry'. Answers their devices.
  */
-export async function releaseDeviceCommands(
-  sql: Queryable,
-  holder: string,
-  ids: readonly string[],
-): Promise<string[]> {
+export async function releaseDeviceCommands(sql: Queryable, holder: string, ids: readonly string[]): Promise<string[]> {
   if (ids.length === 0) return [];
   const rows = await sql<Array<{ deviceId: string }>>`
     WITH released AS (
@@ -153,7 +149,11 @@ export async function releaseDeviceCommands(
  * A command out on a live lease waits for its PUBACK or the lease's end.
  * Answers how many.
  */
-export async function expireDeviceCommands(sql: Queryable, deviceId: string | undefined, limit: number): Promise<number> {
+export async function expireDeviceCommands(
+  sql: Queryable,
+  deviceId: string | undefined,
+  limit: number,
+): Promise<number> {
   const rows = await sql`
     WITH expired AS (
       UPDATE device_commands SET expired_at = now()

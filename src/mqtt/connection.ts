@@ -548,7 +548,9 @@ export class MqttConnection {
     }
     this.claiming = true;
     void this.claimLoop(source)
-      .catch((error: unknown) => this.host.logger.warn('mqtt commands not sent', { error, deviceId: this.device?.deviceId }))
+      .catch((error: unknown) =>
+        this.host.logger.warn('mqtt commands not sent', { error, deviceId: this.device?.deviceId }),
+      )
       .finally(() => {
         this.claiming = false;
         if (this.claimAgain) {

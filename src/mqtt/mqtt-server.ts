@@ -139,7 +139,7 @@ export class MqttServer implements ConnectionHost, CommandSink {
     registry.register(
       new Gauge(
         'mqtt_commands_total',
-        'commands to devices (the rules\' mqtt action): sent (written to a connection, retransmissions included), acknowledged (PUBACK), expired (never sent, by this server\'s expiry)',
+        "commands to devices (the rules' mqtt action): sent (written to a connection, retransmissions included), acknowledged (PUBACK), expired (never sent, by this server's expiry)",
         ['outcome'],
         () => [
           { labels: { outcome: 'sent' }, value: this.commandCounts.sent },
@@ -242,7 +242,8 @@ export class MqttServer implements ConnectionHost, CommandSink {
 
   /** Commands wait for these devices: their subscribed connections here claim them. */
   pending(deviceIds: readonly string[]): void {
-    for (const deviceId of deviceIds) for (const connection of this.byDevice.get(deviceId) ?? []) connection.deliverCommands();
+    for (const deviceId of deviceIds)
+      for (const connection of this.byDevice.get(deviceId) ?? []) connection.deliverCommands();
   }
 
   subscribedDevices(): string[] {

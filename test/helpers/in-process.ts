@@ -52,9 +52,11 @@ export async function cloneTemplate(): Promise<{ url: string; drop: () => Promis
  */
 export async function startInProcess(
   env: Record<string, string> = {},
+  /** another server's database to share, as a replica (not dropped at stop); a fresh copy of the template by default */
+  shared?: { databaseUrl: string },
 ): Promise<InProcessServer & { databaseUrl: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sense-test-'));
-  const database = await cloneTemplate();
+  const database = shared ? { url: shared.databaseUrl, drop: async () => {} } : await cloneTemplate();
   const config = loadConfig({
     ...process.env,
     PORT: '0',

@@ -356,7 +356,9 @@ const deliveryAttemptSchema = z
         topic: z.string().optional(),
         qos: int().optional(),
       })
-      .describe('the request made (a webhook: method, URL, headers, custom header values masked; an mqtt command: commandId, topic, qos)'),
+      .describe(
+        'the request made (a webhook: method, URL, headers, custom header values masked; an mqtt command: commandId, topic, qos)',
+      ),
   })
   .meta({ id: 'DeliveryAttempt' });
 
