@@ -5,6 +5,7 @@
 // fires from an event sent over HTTP; its command reaches the device's
 // subscription once, survives the device being offline or dropping before
 // its PUBACK, and never goes out once expired.
+import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import type postgres from 'postgres';
@@ -329,5 +330,42 @@ describe('the mqtt action', () => {
     expect(json.status).toBe(400);
     expect(json.body.error).toContain('actions.0.message');
     expect((await post({ qos: 0, message: 'ok', expiresInSeconds: 60 })).status).toBe(200);
+  });
+});
+
+const hasMosquitto = spawnSync('sh', ['-c', 'command -v mosquitto_sub']).status === 0;
+
+describe.skipIf(!hasMosquitto)("Debian's mosquitto_sub", () => {
+  it('receives a queued command with its command-id user property, as docs/API.md shows', async () => {
+    const { ruleId, device } = await setup([{ type: 'mqtt', message: 'reboot' }]);
+    await fire(ruleId, device, 1);
+    // Not spawnSync: the server runs in this process. -C 1: exit after one message.
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(
+        'mosquitto_sub',
+        [
+          ...[
+            '-h',
+            '127.0.0.1',
+            '-p',
+            String(port),
+            '-V',
+            'mqttv5',
+            '-q',
+            '1',
+            '-u',
+            device.deviceId,
+            '-P',
+            device.token,
+          ],
+          ...['-t', `devices/${device.deviceId}/commands`, '-F', '%P %p', '-C', '1'],
+        ],
+        { encoding: 'utf8', timeout: 20_000 },
+        (error, stdout, stderr) => (error ? reject(new Error(`${error.message}: ${stderr}`)) : resolve(stdout)),
+      );
+    });
+    const [command] = await commandsOf(device.deviceId);
+    expect(output.trim()).toBe(`command-id:${command!.id} reboot`);
+    await waitFor(async () => (await logOf(ruleId))[0]?.at(-1) === 'success', 10_000, 'the PUBACK logged');
   });
 });
