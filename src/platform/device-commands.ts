@@ -35,7 +35,7 @@ export interface CommandSink {
 }
 
 /** Device commands' tuning, named once here (docs/ARCHITECTURE.md, "Tuning constants", lists it). */
-export const DEVICE_COMMANDS_TUNING = {
+const DEVICE_COMMANDS_TUNING = {
   /** a claimed command's lease: past it, a command a dead replica sent may be sent again */
   leaseSeconds: 60,
   /** how often expired commands are marked and the subscribed devices asked for again */

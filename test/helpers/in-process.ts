@@ -94,7 +94,9 @@ export async function startInProcess(
   };
 }
 
-export type InProcessPlatform = Omit<Platform, 'server' | 'database'> & { server: InProcessServer };
+export type InProcessPlatform = Omit<Platform, 'server' | 'database'> & {
+  server: InProcessServer & { databaseUrl: string };
+};
 
 /** startPlatform's set-up in process: the app without models, the bootstrap admin logged in. */
 export async function startInProcessPlatform(env: Record<string, string> = {}): Promise<InProcessPlatform> {
@@ -106,7 +108,7 @@ export async function startInProcessPlatform(env: Record<string, string> = {}): 
 }
 
 export async function stopInProcessPlatform(
-  platform: Partial<Pick<InProcessPlatform, 'sql' | 'server'>>,
+  platform: Partial<Pick<InProcessPlatform, 'sql'>> & { server?: InProcessServer | undefined },
 ): Promise<void> {
   await platform.sql?.end();
   await platform.server?.stop();

@@ -31,7 +31,7 @@ interface Received {
   packet: IPublishPacket;
 }
 
-let server: InProcessServer;
+let server: InProcessServer & { databaseUrl: string };
 let sql: postgres.Sql;
 let admin: Api;
 let port: number;
