@@ -235,6 +235,46 @@ describe('the mqtt action', () => {
     ]);
   });
 
+  it("keeps to the client's receive maximum: the next command only after the PUBACK", async () => {
+    const { ruleId, device } = await setup([numbered]);
+    for (const n of [1, 2, 3]) await fire(ruleId, device, n);
+    const client = await RawMqtt.open(port, 5);
+    raws.push(client);
+    client.send({
+      cmd: 'connect',
+      protocolId: 'MQTT',
+      protocolVersion: 5,
+      clientId: `one-at-a-time-${device.deviceId}`,
+      clean: true,
+      keepalive: 60,
+      username: device.deviceId,
+      password: Buffer.from(device.token),
+      properties: { receiveMaximum: 1 },
+    });
+    expect(await client.next()).toMatchObject({ cmd: 'connack', reasonCode: 0 });
+    client.send({
+      cmd: 'subscribe',
+      messageId: 1,
+      subscriptions: [{ topic: `devices/${device.deviceId}/commands`, qos: 1 }],
+    });
+    expect(await client.next()).toMatchObject({ cmd: 'suback' });
+    const seen: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const publish = (await client.next()) as IPublishPacket;
+      seen.push((JSON.parse(publish.payload.toString()) as { n: string }).n);
+      // Claimed (and so counted as sent) before it is written: one in flight means one claimed.
+      const sent = (await commandsOf(device.deviceId)).filter((c) => c.attempts > 0 && c.deliveredAt === null);
+      expect(sent).toHaveLength(1);
+      client.send({ cmd: 'puback', messageId: publish.messageId! });
+      await waitFor(
+        async () => (await commandsOf(device.deviceId)).filter((c) => c.deliveredAt !== null).length === i + 1,
+        10_000,
+        'the PUBACK stored',
+      );
+    }
+    expect(seen).toEqual(['1', '2', '3']);
+  });
+
   it('never sends an expired command, and logs it a failure', async () => {
     const { ruleId, device } = await setup([
       { type: 'mqtt', message: 'short-lived {{command.id}}', expiresInSeconds: 1 },
