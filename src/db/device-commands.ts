@@ -2,7 +2,7 @@
 // rules' `mqtt` action in its job's transaction, claimed under a lease by
 // the connection that sends them, marked delivered on the device's PUBACK
 // (or at write, QoS 0), released when the connection drops first, and
-// expired past their time. Each step that the delivery log shows writes its
+// abandoned past their time (or when larger than the device takes). Each step that the delivery log shows writes its
 // action_deliveries row in the same statement; those rows are keyed
 // `<command id>-<step>`, so a step logged twice is one row.
 import type { Queryable } from './database.js';
@@ -84,7 +84,7 @@ export async function claimDeviceCommands(
     WITH locked AS (
       SELECT id, octet_length(payload) + octet_length(topic) AS bytes FROM device_commands
       WHERE organization_id = ${c.organizationId} AND device_id = ${c.deviceId}
-        AND delivered_at IS NULL AND expired_at IS NULL AND expires_at > now()
+        AND delivered_at IS NULL AND abandoned_at IS NULL AND expires_at > now()
         AND (leased_until IS NULL OR leased_until < now())
       ORDER BY id LIMIT ${c.limit} FOR UPDATE SKIP LOCKED
     ), picked AS (
@@ -156,10 +156,10 @@ export async function expireDeviceCommands(
 ): Promise<number> {
   const rows = await sql`
     WITH expired AS (
-      UPDATE device_commands SET expired_at = now()
+      UPDATE device_commands SET abandoned_at = now()
       WHERE id IN (
         SELECT id FROM device_commands
-        WHERE delivered_at IS NULL AND expired_at IS NULL AND expires_at <= now()
+        WHERE delivered_at IS NULL AND abandoned_at IS NULL AND expires_at <= now()
           AND (leased_until IS NULL OR leased_until < now())
           ${deviceId === undefined ? sql`` : sql`AND device_id = ${deviceId}`}
         ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
@@ -174,6 +174,28 @@ export async function expireDeviceCommands(
 }
 
 /**
+ * A command the device cannot take (MQTT 5: larger than the maximum packet
+ * size its CONNECT gave), abandoned as MQTT 5 has it (discarded as if sent)
+ * and logged 'failure' with `reason`; never sent again.
+ */
+export async function abandonDeviceCommand(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+  reason: string,
+): Promise<void> {
+  await sql`
+    WITH abandoned AS (
+      UPDATE device_commands SET abandoned_at = now(), leased_by = NULL, leased_until = NULL
+      WHERE id = ${id} AND organization_id = ${organizationId} AND delivered_at IS NULL AND abandoned_at IS NULL
+      RETURNING id, job_id, organization_id, topic, qos, attempts
+    )
+    INSERT INTO action_deliveries (id, job_id, organization_id, attempt, started_at, duration_ms, outcome, status_code, error, request)
+    SELECT id || '-abandoned', job_id, organization_id, attempts, now(), 0, 'failure', NULL, ${reason}, ${sql.unsafe(LOGGED_REQUEST)}
+    FROM abandoned ON CONFLICT (id) DO NOTHING`;
+}
+
+/**
  * Which of these devices (those with a subscribed connection here) have a
  * command that could be claimed now: the safety net for a NOTIFY missed
  * and for a lease that ran out on a replica that died. Device ids are the
@@ -184,7 +206,7 @@ export async function devicesWithClaimableCommands(sql: Queryable, deviceIds: re
   const rows = await sql<Array<{ deviceId: string }>>`
     SELECT DISTINCT device_id FROM device_commands
     WHERE device_id = ANY(${deviceIds as string[]}::text[])
-      AND delivered_at IS NULL AND expired_at IS NULL AND expires_at > now()
+      AND delivered_at IS NULL AND abandoned_at IS NULL AND expires_at > now()
       AND (leased_until IS NULL OR leased_until < now())`;
   return rows.map((r) => r.deviceId);
 }

@@ -73,6 +73,7 @@ export interface CommandSource {
     maxQos: 0 | 1,
   ): Promise<DeviceCommand[]>;
   acknowledge(organizationId: string, commandId: string): Promise<void>;
+  abandon(organizationId: string, commandId: string, reason: string): Promise<void>;
 }
 
 export interface ConnectionSettings {
@@ -588,7 +589,7 @@ export class MqttConnection {
         );
         return;
       }
-      this.sendCommands(claimed);
+      this.sendCommands(source, claimed);
     }
   }
 
@@ -602,12 +603,13 @@ export class MqttConnection {
     });
   }
 
-  private sendCommands(commands: readonly DeviceCommand[]): void {
+  private sendCommands(source: CommandSource, commands: readonly DeviceCommand[]): void {
     const v5 = this.version === 5;
     this.socket.cork();
+    let sent = 0;
     for (const command of commands) {
       const messageId = command.qos === 1 ? this.packetIdForCommand(command.id) : undefined;
-      this.send({
+      const bytes = this.generate({
         cmd: 'publish',
         topic: command.topic,
         payload: command.payload,
@@ -627,9 +629,22 @@ export class MqttConnection {
             }
           : {}),
       } as Packet);
+      if (bytes.length > this.clientMaxPacket) {
+        // MQTT 5 (3.1.2.11.4): a packet larger than the client takes is discarded, as if sent.
+        if (messageId !== undefined) this.commandsInFlight.delete(messageId);
+        const reason = `not sent: ${bytes.length} bytes, over the device's maximum packet size (${this.clientMaxPacket})`;
+        void source
+          .abandon(this.device!.organizationId, command.id, reason)
+          .catch((error: unknown) =>
+            this.host.logger.warn('mqtt command not abandoned', { error, commandId: command.id }),
+          );
+        continue;
+      }
+      this.write(bytes);
+      sent++;
     }
     process.nextTick(() => this.socket.uncork());
-    this.host.commandsSent(commands.length);
+    this.host.commandsSent(sent);
   }
 
   /** A packet id for a QoS 1 command that no command in flight holds (ids of the device's own publications are another space). */
@@ -729,8 +744,16 @@ export class MqttConnection {
   }
 
   private send(packet: Packet): void {
+    this.write(this.generate(packet));
+  }
+
+  private generate(packet: Packet): Buffer {
+    return mqttPacket.generate(packet, { protocolVersion: this.version });
+  }
+
+  private write(bytes: Buffer): void {
     if (this.state === 'closed' || this.socket.destroyed || this.socket.writableEnded) return;
-    this.socket.write(mqttPacket.generate(packet, { protocolVersion: this.version }));
+    this.socket.write(bytes);
     // A client that stops reading: its answers pile up here; it is closed rather than buffered for.
     if (this.socket.writableLength > this.host.settings.maxWriteBufferBytes) {
       this.host.refused('slow_reader');

@@ -9,6 +9,7 @@
 // out.
 import type { Sql } from 'postgres';
 import {
+  abandonDeviceCommand,
   acknowledgeDeviceCommand,
   claimDeviceCommands,
   devicesWithClaimableCommands,
@@ -108,7 +109,8 @@ export class DeviceCommands {
   ): Promise<DeviceCommand[]> {
     this.expired += await expireDeviceCommands(this.sql, device.deviceId, DEVICE_COMMANDS_TUNING.expireBatch);
     return claimDeviceCommands(this.sql, {
-      ...device,
+      organizationId: device.organizationId,
+      deviceId: device.deviceId,
       holder,
       limit,
       byteBudget,
@@ -120,6 +122,11 @@ export class DeviceCommands {
   /** The device acknowledged the command (PUBACK). */
   async acknowledge(organizationId: string, commandId: string): Promise<void> {
     await acknowledgeDeviceCommand(this.sql, organizationId, commandId);
+  }
+
+  /** The device cannot take the command (larger than its maximum packet size): given up, logged 'failure'. */
+  async abandon(organizationId: string, commandId: string, reason: string): Promise<void> {
+    await abandonDeviceCommand(this.sql, organizationId, commandId, reason);
   }
 
   /**

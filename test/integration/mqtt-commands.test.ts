@@ -146,8 +146,8 @@ async function logOf(ruleId: string): Promise<string[][]> {
 
 async function commandsOf(deviceId: string) {
   return sql<
-    Array<{ id: string; attempts: number; deliveredAt: Date | null; expiredAt: Date | null; payload: Buffer }>
-  >`SELECT id, attempts, delivered_at, expired_at, payload FROM device_commands WHERE device_id = ${deviceId} ORDER BY id`;
+    Array<{ id: string; attempts: number; deliveredAt: Date | null; abandonedAt: Date | null; payload: Buffer }>
+  >`SELECT id, attempts, delivered_at, abandoned_at, payload FROM device_commands WHERE device_id = ${deviceId} ORDER BY id`;
 }
 
 const withN = (received: readonly Received[], n: number) =>
@@ -275,6 +275,50 @@ describe('the mqtt action', () => {
     expect(seen).toEqual(['1', '2', '3']);
   });
 
+  it("gives up a command larger than the client's maximum packet size (MQTT 5), and sends the rest", async () => {
+    const { ruleId, device } = await setup([
+      { type: 'mqtt', message: `big ${'x'.repeat(1000)}` },
+      { type: 'mqtt', message: 'small {{command.id}}' },
+    ]);
+    await fire(ruleId, device, 1);
+    await waitFor(async () => (await commandsOf(device.deviceId)).length === 2, 10_000, 'both commands queued');
+    const client = await RawMqtt.open(port, 5);
+    raws.push(client);
+    client.send({
+      cmd: 'connect',
+      protocolId: 'MQTT',
+      protocolVersion: 5,
+      clientId: `small-packets-${device.deviceId}`,
+      clean: true,
+      keepalive: 60,
+      username: device.deviceId,
+      password: Buffer.from(device.token),
+      properties: { maximumPacketSize: 512 },
+    });
+    expect(await client.next()).toMatchObject({ cmd: 'connack', reasonCode: 0 });
+    client.send({
+      cmd: 'subscribe',
+      messageId: 1,
+      subscriptions: [{ topic: `devices/${device.deviceId}/commands`, qos: 1 }],
+    });
+    expect(await client.next()).toMatchObject({ cmd: 'suback' });
+    const publish = (await client.next()) as IPublishPacket;
+    expect(publish.payload.toString()).toMatch(/^small /);
+    client.send({ cmd: 'puback', messageId: publish.messageId! });
+    await waitFor(
+      async () => (await logOf(ruleId)).every((log) => log.at(-1) === 'success' || log.at(-1) === 'failure'),
+      10_000,
+      'both commands settled',
+    );
+    const big = (await commandsOf(device.deviceId)).find((c) => c.payload.toString().startsWith('big'))!;
+    expect(big).toMatchObject({ deliveredAt: null, abandonedAt: expect.any(Date) });
+    expect(client.pending).toEqual([]);
+    const failure = (await admin.get(`/v2/rules/${ruleId}/deliveries`)).body.data
+      .flatMap((job: { deliveries: Array<{ outcome: string; error: string | null }> }) => job.deliveries)
+      .find((d: { outcome: string }) => d.outcome === 'failure');
+    expect(failure.error).toMatch(/over the device's maximum packet size \(512\)/);
+  });
+
   it('never sends an expired command, and logs it a failure', async () => {
     const { ruleId, device } = await setup([
       { type: 'mqtt', message: 'short-lived {{command.id}}', expiresInSeconds: 1 },
@@ -302,7 +346,7 @@ describe('the mqtt action', () => {
     const commands = await commandsOf(device.deviceId);
     const short = commands.find((c) => c.payload.toString().startsWith('short-lived'))!;
     const kept = commands.find((c) => c.payload.toString().startsWith('kept'))!;
-    expect(short).toMatchObject({ attempts: 0, deliveredAt: null, expiredAt: expect.any(Date) });
+    expect(short).toMatchObject({ attempts: 0, deliveredAt: null, abandonedAt: expect.any(Date) });
     expect(kept).toMatchObject({ attempts: 1, deliveredAt: expect.any(Date) });
     expect(received.map((r) => r.text)).toEqual([`kept ${kept.id}`]);
     expect(received[0]!.packet.properties?.contentType).toBe('text/plain; charset=utf-8');

@@ -26,8 +26,9 @@ export const migration022: Migration = {
       created_at       timestamptz NOT NULL DEFAULT now(),
       expires_at       timestamptz NOT NULL,
       delivered_at     timestamptz,
-      -- set once an expired command's failure is logged: it is never sent
-      expired_at       timestamptz,
+      -- set once the command is given up (expired, or larger than the device
+      -- takes) and its failure logged: it is never sent again
+      abandoned_at     timestamptz,
       -- how many times it was written to a connection
       attempts         integer NOT NULL DEFAULT 0,
       -- when it was last written to a connection
@@ -38,9 +39,9 @@ export const migration022: Migration = {
     );
     -- a device's pending commands, oldest first; and the expiry sweep's
     CREATE INDEX device_commands_pending ON device_commands (device_id, id)
-      WHERE delivered_at IS NULL AND expired_at IS NULL;
+      WHERE delivered_at IS NULL AND abandoned_at IS NULL;
     CREATE INDEX device_commands_expiry ON device_commands (expires_at)
-      WHERE delivered_at IS NULL AND expired_at IS NULL;
+      WHERE delivered_at IS NULL AND abandoned_at IS NULL;
     CREATE INDEX device_commands_job ON device_commands (job_id);
 
     ALTER TABLE action_deliveries DROP CONSTRAINT action_deliveries_outcome_check;
