@@ -235,6 +235,39 @@ describe('the mqtt action', () => {
     ]);
   });
 
+  it('sends a QoS 0 command once and counts it delivered at the write; a QoS 0 subscription takes QoS 1 commands as QoS 0', async () => {
+    const { ruleId, device } = await setup([
+      { type: 'mqtt', message: 'fire and forget', qos: 0 },
+      { type: 'mqtt', message: 'acknowledged' },
+    ]);
+    const { received } = await subscribed(device);
+    await fire(ruleId, device, 1);
+    await waitFor(async () => received.length === 2, 10_000, 'both commands');
+    const byText = new Map(received.map((r) => [r.text, r.packet.qos]));
+    expect(byText).toEqual(
+      new Map([
+        ['fire and forget', 0],
+        ['acknowledged', 1],
+      ]),
+    );
+    await waitFor(
+      async () => (await logOf(ruleId)).flat().filter((o) => o === 'success').length === 2,
+      10_000,
+      'both logged',
+    );
+
+    const other = await setup([{ type: 'mqtt', message: 'to a QoS 0 subscription' }]);
+    const client = await connect(other.device);
+    const atQos0: Received[] = [];
+    client.on('message', (_topic, payload, packet) => atQos0.push({ text: payload.toString(), packet }));
+    expect((await client.subscribeAsync(`devices/${other.device.deviceId}/commands`, { qos: 0 }))[0]?.qos).toBe(0);
+    await fire(other.ruleId, other.device, 1);
+    await waitFor(async () => atQos0.length > 0, 10_000, 'the command');
+    expect(atQos0[0]!.packet.qos).toBe(0);
+    await waitFor(async () => (await logOf(other.ruleId))[0]?.at(-1) === 'success', 10_000, 'delivered at the write');
+    expect((await commandsOf(other.device.deviceId))[0]).toMatchObject({ attempts: 1, deliveredAt: expect.any(Date) });
+  });
+
   it("keeps to the client's receive maximum: the next command only after the PUBACK", async () => {
     const { ruleId, device } = await setup([numbered]);
     for (const n of [1, 2, 3]) await fire(ruleId, device, n);
