@@ -447,6 +447,10 @@ describe('the mqtt action', () => {
     expect(json.status).toBe(400);
     expect(json.body.error).toContain('actions.0.message');
     expect((await post({ qos: 0, message: 'ok', expiresInSeconds: 60 })).status).toBe(200);
+    // The generated reference (/openapi.json, the console's /docs) shows the action and its fields.
+    const openapi = await (await fetch(`${server.url}/openapi.json`)).text();
+    for (const field of ['"mqtt"', '"expiresInSeconds"', '{{command.id}} among its placeholders'])
+      expect(openapi).toContain(field);
   });
 });
 

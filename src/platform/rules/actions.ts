@@ -238,14 +238,21 @@ const mqttAction = z
         if (m === undefined) return;
         const problem = isJsonMessage(m) ? jsonTemplateProblem(m) : templateProblem(m);
         if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      }),
-    qos: z.union([z.literal(0), z.literal(1)], { error: 'must be 0 or 1 (QoS 2 is not offered)' }).optional(),
+      })
+      .describe(
+        'what the device receives: a template ({{command.id}} among its placeholders), JSON when it starts with { or [, or JSON itself; at most 64 KiB rendered; default {rule, device, event, landmarks}',
+      ),
+    qos: z
+      .union([z.literal(0), z.literal(1)], { error: 'must be 0 or 1 (QoS 2 is not offered)' })
+      .optional()
+      .describe('1 (default): kept and sent again until the device acknowledges it; 0: sent once'),
     expiresInSeconds: z
       .number()
       .int()
       .min(1)
       .max(7 * 86_400, 'must be at most 604800 (7 days)')
-      .optional(),
+      .optional()
+      .describe('how long an undelivered command is kept (default 86400, a day)'),
   })
   .strict();
 
