@@ -305,7 +305,12 @@ describe('the mqtt action', () => {
         'the PUBACK stored',
       );
     }
-    expect(seen).toEqual(['1', '2', '3']);
+    // Oldest command first (the three jobs may have run in any order, so the commands too).
+    const oldestFirst = (await commandsOf(device.deviceId)).map(
+      (c) => (JSON.parse(c.payload.toString()) as { n: string }).n,
+    );
+    expect(seen).toEqual(oldestFirst);
+    expect([...seen].sort()).toEqual(['1', '2', '3']);
   });
 
   it("gives up a command larger than the client's maximum packet size (MQTT 5), and sends the rest", async () => {
