@@ -61,6 +61,7 @@ import { OutboxSender, smtpTransport } from './platform/outbox.js';
 import { bearerToken, InferenceKeyCache, InferenceKeyService } from './platform/inference-keys.js';
 import { Replica } from './platform/replicas.js';
 import { DevicePresence } from './platform/presence.js';
+import { DeviceCommands } from './platform/device-commands.js';
 import { createModelStore } from './platform/database-model-store.js';
 import { FrameBucket, KeptFrames } from './platform/kept-frames.js';
 import { DatabaseVersionRegistry } from './platform/model-version-registry.js';
@@ -138,6 +139,7 @@ async function startMqtt(
   config: Config,
   ingest: IngestService,
   presence: DevicePresence,
+  commands: DeviceCommands,
   registry: Registry,
   log: Logger,
 ): Promise<{ server: MqttServer; ports: number[] } | undefined> {
@@ -153,6 +155,7 @@ async function startMqtt(
     },
     log,
     presence,
+    commands,
   );
   server.registerMetrics(registry);
   const ports: number[] = [];
@@ -341,6 +344,11 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     );
     await actions.start();
     cleanups.push(() => actions.stop());
+    // Commands the mqtt actions queue: expired here whether or not this server
+    // listens for MQTT; sent by the one holding the device's connection.
+    const commands = new DeviceCommands(database.sql, log);
+    await commands.start();
+    cleanups.push(() => commands.stop());
     // Before the first event, so that today's events find their day's partition.
     const partitions = new EventPartitionMaintenance(database.sql, config.eventRetentionDays, log);
     await partitions.start();
@@ -543,7 +551,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       log.info('oip grpc listening', { host: config.host, port: grpcPort, tls: config.tls !== undefined });
     }
 
-    const mqtt = await startMqtt(config, ingest, presence, metrics.registry, log);
+    const mqtt = await startMqtt(config, ingest, presence, commands, metrics.registry, log);
     // On a failed start; a stop drains it with the other front ends (below).
     if (mqtt) cleanups.push(() => mqtt.server.stop(0));
 

@@ -1,5 +1,6 @@
 // The delivery log of rule actions: every webhook attempt (action_deliveries)
-// with its outcome, status code and a short reason, never a response body;
+// with its outcome, status code and a short reason, never a response body,
+// and each step of an mqtt command (db/device-commands.ts writes those);
 // and what a rule's actions did, read back for the management API.
 import type { Queryable } from './database.js';
 
@@ -45,12 +46,12 @@ export async function listRuleJobs(
           ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
 }
 
-/** One webhook attempt of a job. */
+/** One webhook attempt, or mqtt command step, of a job. */
 export type DeliveryAttemptRow = Record<string, unknown> & { jobId: string };
 
 /** The attempts of the jobs, in attempt order. */
 export async function listJobDeliveries(sql: Queryable, jobIds: string[]): Promise<DeliveryAttemptRow[]> {
   return sql<DeliveryAttemptRow[]>`
               SELECT job_id, attempt, started_at, duration_ms, outcome, status_code, error, request
-              FROM action_deliveries WHERE job_id = ANY(${jobIds}) ORDER BY attempt`;
+              FROM action_deliveries WHERE job_id = ANY(${jobIds}) ORDER BY attempt, started_at`;
 }

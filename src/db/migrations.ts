@@ -21,6 +21,7 @@ import { migration018 } from './migrations/018-kept-frames.js';
 import { migration019 } from './migrations/019-model-versions-disabled.js';
 import { migration020 } from './migrations/020-schemas-additional-properties.js';
 import { migration021 } from './migrations/021-kept-frames-accounts.js';
+import { migration022 } from './migrations/022-device-commands.js';
 import { migration023 } from './migrations/023-device-connections.js';
 
 export interface Migration {
@@ -51,5 +52,6 @@ export const MIGRATIONS: readonly Migration[] = [
   migration019,
   migration020,
   migration021,
+  migration022,
   migration023,
 ];

@@ -120,7 +120,7 @@ const TAGS: Record<string, string> = {
   devices: 'Devices registered in the channels of the organization: reading, updating, deleting and searching them.',
   landmarks: 'Landmarks: named places of a project (circles, rectangles, polygons), which rules can refer to.',
   rules:
-    'Rules, which run actions (push notifications, emails, SMS, webhooks) on the events that meet their conditions, and the log of their deliveries.',
+    'Rules, which run actions (push notifications, emails, SMS, webhooks, MQTT commands to devices) on the events that meet their conditions, and the log of their deliveries.',
   events: 'The events devices sent: search, aggregates over time, and a live stream.',
   ingestion: 'The device API (/v1): registration with a channel API key, sending events, and what a device reads back.',
   health: 'The API version, liveness, readiness and Prometheus metrics.',

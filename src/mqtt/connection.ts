@@ -14,6 +14,14 @@
 // closed before the packet is buffered whole), its write buffer (a client
 // that stops reading is closed, not buffered for), keep-alive (mqtt-server.ts's
 // ticker closes a connection silent for 1.5 keep-alive periods).
+//
+// Commands down: once the device subscribes to devices/<id>/commands, the
+// connection claims the device's pending commands (platform/device-commands.ts,
+// under a lease of its own id), publishes them and marks each delivered on
+// its PUBACK; what is unacknowledged when the connection closes is released
+// for the next subscription (sent again with DUP). Bounded by the client's
+// receive maximum and a cap of its own, and by the bytes waiting in the
+// write buffer, so that commands never trip the slow-reader close.
 import type { Socket } from 'node:net';
 import mqttPacket, { type IConnectPacket, type IPublishPacket, type ISubscribePacket, type Packet } from 'mqtt-packet';
 import { CodedError, DomainError } from '../errors.js';
@@ -22,6 +30,7 @@ import { sha256, sha256OfParts } from '../lib/sha256.js';
 import { decodeEventBatch, decodeIotPayload } from '../ingest/codec.js';
 import type { IngestService } from '../ingest/ingest-service.js';
 import type { DeviceClaims } from '../platform/auth/tokens.js';
+import type { DeviceCommand } from '../platform/device-commands.js';
 import {
   commandsTopic,
   payloadFormat,
@@ -46,6 +55,27 @@ export interface ConnectionHost {
   refused(reason: string): void;
   /** a message's outcome, by topic (mqtt_messages_total) */
   message(topic: PublishTopic, outcome: MessageOutcome): void;
+  /** where the device's commands come from; undefined: none are sent */
+  readonly commands?: CommandSource | undefined;
+  /** commands written (mqtt_commands_total) */
+  commandsSent(count: number): void;
+  /** a command's PUBACK (mqtt_commands_total) */
+  commandAcknowledged(): void;
+  /** the connection closed with these commands unacknowledged: they go back to the device's queue */
+  releaseCommands(holder: string, commandIds: string[]): void;
+}
+
+/** The commands of a device as a connection takes them (DeviceCommands, platform/device-commands.ts). */
+export interface CommandSource {
+  claim(
+    device: { organizationId: string; deviceId: string },
+    holder: string,
+    limit: number,
+    byteBudget: number,
+    maxQos: 0 | 1,
+  ): Promise<DeviceCommand[]>;
+  acknowledge(organizationId: string, commandId: string): Promise<void>;
+  abandon(organizationId: string, commandId: string, reason: string): Promise<void>;
 }
 
 export interface ConnectionSettings {
@@ -55,6 +85,10 @@ export interface ConnectionSettings {
   maxPayloadBytes: number;
   /** what a client's unread answers may hold before it is closed */
   maxWriteBufferBytes: number;
+  /** QoS 1 commands in flight on one connection, whatever larger receive maximum the client gives */
+  maxCommandsInFlight: number;
+  /** commands are claimed only while the write buffer holds less than this, and no more than the difference */
+  commandBytes: number;
 }
 
 /** The logging the MQTT front end does (log.ts's logger fits it). */
@@ -105,8 +139,21 @@ export class MqttConnection {
   private problemInformation = true;
   /** MQTT 5: the largest packet the client takes */
   private clientMaxPacket = Number.POSITIVE_INFINITY;
-  /** the commands filter the device subscribed to (delivery of commands is the rules' mqtt action's) */
-  readonly subscriptions = new Set<string>();
+  /** the commands filter the device subscribed to, with the QoS granted */
+  readonly subscriptions = new Map<string, 0 | 1>();
+  /** MQTT 5: the most QoS 1 publications the client takes at once (its receive maximum) */
+  private clientReceiveMaximum = 65_535;
+  /** this connection's lease on the commands it claimed */
+  readonly holder = newId();
+  /** QoS 1 commands sent and not yet acknowledged: packet id → command id */
+  private readonly commandsInFlight = new Map<number, string>();
+  private nextPacketId = 1;
+  /** a claim is running; `claimAgain`: another was asked for meanwhile */
+  private claiming = false;
+  private claimAgain = false;
+  /** the last claim filled what it could take: more may wait */
+  private moreCommands = false;
+  private waitingForDrain = false;
   private drained: (() => void) | undefined;
   /** packets that came behind CONNECT before its answer: read once it is accepted */
   private early: Packet[] = [];
@@ -181,6 +228,7 @@ export class MqttConnection {
         this.onSubscribe(packet);
         return;
       case 'unsubscribe':
+        // Commands in flight still count their PUBACKs; no more are sent.
         for (const filter of packet.unsubscriptions) this.subscriptions.delete(filter);
         this.send({
           cmd: 'unsuback',
@@ -197,7 +245,8 @@ export class MqttConnection {
         this.socket.end();
         return;
       case 'puback':
-        return; // commands down (QoS 1) are the rules' mqtt action's; nothing is sent to acknowledge yet
+        this.onCommandAck(packet.messageId!);
+        return;
       default:
         this.protocolError(REASON.protocolError, 'protocol', `unexpected ${packet.cmd}`);
     }
@@ -213,6 +262,7 @@ export class MqttConnection {
     const properties = packet.properties ?? {};
     if (properties.requestProblemInformation === false) this.problemInformation = false;
     if (properties.maximumPacketSize) this.clientMaxPacket = properties.maximumPacketSize;
+    if (properties.receiveMaximum) this.clientReceiveMaximum = properties.receiveMaximum;
     const refuse = (reason: number, code311: number, why: string) => {
       this.host.refused(why);
       this.send(
@@ -479,10 +529,152 @@ export class MqttConnection {
         this.host.refused('subscribe_topic');
         return v5 ? REASON.notAuthorized : SUBACK_FAILURE_311;
       }
-      this.subscriptions.add(topic);
-      return Math.min(qos, 1); // QoS 2 granted as 1 (MQTT 3.8.4: the server may grant a lower QoS)
+      const grantedQos = qos === 0 ? 0 : 1; // QoS 2 granted as 1 (MQTT 3.8.4: the server may grant a lower QoS)
+      this.subscriptions.set(topic, grantedQos);
+      return grantedQos;
     });
     this.send({ cmd: 'suback', messageId: packet.messageId!, granted });
+    // Pending commands are kept server-side whatever the session flags said: a (re)subscription gets them.
+    if (this.subscriptions.has(own)) this.deliverCommands();
+  }
+
+  /** Whether the device's commands go out on this connection. */
+  get subscribedToCommands(): boolean {
+    return this.device !== undefined && this.subscriptions.has(commandsTopic(this.device.deviceId));
+  }
+
+  /**
+   * Claims and publishes the device's pending commands while there is room:
+   * in-flight slots (the client's receive maximum, our cap) and write-buffer
+   * bytes. One claim at a time; one asked for meanwhile runs after it.
+   */
+  deliverCommands(): void {
+    const source = this.host.commands;
+    if (!source || this.state !== 'open' || !this.subscribedToCommands) return;
+    if (this.claiming) {
+      this.claimAgain = true;
+      return;
+    }
+    this.claiming = true;
+    void this.claimLoop(source)
+      .catch((error: unknown) =>
+        this.host.logger.warn('mqtt commands not sent', { error, deviceId: this.device?.deviceId }),
+      )
+      .finally(() => {
+        this.claiming = false;
+        if (this.claimAgain) {
+          this.claimAgain = false;
+          this.deliverCommands();
+        }
+      });
+  }
+
+  private async claimLoop(source: CommandSource): Promise<void> {
+    const { maxCommandsInFlight, commandBytes } = this.host.settings;
+    for (;;) {
+      this.claimAgain = false;
+      if (this.state !== 'open' || !this.subscribedToCommands) return;
+      const slots = Math.min(maxCommandsInFlight, this.clientReceiveMaximum) - this.commandsInFlight.size;
+      if (slots <= 0) {
+        this.moreCommands = true; // a PUBACK frees a slot and asks again
+        return;
+      }
+      const buffered = this.socket.writableLength;
+      if (buffered >= commandBytes) {
+        this.afterDrain();
+        return;
+      }
+      const device = this.device!;
+      const qos = this.subscriptions.get(commandsTopic(device.deviceId))!;
+      const claimed = await source.claim(device, this.holder, slots, commandBytes - buffered, qos);
+      this.moreCommands = claimed.length === slots;
+      if (claimed.length === 0) return;
+      if (this.closed()) {
+        // Closed while claiming: what it took goes back (QoS 0 ones count as delivered, as a write lost in the network would).
+        this.host.releaseCommands(
+          this.holder,
+          claimed.filter((c) => c.qos === 1).map((c) => c.id),
+        );
+        return;
+      }
+      this.sendCommands(source, claimed);
+    }
+  }
+
+  /** Claims again once what is buffered for the client has been written. */
+  private afterDrain(): void {
+    if (this.waitingForDrain) return;
+    this.waitingForDrain = true;
+    this.socket.once('drain', () => {
+      this.waitingForDrain = false;
+      this.deliverCommands();
+    });
+  }
+
+  private sendCommands(source: CommandSource, commands: readonly DeviceCommand[]): void {
+    const v5 = this.version === 5;
+    this.socket.cork();
+    let sent = 0;
+    for (const command of commands) {
+      const messageId = command.qos === 1 ? this.packetIdForCommand(command.id) : undefined;
+      const bytes = this.generate({
+        cmd: 'publish',
+        topic: command.topic,
+        payload: command.payload,
+        qos: command.qos,
+        dup: command.attempts > 1,
+        retain: false,
+        ...(messageId === undefined ? {} : { messageId }),
+        ...(v5
+          ? {
+              properties: {
+                // The device dedupes by the command id: a command not acknowledged is sent again.
+                userProperties: { 'command-id': command.id },
+                correlationData: Buffer.from(command.id),
+                contentType: command.contentType,
+                payloadFormatIndicator: true,
+              },
+            }
+          : {}),
+      } as Packet);
+      if (bytes.length > this.clientMaxPacket) {
+        // MQTT 5 (3.1.2.11.4): a packet larger than the client takes is discarded, as if sent.
+        if (messageId !== undefined) this.commandsInFlight.delete(messageId);
+        const reason = `not sent: ${bytes.length} bytes, over the device's maximum packet size (${this.clientMaxPacket})`;
+        void source
+          .abandon(this.device!.organizationId, command.id, reason)
+          .catch((error: unknown) =>
+            this.host.logger.warn('mqtt command not abandoned', { error, commandId: command.id }),
+          );
+        continue;
+      }
+      this.write(bytes);
+      sent++;
+    }
+    process.nextTick(() => this.socket.uncork());
+    this.host.commandsSent(sent);
+  }
+
+  /** A packet id for a QoS 1 command that no command in flight holds (ids of the device's own publications are another space). */
+  private packetIdForCommand(commandId: string): number {
+    while (this.commandsInFlight.has(this.nextPacketId)) this.nextPacketId = (this.nextPacketId % 65_535) + 1;
+    const id = this.nextPacketId;
+    this.nextPacketId = (id % 65_535) + 1;
+    this.commandsInFlight.set(id, commandId);
+    return id;
+  }
+
+  private onCommandAck(packetId: number): void {
+    const commandId = this.commandsInFlight.get(packetId);
+    if (commandId === undefined) return; // not ours (a late or repeated PUBACK)
+    this.commandsInFlight.delete(packetId);
+    this.host.commandAcknowledged();
+    void this.host.commands
+      ?.acknowledge(this.device!.organizationId, commandId)
+      .catch((error: unknown) =>
+        this.host.logger.warn('mqtt command acknowledgement not stored', { error, commandId }),
+      );
+    if (this.moreCommands) this.deliverCommands();
   }
 
   /** The token stopped holding (revoked, expired, its device deleted): the connection ends now. */
@@ -560,8 +752,16 @@ export class MqttConnection {
   }
 
   private send(packet: Packet): void {
+    this.write(this.generate(packet));
+  }
+
+  private generate(packet: Packet): Buffer {
+    return mqttPacket.generate(packet, { protocolVersion: this.version });
+  }
+
+  private write(bytes: Buffer): void {
     if (this.state === 'closed' || this.socket.destroyed || this.socket.writableEnded) return;
-    this.socket.write(mqttPacket.generate(packet, { protocolVersion: this.version }));
+    this.socket.write(bytes);
     // A client that stops reading: its answers pile up here; it is closed rather than buffered for.
     if (this.socket.writableLength > this.host.settings.maxWriteBufferBytes) {
       this.host.refused('slow_reader');
@@ -584,6 +784,10 @@ export class MqttConnection {
 
   private onClose(): void {
     this.state = 'closed';
+    if (this.commandsInFlight.size > 0) {
+      this.host.releaseCommands(this.holder, [...this.commandsInFlight.values()]);
+      this.commandsInFlight.clear();
+    }
     this.host.release(this);
     this.drained?.();
   }

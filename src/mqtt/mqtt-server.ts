@@ -7,11 +7,16 @@
 // the keep-alive ticker, the re-check of every token when device
 // credentials change (revocation reaches a connection within seconds), the
 // devices' presence (each accepted connection recorded until it closes), the
-// counts /metrics shows, and the drain at shutdown.
+// counts /metrics shows, and the drain at shutdown. And commands down: the
+// device commands service (platform/device-commands.ts) says which devices
+// have commands waiting (NOTIFY device_commands, on every replica); the
+// connections of those devices here that subscribed to their commands
+// topic claim and send them.
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { createServer as createTlsServer } from 'node:tls';
 import type { IngestService } from '../ingest/ingest-service.js';
+import type { CommandSink, DeviceCommands } from '../platform/device-commands.js';
 import { Gauge, type Registry } from '../observability/metrics.js';
 import type { OpenedConnection } from '../platform/presence.js';
 import {
@@ -47,6 +52,14 @@ const MQTT_TUNING = {
   maxWriteBufferBytes: 256 * 1024,
   /** tokens checked at once when device credentials change */
   recheckConcurrency: 8,
+  /** QoS 1 commands in flight on one connection, below a smaller receive maximum of the client's */
+  maxCommandsInFlight: 16,
+  /**
+   * commands are claimed while the write buffer holds less than this, and
+   * no more bytes of them than the difference (past the first): with one
+   * command of at most 64 KiB over it, they stay under maxWriteBufferBytes
+   */
+  commandBytes: 128 * 1024,
 } as const;
 
 /** Where accepted connections are reported (platform/presence.ts's DevicePresence): the function returned ends one. */
@@ -61,12 +74,17 @@ export interface MqttListen {
   tls?: { certFile: string; keyFile: string } | undefined;
 }
 
-export class MqttServer implements ConnectionHost {
+export class MqttServer implements ConnectionHost, CommandSink {
   readonly settings: ConnectionSettings;
   private readonly servers: Server[] = [];
   private readonly connections = new Set<MqttConnection>();
   /** device id + client id → its connection (MQTT: one connection per client id) */
   private readonly byClient = new Map<string, MqttConnection>();
+  /** device id → its admitted connections (a device may hold several, under different client ids) */
+  private readonly byDevice = new Map<string, Set<MqttConnection>>();
+  private readonly commandCounts = { sent: 0, acknowledged: 0 };
+  /** releases of unacknowledged commands still being written (awaited at stop) */
+  private readonly releasing = new Set<Promise<void>>();
   private readonly perOrganization = new Map<string, number>();
   /** each accepted connection's end of presence, called once it has closed */
   private readonly present = new Map<MqttConnection, () => void>();
@@ -82,9 +100,17 @@ export class MqttServer implements ConnectionHost {
     private readonly limits: MqttSettings,
     readonly logger: MqttLogger,
     private readonly presence: Presence,
+    /** the device commands to send; none: subscriptions are taken and nothing is sent */
+    readonly commands?: DeviceCommands,
   ) {
-    this.settings = { ...limits, maxWriteBufferBytes: MQTT_TUNING.maxWriteBufferBytes };
+    this.settings = {
+      ...limits,
+      maxWriteBufferBytes: MQTT_TUNING.maxWriteBufferBytes,
+      maxCommandsInFlight: MQTT_TUNING.maxCommandsInFlight,
+      commandBytes: MQTT_TUNING.commandBytes,
+    };
     this.stopListening = ingest.onCredentialsChanged(() => this.recheckAll());
+    commands?.attach(this);
   }
 
   /** The counts of the MQTT front end in /metrics. */
@@ -113,6 +139,23 @@ export class MqttServer implements ConnectionHost {
             const [topic, outcome] = key.split(' ');
             return { labels: { topic: topic!, outcome: outcome! }, value };
           }),
+        'counter',
+      ),
+    );
+    this.registerCommandMetrics(registry);
+  }
+
+  private registerCommandMetrics(registry: Registry): void {
+    registry.register(
+      new Gauge(
+        'mqtt_commands_total',
+        "commands to devices (the rules' mqtt action): sent (written to a connection, retransmissions included), acknowledged (PUBACK), expired (never sent, by this server's expiry)",
+        ['outcome'],
+        () => [
+          { labels: { outcome: 'sent' }, value: this.commandCounts.sent },
+          { labels: { outcome: 'acknowledged' }, value: this.commandCounts.acknowledged },
+          { labels: { outcome: 'expired' }, value: this.commands?.expired ?? 0 },
+        ],
         'counter',
       ),
     );
@@ -153,6 +196,10 @@ export class MqttServer implements ConnectionHost {
       earlier.takenOver();
     }
     this.byClient.set(key, connection);
+    const deviceId = connection.device!.deviceId;
+    const ofDevice = this.byDevice.get(deviceId) ?? new Set<MqttConnection>();
+    ofDevice.add(connection);
+    this.byDevice.set(deviceId, ofDevice);
     this.perOrganization.set(organizationId, (this.perOrganization.get(organizationId) ?? 0) + 1);
     return null;
   }
@@ -184,6 +231,9 @@ export class MqttServer implements ConnectionHost {
     const key = clientKey(connection);
     if (this.byClient.get(key) !== connection) return;
     this.byClient.delete(key);
+    const ofDevice = this.byDevice.get(connection.device.deviceId);
+    ofDevice?.delete(connection);
+    if (ofDevice?.size === 0) this.byDevice.delete(connection.device.deviceId);
     const organizationId = connection.device.organizationId;
     const open = (this.perOrganization.get(organizationId) ?? 1) - 1;
     if (open > 0) this.perOrganization.set(organizationId, open);
@@ -197,6 +247,35 @@ export class MqttServer implements ConnectionHost {
   message(topic: PublishTopic, outcome: MessageOutcome): void {
     const key = `${topic} ${outcome}`;
     this.messages.set(key, (this.messages.get(key) ?? 0) + 1);
+  }
+
+  commandsSent(count: number): void {
+    this.commandCounts.sent += count;
+  }
+
+  commandAcknowledged(): void {
+    this.commandCounts.acknowledged++;
+  }
+
+  releaseCommands(holder: string, commandIds: string[]): void {
+    if (!this.commands || commandIds.length === 0) return;
+    const released = this.commands
+      .release(holder, commandIds)
+      .catch((error: unknown) => this.logger.warn('mqtt commands not released', { error, count: commandIds.length }))
+      .finally(() => this.releasing.delete(released));
+    this.releasing.add(released);
+  }
+
+  /** Commands wait for these devices: their subscribed connections here claim them. */
+  pending(deviceIds: readonly string[]): void {
+    for (const deviceId of deviceIds)
+      for (const connection of this.byDevice.get(deviceId) ?? []) connection.deliverCommands();
+  }
+
+  subscribedDevices(): string[] {
+    return [...this.byDevice]
+      .filter(([, connections]) => [...connections].some((c) => c.subscribedToCommands))
+      .map(([deviceId]) => deviceId);
   }
 
   /** Keep-alive over every connection; sockets that never sent CONNECT closed. */
@@ -247,6 +326,8 @@ export class MqttServer implements ConnectionHost {
     await Promise.all([...this.connections].map((connection) => closedWithin(connection.socket, 1000)));
     await closed;
     await this.rechecking;
+    // Unacknowledged commands back in their devices' queues before the database closes.
+    await Promise.all([...this.releasing]);
   }
 }
 

@@ -5,6 +5,7 @@
 // commands. Pure functions: the connection (connection.ts) asks, and answers
 // the refusals with the reason codes below.
 import { requestFormat, type WireFormat } from '../ingest/codec.js';
+import { commandsTopic } from '../platform/device-commands.js';
 
 /** The topics a device publishes to: each takes the body of one HTTP ingestion endpoint. */
 export type PublishTopic = 'events' | 'mobile';
@@ -17,10 +18,8 @@ export function publishTopicOf(topic: string, deviceId: string): PublishTopic | 
   return rest === 'events' || rest === 'mobile' ? rest : undefined;
 }
 
-/** The one topic filter a device may subscribe to: its own commands, no wildcard. */
-export function commandsTopic(deviceId: string): string {
-  return `devices/${deviceId}/commands`;
-}
+/** The one topic filter a device may subscribe to: its own commands, no wildcard (the rules' mqtt action publishes there). */
+export { commandsTopic };
 
 /**
  * The encoding of a payload: the MQTT 5 content type when the client gives

@@ -52,9 +52,11 @@ export async function cloneTemplate(): Promise<{ url: string; drop: () => Promis
  */
 export async function startInProcess(
   env: Record<string, string> = {},
+  /** another server's database to share, as a replica (not dropped at stop); a fresh copy of the template by default */
+  shared?: { databaseUrl: string },
 ): Promise<InProcessServer & { databaseUrl: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sense-test-'));
-  const database = await cloneTemplate();
+  const database = shared ? { url: shared.databaseUrl, drop: async () => {} } : await cloneTemplate();
   const config = loadConfig({
     ...process.env,
     PORT: '0',
@@ -92,7 +94,9 @@ export async function startInProcess(
   };
 }
 
-export type InProcessPlatform = Omit<Platform, 'server' | 'database'> & { server: InProcessServer };
+export type InProcessPlatform = Omit<Platform, 'server' | 'database'> & {
+  server: InProcessServer & { databaseUrl: string };
+};
 
 /** startPlatform's set-up in process: the app without models, the bootstrap admin logged in. */
 export async function startInProcessPlatform(env: Record<string, string> = {}): Promise<InProcessPlatform> {
@@ -104,7 +108,7 @@ export async function startInProcessPlatform(env: Record<string, string> = {}): 
 }
 
 export async function stopInProcessPlatform(
-  platform: Partial<Pick<InProcessPlatform, 'sql' | 'server'>>,
+  platform: Partial<Pick<InProcessPlatform, 'sql'>> & { server?: InProcessServer | undefined },
 ): Promise<void> {
   await platform.sql?.end();
   await platform.server?.stop();

@@ -15,6 +15,10 @@
 //   email    the email outbox (sent with SMTP_URL, see platform/outbox.ts)
 //   sms      the SMS outbox, through a sender interface
 //   tags     add or remove tags on devices or landmarks
+//   mqtt     a command for the triggering device (device_commands), sent on
+//            its commands topic by the replica holding its MQTT connection
+//            (platform/device-commands.ts, mqtt/); written with the job's
+//            completion, so a crash never makes two
 import { createHmac } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -28,6 +32,7 @@ import {
   type ActionJobRow,
 } from '../../db/action-jobs.js';
 import { insertActionDelivery } from '../../db/deliveries.js';
+import { insertDeviceCommand, notifyDeviceCommands } from '../../db/device-commands.js';
 import { changeDeviceTags, findDeviceTelephone } from '../../db/devices.js';
 import { changeLandmarkTags } from '../../db/landmarks.js';
 import { insertDeviceNotification } from '../../db/notifications.js';
@@ -35,9 +40,18 @@ import { insertOutboxSms } from '../../db/outbox.js';
 import { CodedError, errorCode, revivable, type ErrorCode } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../log.js';
+import { commandsTopic } from '../device-commands.js';
 import { enqueueEmail } from '../outbox.js';
 import type { Secrets } from '../secrets.js';
-import { webhookOrigin, type RuleAction, type WebhookAction } from './actions.js';
+import {
+  DEFAULT_COMMAND_EXPIRY_SECONDS,
+  isJsonMessage,
+  MAX_COMMAND_BYTES,
+  webhookOrigin,
+  type MqttAction,
+  type RuleAction,
+  type WebhookAction,
+} from './actions.js';
 import type { ActionContext } from './batch.js';
 import {
   BlockedDestinationError,
@@ -46,7 +60,7 @@ import {
   pinnedLookup,
   type AllowList,
 } from './ssrf-guard.js';
-import { isJsonContentType, renderJsonBody, renderTemplate } from './templates.js';
+import { isJsonContentType, renderJsonBody, renderTemplate, TemplateRenderError } from './templates.js';
 
 /**
  * A claimed job with its action typed by the rule model: the action was
@@ -134,6 +148,16 @@ export function webhookTarget(template: string, context: Record<string, unknown>
   if (target.origin !== origin)
     throw new BlockedDestinationError(`blocked: the URL rendered to ${target.origin}, not the ${origin} it names`);
   return target;
+}
+
+/** What a webhook sends, and an mqtt action publishes, when it gives no body: the context as JSON, not read as a template. */
+function defaultBody(context: ActionContext): string {
+  return JSON.stringify({
+    rule: context.rule,
+    device: context.device,
+    event: context.event,
+    landmarks: context.landmarks,
+  });
 }
 
 function signature(secret: string, timestamp: string, body: string): string {
@@ -302,13 +326,7 @@ export class ActionRunner {
       if (method !== 'GET') {
         // The default body is the context as JSON, not a template: a
         // payload's own "{{…}}" text is not filled in.
-        if (a.body === undefined)
-          body = JSON.stringify({
-            rule: job.context.rule,
-            device: job.context.device,
-            event: job.context.event,
-            landmarks: job.context.landmarks,
-          });
+        if (a.body === undefined) body = defaultBody(job.context);
         else if (isJsonContentType(headers['content-type'])) body = renderJsonBody(a.body, job.context);
         else body = renderTemplate(a.body, job.context);
       }
@@ -434,9 +452,50 @@ export class ActionRunner {
         await changeLandmarkTags(tx, job.organizationId, a.landmarkIds, a.tags, add);
         return;
       }
+      case 'mqtt':
+        await this.command(tx, job, a);
+        return;
       default:
         throw new Error(`unknown action type ${job.type}`);
     }
+  }
+
+  /**
+   * An mqtt action: the command for the triggering device, rendered, stored
+   * with its 'queued' log row and announced (NOTIFY device_commands) in the
+   * job's transaction. `{{command.id}}` renders to the command's id, which
+   * the device dedupes by.
+   */
+  private async command(tx: TransactionSql, job: ClaimedJob, a: MqttAction): Promise<void> {
+    if (!job.deviceId) return;
+    const id = newId();
+    const context = { ...job.context, command: { id } };
+    const json = a.message === undefined || isJsonMessage(a.message);
+    const text =
+      a.message === undefined
+        ? defaultBody(job.context)
+        : json
+          ? renderJsonBody(a.message, context)
+          : renderTemplate(a.message, context);
+    const payload = Buffer.from(text);
+    if (payload.length > MAX_COMMAND_BYTES)
+      throw new TemplateRenderError(
+        `the message rendered to ${payload.length} bytes, over the ${MAX_COMMAND_BYTES} a command may hold`,
+      );
+    const written = await insertDeviceCommand(tx, {
+      id,
+      organizationId: job.organizationId,
+      deviceId: job.deviceId,
+      ruleId: job.ruleId,
+      actionId: job.actionId,
+      jobId: job.id,
+      topic: commandsTopic(job.deviceId),
+      payload,
+      contentType: json ? 'application/json' : 'text/plain; charset=utf-8',
+      qos: a.qos ?? 1,
+      expiresInSeconds: a.expiresInSeconds ?? DEFAULT_COMMAND_EXPIRY_SECONDS,
+    });
+    if (written) await notifyDeviceCommands(tx, [job.deviceId]);
   }
 
   async stop(): Promise<void> {

@@ -198,6 +198,64 @@ const webhook = z
     if (problem) ctx.addIssue({ code: 'custom', path: ['body'], message: problem });
   });
 
+/** A command's message, rendered: at most this many bytes (64 KiB). */
+export const MAX_COMMAND_BYTES = 65_536;
+/** How long an undelivered command is kept when its action sets no expiresInSeconds: a day. */
+export const DEFAULT_COMMAND_EXPIRY_SECONDS = 86_400;
+
+/**
+ * Whether a command's message template is JSON: it starts with `{` or `[`
+ * (as the MQTT front end reads a device's payload), and then must be JSON
+ * once its placeholders are values, as a webhook's JSON body.
+ */
+export function isJsonMessage(message: string): boolean {
+  return /^\s*[{[]/.test(message);
+}
+
+/** Publishes to the triggering device's commands topic (devices/<id>/commands). */
+const mqttAction = z
+  .object({
+    ...common,
+    type: z.literal('mqtt'),
+    /** a template (JSON when it starts with { or [), or JSON itself, sent as its text */
+    message: z
+      .union([z.string().min(1), z.record(z.string(), z.unknown()), z.array(z.unknown())])
+      .optional()
+      .transform((m, ctx) => {
+        let text: string | undefined;
+        try {
+          text = typeof m === 'string' || m === undefined ? m : JSON.stringify(m);
+        } catch {
+          // nested too deeply to serialise
+        }
+        if (m !== undefined && (text === undefined || Buffer.byteLength(text) > MAX_COMMAND_BYTES)) {
+          ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_COMMAND_BYTES} bytes (64 KiB)` });
+          return z.NEVER;
+        }
+        return text;
+      })
+      .superRefine((m, ctx) => {
+        if (m === undefined) return;
+        const problem = isJsonMessage(m) ? jsonTemplateProblem(m) : templateProblem(m);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .describe(
+        'what the device receives: a template ({{command.id}} among its placeholders), JSON when it starts with { or [, or JSON itself; at most 64 KiB rendered; default {rule, device, event, landmarks}',
+      ),
+    qos: z
+      .union([z.literal(0), z.literal(1)], { error: 'must be 0 or 1 (QoS 2 is not offered)' })
+      .optional()
+      .describe('1 (default): kept and sent again until the device acknowledges it; 0: sent once'),
+    expiresInSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 86_400, 'must be at most 604800 (7 days)')
+      .optional()
+      .describe('how long an undelivered command is kept (default 86400, a day)'),
+  })
+  .strict();
+
 const deviceIds = z
   .union([
     z.literal(TRIGGERING_DEVICE),
@@ -229,6 +287,7 @@ export const ACTION_TYPES = [
   'email',
   'sms',
   'webhook',
+  'mqtt',
   'update device state add tags',
   'update device state remove tags',
   'update landmark state add tags',
@@ -241,6 +300,7 @@ const actionSchema = z.discriminatedUnion('type', [
   email,
   sms,
   webhook,
+  mqttAction,
   deviceTags('update device state add tags'),
   deviceTags('update device state remove tags'),
   landmarkTags('update landmark state add tags'),
@@ -253,6 +313,7 @@ export type ActionInput = z.output<typeof actionSchema>;
 /** An action as stored (secrets included) and as the rules engine reads it. */
 export type RuleAction = ActionInput & { id: string };
 export type WebhookAction = Extract<RuleAction, { type: 'webhook' }>;
+export type MqttAction = Extract<RuleAction, { type: 'mqtt' }>;
 
 /**
  * Gives each action an id (keeping the id of an action the rule already has)

@@ -350,7 +350,11 @@ const deliveryAttemptSchema = z
     attempt: int(),
     startedAt: timestamp,
     durationMs: int(),
-    outcome: z.enum(['success', 'retry', 'failure']),
+    outcome: z
+      .enum(['success', 'retry', 'failure', 'queued'])
+      .describe(
+        'queued: an mqtt command stored for its device; success: a webhook answered 2xx, a command acknowledged (QoS 1) or written (QoS 0); retry: tried again later (a command: its connection closed before the PUBACK); failure: for good (a command: expired)',
+      ),
     statusCode: int().nullable(),
     error: z.string().nullable(),
     request: z
@@ -358,8 +362,13 @@ const deliveryAttemptSchema = z
         method: z.string().optional(),
         url: z.string().optional(),
         headers: z.record(z.string(), z.string()).optional(),
+        commandId: z.string().optional(),
+        topic: z.string().optional(),
+        qos: int().optional(),
       })
-      .describe('the request made; custom header values masked'),
+      .describe(
+        'the request made (a webhook: method, URL, headers, custom header values masked; an mqtt command: commandId, topic, qos)',
+      ),
   })
   .meta({ id: 'DeliveryAttempt' });
 
@@ -375,7 +384,9 @@ export const deliverySchema = z
     lastError: z.string().nullable(),
     createdAt: timestamp,
     finishedAt: timestamp.nullable(),
-    deliveries: z.array(deliveryAttemptSchema).describe('webhook attempts, first first'),
+    deliveries: z
+      .array(deliveryAttemptSchema)
+      .describe('webhook attempts and mqtt command steps (queued, each send, its outcome), first first'),
   })
   .meta({ id: 'Delivery' });
 
