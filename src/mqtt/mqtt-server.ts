@@ -12,14 +12,9 @@ import { readFileSync } from 'node:fs';
 import { createServer as createTlsServer } from 'node:tls';
 import type { IngestService } from '../ingest/ingest-service.js';
 import { Gauge, type Registry } from '../observability/metrics.js';
-import {
-  MqttConnection,
-  type ConnectionHost,
-  type ConnectionSettings,
-  type MessageOutcome,
-  type MqttLogger,
-} from './connection.js';
-import type { PublishTopic } from './topics.js';
+import type { PublishTopic } from '../ingest/device-topics.js';
+import { MqttConnection, type ConnectionHost, type ConnectionSettings, type MqttLogger } from './connection.js';
+import type { MessageOutcome } from './message-ingest.js';
 
 export interface MqttSettings {
   receiveMaximum: number;
