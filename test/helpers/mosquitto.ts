@@ -45,7 +45,15 @@ export async function startMosquitto(): Promise<Mosquitto> {
   const config = join(dir, 'mosquitto.conf');
   await writeFile(
     config,
-    [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'log_dest stderr', ''].join('\n'),
+    [
+      `listener ${port} 127.0.0.1`,
+      'allow_anonymous true',
+      'persistence false',
+      // a subscriber away (killed, restarting) keeps every message queued for its session, not the first 1000
+      'max_queued_messages 0',
+      'log_dest stderr',
+      '',
+    ].join('\n'),
   );
   const child: ChildProcess = spawn(MOSQUITTO, ['-c', config], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
