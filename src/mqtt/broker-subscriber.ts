@@ -4,7 +4,7 @@
 // ($share/<group>/devices/+/events and /mobile), so the broker hands each
 // message to one replica. A message goes through the same ingestion as the
 // listener's (message-ingest.ts) and is acknowledged to the broker only once
-// its group commit is done: MQTT.js sends a QoS 1 PUBACK when the client's
+// its group commit is done: the mqtt package sends a QoS 1 PUBACK when the client's
 // handleMessage calls back, and this class calls back after the commit. A
 // replica killed mid-stream leaves its unacknowledged messages in its
 // persistent session (a stable client id, clean start off, a session expiry),
@@ -22,7 +22,7 @@
 // (the database down) is not acknowledged: the connection is closed and
 // opened again after a backoff, and the broker hands it again.
 //
-// MQTT.js hands the messages of a connection to handleMessage one at a time
+// The mqtt package hands the messages of a connection to handleMessage one at a time
 // (the next once the last one's PUBACK is written), so a replica takes one
 // message per commit; replicas scale it (docs/OPERATIONS.md, "MQTT broker
 // mode").
@@ -136,7 +136,7 @@ export class BrokerSubscriber {
       clean: false,
       keepalive: MQTT_BROKER_TUNING.keepaliveSeconds,
       connectTimeout: MQTT_BROKER_TUNING.connectTimeoutMs,
-      // The backoff is this class's (scheduleReconnect): MQTT.js only knows a fixed period.
+      // The backoff is this class's (scheduleReconnect): the mqtt package only knows a fixed period.
       reconnectPeriod: 0,
       resubscribe: false,
       properties: {

@@ -52,8 +52,9 @@ describe.skipIf(!mosquittoTests)('MQTT broker mode across a SIGKILL', () => {
     // The embedded PostgreSQL is the server's: each server's own connection, ended with it.
     let sql = await serverSql(first, database?.url);
     const stored = async () =>
-      (await sql<{ count: number }[]>`SELECT count(*)::int AS count FROM events WHERE device_id = ${device.deviceId}`)[0]!
-        .count;
+      (
+        await sql<{ count: number }[]>`SELECT count(*)::int AS count FROM events WHERE device_id = ${device.deviceId}`
+      )[0]!.count;
 
     const client = await mqtt.connectAsync(broker.url, { protocolVersion: 5, reconnectPeriod: 0 });
     try {
