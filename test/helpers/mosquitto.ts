@@ -39,9 +39,10 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-export async function startMosquitto(): Promise<Mosquitto> {
+/** `port`: the port of an earlier broker, to start one again where its clients reconnect; a free one otherwise. */
+export async function startMosquitto(port?: number): Promise<Mosquitto> {
   const dir = await mkdtemp(join(tmpdir(), 'sense-mosquitto-'));
-  const port = await freePort();
+  port ??= await freePort();
   const config = join(dir, 'mosquitto.conf');
   await writeFile(
     config,

@@ -145,11 +145,24 @@ function messagesThroughTheBroker() {
     expect(count('not_authorized', after) - count('not_authorized', before)).toBe(1);
   });
 
-  it('reports the broker connection in readiness', async () => {
-    const ready = await fetch(`${server.url}/v2/health/ready`);
-    // No model is Active here, so the server is not ready; the broker is not what is missing.
-    expect(ready.status).toBe(503);
-    expect(JSON.stringify(await ready.json())).not.toMatch(/MQTT broker/);
+  it('is not ready while the broker is away, and takes messages again once it is back', async () => {
+    // No model is Active here, so the server is never ready; what matters is whether the broker is missing too.
+    const readiness = async () => JSON.stringify(await (await fetch(`${server.url}/v2/health/ready`)).json());
+    expect(await readiness()).not.toMatch(/MQTT broker/);
+    const { port } = broker;
+    await broker.stop();
+    await waitFor(async () => /^mqtt_broker_connected 0$/m.test(await metrics()), 10_000, 'the connection lost');
+    expect(await readiness()).toMatch(/not connected to the MQTT broker/);
+    broker = await startMosquitto(port);
+    await waitFor(async () => /^mqtt_broker_connected 1$/m.test(await metrics()), 30_000, 'the reconnection');
+    expect(await readiness()).not.toMatch(/MQTT broker/);
+    const device = await register();
+    const client = await deviceClient();
+    await client.publishAsync(`devices/${device.deviceId}/events`, '{"after":"reconnect"}', {
+      qos: 1,
+      properties: { userProperties: { authorization: device.token } },
+    });
+    await waitFor(async () => (await rowsOf(device.deviceId)).length === 1, 10_000, 'the event after the reconnect');
   });
 }
 
