@@ -4,8 +4,7 @@
 // ($share/<group>/devices/+/events and /mobile), so the broker hands each
 // message to one replica. A message goes through the same ingestion as the
 // listener's (message-ingest.ts) and is acknowledged to the broker only once
-// its group commit is done: the mqtt package sends a QoS 1 PUBACK when the client's
-// handleMessage calls back, and this class calls back after the commit. A
+// its group commit is done. A
 // replica killed mid-stream leaves its unacknowledged messages in its
 // persistent session (a stable client id, clean start off, a session expiry),
 // and the broker hands them again when it comes back; idempotency keys make
@@ -22,11 +21,17 @@
 // (the database down) is not acknowledged: the connection is closed and
 // opened again after a backoff, and the broker hands it again.
 //
-// The mqtt package hands the messages of a connection to handleMessage one at a time
-// (the next once the last one's PUBACK is written), so a replica takes one
-// message per commit; replicas scale it (docs/OPERATIONS.md, "MQTT broker
-// mode").
+// The mqtt package hands a connection's messages to the client's
+// handleMessage one at a time and writes a QoS 1 PUBACK when it calls back:
+// holding the callback until the commit would take one message per commit.
+// So handleMessage starts the message's ingestion and calls back at once with
+// an error, which makes the package go on to the next message without a
+// PUBACK; the PUBACKs are written here, in the order the messages came (MQTT
+// 4.6), each once its message is committed, as the listener's connection
+// does. The broker sends at most the receive maximum (64) unacknowledged
+// messages, so that many are stored at once and share group commits.
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
+import mqttPacket from 'mqtt-packet';
 import type { BrokerConfig } from '../config.js';
 import { sha256, sha256OfParts } from '../lib/sha256.js';
 import { ALL_DEVICES_PUBLISH_FILTERS, parsePublishTopic, type PublishTopic } from '../ingest/device-topics.js';
@@ -59,6 +64,18 @@ export interface BrokerSubscriberSettings extends BrokerConfig {
   maxPayloadBytes: number;
 }
 
+/** A QoS 1 message waiting for its PUBACK. */
+interface Pending {
+  messageId: number;
+  /** the connection it came on: its PUBACK goes on that one only */
+  generation: number;
+  /** undefined while it is being stored; then whether to acknowledge it */
+  acknowledge: boolean | undefined;
+}
+
+/** What handleMessage calls back with: the package then writes no PUBACK (flushAcks does). */
+const HELD = new Error('acknowledged once committed');
+
 /** Why a message was dropped before ingestion (mqtt_broker_refusals_total). */
 type Refusal = 'no_token' | 'not_authorized' | 'wrong_device' | 'topic';
 
@@ -73,8 +90,10 @@ export class BrokerSubscriber {
   private generation = 0;
   private failures = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
-  /** the message being stored, if any: the stop waits for its acknowledgement */
-  private current: Promise<void> | undefined;
+  /** QoS 1 messages between their arrival and their PUBACK, in the order they came */
+  private readonly line: Pending[] = [];
+  /** the messages being stored: the stop waits for them */
+  private readonly storing = new Set<Promise<void>>();
   private readonly refusals = new Map<string, number>();
   private readonly messages = new Map<string, number>();
 
@@ -147,14 +166,20 @@ export class BrokerSubscriber {
       ...(password === undefined ? {} : { password }),
     });
     client.handleMessage = (packet, callback) => {
-      const generation = this.generation;
-      const handled = this.handle(packet).then((acknowledge) => {
-        // A PUBACK belongs to the connection the message came on: on a later
-        // one its packet id may name another message.
-        if (acknowledge && generation === this.generation && this.open) callback();
-        else callback(new Error('not acknowledged'));
-      });
-      this.current = handled;
+      if (packet.qos !== 1) {
+        // QoS 0: nothing to acknowledge, and no receive maximum bounds them: one at a time.
+        this.track(this.handle(packet).then(() => callback()));
+        return;
+      }
+      const entry: Pending = { messageId: packet.messageId!, generation: this.generation, acknowledge: undefined };
+      this.line.push(entry);
+      this.track(
+        this.handle(packet).then((acknowledge) => {
+          entry.acknowledge = acknowledge;
+          this.flushAcks();
+        }),
+      );
+      callback(HELD);
     };
     client.on('connect', (connack) => {
       this.generation++;
@@ -178,6 +203,26 @@ export class BrokerSubscriber {
     client.on('error', (error) => this.logger.warn('mqtt broker error', { broker: this.where, error: error.message }));
     this.client = client;
     client.connect();
+  }
+
+  private track(storing: Promise<void>): void {
+    this.storing.add(storing);
+    void storing.finally(() => this.storing.delete(storing));
+  }
+
+  /**
+   * PUBACKs of the messages at the head of the line whose outcome is known,
+   * in the order they came. One of an earlier connection is never sent: on
+   * this one its packet id may name another message, and the broker hands
+   * the unacknowledged message again anyway; nor is one not to acknowledge.
+   */
+  private flushAcks(): void {
+    while (this.line.length > 0 && this.line[0]!.acknowledge !== undefined) {
+      const { messageId, generation, acknowledge } = this.line.shift()!;
+      const stream = this.client?.stream;
+      if (!acknowledge || generation !== this.generation || !this.open || !stream?.writable) continue;
+      stream.write(mqttPacket.generate({ cmd: 'puback', messageId, reasonCode: 0 }, { protocolVersion: 5 }));
+    }
   }
 
   private subscribe(client: MqttClient): void {
@@ -272,7 +317,7 @@ export class BrokerSubscriber {
   }
 
   /**
-   * Shutdown: no new message is taken; the one being stored commits and is
+   * Shutdown: no new message is taken; those being stored commit and are
    * acknowledged (within `timeoutMs`), then the connection ends with the
    * session kept, so the broker holds what it had not handed over for this
    * replica's return (or another replica, once the session expires).
@@ -285,7 +330,7 @@ export class BrokerSubscriber {
     if (!client) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      this.current,
+      Promise.all(this.storing),
       new Promise<void>((resolve) => {
         timer = setTimeout(resolve, timeoutMs);
       }),

@@ -24,10 +24,10 @@ afterAll(async () => {
   await removeDir(dataDir);
 });
 
-/** Messages the device publishes: well under its burst (DEVICE_EVENT_BURST, 2000). */
-const MESSAGES = 600;
-/** Events stored before the SIGKILL. */
-const KILL_AFTER = 100;
+/** Messages the device publishes: well under its burst (DEVICE_EVENT_BURST below). */
+const MESSAGES = 3000;
+/** Events stored before the SIGKILL: the replica stores as fast as the device publishes, so the device is far from done. */
+const KILL_AFTER = 300;
 
 describe.skipIf(!mosquittoTests)('MQTT broker mode across a SIGKILL', () => {
   it('stores every message the device published once', { timeout: 240_000 }, async () => {
@@ -37,6 +37,7 @@ describe.skipIf(!mosquittoTests)('MQTT broker mode across a SIGKILL', () => {
       ADMIN_PASSWORD: ADMIN.password,
       MQTT_BROKER_URL: broker.url,
       MQTT_BROKER_CLIENT_ID: 'durability-replica',
+      DEVICE_EVENT_BURST: '10000',
     };
     const first = await startServer({ modelsDir: '/nonexistent', databaseUrl: database?.url, env });
     dataDir = first.dataDir;
@@ -66,8 +67,16 @@ describe.skipIf(!mosquittoTests)('MQTT broker mode across a SIGKILL', () => {
             properties: { userProperties: { authorization: device.token } },
           });
       })();
-      await waitFor(async () => (await stored()) >= KILL_AFTER, 60_000, `${KILL_AFTER} events stored`);
+      const atKill = await waitFor(
+        async () => {
+          const count = await stored();
+          return count >= KILL_AFTER && count;
+        },
+        60_000,
+        `${KILL_AFTER} events stored`,
+      );
       first.process.kill('SIGKILL');
+      expect(atKill).toBeLessThan(MESSAGES); // mid-stream
       await first.stop();
       await sql.end({ timeout: 1 }).catch(() => {});
       await publishing;
