@@ -59,6 +59,9 @@ describe.skipIf(!mosquittoTests)('MQTT broker mode', () => {
     ({ server, sql, admin } = await startInProcessPlatform({
       MQTT_BROKER_URL: broker.url,
       MQTT_BROKER_CLIENT_ID: 'broker-test-replica',
+      // this broker lets anyone in: the name and password are for the hooks' rules of the server's own user
+      MQTT_BROKER_USERNAME: 'sense-replicas',
+      MQTT_BROKER_PASSWORD: 'replica-password',
       MQTT_AUTH_HOOK_SECRET: SECRET,
     }));
     apiKey = (await admin.post('/v2/channels', { name: 'sensors', type: 'iot' })).body.data.apiKeys[0].apiKey;
@@ -223,9 +226,25 @@ function authHooks() {
   });
 
   it("let the server's own broker user subscribe to every device's messages only with its password", async () => {
-    // This server runs without MQTT_BROKER_USERNAME: a user of that name is no device.
-    const verdict = await hook('/v1/mqtt/auth', { username: 'sense', password: '' }).then(answer);
-    expect(verdict.body).toEqual({ result: 'deny' });
+    const auth = (password: string) =>
+      hook('/v1/mqtt/auth', { username: 'sense-replicas', password }).then(async (r) => (await answer(r)).body);
+    expect(await auth('replica-password')).toEqual({ result: 'allow' });
+    expect(await auth('wrong-password')).toEqual({ result: 'deny' });
+    expect(await auth('')).toEqual({ result: 'deny' });
+    const acl = (topic: string, action: string) =>
+      hook('/v1/mqtt/acl', { username: 'sense-replicas', topic, action }).then(async (r) => (await answer(r)).body);
+    expect(await acl('$share/sense/devices/+/events', 'subscribe')).toEqual({ result: 'allow' });
+    expect(await acl('devices/+/mobile', 'subscribe')).toEqual({ result: 'allow' });
+    expect(await acl('$share/other/devices/+/events', 'subscribe')).toEqual({ result: 'deny' });
+    expect(await acl('devices/#', 'subscribe')).toEqual({ result: 'deny' });
+    expect(await acl('devices/x/events', 'publish')).toEqual({ result: 'deny' });
+    const read = await hook('/v1/mqtt/acl', {
+      username: 'sense-replicas',
+      clientid: 'r',
+      topic: 'devices/x/events',
+      acc: 1,
+    });
+    expect(read.status).toBe(200);
   });
 
   it('deny a revoked device', async () => {
