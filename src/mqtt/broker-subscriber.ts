@@ -30,7 +30,7 @@
 // 4.6), each once its message is committed, as the listener's connection
 // does. The broker sends at most the receive maximum (64) unacknowledged
 // messages, so that many are stored at once and share group commits.
-import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
+import mqtt, { type IPublishPacket, type IStream, type MqttClient } from 'mqtt';
 import mqttPacket from 'mqtt-packet';
 import type { BrokerConfig } from '../config.js';
 import { sha256, sha256OfParts } from '../lib/sha256.js';
@@ -67,8 +67,13 @@ export interface BrokerSubscriberSettings extends BrokerConfig {
 /** A QoS 1 message waiting for its PUBACK. */
 interface Pending {
   messageId: number;
-  /** the connection it came on: its PUBACK goes on that one only */
-  generation: number;
+  /**
+   * the connection it came on (its socket, one per connection; the package's
+   * 'connect' event comes a tick after the broker may have sent the session's
+   * messages, so no count kept from events would name it): its PUBACK goes on
+   * that one only
+   */
+  stream: IStream;
   /** undefined while it is being stored; then whether to acknowledge it */
   acknowledge: boolean | undefined;
 }
@@ -81,13 +86,11 @@ type Refusal = 'no_token' | 'not_authorized' | 'wrong_device' | 'topic';
 
 export class BrokerSubscriber {
   private client: MqttClient | undefined;
-  /** a connection is up (CONNACK seen, not closed): what PUBACKs go on */
+  /** a connection is up (CONNACK seen, not closed) */
   private open = false;
   /** and its subscriptions granted: the replica takes its share (readiness, mqtt_broker_connected) */
   private connected = false;
   private stopped = false;
-  /** counts connections: a callback of an earlier one never acknowledges on a later one */
-  private generation = 0;
   private failures = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
   /** QoS 1 messages between their arrival and their PUBACK, in the order they came */
@@ -171,7 +174,7 @@ export class BrokerSubscriber {
         this.track(this.handle(packet).then(() => callback()));
         return;
       }
-      const entry: Pending = { messageId: packet.messageId!, generation: this.generation, acknowledge: undefined };
+      const entry: Pending = { messageId: packet.messageId!, stream: client.stream, acknowledge: undefined };
       this.line.push(entry);
       this.track(
         this.handle(packet).then((acknowledge) => {
@@ -182,7 +185,6 @@ export class BrokerSubscriber {
       callback(HELD);
     };
     client.on('connect', (connack) => {
-      this.generation++;
       this.open = true;
       this.failures = 0;
       this.logger.info('mqtt broker connected', {
@@ -196,7 +198,6 @@ export class BrokerSubscriber {
       if (this.open) this.logger.warn('mqtt broker connection lost', { broker: this.where });
       this.open = false;
       this.connected = false;
-      this.generation++;
       this.scheduleReconnect();
     });
     // The 'close' that follows reconnects; an error of its own says why.
@@ -218,9 +219,8 @@ export class BrokerSubscriber {
    */
   private flushAcks(): void {
     while (this.line.length > 0 && this.line[0]!.acknowledge !== undefined) {
-      const { messageId, generation, acknowledge } = this.line.shift()!;
-      const stream = this.client?.stream;
-      if (!acknowledge || generation !== this.generation || !this.open || !stream?.writable) continue;
+      const { messageId, stream, acknowledge } = this.line.shift()!;
+      if (!acknowledge || stream !== this.client?.stream || !stream.writable) continue;
       stream.write(mqttPacket.generate({ cmd: 'puback', messageId, reasonCode: 0 }, { protocolVersion: 5 }));
     }
   }
