@@ -4,11 +4,10 @@
 // ($share/<group>/devices/+/events and /mobile), so the broker hands each
 // message to one replica. A message goes through the same ingestion as the
 // listener's (message-ingest.ts) and is acknowledged to the broker only once
-// its group commit is done. A
-// replica killed mid-stream leaves its unacknowledged messages in its
-// persistent session (a stable client id, clean start off, a session expiry),
-// and the broker hands them again when it comes back; idempotency keys make
-// a message handed twice one event.
+// its group commit is done. A replica killed mid-stream leaves its
+// unacknowledged messages in its persistent session (a stable client id,
+// clean start off, a session expiry), and the broker hands them again when it
+// comes back; idempotency keys make a message handed twice one event.
 //
 // The broker cannot tell which device published (MQTT carries no publisher
 // identity to subscribers), so each message proves its device: the device
@@ -195,7 +194,7 @@ export class BrokerSubscriber {
       this.subscribe(client);
     });
     client.on('close', () => {
-      if (this.open) this.logger.warn('mqtt broker connection lost', { broker: this.where });
+      if (this.open && !this.stopped) this.logger.warn('mqtt broker connection lost', { broker: this.where });
       this.open = false;
       this.connected = false;
       this.scheduleReconnect();
