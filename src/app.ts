@@ -75,6 +75,9 @@ import { ActionRunner, outboxSms } from './platform/rules/action-runner.js';
 import { parseAllowList } from './platform/rules/ssrf-guard.js';
 import { sealStoredWebhookSecrets } from './platform/rules/seal-stored.js';
 import { MqttServer } from './mqtt/mqtt-server.js';
+import { BrokerSubscriber } from './mqtt/broker-subscriber.js';
+import { MqttHooks } from './ingest/mqtt-hooks.js';
+import { mqttHookEndpoints } from './http/routes/mqtt-hooks.js';
 
 export interface RunningServer {
   port: number;
@@ -448,12 +451,25 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       keptFrames,
       config.maxImageBytes,
     );
+    // Broker mode: this replica subscribes to the devices' messages on the operator's broker (started below).
+    const brokerConfig = config.mqtt.broker;
+    const broker = brokerConfig
+      ? new BrokerSubscriber(ingest, { ...brokerConfig, maxPayloadBytes: config.maxIngestBodyBytes }, log)
+      : undefined;
+    broker?.registerMetrics(metrics.registry);
+    const hooks = new MqttHooks(
+      ingest,
+      brokerConfig?.username === undefined
+        ? undefined
+        : { username: brokerConfig.username, password: brokerConfig.password, shareGroup: brokerConfig.shareGroup },
+    );
     const ingestion = [
       ...ingestEndpoints({ ingest, reads: new DeviceReadModel(database.sql), maxBodyBytes: config.maxIngestBodyBytes }),
       ...frameEndpoints({ frames, maxImageBytes: config.maxImageBytes }),
+      ...mqttHookEndpoints({ hooks, secret: config.mqtt.authHookSecret }),
     ];
     const health = healthEndpoints({
-      readiness: new ReadinessCheck(database.sql, inference),
+      readiness: new ReadinessCheck(database.sql, inference, broker),
       registry: metrics.registry,
       jpegDecoder: jpeg.decoder,
     });
@@ -554,6 +570,10 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     const mqtt = await startMqtt(config, ingest, presence, commands, metrics.registry, log);
     // On a failed start; a stop drains it with the other front ends (below).
     if (mqtt) cleanups.push(() => mqtt.server.stop(0));
+    if (broker) {
+      broker.start();
+      cleanups.push(() => broker.stop(0));
+    }
 
     return {
       port,
@@ -570,6 +590,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
           server.stop(config.shutdownTimeoutMs),
           grpc?.close(config.shutdownTimeoutMs),
           mqtt?.server.stop(config.shutdownTimeoutMs),
+          broker?.stop(config.shutdownTimeoutMs),
         ]);
         await cleanup();
         log.info('shutdown complete');

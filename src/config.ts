@@ -7,7 +7,7 @@
 // Config type, loadConfig, --help and SETTINGS (which docs/OPERATIONS.md's
 // table is checked against) are all derived from that table.
 import { readFileSync } from 'node:fs';
-import { availableParallelism, totalmem } from 'node:os';
+import { availableParallelism, hostname, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { parseAllowList } from './lib/ip-ranges.js';
@@ -183,6 +183,30 @@ const tileTemplate: Kind<string> = {
       );
     }
     return value;
+  },
+};
+/** An MQTT broker's URL: mqtt:// or mqtts://, a host, no credentials (MQTT_BROKER_USERNAME/PASSWORD hold them). */
+const brokerUrl: Kind<string> = {
+  parse(raw, name) {
+    let url: URL | undefined;
+    try {
+      url = new URL(raw.trim());
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'mqtt:' && url.protocol !== 'mqtts:') || url.hostname === '')
+      throw new ConfigError(`${name} must be an mqtt:// or mqtts:// URL such as mqtt://broker:1883, got "${raw}"`);
+    if (url.username !== '' || url.password !== '')
+      throw new ConfigError(`${name} takes no credentials: set MQTT_BROKER_USERNAME and MQTT_BROKER_PASSWORD`);
+    return raw.trim();
+  },
+};
+
+/** A shared subscription's group: one topic level, no wildcard (MQTT 5, 4.8.2). */
+const shareGroup: Kind<string> = {
+  parse(raw, name) {
+    if (!/^[^/+#\s]+$/.test(raw)) throw new ConfigError(`${name} must be one word without /, + or #, got "${raw}"`);
+    return raw;
   },
 };
 const path: Kind<string> = { parse: (raw) => resolve(raw) };
@@ -724,6 +748,45 @@ const TABLE = {
       '300',
       'the longest keep-alive a client gets (one asking for none or more gets this); silent for 1.5 times it, it is closed',
     ),
+    /** broker mode: the server subscribes to devices' messages on a broker (src/mqtt/broker-subscriber.ts); undefined: off */
+    broker: combined(
+      {
+        url: unset(
+          'MQTT_BROKER_URL',
+          brokerUrl,
+          '(none: off)',
+          "broker mode: an MQTT broker (mqtt:// or mqtts://) whose devices' messages this server takes through a shared subscription (MQTT 5, QoS 1, acknowledged once committed)",
+        ),
+        username: unset('MQTT_BROKER_USERNAME', text, '(none)', 'broker mode: the user name the server connects with'),
+        password: unset(
+          'MQTT_BROKER_PASSWORD',
+          text,
+          '(none)',
+          'broker mode: the password the server connects with (never logged)',
+        ),
+        shareGroup: value(
+          'MQTT_SHARE_GROUP',
+          shareGroup,
+          'sense',
+          'broker mode: the shared subscription group ($share/<group>/devices/+/events and /mobile); the replicas of one deployment share it, each message goes to one of them',
+        ),
+        clientId: derived(
+          'MQTT_BROKER_CLIENT_ID',
+          text,
+          'sense-<host name>',
+          "broker mode: this replica's client id, stable across its restarts: the broker keeps its session (and the messages it has not acknowledged) under it",
+          () => `sense-${hostname()}`,
+        ),
+      },
+      brokerOf,
+    ),
+    /** the bearer secret of POST /v1/mqtt/auth and /v1/mqtt/acl; undefined: the routes answer 404 */
+    authHookSecret: unset(
+      'MQTT_AUTH_HOOK_SECRET',
+      text,
+      '(none: the hooks answer 404)',
+      "the secret a broker's HTTP auth hooks (POST /v1/mqtt/auth, /v1/mqtt/acl) send as Authorization: Bearer <secret> (never logged)",
+    ),
   },
   deviceTokenTtlSeconds: value(
     'DEVICE_TOKEN_TTL_SECONDS',
@@ -914,6 +977,28 @@ type ModelStoreConfig =
     };
 
 /** MODEL_STORE with its S3 settings, all of them there when it is s3. */
+/** Broker mode's settings, when MQTT_BROKER_URL is set. */
+export interface BrokerConfig {
+  url: string;
+  username: string | undefined;
+  password: string | undefined;
+  shareGroup: string;
+  clientId: string;
+}
+
+function brokerOf(broker: {
+  url: string | undefined;
+  username: string | undefined;
+  password: string | undefined;
+  shareGroup: string;
+  clientId: string;
+}): BrokerConfig | undefined {
+  if (broker.url === undefined) return undefined;
+  if (broker.password !== undefined && broker.username === undefined)
+    throw new ConfigError('MQTT_BROKER_PASSWORD needs MQTT_BROKER_USERNAME');
+  return { ...broker, url: broker.url };
+}
+
 function modelStoreOf(store: {
   kind: 'postgres' | 's3';
   endpoint: string | undefined;

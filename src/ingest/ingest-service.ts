@@ -226,11 +226,15 @@ export class IngestService {
     }
   }
 
-  /** Stores mobile events (one request = one or a batch); resolves once committed. */
+  /**
+   * Stores mobile events (one request = one or a batch); resolves once committed.
+   * `deliveryKey`: see dedupKey.
+   */
   async submitMobile(
     device: DeviceClaims,
     { events, unknownFields }: DecodedEvents,
     idempotencyKey: string | undefined,
+    deliveryKey?: string,
   ): Promise<void> {
     const admitting = this.rateLimit(device, events.length);
     if (admitting) await admitting;
@@ -248,17 +252,18 @@ export class IngestService {
         serverReceivedAt: now,
         clientSentAt: timestamp === undefined ? null : new Date(timestamp),
         payload: event as Record<string, unknown>,
-        dedupKey: this.dedupKey(id, device, idempotencyKey, index, timestamp, event),
+        dedupKey: this.dedupKey(id, device, { idempotencyKey, deliveryKey }, index, timestamp, event),
       };
     });
     await this.writer.write(incoming);
   }
 
-  /** Stores an IoT event after checking it against its channel's schema (400 naming the path). */
+  /** Stores an IoT event after checking it against its channel's schema (400 naming the path); `deliveryKey`: see dedupKey. */
   async submitIot(
     device: DeviceClaims,
     payload: Record<string, unknown>,
     idempotencyKey: string | undefined,
+    deliveryKey?: string,
   ): Promise<void> {
     const clientSentAt = iotClientTime(payload);
     const admitting = this.rateLimit(device, 1);
@@ -279,26 +284,32 @@ export class IngestService {
         serverReceivedAt: new Date(),
         clientSentAt,
         payload,
-        dedupKey: this.dedupKey(id, device, idempotencyKey, 0, clientSentAt?.getTime(), payload),
+        dedupKey: this.dedupKey(id, device, { idempotencyKey, deliveryKey }, 0, clientSentAt?.getTime(), payload),
       },
     ]);
   }
 
   /**
    * A retry must map to the same key: the client's Idempotency-Key, or the
-   * device, client timestamp and payload. Without either there is nothing
-   * that identifies a retry, so the event is always new.
+   * device, client timestamp and payload. Without either, a `deliveryKey`
+   * names the one delivery a transport may repeat (a broker handing the same
+   * message again: docs/OPERATIONS.md, "MQTT broker mode"); it comes after the
+   * client's time because a time and payload stay the same whichever replica
+   * the broker hands the message to, while a delivery is one replica's. With
+   * none of them there is nothing that identifies a retry, so the event is
+   * always new.
    */
   private dedupKey(
     eventId: string,
     device: DeviceClaims,
-    idempotencyKey: string | undefined,
+    keys: { idempotencyKey: string | undefined; deliveryKey: string | undefined },
     index: number,
     timestamp: number | undefined,
     payload: unknown,
   ): string {
-    if (idempotencyKey) return `k:${digest(idempotencyKey, String(index))}`;
+    if (keys.idempotencyKey) return `k:${digest(keys.idempotencyKey, String(index))}`;
     if (timestamp !== undefined) return `p:${digest(device.deviceId, String(timestamp), canonicalJson(payload))}`;
+    if (keys.deliveryKey) return `d:${digest(keys.deliveryKey, String(index))}`;
     return `${UNIQUE_KEY_PREFIX}${eventId}`;
   }
 

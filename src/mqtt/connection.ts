@@ -24,22 +24,15 @@
 // write buffer, so that commands never trip the slow-reader close.
 import type { Socket } from 'node:net';
 import mqttPacket, { type IConnectPacket, type IPublishPacket, type ISubscribePacket, type Packet } from 'mqtt-packet';
-import { CodedError, DomainError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import { sha256, sha256OfParts } from '../lib/sha256.js';
-import { decodeEventBatch, decodeIotPayload } from '../ingest/codec.js';
+import { commandsTopic, publishTopicOf, type PublishTopic } from '../ingest/device-topics.js';
 import type { IngestService } from '../ingest/ingest-service.js';
 import type { DeviceClaims } from '../platform/auth/tokens.js';
 import type { DeviceCommand } from '../platform/device-commands.js';
-import {
-  commandsTopic,
-  payloadFormat,
-  publishTopicOf,
-  REASON,
-  RETURN_CODE_311,
-  SUBACK_FAILURE_311,
-  type PublishTopic,
-} from './topics.js';
+import { givenIdempotencyKey, ingestPublished, type MessageOutcome, type Outcome } from './message-ingest.js';
+import { REASON, RETURN_CODE_311, SUBACK_FAILURE_311 } from './topics.js';
 
 /** What the connection reports to its server (mqtt-server.ts): counted in /metrics, logged. */
 export interface ConnectionHost {
@@ -96,14 +89,6 @@ export interface MqttLogger {
   debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
-}
-
-export type MessageOutcome = 'stored' | 'invalid' | 'throttled' | 'too_large' | 'failed';
-
-interface Outcome {
-  reason: number;
-  reasonString?: string;
-  outcome: MessageOutcome;
 }
 
 /** A QoS 1 PUBLISH between its arrival and its PUBACK. */
@@ -410,32 +395,21 @@ export class MqttConnection {
 
   /** Stores the message through the ingestion service; resolves with its PUBACK's reason once committed or refused. */
   private async store(topic: PublishTopic, packet: IPublishPacket): Promise<Outcome> {
-    const outcome = await this.ingestMessage(topic, packet);
+    const outcome = await ingestPublished(
+      { ingest: this.host.ingest, maxPayloadBytes: this.host.settings.maxPayloadBytes, logger: this.host.logger },
+      {
+        kind: topic,
+        deviceId: this.device!.deviceId,
+        token: this.token,
+        payload: typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload,
+        contentType: packet.properties?.contentType,
+        idempotencyKey: this.idempotencyKey(packet),
+      },
+    );
+    // A token no longer valid ends the connection.
+    if (outcome.denied) this.revoked();
     this.host.message(topic, outcome.outcome);
     return outcome;
-  }
-
-  private async ingestMessage(topic: PublishTopic, packet: IPublishPacket): Promise<Outcome> {
-    const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
-    const limit = this.host.settings.maxPayloadBytes;
-    if (payload.length > limit)
-      return {
-        reason: REASON.quotaExceeded,
-        reasonString: `payload of ${payload.length} bytes is over the limit of ${limit} bytes (MAX_INGEST_BODY_BYTES)`,
-        outcome: 'too_large',
-      };
-    try {
-      const device = this.host.ingest.authenticateNow(this.token) ?? (await this.host.ingest.authenticate(this.token));
-      const key = this.idempotencyKey(packet, payload);
-      if (topic === 'events') await this.host.ingest.submitIot(device, decodeIotPayload(payload), key);
-      else {
-        const format = payloadFormat(payload, packet.properties?.contentType);
-        await this.host.ingest.submitMobile(device, decodeEventBatch(payload, format), key);
-      }
-      return { reason: REASON.success, outcome: 'stored' };
-    } catch (error) {
-      return this.refusal(error);
-    }
   }
 
   /**
@@ -445,42 +419,12 @@ export class MqttConnection {
    * messages are never sent twice by MQTT, and keep HTTP's key (the client
    * time and payload, when they have a time).
    */
-  private idempotencyKey(packet: IPublishPacket, payload: Buffer): string | undefined {
-    const property = packet.properties?.userProperties?.['idempotency-key'];
-    const given = Array.isArray(property) ? property[0] : property;
-    if (given) return given.slice(0, 256);
+  private idempotencyKey(packet: IPublishPacket): string | undefined {
+    const given = givenIdempotencyKey(packet.properties?.userProperties);
+    if (given) return given;
     if (packet.qos !== 1) return undefined;
+    const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
     return `mqtt:${sha256OfParts([this.clientId, String(packet.messageId), sha256(payload)], 'base64url')}`;
-  }
-
-  /** A refused message's PUBACK reason; a token no longer valid ends the connection. */
-  private refusal(error: unknown): Outcome {
-    if (error instanceof DomainError) {
-      const reasonString = error.detail ? `${error.message}: ${error.detail}` : error.message;
-      switch (error.kind) {
-        case 'invalid':
-          return { reason: REASON.payloadFormatInvalid, reasonString, outcome: 'invalid' };
-        case 'throttled':
-        case 'too-large':
-          return { reason: REASON.quotaExceeded, reasonString, outcome: 'throttled' };
-        case 'unauthenticated':
-          this.revoked();
-          return { reason: REASON.notAuthorized, reasonString, outcome: 'invalid' };
-        default:
-          break;
-      }
-    } else if (
-      error instanceof CodedError &&
-      (error.code === 'INGEST_MALFORMED_WIRE' || error.code === 'UTF8_INVALID')
-    ) {
-      return {
-        reason: REASON.payloadFormatInvalid,
-        reasonString: error.message || 'malformed payload',
-        outcome: 'invalid',
-      };
-    }
-    this.host.logger.warn('mqtt message not stored', { error, deviceId: this.device?.deviceId });
-    return { reason: REASON.unspecifiedError, reasonString: 'not stored: the server failed', outcome: 'failed' };
   }
 
   /** PUBACKs of the messages at the head of the line whose outcome is known, in the order they came. */

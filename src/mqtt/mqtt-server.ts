@@ -18,15 +18,10 @@ import { createServer as createTlsServer } from 'node:tls';
 import type { IngestService } from '../ingest/ingest-service.js';
 import type { CommandSink, DeviceCommands } from '../platform/device-commands.js';
 import { Gauge, type Registry } from '../observability/metrics.js';
+import type { PublishTopic } from '../ingest/device-topics.js';
 import type { OpenedConnection } from '../platform/presence.js';
-import {
-  MqttConnection,
-  type ConnectionHost,
-  type ConnectionSettings,
-  type MessageOutcome,
-  type MqttLogger,
-} from './connection.js';
-import type { PublishTopic } from './topics.js';
+import { MqttConnection, type ConnectionHost, type ConnectionSettings, type MqttLogger } from './connection.js';
+import type { MessageOutcome } from './message-ingest.js';
 
 export interface MqttSettings {
   receiveMaximum: number;

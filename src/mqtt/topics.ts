@@ -1,25 +1,10 @@
-// What a device may do over MQTT, by topic, and how its payloads are read.
-// A device publishes only under its own id and subscribes only to its own
-// commands: the topic names the device, and the CONNECT proved which device
+// How a device's MQTT payloads are read, and the reason codes the server
+// answers. Which topics a device may use is ingest/device-topics.ts's (the
+// broker's auth hooks apply the same rule): the topic names the device, and
+// the CONNECT (or, through a broker, the message's token) proves which device
 // is speaking, so a device can never write as another or read another's
-// commands. Pure functions: the connection (connection.ts) asks, and answers
-// the refusals with the reason codes below.
+// commands.
 import { requestFormat, type WireFormat } from '../ingest/codec.js';
-import { commandsTopic } from '../platform/device-commands.js';
-
-/** The topics a device publishes to: each takes the body of one HTTP ingestion endpoint. */
-export type PublishTopic = 'events' | 'mobile';
-
-/** The kind of a topic the device may publish to, or undefined when it names another device or nothing the server takes. */
-export function publishTopicOf(topic: string, deviceId: string): PublishTopic | undefined {
-  const prefix = `devices/${deviceId}/`;
-  if (!topic.startsWith(prefix)) return undefined;
-  const rest = topic.slice(prefix.length);
-  return rest === 'events' || rest === 'mobile' ? rest : undefined;
-}
-
-/** The one topic filter a device may subscribe to: its own commands, no wildcard (the rules' mqtt action publishes there). */
-export { commandsTopic };
 
 /**
  * The encoding of a payload: the MQTT 5 content type when the client gives

@@ -141,8 +141,10 @@ describe('configuration', () => {
   });
 
   it('loads every setting of the table to its own place in Config, and nothing else', () => {
-    // S3's settings are part of Config only when MODEL_STORE is s3; everything else is left to its default
+    // S3's settings are part of Config only when MODEL_STORE is s3, broker mode's only with MQTT_BROKER_URL;
+    // everything else is left to its default
     const env = {
+      MQTT_BROKER_URL: 'mqtt://broker:1883',
       MODEL_STORE: 's3',
       S3_ENDPOINT: 'http://minio:9000',
       S3_BUCKET: 'models',

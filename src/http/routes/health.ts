@@ -57,7 +57,7 @@ export function healthEndpoints(deps: {
       tag: 'health',
       summary: 'readiness: the database answers, the model versions found at start have loaded and one is Active',
       description:
-        'Readiness probe: answers 200 once the database answers, the model versions found at start have loaded and one is Active; otherwise 503 with what is missing.',
+        'Readiness probe: answers 200 once the database answers, the model versions found at start have loaded and one is Active, and, in MQTT broker mode (MQTT_BROKER_URL), the broker connection is up; otherwise 503 with what is missing.',
       auth: 'none',
       responses: {
         200: {
@@ -68,25 +68,31 @@ export function healthEndpoints(deps: {
             database: z.literal('ok'),
             activeModelVersion: z.literal(true),
             jpegDecoder: z.enum(['libturbojpeg', 'sharp']),
+            mqttBroker: z.literal('connected').optional().describe('in MQTT broker mode only'),
           }),
         },
         503: { description: 'not ready: what is missing (Retry-After)' },
       },
       async handler() {
-        const { database, models } = await deps.readiness.check();
-        if (database && models === 'ok')
+        const { database, models, broker } = await deps.readiness.check();
+        if (database && models === 'ok' && broker !== false)
           return respond.bare({
             status: 'ready',
             database: 'ok',
             activeModelVersion: true,
             jpegDecoder: deps.jpegDecoder,
+            ...(broker ? { mqttBroker: 'connected' } : {}),
           });
         const modelProblem = {
           ok: '',
           loading: 'model versions are still loading',
           'none-active': 'no model version is Active',
         }[models];
-        const problems = [database ? '' : 'database does not answer', modelProblem];
+        const problems = [
+          database ? '' : 'database does not answer',
+          modelProblem,
+          broker === false ? 'not connected to the MQTT broker (MQTT_BROKER_URL)' : '',
+        ];
         throw new ApiError(503, 'not ready', problems.filter(Boolean).join('; '), { 'Retry-After': '1' });
       },
     }),
