@@ -6,6 +6,7 @@
 // by the first one's). The model.json config comes
 // on stdin. A model that asks for more memory than the limit fails here,
 // in this process, instead of in the server.
+import { Worker } from 'node:worker_threads';
 import { serializeError, type ErrorEnvelope } from '../../errors.js';
 import { Logger, type LogSettings } from '../../log.js';
 import { ModelBackend, type WarmUpEvent } from '../instances/backend.js';
@@ -32,6 +33,27 @@ export type ValidationReport =
   | { ok: true; maxRssBytes: number }
   | { ok: false; error: ErrorEnvelope; maxRssBytes: number };
 
+/** How often the watchdog looks for the server. */
+const WATCHDOG_MS = 250;
+
+/**
+ * Ends this process when the server that started it is gone. The server
+ * kills a validation past its time, but a server killed with SIGKILL
+ * cannot, and a model that loops would run on for nobody, a core taken. A
+ * warm-up run holds this thread inside ONNX Runtime, so the watch is a
+ * thread of its own: it compares the parent process id with the server's
+ * (a process whose parent died is handed to another) and kills this
+ * process when they differ.
+ */
+function watchServer(): void {
+  const watchdog = new Worker(
+    `const { workerData } = require('node:worker_threads');
+     setInterval(() => { if (process.ppid !== workerData.server) process.kill(process.pid, 'SIGKILL'); }, workerData.ms);`,
+    { eval: true, workerData: { server: process.ppid, ms: WATCHDOG_MS } },
+  );
+  watchdog.unref();
+}
+
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -46,6 +68,7 @@ function report(value: ValidationReport): Promise<void> {
 const maxRssBytes = () => process.resourceUsage().maxRSS * 1024;
 
 async function main(): Promise<number> {
+  watchServer();
   const { directory, config, maxBatchSize, preparation, log } = JSON.parse(await readStdin()) as ValidationRequest;
   let backend: ModelBackend;
   try {
