@@ -417,7 +417,6 @@ async function crashRound(
   const devices = await registerDevices([server.url], apiKey, crashDevices);
   const prefix = `crash-${round}`;
   const connected = await connectAll(mqttPort, devices, prefix);
-  const message = numberedEvent;
   const sent = devices.map(() => 0);
   const acked = devices.map(() => new Set<number>());
   let total = 0;
@@ -425,7 +424,7 @@ async function crashRound(
   let killed = false;
   let refusedBeforeKill = 0;
   connected.forEach(({ client, device }, d) => {
-    const send = () => client.send(message(device, ++sent[d]!, false));
+    const send = () => client.send(numberedEvent(device, ++sent[d]!, false));
     client.onPacket = (packet) => {
       if (packet.cmd !== 'puback' || !counting) return;
       if ((packet.reasonCode ?? 0) !== 0) {
@@ -472,7 +471,7 @@ async function crashRound(
           reacked++;
           if ((packet.reasonCode ?? 0) !== 0) resentRefused++;
         };
-        client.sendAll(unacked[d]!.map((n) => message(device, n, true)));
+        client.sendAll(unacked[d]!.map((n) => numberedEvent(device, n, true)));
       });
       const resent = unacked.reduce((n, list) => n + list.length, 0);
       await waitFor(async () => reacked === resent, 60_000, 'the retransmissions acknowledged');
@@ -644,27 +643,26 @@ async function brokerCrashRound(
     };
     for (let i = 0; i < window; i++) send();
   });
-  // The broker keeps taking the devices' events while the replica is down: it holds them for its session.
-  const published = () => waitFor(async () => answered === total, 120_000, "the broker's PUBACKs");
   let storedAtKill: number;
-  const sql = await serverSql(server);
   try {
-    storedAtKill = await waitFor(
-      async () => {
-        const stored = (await numberedRows(sql, devices)).length;
-        return stored >= brokerKillAt && stored;
-      },
-      120_000,
-      `${brokerKillAt} events from the broker stored`,
-    );
-    server.process.kill('SIGKILL');
-    await server.stop();
-  } finally {
-    // its PostgreSQL goes with the restart: the connection may be broken already
-    await sql.end({ timeout: 1 }).catch(() => {});
-  }
-  try {
-    await published();
+    const sql = await serverSql(server);
+    try {
+      storedAtKill = await waitFor(
+        async () => {
+          const stored = (await numberedRows(sql, devices)).length;
+          return stored >= brokerKillAt && stored;
+        },
+        120_000,
+        `${brokerKillAt} events from the broker stored`,
+      );
+      server.process.kill('SIGKILL');
+      await server.stop();
+    } finally {
+      // its PostgreSQL goes with the restart: the connection may be broken already
+      await sql.end({ timeout: 1 }).catch(() => {});
+    }
+    // The broker goes on taking the devices' events while the replica is down: it holds them for its session.
+    await waitFor(async () => answered === total, 120_000, "the broker's PUBACKs");
   } finally {
     for (const { client } of connected) client.end();
   }
