@@ -1,5 +1,5 @@
 // npm run bench -- mqtt [--devices 1000] [--publishers 100] [--rate 5000] [--window 8] [--seconds 10]
-//                       [--idle 10000] [--crash-rounds 3] [--broker-crash-events 20000] [--quick]
+//                       [--idle 10000] [--crash-rounds 3] [--broker-kill-at 2000] [--quick]
 // Durable ingestion over MQTT (src/mqtt/) on one server with embedded
 // PostgreSQL: N devices connected over MQTT 5, of which some publish QoS 1
 // events to devices/<id>/events, first on a fixed schedule at --rate (a
@@ -75,7 +75,7 @@ const { values } = parseArgs({
     idle: { type: 'string' },
     'crash-rounds': { type: 'string' },
     'crash-devices': { type: 'string' },
-    'broker-crash-events': { type: 'string' },
+    'broker-kill-at': { type: 'string' },
     quick: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
@@ -93,10 +93,9 @@ if (values.help) {
   --idle <n>           idle devices connected for the memory figure (default: 10000; --quick: 200; 0: none)
   --crash-rounds <n>   SIGKILL rounds (default: 3; --quick: 1)
   --crash-devices <n>  devices publishing in each crash round (default: 4; --quick: 2)
-  --broker-crash-events <n>
-                       numbered events published to the broker in broker mode's crash round, all its
-                       devices together (default: 20000; --quick: 3000); broker mode needs Mosquitto
-                       (/usr/sbin/mosquitto) and is skipped without it
+  --broker-kill-at <n> events stored before broker mode's SIGKILL, its crash devices together; they
+                       publish until it and as many again while the server is down (default: 2000;
+                       --quick: 300); broker mode needs Mosquitto (/usr/sbin/mosquitto), skipped without
   --quick              a smoke run; its report is not kept
 `);
   process.exit(0);
@@ -114,14 +113,12 @@ const crashRounds = num(values['crash-rounds'], 3, 1);
 const crashDevices = num(values['crash-devices'], 4, 2);
 /** PUBACKs of a crash round before the kill (all its devices together) */
 const KILL_AT = quick ? 100 : 500;
-/** numbered events of broker mode's crash round, a share per device */
-const brokerCrashPerDevice = Math.ceil(num(values['broker-crash-events'], 20_000, 3000) / crashDevices);
-/** events stored before broker mode's kill: a tenth, so that most are still to come however fast the host */
-const brokerKillAt = Math.ceil((brokerCrashPerDevice * crashDevices) / 10);
-if (brokerCrashPerDevice > 65_535)
-  throw new Error(
-    `--broker-crash-events: at most 65535 per crash device (one packet id each): ${brokerCrashPerDevice}`,
-  );
+/** events stored before broker mode's kill, all its crash devices together */
+const brokerKillAt = num(values['broker-kill-at'], 2000, 300);
+/** what each crash device publishes after broker mode's kill, while the server is down */
+const brokerAfterKill = Math.ceil(brokerKillAt / crashDevices);
+/** numbered events a device publishes at most: one packet id each */
+const MAX_PACKET_ID = 65_535;
 if (!(publisherCount >= 1 && publisherCount <= deviceCount))
   throw new Error(`--publishers must be between 1 and --devices (${deviceCount}): ${publisherCount}`);
 const say = (text: string) => process.stderr.write(`[bench mqtt] ${text}\n`);
@@ -625,14 +622,16 @@ async function brokerCrashRound(
 ): Promise<{ result: BrokerCrash; server: TestServer }> {
   const devices = await registerDevices([server.url], apiKey, crashDevices);
   const connected = await connectAll(broker.port, devices, 'broker-crash');
-  const total = brokerCrashPerDevice * devices.length;
   const accepted = devices.map(() => new Set<number>());
+  // The devices publish without pause until the kill, so that it comes mid-stream however fast the
+  // server stores (the broker takes them faster), then a last share each while the server is down.
+  const sent = devices.map(() => 0);
+  const limit = devices.map(() => MAX_PACKET_ID);
   let answered = 0;
   let refused = 0;
   connected.forEach(({ client, device }, d) => {
-    let sent = 0;
     const send = () => {
-      if (sent < brokerCrashPerDevice) client.send(numberedEvent(device, ++sent, false, true));
+      if (sent[d]! < limit[d]!) client.send(numberedEvent(device, ++sent[d]!, false, true));
     };
     client.onPacket = (packet) => {
       if (packet.cmd !== 'puback') return;
@@ -656,13 +655,20 @@ async function brokerCrashRound(
         `${brokerKillAt} events from the broker stored`,
       );
       server.process.kill('SIGKILL');
+      sent.forEach((n, d) => {
+        limit[d] = Math.min(MAX_PACKET_ID, n + brokerAfterKill);
+      });
       await server.stop();
     } finally {
       // its PostgreSQL goes with the restart: the connection may be broken already
       await sql.end({ timeout: 1 }).catch(() => {});
     }
     // The broker goes on taking the devices' events while the replica is down: it holds them for its session.
-    await waitFor(async () => answered === total, 120_000, "the broker's PUBACKs");
+    await waitFor(
+      async () => sent.every((n, d) => n === limit[d]) && answered === sent.reduce((a, b) => a + b, 0),
+      120_000,
+      "the broker's PUBACKs",
+    );
   } finally {
     for (const { client } of connected) client.end();
   }
@@ -802,7 +808,7 @@ function brokerReport(b: Broker): string[] {
   const c = b.crash;
   const versusListener = t.figure.eventsPerSecond / throughput!.mqttFlood.eventsPerSecond;
   return [
-    `The server restarted on the same data in broker mode (\`MQTT_BROKER_URL\`, its own listener off), subscribed to a Mosquitto 2 of the bench's own on loopback: a shared subscription, QoS 1, each message acknowledged to the broker once committed, 64 in flight at most. ${publisherCount} more devices connect to the broker (MQTT 5) and publish the same QoS 1 events to \`devices/<id>/events\`, their token as the user property \`authorization\`, as fast as the broker's PUBACKs return with ${window} in flight each, for ${durationMs / 1000} s after ${warmupMs / 1000} s of warm-up (itself waited out until stored). The broker acknowledges on receipt, so the figure that counts is the events *stored* per second: the events the broker acknowledged, over the time from the first publish until the server counts the last of them committed (\`mqtt_broker_messages_total{outcome="stored"}\`). p50 and p99 here are publish → the broker's PUBACK, for information; the CPU per event is over the publishing and the wait.`,
+    `The server restarted on the same data in broker mode (\`MQTT_BROKER_URL\`, its own listener off), subscribed to a Mosquitto 2 of the bench's own on loopback: a shared subscription, QoS 1, each message acknowledged to the broker once committed. ${publisherCount} more devices connect to the broker (MQTT 5) and publish the same QoS 1 events to \`devices/<id>/events\`, their token as the user property \`authorization\`, as fast as the broker's PUBACKs return with ${window} in flight each, for ${durationMs / 1000} s after ${warmupMs / 1000} s of warm-up (itself waited out until stored). The broker acknowledges on receipt, so the figure that counts is the events *stored* per second: the events the broker acknowledged, over the time from the first publish until the server counts the last of them committed (\`mqtt_broker_messages_total{outcome="stored"}\`). p50 and p99 here are publish → the broker's PUBACK, for information; the CPU per event is over the publishing and the wait.`,
     '',
     ...head,
     row(t.figure),
@@ -812,7 +818,7 @@ function brokerReport(b: Broker): string[] {
     `- Mosquitto's own CPU: ${n1(t.brokerCpuUs)} µs per stored event`,
     `- durability: ${t.durability.acknowledged} events acknowledged by the broker (warm-up included) = ${t.durability.stored} stored for the publishing devices ${t.durability.acknowledged === t.durability.stored ? '✓' : '✗'}`,
     '',
-    `Crash round: ${crashDevices} devices publish ${brokerCrashPerDevice * crashDevices} numbered QoS 1 events to the broker, ${window} in flight each; the server is killed with SIGKILL once ${brokerKillAt} of them are stored (the broker holds the rest for the replica's session, some handed to it and not yet acknowledged), restarted on the same data directory and database under the same \`MQTT_BROKER_CLIENT_ID\`, and every number the broker acknowledged is awaited in the events table.`,
+    `Crash round: ${crashDevices} devices publish numbered QoS 1 events to the broker without pause, ${window} in flight each; the server is killed with SIGKILL once ${brokerKillAt} of them are stored, and each device publishes ${brokerAfterKill} more while it is down (the broker holds what the replica had not acknowledged, and what came after, for its session); the server is restarted on the same data directory and database under the same \`MQTT_BROKER_CLIENT_ID\`, and every number the broker acknowledged is awaited in the events table.`,
     '',
     '| acknowledged by the broker | refused by the broker | stored when killed | stored | missing | stored twice |',
     '|---|---|---|---|---|---|',
