@@ -63,6 +63,11 @@ export function keepAlive(connections: () => Iterable<Connected>): () => void {
   return () => clearInterval(timer);
 }
 
+/** The MQTT 5 properties of a device's message through a broker: its token as the user property `authorization`. */
+export function tokenProperty(device: RegisteredDevice): { userProperties: Record<string, string> } {
+  return { userProperties: { authorization: device.token } };
+}
+
 /**
  * A device's QoS 1 events to devices/<id>/events, each numbered, each a new
  * event for the server: one Publisher a connection for all its runs, so that
@@ -74,8 +79,14 @@ export class Publisher {
   /** packet id → when its latency counts from */
   private readonly inFlight = new Map<number, number>();
   onAck: ((startedAt: number, reasonCode: number) => void) | undefined;
+  /** the token as a user property: a broker does not tell its subscribers who published, so each message proves its device */
+  private readonly properties: { userProperties: Record<string, string> } | undefined;
 
-  constructor(readonly connection: Connected) {
+  constructor(
+    readonly connection: Connected,
+    options: { tokenProperty?: boolean } = {},
+  ) {
+    this.properties = options.tokenProperty ? tokenProperty(connection.device) : undefined;
     connection.client.onPacket = (packet: Packet) => {
       if (packet.cmd !== 'puback') return;
       const startedAt = this.inFlight.get(packet.messageId!);
@@ -101,6 +112,7 @@ export class Publisher {
       messageId: this.packetId,
       dup: false,
       retain: false,
+      ...(this.properties ? { properties: this.properties } : {}),
     });
   }
 

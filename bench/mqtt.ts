@@ -1,5 +1,5 @@
 // npm run bench -- mqtt [--devices 1000] [--publishers 100] [--rate 5000] [--window 8] [--seconds 10]
-//                       [--idle 10000] [--crash-rounds 3] [--quick]
+//                       [--idle 10000] [--crash-rounds 3] [--broker-kill-at 2000] [--quick]
 // Durable ingestion over MQTT (src/mqtt/) on one server with embedded
 // PostgreSQL: N devices connected over MQTT 5, of which some publish QoS 1
 // events to devices/<id>/events, first on a fixed schedule at --rate (a
@@ -17,6 +17,18 @@
 // what they hold no PUBACK for: PUBACKed events missing and events stored
 // twice, both of which must be 0 (exit code 1 otherwise).
 //
+// Then broker mode (MQTT_BROKER_URL), where Mosquitto is installed: a
+// Mosquitto of the bench's own on a free port (test/helpers/mosquitto.ts),
+// the server restarted on its data subscribed to it, and the publishers
+// sending to the broker, their token as the user property `authorization`,
+// as fast as the broker's PUBACKs return. The broker acknowledges on
+// receipt, so what counts is the events stored per second: from the first
+// publish until every event the broker acknowledged is committed. And a
+// crash round against the subscribing replica: numbered events published to
+// the broker, the server SIGKILLed once some are stored, restarted under the
+// same client id, every number published stored once (exit code 1
+// otherwise).
+//
 // The device rate limits (DEVICE_EVENT_RATE, DEVICE_EVENT_BURST) and the
 // organization's MQTT connection quota are raised for the server, so that
 // the run measures the server, not its limits. The idle connections need
@@ -32,7 +44,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { IPublishPacket } from 'mqtt-packet';
+import type postgres from 'postgres';
 import { ADMIN, Api, serverSql } from '../test/helpers/api.js';
+import { type Mosquitto, mosquittoInstalled, startMosquitto } from '../test/helpers/mosquitto.js';
 import { freePort, removeDir, ROOT, waitFor, type TestServer } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';
 import { deviceRateEnv, eventRequests, measureEventLoad, registerDevices, withCommitCost } from './ingest-load.js';
@@ -45,8 +59,9 @@ import {
   publish,
   Publisher,
   type PublishResult,
+  tokenProperty,
 } from './mqtt-devices.js';
-import { memory, thisProcessCpuMs } from './process-cpu.js';
+import { memory, sampleCpu, thisProcessCpuMs } from './process-cpu.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== 'mqtt'),
@@ -60,6 +75,7 @@ const { values } = parseArgs({
     idle: { type: 'string' },
     'crash-rounds': { type: 'string' },
     'crash-devices': { type: 'string' },
+    'broker-kill-at': { type: 'string' },
     quick: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
@@ -77,6 +93,9 @@ if (values.help) {
   --idle <n>           idle devices connected for the memory figure (default: 10000; --quick: 200; 0: none)
   --crash-rounds <n>   SIGKILL rounds (default: 3; --quick: 1)
   --crash-devices <n>  devices publishing in each crash round (default: 4; --quick: 2)
+  --broker-kill-at <n> events stored before broker mode's SIGKILL, its crash devices together; they
+                       publish until it and as many again while the server is down (default: 2000;
+                       --quick: 300); broker mode needs Mosquitto (/usr/sbin/mosquitto), skipped without
   --quick              a smoke run; its report is not kept
 `);
   process.exit(0);
@@ -94,6 +113,12 @@ const crashRounds = num(values['crash-rounds'], 3, 1);
 const crashDevices = num(values['crash-devices'], 4, 2);
 /** PUBACKs of a crash round before the kill (all its devices together) */
 const KILL_AT = quick ? 100 : 500;
+/** events stored before broker mode's kill, all its crash devices together */
+const brokerKillAt = num(values['broker-kill-at'], 2000, 300);
+/** what each crash device publishes after broker mode's kill, while the server is down */
+const brokerAfterKill = Math.ceil(brokerKillAt / crashDevices);
+/** numbered events a device publishes at most: one packet id each */
+const MAX_PACKET_ID = 65_535;
 if (!(publisherCount >= 1 && publisherCount <= deviceCount))
   throw new Error(`--publishers must be between 1 and --devices (${deviceCount}): ${publisherCount}`);
 const say = (text: string) => process.stderr.write(`[bench mqtt] ${text}\n`);
@@ -151,17 +176,55 @@ const ENV = {
   LOG_LEVEL: 'info',
 };
 
-/** A server on `dataDir` (a fresh one when absent), once its MQTT listener is up. */
-async function startMqttServer(dataDir?: string): Promise<TestServer> {
-  const server = await startBenchServer({ modelsDir: '/nonexistent', dataDir, env: ENV });
-  // startServer returns at the HTTP listener's line; MQTT listens a moment after it
-  await server.waitForLog(/mqtt listening/);
+/**
+ * The replica's client id at the broker in broker mode: the same across its
+ * restart, so that the broker keeps what it had not acknowledged for it.
+ */
+const BROKER_CLIENT_ID = 'sense-bench-replica';
+
+/**
+ * A server on `dataDir` (a fresh one when absent), once its MQTT listener is
+ * up; with `broker`, in broker mode instead (its own listener off), once
+ * subscribed to the broker.
+ */
+async function startMqttServer(dataDir?: string, broker?: Mosquitto): Promise<TestServer> {
+  const env = broker
+    ? { ...ENV, MQTT_PORT: '0', MQTT_BROKER_URL: broker.url, MQTT_BROKER_CLIENT_ID: BROKER_CLIENT_ID }
+    : ENV;
+  const server = await startBenchServer({ modelsDir: '/nonexistent', dataDir, env });
+  // startServer returns at the HTTP listener's line; MQTT listens (or subscribes) a moment after it
+  await server.waitForLog(broker ? /mqtt broker subscribed/ : /mqtt listening/);
   return server;
 }
 
-async function mqttConnections(server: TestServer): Promise<number> {
+/** A sample's value in the server's /metrics: `series` is its name and labels as written there. */
+async function metricValue(server: TestServer, series: string): Promise<number> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
-  return Number(/^mqtt_connections (\S+)$/m.exec(text)?.[1]);
+  const escaped = series.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return Number(new RegExp(`^${escaped} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+}
+
+const mqttConnections = (server: TestServer) => metricValue(server, 'mqtt_connections');
+
+/** A crash round's QoS 1 event `n` of a device: numbered, packet id n; through a broker with the device's token. */
+function numberedEvent(device: RegisteredDevice, n: number, dup: boolean, viaBroker = false): IPublishPacket {
+  return {
+    cmd: 'publish',
+    topic: `devices/${device.deviceId}/events`,
+    payload: Buffer.from(JSON.stringify({ n })),
+    qos: 1,
+    messageId: n,
+    dup,
+    retain: false,
+    ...(viaBroker ? { properties: tokenProperty(device) } : {}),
+  };
+}
+
+/** The numbered events stored for `devices`, as `<device id> <n>`, one a row (a number stored twice is there twice). */
+async function numberedRows(sql: postgres.Sql, devices: RegisteredDevice[]): Promise<string[]> {
+  const rows = await sql<{ deviceId: string; n: number }[]>`
+    SELECT device_id, (payload->>'n')::int AS n FROM events WHERE device_id = ANY(${devices.map((d) => d.deviceId)})`;
+  return rows.map((r) => `${r.deviceId} ${r.n}`);
 }
 
 // --- the measurements --------------------------------------------------------------------------
@@ -351,15 +414,6 @@ async function crashRound(
   const devices = await registerDevices([server.url], apiKey, crashDevices);
   const prefix = `crash-${round}`;
   const connected = await connectAll(mqttPort, devices, prefix);
-  const message = (device: RegisteredDevice, n: number, dup: boolean): IPublishPacket => ({
-    cmd: 'publish',
-    topic: `devices/${device.deviceId}/events`,
-    payload: Buffer.from(JSON.stringify({ n })),
-    qos: 1,
-    messageId: n,
-    dup,
-    retain: false,
-  });
   const sent = devices.map(() => 0);
   const acked = devices.map(() => new Set<number>());
   let total = 0;
@@ -367,7 +421,7 @@ async function crashRound(
   let killed = false;
   let refusedBeforeKill = 0;
   connected.forEach(({ client, device }, d) => {
-    const send = () => client.send(message(device, ++sent[d]!, false));
+    const send = () => client.send(numberedEvent(device, ++sent[d]!, false));
     client.onPacket = (packet) => {
       if (packet.cmd !== 'puback' || !counting) return;
       if ((packet.reasonCode ?? 0) !== 0) {
@@ -398,11 +452,7 @@ async function crashRound(
   async function resend(restarted: TestServer): Promise<CrashRound> {
     const sql = await serverSql(restarted);
     try {
-      const stored = async () => {
-        const rows = await sql<{ deviceId: string; n: number }[]>`
-          SELECT device_id, (payload->>'n')::int AS n FROM events WHERE device_id = ANY(${devices.map((d) => d.deviceId)})`;
-        return rows.map((r) => `${r.deviceId} ${r.n}`);
-      };
+      const stored = () => numberedRows(sql, devices);
       const ackedKeys = new Set(devices.flatMap((device, d) => [...acked[d]!].map((n) => `${device.deviceId} ${n}`)));
       // committed before the kill, whether its PUBACK got out or not
       const beforeResend = await stored();
@@ -418,7 +468,7 @@ async function crashRound(
           reacked++;
           if ((packet.reasonCode ?? 0) !== 0) resentRefused++;
         };
-        client.sendAll(unacked[d]!.map((n) => message(device, n, true)));
+        client.sendAll(unacked[d]!.map((n) => numberedEvent(device, n, true)));
       });
       const resent = unacked.reduce((n, list) => n + list.length, 0);
       await waitFor(async () => reacked === resent, 60_000, 'the retransmissions acknowledged');
@@ -445,6 +495,222 @@ async function crashRound(
   }
 }
 
+// --- broker mode -------------------------------------------------------------------------------
+/** The events the server took from the broker and committed (it counts each once stored). */
+const brokerStored = (server: TestServer) =>
+  metricValue(server, 'mqtt_broker_messages_total{topic="events",outcome="stored"}');
+
+interface BrokerThroughput {
+  /** eventsPerSecond: stored; p50, p99: publish → the broker's PUBACK */
+  figure: Figure;
+  /** events the broker acknowledged in the measured run */
+  published: number;
+  publishSeconds: number;
+  /** from the first publish until the server had stored the last of them */
+  storedSeconds: number;
+  /** Mosquitto's own CPU per stored event, µs */
+  brokerCpuUs: number | undefined;
+  /** acknowledged by the broker (warm-up included), and stored for those devices */
+  durability: Durability;
+}
+
+interface BrokerCrash {
+  /** numbered events the broker acknowledged */
+  published: number;
+  /** PUBACKs from the broker that were not success */
+  refused: number;
+  /** stored when the poll that led to the kill read the table */
+  storedAtKill: number;
+  stored: number;
+  missing: number;
+  duplicates: number;
+}
+
+interface Broker {
+  throughput: BrokerThroughput;
+  crash: BrokerCrash;
+}
+
+/**
+ * The publishers' run against the broker (as fast as its PUBACKs return),
+ * then the wait until the server has stored every event the broker
+ * acknowledged: the broker acknowledges on receipt, the server stores later.
+ */
+async function publishUntilStored(
+  server: TestServer,
+  publishers: Publisher[],
+  runMs: number,
+): Promise<PublishResult & { publishMs: number; storedMs: number }> {
+  const before = await brokerStored(server);
+  const started = performance.now();
+  const result = await publish(publishers, { durationMs: runMs, warmupMs: 0, window });
+  const publishMs = performance.now() - started;
+  await waitFor(
+    async () => (await brokerStored(server)) >= before + result.acknowledged,
+    600_000,
+    'every event the broker acknowledged stored',
+  );
+  return { ...result, publishMs, storedMs: performance.now() - started };
+}
+
+/** The publishers through the broker: events stored per second, and the broker's PUBACK latency. */
+async function measureBroker(server: TestServer, apiKey: string, broker: Mosquitto): Promise<BrokerThroughput> {
+  say(`broker mode: registering ${publisherCount} devices ...`);
+  const devices = await registerDevices([server.url], apiKey, publisherCount);
+  const connected = await connectAll(broker.port, devices, 'broker-device');
+  const durability: Durability = { acknowledged: 0, stored: 0 };
+  let measured: BrokerThroughput;
+  try {
+    const publishers = connected.map((c) => new Publisher(c, { tokenProperty: true }));
+    if (warmupMs > 0) durability.acknowledged += (await publishUntilStored(server, publishers, warmupMs)).acknowledged;
+    const brokerCpu = () => (broker.pid === undefined ? undefined : sampleCpu(broker.pid)?.server);
+    const brokerCpuBefore = brokerCpu();
+    const { result, figure: f } = await figure(
+      server,
+      `Broker mode: QoS 1 to Mosquitto, ${window} in flight per device`,
+      undefined,
+      () => publishUntilStored(server, publishers, durationMs),
+      (r) => ({
+        eventsPerSecond: r.acknowledged / (r.storedMs / 1000),
+        p50: r.p50,
+        p99: r.p99,
+        errors: r.refused,
+        closed: r.closed,
+      }),
+    );
+    const brokerCpuAfter = brokerCpu();
+    durability.acknowledged += result.acknowledged;
+    measured = {
+      figure: f,
+      published: result.acknowledged,
+      publishSeconds: result.publishMs / 1000,
+      storedSeconds: result.storedMs / 1000,
+      brokerCpuUs:
+        brokerCpuBefore === undefined || brokerCpuAfter === undefined
+          ? undefined
+          : ((brokerCpuAfter - brokerCpuBefore) * 1e6) / result.events,
+      durability,
+    };
+  } finally {
+    for (const { client } of connected) client.end();
+  }
+  const sql = await serverSql(server);
+  try {
+    const [row] = await sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM events WHERE device_id = ANY(${devices.map((d) => d.deviceId)})`;
+    durability.stored = row!.n;
+  } finally {
+    await sql.end();
+  }
+  say(
+    `broker mode: ${measured.published} events acknowledged by the broker in ${measured.publishSeconds.toFixed(1)} s, all stored after ${measured.storedSeconds.toFixed(1)} s`,
+  );
+  return measured;
+}
+
+/**
+ * Broker mode's crash round: numbered events from `crashDevices` devices to
+ * the broker, `window` in flight each; the server SIGKILLed once
+ * brokerKillAt are stored, restarted on its data under the same client id,
+ * and every number the broker acknowledged awaited in the events table.
+ * Resolves with the round and the restarted server.
+ */
+async function brokerCrashRound(
+  server: TestServer,
+  apiKey: string,
+  broker: Mosquitto,
+): Promise<{ result: BrokerCrash; server: TestServer }> {
+  const devices = await registerDevices([server.url], apiKey, crashDevices);
+  const connected = await connectAll(broker.port, devices, 'broker-crash');
+  const accepted = devices.map(() => new Set<number>());
+  // The devices publish without pause until the kill, so that it comes mid-stream however fast the
+  // server stores (the broker takes them faster), then a last share each while the server is down.
+  const sent = devices.map(() => 0);
+  const limit = devices.map(() => MAX_PACKET_ID);
+  let answered = 0;
+  let refused = 0;
+  connected.forEach(({ client, device }, d) => {
+    const send = () => {
+      if (sent[d]! < limit[d]!) client.send(numberedEvent(device, ++sent[d]!, false, true));
+    };
+    client.onPacket = (packet) => {
+      if (packet.cmd !== 'puback') return;
+      answered++;
+      if ((packet.reasonCode ?? 0) === 0) accepted[d]!.add(packet.messageId!);
+      else refused++;
+      send();
+    };
+    for (let i = 0; i < window; i++) send();
+  });
+  let storedAtKill: number;
+  try {
+    const sql = await serverSql(server);
+    try {
+      storedAtKill = await waitFor(
+        async () => {
+          const stored = (await numberedRows(sql, devices)).length;
+          return stored >= brokerKillAt && stored;
+        },
+        120_000,
+        `${brokerKillAt} events from the broker stored`,
+      );
+      server.process.kill('SIGKILL');
+      sent.forEach((n, d) => {
+        limit[d] = Math.min(MAX_PACKET_ID, n + brokerAfterKill);
+      });
+      await server.stop();
+    } finally {
+      // its PostgreSQL goes with the restart: the connection may be broken already
+      await sql.end({ timeout: 1 }).catch(() => {});
+    }
+    // The broker goes on taking the devices' events while the replica is down: it holds them for its session.
+    await waitFor(
+      async () => sent.every((n, d) => n === limit[d]) && answered === sent.reduce((a, b) => a + b, 0),
+      120_000,
+      "the broker's PUBACKs",
+    );
+  } finally {
+    for (const { client } of connected) client.end();
+  }
+
+  const restarted = await startMqttServer(server.dataDir, broker);
+  try {
+    const again = await serverSql(restarted);
+    try {
+      const keys = new Set(devices.flatMap((device, d) => [...accepted[d]!].map((n) => `${device.deviceId} ${n}`)));
+      const stored = () => numberedRows(again, devices);
+      // every number the broker acknowledged, stored; one that never comes is reported missing
+      await waitFor(
+        async () => {
+          const rows = new Set(await stored());
+          return [...keys].every((key) => rows.has(key));
+        },
+        120_000,
+        'every event the broker acknowledged stored after the restart',
+      ).catch((error: Error) => say(`broker crash round: ${error.message}`));
+      const rows = await stored();
+      const distinct = new Set(rows);
+      const result: BrokerCrash = {
+        published: keys.size,
+        refused,
+        storedAtKill,
+        stored: rows.length,
+        missing: [...keys].filter((key) => !distinct.has(key)).length,
+        duplicates: rows.length - distinct.size,
+      };
+      say(
+        `broker crash round: ${result.published} acknowledged by the broker, ${result.storedAtKill} stored at the kill, ${result.stored} stored, ${result.missing} missing, ${result.duplicates} duplicates`,
+      );
+      return { result, server: restarted };
+    } finally {
+      await again.end();
+    }
+  } catch (error) {
+    await restarted.stop();
+    throw error;
+  }
+}
+
 // --- the run -----------------------------------------------------------------------------------
 let server = await startMqttServer();
 const dataDir = server.dataDir;
@@ -452,6 +718,8 @@ let throughput: Throughput;
 let receiveMaximum = 0;
 let idle: Idle | undefined;
 const crashes: CrashRound[] = [];
+let broker: Broker | undefined;
+let mosquitto: Mosquitto | undefined;
 const durability: Durability = { acknowledged: 0, stored: 0 };
 try {
   const admin = await new Api(server.url).login(ADMIN.email, ADMIN.password);
@@ -492,8 +760,19 @@ try {
     server = crashed.server;
     crashes.push(crashed.result);
   }
+  if (mosquittoInstalled) {
+    // the same data (its channel, its key) in broker mode
+    await server.stop();
+    mosquitto = await startMosquitto();
+    server = await startMqttServer(dataDir, mosquitto);
+    const brokerThroughput = await measureBroker(server, apiKey, mosquitto);
+    const crashed = await brokerCrashRound(server, apiKey, mosquitto);
+    server = crashed.server;
+    broker = { throughput: brokerThroughput, crash: crashed.result };
+  } else say('broker mode: skipped, Mosquitto is not installed');
 } finally {
   await server.stop();
+  await mosquitto?.stop();
   await removeDir(dataDir);
 }
 
@@ -519,6 +798,36 @@ const crashTotals = {
   missing: crashes.reduce((n, c) => n + c.missing, 0),
   duplicates: crashes.reduce((n, c) => n + c.duplicates, 0),
 };
+const brokerOk = (b: Broker) =>
+  b.crash.missing === 0 &&
+  b.crash.duplicates === 0 &&
+  b.throughput.durability.acknowledged === b.throughput.durability.stored;
+
+function brokerReport(b: Broker): string[] {
+  const t = b.throughput;
+  const c = b.crash;
+  const versusListener = t.figure.eventsPerSecond / throughput!.mqttFlood.eventsPerSecond;
+  return [
+    `The server restarted on the same data in broker mode (\`MQTT_BROKER_URL\`, its own listener off), subscribed to a Mosquitto 2 of the bench's own on loopback: a shared subscription, QoS 1, each message acknowledged to the broker once committed. ${publisherCount} more devices connect to the broker (MQTT 5) and publish the same QoS 1 events to \`devices/<id>/events\`, their token as the user property \`authorization\`, as fast as the broker's PUBACKs return with ${window} in flight each, for ${durationMs / 1000} s after ${warmupMs / 1000} s of warm-up (itself waited out until stored). The broker acknowledges on receipt, so the figure that counts is the events *stored* per second: the events the broker acknowledged, over the time from the first publish until the server counts the last of them committed (\`mqtt_broker_messages_total{outcome="stored"}\`). p50 and p99 here are publish → the broker's PUBACK, for information; the CPU per event is over the publishing and the wait.`,
+    '',
+    ...head,
+    row(t.figure),
+    '',
+    `- broker mode ÷ the listener (the row "${throughput!.mqttFlood.label}" above), events stored per second: **${versusListener.toFixed(2)} ×**`,
+    `- the broker acknowledged ${t.published} events in ${t.publishSeconds.toFixed(1)} s (${n0(t.published / t.publishSeconds)}/s); the server had stored the last of them ${t.storedSeconds.toFixed(1)} s after the first publish`,
+    `- Mosquitto's own CPU: ${n1(t.brokerCpuUs)} µs per stored event`,
+    `- durability: ${t.durability.acknowledged} events acknowledged by the broker (warm-up included) = ${t.durability.stored} stored for the publishing devices ${t.durability.acknowledged === t.durability.stored ? '✓' : '✗'}`,
+    '',
+    `Crash round: ${crashDevices} devices publish numbered QoS 1 events to the broker without pause, ${window} in flight each; the server is killed with SIGKILL once ${brokerKillAt} of them are stored, and each device publishes ${brokerAfterKill} more while it is down (the broker holds what the replica had not acknowledged, and what came after, for its session); the server is restarted on the same data directory and database under the same \`MQTT_BROKER_CLIENT_ID\`, and every number the broker acknowledged is awaited in the events table.`,
+    '',
+    '| acknowledged by the broker | refused by the broker | stored when killed | stored | missing | stored twice |',
+    '|---|---|---|---|---|---|',
+    `| ${c.published} | ${c.refused} | ${c.storedAtKill} | ${c.stored} | **${c.missing}** | **${c.duplicates}** |`,
+    '',
+    `Events the broker acknowledged missing: **${c.missing}**, stored twice: **${c.duplicates}** (both must be 0: ${met(c.missing === 0 && c.duplicates === 0)}).`,
+  ];
+}
+
 const lines = [
   `# MQTT ingestion ${new Date().toISOString()}`,
   '',
@@ -570,7 +879,9 @@ const lines = [
   '',
   '## Broker mode',
   '',
-  'Not measured in this run: needs MQTT_BROKER_URL.',
+  ...(broker
+    ? brokerReport(broker)
+    : ["Not measured in this run: Mosquitto is not installed (`/usr/sbin/mosquitto`, Debian's `mosquitto` package)."]),
   '',
 ];
 const report = lines.join('\n');
@@ -580,5 +891,10 @@ if (!quick) {
   await writeFile(join(ROOT, 'bench', 'results', 'mqtt.md'), report);
   say('report written to bench/results/ (mqtt, Markdown)');
 }
-if (crashTotals.missing > 0 || crashTotals.duplicates > 0 || durability.acknowledged !== durability.stored)
+if (
+  crashTotals.missing > 0 ||
+  crashTotals.duplicates > 0 ||
+  durability.acknowledged !== durability.stored ||
+  (broker && !brokerOk(broker))
+)
   process.exitCode = 1;

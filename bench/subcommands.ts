@@ -43,7 +43,7 @@ export const SUBCOMMANDS = {
   mqtt: {
     module: './mqtt.js',
     summary:
-      'MQTT QoS 1 ingestion against HTTP single events, idle connections, and SIGKILL crash rounds (nothing PUBACKed lost)',
+      'MQTT QoS 1 ingestion against HTTP single events, idle connections, SIGKILL crash rounds (nothing PUBACKed lost), and broker mode through a Mosquitto',
   },
 } as const satisfies Record<string, Subcommand>;
 

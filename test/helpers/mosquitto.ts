@@ -14,7 +14,10 @@ import { waitFor } from './server.js';
 
 const MOSQUITTO = '/usr/sbin/mosquitto';
 
-const installed = existsSync(MOSQUITTO) && spawnSync('sh', ['-c', 'command -v mosquitto_pub']).status === 0;
+/** The broker itself is installed (what a benchmark needs; the tests need its clients too). */
+export const mosquittoInstalled = existsSync(MOSQUITTO);
+
+const installed = mosquittoInstalled && spawnSync('sh', ['-c', 'command -v mosquitto_pub']).status === 0;
 
 /** The broker tests run: Mosquitto and its clients are installed, or they are required (and fail without). */
 export const mosquittoTests = installed || process.env.MOSQUITTO_TESTS_REQUIRED === '1';
@@ -25,6 +28,8 @@ export interface Mosquitto {
   url: string;
   /** what the broker wrote, for a failed test's message */
   readonly output: string;
+  /** the broker's process, for a benchmark's CPU figures */
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -80,6 +85,7 @@ export async function startMosquitto(port?: number): Promise<Mosquitto> {
     get output() {
       return output;
     },
+    pid: child.pid,
     async stop() {
       if (!exited) {
         const gone = new Promise((resolve) => child.once('exit', resolve));

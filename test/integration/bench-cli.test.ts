@@ -8,6 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODELS, modelDirectory } from '../../bench/models.js';
 import { SUBCOMMANDS, subcommandOf } from '../../bench/subcommands.js';
+import { mosquittoTests } from '../helpers/mosquitto.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const benchWithin = (timeout: number, ...args: string[]) =>
@@ -63,7 +64,7 @@ describe('npm run bench', () => {
     }
   });
 
-  it('runs `bench -- mqtt --quick`: every section, and a crash round with nothing PUBACKed missing', {
+  it('runs `bench -- mqtt --quick`: every section, crash rounds with nothing PUBACKed missing, broker mode', {
     timeout: 300_000,
   }, () => {
     const run = benchWithin(240_000, 'mqtt', '--quick');
@@ -93,5 +94,25 @@ describe('npm run bench', () => {
     expect(missing).toBe(0);
     expect(twice).toBe(0);
     expect(run.stdout).toContain('PUBACKed events missing: **0**, duplicates stored: **0**');
+
+    // Broker mode, through the bench's own Mosquitto: measured wherever the broker tests run (required in CI)
+    if (!mosquittoTests) {
+      expect(run.stdout).toContain('Not measured in this run: Mosquitto is not installed');
+      return;
+    }
+    expect(run.stdout).not.toContain('Not measured in this run: Mosquitto');
+    expect(run.stdout).toMatch(/^\| Broker mode: QoS 1 to Mosquitto, 8 in flight[^|]* \| [^|]+ \| [1-9]\d* \|/m);
+    expect(run.stdout).toMatch(/broker mode ÷ the listener .*: \*\*\d+\.\d+ ×\*\*/);
+    expect(run.stdout).toMatch(/durability: (\d+) events acknowledged by the broker .* = \1 stored .* ✓/);
+    // acknowledged by the broker | refused | stored when killed | stored | missing | twice
+    const brokerRound = /^\| (\d+) \| 0 \| (\d+) \| (\d+) \| \*\*(\d+)\*\* \| \*\*(\d+)\*\* \|$/m.exec(run.stdout);
+    expect(brokerRound, run.stdout).not.toBeNull();
+    const [published, atKill, brokerStored, brokerMissing, brokerTwice] = brokerRound!.slice(1).map(Number);
+    expect(atKill).toBeGreaterThan(0);
+    expect(atKill).toBeLessThan(published!); // killed mid-stream
+    expect(brokerStored).toBe(published);
+    expect(brokerMissing).toBe(0);
+    expect(brokerTwice).toBe(0);
+    expect(run.stdout).toContain('Events the broker acknowledged missing: **0**, stored twice: **0**');
   });
 });
