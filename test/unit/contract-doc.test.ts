@@ -9,6 +9,8 @@ import { extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
+import { PROBE } from '../helpers/probes.js';
+
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CONTRACT = readFileSync(join(ROOT, 'docs/CONTRACT.md'), 'utf8');
 
@@ -38,7 +40,7 @@ function textFiles(dir: string): string[] {
   const absolute = join(ROOT, dir);
   if (!existsSync(absolute)) return [];
   return (readdirSync(absolute, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
-    .filter((entry) => entry.isFile() && TEXT_FILES.has(extname(entry.name)))
+    .filter((entry) => entry.isFile() && !PROBE.test(entry.name) && TEXT_FILES.has(extname(entry.name)))
     .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
     .filter((path) => !path.split(/[\\/]/).some((part) => part === 'node_modules' || part === 'dist'));
 }

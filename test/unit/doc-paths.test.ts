@@ -13,6 +13,8 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
+import { PROBE } from '../helpers/probes.js';
+
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Names that look like files but are not the checkout's: products, system headers, placeholders. */
@@ -39,7 +41,7 @@ function walk(dir: string, keep: (path: string) => boolean, out: string[] = []):
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) walk(path, keep, out);
-    } else if (keep(relative(ROOT, path))) out.push(path);
+    } else if (!PROBE.test(entry.name) && keep(relative(ROOT, path))) out.push(path);
   }
   return out;
 }

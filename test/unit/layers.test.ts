@@ -5,6 +5,8 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
+import { PROBE } from '../helpers/probes.js';
+
 const SRC = resolve(import.meta.dirname, '../../src');
 
 /** Layer ranks, lowest first: a module may import a rank up to its own. */
@@ -59,7 +61,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'generated' ? [] : sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !PROBE.test(entry.name) ? [path] : [];
   });
 }
 

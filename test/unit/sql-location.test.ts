@@ -9,6 +9,8 @@ import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
+import { PROBE } from '../helpers/probes.js';
+
 const SRC = resolve(import.meta.dirname, '../../src');
 
 /** The statements looked for: the keywords that start or shape one (newlines count as spaces). */
@@ -18,7 +20,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'generated' ? [] : sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !PROBE.test(entry.name) ? [path] : [];
   });
 }
 

@@ -8,11 +8,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
+import { PROBE } from '../helpers/probes.js';
+
 const SRC = resolve(import.meta.dirname, '../../src');
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
+    if (PROBE.test(entry.name)) return [];
     return entry.isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
   });
 }
