@@ -37,7 +37,7 @@ import { ALL_DEVICES_PUBLISH_FILTERS, parsePublishTopic, type PublishTopic } fro
 import type { IngestService } from '../ingest/ingest-service.js';
 import { Gauge, type Registry } from '../observability/metrics.js';
 import type { MqttLogger } from './connection.js';
-import { givenIdempotencyKey, ingestPublished, type MessageOutcome } from './message-ingest.js';
+import { givenIdempotencyKey, ingestPublished, MessageCounts, type MessageOutcome } from './message-ingest.js';
 
 /**
  * The broker connection's tuning, named once here (docs/ARCHITECTURE.md,
@@ -97,7 +97,7 @@ export class BrokerSubscriber {
   /** the messages being stored: the stop waits for them */
   private readonly storing = new Set<Promise<void>>();
   private readonly refusals = new Map<string, number>();
-  private readonly messages = new Map<string, number>();
+  private readonly messages = new MessageCounts();
 
   constructor(
     private readonly ingest: IngestService,
@@ -128,11 +128,7 @@ export class BrokerSubscriber {
         'mqtt_broker_messages_total',
         'messages taken from the broker in broker mode, by topic (events, mobile) and outcome (stored, invalid, throttled, too_large, failed)',
         ['topic', 'outcome'],
-        () =>
-          [...this.messages].map(([key, value]) => {
-            const [topic, outcome] = key.split(' ');
-            return { labels: { topic: topic!, outcome: outcome! }, value };
-          }),
+        () => this.messages.samples(),
         'counter',
       ),
     );
@@ -311,8 +307,7 @@ export class BrokerSubscriber {
   }
 
   private count(topic: PublishTopic, outcome: MessageOutcome): void {
-    const key = `${topic} ${outcome}`;
-    this.messages.set(key, (this.messages.get(key) ?? 0) + 1);
+    this.messages.add(topic, outcome);
   }
 
   /**

@@ -108,3 +108,21 @@ function refusal(host: MessageIngestHost, error: unknown, deviceId: string): Out
   host.logger.warn('mqtt message not stored', { error, deviceId });
   return { reason: REASON.unspecifiedError, reasonString: 'not stored: the server failed', outcome: 'failed' };
 }
+
+/** Published messages counted by topic and outcome: the listener's and broker mode's /metrics series, one shape. */
+export class MessageCounts {
+  private readonly counts = new Map<string, number>();
+
+  add(topic: PublishTopic, outcome: MessageOutcome): void {
+    const key = `${topic} ${outcome}`;
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+
+  /** The samples of a counter labelled `topic` and `outcome`. */
+  samples(): Array<{ labels: { topic: string; outcome: string }; value: number }> {
+    return [...this.counts].map(([key, value]) => {
+      const [topic, outcome] = key.split(' ');
+      return { labels: { topic: topic!, outcome: outcome! }, value };
+    });
+  }
+}

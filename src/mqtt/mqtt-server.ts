@@ -21,7 +21,7 @@ import { Gauge, type Registry } from '../observability/metrics.js';
 import type { PublishTopic } from '../ingest/device-topics.js';
 import type { OpenedConnection } from '../platform/presence.js';
 import { MqttConnection, type ConnectionHost, type ConnectionSettings, type MqttLogger } from './connection.js';
-import type { MessageOutcome } from './message-ingest.js';
+import { MessageCounts, type MessageOutcome } from './message-ingest.js';
 
 export interface MqttSettings {
   receiveMaximum: number;
@@ -84,7 +84,7 @@ export class MqttServer implements ConnectionHost, CommandSink {
   /** each accepted connection's end of presence, called once it has closed */
   private readonly present = new Map<MqttConnection, () => void>();
   private readonly refusals = new Map<string, number>();
-  private readonly messages = new Map<string, number>();
+  private readonly messages = new MessageCounts();
   private ticker: NodeJS.Timeout | undefined;
   private readonly stopListening: () => void;
   private rechecking: Promise<void> | undefined;
@@ -129,11 +129,7 @@ export class MqttServer implements ConnectionHost, CommandSink {
         'mqtt_messages_total',
         'MQTT messages published by devices, by topic (events, mobile) and outcome (stored, invalid, throttled, too_large, failed)',
         ['topic', 'outcome'],
-        () =>
-          [...this.messages].map(([key, value]) => {
-            const [topic, outcome] = key.split(' ');
-            return { labels: { topic: topic!, outcome: outcome! }, value };
-          }),
+        () => this.messages.samples(),
         'counter',
       ),
     );
@@ -240,8 +236,7 @@ export class MqttServer implements ConnectionHost, CommandSink {
   }
 
   message(topic: PublishTopic, outcome: MessageOutcome): void {
-    const key = `${topic} ${outcome}`;
-    this.messages.set(key, (this.messages.get(key) ?? 0) + 1);
+    this.messages.add(topic, outcome);
   }
 
   commandsSent(count: number): void {

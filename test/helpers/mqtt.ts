@@ -2,7 +2,7 @@
 // client over mqtt-packet for what the mqtt package's client will not send on request (a DUP
 // retransmission, QoS 2 to a server that said 1, a silent connection).
 import { createServer, connect as tcpConnect, type Socket } from 'node:net';
-import mqttPacket, { type Packet } from 'mqtt-packet';
+import mqttPacket, { type IConnectPacket, type Packet } from 'mqtt-packet';
 import { waitFor } from './server.js';
 
 /** A port nothing listens on now (the server binds it next). */
@@ -51,7 +51,13 @@ export class RawMqtt {
   static async connect(
     port: number,
     device: { deviceId: string; token: string },
-    options: { protocolVersion?: 4 | 5; clientId?: string; keepalive?: number } = {},
+    options: {
+      protocolVersion?: 4 | 5;
+      clientId?: string;
+      keepalive?: number;
+      /** MQTT 5 CONNECT properties (receive maximum, maximum packet size…) */
+      properties?: IConnectPacket['properties'];
+    } = {},
   ): Promise<{ client: RawMqtt; connack: Packet }> {
     const client = await RawMqtt.open(port, options.protocolVersion ?? 5);
     client.send({
@@ -63,6 +69,7 @@ export class RawMqtt {
       keepalive: options.keepalive ?? 60,
       username: device.deviceId,
       password: Buffer.from(device.token),
+      ...(options.properties && { properties: options.properties }),
     });
     return { client, connack: await client.next() };
   }

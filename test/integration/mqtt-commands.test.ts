@@ -25,6 +25,24 @@ interface Device {
   token: string;
 }
 
+/** A raw MQTT 5 client of the device, connected with `properties` and subscribed to its commands at QoS 1. */
+async function rawSubscriber(
+  device: Device,
+  clientId: string,
+  properties: NonNullable<Parameters<typeof RawMqtt.connect>[2]>['properties'],
+): Promise<RawMqtt> {
+  const { client, connack } = await RawMqtt.connect(port, device, { clientId, properties });
+  raws.push(client);
+  expect(connack).toMatchObject({ cmd: 'connack', reasonCode: 0 });
+  client.send({
+    cmd: 'subscribe',
+    messageId: 1,
+    subscriptions: [{ topic: `devices/${device.deviceId}/commands`, qos: 1 }],
+  });
+  expect(await client.next()).toMatchObject({ cmd: 'suback' });
+  return client;
+}
+
 /** A command as the device saw it. */
 interface Received {
   text: string;
@@ -271,26 +289,7 @@ describe('the mqtt action', () => {
   it("keeps to the client's receive maximum: the next command only after the PUBACK", async () => {
     const { ruleId, device } = await setup([numbered]);
     for (const n of [1, 2, 3]) await fire(ruleId, device, n);
-    const client = await RawMqtt.open(port, 5);
-    raws.push(client);
-    client.send({
-      cmd: 'connect',
-      protocolId: 'MQTT',
-      protocolVersion: 5,
-      clientId: `one-at-a-time-${device.deviceId}`,
-      clean: true,
-      keepalive: 60,
-      username: device.deviceId,
-      password: Buffer.from(device.token),
-      properties: { receiveMaximum: 1 },
-    });
-    expect(await client.next()).toMatchObject({ cmd: 'connack', reasonCode: 0 });
-    client.send({
-      cmd: 'subscribe',
-      messageId: 1,
-      subscriptions: [{ topic: `devices/${device.deviceId}/commands`, qos: 1 }],
-    });
-    expect(await client.next()).toMatchObject({ cmd: 'suback' });
+    const client = await rawSubscriber(device, `one-at-a-time-${device.deviceId}`, { receiveMaximum: 1 });
     const seen: string[] = [];
     for (let i = 0; i < 3; i++) {
       const publish = (await client.next()) as IPublishPacket;
@@ -320,26 +319,7 @@ describe('the mqtt action', () => {
     ]);
     await fire(ruleId, device, 1);
     await waitFor(async () => (await commandsOf(device.deviceId)).length === 2, 10_000, 'both commands queued');
-    const client = await RawMqtt.open(port, 5);
-    raws.push(client);
-    client.send({
-      cmd: 'connect',
-      protocolId: 'MQTT',
-      protocolVersion: 5,
-      clientId: `small-packets-${device.deviceId}`,
-      clean: true,
-      keepalive: 60,
-      username: device.deviceId,
-      password: Buffer.from(device.token),
-      properties: { maximumPacketSize: 512 },
-    });
-    expect(await client.next()).toMatchObject({ cmd: 'connack', reasonCode: 0 });
-    client.send({
-      cmd: 'subscribe',
-      messageId: 1,
-      subscriptions: [{ topic: `devices/${device.deviceId}/commands`, qos: 1 }],
-    });
-    expect(await client.next()).toMatchObject({ cmd: 'suback' });
+    const client = await rawSubscriber(device, `small-packets-${device.deviceId}`, { maximumPacketSize: 512 });
     const publish = (await client.next()) as IPublishPacket;
     expect(publish.payload.toString()).toMatch(/^small /);
     client.send({ cmd: 'puback', messageId: publish.messageId! });
