@@ -7,9 +7,10 @@
 // server running the model as exported) against ONNX Runtime's run() alone.
 // Each runs closed loop at each client count: HTTP through
 // the raw-socket load generator (one keep-alive connection a client), gRPC
-// through @grpc/grpc-js from the project's proto (the clients share a few
-// HTTP/2 channels, as a real client multiplexes; streaming keeps its clients'
-// requests in flight on --streams streams). The figures of one workload are
+// through its counterpart over node:http2 (grpc-load.ts: messages encoded
+// once from the project's proto; the clients share a few HTTP/2 connections,
+// as a real client multiplexes; streaming keeps its clients' requests in
+// flight on --streams streams). The figures of one workload are
 // comparable with another's because the same pipeline sits behind them all:
 // the protocol's cost is what separates them. Writes
 // bench/results/oip.md (not with --quick).
@@ -18,13 +19,6 @@ import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  type ClientDuplexStream,
-  credentials,
-  Metadata,
-  makeGenericClientConstructor,
-  type ServiceError,
-} from '@grpc/grpc-js';
 import { loadInferenceService } from '../src/grpc/inference-proto.js';
 import { joinBytesElements } from '../src/grpc/oip-messages.js';
 import { readModelConfig } from '../src/inference/versions/model-config.js';
@@ -32,6 +26,7 @@ import { freePort, removeDir, ROOT, waitFor } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';
 import { measureModelLimit, multipartBody } from './limits.js';
 import { buildRequest, runLoad } from './load-generator.js';
+import { GrpcLoadClient, grpcFrame, idField } from './grpc-load.js';
 import { sampleCpu, thisProcessCpuMs } from './process-cpu.js';
 import { stat } from './report.js';
 
@@ -130,24 +125,15 @@ const restBinaryRequest = buildRequest(
 );
 
 // --- gRPC ----------------------------------------------------------------------------------------
-const Client = makeGenericClientConstructor(loadInferenceService(), 'GRPCInferenceService');
-/** The two calls used, typed: grpc-js's generic client has them as untyped properties. */
-interface InferClient {
-  ModelInfer(request: object, metadata: Metadata, done: (error: ServiceError | null) => void): void;
-  ModelStreamInfer(metadata: Metadata): ClientDuplexStream<object, StreamAnswer>;
-  close(): void;
-}
-const grpcRequest = {
+const service = loadInferenceService();
+/** A request message as the project's proto encodes it, in gRPC's framing: encoded once, sent by every call. */
+const encodeRequest = (request: object): Buffer => service.ModelInfer!.requestSerialize(request);
+const grpcRequest = encodeRequest({
   model_name: MODEL,
   inputs: [{ name: 'image', datatype: 'BYTES', shape: [1] }],
   outputs: [{ name: 'detections' }],
   raw_input_contents: [binaryData],
-};
-const metadata = () => {
-  const m = new Metadata();
-  m.set('authorization', `Bearer ${KEY}`);
-  return m;
-};
+});
 
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -186,33 +172,23 @@ class Window {
   }
 }
 
-function grpcClients(address: string, clients: number): InferClient[] {
+function grpcClients(address: string, clients: number): GrpcLoadClient[] {
   const channels = Math.max(1, Math.ceil(clients / CLIENTS_PER_CHANNEL));
-  // A local subchannel pool each: grpc-js would otherwise share one connection between equal channels.
-  return Array.from(
-    { length: channels },
-    () =>
-      new Client(address, credentials.createInsecure(), {
-        'grpc.use_local_subchannel_pool': 1,
-      }) as unknown as InferClient,
-  );
+  return Array.from({ length: channels }, () => new GrpcLoadClient(address, KEY));
 }
 
-/** `clients` closed loops of unary ModelInfer calls of `request`. */
-async function grpcUnary(address: string, clients: number, request: object = grpcRequest): Promise<RunFigure> {
+/** `clients` closed loops of unary ModelInfer calls of `request` (encoded). */
+async function grpcUnary(address: string, clients: number, request: Buffer = grpcRequest): Promise<RunFigure> {
   const channels = grpcClients(address, clients);
+  const framed = grpcFrame(request);
   const window = new Window();
-  let firstError: string | undefined;
-  const loop = async (client: InferClient) => {
+  let firstError: string | null = null;
+  const loop = async (client: GrpcLoadClient) => {
     while (window.open) {
       const sentAt = performance.now();
-      const ok = await new Promise<boolean>((resolve) =>
-        client.ModelInfer(request, metadata(), (error) => {
-          if (error) firstError ??= error.message;
-          resolve(!error);
-        }),
-      );
-      window.done(sentAt, ok);
+      const error = await client.unary(framed);
+      firstError ??= error;
+      window.done(sentAt, error === null);
     }
   };
   await Promise.all(Array.from({ length: clients }, (_, i) => loop(channels[i % channels.length]!)));
@@ -225,47 +201,33 @@ async function grpcUnary(address: string, clients: number, request: object = grp
 async function grpcStreaming(address: string, clients: number): Promise<RunFigure> {
   const channels = grpcClients(address, clients);
   const window = new Window();
-  let firstError: string | undefined;
+  let firstError: string | null = null;
   const streams = Math.min(streamCount, clients);
   await Promise.all(
-    Array.from({ length: streams }, (_, s) => {
+    Array.from({ length: streams }, async (_, s) => {
       const inFlight = Math.floor(clients / streams) + (s < clients % streams ? 1 : 0);
-      const client = channels[s % channels.length]!;
-      const call = client.ModelStreamInfer(metadata());
       const sentAt = new Map<string, number>();
       let next = 0;
+      const call = channels[s % channels.length]!.stream((answer) => {
+        const started = sentAt.get(answer.id);
+        sentAt.delete(answer.id);
+        if (answer.error) firstError ??= answer.error;
+        if (started !== undefined) window.done(started, !answer.error);
+        if (window.open) send();
+        else if (sentAt.size === 0) call.end();
+      });
       const send = () => {
         const id = `${s}-${next++}`;
         sentAt.set(id, performance.now());
-        call.write({ ...grpcRequest, id });
+        call.send(grpcFrame(Buffer.concat([grpcRequest, idField(id)])));
       };
-      return new Promise<void>((resolve) => {
-        call.on('data', (answer: StreamAnswer) => {
-          const id = answer.infer_response?.id ?? '';
-          const started = sentAt.get(id);
-          sentAt.delete(id);
-          if (answer.error_message) firstError ??= answer.error_message;
-          if (started !== undefined) window.done(started, !answer.error_message);
-          if (window.open) send();
-          else if (sentAt.size === 0) call.end();
-        });
-        call.on('error', (error: Error) => {
-          firstError ??= error.message;
-          resolve();
-        });
-        call.on('end', () => resolve());
-        for (let i = 0; i < inFlight; i++) send();
-      });
+      for (let i = 0; i < inFlight; i++) send();
+      firstError ??= await call.closed;
     }),
   );
   for (const c of channels) c.close();
   if (firstError) say(`ModelStreamInfer: ${firstError}`);
   return window.figure();
-}
-
-interface StreamAnswer {
-  error_message?: string;
-  infer_response?: { id?: string };
 }
 
 /** Each figure's median over the repetitions (errors: their sum). */
@@ -360,11 +322,11 @@ const demo = await readModelConfig(demoDir);
 const { width, height } = demo.input;
 const tensorShape = demo.input.layout === 'NCHW' ? [1, 3, height, width] : [1, height, width, 3];
 const tensorValues = Float32Array.from({ length: 3 * width * height }, (_, i) => ((i * 7919) % 1000) / 1000);
-const tensorRequest = {
+const tensorRequest = encodeRequest({
   model_name: MODEL,
   inputs: [{ name: demo.input.name, datatype: 'FP32', shape: tensorShape }],
   raw_input_contents: [Buffer.from(tensorValues.buffer)],
-};
+});
 const tensorClients = clientCounts[0]!;
 const tensorRuns: Figure[] = [];
 const limitRuns: number[] = [];
@@ -412,13 +374,15 @@ for (let rep = 0; rep < reps; rep++) {
 }
 const tensors = medianFigure(tensorRuns);
 const modelLimit = stat(limitRuns).median;
+/** CPU a run costs when run() alone keeps every core busy */
+const modelCpuMs = (cpus().length * 1000) / modelLimit;
 
 const lines = [
   '# The Open Inference Protocol against /v1 predict',
   '',
   `\`npm run bench -- oip${values.quick ? ' --quick' : ''}\` on one server: the demo model, samples/scene.jpg, closed loop, ${durationMs / 1000} s a figure after ${warmupMs / 1000} s of warm-up, medians of ${reps} runs taken in turn; gRPC clients share one HTTP/2 channel per ${CLIENTS_PER_CHANNEL}, streaming keeps them in flight on ${streamCount} streams.`,
   '',
-  "The clients run in this process, on the server's machine: the CPU a client spends (grpc-js encoding and decoding its messages, the HTTP load generator its raw requests) is CPU the server does not get, so beside throughput the table gives each way's server CPU per answer (the server's process, all threads), which is what the protocol costs the server.",
+  "The clients run in this process, on the server's machine: the CPU a client spends (the HTTP and gRPC load generators, each sending requests encoded once before the run) is CPU the server does not get, so beside throughput the table gives each way's server CPU per answer (the server's process, all threads), which is what the protocol costs the server.",
   '',
 ];
 for (const [clients, row] of results) {
@@ -439,10 +403,12 @@ for (const [clients, row] of results) {
 lines.push(
   `## Tensors in (${tensorClients} clients, gRPC, the model as exported)`,
   '',
-  '| figure | req/s | × model limit | p50 ms | p99 ms | errors |',
-  '|---|---|---|---|---|---|',
-  `| gRPC ModelInfer, FP32 [${tensorShape.join(', ')}] | ${tensors.rps.toFixed(1)} | ${(tensors.rps / modelLimit).toFixed(3)} | ${tensors.p50.toFixed(1)} | ${tensors.p99.toFixed(1)} | ${tensors.errors} |`,
-  `| model limit: ORT run() alone, ${cpus().length} single-threaded sessions | ${modelLimit.toFixed(1)} | 1.000 | | | |`,
+  '| figure | req/s | × model limit | p50 ms | p99 ms | errors | CPU ms/answer: server | client |',
+  '|---|---|---|---|---|---|---|---|',
+  `| gRPC ModelInfer, FP32 [${tensorShape.join(', ')}] | ${tensors.rps.toFixed(1)} | ${(tensors.rps / modelLimit).toFixed(3)} | ${tensors.p50.toFixed(1)} | ${tensors.p99.toFixed(1)} | ${tensors.errors} | ${tensors.serverCpuMs.toFixed(2)} | ${tensors.clientCpuMs.toFixed(2)} |`,
+  `| model limit: ORT run() alone, ${cpus().length} single-threaded sessions | ${modelLimit.toFixed(1)} | 1.000 | | | | ${modelCpuMs.toFixed(2)} (the run alone) | |`,
+  '',
+  `The model limit keeps all ${cpus().length} cores on run(), ${modelCpuMs.toFixed(2)} ms of CPU an image; through the server each answer costs the server ${tensors.serverCpuMs.toFixed(2)} ms and its client ${tensors.clientCpuMs.toFixed(2)} ms on the same cores (a ${(tensorValues.byteLength / 2 ** 20).toFixed(1)} MiB tensor sent, received and copied into its slot, the outputs back), so the host's ceiling for this figure is ${((cpus().length * 1000) / (tensors.serverCpuMs + tensors.clientCpuMs)).toFixed(0)} req/s, ${((cpus().length * 1000) / (tensors.serverCpuMs + tensors.clientCpuMs) / modelLimit).toFixed(2)} × the model limit; the server's own cost is ${(tensors.serverCpuMs - modelCpuMs).toFixed(2)} ms an answer above the run.`,
   '',
 );
 const report = `${lines.join('\n')}\n`;
