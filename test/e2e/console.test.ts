@@ -531,6 +531,10 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.getByRole('button', { name: '+ Push notification' }).click();
     await page.getByLabel('Push subject').fill('Slow down');
     await page.getByLabel('Push message').fill('30 is the limit in the yard');
+    // a command down to the device that fired it, over MQTT, at QoS 0
+    await page.getByRole('button', { name: '+ MQTT command' }).click();
+    await page.getByLabel('Command message').fill('{"limit": 30, "event": "{{event.id}}"}');
+    await page.getByLabel('Command QoS').selectOption('0');
     await screenshot(page, 'rules');
     await page.getByRole('button', { name: 'Save rule' }).click();
     await page.locator('[data-rule-name="speeding in the yard"]').waitFor();
@@ -547,7 +551,10 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
         { type: 'matchAttribute', attribute: 'event.data.speed', operator: '>', value: 30 },
       ],
     });
-    expect(rule.actions).toMatchObject([{ type: 'push', subject: 'Slow down' }]);
+    expect(rule.actions).toMatchObject([
+      { type: 'push', subject: 'Slow down' },
+      { type: 'mqtt', message: '{"limit": 30, "event": "{{event.id}}"}', qos: 0 },
+    ]);
 
     // Any of: an attribute, or a schedule; then a webhook, to an address webhooks may not reach.
     await page.getByLabel('Rule name').fill('go signal');

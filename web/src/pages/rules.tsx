@@ -40,13 +40,15 @@ type Condition = Group | Leaf;
 const isGroup = (c: Condition): c is Group => c.type === 'and' || c.type === 'or';
 /**
  * An action as the builder edits it: a webhook's method and URL, a push's
- * subject and message; `rest` holds what the builder does not edit (a
- * webhook's headers, body, masked secrets), and an action of another type
- * is kept whole.
+ * subject and message, an MQTT command's message and QoS (an empty message:
+ * the server's default); `rest` holds what the builder does not edit (a
+ * webhook's headers, body, masked secrets; a command's expiry), and an
+ * action of another type is kept whole.
  */
 type Action =
   | { type: 'webhook'; method: string; url: string; rest?: Record<string, unknown> }
   | { type: 'push'; subject: string; message: string; rest?: Record<string, unknown> }
+  | { type: 'mqtt'; message: string; qos: 0 | 1; rest?: Record<string, unknown> }
   | { type: 'other'; original: Record<string, unknown> };
 
 /** A warning the server answers beside a rule or a check: a zone or label it does not know, a webhook it would refuse. */
@@ -193,6 +195,10 @@ function actionsOf(actions: Array<Record<string, unknown>>): Action[] {
       const { subject, message, ...others } = rest;
       return { type: 'push', subject: str(subject), message: str(message), rest: others };
     }
+    if (type === 'mqtt') {
+      const { message, qos, ...others } = rest;
+      return { type: 'mqtt', message: str(message), qos: qos === 0 ? 0 : 1, rest: others };
+    }
     return { type: 'other', original: a };
   });
 }
@@ -201,6 +207,10 @@ function actionsOf(actions: Array<Record<string, unknown>>): Action[] {
 function actionsToServer(actions: Action[]): unknown[] {
   return actions.map((a) => {
     if (a.type === 'other') return a.original;
+    if (a.type === 'mqtt') {
+      const { rest, message, ...fields } = a;
+      return { ...rest, ...fields, ...(message !== '' && { message }) };
+    }
     const { rest, ...fields } = a;
     return { ...rest, ...fields };
   });
@@ -603,6 +613,24 @@ function RuleBuilder({
                 onInput={(e) => changeActions(actions.with(i, { ...a, message: e.currentTarget.value }))}
               />
             </>
+          ) : a.type === 'mqtt' ? (
+            <>
+              <input
+                aria-label="Command message"
+                placeholder="Message (default: the rule, device, event and landmarks as JSON)"
+                size={40}
+                value={a.message}
+                onInput={(e) => changeActions(actions.with(i, { ...a, message: e.currentTarget.value }))}
+              />
+              <select
+                aria-label="Command QoS"
+                value={String(a.qos)}
+                onChange={(e) => changeActions(actions.with(i, { ...a, qos: e.currentTarget.value === '0' ? 0 : 1 }))}
+              >
+                <option value="1">QoS 1: until the device acknowledges it</option>
+                <option value="0">QoS 0: sent once</option>
+              </select>
+            </>
           ) : (
             <span class="muted">a {String(a.original.type)} action, kept as it is</span>
           )}
@@ -625,6 +653,13 @@ function RuleBuilder({
           onClick={() => changeActions([...actions, { type: 'push', subject: '', message: '' }])}
         >
           + Push notification
+        </button>
+        <button
+          type="button"
+          class="quiet"
+          onClick={() => changeActions([...actions, { type: 'mqtt', message: '', qos: 1 }])}
+        >
+          + MQTT command
         </button>
       </div>
       <p class="row">
