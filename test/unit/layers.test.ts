@@ -22,6 +22,7 @@ const RANKS: Record<string, number> = {
   observability: 1,
   // domains, each over the ones before it
   inference: 2,
+  vision: 2, // what a camera sees over time: tracking, zones and lines (pure, no I/O)
   platform: 3,
   ingest: 4,
   // front ends over the domains, beside each other: HTTP, the Open Inference Protocol's gRPC, MQTT for devices
