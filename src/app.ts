@@ -13,6 +13,7 @@ import { DeviceReadModel } from './ingest/device-reads.js';
 import { EventWriter } from './ingest/event-writer.js';
 import { EventPartitionMaintenance } from './ingest/event-partitions.js';
 import { IngestService } from './ingest/ingest-service.js';
+import { CameraTracks } from './ingest/camera-tracks.js';
 import { FrameIngest } from './ingest/frames.js';
 import { managementEndpoints } from './http/routes/v2/index.js';
 import { predictEndpoint } from './http/routes/predict.js';
@@ -450,6 +451,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       admission,
       keptFrames,
       config.maxImageBytes,
+      new CameraTracks(),
     );
     // Broker mode: this replica subscribes to the devices' messages on the operator's broker (started below).
     const brokerConfig = config.mqtt.broker;

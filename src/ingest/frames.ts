@@ -14,6 +14,8 @@
 // answered with the other's event. The frame's image is kept only when the
 // profile says so (platform/kept-frames.ts), before its event is written,
 // so that an event that says `frameKept` names an image that was kept.
+// Each camera's boxes are tracked across its frames (camera-tracks.ts): a
+// box that continues an object carries the object's `trackId`.
 import type { Sql } from 'postgres';
 import { storedKeyedEvent, UNIQUE_KEY_PREFIX } from '../db/events.js';
 import { invalid } from '../errors.js';
@@ -26,6 +28,7 @@ import { zonesOf, type ImageZone, type PlacedDetection } from '../lib/image-zone
 import type { DeviceClaims } from '../platform/auth/tokens.js';
 import type { KeptFrames } from '../platform/kept-frames.js';
 import type { VisionService } from '../platform/vision.js';
+import type { CameraTracks } from './camera-tracks.js';
 import type { EventWriter } from './event-writer.js';
 import { digest, type IngestService } from './ingest-service.js';
 
@@ -74,6 +77,7 @@ export class FrameIngest {
     private readonly admission: PredictAdmission<DeployedVersion>,
     private readonly kept: KeptFrames,
     private readonly maxImageBytes: number,
+    private readonly tracks: CameraTracks,
   ) {}
 
   /** Runs a camera's frame and stores its event; resolves once committed. */
@@ -91,14 +95,24 @@ export class FrameIngest {
     const retried = dedupKey && (await storedKeyedEvent(this.sql, device.deviceId, dedupKey));
     if (retried) return storedAnswer(retried);
 
-    const admitted = this.admission.admit(profile.modelVersionId, device.organizationId);
-    const options = predictOptions(profile.options, admitted.version.config.defaults);
-    // The body's memory is held already (its route reads it buffered): the pass asks for none.
-    const pass = this.admission.enter(admitted, 0);
-    // The body is handed to a worker (transferred): a frame to keep is copied first.
-    const copy = profile.keepFrames ? frame.body.slice() : undefined;
-    const json = await pass.run(bufferedBody(frame.body), frame.contentType, options);
-    const detections = JSON.parse(json!) as DetectionsByLabel; // a frame's pass is never abandoned: it resolves its JSON
+    // Its place in the camera's tracking order is taken as it arrives, and given up if it goes no further.
+    const turn = this.tracks.turn(device.deviceId);
+    let detections: DetectionsByLabel;
+    let copy: Uint8Array | undefined;
+    try {
+      const admitted = this.admission.admit(profile.modelVersionId, device.organizationId);
+      const options = predictOptions(profile.options, admitted.version.config.defaults);
+      // The body's memory is held already (its route reads it buffered): the pass asks for none.
+      const pass = this.admission.enter(admitted, 0);
+      // The body is handed to a worker (transferred): a frame to keep is copied first.
+      copy = profile.keepFrames ? frame.body.slice() : undefined;
+      const json = await pass.run(bufferedBody(frame.body), frame.contentType, options);
+      detections = JSON.parse(json!) as DetectionsByLabel; // a frame's pass is never abandoned: it resolves its JSON
+    } catch (error) {
+      turn.pass();
+      throw error;
+    }
+    await turn.track(detections);
 
     const id = newId();
     // Its image before its event: the model read it, so it is one.

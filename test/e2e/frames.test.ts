@@ -234,6 +234,39 @@ describe('a camera', () => {
     }
   });
 
+  it('tracks the objects of a still scene: each box gets a trackId from its third frame on, the same after, stored with its event', async () => {
+    const { token, deviceId } = await camera();
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO, zones: ZONES })).status).toBe(
+      200,
+    );
+    const answers: Array<Record<string, Array<Detection & { trackId?: number }>>> = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await sendFrame(token);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      answers.push(res.body.detections);
+    }
+    const ids = (answer: (typeof answers)[number]) =>
+      Object.values(answer).flatMap((list) => list.map((d) => d.trackId));
+    // seen once or twice: not yet an object
+    expect(new Set([...ids(answers[0]!), ...ids(answers[1]!)])).toEqual(new Set([undefined]));
+    const third = ids(answers[2]!);
+    // A box scoring 0.5 or more starts an object; one under it only continues one, and none here was.
+    const scores = Object.values(answers[2]!).flatMap((list) => list.map((d) => d.score));
+    expect(scores.filter((score) => score >= 0.5).length).toBeGreaterThan(0);
+    expect(third.map((id, i) => (scores[i]! >= 0.5 ? Number.isInteger(id) : id === undefined))).toEqual(
+      third.map(() => true),
+    );
+    const objects = third.filter((id) => id !== undefined);
+    expect(new Set(objects).size).toBe(objects.length); // one object per box
+    expect(ids(answers[3]!)).toEqual(third); // the same objects, box for box
+    const events = await eventsOf(deviceId);
+    expect(events).toHaveLength(4);
+    const stored = events[3]!.payload.detections as Record<string, Array<{ trackId?: number }>>;
+    // (label by label: the stored JSON's keys come back in PostgreSQL's order)
+    for (const [label, list] of Object.entries(answers[3]!))
+      expect(stored[label]!.map((d) => d.trackId)).toEqual(list.map((d) => d.trackId));
+  });
+
   it('stores a retried frame id once and answers the stored event', async () => {
     const { token, deviceId } = await camera();
     expect((await admin.put(`/v2/devices/${deviceId}/vision`, { modelVersionId: DEMO })).status).toBe(200);

@@ -81,7 +81,19 @@ const empty = z.object({}).strict();
 /** The detection shapes; nested ones (a keypoint, a mask's box) have no children of their own. */
 const detectionOf = (children: z.ZodType) =>
   z.discriminatedUnion('type', [
-    z.object({ type: z.literal('rectangle'), data: z.object({ min: point, max: point }), score: z.number(), children }),
+    z.object({
+      type: z.literal('rectangle'),
+      data: z.object({ min: point, max: point }),
+      score: z.number(),
+      trackId: z
+        .number()
+        .int()
+        .optional()
+        .describe(
+          'camera frames only: the tracked object this box continues, once it has been seen in 3 frames in a row (a box scoring 0.5 or more starts an object, a lower one only continues one)',
+        ),
+      children,
+    }),
     z.object({
       type: z.literal('polygon'),
       data: z.object({ points: z.array(point).min(3) }),

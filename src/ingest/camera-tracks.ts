@@ -1,0 +1,106 @@
+// Each camera's object tracker (vision/object-tracker.ts), for the frames
+// cameras push: a camera's frames are run at once, several in flight, and
+// may finish out of order, but a tracker must see them in order. So each
+// frame takes its place in its camera's sequence when it arrives (before it
+// is run), and steps the tracker only when every frame before it has
+// stepped or given up its place (a frame refused or failed passes its turn
+// on). A server keeps the trackers of the cameras seen most recently, up to
+// a bound; a camera past it, or silent past the idle time, starts afresh
+// (its objects then get new ids, as after a restart). Ids start from the
+// clock (milliseconds × 1000) so that a camera's fresh tracker does not give
+// again the ids its last one gave.
+import type { PlacedDetection } from '../lib/image-zones.js';
+import type { Box } from '../vision/kalman-box.js';
+import { ObjectTracker, type TrackedInput } from '../vision/object-tracker.js';
+
+const CAMERA_TRACKS_TUNING = {
+  /** cameras whose trackers one server keeps; the least recently seen goes first */
+  maxCameras: 10_000,
+  /** a camera silent this long starts a fresh tracker with its next frame (ms) */
+  idleMs: 10 * 60_000,
+} as const;
+
+/** A detection as the predict answer gives it, which a frame's tracking may give a trackId. */
+type FrameDetection = PlacedDetection & { score?: number; trackId?: number };
+
+/** A frame's place in its camera's sequence. */
+export interface TrackTurn {
+  /** waits for the frames before it, then gives each box of `detections` that continues an object its trackId */
+  track(detections: Record<string, FrameDetection[]>): Promise<void>;
+  /** gives up the place without tracking (the frame was refused or failed) */
+  pass(): void;
+}
+
+interface Camera {
+  tracker: ObjectTracker;
+  /** settles when the last frame to arrive has stepped or passed */
+  tail: Promise<void>;
+  lastSeen: number;
+}
+
+export class CameraTracks {
+  /** by device id; a Map keeps insertion order, so its first entry is the least recently seen */
+  private readonly cameras = new Map<string, Camera>();
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly tuning: { maxCameras: number; idleMs: number } = CAMERA_TRACKS_TUNING,
+  ) {}
+
+  /** The arriving frame's place in its camera's sequence. */
+  turn(deviceId: string): TrackTurn {
+    const now = this.now();
+    let camera = this.cameras.get(deviceId);
+    if (camera) this.cameras.delete(deviceId); // re-inserted below: now the most recently seen
+    if (!camera || now - camera.lastSeen > this.tuning.idleMs) {
+      camera = { tracker: new ObjectTracker({}, now * 1000), tail: camera?.tail ?? Promise.resolve(), lastSeen: now };
+    }
+    camera.lastSeen = now;
+    this.cameras.set(deviceId, camera);
+    while (this.cameras.size > this.tuning.maxCameras) this.cameras.delete(this.cameras.keys().next().value!);
+
+    const { tracker } = camera;
+    const before = camera.tail;
+    let done!: () => void;
+    camera.tail = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    let taken = false;
+    const take = () => {
+      if (taken) return false;
+      taken = true;
+      return true;
+    };
+    return {
+      track: async (detections) => {
+        if (!take()) return;
+        await before;
+        try {
+          trackFrame(tracker, detections);
+        } finally {
+          done();
+        }
+      },
+      pass: () => {
+        if (take()) void before.then(done);
+      },
+    };
+  }
+}
+
+/** One frame through a tracker: each rectangle that continues a confirmed object gets its trackId. */
+function trackFrame(tracker: ObjectTracker, detections: Record<string, FrameDetection[]>): void {
+  const boxes: FrameDetection[] = [];
+  const inputs: TrackedInput[] = [];
+  for (const [label, list] of Object.entries(detections)) {
+    for (const detection of list) {
+      const { min, max } = detection.data;
+      if (detection.type !== 'rectangle' || !min || !max) continue;
+      boxes.push(detection);
+      inputs.push({ label, score: detection.score ?? 1, box: [min[0]!, min[1]!, max[0]!, max[1]!] as Box });
+    }
+  }
+  const { assignments } = tracker.step(inputs);
+  for (const [i, assignment] of assignments.entries())
+    if (assignment.confirmed && assignment.trackId !== undefined) boxes[i]!.trackId = assignment.trackId;
+}
