@@ -1,4 +1,4 @@
-// Queries of camera devices' vision profiles (migration 017). Every query is
+// Queries of camera devices' vision profiles (migrations 017, 018, 024). Every query is
 // scoped to one organization. The jsonb columns are read as text and parsed
 // here: the connection's camelCase transform would otherwise rename the
 // keys of user data (a zone named `loading_zone`).
@@ -10,21 +10,29 @@ export interface VisionRow {
   modelVersionId: string;
   options: Record<string, unknown>;
   zones: unknown[];
+  /** counting lines (migration 024) */
+  lines: unknown[];
+  /** the tracker's settings (migration 024) */
+  tracking: Record<string, unknown>;
   /** whether its frames' images are kept (migration 018) */
   keepFrames: boolean;
   updatedAt: Date;
 }
 
-type RawVisionRow = Omit<VisionRow, 'options' | 'zones'> & { options: string; zones: string };
+type JsonColumn = 'options' | 'zones' | 'lines' | 'tracking';
+type RawVisionRow = Omit<VisionRow, JsonColumn> & Record<JsonColumn, string>;
 
 const toVision = (row: RawVisionRow): VisionRow => ({
   ...row,
   options: JSON.parse(row.options) as Record<string, unknown>,
   zones: JSON.parse(row.zones) as unknown[],
+  lines: JSON.parse(row.lines) as unknown[],
+  tracking: JSON.parse(row.tracking) as Record<string, unknown>,
 });
 
 const columns = (sql: Queryable) =>
-  sql`device_id, organization_id, model_version_id, options::text AS options, zones::text AS zones, keep_frames, updated_at`;
+  sql`device_id, organization_id, model_version_id, options::text AS options, zones::text AS zones,
+      lines::text AS lines, tracking::text AS tracking, keep_frames, updated_at`;
 
 /** The vision profile of a device of the organization; undefined when it has none. */
 export async function findVision(
@@ -40,17 +48,19 @@ export async function findVision(
 /** Sets (replaces) the profile of a device of the organization; undefined when no such device. */
 export async function upsertVision(
   sql: Queryable,
-  profile: Pick<VisionRow, 'deviceId' | 'organizationId' | 'modelVersionId' | 'options' | 'zones' | 'keepFrames'>,
+  profile: Omit<VisionRow, 'updatedAt'>,
 ): Promise<VisionRow | undefined> {
-  const options = JSON.stringify(profile.options);
-  const zones = JSON.stringify(profile.zones);
+  const [options, zones, lines, tracking] = [profile.options, profile.zones, profile.lines, profile.tracking].map(
+    (value) => JSON.stringify(value),
+  );
   const [row] = await sql<RawVisionRow[]>`
-    INSERT INTO device_vision (device_id, organization_id, model_version_id, options, zones, keep_frames)
-    SELECT id, organization_id, ${profile.modelVersionId}, ${options}::text::jsonb, ${zones}::text::jsonb, ${profile.keepFrames}
+    INSERT INTO device_vision (device_id, organization_id, model_version_id, options, zones, lines, tracking, keep_frames)
+    SELECT id, organization_id, ${profile.modelVersionId}, ${options!}::text::jsonb, ${zones!}::text::jsonb,
+           ${lines!}::text::jsonb, ${tracking!}::text::jsonb, ${profile.keepFrames}
       FROM devices WHERE id = ${profile.deviceId} AND organization_id = ${profile.organizationId}
     ON CONFLICT (device_id) DO UPDATE
       SET model_version_id = EXCLUDED.model_version_id, options = EXCLUDED.options, zones = EXCLUDED.zones,
-          keep_frames = EXCLUDED.keep_frames, updated_at = now()
+          lines = EXCLUDED.lines, tracking = EXCLUDED.tracking, keep_frames = EXCLUDED.keep_frames, updated_at = now()
     RETURNING ${columns(sql)}`;
   return row && toVision(row);
 }

@@ -23,6 +23,7 @@ import { migration020 } from './migrations/020-schemas-additional-properties.js'
 import { migration021 } from './migrations/021-kept-frames-accounts.js';
 import { migration022 } from './migrations/022-device-commands.js';
 import { migration023 } from './migrations/023-device-connections.js';
+import { migration024 } from './migrations/024-vision-lines-tracking.js';
 
 export interface Migration {
   version: number;
@@ -54,4 +55,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration021,
   migration022,
   migration023,
+  migration024,
 ];

@@ -6,12 +6,13 @@
 // stepped or given up its place (a frame refused or failed passes its turn
 // on). A server keeps the trackers of the cameras seen most recently, up to
 // a bound; a camera past it, or silent past the idle time, starts afresh
-// (its objects then get new ids, as after a restart). Ids start from the
+// (its objects then get new ids, as after a restart), and so does one
+// whose profile changed (its tracker's settings with it). Ids start from the
 // clock (milliseconds × 1000) so that a camera's fresh tracker does not give
 // again the ids its last one gave.
 import type { PlacedDetection } from '../lib/image-zones.js';
 import type { Box } from '../vision/kalman-box.js';
-import { ObjectTracker, type TrackedInput } from '../vision/object-tracker.js';
+import { ObjectTracker, type TrackedInput, type TrackerOptions } from '../vision/object-tracker.js';
 
 const CAMERA_TRACKS_TUNING = {
   /** cameras whose trackers one server keeps; the least recently seen goes first */
@@ -31,8 +32,16 @@ export interface TrackTurn {
   pass(): void;
 }
 
+/** What of a camera's vision profile its tracker is made from. */
+export interface TrackedProfile {
+  tracking: Partial<TrackerOptions>;
+  /** when the profile was last set: a tracker made from an older one starts afresh */
+  updatedAt: Date;
+}
+
 interface Camera {
   tracker: ObjectTracker;
+  profileSetAt: number;
   /** settles when the last frame to arrive has stepped or passed */
   tail: Promise<void>;
   lastSeen: number;
@@ -48,12 +57,19 @@ export class CameraTracks {
   ) {}
 
   /** The arriving frame's place in its camera's sequence. */
-  turn(deviceId: string): TrackTurn {
+  turn(deviceId: string, profile: TrackedProfile): TrackTurn {
     const now = this.now();
+    const profileSetAt = profile.updatedAt.getTime();
     let camera = this.cameras.get(deviceId);
     if (camera) this.cameras.delete(deviceId); // re-inserted below: now the most recently seen
-    if (!camera || now - camera.lastSeen > this.tuning.idleMs) {
-      camera = { tracker: new ObjectTracker({}, now * 1000), tail: camera?.tail ?? Promise.resolve(), lastSeen: now };
+    if (!camera || now - camera.lastSeen > this.tuning.idleMs || camera.profileSetAt !== profileSetAt) {
+      camera = {
+        tracker: new ObjectTracker(profile.tracking, now * 1000),
+        profileSetAt,
+        // the frames already in line keep their order, on the tracker they started with
+        tail: camera?.tail ?? Promise.resolve(),
+        lastSeen: now,
+      };
     }
     camera.lastSeen = now;
     this.cameras.set(deviceId, camera);

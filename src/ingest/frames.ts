@@ -96,7 +96,7 @@ export class FrameIngest {
     if (retried) return storedAnswer(retried);
 
     // Its place in the camera's tracking order is taken as it arrives, and given up if it goes no further.
-    const turn = this.tracks.turn(device.deviceId);
+    const turn = this.tracks.turn(device.deviceId, profile);
     let detections: DetectionsByLabel;
     let copy: Uint8Array | undefined;
     try {

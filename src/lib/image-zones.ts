@@ -1,12 +1,15 @@
 // Zones of a camera's image: named polygons in the predict answer's
 // coordinates ([x, y] fractions of the image, x first, 0-1). A detection
-// lies in a zone when its reference point does: a box's centre, a polygon's
+// lies in a zone when its reference point does: a box's centre (or, for a
+// zone anchored at the bottom, the middle of its bottom edge), a polygon's
 // vertex mean, a point itself; a class (no position) lies in none.
 export type ImagePoint = readonly [number, number];
 
 export interface ImageZone {
   name: string;
   polygon: readonly ImagePoint[];
+  /** the point of a box the zone follows (default center) */
+  anchor?: ZoneAnchor;
 }
 
 /** The part of a predict detection zones look at. */
@@ -60,7 +63,12 @@ export function inPolygon(point: ImagePoint, polygon: readonly ImagePoint[]): bo
 export function zonesOf(detection: PlacedDetection, zones: readonly ImageZone[]): string[] {
   const point = referencePoint(detection);
   if (!point) return [];
-  return zones.filter((zone) => inPolygon(point, zone.polygon)).map((zone) => zone.name);
+  const { min, max } = detection.data;
+  const bottom: ImagePoint | undefined =
+    detection.type === 'rectangle' && min && max ? [point[0], Math.max(min[1]!, max[1]!)] : undefined;
+  return zones
+    .filter((zone) => inPolygon(zone.anchor === 'bottom' && bottom ? bottom : point, zone.polygon))
+    .map((zone) => zone.name);
 }
 
 /**

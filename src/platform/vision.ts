@@ -3,13 +3,17 @@
 // model version, and each frame becomes an event carrying its detections
 // and the zones they lie in. The profile: which model version, the predict
 // options that override the version's defaults, named zones drawn in
-// image coordinates (lib/image-zones.ts), and whether the frames' images
-// are kept (platform/kept-frames.ts).
+// image coordinates (lib/image-zones.ts), each following a box's centre or
+// its bottom edge and entered after some frames inside (its inertia),
+// counting lines, the settings of the camera's object tracker
+// (vision/object-tracker.ts), and whether the frames' images are kept
+// (platform/kept-frames.ts).
 import type { Sql } from 'postgres';
 import * as db from '../db/device-vision.js';
 import { findDevice } from '../db/devices.js';
 import { found, invalid } from '../errors.js';
-import type { ImageZone } from '../lib/image-zones.js';
+import type { PlacedLine, PlacedZone } from '../vision/object-places.js';
+import type { TrackerOptions } from '../vision/object-tracker.js';
 
 /** Predict options a profile may set; each overrides the model version's default. */
 interface VisionOptions {
@@ -24,7 +28,10 @@ export interface VisionProfile {
   deviceId: string;
   modelVersionId: string;
   options: VisionOptions;
-  zones: ImageZone[];
+  zones: PlacedZone[];
+  lines: PlacedLine[];
+  /** the settings its tracker takes from the profile; the others are the tracker's defaults */
+  tracking: Partial<TrackerOptions>;
   /** whether its frames' images are kept (platform/kept-frames.ts), as long as their events */
   keepFrames: boolean;
   updatedAt: Date;
@@ -33,7 +40,9 @@ export interface VisionProfile {
 export interface VisionProfileInput {
   modelVersionId: string;
   options?: VisionOptions | undefined;
-  zones?: ImageZone[] | undefined;
+  zones?: PlacedZone[] | undefined;
+  lines?: PlacedLine[] | undefined;
+  tracking?: Partial<TrackerOptions> | undefined;
   keepFrames?: boolean | undefined;
 }
 
@@ -44,7 +53,9 @@ const toProfile = (row: db.VisionRow): VisionProfile => ({
   deviceId: row.deviceId,
   modelVersionId: row.modelVersionId,
   options: row.options as VisionOptions,
-  zones: row.zones as ImageZone[],
+  zones: row.zones as PlacedZone[],
+  lines: row.lines as PlacedLine[],
+  tracking: row.tracking as Partial<TrackerOptions>,
   keepFrames: row.keepFrames,
   updatedAt: row.updatedAt,
 });
@@ -57,7 +68,15 @@ export function presentVision(profile: VisionProfile) {
     zones: profile.zones.map((zone) => ({
       name: zone.name,
       polygon: zone.polygon.map(([x, y]) => [x, y] as [number, number]),
+      ...(zone.anchor !== undefined && { anchor: zone.anchor }),
+      ...(zone.inertia !== undefined && { inertia: zone.inertia }),
     })),
+    lines: profile.lines.map((line) => ({
+      name: line.name,
+      line: line.line.map(([x, y]) => [x, y] as [number, number]) as [[number, number], [number, number]],
+      ...(line.anchor !== undefined && { anchor: line.anchor }),
+    })),
+    tracking: profile.tracking,
     keepFrames: profile.keepFrames,
     updatedAt: profile.updatedAt,
   };
@@ -99,18 +118,16 @@ export class VisionService {
         `modelVersionId: no model version ${JSON.stringify(input.modelVersionId)} this organization can run`,
       );
     }
-    const names = new Set<string>();
-    for (const [index, zone] of (input.zones ?? []).entries()) {
-      if (names.has(zone.name))
-        throw invalid('invalid request body', `zones.${index}.name: "${zone.name}" names another zone already`);
-      names.add(zone.name);
-    }
+    uniqueNames(input.zones ?? [], 'zones', 'zone');
+    uniqueNames(input.lines ?? [], 'lines', 'line');
     const row = await db.upsertVision(this.sql, {
       deviceId,
       organizationId,
       modelVersionId: input.modelVersionId,
       options: (input.options ?? {}) as Record<string, unknown>,
       zones: input.zones ?? [],
+      lines: input.lines ?? [],
+      tracking: (input.tracking ?? {}) as Record<string, unknown>,
       keepFrames: input.keepFrames ?? false,
     });
     return toProfile(found(row, 'device'));
@@ -122,5 +139,15 @@ export class VisionService {
       found(await findDevice(this.sql, organizationId, deviceId), 'device');
       found(undefined, 'vision profile');
     }
+  }
+}
+
+/** Refuses a list in which two items share a name: rules and counts name them. */
+function uniqueNames(items: ReadonlyArray<{ name: string }>, field: string, what: string): void {
+  const names = new Set<string>();
+  for (const [index, item] of items.entries()) {
+    if (names.has(item.name))
+      throw invalid('invalid request body', `${field}.${index}.name: "${item.name}" names another ${what} already`);
+    names.add(item.name);
   }
 }

@@ -19,8 +19,6 @@ import {
 import type { Box } from './kalman-box.js';
 
 export interface PlacedZone extends ImageZone {
-  /** the point of a box the zone follows (default center) */
-  anchor?: ZoneAnchor;
   /** frames in a row an object's anchor must be inside before it is in the zone (default 1) */
   inertia?: number;
 }

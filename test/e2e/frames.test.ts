@@ -144,7 +144,30 @@ describe('a camera', () => {
     });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body.data).toMatchObject({ deviceId, modelVersionId: DEMO, options: { threshold: 0.3 }, zones: ZONES });
+    expect(set.body.data).toMatchObject({ lines: [], tracking: {} });
     expect((await admin.get(`/v2/devices/${deviceId}/vision`)).body.data).toEqual(set.body.data);
+    // zones anchored and with inertia, counting lines, the tracker's settings
+    const gate = {
+      name: 'gate',
+      line: [
+        [0.5, 0],
+        [0.5, 1],
+      ],
+      anchor: 'bottom',
+    };
+    const tracked = await admin.put(`/v2/devices/${deviceId}/vision`, {
+      modelVersionId: DEMO,
+      zones: [{ ...ZONES[0], anchor: 'bottom', inertia: 3 }, ZONES[1]],
+      lines: [gate],
+      tracking: { minFrames: 2, lostFrames: 10 },
+    });
+    expect(tracked.status, JSON.stringify(tracked.body)).toBe(200);
+    expect(tracked.body.data).toMatchObject({
+      zones: [{ ...ZONES[0], anchor: 'bottom', inertia: 3 }, ZONES[1]],
+      lines: [gate],
+      tracking: { minFrames: 2, lostFrames: 10 },
+    });
+    expect((await admin.get(`/v2/devices/${deviceId}/vision`)).body.data).toEqual(tracked.body.data);
 
     const refused: Array<[object, string]> = [
       [{ modelVersionId: 'no-such-version' }, 'modelVersionId'],
@@ -182,6 +205,25 @@ describe('a camera', () => {
         'zones.0.polygon',
       ],
       [{ modelVersionId: DEMO, options: { threshold: 2 } }, 'options.threshold'],
+      [{ modelVersionId: DEMO, lines: [gate, gate] }, 'lines.1.name'],
+      [
+        {
+          modelVersionId: DEMO,
+          lines: [
+            {
+              name: 'dot',
+              line: [
+                [0.5, 0.5],
+                [0.5, 0.5],
+              ],
+            },
+          ],
+        },
+        'lines.0.line',
+      ],
+      [{ modelVersionId: DEMO, zones: [{ ...ZONES[0], anchor: 'top' }] }, 'zones.0.anchor'],
+      [{ modelVersionId: DEMO, tracking: { minFrames: 0 } }, 'tracking.minFrames'],
+      [{ modelVersionId: DEMO, tracking: { speed: 1 } }, 'tracking'],
     ];
     for (const [body, field] of refused) {
       const res = await admin.put(`/v2/devices/${deviceId}/vision`, body);
@@ -247,7 +289,7 @@ describe('a camera', () => {
     }
     const ids = (answer: (typeof answers)[number]) =>
       Object.values(answer).flatMap((list) => list.map((d) => d.trackId));
-    // seen once or twice: not yet an object
+    // seen once or twice: not yet an object (the default of 3 frames)
     expect(new Set([...ids(answers[0]!), ...ids(answers[1]!)])).toEqual(new Set([undefined]));
     const third = ids(answers[2]!);
     // A box scoring 0.5 or more starts an object; one under it only continues one, and none here was.

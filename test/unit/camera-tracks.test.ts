@@ -10,6 +10,7 @@ type Detection = PlacedDetection & { score: number; trackId?: number };
 const frame = (x: number): Record<string, Detection[]> => ({
   circle: [{ type: 'rectangle', data: { min: [x, 0.4], max: [x + 0.1, 0.6] }, score: 0.9 }],
 });
+const PROFILE = { tracking: {}, updatedAt: new Date(0) };
 const idOf = (detections: Record<string, Detection[]>) => detections.circle![0]!.trackId;
 
 describe('CameraTracks', () => {
@@ -17,7 +18,7 @@ describe('CameraTracks', () => {
     let clock = 1_000;
     const tracks = new CameraTracks(() => clock++);
     const frames = [0.1, 0.12, 0.14, 0.16].map(frame);
-    const turns = frames.map(() => tracks.turn('cam'));
+    const turns = frames.map(() => tracks.turn('cam', PROFILE));
     // The last two finish first: they wait for the first two.
     const late = [turns[3]!.track(frames[3]!), turns[2]!.track(frames[2]!)];
     await Promise.resolve();
@@ -32,15 +33,15 @@ describe('CameraTracks', () => {
 
   it('lets a failed frame pass its turn, and ignores a second use of a turn', async () => {
     const tracks = new CameraTracks(() => 5);
-    const failed = tracks.turn('cam');
-    const next = tracks.turn('cam');
+    const failed = tracks.turn('cam', PROFILE);
+    const next = tracks.turn('cam', PROFILE);
     const detections = frame(0.3);
     const waiting = next.track(detections);
     failed.pass();
     failed.pass();
     await waiting;
     await next.track(frame(0.3)); // taken already: no second step
-    const third = tracks.turn('cam');
+    const third = tracks.turn('cam', PROFILE);
     const again = frame(0.3);
     await third.track(again);
     expect(idOf(again)).toBeUndefined(); // the object's second frame only: not yet confirmed
@@ -53,7 +54,7 @@ describe('CameraTracks', () => {
       const seen: Array<number | undefined> = [];
       for (let i = 0; i < 3; i++) {
         const detections = frame(0.5);
-        await tracks.turn('cam').track(detections);
+        await tracks.turn('cam', PROFILE).track(detections);
         seen.push(idOf(detections));
         clock += 10;
       }
@@ -72,7 +73,7 @@ describe('CameraTracks', () => {
     const tracks = new CameraTracks(() => ++clock, { maxCameras: 2, idleMs: 60_000 });
     const step = async (camera: string) => {
       const detections = frame(0.5);
-      await tracks.turn(camera).track(detections);
+      await tracks.turn(camera, PROFILE).track(detections);
       return idOf(detections);
     };
     for (let i = 0; i < 3; i++) await step('a');
@@ -80,5 +81,22 @@ describe('CameraTracks', () => {
     await step('c'); // a, least recently seen, is let go
     expect(await step('a')).toBeUndefined();
     expect(await step('c')).toBeUndefined(); // c's second frame
+  });
+
+  it("tracks with the profile's settings, and starts afresh when the profile is set again", async () => {
+    const tracks = new CameraTracks(() => 7);
+    const once = { tracking: { minFrames: 1 }, updatedAt: new Date(1) };
+    const first = frame(0.4);
+    await tracks.turn('cam', once).track(first);
+    expect(idOf(first)).toBe(7000); // an object from its first frame
+    const same = frame(0.4);
+    await tracks.turn('cam', once).track(same);
+    expect(idOf(same)).toBe(7000);
+    const changed = frame(0.4);
+    await tracks.turn('cam', { ...once, updatedAt: new Date(2) }).track(changed);
+    expect(idOf(changed)).toBe(7000); // a fresh tracker: its ids start from the clock again
+    const later = frame(0.4);
+    await tracks.turn('cam', { tracking: {}, updatedAt: new Date(3) }).track(later);
+    expect(idOf(later)).toBeUndefined(); // the default of 3 frames again
   });
 });

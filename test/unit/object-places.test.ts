@@ -2,7 +2,7 @@
 // crossing as the line is drawn, a move around a line's end, an anchor that
 // stops on the line, a zone's inertia and anchor, and the time spent inside.
 import { describe, expect, it } from 'vitest';
-import { anchorPoint, crossingOf, type ImageLine } from '../../src/lib/image-zones.js';
+import { anchorPoint, crossingOf, type ImageLine, zonesOf } from '../../src/lib/image-zones.js';
 import type { Box } from '../../src/vision/kalman-box.js';
 import { ObjectPlaces } from '../../src/vision/object-places.js';
 
@@ -39,6 +39,22 @@ describe('crossingOf', () => {
     expect(crossingOf([0.8, 0.9], [0.2, 0.9], short)).toBeUndefined();
     expect(crossingOf([0.8, 0.5], [0.2, 0.5], short)).toBe('in');
     expect(crossingOf([0.8, 0.5], [0.6, 0.1], DOWN)).toBeUndefined();
+  });
+
+  it("places a frame's box in a zone by the zone's anchor", () => {
+    const floor = [
+      [0, 0.6],
+      [1, 0.6],
+      [1, 1],
+      [0, 1],
+    ] as const;
+    const detection = { type: 'rectangle', data: { min: [0.4, 0.4], max: [0.6, 0.7] } };
+    expect(
+      zonesOf(detection, [
+        { name: 'by_feet', polygon: floor, anchor: 'bottom' },
+        { name: 'by_centre', polygon: floor },
+      ]),
+    ).toEqual(['by_feet']);
   });
 
   it("anchors a box at its centre or at its bottom edge's middle", () => {

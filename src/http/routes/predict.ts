@@ -90,7 +90,7 @@ const detectionOf = (children: z.ZodType) =>
         .int()
         .optional()
         .describe(
-          'camera frames only: the tracked object this box continues, once it has been seen in 3 frames in a row (a box scoring 0.5 or more starts an object, a lower one only continues one)',
+          "camera frames only: the tracked object this box continues, once it has been seen in its profile's tracking.minFrames frames in a row (3 by default; a box scoring its activationScore, 0.5 by default, starts an object, a lower one only continues one)",
         ),
       children,
     }),

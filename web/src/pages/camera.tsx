@@ -237,6 +237,9 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
         modelVersionId: profile.modelVersionId,
         options: profile.options,
         zones,
+        // what this page does not edit goes back as it came: a PUT replaces the whole profile
+        lines: profile.lines,
+        tracking: profile.tracking,
         keepFrames,
         ...changes,
       });

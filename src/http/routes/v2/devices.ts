@@ -13,6 +13,8 @@ import {
   one,
   totalsMeta,
   list,
+  imageLineSchema,
+  trackingSchema,
   visionOptionsSchema,
   visionSchema,
 } from './response-schemas.js';
@@ -135,7 +137,7 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
       tag: 'devices',
       summary: 'make a device a camera: set (replace) its vision profile',
       description:
-        "Sets the vision profile of a device, replacing any: the model version (one the organization can run) its frames run through, predict options, and zones, named polygons in the predict answer's image coordinates. A frame's event says which zones each detection lies in.",
+        "Sets the vision profile of a device, replacing any: the model version (one the organization can run) its frames run through, predict options, zones (named polygons in the predict answer's image coordinates), counting lines and the settings of its object tracker. A frame's event says which zones each detection lies in (by the zone's anchor) and which tracked object each box continues.",
       auth: 'organization',
       action: 'devices:write',
       params: idParam('device'),
@@ -144,6 +146,8 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
           modelVersionId: z.string().min(1).max(128),
           options: visionOptionsSchema.optional(),
           zones: z.array(imageZoneSchema).max(32).optional(),
+          lines: z.array(imageLineSchema).max(32).optional(),
+          tracking: trackingSchema.optional(),
           keepFrames: z
             .boolean()
             .optional()

@@ -188,20 +188,78 @@ export const deviceSchema = z
   })
   .meta({ id: 'Device' });
 
+const imagePoint = z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)]);
+const placeName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/);
+const anchor = z
+  .enum(['center', 'bottom'])
+  .optional()
+  .describe(
+    'the point of a box it follows: its centre (default), or the middle of its bottom edge, where an object stands',
+  );
+
 /** A zone of a camera's image: a named polygon of [x, y] fractions (0-1, x first), as the predict answer places detections. */
 export const imageZoneSchema = z
   .strictObject({
-    name: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/)
-      .describe('an identifier, so rules can name it (event.zoneCounts.<name>.<label>)'),
-    polygon: z
-      .array(z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)]))
-      .min(3)
-      .max(64)
-      .describe('[x, y] fractions of the image, x first'),
+    name: placeName.describe('an identifier, so rules can name it (event.zoneCounts.<name>.<label>)'),
+    polygon: z.array(imagePoint).min(3).max(64).describe('[x, y] fractions of the image, x first'),
+    anchor,
+    inertia: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('frames in a row a tracked object must be inside before it is in the zone (default 1)'),
   })
   .meta({ id: 'ImageZone' });
+
+/** A counting line of a camera's image: `in` is from the left of start → end to its right, as drawn (x right, y down). */
+export const imageLineSchema = z
+  .strictObject({
+    name: placeName.describe('an identifier, so rules and counts can name it'),
+    line: z
+      .tuple([imagePoint, imagePoint])
+      .refine(([a, b]) => a[0] !== b[0] || a[1] !== b[1], 'the two ends must differ')
+      .describe(
+        '[start, end], each [x, y] fractions of the image; crossing from its left to its right as drawn is `in`',
+      ),
+    anchor,
+  })
+  .meta({ id: 'ImageLine' });
+
+/** The settings of a camera's object tracker; each left out is the tracker's default. */
+export const trackingSchema = z
+  .strictObject({
+    activationScore: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe('a box scoring this or more may start an object and is matched first (default 0.5)'),
+    lostFrames: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .optional()
+      .describe('frames an object may go unseen before it ends (default 30)'),
+    matchIou: z
+      .number()
+      .min(0.01)
+      .max(1)
+      .optional()
+      .describe(
+        "least overlap (IoU) of a box with an object's predicted box for it to continue the object (default 0.2)",
+      ),
+    minFrames: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('frames in a row an object must be seen before it counts and its boxes carry its trackId (default 3)'),
+  })
+  .meta({ id: 'Tracking' });
 
 /** Predict options a camera's profile sets; each overrides its model version's default. */
 export const visionOptionsSchema = z
@@ -220,6 +278,8 @@ export const visionSchema = z
     modelVersionId: z.string().describe('the model version its frames run through'),
     options: visionOptionsSchema,
     zones: z.array(imageZoneSchema),
+    lines: z.array(imageLineSchema),
+    tracking: trackingSchema,
     keepFrames: z.boolean().describe("whether its frames' images are kept (GET /v2/devices/{device}/frames/{event})"),
     updatedAt: timestamp,
   })
