@@ -1,12 +1,14 @@
 // npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32]
-//   [--only predict,trivial,json,protobuf] [--profile]
+//   [--only predict,trivial,json,protobuf,frames] [--profile]
 // This checkout against another one (e.g. the commit before a refactor, in a
 // git worktree with node_modules linked) on the same host, in one run: the
 // trivial endpoint (GET /v2/health/live, 64 connections: what a request
 // costs the server and nothing else), predict (the demo model on
 // samples/scene.jpg, multipart, `concurrency` clients), ingestion of single
 // JSON events and of protobuf batches of 50 (`devices` devices, one
-// connection each), all closed loop. Servers run one at a time, in the
+// connection each), and camera frames (`samples/scene.jpg` as JSON from 8
+// cameras with the demo model, one connection each: a run and an event a
+// frame), all closed loop. Servers run one at a time, in the
 // order A B B A A B…, so the machine's drift falls on both sides alike; each
 // figure is the median of --reps runs, and the table shows B/A. A second
 // table gives the server's CPU time per request (its process and every
@@ -46,7 +48,7 @@ const { values } = parseArgs({
 });
 if (values.help || !values.against) {
   process.stdout.write(
-    'Usage: npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32] [--only predict,trivial,json,protobuf] [--profile]\n',
+    'Usage: npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32] [--only predict,trivial,json,protobuf,frames] [--profile]\n',
   );
   process.exit(values.help ? 0 : 2);
 }
@@ -55,7 +57,8 @@ const durationMs = Number(values.duration) * 1000;
 const concurrency = Number(values.concurrency);
 const devices = Number(values.devices);
 const KEY = 'bench-ab-key';
-const DEMO = '/v1/models/01JDEM0DETECT0R00000000001/predict';
+const DEMO_VERSION = '01JDEM0DETECT0R00000000001';
+const DEMO = `/v1/models/${DEMO_VERSION}/predict`;
 const say = (text: string) => process.stderr.write(`[bench ab] ${text}\n`);
 
 const image = multipartBody(readFileSync(`${ROOT}/samples/scene.jpg`));
@@ -65,6 +68,11 @@ const event = {
   attributes: { app: 'bench' },
 };
 const single = Buffer.from(JSON.stringify(event));
+/** Cameras of the frames workload, each a device with the demo model as its vision profile. */
+const CAMERAS = 8;
+const cameraFrame = Buffer.from(
+  JSON.stringify({ image: readFileSync(`${ROOT}/samples/scene.jpg`).toString('base64') }),
+);
 const batch = Buffer.from(
   ingress.MobileEvents.encode(
     ingress.MobileEvents.fromObject({ events: Array.from({ length: 50 }, () => event) }),
@@ -75,12 +83,14 @@ type Workload =
   | 'trivial endpoint req/s'
   | 'predict req/s'
   | 'ingest json single events/s'
-  | 'ingest protobuf batch events/s';
+  | 'ingest protobuf batch events/s'
+  | 'camera frames/s';
 const WORKLOADS: Workload[] = [
   'trivial endpoint req/s',
   'predict req/s',
   'ingest json single events/s',
   'ingest protobuf batch events/s',
+  'camera frames/s',
 ];
 /** --only's names for the workloads */
 const SHORT: Record<string, Workload> = {
@@ -88,6 +98,7 @@ const SHORT: Record<string, Workload> = {
   predict: 'predict req/s',
   json: 'ingest json single events/s',
   protobuf: 'ingest protobuf batch events/s',
+  frames: 'camera frames/s',
 };
 const SELECTED: Workload[] = values.only
   ? values.only.split(',').map((name) => {
@@ -138,6 +149,23 @@ async function measureOnce(cwd: string): Promise<Partial<Record<Workload, Measur
       });
       tokens.push(((await res.json()) as { token: string }).token);
     }
+    const cameraTokens: string[] = [];
+    if (SELECTED.includes('camera frames/s')) {
+      const cameras = (await admin.post('/v2/channels', { name: 'cameras', type: 'iot' })).body.data;
+      for (let c = 0; c < CAMERAS; c++) {
+        const res = await fetch(`${server.url}/v1/registration`, {
+          method: 'POST',
+          body: JSON.stringify({ apiKey: cameras.apiKeys[0].apiKey }),
+        });
+        const { token, deviceId } = (await res.json()) as { token: string; deviceId: string };
+        const profile = await admin.request('PUT', `/v2/devices/${deviceId}/vision`, {
+          modelVersionId: DEMO_VERSION,
+        });
+        if (profile.status !== 200)
+          throw new Error(`vision profile: ${profile.status} ${JSON.stringify(profile.body)}`);
+        cameraTokens.push(token);
+      }
+    }
     const load = async (request: Buffer | Buffer[], connections: number, perRequest = 1): Promise<Measured> => {
       const cpuBefore = sampleCpu(server.process.pid!)?.server ?? Number.NaN;
       const run = await runLoad({
@@ -155,10 +183,8 @@ async function measureOnce(cwd: string): Promise<Partial<Record<Workload, Measur
         cpuMsPerRequest: ((cpuAfter - cpuBefore) * 1000) / (run.succeededTotal * perRequest),
       };
     };
-    const device = (body: Buffer, path: string, type: string) =>
-      tokens.map((token) =>
-        buildRequest('POST', path, { Authorization: `Bearer ${token}`, 'Content-Type': type }, body),
-      );
+    const device = (body: Buffer, path: string, type: string, as = tokens) =>
+      as.map((token) => buildRequest('POST', path, { Authorization: `Bearer ${token}`, 'Content-Type': type }, body));
     const workloads: Record<Workload, () => Promise<Measured>> = {
       'trivial endpoint req/s': () => load(TRIVIAL, 64),
       'predict req/s': () =>
@@ -169,6 +195,7 @@ async function measureOnce(cwd: string): Promise<Partial<Record<Workload, Measur
       'ingest json single events/s': () => load(device(single, '/v1/mobile/events', 'application/json'), devices),
       'ingest protobuf batch events/s': () =>
         load(device(batch, '/v1/mobile/events/batch', 'application/protobuf'), devices, 50),
+      'camera frames/s': () => load(device(cameraFrame, '/v1/iot/frames', 'application/json', cameraTokens), CAMERAS),
     };
     const measured: Partial<Record<Workload, Measured>> = {};
     for (const w of SELECTED) measured[w] = await workloads[w]();
@@ -193,7 +220,7 @@ const median = (side: 'A' | 'B', w: Workload, figure: keyof Measured): Stat =>
 const fmt = (s: Stat, digits = 0) => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
 process.stdout.write(`# A/B: ${sides.B} (B) against ${sides.A} (A)\n\n`);
 process.stdout.write(
-  `${reps} runs each, alternating, ${durationMs / 1000} s per figure; median (min–max). Predict: ${concurrency} clients; ingestion: ${devices} devices.\n\n`,
+  `${reps} runs each, alternating, ${durationMs / 1000} s per figure; median (min–max). Predict: ${concurrency} clients; ingestion: ${devices} devices; frames: ${CAMERAS} cameras.\n\n`,
 );
 process.stdout.write('| workload | A | B | B/A |\n|---|---|---|---|\n');
 for (const w of SELECTED) {
