@@ -9,9 +9,13 @@
 // (its objects then get new ids, as after a restart), and so does one
 // whose profile changed (its tracker's settings with it). Ids start from the
 // clock (milliseconds × 1000) so that a camera's fresh tracker does not give
-// again the ids its last one gave.
-import type { PlacedDetection } from '../lib/image-zones.js';
+// again the ids its last one gave. Beside the tracker, where each object is
+// (vision/object-places.ts): a frame answers which confirmed objects crossed
+// one of the profile's lines, and which entered a zone (after the zone's
+// inertia), in it.
+import type { CrossingDirection, PlacedDetection } from '../lib/image-zones.js';
 import type { Box } from '../vision/kalman-box.js';
+import { ObjectPlaces, type PlacedLine, type PlacedZone } from '../vision/object-places.js';
 import { ObjectTracker, type TrackedInput, type TrackerOptions } from '../vision/object-tracker.js';
 
 const CAMERA_TRACKS_TUNING = {
@@ -24,10 +28,19 @@ const CAMERA_TRACKS_TUNING = {
 /** A detection as the predict answer gives it, which a frame's tracking may give a trackId. */
 type FrameDetection = PlacedDetection & { score?: number; trackId?: number };
 
+/** What a frame's confirmed objects did: each a line crossed, or a zone entered. */
+export interface ObjectMoves {
+  crossings: Array<{ line: string; direction: CrossingDirection; trackId: number; label: string }>;
+  entries: Array<{ zone: string; trackId: number; label: string }>;
+}
+
 /** A frame's place in its camera's sequence. */
 export interface TrackTurn {
-  /** waits for the frames before it, then gives each box of `detections` that continues an object its trackId */
-  track(detections: Record<string, FrameDetection[]>): Promise<void>;
+  /**
+   * Waits for the frames before it, then gives each box of `detections` that
+   * continues an object its trackId; what the objects did in the frame, taken at `atMs`.
+   */
+  track(detections: Record<string, FrameDetection[]>, atMs: number): Promise<ObjectMoves>;
   /** gives up the place without tracking (the frame was refused or failed) */
   pass(): void;
 }
@@ -35,12 +48,15 @@ export interface TrackTurn {
 /** What of a camera's vision profile its tracker is made from. */
 export interface TrackedProfile {
   tracking: Partial<TrackerOptions>;
+  zones: readonly PlacedZone[];
+  lines: readonly PlacedLine[];
   /** when the profile was last set: a tracker made from an older one starts afresh */
   updatedAt: Date;
 }
 
 interface Camera {
   tracker: ObjectTracker;
+  places: ObjectPlaces;
   profileSetAt: number;
   /** settles when the last frame to arrive has stepped or passed */
   tail: Promise<void>;
@@ -65,6 +81,7 @@ export class CameraTracks {
     if (!camera || now - camera.lastSeen > this.tuning.idleMs || camera.profileSetAt !== profileSetAt) {
       camera = {
         tracker: new ObjectTracker(profile.tracking, now * 1000),
+        places: new ObjectPlaces(profile.zones, profile.lines),
         profileSetAt,
         // the frames already in line keep their order, on the tracker they started with
         tail: camera?.tail ?? Promise.resolve(),
@@ -75,7 +92,7 @@ export class CameraTracks {
     this.cameras.set(deviceId, camera);
     while (this.cameras.size > this.tuning.maxCameras) this.cameras.delete(this.cameras.keys().next().value!);
 
-    const { tracker } = camera;
+    const { tracker, places } = camera;
     const before = camera.tail;
     let done!: () => void;
     camera.tail = new Promise<void>((resolve) => {
@@ -88,11 +105,11 @@ export class CameraTracks {
       return true;
     };
     return {
-      track: async (detections) => {
-        if (!take()) return;
+      track: async (detections, atMs) => {
+        if (!take()) return { crossings: [], entries: [] };
         await before;
         try {
-          trackFrame(tracker, detections);
+          return trackFrame(tracker, places, detections, atMs);
         } finally {
           done();
         }
@@ -104,8 +121,18 @@ export class CameraTracks {
   }
 }
 
-/** One frame through a tracker: each rectangle that continues a confirmed object gets its trackId. */
-function trackFrame(tracker: ObjectTracker, detections: Record<string, FrameDetection[]>): void {
+/**
+ * One frame through a tracker: each rectangle that continues a confirmed
+ * object gets its trackId. Every tracked box is placed (a tentative object's
+ * side of a line and frames inside a zone count from its first frame); only
+ * confirmed objects' moves are answered.
+ */
+function trackFrame(
+  tracker: ObjectTracker,
+  places: ObjectPlaces,
+  detections: Record<string, FrameDetection[]>,
+  atMs: number,
+): ObjectMoves {
   const boxes: FrameDetection[] = [];
   const inputs: TrackedInput[] = [];
   for (const [label, list] of Object.entries(detections)) {
@@ -116,7 +143,17 @@ function trackFrame(tracker: ObjectTracker, detections: Record<string, FrameDete
       inputs.push({ label, score: detection.score ?? 1, box: [min[0]!, min[1]!, max[0]!, max[1]!] as Box });
     }
   }
-  const { assignments } = tracker.step(inputs);
-  for (const [i, assignment] of assignments.entries())
-    if (assignment.confirmed && assignment.trackId !== undefined) boxes[i]!.trackId = assignment.trackId;
+  const { assignments, ended } = tracker.step(inputs);
+  for (const track of ended) places.end(track.trackId);
+  const moves: ObjectMoves = { crossings: [], entries: [] };
+  for (const [i, { trackId, confirmed }] of assignments.entries()) {
+    if (trackId === undefined) continue;
+    const { label, box } = inputs[i]!;
+    const changes = places.observe(trackId, box, atMs);
+    if (!confirmed) continue;
+    boxes[i]!.trackId = trackId;
+    for (const { line, direction } of changes.crossed) moves.crossings.push({ line, direction, trackId, label });
+    for (const zone of changes.entered) moves.entries.push({ zone, trackId, label });
+  }
+  return moves;
 }

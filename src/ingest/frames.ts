@@ -28,7 +28,7 @@ import { zonesOf, type ImageZone, type PlacedDetection } from '../lib/image-zone
 import type { DeviceClaims } from '../platform/auth/tokens.js';
 import type { KeptFrames } from '../platform/kept-frames.js';
 import type { VisionService } from '../platform/vision.js';
-import type { CameraTracks } from './camera-tracks.js';
+import type { CameraTracks, ObjectMoves } from './camera-tracks.js';
 import type { EventWriter } from './event-writer.js';
 import { digest, type IngestService } from './ingest-service.js';
 
@@ -66,6 +66,10 @@ export interface FramePayload {
   zoneCounts: Record<string, Record<string, number>>;
   /** true when the frame's image is kept (GET /v2/devices/{device}/frames/{event}) */
   frameKept?: true;
+  /** the profile's lines that tracked objects crossed in this frame, when any did */
+  crossings?: ObjectMoves['crossings'];
+  /** the zones tracked objects entered in this frame (after each zone's inertia), when any did */
+  entries?: ObjectMoves['entries'];
 }
 
 export class FrameIngest {
@@ -112,7 +116,8 @@ export class FrameIngest {
       turn.pass();
       throw error;
     }
-    await turn.track(detections);
+    // The frame's time: when the camera took it, else now (an object's time in a zone is counted on it).
+    const moves = await turn.track(detections, (frame.time ?? new Date()).getTime());
 
     const id = newId();
     // Its image before its event: the model read it, so it is one.
@@ -141,6 +146,7 @@ export class FrameIngest {
           detections,
           profile.zones,
           frameKept,
+          moves,
         ) as unknown as Record<string, unknown>,
         dedupKey: dedupKey ?? `${UNIQUE_KEY_PREFIX}${id}`,
       },
@@ -174,6 +180,7 @@ export function framePayload(
   detections: DetectionsByLabel,
   zones: readonly ImageZone[],
   frameKept = false,
+  moves: ObjectMoves = { crossings: [], entries: [] },
 ): FramePayload {
   const placed: FramePayload['detections'] = {};
   const counts: Record<string, number> = {};
@@ -193,5 +200,7 @@ export function framePayload(
     counts,
     zoneCounts,
     ...(frameKept && { frameKept: true as const }),
+    ...(moves.crossings.length > 0 && { crossings: moves.crossings }),
+    ...(moves.entries.length > 0 && { entries: moves.entries }),
   };
 }
