@@ -39,10 +39,10 @@ RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
  && rm -rf native/build/CMakeFiles native/build/*.ninja native/build/.ninja_*
 
-# --- runtime: node, libturbojpeg for the native JPEG path, the compiled app -----
+# --- runtime: node, libturbojpeg for the native JPEG path, ffmpeg for cameras' streams, the compiled app
 FROM ${RUNTIME_IMAGE}
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libturbojpeg0 \
+ && apt-get install -y --no-install-recommends libturbojpeg0 ffmpeg \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 sense \
  && useradd --system --uid 10001 --gid sense --home-dir /data --no-create-home --shell /usr/sbin/nologin sense \

@@ -22,6 +22,13 @@ elif [ ! -e /usr/include/turbojpeg.h ]; then
     echo "libturbojpeg0-dev could not be installed: JPEG decoding stays with sharp" >&2
 fi
 
+# Cameras' streams are read by ffmpeg (Debian's package). Without it the
+# server still runs; each stream then says `retrying` with the reason.
+if ! command -v ffmpeg >/dev/null; then
+  { apt-get update -qq && apt-get install -y -qq --no-install-recommends ffmpeg; } >/dev/null 2>&1 ||
+    echo "ffmpeg could not be installed: cameras' streams will not run until it is (apt-get install ffmpeg)" >&2
+fi
+
 # onnxruntime-node's postinstall would download the CUDA/TensorRT providers
 # (hundreds of MB, and a failed install offline). npm 11 skips it through
 # package.json's allowScripts; older npm (Node 20's own npm 10) runs it, and

@@ -15,6 +15,7 @@ import { EventPartitionMaintenance } from './ingest/event-partitions.js';
 import { IngestService } from './ingest/ingest-service.js';
 import { CameraTracks } from './ingest/camera-tracks.js';
 import { FrameIngest } from './ingest/frames.js';
+import { StreamSupervisor } from './ingest/streams/stream-supervisor.js';
 import { managementEndpoints } from './http/routes/v2/index.js';
 import { predictEndpoint } from './http/routes/predict.js';
 import { frameEndpoints } from './http/routes/frames.js';
@@ -309,6 +310,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       vision: new VisionService(
         database.sql,
         (versionId, organizationId) => inference.visible(versionId, organizationId) !== undefined,
+        { secrets, filesDir: config.streamFilesDir, perOrganization: config.streamsPerOrganization },
       ),
       keptFrames,
       landmarks: new LandmarkService(database.sql),
@@ -453,6 +455,26 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       config.maxImageBytes,
       new CameraTracks(),
     );
+    // Cameras that stream: this replica reads its part of them (leased in the database), and stops them first on shutdown.
+    const streams = new StreamSupervisor(
+      database.sql,
+      replica.id,
+      secrets,
+      {
+        admission,
+        writer,
+        source: {
+          ffmpegPath: config.ffmpegPath,
+          filesDir: config.streamFilesDir,
+          allow: parseAllowList(config.streamAllowedHosts),
+        },
+        log,
+      },
+      log,
+    );
+    streams.registerMetrics(metrics.registry);
+    streams.start();
+    cleanups.push(() => streams.stop());
     // Broker mode: this replica subscribes to the devices' messages on the operator's broker (started below).
     const brokerConfig = config.mqtt.broker;
     const broker = brokerConfig

@@ -888,6 +888,29 @@ const TABLE = {
     ),
     (hosts) => hosts ?? [],
   ),
+  /** STREAM_ALLOWED_HOSTS entries, lower-cased and checked */
+  streamAllowedHosts: adjusted(
+    unset(
+      'STREAM_ALLOWED_HOSTS',
+      allowedHosts,
+      '(none: internal addresses are refused)',
+      "comma list of host names, IP addresses and CIDR ranges cameras' streams (vision profiles' stream.url) may be read from although internal (loopback, private, link-local...)",
+    ),
+    (hosts) => hosts ?? [],
+  ),
+  streamFilesDir: unset(
+    'STREAM_FILES_DIR',
+    path,
+    '(none: file:// streams are refused)',
+    "the directory under which a vision profile's stream may name a file (file:// URLs), for replays and tests",
+  ),
+  streamsPerOrganization: value(
+    'STREAMS_PER_ORGANIZATION',
+    integer(0, 10_000),
+    '16',
+    "most cameras' streams one organization may have enabled at once (0: none)",
+  ),
+  ffmpegPath: value('FFMPEG_PATH', text, 'ffmpeg', "the ffmpeg program that reads cameras' streams"),
   /** SECRETS_KEY as given (32 bytes in base64); undefined: DATA_DIR/secrets-key */
   secretsKey: unset(
     'SECRETS_KEY',

@@ -1,4 +1,4 @@
-// Queries of camera devices' vision profiles (migrations 017, 018, 024). Every query is
+// Queries of camera devices' vision profiles (migrations 017, 018, 024, 025). Every query is
 // scoped to one organization. The jsonb columns are read as text and parsed
 // here: the connection's camelCase transform would otherwise rename the
 // keys of user data (a zone named `loading_zone`).
@@ -16,11 +16,20 @@ export interface VisionRow {
   tracking: Record<string, unknown>;
   /** whether its frames' images are kept (migration 018) */
   keepFrames: boolean;
+  /** the video it streams, its URL sealed (migration 025); null for a camera that pushes frames */
+  stream: StoredStream | null;
   updatedAt: Date;
 }
 
+export interface StoredStream {
+  /** sealed (platform/secrets.ts): it may carry the camera's credentials */
+  url: string;
+  fps: number;
+  enabled: boolean;
+}
+
 type JsonColumn = 'options' | 'zones' | 'lines' | 'tracking';
-type RawVisionRow = Omit<VisionRow, JsonColumn> & Record<JsonColumn, string>;
+type RawVisionRow = Omit<VisionRow, JsonColumn | 'stream'> & Record<JsonColumn, string> & { stream: string | null };
 
 const toVision = (row: RawVisionRow): VisionRow => ({
   ...row,
@@ -28,11 +37,12 @@ const toVision = (row: RawVisionRow): VisionRow => ({
   zones: JSON.parse(row.zones) as unknown[],
   lines: JSON.parse(row.lines) as unknown[],
   tracking: JSON.parse(row.tracking) as Record<string, unknown>,
+  stream: row.stream === null ? null : (JSON.parse(row.stream) as StoredStream),
 });
 
 const columns = (sql: Queryable) =>
   sql`device_id, organization_id, model_version_id, options::text AS options, zones::text AS zones,
-      lines::text AS lines, tracking::text AS tracking, keep_frames, updated_at`;
+      lines::text AS lines, tracking::text AS tracking, keep_frames, stream::text AS stream, updated_at`;
 
 /** The vision profile of a device of the organization; undefined when it has none. */
 export async function findVision(
@@ -53,14 +63,16 @@ export async function upsertVision(
   const [options, zones, lines, tracking] = [profile.options, profile.zones, profile.lines, profile.tracking].map(
     (value) => JSON.stringify(value),
   );
+  const stream = profile.stream === null ? null : JSON.stringify(profile.stream);
   const [row] = await sql<RawVisionRow[]>`
-    INSERT INTO device_vision (device_id, organization_id, model_version_id, options, zones, lines, tracking, keep_frames)
+    INSERT INTO device_vision (device_id, organization_id, model_version_id, options, zones, lines, tracking, keep_frames, stream)
     SELECT id, organization_id, ${profile.modelVersionId}, ${options!}::text::jsonb, ${zones!}::text::jsonb,
-           ${lines!}::text::jsonb, ${tracking!}::text::jsonb, ${profile.keepFrames}
+           ${lines!}::text::jsonb, ${tracking!}::text::jsonb, ${profile.keepFrames}, ${stream}::text::jsonb
       FROM devices WHERE id = ${profile.deviceId} AND organization_id = ${profile.organizationId}
     ON CONFLICT (device_id) DO UPDATE
       SET model_version_id = EXCLUDED.model_version_id, options = EXCLUDED.options, zones = EXCLUDED.zones,
-          lines = EXCLUDED.lines, tracking = EXCLUDED.tracking, keep_frames = EXCLUDED.keep_frames, updated_at = now()
+          lines = EXCLUDED.lines, tracking = EXCLUDED.tracking, keep_frames = EXCLUDED.keep_frames,
+          stream = EXCLUDED.stream, updated_at = now()
     RETURNING ${columns(sql)}`;
   return row && toVision(row);
 }
@@ -70,4 +82,31 @@ export async function deleteVision(sql: Queryable, organizationId: string, devic
   const rows =
     await sql`DELETE FROM device_vision WHERE organization_id = ${organizationId} AND device_id = ${deviceId} RETURNING device_id`;
   return rows.length > 0;
+}
+
+/** How many of the organization's cameras other than `exceptDeviceId` have a stream enabled. */
+export async function countEnabledStreams(
+  sql: Queryable,
+  organizationId: string,
+  exceptDeviceId: string,
+): Promise<number> {
+  const [row] = await sql<Array<{ count: number }>>`
+    SELECT count(*)::int AS count FROM device_vision
+    WHERE organization_id = ${organizationId} AND device_id <> ${exceptDeviceId}
+      AND (stream->>'enabled')::boolean`;
+  return row!.count;
+}
+
+/** A camera whose stream is enabled, with the channel its events are stored under. */
+export interface StreamingCameraRow extends VisionRow {
+  channelId: string;
+  stream: StoredStream;
+}
+
+/** Every camera, of every organization, whose stream is enabled: what the replicas share out. */
+export async function listStreamingCameras(sql: Queryable): Promise<StreamingCameraRow[]> {
+  const rows = await sql<Array<RawVisionRow & { channelId: string }>>`
+    SELECT ${columns(sql)}, (SELECT channel_id FROM devices d WHERE d.id = device_vision.device_id) AS channel_id
+    FROM device_vision WHERE (stream->>'enabled')::boolean`;
+  return rows.map((row) => ({ ...toVision(row), channelId: row.channelId }) as StreamingCameraRow);
 }

@@ -24,6 +24,7 @@ import { migration021 } from './migrations/021-kept-frames-accounts.js';
 import { migration022 } from './migrations/022-device-commands.js';
 import { migration023 } from './migrations/023-device-connections.js';
 import { migration024 } from './migrations/024-vision-lines-tracking.js';
+import { migration025 } from './migrations/025-camera-streams.js';
 
 export interface Migration {
   version: number;
@@ -56,4 +57,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration022,
   migration023,
   migration024,
+  migration025,
 ];

@@ -13,10 +13,13 @@
 // (vision/object-places.ts): a frame answers which confirmed objects crossed
 // one of the profile's lines, and which entered a zone (after the zone's
 // inertia), in it.
-import type { CrossingDirection, PlacedDetection } from '../lib/image-zones.js';
+import type { PlacedDetection } from '../lib/image-zones.js';
 import type { Box } from '../vision/kalman-box.js';
-import { ObjectPlaces, type PlacedLine, type PlacedZone } from '../vision/object-places.js';
-import { ObjectTracker, type TrackedInput, type TrackerOptions } from '../vision/object-tracker.js';
+import { ObjectLifecycle, type ObjectMoves } from '../vision/object-lifecycle.js';
+import type { PlacedLine, PlacedZone } from '../vision/object-places.js';
+import type { TrackedInput, TrackerOptions } from '../vision/object-tracker.js';
+
+export type { ObjectMoves } from '../vision/object-lifecycle.js';
 
 const CAMERA_TRACKS_TUNING = {
   /** cameras whose trackers one server keeps; the least recently seen goes first */
@@ -27,12 +30,6 @@ const CAMERA_TRACKS_TUNING = {
 
 /** A detection as the predict answer gives it, which a frame's tracking may give a trackId. */
 type FrameDetection = PlacedDetection & { score?: number; trackId?: number };
-
-/** What a frame's confirmed objects did: each a line crossed, or a zone entered. */
-export interface ObjectMoves {
-  crossings: Array<{ line: string; direction: CrossingDirection; trackId: number; label: string }>;
-  entries: Array<{ zone: string; trackId: number; label: string }>;
-}
 
 /** A frame's place in its camera's sequence. */
 export interface TrackTurn {
@@ -55,8 +52,7 @@ export interface TrackedProfile {
 }
 
 interface Camera {
-  tracker: ObjectTracker;
-  places: ObjectPlaces;
+  objects: ObjectLifecycle;
   profileSetAt: number;
   /** settles when the last frame to arrive has stepped or passed */
   tail: Promise<void>;
@@ -80,8 +76,7 @@ export class CameraTracks {
     if (camera) this.cameras.delete(deviceId); // re-inserted below: now the most recently seen
     if (!camera || now - camera.lastSeen > this.tuning.idleMs || camera.profileSetAt !== profileSetAt) {
       camera = {
-        tracker: new ObjectTracker(profile.tracking, now * 1000),
-        places: new ObjectPlaces(profile.zones, profile.lines),
+        objects: new ObjectLifecycle(profile, now * 1000),
         profileSetAt,
         // the frames already in line keep their order, on the tracker they started with
         tail: camera?.tail ?? Promise.resolve(),
@@ -92,7 +87,7 @@ export class CameraTracks {
     this.cameras.set(deviceId, camera);
     while (this.cameras.size > this.tuning.maxCameras) this.cameras.delete(this.cameras.keys().next().value!);
 
-    const { tracker, places } = camera;
+    const { objects } = camera;
     const before = camera.tail;
     let done!: () => void;
     camera.tail = new Promise<void>((resolve) => {
@@ -109,7 +104,7 @@ export class CameraTracks {
         if (!take()) return { crossings: [], entries: [] };
         await before;
         try {
-          return trackFrame(tracker, places, detections, atMs);
+          return trackFrame(objects, detections, atMs);
         } finally {
           done();
         }
@@ -122,38 +117,29 @@ export class CameraTracks {
 }
 
 /**
- * One frame through a tracker: each rectangle that continues a confirmed
- * object gets its trackId. Every tracked box is placed (a tentative object's
- * side of a line and frames inside a zone count from its first frame); only
- * confirmed objects' moves are answered.
+ * One frame through a camera's objects: each rectangle that continues a
+ * confirmed object gets its trackId; what the objects did is answered (the
+ * object events are a stream's: a pushed frame keeps its own event).
  */
-function trackFrame(
-  tracker: ObjectTracker,
-  places: ObjectPlaces,
-  detections: Record<string, FrameDetection[]>,
-  atMs: number,
-): ObjectMoves {
+function trackFrame(objects: ObjectLifecycle, detections: Record<string, FrameDetection[]>, atMs: number): ObjectMoves {
   const boxes: FrameDetection[] = [];
   const inputs: TrackedInput[] = [];
   for (const [label, list] of Object.entries(detections)) {
     for (const detection of list) {
-      const { min, max } = detection.data;
-      if (detection.type !== 'rectangle' || !min || !max) continue;
+      const input = trackedInput(label, detection);
+      if (!input) continue;
       boxes.push(detection);
-      inputs.push({ label, score: detection.score ?? 1, box: [min[0]!, min[1]!, max[0]!, max[1]!] as Box });
+      inputs.push(input);
     }
   }
-  const { assignments, ended } = tracker.step(inputs);
-  for (const track of ended) places.end(track.trackId);
-  const moves: ObjectMoves = { crossings: [], entries: [] };
-  for (const [i, { trackId, confirmed }] of assignments.entries()) {
-    if (trackId === undefined) continue;
-    const { label, box } = inputs[i]!;
-    const changes = places.observe(trackId, box, atMs);
-    if (!confirmed) continue;
-    boxes[i]!.trackId = trackId;
-    for (const { line, direction } of changes.crossed) moves.crossings.push({ line, direction, trackId, label });
-    for (const zone of changes.entered) moves.entries.push({ zone, trackId, label });
-  }
+  const { trackIds, moves } = objects.step(inputs, atMs);
+  for (const [i, trackId] of trackIds.entries()) if (trackId !== undefined) boxes[i]!.trackId = trackId;
   return moves;
+}
+
+/** A predict detection as the tracker takes it: rectangles only (a polygon or a class has no box to follow). */
+export function trackedInput(label: string, detection: FrameDetection): TrackedInput | undefined {
+  const { min, max } = detection.data;
+  if (detection.type !== 'rectangle' || !min || !max) return undefined;
+  return { label, score: detection.score ?? 1, box: [min[0]!, min[1]!, max[0]!, max[1]!] as Box };
 }

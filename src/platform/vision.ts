@@ -6,12 +6,18 @@
 // image coordinates (lib/image-zones.ts), each following a box's centre or
 // its bottom edge and entered after some frames inside (its inertia),
 // counting lines, the settings of the camera's object tracker
-// (vision/object-tracker.ts), and whether the frames' images are kept
-// (platform/kept-frames.ts).
+// (vision/object-tracker.ts), whether the frames' images are kept
+// (platform/kept-frames.ts), and the video it streams, if it does: then a
+// replica reads the stream itself (ingest/streams/) and writes its state
+// where any replica's GET reads it. A stream's URL is sealed at rest (it
+// may carry the camera's password) and shown masked.
 import type { Sql } from 'postgres';
+import { findStreamLease } from '../db/camera-streams.js';
 import * as db from '../db/device-vision.js';
 import { findDevice } from '../db/devices.js';
 import { found, invalid } from '../errors.js';
+import { maskStreamUrl, parseStreamUrl } from '../lib/stream-url.js';
+import type { Secrets } from './secrets.js';
 import type { PlacedLine, PlacedZone } from '../vision/object-places.js';
 import type { TrackerOptions } from '../vision/object-tracker.js';
 
@@ -34,8 +40,38 @@ export interface VisionProfile {
   tracking: Partial<TrackerOptions>;
   /** whether its frames' images are kept (platform/kept-frames.ts), as long as their events */
   keepFrames: boolean;
+  /** the video it streams, its URL opened (undefined: it pushes frames) */
+  stream?: CameraStreamSettings | undefined;
   updatedAt: Date;
 }
+
+interface CameraStreamSettings {
+  url: string;
+  /** frames a second run through the model (default 5) */
+  fps: number;
+  enabled: boolean;
+}
+
+/** A stream's state, as the replica reading it last wrote it. */
+export interface StreamStatus {
+  state: 'connecting' | 'running' | 'retrying' | 'stopped';
+  reason?: string;
+  /** the replica reading it */
+  replica?: string;
+  /** its figures (ingest/streams/camera-stream.ts StreamStats) */
+  stats?: Record<string, unknown>;
+  updatedAt?: Date;
+}
+
+export interface StreamSettings {
+  secrets: Secrets;
+  /** STREAM_FILES_DIR: where file:// streams may be; undefined refuses them */
+  filesDir: string | undefined;
+  /** STREAMS_PER_ORGANIZATION */
+  perOrganization: number;
+}
+
+const DEFAULT_STREAM_FPS = 5;
 
 export interface VisionProfileInput {
   modelVersionId: string;
@@ -44,12 +80,14 @@ export interface VisionProfileInput {
   lines?: PlacedLine[] | undefined;
   tracking?: Partial<TrackerOptions> | undefined;
   keepFrames?: boolean | undefined;
+  stream?: { url: string; fps?: number | undefined; enabled?: boolean | undefined } | undefined;
 }
 
 /** Which model versions an organization may run (InferenceService.visible). */
 export type VersionVisibility = (versionId: string, organizationId: string) => boolean;
 
-const toProfile = (row: db.VisionRow): VisionProfile => ({
+/** A profile from its row; its stream's URL opened with `secrets`. */
+export const toProfile = (row: db.VisionRow, secrets: Secrets): VisionProfile => ({
   deviceId: row.deviceId,
   modelVersionId: row.modelVersionId,
   options: row.options as VisionOptions,
@@ -57,10 +95,11 @@ const toProfile = (row: db.VisionRow): VisionProfile => ({
   lines: row.lines as PlacedLine[],
   tracking: row.tracking as Partial<TrackerOptions>,
   keepFrames: row.keepFrames,
+  ...(row.stream && { stream: { ...row.stream, url: secrets.open(row.stream.url) } }),
   updatedAt: row.updatedAt,
 });
 
-export function presentVision(profile: VisionProfile) {
+export function presentVision(profile: VisionProfile, status?: StreamStatus) {
   return {
     deviceId: profile.deviceId,
     modelVersionId: profile.modelVersionId,
@@ -78,6 +117,14 @@ export function presentVision(profile: VisionProfile) {
     })),
     tracking: profile.tracking,
     keepFrames: profile.keepFrames,
+    ...(profile.stream && {
+      stream: {
+        url: maskStreamUrl(profile.stream.url),
+        fps: profile.stream.fps,
+        enabled: profile.stream.enabled,
+        ...(status && { status }),
+      },
+    }),
     updatedAt: profile.updatedAt,
   };
 }
@@ -86,6 +133,7 @@ export class VisionService {
   constructor(
     private readonly sql: Sql,
     private readonly visible: VersionVisibility,
+    private readonly streams: StreamSettings,
   ) {}
 
   /** The profile of a device of the organization (404 for no such device, or a device that is no camera). */
@@ -95,13 +143,29 @@ export class VisionService {
       found(await findDevice(this.sql, organizationId, deviceId), 'device');
       found(undefined, 'vision profile'); // the device exists but is no camera
     }
-    return toProfile(row!);
+    return toProfile(row!, this.streams.secrets);
+  }
+
+  /** The state of a camera's stream: as its replica wrote it, or why none reads it. */
+  async streamStatus(organizationId: string, profile: VisionProfile): Promise<StreamStatus | undefined> {
+    if (!profile.stream) return undefined;
+    if (!profile.stream.enabled) return { state: 'stopped', reason: 'the stream is not enabled' };
+    const lease = await findStreamLease(this.sql, organizationId, profile.deviceId);
+    if (!lease || lease.leaseUntil.getTime() < Date.now())
+      return { state: 'connecting', reason: 'waiting for a replica to take the stream' };
+    return {
+      state: lease.state as StreamStatus['state'],
+      ...(lease.reason !== null && { reason: lease.reason }),
+      replica: lease.replicaId,
+      stats: lease.stats,
+      updatedAt: lease.updatedAt,
+    };
   }
 
   /** The profile a frame of this device is run with; undefined when the device has none. */
   async ofDevice(organizationId: string, deviceId: string): Promise<VisionProfile | undefined> {
     const row = await db.findVision(this.sql, organizationId, deviceId);
-    return row && toProfile(row);
+    return row && toProfile(row, this.streams.secrets);
   }
 
   /** Sets (replaces) a device's profile: a new model version must be one the organization can run. */
@@ -120,6 +184,7 @@ export class VisionService {
     }
     uniqueNames(input.zones ?? [], 'zones', 'zone');
     uniqueNames(input.lines ?? [], 'lines', 'line');
+    const stream = input.stream && (await this.storedStream(organizationId, deviceId, input.stream, current));
     const row = await db.upsertVision(this.sql, {
       deviceId,
       organizationId,
@@ -129,8 +194,40 @@ export class VisionService {
       lines: input.lines ?? [],
       tracking: (input.tracking ?? {}) as Record<string, unknown>,
       keepFrames: input.keepFrames ?? false,
+      stream: stream ?? null,
     });
-    return toProfile(found(row, 'device'));
+    return toProfile(found(row, 'device'), this.streams.secrets);
+  }
+
+  /**
+   * A profile's stream as stored: its URL checked and sealed (the masked
+   * URL the API showed stands for the stored one), and within the
+   * organization's number of enabled streams.
+   */
+  private async storedStream(
+    organizationId: string,
+    deviceId: string,
+    input: NonNullable<VisionProfileInput['stream']>,
+    current: db.VisionRow | undefined,
+  ): Promise<db.StoredStream> {
+    const { secrets, filesDir, perOrganization } = this.streams;
+    const stored = current?.stream;
+    const keep = stored && input.url === maskStreamUrl(secrets.open(stored.url));
+    if (!keep) {
+      try {
+        parseStreamUrl(input.url, filesDir);
+      } catch (error) {
+        throw invalid('invalid request body', `stream.url: ${(error as Error).message}`);
+      }
+    }
+    const enabled = input.enabled ?? true;
+    if (enabled && (await db.countEnabledStreams(this.sql, organizationId, deviceId)) >= perOrganization) {
+      throw invalid(
+        'invalid request body',
+        `stream.enabled: the organization has ${perOrganization} streams enabled, the most it may (STREAMS_PER_ORGANIZATION)`,
+      );
+    }
+    return { url: keep ? stored.url : secrets.seal(input.url), fps: input.fps ?? DEFAULT_STREAM_FPS, enabled };
   }
 
   /** The device is a camera no more (404 when it was none). */

@@ -32,6 +32,8 @@ export interface PlacedLine extends ImageLine {
 export interface PlaceChanges {
   entered: string[];
   left: string[];
+  /** the visits of the zones left: each zone with when the object had entered it (ms) */
+  leftVisits: Array<{ zone: string; since: number }>;
   crossed: Array<{ line: string; direction: CrossingDirection }>;
 }
 
@@ -59,12 +61,17 @@ export class ObjectPlaces {
       place = { inside: new Map(), pending: new Map(), lastSide: new Map() };
       this.objects.set(trackId, place);
     }
-    const changes: PlaceChanges = { entered: [], left: [], crossed: [] };
+    const changes: PlaceChanges = { entered: [], left: [], leftVisits: [], crossed: [] };
     for (const zone of this.zones) {
       const isIn = inPolygon(anchorPoint(box, zone.anchor ?? 'center'), zone.polygon);
       if (!isIn) {
         place.pending.delete(zone.name);
-        if (place.inside.delete(zone.name)) changes.left.push(zone.name);
+        const since = place.inside.get(zone.name);
+        if (since !== undefined) {
+          place.inside.delete(zone.name);
+          changes.left.push(zone.name);
+          changes.leftVisits.push({ zone: zone.name, since });
+        }
         continue;
       }
       if (place.inside.has(zone.name)) continue;
@@ -93,10 +100,10 @@ export class ObjectPlaces {
     return [...place.inside].map(([zone, since]) => ({ zone, ms: nowMs - since }));
   }
 
-  /** Forgets an object whose track ended: the zones it was in, which it leaves with it. */
-  end(trackId: number): string[] {
+  /** Forgets an object whose track ended: the zones it was in, which it leaves with it, each with when it entered. */
+  end(trackId: number): Array<{ zone: string; since: number }> {
     const place = this.objects.get(trackId);
     this.objects.delete(trackId);
-    return place ? [...place.inside.keys()] : [];
+    return place ? [...place.inside].map(([zone, since]) => ({ zone, since })) : [];
   }
 }

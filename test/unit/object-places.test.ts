@@ -105,7 +105,7 @@ describe('ObjectPlaces', () => {
     expect(places.observe(3, box(0.5, 0.55), 1000).entered).toEqual(['floor']);
     places.observe(3, box(0.5, 0.56), 2000);
     expect(places.zonesOf(3, 3500)).toEqual([{ zone: 'floor', ms: 2500 }]);
-    expect(places.end(3)).toEqual(['floor']);
+    expect(places.end(3)).toEqual([{ zone: 'floor', since: 1000 }]);
     expect(places.zonesOf(3, 4000)).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import {
   totalsMeta,
   list,
   imageLineSchema,
+  streamInputSchema,
   trackingSchema,
   visionOptionsSchema,
   visionSchema,
@@ -128,7 +129,8 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
         404: { description: 'no such device, or it has no vision profile' },
       },
       async handler({ params, caller }) {
-        return respond.data(presentVision(await vision.get(caller.organizationId, params.device as string)));
+        const profile = await vision.get(caller.organizationId, params.device as string);
+        return respond.data(presentVision(profile, await vision.streamStatus(caller.organizationId, profile)));
       },
     }),
     defineEndpoint({
@@ -137,7 +139,7 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
       tag: 'devices',
       summary: 'make a device a camera: set (replace) its vision profile',
       description:
-        "Sets the vision profile of a device, replacing any: the model version (one the organization can run) its frames run through, predict options, zones (named polygons in the predict answer's image coordinates), counting lines and the settings of its object tracker. A frame's event says which zones each detection lies in (by the zone's anchor) and which tracked object each box continues.",
+        "Sets the vision profile of a device, replacing any: the model version (one the organization can run) its frames run through, predict options, zones (named polygons in the predict answer's image coordinates), counting lines, the settings of its object tracker, and the video stream the server reads from it, if it streams (then each tracked object becomes object.start, object.update and object.end events instead of an event per frame). A frame's event says which zones each detection lies in (by the zone's anchor) and which tracked object each box continues.",
       auth: 'organization',
       action: 'devices:write',
       params: idParam('device'),
@@ -148,6 +150,7 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
           zones: z.array(imageZoneSchema).max(32).optional(),
           lines: z.array(imageLineSchema).max(32).optional(),
           tracking: trackingSchema.optional(),
+          stream: streamInputSchema.optional(),
           keepFrames: z
             .boolean()
             .optional()
@@ -158,7 +161,8 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
         .strict(),
       responses: { 200: { description: 'the profile', schema: one(visionSchema) }, ...notFoundDoc },
       async handler({ params, body, caller }) {
-        return respond.data(presentVision(await vision.put(caller.organizationId, params.device as string, body)));
+        const profile = await vision.put(caller.organizationId, params.device as string, body);
+        return respond.data(presentVision(profile, await vision.streamStatus(caller.organizationId, profile)));
       },
     }),
     defineEndpoint({

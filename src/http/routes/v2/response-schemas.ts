@@ -272,6 +272,34 @@ export const visionOptionsSchema = z
   })
   .meta({ id: 'VisionOptions' });
 
+/** A camera's video stream, as a vision profile sets it. */
+export const streamInputSchema = z
+  .strictObject({
+    url: z
+      .string()
+      .min(1)
+      .max(2048)
+      .describe(
+        "rtsp://, rtsps://, http(s):// (MJPEG, MPEG-TS) or file:// under the server's STREAM_FILES_DIR; credentials in the userinfo (sealed at rest, shown masked; the masked URL sent back keeps them)",
+      ),
+    fps: z.number().min(0.1).max(30).optional().describe('frames a second run through the model (default 5)'),
+    enabled: z.boolean().optional().describe('whether a replica reads it (default true)'),
+  })
+  .meta({ id: 'CameraStreamInput' });
+
+const streamStatusSchema = z
+  .strictObject({
+    state: z.enum(['connecting', 'running', 'retrying', 'stopped']),
+    reason: z.string().optional().describe('why it is retrying, stopped or still connecting'),
+    replica: z.string().optional().describe('the replica reading it'),
+    stats: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('fpsIn, fpsOut, framesIn, framesOut, drops, latencyMs {p50, p99}, objects, restarts, since'),
+    updatedAt: timestamp.optional(),
+  })
+  .meta({ id: 'CameraStreamStatus' });
+
 export const visionSchema = z
   .strictObject({
     deviceId: z.string(),
@@ -281,6 +309,15 @@ export const visionSchema = z
     lines: z.array(imageLineSchema),
     tracking: trackingSchema,
     keepFrames: z.boolean().describe("whether its frames' images are kept (GET /v2/devices/{device}/frames/{event})"),
+    stream: z
+      .strictObject({
+        url: z.string().describe('its password masked'),
+        fps: z.number(),
+        enabled: z.boolean(),
+        status: streamStatusSchema.optional(),
+      })
+      .optional()
+      .describe('the video the server reads from the camera, when it streams, and its state'),
     updatedAt: timestamp,
   })
   .meta({

@@ -1,0 +1,199 @@
+// The life of each object one camera follows, from its tracker's steps
+// (object-tracker.ts) and its places (object-places.ts): a frame's
+// detections go in, and out come which object each box continues, what the
+// confirmed objects did in the frame (lines crossed, zones entered), and
+// the object events a stream stores instead of an event per frame:
+//   object.start   the track is confirmed (after the tracker's minFrames),
+//                  with the zones it entered and lines it crossed before;
+//   object.update  a started object entered or left a zone or crossed a line;
+//   object.end     it was lost past the tracker's buffer, or the camera's
+//                  video stopped (end()).
+// Each event carries the object as it is then: its label, its latest score
+// and box, the zones it is in with the time spent in each so far, every
+// line it crossed, and when it was first and last seen. An object that
+// never got confirmed has no event at all.
+import type { CrossingDirection } from '../lib/image-zones.js';
+import type { Box } from './kalman-box.js';
+import { ObjectPlaces, type PlacedLine, type PlacedZone } from './object-places.js';
+import { ObjectTracker, type TrackedInput, type TrackerOptions } from './object-tracker.js';
+
+/** What a frame's confirmed objects did: each a line crossed, or a zone entered. */
+export interface ObjectMoves {
+  crossings: Array<{ line: string; direction: CrossingDirection; trackId: number; label: string }>;
+  entries: Array<{ zone: string; trackId: number; label: string }>;
+}
+
+export type ObjectEventType = 'object.start' | 'object.update' | 'object.end';
+
+/** One object event: the object as it is when it happens. */
+export interface ObjectEvent {
+  type: ObjectEventType;
+  trackId: number;
+  label: string;
+  /** its latest detection's score */
+  score: number;
+  /** its latest box, [x1, y1, x2, y2] in the image's fractions */
+  box: Box;
+  /** the zones it is in now (none once it ended), each with the seconds it has spent there */
+  zones: Array<{ zone: string; seconds: number }>;
+  /** zone → seconds it spent there in all, the visits it left included */
+  timeInZones: Record<string, number>;
+  /** what happened this frame: the zones it entered and left, the lines it crossed */
+  entered: string[];
+  left: string[];
+  crossed: Array<{ line: string; direction: CrossingDirection }>;
+  /** every line it crossed so far, in order */
+  crossings: Array<{ line: string; direction: CrossingDirection; at: number }>;
+  /** when it was first and last seen (ms since the epoch, the frames' times) */
+  firstSeen: number;
+  lastSeen: number;
+}
+
+export interface LifecycleStep {
+  /** one per input detection: the track it continues when that track is confirmed */
+  trackIds: Array<number | undefined>;
+  moves: ObjectMoves;
+  events: ObjectEvent[];
+}
+
+interface ObjectRecord {
+  label: string;
+  score: number;
+  box: Box;
+  firstSeen: number;
+  lastSeen: number;
+  started: boolean;
+  crossings: ObjectEvent['crossings'];
+  /** zone → ms spent in visits it has left */
+  spentMs: Map<string, number>;
+}
+
+export interface LifecycleSettings {
+  tracking: Partial<TrackerOptions>;
+  zones: readonly PlacedZone[];
+  lines: readonly PlacedLine[];
+}
+
+export class ObjectLifecycle {
+  private readonly tracker: ObjectTracker;
+  private readonly places: ObjectPlaces;
+  private readonly objects = new Map<number, ObjectRecord>();
+
+  /** `firstId`: the first track's id (ObjectTracker). */
+  constructor(settings: LifecycleSettings, firstId = 1) {
+    this.tracker = new ObjectTracker(settings.tracking, firstId);
+    this.places = new ObjectPlaces(settings.zones, settings.lines);
+  }
+
+  /** The next frame's detections, taken at `atMs` (its time: a dwell is counted on it). */
+  step(inputs: readonly TrackedInput[], atMs: number): LifecycleStep {
+    const { assignments, ended } = this.tracker.step(inputs);
+    const events: ObjectEvent[] = [];
+    for (const track of ended) {
+      const record = this.objects.get(track.trackId);
+      const left = this.places.end(track.trackId);
+      this.objects.delete(track.trackId);
+      if (record?.started) events.push(this.ended(track.trackId, record, left, record.lastSeen));
+    }
+    const moves: ObjectMoves = { crossings: [], entries: [] };
+    const trackIds: Array<number | undefined> = [];
+    for (const [i, { trackId, confirmed }] of assignments.entries()) {
+      if (trackId === undefined) {
+        trackIds.push(undefined);
+        continue;
+      }
+      const { label, box, score } = inputs[i]!;
+      const changes = this.places.observe(trackId, box, atMs);
+      let record = this.objects.get(trackId);
+      if (!record) {
+        record = {
+          label,
+          score,
+          box,
+          firstSeen: atMs,
+          lastSeen: atMs,
+          started: false,
+          crossings: [],
+          spentMs: new Map(),
+        };
+        this.objects.set(trackId, record);
+      }
+      Object.assign(record, { score, box, lastSeen: atMs });
+      for (const { zone, since } of changes.leftVisits) {
+        record.spentMs.set(zone, (record.spentMs.get(zone) ?? 0) + (atMs - since));
+      }
+      for (const crossing of changes.crossed) record.crossings.push({ ...crossing, at: atMs });
+      if (!confirmed) {
+        trackIds.push(undefined);
+        continue;
+      }
+      trackIds.push(trackId);
+      for (const { line, direction } of changes.crossed) moves.crossings.push({ line, direction, trackId, label });
+      for (const zone of changes.entered) moves.entries.push({ zone, trackId, label });
+      if (!record.started) {
+        // What it did before it was confirmed is told with its start: the zones it is in, the lines it crossed.
+        const entered = this.places.zonesOf(trackId, atMs).map((visit) => visit.zone);
+        const crossed = record.crossings.map(({ line, direction }) => ({ line, direction }));
+        events.push(this.event('object.start', trackId, record, { entered, left: [], crossed }));
+        record.started = true;
+      } else if (changes.entered.length + changes.left.length + changes.crossed.length > 0) {
+        events.push(this.event('object.update', trackId, record, changes));
+      }
+    }
+    return { trackIds, moves, events };
+  }
+
+  /** The camera's video stopped: every started object ends, at its last sight. */
+  end(): ObjectEvent[] {
+    const events: ObjectEvent[] = [];
+    for (const [trackId, record] of this.objects) {
+      const left = this.places.end(trackId);
+      if (record.started) events.push(this.ended(trackId, record, left, record.lastSeen));
+    }
+    this.objects.clear();
+    return events;
+  }
+
+  /** The objects followed now, confirmed or not. */
+  get size(): number {
+    return this.tracker.size;
+  }
+
+  private event(
+    type: ObjectEventType,
+    trackId: number,
+    record: ObjectRecord,
+    changes: { entered: string[]; left: string[]; crossed: ObjectEvent['crossed'] },
+  ): ObjectEvent {
+    const zones = this.places.zonesOf(trackId, record.lastSeen);
+    const timeInZones: Record<string, number> = {};
+    for (const [zone, ms] of record.spentMs) timeInZones[zone] = ms / 1000;
+    for (const { zone, ms } of zones) timeInZones[zone] = (timeInZones[zone] ?? 0) + ms / 1000;
+    return {
+      type,
+      trackId,
+      label: record.label,
+      score: record.score,
+      box: record.box,
+      zones: zones.map(({ zone, ms }) => ({ zone, seconds: ms / 1000 })),
+      timeInZones,
+      entered: changes.entered,
+      left: changes.left,
+      crossed: changes.crossed,
+      crossings: [...record.crossings],
+      firstSeen: record.firstSeen,
+      lastSeen: record.lastSeen,
+    };
+  }
+
+  /** An object's end: the zones it was in are left at its last sight. */
+  private ended(
+    trackId: number,
+    record: ObjectRecord,
+    left: Array<{ zone: string; since: number }>,
+    atMs: number,
+  ): ObjectEvent {
+    for (const { zone, since } of left) record.spentMs.set(zone, (record.spentMs.get(zone) ?? 0) + (atMs - since));
+    return this.event('object.end', trackId, record, { entered: [], left: left.map((v) => v.zone), crossed: [] });
+  }
+}

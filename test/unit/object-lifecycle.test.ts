@@ -1,0 +1,109 @@
+// The object events of one camera, on scripted trajectories: one start per
+// confirmed object (none for a flicker), an update for each zone entered or
+// left and each line crossed, one end when it is lost past the buffer or the
+// video stops, with the time it spent in each zone.
+import { describe, expect, it } from 'vitest';
+import type { Box } from '../../src/vision/kalman-box.js';
+import { type ObjectEvent, ObjectLifecycle } from '../../src/vision/object-lifecycle.js';
+
+const SETTINGS = {
+  tracking: { minFrames: 3, lostFrames: 2 },
+  // the right half of the image, and a vertical line down its middle drawn top to bottom
+  zones: [
+    {
+      name: 'right',
+      polygon: [
+        [0.5, 0],
+        [1, 0],
+        [1, 1],
+        [0.5, 1],
+      ] as Array<[number, number]>,
+    },
+  ],
+  lines: [
+    {
+      name: 'gate',
+      line: [
+        [0.5, 0],
+        [0.5, 1],
+      ] as [[number, number], [number, number]],
+    },
+  ],
+};
+
+const box = (x: number, y = 0.5, size = 0.1): Box => [x - size / 2, y - size / 2, x + size / 2, y + size / 2];
+const circle = (x: number, score = 0.9) => ({ label: 'circle', score, box: box(x, 0.5, 0.2) });
+const summary = (events: ObjectEvent[]) =>
+  events.map((e) => ({ type: e.type, entered: e.entered, left: e.left, crossed: e.crossed }));
+
+describe('ObjectLifecycle', () => {
+  it('starts an object once confirmed, updates it as it crosses a line into a zone and out again, and ends it once lost', () => {
+    const objects = new ObjectLifecycle(SETTINGS, 100);
+    const all: ObjectEvent[] = [];
+    // left to right at 0.04 a frame (one frame every 200 ms), a pause, then back out to the left
+    const path = [0.32, 0.36, 0.4, 0.44, 0.48, 0.52, 0.56, 0.6, 0.6, 0.56, 0.52, 0.48, 0.44];
+    for (const [i, x] of path.entries()) {
+      const step = objects.step([circle(x)], i * 200);
+      all.push(...step.events);
+      expect(step.trackIds).toEqual([i < 2 ? undefined : 100]);
+    }
+    // three frames unseen (lostFrames 2): it ends on the third
+    for (let i = 0; i < 3; i++) all.push(...objects.step([], (path.length + i) * 200).events);
+    expect(summary(all)).toEqual([
+      { type: 'object.start', entered: [], left: [], crossed: [] },
+      { type: 'object.update', entered: ['right'], left: [], crossed: [{ line: 'gate', direction: 'out' }] },
+      { type: 'object.update', entered: [], left: ['right'], crossed: [{ line: 'gate', direction: 'in' }] },
+      { type: 'object.end', entered: [], left: [], crossed: [] },
+    ]);
+    expect(all.every((e) => e.trackId === 100 && e.label === 'circle')).toBe(true);
+    const end = all.at(-1)!;
+    // in the right half from frame 5 (1000 ms) until it left on frame 11 (2200 ms)
+    expect(end.timeInZones).toEqual({ right: 1.2 });
+    expect(end.zones).toEqual([]);
+    expect(end.crossings).toEqual([
+      { line: 'gate', direction: 'out', at: 1000 },
+      { line: 'gate', direction: 'in', at: 2200 },
+    ]);
+    expect([end.firstSeen, end.lastSeen]).toEqual([0, 2400]);
+    expect(objects.size).toBe(0);
+  });
+
+  it('gives a detection seen fewer frames than minFrames no event at all', () => {
+    const objects = new ObjectLifecycle(SETTINGS);
+    const events = [
+      ...objects.step([circle(0.2)], 0).events,
+      ...objects.step([circle(0.2)], 100).events,
+      ...objects.step([], 200).events,
+      ...objects.step([], 300).events,
+      ...objects.end(),
+    ];
+    expect(events).toEqual([]);
+  });
+
+  it('reports the time spent so far in a zone while the object stays, and ends every object when the video stops', () => {
+    const objects = new ObjectLifecycle(SETTINGS, 1);
+    let started: ObjectEvent[] = [];
+    for (let i = 0; i < 10; i++) started.push(...objects.step([circle(0.8), circle(0.2)], 1000 + i * 500).events);
+    started = started.filter((e) => e.type === 'object.start');
+    expect(started.map((e) => e.trackId).sort()).toEqual([1, 2]);
+    // in the zone from its first frame, before it was confirmed: its start says it entered
+    expect(started.find((e) => e.trackId === 1)!.entered).toEqual(['right']);
+    expect(started.find((e) => e.trackId === 2)!.entered).toEqual([]);
+    const ended = objects.end();
+    expect(ended.map((e) => e.type)).toEqual(['object.end', 'object.end']);
+    const inZone = ended.find((e) => e.trackId === 1)!;
+    // in the zone from its first frame (1000 ms) to its last (5500 ms)
+    expect(inZone.timeInZones).toEqual({ right: 4.5 });
+    expect(inZone.left).toEqual(['right']);
+    expect(ended.find((e) => e.trackId === 2)!.timeInZones).toEqual({});
+    expect(objects.end()).toEqual([]);
+  });
+
+  it('keeps an object through a few missed frames, without a new start', () => {
+    const objects = new ObjectLifecycle({ ...SETTINGS, tracking: { minFrames: 3, lostFrames: 5 } }, 7);
+    const events: ObjectEvent[] = [];
+    const xs = [0.1, 0.12, 0.14, 0.16, null, null, 0.22, 0.24];
+    for (const [i, x] of xs.entries()) events.push(...objects.step(x === null ? [] : [circle(x)], i * 100).events);
+    expect(events.map((e) => [e.type, e.trackId])).toEqual([['object.start', 7]]);
+  });
+});
