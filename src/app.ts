@@ -469,6 +469,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
           allow: parseAllowList(config.streamAllowedHosts),
         },
         log,
+        dwellMarks: (organizationId, channelId) => rulesEngine.dwellMarks(organizationId, channelId),
       },
       log,
     );

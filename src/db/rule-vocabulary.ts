@@ -1,16 +1,17 @@
 // What rule conditions may name (GET /v2/projects/:project/rule-vocabulary,
 // and the warnings of a rule naming something else): the zones of a
-// project's cameras and the labels of the model versions an organization
+// project's cameras, their lines, and the labels of the model versions an organization
 // can run. Values only, read as text: no jsonb key goes through the
 // connection's camelCase transform.
 import type { Queryable } from './database.js';
 
 /**
- * The zone names of the vision profiles of the devices of a project's
- * channels (and of `channelIds`, a rule's own), distinct, in no order.
+ * The zone (or line) names of the vision profiles of the devices of a
+ * project's channels (and of `channelIds`, a rule's own), distinct, in no order.
  */
-export async function listCameraZoneNames(
+export async function listCameraPlaceNames(
   sql: Queryable,
+  kind: 'zones' | 'lines',
   organizationId: string,
   projectId: string,
   channelIds: readonly string[] = [],
@@ -19,7 +20,7 @@ export async function listCameraZoneNames(
     SELECT DISTINCT zone->>'name' AS name
       FROM device_vision v
       JOIN devices d ON d.id = v.device_id AND d.organization_id = v.organization_id
-      CROSS JOIN LATERAL jsonb_array_elements(v.zones) AS zone
+      CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN ${kind} = 'lines' THEN v.lines ELSE v.zones END) AS zone
      WHERE v.organization_id = ${organizationId}
        AND (d.channel_id IN (SELECT channel_id FROM project_channels WHERE project_id = ${projectId})
             OR d.channel_id = ANY(${sql.array([...channelIds], 25)}))

@@ -15,7 +15,10 @@ import type { Sql } from 'postgres';
 import { findStreamLease } from '../db/camera-streams.js';
 import * as db from '../db/device-vision.js';
 import { findDevice } from '../db/devices.js';
+import { countObjectEvents } from '../db/object-counts.js';
 import { found, invalid } from '../errors.js';
+import { parseIso8601 } from '../lib/client-time.js';
+import { LATEST_TIME_MS } from '../lib/storable.js';
 import { maskStreamUrl, parseStreamUrl } from '../lib/stream-url.js';
 import type { Secrets } from './secrets.js';
 import type { PlacedLine, PlacedZone } from '../vision/object-places.js';
@@ -81,6 +84,48 @@ export interface VisionProfileInput {
   tracking?: Partial<TrackerOptions> | undefined;
   keepFrames?: boolean | undefined;
   stream?: { url: string; fps?: number | undefined; enabled?: boolean | undefined } | undefined;
+}
+
+/** What GET /v2/devices/{device}/counts asks: ISO 8601 times as sent, and the size of a bucket. */
+export interface CountsQuery {
+  /** inclusive; default `to` less 24 hours */
+  from?: string | undefined;
+  /** exclusive; default now */
+  to?: string | undefined;
+  interval: CountsInterval;
+}
+
+type CountsInterval = 'hour' | 'day';
+
+/** A camera's counts per bucket: only buckets with something counted, in time order. */
+export interface ObjectCounts {
+  deviceId: string;
+  from: Date;
+  to: Date;
+  interval: CountsInterval;
+  buckets: Array<{
+    start: Date;
+    crossings: Array<{ line: string; direction: 'in' | 'out'; count: number }>;
+    entries: Array<{ zone: string; label: string; count: number }>;
+  }>;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** The longest range of each interval: a month of hours, a year of days (a leap year's). */
+const LONGEST_RANGE_DAYS: Readonly<Record<CountsInterval, number>> = { hour: 31, day: 366 };
+
+/** An ISO 8601 time of the query (`name`), or the invalid-parameter error naming it. */
+function queryTime(name: string, text: string): Date {
+  const ms = parseIso8601(text);
+  if (ms === undefined || ms < 0 || ms > LATEST_TIME_MS) {
+    const quoted = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+    throw invalid(
+      'invalid query parameter',
+      `${name}: expected an ISO 8601 time with a date and a zone, such as 2026-01-01T10:00:00Z, in the years 1970 to 9999, got ${quoted}`,
+    );
+  }
+  return new Date(ms);
 }
 
 /** Which model versions an organization may run (InferenceService.visible). */
@@ -166,6 +211,39 @@ export class VisionService {
   async ofDevice(organizationId: string, deviceId: string): Promise<VisionProfile | undefined> {
     const row = await db.findVision(this.sql, organizationId, deviceId);
     return row && toProfile(row, this.streams.secrets);
+  }
+
+  /**
+   * A device's object events counted per hour or day (UTC) of their frames'
+   * times in [from, to): the lines crossed per direction, the zones entered
+   * per label. 404 for a device of another organization; a device that
+   * never streamed (no camera) has no buckets.
+   */
+  async counts(organizationId: string, deviceId: string, query: CountsQuery): Promise<ObjectCounts> {
+    const { interval } = query;
+    const to = query.to === undefined ? new Date() : queryTime('to', query.to);
+    const from = query.from === undefined ? new Date(to.getTime() - 24 * HOUR_MS) : queryTime('from', query.from);
+    if (from.getTime() >= to.getTime())
+      throw invalid('invalid query parameter', `from: must be before to (${to.toISOString()})`);
+    const longest = LONGEST_RANGE_DAYS[interval];
+    if (to.getTime() - from.getTime() > longest * DAY_MS) {
+      throw invalid(
+        'invalid query parameter',
+        `from: the range from ${from.toISOString()} to ${to.toISOString()} is longer than ${longest} days, the most interval=${interval} counts`,
+      );
+    }
+    found(await findDevice(this.sql, organizationId, deviceId), 'device');
+    const buckets = new Map<number, ObjectCounts['buckets'][number]>();
+    for (const row of await countObjectEvents(this.sql, organizationId, deviceId, { from, to, interval })) {
+      let bucket = buckets.get(row.bucket.getTime());
+      if (!bucket) {
+        bucket = { start: row.bucket, crossings: [], entries: [] };
+        buckets.set(row.bucket.getTime(), bucket);
+      }
+      if (row.kind === 'crossing') bucket.crossings.push({ line: row.name, direction: row.detail, count: row.count });
+      else bucket.entries.push({ zone: row.name, label: row.detail, count: row.count });
+    }
+    return { deviceId, from, to, interval, buckets: [...buckets.values()] };
   }
 
   /** Sets (replaces) a device's profile: a new model version must be one the organization can run. */

@@ -5,13 +5,16 @@
 // the object events a stream stores instead of an event per frame:
 //   object.start   the track is confirmed (after the tracker's minFrames),
 //                  with the zones it entered and lines it crossed before;
-//   object.update  a started object entered or left a zone or crossed a line;
+//   object.update  a started object entered or left a zone, crossed a line,
+//                  or has stayed in a zone as long as a dwell mark (the
+//                  seconds rules ask of that zone: setDwellMarks);
 //   object.end     it was lost past the tracker's buffer, or the camera's
 //                  video stopped (end()).
 // Each event carries the object as it is then: its label, its latest score
 // and box, the zones it is in with the time spent in each so far, every
 // line it crossed, and when it was first and last seen. An object that
-// never got confirmed has no event at all.
+// never got confirmed has no event at all. Every event also carries how
+// many started objects of each label each zone holds at its frame.
 import type { CrossingDirection } from '../lib/image-zones.js';
 import type { Box } from './kalman-box.js';
 import { ObjectPlaces, type PlacedLine, type PlacedZone } from './object-places.js';
@@ -42,6 +45,10 @@ export interface ObjectEvent {
   entered: string[];
   left: string[];
   crossed: Array<{ line: string; direction: CrossingDirection }>;
+  /** the dwell marks it reached this frame: each zone with the mark's seconds */
+  dwelled: Array<{ zone: string; seconds: number }>;
+  /** zone → label → started objects inside it at this frame (every zone, {} for an empty one) */
+  inZone: Record<string, Record<string, number>>;
   /** every line it crossed so far, in order */
   crossings: Array<{ line: string; direction: CrossingDirection; at: number }>;
   /** when it was first and last seen (ms since the epoch, the frames' times) */
@@ -74,15 +81,29 @@ export interface LifecycleSettings {
   lines: readonly PlacedLine[];
 }
 
+type EventChanges = Pick<ObjectEvent, 'entered' | 'left' | 'crossed' | 'dwelled'>;
+
 export class ObjectLifecycle {
-  private readonly tracker: ObjectTracker;
+  private tracker: ObjectTracker;
   private readonly places: ObjectPlaces;
+  private readonly zoneNames: string[];
   private readonly objects = new Map<number, ObjectRecord>();
+  /** zone → the seconds in it that are told, ascending */
+  private dwellMarks: ReadonlyMap<string, readonly number[]> = new Map();
 
   /** `firstId`: the first track's id (ObjectTracker). */
-  constructor(settings: LifecycleSettings, firstId = 1) {
+  constructor(
+    private readonly settings: LifecycleSettings,
+    firstId = 1,
+  ) {
     this.tracker = new ObjectTracker(settings.tracking, firstId);
     this.places = new ObjectPlaces(settings.zones, settings.lines);
+    this.zoneNames = settings.zones.map((zone) => zone.name);
+  }
+
+  /** The times in a zone an object's event tells when it reaches them (zone → seconds): what rules' dwell conditions ask. */
+  setDwellMarks(marks: ReadonlyMap<string, readonly number[]>): void {
+    this.dwellMarks = marks;
   }
 
   /** The next frame's detections, taken at `atMs` (its time: a dwell is counted on it). */
@@ -118,6 +139,7 @@ export class ObjectLifecycle {
         };
         this.objects.set(trackId, record);
       }
+      const previousSight = record.lastSeen;
       Object.assign(record, { score, box, lastSeen: atMs });
       for (const { zone, since } of changes.leftVisits) {
         record.spentMs.set(zone, (record.spentMs.get(zone) ?? 0) + (atMs - since));
@@ -131,26 +153,60 @@ export class ObjectLifecycle {
       for (const { line, direction } of changes.crossed) moves.crossings.push({ line, direction, trackId, label });
       for (const zone of changes.entered) moves.entries.push({ zone, trackId, label });
       if (!record.started) {
-        // What it did before it was confirmed is told with its start: the zones it is in, the lines it crossed.
+        // What it did before it was confirmed is told with its start: the zones it is in, the lines it crossed, the marks it reached.
         const entered = this.places.zonesOf(trackId, atMs).map((visit) => visit.zone);
         const crossed = record.crossings.map(({ line, direction }) => ({ line, direction }));
-        events.push(this.event('object.start', trackId, record, { entered, left: [], crossed }));
+        const dwelled = this.marksReached(trackId, atMs, Number.NEGATIVE_INFINITY);
+        events.push(this.event('object.start', trackId, record, { entered, left: [], crossed, dwelled }));
         record.started = true;
-      } else if (changes.entered.length + changes.left.length + changes.crossed.length > 0) {
-        events.push(this.event('object.update', trackId, record, changes));
+      } else {
+        const dwelled = this.marksReached(trackId, atMs, previousSight);
+        if (changes.entered.length + changes.left.length + changes.crossed.length + dwelled.length > 0) {
+          events.push(this.event('object.update', trackId, record, { ...changes, dwelled }));
+        }
       }
     }
+    const inZone = this.inZoneCounts(atMs);
+    for (const event of events) event.inZone = inZone;
     return { trackIds, moves, events };
   }
 
-  /** The camera's video stopped: every started object ends, at its last sight. */
+  /** The dwell marks an object passed between its previous sight and `atMs`: each zone it is in, each mark crossed. */
+  private marksReached(trackId: number, atMs: number, previousSight: number): ObjectEvent['dwelled'] {
+    const reached: ObjectEvent['dwelled'] = [];
+    for (const { zone, ms } of this.places.zonesOf(trackId, atMs)) {
+      const before = ms - (atMs - previousSight);
+      for (const seconds of this.dwellMarks.get(zone) ?? []) {
+        if (before < seconds * 1000 && seconds * 1000 <= ms) reached.push({ zone, seconds });
+      }
+    }
+    return reached;
+  }
+
+  /** Zone → label → the started objects inside it now. */
+  private inZoneCounts(atMs: number): ObjectEvent['inZone'] {
+    const counts: ObjectEvent['inZone'] = Object.fromEntries(this.zoneNames.map((zone) => [zone, {}]));
+    for (const [trackId, record] of this.objects) {
+      if (!record.started) continue;
+      for (const { zone } of this.places.zonesOf(trackId, atMs)) {
+        const byLabel = counts[zone]!;
+        byLabel[record.label] = (byLabel[record.label] ?? 0) + 1;
+      }
+    }
+    return counts;
+  }
+
+  /** The camera's video stopped: every started object ends, at its last sight; the next frame's objects are new ones. */
   end(): ObjectEvent[] {
+    this.tracker = new ObjectTracker(this.settings.tracking, this.tracker.upcomingId);
     const events: ObjectEvent[] = [];
     for (const [trackId, record] of this.objects) {
       const left = this.places.end(trackId);
       if (record.started) events.push(this.ended(trackId, record, left, record.lastSeen));
     }
     this.objects.clear();
+    const empty = Object.fromEntries(this.zoneNames.map((zone) => [zone, {}]));
+    for (const event of events) event.inZone = empty;
     return events;
   }
 
@@ -159,12 +215,7 @@ export class ObjectLifecycle {
     return this.tracker.size;
   }
 
-  private event(
-    type: ObjectEventType,
-    trackId: number,
-    record: ObjectRecord,
-    changes: { entered: string[]; left: string[]; crossed: ObjectEvent['crossed'] },
-  ): ObjectEvent {
+  private event(type: ObjectEventType, trackId: number, record: ObjectRecord, changes: EventChanges): ObjectEvent {
     const zones = this.places.zonesOf(trackId, record.lastSeen);
     const timeInZones: Record<string, number> = {};
     for (const [zone, ms] of record.spentMs) timeInZones[zone] = ms / 1000;
@@ -180,6 +231,8 @@ export class ObjectLifecycle {
       entered: changes.entered,
       left: changes.left,
       crossed: changes.crossed,
+      dwelled: changes.dwelled,
+      inZone: {},
       crossings: [...record.crossings],
       firstSeen: record.firstSeen,
       lastSeen: record.lastSeen,
@@ -194,6 +247,11 @@ export class ObjectLifecycle {
     atMs: number,
   ): ObjectEvent {
     for (const { zone, since } of left) record.spentMs.set(zone, (record.spentMs.get(zone) ?? 0) + (atMs - since));
-    return this.event('object.end', trackId, record, { entered: [], left: left.map((v) => v.zone), crossed: [] });
+    return this.event('object.end', trackId, record, {
+      entered: [],
+      left: left.map((v) => v.zone),
+      crossed: [],
+      dwelled: [],
+    });
   }
 }

@@ -36,6 +36,10 @@ let sql: postgres.Sql;
 let admin: Api;
 let database: Platform['database'];
 let channelKey: string;
+let channelId: string;
+/** where the rules' webhooks go: a receiver on loopback that answers 200 */
+let receiver: Server;
+let receiverUrl: string;
 let dir: string;
 let frames: Buffer[];
 
@@ -74,6 +78,12 @@ beforeAll(async () => {
   frames = await clipFrames();
   await encodeClip(frames, join(dir, 'clip.mkv'));
   await listenCamera();
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.end('ok'));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
   if (hasRtsp) {
     rtsp = spawn('/usr/bin/python3', [RTSP_SERVER, '0', join(dir, 'clip.mkv')], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -88,7 +98,12 @@ beforeAll(async () => {
     rtspUrl = `rtsp://127.0.0.1:${port}/clip`;
   }
   ({ database, server, sql, admin } = await startPlatform(
-    { STREAM_FILES_DIR: dir, STREAM_ALLOWED_HOSTS: '127.0.0.1', STREAMS_PER_ORGANIZATION: '4' },
+    {
+      STREAM_FILES_DIR: dir,
+      STREAM_ALLOWED_HOSTS: '127.0.0.1',
+      STREAMS_PER_ORGANIZATION: '4',
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    },
     { modelsDir: join(ROOT, 'models') },
   ));
   await waitFor(
@@ -98,6 +113,7 @@ beforeAll(async () => {
   );
   const created = (await admin.post('/v2/channels', { name: 'cameras', type: 'iot' })).body.data;
   channelKey = created.apiKeys[0].apiKey;
+  channelId = created.id;
 }, 180_000);
 
 afterAll(async () => {
@@ -105,6 +121,7 @@ afterAll(async () => {
   rtsp?.kill();
   for (const socket of cameraSockets) socket.destroy();
   camera?.close();
+  receiver?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -203,9 +220,9 @@ function expectClipObjects(events: ObjectPayload[]): void {
   // left to right across a line drawn top to bottom: "out", once
   expect(circle.flatMap((e) => e.crossed)).toEqual([{ line: 'gate', direction: 'out' }]);
   expect(circle.at(-1)!.crossings).toEqual([expect.objectContaining({ line: 'gate', direction: 'out' })]);
-  expect(circle.at(-1)!.timeInZones).toEqual({});
+  expect(circle.at(-1)!.timeInZones.corner).toBeUndefined();
   const square = events.filter((e) => e.label === 'square');
-  expect(square.flatMap((e) => e.entered)).toEqual(['corner']);
+  expect(square.flatMap((e) => e.entered).filter((zone) => zone === 'corner')).toEqual(['corner']);
   expect(square.at(-1)!.left).toEqual(['corner']);
   // in the corner from about 1.5 s to 5.5 s of the clip
   expect(square.at(-1)!.timeInZones.corner).toBeGreaterThan(2.5);
@@ -273,6 +290,73 @@ describe.runIf(hasFfmpeg)('a camera that streams', () => {
     },
     120_000,
   );
+
+  it('drives rules with what its objects do: a crossing, an entry, a stay once, and no stay for an object passing through', async () => {
+    const project = (await admin.post('/v2/projects', { name: 'yard', channelIds: [channelId] })).body.data.id;
+    const rules: Record<string, string> = {
+      crossing: "crossed('gate', 'out', 'circle')",
+      wrongWay: "crossed('gate', 'in')",
+      entry: "entered('corner', 'square')",
+      stay: "dwell('corner', 'square') >= 2",
+      passing: "dwell('band') >= 2",
+      filled: "becomesTrue(inZone('corner') >= 1)",
+    };
+    const ids: Record<string, string> = {};
+    for (const [name, conditions] of Object.entries(rules)) {
+      const res = await admin.post('/v2/rules', {
+        projectId: project,
+        name,
+        conditions,
+        actions: [
+          { type: 'webhook', method: 'POST', url: `${receiverUrl}/${name}`, body: '{"event": "{{event.id}}"}' },
+        ],
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.conditions).toBe(conditions);
+      ids[name] = res.body.data.id;
+    }
+    const deviceId = await newCamera();
+    // a vertical band the circle passes through in about 1.2 s (it moves 0.16 of the width a second)
+    const band = {
+      name: 'band',
+      polygon: [
+        [0.4, 0],
+        [0.6, 0],
+        [0.6, 1],
+        [0.4, 1],
+      ],
+    };
+    const base = profile(`file://${join(dir, 'clip.mkv')}`);
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, { ...base, zones: [...base.zones, band] })).status).toBe(
+      200,
+    );
+    const events = await firstPass(deviceId);
+    expectClipObjects(events);
+    const tracks = new Map(events.map((e) => [String(e.trackId), e.label]));
+    // What fired on the first pass's objects, by rule: the label of each firing's object.
+    const fired = async () => {
+      const rows = await sql<Array<{ ruleId: string; trackId: string }>>`
+        SELECT j.rule_id, e.payload->>'trackId' AS track_id FROM action_jobs j JOIN events e ON e.id = j.event_id
+        WHERE e.device_id = ${deviceId}`;
+      const out: Record<string, string[]> = Object.fromEntries(Object.keys(ids).map((name) => [name, []]));
+      for (const row of rows) {
+        const name = Object.keys(ids).find((n) => ids[n] === row.ruleId)!;
+        if (tracks.has(row.trackId)) out[name]!.push(tracks.get(row.trackId)!);
+      }
+      return out;
+    };
+    const expected = {
+      crossing: ['circle'],
+      wrongWay: [],
+      entry: ['square'],
+      stay: ['square'],
+      passing: [],
+      filled: ['square'],
+    };
+    // the events are committed with their action jobs: what fired is there once the first pass is
+    expect(await fired()).toEqual(expected);
+    await admin.put(`/v2/devices/${deviceId}/vision`, { ...base, stream: { url: base.stream.url, enabled: false } });
+  }, 120_000);
 
   it('refuses streams it will not read, masks credentials, and keeps them when the masked URL comes back', async () => {
     const deviceId = await newCamera();

@@ -559,15 +559,24 @@ describe('zones, labels and webhooks that would never work: warnings, and the ru
     await sql`INSERT INTO model_versions (id, model_id, organization_id, version, directory, config, public, status)
               VALUES (${ulid()}, ${modelId}, ${organizationId}, 1, ${`/nonexistent/${modelId}`}, ${JSON.stringify({ name: 'm', labels })}::text::jsonb, ${isPublic}, 'Failed')`;
   }
-  async function camera(organizationId: string, channelId: string, zones: string[]) {
+  async function camera(organizationId: string, channelId: string, zones: string[], lines: string[] = []) {
     const deviceId = await device(organizationId, channelId);
-    await sql`INSERT INTO device_vision (device_id, organization_id, model_version_id, zones) VALUES (${deviceId}, ${organizationId}, ${ulid()}, ${ZONES(zones)}::text::jsonb)`;
+    const lineJson = JSON.stringify(
+      lines.map((name) => ({
+        name,
+        line: [
+          [0.5, 0],
+          [0.5, 1],
+        ],
+      })),
+    );
+    await sql`INSERT INTO device_vision (device_id, organization_id, model_version_id, zones, lines) VALUES (${deviceId}, ${organizationId}, ${ulid()}, ${ZONES(zones)}::text::jsonb, ${lineJson}::text::jsonb)`;
   }
   let cameraProject: string;
   beforeAll(async () => {
     const cameras = await channel(orgA);
     cameraProject = await project(orgA, [cameras]);
-    await camera(orgA, cameras, ['left_half', 'right_half']);
+    await camera(orgA, cameras, ['left_half', 'right_half'], ['gate']);
     await camera(orgA, cameras, ['left_half', 'loading bay']);
     await camera(orgA, channelA, ['elsewhere']); // another project's camera
     await camera(orgB, channelB, ['b_zone']);
@@ -600,7 +609,11 @@ describe('zones, labels and webhooks that would never work: warnings, and the ru
     const res = await member.get(`/v2/projects/${cameraProject}/rule-vocabulary`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      data: { zones: ['left_half', 'loading bay', 'right_half'], labels: ['bicycle', 'person', 'traffic cone'] },
+      data: {
+        zones: ['left_half', 'loading bay', 'right_half'],
+        lines: ['gate'],
+        labels: ['bicycle', 'person', 'traffic cone'],
+      },
     });
     expect((await admin.get(`/v2/projects/${projectA2}/rule-vocabulary`)).body.data.zones).toEqual([]);
     const foreign = await other.get(`/v2/projects/${cameraProject}/rule-vocabulary`);
@@ -645,6 +658,27 @@ describe('zones, labels and webhooks that would never work: warnings, and the ru
       projectId: cameraProject,
     });
     expect(secret.body.data.warnings.map((w: { code: string }) => w.code)).toEqual(['unknown_label', 'unknown_zone']);
+  });
+
+  it("warns of object conditions naming a line, a zone or a label the project's cameras and models do not have", async () => {
+    const res = await member.post('/v2/rules/validate-conditions', {
+      conditions: "crossed('gaet', 'in', 'persn') || dwell('left_hlaf') >= 5 || entered('left_half', 'person')",
+      projectId: cameraProject,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.warnings).toEqual([
+      {
+        code: 'unknown_label',
+        message: 'label "persn" is not a label of any model this organization can run; did you mean "person"?',
+        suggestions: ['person'],
+      },
+      {
+        code: 'unknown_line',
+        message: 'line "gaet" is not a line of any camera in this project; did you mean "gate"?',
+        suggestions: ['gate'],
+      },
+      typoWarnings[1],
+    ]);
   });
 
   it('saves a rule with typos all the same, and answers its warnings on create (both routes) and PATCH', async () => {

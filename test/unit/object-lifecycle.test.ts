@@ -97,6 +97,10 @@ describe('ObjectLifecycle', () => {
     expect(inZone.left).toEqual(['right']);
     expect(ended.find((e) => e.trackId === 2)!.timeInZones).toEqual({});
     expect(objects.end()).toEqual([]);
+    // what is seen after the end are new objects, with new ids, started again
+    const after: ObjectEvent[] = [];
+    for (let i = 0; i < 3; i++) after.push(...objects.step([circle(0.8)], 7000 + i * 500).events);
+    expect(after.map((e) => [e.type, e.trackId])).toEqual([['object.start', 3]]);
   });
 
   it('keeps an object through a few missed frames, without a new start', () => {
@@ -105,5 +109,25 @@ describe('ObjectLifecycle', () => {
     const xs = [0.1, 0.12, 0.14, 0.16, null, null, 0.22, 0.24];
     for (const [i, x] of xs.entries()) events.push(...objects.step(x === null ? [] : [circle(x)], i * 100).events);
     expect(events.map((e) => [e.type, e.trackId])).toEqual([['object.start', 7]]);
+  });
+
+  it('tells once when an object has stayed in a zone as long as a dwell mark, and never for one passing through', () => {
+    const objects = new ObjectLifecycle(SETTINGS, 1);
+    objects.setDwellMarks(new Map([['right', [1, 2]]]));
+    const events: ObjectEvent[] = [];
+    // a circle still in the right half for 3 s; a square crossing the right half in 0.8 s (x 0.55 → 0.95)
+    for (let i = 0; i <= 15; i++) {
+      const square = i <= 4 ? [{ label: 'square', score: 0.9, box: box(0.55 + i * 0.1, 0.2, 0.2) }] : [];
+      events.push(...objects.step([circle(0.8), ...square], i * 200).events);
+    }
+    const dwelled = events.filter((e) => e.dwelled.length > 0).map((e) => [e.label, e.type, e.dwelled]);
+    expect(dwelled).toEqual([
+      ['circle', 'object.update', [{ zone: 'right', seconds: 1 }]],
+      ['circle', 'object.update', [{ zone: 'right', seconds: 2 }]],
+    ]);
+    // the started objects in each zone at each event's frame, per label
+    const start = events.find((e) => e.type === 'object.start' && e.label === 'square')!;
+    expect(start.inZone).toEqual({ right: { circle: 1, square: 1 } });
+    expect(events.at(-1)!.inZone).toEqual({ right: { circle: 1 } });
   });
 });

@@ -15,13 +15,20 @@ import {
 } from '../../src/platform/rules/actions.js';
 import { webhookTarget } from '../../src/platform/rules/action-runner.js';
 import { ConditionError, ExpressionSyntaxError } from '../../src/platform/rules/errors.js';
-import { compareValues, countDetections, evaluateCondition, scheduleHolds } from '../../src/platform/rules/evaluate.js';
+import {
+  compareValues,
+  countDetections,
+  evaluateCondition,
+  objectHolds,
+  scheduleHolds,
+} from '../../src/platform/rules/evaluate.js';
 import { generateExpression, parseExpression } from '../../src/platform/rules/expression.js';
 import { conditionsObjectOf, parseConditionsObject, parseLogicalCondition } from '../../src/platform/rules/inputs.js';
 import {
   ATTRIBUTE_OPERATORS,
   COMPARISON_OPERATORS,
   normalise,
+  type ObjectCondition,
   type Condition,
   type LandmarkConditionType,
 } from '../../src/platform/rules/model.js';
@@ -475,8 +482,34 @@ function treeGenerator(random: () => number) {
   const channel = () => (random() < 0.3 ? pick([CH, 'someid', "ch'x"]) : undefined);
   const literal = () => (random() < 0.4 ? pick(strings) : random() < 0.7 ? pick(numbers) : random() < 0.5);
   const labels = ['cone', 'traffic cone', "it's", 'ünïcødé ✓'];
+  const places = ['left', "it's", 'ünïcødé ✓', 'loading_dock'];
+  const objectLeaf = (): Condition => {
+    const label = random() < 0.5 ? { label: pick(labels) } : {};
+    switch (int(4)) {
+      case 0:
+        return { type: 'entered', zone: pick(places), ...label };
+      case 1:
+        return {
+          type: 'crossed',
+          line: pick(places),
+          ...(random() < 0.5 ? { direction: pick(['in', 'out'] as const) } : {}),
+          ...label,
+        };
+      case 2:
+        return { type: 'dwell', zone: pick(places), ...label, seconds: pick([1, 2.5, 30, 86_400]) };
+      default:
+        return {
+          type: 'inZone',
+          zone: pick(places),
+          ...label,
+          operator: pick(COMPARISON_OPERATORS),
+          value: pick(numbers),
+        };
+    }
+  };
   const leaf = (): Condition => {
-    const k = int(4);
+    const k = int(5);
+    if (k === 4) return objectLeaf();
     if (k === 3) {
       const c: Condition = {
         type: 'detections',
@@ -598,6 +631,7 @@ describe('evaluation helpers', () => {
       value: (path: string) => (path === 'event.data.tempF' ? tempF : undefined),
       landmark: () => inside,
       detections: () => 0,
+      objectEvent: () => undefined,
       memory: () => ({}),
     });
     expect(evaluateCondition(tree, ctx(CH, 71, false))).toBe(true);
@@ -682,11 +716,88 @@ describe('detections conditions', () => {
       landmark: () => false,
       detections: (label: string, zone: string | undefined) =>
         label === 'traffic cone' && zone === 'left' ? count : 0,
+      objectEvent: () => undefined,
       memory: () => ({}),
     });
     expect(evaluateCondition(tree, ctx(2, true))).toBe(true);
     expect(evaluateCondition(tree, ctx(1, true))).toBe(false);
     expect(evaluateCondition(tree, ctx(2, false))).toBe(false);
+  });
+});
+
+describe('object conditions', () => {
+  const start = {
+    type: 'object.start',
+    label: 'person',
+    entered: ['dock'],
+    crossed: [{ line: 'gate', direction: 'in' }],
+    dwelled: [{ zone: 'dock', seconds: 30 }],
+    inZone: { dock: { person: 2, car: 1 }, yard: {} },
+  };
+
+  it('parse from the expression and Gen B into one leaf each, and write both back', () => {
+    const cases: Array<[string, Condition, string]> = [
+      ["entered('dock')", { type: 'entered', zone: 'dock' }, 'When an object enters zone dock'],
+      [
+        "crossed('gate', 'in', 'person')",
+        { type: 'crossed', line: 'gate', direction: 'in', label: 'person' },
+        'When an object of person crosses line gate in',
+      ],
+      [
+        "dwell('dock', 'person') >= 30",
+        { type: 'dwell', zone: 'dock', label: 'person', seconds: 30 },
+        'When an object of person has stayed in zone dock for 30 s',
+      ],
+      [
+        "inZone('dock') >= 3",
+        { type: 'inZone', zone: 'dock', operator: '>=', value: 3 },
+        'When the objects in zone dock is at least 3',
+      ],
+    ];
+    for (const [source, leaf, description] of cases) {
+      expect(parseExpression(source)).toEqual(leaf);
+      expect(generateExpression(leaf)).toBe(source);
+      expect(conditionsObjectOf(leaf)).toEqual([{ ...leaf, description }]);
+      expect(parseConditionsObject([{ ...leaf, description }]).tree).toEqual(leaf);
+    }
+    // '' is any label, any direction
+    expect(parseExpression("crossed('gate', '', '')")).toEqual({ type: 'crossed', line: 'gate' });
+    expect(parseExpression("crossed('gate', '', 'car')")).toEqual({ type: 'crossed', line: 'gate', label: 'car' });
+  });
+
+  it('refuse what they cannot mean, saying why', () => {
+    expect(() => parseExpression("dwell('dock') > 30")).toThrow("dwell(…) takes '>=' only");
+    expect(() => parseExpression("dwell('dock') >= 0")).toThrow('seconds must be above 0');
+    expect(() => parseExpression("crossed('gate', 'up')")).toThrow("a crossing's direction is 'in', 'out' or ''");
+    expect(() => parseExpression("inZone('dock')")).toThrow('a comparison operator after inZone');
+    expect(() => parseConditionsObject([{ type: 'dwell', zone: 'dock', seconds: -1 }])).toThrow(
+      'conditionsObject.0.seconds',
+    );
+    expect(() => parseConditionsObject([{ type: 'crossed', line: 'gate', direction: 'sideways' }])).toThrow(
+      'conditionsObject.0.direction',
+    );
+  });
+
+  it('hold on the object event that tells it, of the label asked, and on no other event', () => {
+    const holds = (source: string, event: Record<string, unknown> | undefined) =>
+      objectHolds(parseExpression(source) as ObjectCondition, event);
+    expect(holds("entered('dock')", start)).toBe(true);
+    expect(holds("entered('dock', 'person')", start)).toBe(true);
+    expect(holds("entered('dock', 'car')", start)).toBe(false);
+    expect(holds("entered('yard')", start)).toBe(false);
+    expect(holds("crossed('gate')", start)).toBe(true);
+    expect(holds("crossed('gate', 'in')", start)).toBe(true);
+    expect(holds("crossed('gate', 'out')", start)).toBe(false);
+    expect(holds("dwell('dock') >= 30", start)).toBe(true);
+    // the mark of another rule's seconds is not this one's moment
+    expect(holds("dwell('dock') >= 10", start)).toBe(false);
+    expect(holds("inZone('dock') >= 3", start)).toBe(true);
+    expect(holds("inZone('dock', 'person') >= 3", start)).toBe(false);
+    expect(holds("inZone('yard') == 0", start)).toBe(true);
+    // an event that is no object event (a frame, a device's own) holds none, whatever its payload says
+    for (const source of ["entered('dock')", "inZone('yard') == 0", "dwell('dock') >= 30"])
+      expect(holds(source, undefined)).toBe(false);
+    expect(holds("entered('dock')", { entered: 'dock', label: 'person' })).toBe(false);
   });
 });
 
@@ -757,6 +868,7 @@ describe('for and becomes: conditions that remember', () => {
               value: (path) => (path === 'event.data.armed' ? true : undefined),
               landmark: () => false,
               detections: () => (seen ? 1 : 0),
+              objectEvent: () => undefined,
               memory: (node) => {
                 if (!memory.has(node)) memory.set(node, {});
                 return memory.get(node)!;

@@ -56,6 +56,8 @@ export interface CameraStreamDeps {
   writer: EventWriter;
   source: SourceSettings;
   log: Logger;
+  /** the seconds in each zone the rules seeing the camera's channel ask of objects (RulesEngine.dwellMarks) */
+  dwellMarks: (organizationId: string, channelId: string) => Promise<Map<string, number[]>>;
 }
 
 /** A stream's figures, as GET /v2/devices/{id}/vision and /metrics show them. */
@@ -98,6 +100,8 @@ function objectEventPayload(event: ObjectEvent, modelVersionId: string): Record<
     entered: event.entered,
     left: event.left,
     crossed: event.crossed,
+    dwelled: event.dwelled,
+    inZone: event.inZone,
     crossings: event.crossings.map((c) => ({ ...c, at: new Date(c.at).toISOString() })),
     firstSeen: new Date(event.firstSeen).toISOString(),
     lastSeen: new Date(event.lastSeen).toISOString(),
@@ -142,6 +146,11 @@ export class CameraStream {
 
   start(): void {
     void this.connect();
+  }
+
+  /** The rules' dwell marks of its zones, read again on every round of the supervisor (rules change). */
+  setDwellMarks(marks: ReadonlyMap<string, readonly number[]>): void {
+    this.objects.setDwellMarks(marks);
   }
 
   /** Stops reading; `endObjects`: its objects end (the stream was disabled), else they are left as they are (handed over). */
@@ -317,6 +326,7 @@ export class CameraStream {
         channelId,
         deviceId,
         source: 'iot',
+        object: true,
         serverReceivedAt: now,
         clientSentAt: new Date(event.lastSeen),
         payload: objectEventPayload(event, profile.modelVersionId),

@@ -7,7 +7,8 @@
 // lease's length. A stream whose profile changed is started again with the
 // new one; one disabled or removed is stopped and its objects ended. Each
 // stream's state and figures are written to its lease row on every round,
-// where any replica's GET reads them.
+// where any replica's GET reads them, and its dwell marks (the seconds in a
+// zone its rules ask of objects) are read again.
 import type { Sql } from 'postgres';
 import {
   deleteDisabledStreams,
@@ -171,6 +172,11 @@ export class StreamSupervisor {
       this.held.set(deviceId, { stream, profileSetAt: row.updatedAt.getTime() });
       stream.start();
       this.log.info('camera stream started here', { deviceId });
+    }
+    // The rules change: each stream's dwell marks are read again every round (from the rules engine's cache).
+    for (const { stream } of this.held.values()) {
+      const { organizationId, channelId } = stream.camera;
+      stream.setDwellMarks(await this.deps.dwellMarks(organizationId, channelId));
     }
     await releaseStreams(this.sql, this.replicaId, released);
     await reportStreams(

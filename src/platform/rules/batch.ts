@@ -34,6 +34,11 @@ export interface RuleEvent {
    * client's, of any size, and holds no detections.
    */
   camera?: boolean;
+  /**
+   * true for a streaming camera's object event (ingest/streams/camera-stream.ts),
+   * whose payload the server wrote: the only events object conditions read.
+   */
+  object?: boolean;
 }
 
 /** A device as rules see it: its row without the version, its state typed. */
@@ -263,6 +268,10 @@ class EventContext implements EvaluationContext {
     if (count === undefined)
       this.detectionCounts.set(key, (count = countDetections(this.event.payload, label, zone, minScore)));
     return count;
+  }
+
+  objectEvent(): Record<string, unknown> | undefined {
+    return this.event.object ? this.event.payload : undefined;
   }
 
   memory(node: StatefulCondition): NodeMemory {

@@ -7,6 +7,7 @@ import type {
   Condition,
   LandmarkTrigger,
   Literal,
+  ObjectCondition,
   ScheduleCondition,
   StatefulCondition,
 } from './model.js';
@@ -44,6 +45,40 @@ export function countDetections(
   return count;
 }
 
+/**
+ * Whether an object condition holds for an object event's payload
+ * (ingest/streams/camera-stream.ts): the server wrote it, but it is read
+ * as unknown all the same. Any other event (undefined) holds none.
+ */
+export function objectHolds(c: ObjectCondition, event: Record<string, unknown> | undefined): boolean {
+  if (!event) return false;
+  if (c.type === 'inZone') {
+    const zones = event.inZone;
+    const byLabel =
+      typeof zones === 'object' && zones !== null ? (zones as Record<string, unknown>)[c.zone] : undefined;
+    let count = 0;
+    if (typeof byLabel === 'object' && byLabel !== null) {
+      for (const [label, n] of Object.entries(byLabel)) {
+        if (typeof n === 'number' && (c.label === undefined || label === c.label)) count += n;
+      }
+    }
+    return compareValues(c.operator, count, c.value);
+  }
+  if (c.label !== undefined && event.label !== c.label) return false;
+  const list = (key: string): unknown[] => (Array.isArray(event[key]) ? (event[key] as unknown[]) : []);
+  const entry = (item: unknown) => (typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : {});
+  switch (c.type) {
+    case 'entered':
+      return list('entered').includes(c.zone);
+    case 'crossed':
+      return list('crossed').some(
+        (item) => entry(item).line === c.line && (c.direction === undefined || entry(item).direction === c.direction),
+      );
+    case 'dwell':
+      return list('dwelled').some((item) => entry(item).zone === c.zone && entry(item).seconds === c.seconds);
+  }
+}
+
 export interface EvaluationContext {
   /** when the event happened (the engine picks serverReceivedAt or clientSentAt) */
   time: Date;
@@ -57,6 +92,8 @@ export interface EvaluationContext {
   landmark(trigger: LandmarkTrigger, ids: readonly string[], attribute: string): boolean;
   /** a camera frame's detections of `label` (in `zone`, scoring at least `minScore`); 0 for an event that is no frame */
   detections(label: string, zone: string | undefined, minScore: number | undefined): number;
+  /** an object event's payload (a streaming camera's); undefined for any other event */
+  objectEvent(): Record<string, unknown> | undefined;
   /** what a stateful node of the rule being evaluated remembers of this device's earlier events (changed in place) */
   memory(node: StatefulCondition): NodeMemory;
 }
@@ -120,6 +157,11 @@ export function evaluateCondition(c: Condition, ctx: EvaluationContext, whole = 
       return compareValues(c.operator, ctx.value(c.attribute), c.value);
     case 'detections':
       return compareValues(c.operator, ctx.detections(c.label, c.zone, c.minScore), c.value);
+    case 'entered':
+    case 'crossed':
+    case 'dwell':
+    case 'inZone':
+      return objectHolds(c, ctx.objectEvent());
     default:
       if (!isLandmark(c)) return false;
       if (c.channelId !== undefined && c.channelId !== ctx.channelId) return false;

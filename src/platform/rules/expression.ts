@@ -14,6 +14,10 @@
 //               | 'weekDay' '(' '(' DAY (',' DAY)* ')' ')'
 //               | 'detections' '(' STRING (',' STRING (',' NUMBER)?)? ')' CMP NUMBER
 //                   (label, zone: '' for the whole image, minimum score)
+//               | 'entered' '(' STRING (',' STRING)? ')'          (zone, label: '' or none for any)
+//               | 'crossed' '(' STRING (',' STRING (',' STRING)?)? ')'  (line, 'in' | 'out' | '' for either, label)
+//               | 'dwell' '(' STRING (',' STRING)? ')' '>=' NUMBER  (zone, label; seconds)
+//               | 'inZone' '(' STRING (',' STRING)? ')' CMP NUMBER  (zone, label; objects inside)
 //               | 'heldFor' '(' NUMBER ',' NUMBER ',' expr ')'
 //                   (seconds, events in a row: 0 when not asked; see ForCondition)
 //               | ('becomesTrue' | 'becomesFalse') '(' expr ')'
@@ -44,6 +48,7 @@ import {
   type DetectionsCondition,
   type LandmarkConditionType,
   type Literal,
+  type ObjectCondition,
   type ScheduleCondition,
 } from './model.js';
 
@@ -107,6 +112,19 @@ function gen(c: Condition, nested: boolean): string {
       if (c.zone !== undefined || c.minScore !== undefined) args.push(quote(c.zone ?? ''));
       if (c.minScore !== undefined) args.push(String(c.minScore));
       return `detections(${args.join(', ')}) ${c.operator} ${c.value}`;
+    }
+    case 'entered':
+      return `entered(${[c.zone, ...(c.label === undefined ? [] : [c.label])].map(quote).join(', ')})`;
+    case 'crossed': {
+      const args = [c.line];
+      if (c.direction !== undefined || c.label !== undefined) args.push(c.direction ?? '');
+      if (c.label !== undefined) args.push(c.label);
+      return `crossed(${args.map(quote).join(', ')})`;
+    }
+    case 'dwell':
+    case 'inZone': {
+      const args = [c.zone, ...(c.label === undefined ? [] : [c.label])].map(quote).join(', ');
+      return c.type === 'dwell' ? `dwell(${args}) >= ${c.seconds}` : `inZone(${args}) ${c.operator} ${c.value}`;
     }
     case 'matchAttribute': {
       const core =
@@ -417,6 +435,11 @@ class Parser {
         return this.weekDayCall(pos);
       case 'detections':
         return this.detectionsCall();
+      case 'entered':
+      case 'crossed':
+      case 'dwell':
+      case 'inZone':
+        return this.objectCall(name);
       case 'heldFor': {
         const seconds = this.number('a number of seconds (0: not asked)');
         this.punct(',');
@@ -533,6 +556,53 @@ class Parser {
     if (zone !== undefined) out.zone = zone;
     if (minScore !== undefined) out.minScore = minScore;
     return out;
+  }
+
+  /** entered / crossed / dwell / inZone, after their `(` */
+  private objectCall(name: ObjectCondition['type']): ObjectCondition {
+    const place = this.string(name === 'crossed' ? 'a line name' : 'a zone name').value;
+    const optionalString = (what: string): string | undefined => {
+      if (!this.isPunct(',')) return undefined;
+      this.index++;
+      return this.string(what).value;
+    };
+    if (name === 'crossed') {
+      const direction = optionalString("a direction ('in', 'out', or '' for either)");
+      if (direction !== undefined && direction !== '' && direction !== 'in' && direction !== 'out')
+        this.fail(
+          this.tokens[this.index - 1]!.pos,
+          `a crossing's direction is 'in', 'out' or '', not ${quote(direction)}`,
+        );
+      const label = optionalString("a label ('' for any)");
+      this.punct(')');
+      return {
+        type: 'crossed',
+        line: place,
+        ...(direction && { direction: direction as 'in' | 'out' }),
+        ...(label !== undefined && { label }),
+      };
+    }
+    const label = optionalString("a label ('' for any)");
+    this.punct(')');
+    if (name === 'entered') return { type: 'entered', zone: place, ...(label !== undefined && { label }) };
+    const op = this.token;
+    if (op.kind !== 'op') return this.expected(`a comparison operator after ${name}(…)`);
+    this.index++;
+    if (name === 'dwell') {
+      if (op.value !== '>=') this.fail(op.pos, "dwell(…) takes '>=' only: the moment an object has stayed that long");
+      const seconds = this.number('a number of seconds');
+      if (!(seconds.value > 0 && seconds.value <= MAX_HELD_SECONDS))
+        this.fail(seconds.pos, `seconds must be above 0 and at most ${MAX_HELD_SECONDS}`);
+      return { type: 'dwell', zone: place, ...(label !== undefined && { label }), seconds: seconds.value };
+    }
+    const count = this.number('a number of objects');
+    return {
+      type: 'inZone',
+      zone: place,
+      ...(label !== undefined && { label }),
+      operator: op.value,
+      value: count.value,
+    };
   }
 
   private weekDayCall(pos: number): ScheduleCall {

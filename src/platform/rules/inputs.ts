@@ -27,6 +27,7 @@ import {
   LIMITS,
   MAX_HELD_EVENTS,
   MAX_HELD_SECONDS,
+  OBJECT_CONDITION_TYPES,
   SECONDS_PER_DAY,
   TRUE,
   measure,
@@ -39,6 +40,7 @@ import {
   type ForCondition,
   type LandmarkCondition,
   type LandmarkConditionType,
+  type ObjectCondition,
   type ScheduleCondition,
 } from './model.js';
 
@@ -212,6 +214,47 @@ const detectionsLeaf = z
   })
   .strict();
 
+const comparisonOperator = z
+  .string()
+  .refine(
+    (op) => (COMPARISON_OPERATORS as readonly string[]).includes(op),
+    `must be one of ${COMPARISON_OPERATORS.join(' ')}`,
+  )
+  .transform((op) => op as ComparisonOperator);
+const placeName = z.string().min(1).max(64);
+const objectLabel = optional(z.string().max(LIMITS.stringLength));
+const objectLeaves = {
+  entered: z.object({ type: z.string(), zone: placeName, label: objectLabel, description }).strict(),
+  crossed: z
+    .object({
+      type: z.string(),
+      line: placeName,
+      direction: optional(z.enum(['in', 'out'])),
+      label: objectLabel,
+      description,
+    })
+    .strict(),
+  dwell: z
+    .object({
+      type: z.string(),
+      zone: placeName,
+      label: objectLabel,
+      seconds: z.number().gt(0).max(MAX_HELD_SECONDS),
+      description,
+    })
+    .strict(),
+  inZone: z
+    .object({
+      type: z.string(),
+      zone: placeName,
+      label: objectLabel,
+      operator: comparisonOperator,
+      value: z.number().refine(Number.isFinite, 'must be finite'),
+      description,
+    })
+    .strict(),
+};
+
 const GEN_B_TYPES = [
   'and',
   'or',
@@ -224,6 +267,7 @@ const GEN_B_TYPES = [
   'attribute',
   'schedule',
   'detections',
+  ...OBJECT_CONDITION_TYPES,
 ];
 
 function landmark(type: LandmarkConditionType, leaf: z.infer<typeof landmarkLeaf>): LandmarkCondition {
@@ -312,6 +356,14 @@ function genBNode(value: unknown, where: string, depth: number, ctx: Context): C
       if (leaf.zone !== undefined) out.zone = leaf.zone;
       if (leaf.minScore !== undefined) out.minScore = leaf.minScore;
       return out;
+    }
+    case 'entered':
+    case 'crossed':
+    case 'dwell':
+    case 'inZone': {
+      const schema: z.ZodType<Record<string, unknown>> = objectLeaves[type];
+      const { description: _description, ...leaf } = check(schema, value, where);
+      return stripUndefined(leaf) as unknown as ObjectCondition;
     }
     default:
       throw new ConditionError(`${where}.type`, `unknown condition type "${type}" (one of ${GEN_B_TYPES.join(', ')})`);
@@ -508,6 +560,11 @@ function toConditionsObject(c: Condition): GenBNode {
         description: `When the frame's detections of ${c.label}${filters} ${OPERATOR_WORDS[c.operator]} ${c.value}`,
       };
     }
+    case 'entered':
+    case 'crossed':
+    case 'dwell':
+    case 'inZone':
+      return { ...c, description: describeObject(c) };
     default:
       return {
         type: c.type,
@@ -521,4 +578,19 @@ function toConditionsObject(c: Condition): GenBNode {
 /** The stored and returned `conditionsObject`: [root] as in the published examples, [] without conditions. */
 export function conditionsObjectOf(tree: Condition | null): GenBNode[] {
   return tree ? [toConditionsObject(tree)] : [];
+}
+
+/** The sentence a Gen B object leaf carries. */
+function describeObject(c: ObjectCondition): string {
+  const what = c.label === undefined ? 'an object' : `an object of ${c.label}`;
+  switch (c.type) {
+    case 'entered':
+      return `When ${what} enters zone ${c.zone}`;
+    case 'crossed':
+      return `When ${what} crosses line ${c.line}${c.direction === undefined ? '' : ` ${c.direction}`}`;
+    case 'dwell':
+      return `When ${what} has stayed in zone ${c.zone} for ${c.seconds} s`;
+    case 'inZone':
+      return `When the objects${c.label === undefined ? '' : ` of ${c.label}`} in zone ${c.zone} ${OPERATOR_WORDS[c.operator]} ${c.value}`;
+  }
 }

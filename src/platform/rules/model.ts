@@ -99,7 +99,31 @@ export interface DetectionsCondition {
   value: number;
 }
 
-type LeafCondition = LandmarkCondition | AttributeCondition | ScheduleCondition | DetectionsCondition;
+/**
+ * What a streaming camera's tracked objects did (its object events,
+ * ingest/streams/camera-stream.ts); each holds on the one object event that
+ * tells it, of an object of `label` (any label when absent), and never on
+ * another event:
+ * - entered: the object entered `zone` (after the zone's inertia);
+ * - crossed: it crossed `line`, in `direction` (either when absent);
+ * - dwell: it has stayed in `zone` `seconds` (the event of the moment it
+ *   reached them: once per object and visit, whatever it does after);
+ * - inZone: how many objects the camera follows inside `zone` now, counted
+ *   per object, compared with `value`.
+ */
+export type ObjectCondition =
+  | { type: 'entered'; zone: string; label?: string }
+  | { type: 'crossed'; line: string; direction?: 'in' | 'out'; label?: string }
+  | { type: 'dwell'; zone: string; label?: string; seconds: number }
+  | { type: 'inZone'; zone: string; label?: string; operator: ComparisonOperator; value: number };
+
+export const OBJECT_CONDITION_TYPES = ['entered', 'crossed', 'dwell', 'inZone'] as const;
+
+function isObjectCondition(c: Condition): c is ObjectCondition {
+  return (OBJECT_CONDITION_TYPES as readonly string[]).includes(c.type);
+}
+
+type LeafCondition = LandmarkCondition | AttributeCondition | ScheduleCondition | DetectionsCondition | ObjectCondition;
 /**
  * Holds once `item` has held on every event of the device, without a
  * break, for at least `seconds` (by the events' times) and for at least
@@ -255,6 +279,11 @@ export function normalise(c: Condition): Condition {
     }
     case 'schedule':
       return normaliseSchedule(c);
+    case 'entered':
+    case 'crossed':
+    case 'dwell':
+    case 'inZone':
+      return normaliseObject(c);
     case 'detections': {
       const out: DetectionsCondition = {
         type: 'detections',
@@ -271,6 +300,22 @@ export function normalise(c: Condition): Condition {
       if (c.channelId !== undefined) out.channelId = c.channelId;
       return out;
     }
+  }
+}
+
+/** An object leaf with its keys in one order, an empty label or direction dropped (any), -0 as 0. */
+function normaliseObject(c: ObjectCondition): ObjectCondition {
+  const label = c.label === undefined || c.label === '' ? {} : { label: c.label };
+  const zero = (n: number) => (Object.is(n, -0) ? 0 : n);
+  switch (c.type) {
+    case 'entered':
+      return { type: 'entered', zone: c.zone, ...label };
+    case 'crossed':
+      return { type: 'crossed', line: c.line, ...(c.direction && { direction: c.direction }), ...label };
+    case 'dwell':
+      return { type: 'dwell', zone: c.zone, ...label, seconds: zero(c.seconds) };
+    case 'inZone':
+      return { type: 'inZone', zone: c.zone, ...label, operator: c.operator, value: zero(c.value) };
   }
 }
 
@@ -315,6 +360,17 @@ export function landmarkIds(c: Condition | null): string[] {
   };
   if (c) walk(c);
   return [...ids];
+}
+
+/** The object leaves of a tree (entered, crossed, dwell, inZone), in pre-order. */
+export function objectLeaves(c: Condition | null): ObjectCondition[] {
+  const out: ObjectCondition[] = [];
+  const walk = (n: Condition) => {
+    if (isObjectCondition(n)) out.push(n);
+    childrenOf(n).forEach(walk);
+  };
+  if (c) walk(c);
+  return out;
 }
 
 /** Depth (a leaf is 1) and node count. */

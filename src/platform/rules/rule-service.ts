@@ -18,7 +18,7 @@ import {
   type RuleFields,
   type RuleRow,
 } from '../../db/rules.js';
-import { listCameraZoneNames, listRunnableLabels } from '../../db/rule-vocabulary.js';
+import { listCameraPlaceNames, listRunnableLabels } from '../../db/rule-vocabulary.js';
 import { invalid, notFound, OutOfOrganizationError } from '../../errors.js';
 import { actionReferences, prepareActions, presentActions, type ActionInput, type RuleAction } from './actions.js';
 import type { Secrets } from '../secrets.js';
@@ -34,7 +34,7 @@ import {
 } from './inputs.js';
 import { LIMITS, landmarkIds, measure, type Condition } from './model.js';
 import { NOTHING_ALLOWED, type AllowList } from './ssrf-guard.js';
-import { vocabularyWarnings, webhookWarnings, type RuleWarning } from './warnings.js';
+import { namedPlaces, vocabularyWarnings, webhookWarnings, type RuleWarning } from './warnings.js';
 
 export type { RuleWarning } from './warnings.js';
 
@@ -257,17 +257,21 @@ export class RuleService {
   ) {}
 
   /**
-   * What conditions of the project's rules may name: the zones of its
-   * cameras (vision profiles of the devices of its channels) and the labels
-   * of every model version the organization can run; sorted, distinct.
+   * What conditions of the project's rules may name: the zones and lines
+   * of its cameras (vision profiles of the devices of its channels) and the
+   * labels of every model version the organization can run; sorted, distinct.
    */
-  async vocabulary(organizationId: string, projectId: string): Promise<{ zones: string[]; labels: string[] }> {
+  async vocabulary(
+    organizationId: string,
+    projectId: string,
+  ): Promise<{ zones: string[]; lines: string[]; labels: string[] }> {
     if (!(await projectExists(this.sql, organizationId, projectId))) throw notFound('project not found');
-    const [zones, labels] = await Promise.all([
-      listCameraZoneNames(this.sql, organizationId, projectId),
+    const [zones, lines, labels] = await Promise.all([
+      listCameraPlaceNames(this.sql, 'zones', organizationId, projectId),
+      listCameraPlaceNames(this.sql, 'lines', organizationId, projectId),
       listRunnableLabels(this.sql, organizationId),
     ]);
-    return { zones: sortedUnique(zones), labels: sortedUnique(labels) };
+    return { zones: sortedUnique(zones), lines: sortedUnique(lines), labels: sortedUnique(labels) };
   }
 
   /**
@@ -281,15 +285,18 @@ export class RuleService {
     actions: readonly RuleAction[],
     project?: { id: string; channelIds: readonly string[] },
   ): Promise<RuleWarning[]> {
-    const hasDetections = JSON.stringify(tree ?? null).includes('"detections"');
-    const [labels, zones, webhooks] = await Promise.all([
-      hasDetections ? listRunnableLabels(this.sql, organizationId) : [],
-      hasDetections && project
-        ? listCameraZoneNames(this.sql, organizationId, project.id, project.channelIds)
-        : undefined,
+    const names = namedPlaces(tree);
+    const places = (kind: 'zones' | 'lines') =>
+      project && names[kind]
+        ? listCameraPlaceNames(this.sql, kind, organizationId, project.id, project.channelIds)
+        : undefined;
+    const [labels, zones, lines, webhooks] = await Promise.all([
+      names.labels ? listRunnableLabels(this.sql, organizationId) : [],
+      places('zones'),
+      places('lines'),
       webhookWarnings(actions, this.options.webhookAllowList ?? NOTHING_ALLOWED),
     ]);
-    return [...(hasDetections ? vocabularyWarnings(tree, { labels, zones }) : []), ...webhooks];
+    return [...(names.labels ? vocabularyWarnings(tree, { labels, zones, lines }) : []), ...webhooks];
   }
 
   async create(organizationId: string, input: RuleInput & { projectId: string; name: string }): Promise<SavedRule> {

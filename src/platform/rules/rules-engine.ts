@@ -37,7 +37,7 @@ import {
 import { EvaluationBudget } from './budget.js';
 import { organizationRules, type OrganizationRules } from './compiled.js';
 import { KnownDevices, type BatchDevices, type KnownDevice } from './known-devices.js';
-import { landmarkIds } from './model.js';
+import { landmarkIds, objectLeaves } from './model.js';
 import type { RuleService } from './rule-service.js';
 
 /** What a batch's rules change: written by the event writer in the batch's commit. */
@@ -110,6 +110,29 @@ export class RulesEngine {
 
   async stop(): Promise<void> {
     for (const unlisten of this.unlisten) await unlisten().catch(() => {});
+  }
+
+  /**
+   * The seconds in a zone the organization's enabled rules ask of objects
+   * (their dwell conditions), zone → seconds ascending, for the rules seeing
+   * `channelId`: a streaming camera of that channel tells each object's
+   * reaching them (vision/object-lifecycle.ts setDwellMarks).
+   */
+  async dwellMarks(organizationId: string, channelId: string): Promise<Map<string, number[]>> {
+    const organization = await this.rulesOf(organizationId);
+    const channel = organization.byChannel.get(channelId);
+    const marks = new Map<string, Set<number>>();
+    const rules = channel ? [...channel.always, ...[...channel.byLandmark.values()].flat()] : [];
+    for (const rule of rules) {
+      for (const leaf of objectLeaves(rule.condition)) {
+        if (leaf.type !== 'dwell') continue;
+        const { zone, seconds } = leaf;
+        let zoneMarks = marks.get(zone);
+        if (!zoneMarks) marks.set(zone, (zoneMarks = new Set()));
+        zoneMarks.add(seconds);
+      }
+    }
+    return new Map([...marks].map(([zone, seconds]) => [zone, [...seconds].sort((a, b) => a - b)]));
   }
 
   private rulesOf(organizationId: string): Promise<OrganizationRules> {

@@ -1,14 +1,14 @@
 // Warnings of a rule that is valid but will not do what it says: a
-// detections condition naming a zone no camera of the project has or a label
-// no model of the organization has (a typo: `left_hlaf`, `trafic cone`,
+// detections or object condition naming a zone or a line no camera of the
+// project has or a label no model of the organization has (a typo: `left_hlaf`, `trafic cone`,
 // which would never fire), a webhook whose URL the SSRF guard will refuse at
 // every fire. The rule is saved all the same (a camera or a model may come
 // later); the answer says so, with the near matches.
 import { webhookOrigin, type RuleAction } from './actions.js';
-import type { Condition, DetectionsCondition } from './model.js';
+import { type Condition, objectLeaves } from './model.js';
 import { BlockedDestinationError, checkDestination, type AllowList } from './ssrf-guard.js';
 
-type RuleWarningCode = 'unknown_zone' | 'unknown_label' | 'webhook_blocked';
+type RuleWarningCode = 'unknown_zone' | 'unknown_line' | 'unknown_label' | 'webhook_blocked';
 
 export interface RuleWarning {
   code: RuleWarningCode;
@@ -20,22 +20,38 @@ export interface RuleWarning {
   suggestions?: string[];
 }
 
-/** What conditions may name: the project's cameras' zones (undefined: not known, no project) and the labels the organization can run. */
+/** What conditions may name: the project's cameras' zones and lines (undefined: not known, no project) and the labels the organization can run. */
 export interface RuleVocabulary {
   zones: readonly string[] | undefined;
+  lines?: readonly string[] | undefined;
   labels: readonly string[];
 }
 
-/** The detections leaves of a tree. */
-function detectionLeaves(tree: Condition | null): DetectionsCondition[] {
-  const out: DetectionsCondition[] = [];
+type NameKind = 'label' | 'zone' | 'line';
+
+/** The labels, zones and lines a tree's detections and object conditions name, in order, repeats included. */
+function namesOf(tree: Condition | null): Array<{ kind: NameKind; name: string }> {
+  const out: Array<{ kind: NameKind; name: string }> = [];
   const walk = (n: Condition) => {
     if (n.type === 'and' || n.type === 'or') n.items.forEach(walk);
     else if (n.type === 'not' || n.type === 'for' || n.type === 'becomes') walk(n.item);
-    else if (n.type === 'detections') out.push(n);
+    else if (n.type === 'detections') {
+      out.push({ kind: 'label', name: n.label });
+      if (n.zone !== undefined) out.push({ kind: 'zone', name: n.zone });
+    }
   };
   if (tree) walk(tree);
+  for (const leaf of objectLeaves(tree)) {
+    if (leaf.label !== undefined) out.push({ kind: 'label', name: leaf.label });
+    out.push(leaf.type === 'crossed' ? { kind: 'line', name: leaf.line } : { kind: 'zone', name: leaf.zone });
+  }
   return out;
+}
+
+/** Whether a tree names labels, zones, lines: which vocabulary its warnings need read. */
+export function namedPlaces(tree: Condition | null): { labels: boolean; zones: boolean; lines: boolean } {
+  const kinds = new Set(namesOf(tree).map((n) => n.kind));
+  return { labels: kinds.size > 0, zones: kinds.has('zone'), lines: kinds.has('line') };
 }
 
 /** Edits (insert, delete, substitute, swap two neighbours) from a to b. */
@@ -72,31 +88,30 @@ function nearMatches(word: string, known: readonly string[]): string[] {
 const didYouMean = (suggestions: readonly string[]) =>
   suggestions.length === 0 ? '' : `; did you mean ${suggestions.map((s) => JSON.stringify(s)).join(' or ')}?`;
 
-/** unknown_zone and unknown_label warnings of a tree's detections conditions, each name once. */
+/** unknown_label, unknown_zone and unknown_line warnings of a tree's detections and object conditions, each name once. */
 export function vocabularyWarnings(tree: Condition | null, vocabulary: RuleVocabulary): RuleWarning[] {
   const warnings: RuleWarning[] = [];
-  const labels = new Set(vocabulary.labels);
-  const zones = vocabulary.zones && new Set(vocabulary.zones);
+  const known: Record<NameKind, readonly string[] | undefined> = {
+    label: vocabulary.labels,
+    zone: vocabulary.zones,
+    line: vocabulary.lines,
+  };
+  const where: Record<NameKind, string> = {
+    label: 'a label of any model this organization can run',
+    zone: 'a zone of any camera in this project',
+    line: 'a line of any camera in this project',
+  };
   const seen = new Set<string>();
-  for (const leaf of detectionLeaves(tree)) {
-    if (!labels.has(leaf.label) && !seen.has(`label:${leaf.label}`)) {
-      seen.add(`label:${leaf.label}`);
-      const suggestions = nearMatches(leaf.label, vocabulary.labels);
-      warnings.push({
-        code: 'unknown_label',
-        message: `label ${JSON.stringify(leaf.label)} is not a label of any model this organization can run${didYouMean(suggestions)}`,
-        suggestions,
-      });
-    }
-    if (zones && leaf.zone !== undefined && !zones.has(leaf.zone) && !seen.has(`zone:${leaf.zone}`)) {
-      seen.add(`zone:${leaf.zone}`);
-      const suggestions = nearMatches(leaf.zone, vocabulary.zones!);
-      warnings.push({
-        code: 'unknown_zone',
-        message: `zone ${JSON.stringify(leaf.zone)} is not a zone of any camera in this project${didYouMean(suggestions)}`,
-        suggestions,
-      });
-    }
+  for (const { kind, name } of namesOf(tree)) {
+    const names = known[kind];
+    if (!names || names.includes(name) || seen.has(`${kind}:${name}`)) continue;
+    seen.add(`${kind}:${name}`);
+    const suggestions = nearMatches(name, names);
+    warnings.push({
+      code: `unknown_${kind}`,
+      message: `${kind} ${JSON.stringify(name)} is not ${where[kind]}${didYouMean(suggestions)}`,
+      suggestions,
+    });
   }
   return warnings;
 }

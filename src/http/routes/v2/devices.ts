@@ -14,6 +14,7 @@ import {
   totalsMeta,
   list,
   imageLineSchema,
+  objectCountsSchema,
   streamInputSchema,
   trackingSchema,
   visionOptionsSchema,
@@ -131,6 +132,36 @@ export function devicesEndpoints({ devices, vision, keptFrames }: PlatformServic
       async handler({ params, caller }) {
         const profile = await vision.get(caller.organizationId, params.device as string);
         return respond.data(presentVision(profile, await vision.streamStatus(caller.organizationId, profile)));
+      },
+    }),
+    defineEndpoint({
+      method: 'get',
+      path: '/v2/devices/:device/counts',
+      tag: 'devices',
+      summary: "a camera's counts per hour or day: lines crossed by direction, zones entered by label",
+      description:
+        "Counts the object events of a camera (object.start, object.update, object.end, written while it streams) per hour or per day (UTC) of their frames' times, in [from, to): each crossing of a counting line once, per line and direction, and each entry into a zone once, per zone and label. Only hours or days with something counted are answered, in time order. A range is at most 31 days by the hour and 366 days by the day; a device that is no camera has no buckets.",
+      auth: 'organization',
+      action: 'devices:read',
+      params: idParam('device'),
+      query: z
+        .object({
+          from: z
+            .string()
+            .max(40)
+            .optional()
+            .describe('ISO 8601 time, inclusive (default: `to` less 24 hours), e.g. 2026-01-01T00:00:00Z'),
+          to: z.string().max(40).optional().describe('ISO 8601 time, exclusive (default: now)'),
+          interval: z.enum(['hour', 'day']).default('hour').describe('the size of a bucket (default hour)'),
+        })
+        .strict(),
+      responses: {
+        200: { description: 'the counts', schema: one(objectCountsSchema) },
+        400: { description: 'from or to not an ISO 8601 time, from not before to, or a range too long' },
+        ...notFoundDoc,
+      },
+      async handler({ params, query, caller }) {
+        return respond.data(await vision.counts(caller.organizationId, params.device as string, query));
       },
     }),
     defineEndpoint({

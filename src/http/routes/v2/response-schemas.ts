@@ -325,6 +325,44 @@ export const visionSchema = z
     description: "a camera's vision profile: what its frames (POST /v1/iot/frames) are run through, and its zones",
   });
 
+export const objectCountsSchema = z
+  .strictObject({
+    deviceId: z.string(),
+    from: timestamp.describe('the start of the range (inclusive)'),
+    to: timestamp.describe('the end of the range (exclusive)'),
+    interval: z.enum(['hour', 'day']),
+    buckets: z
+      .array(
+        z.strictObject({
+          start: timestamp.describe('the start of the hour or day (UTC)'),
+          crossings: z
+            .array(
+              z.strictObject({
+                line: z.string(),
+                direction: z.enum(['in', 'out']),
+                count: int().describe('crossings of the line in this direction'),
+              }),
+            )
+            .describe('per line and direction, by line'),
+          entries: z
+            .array(
+              z.strictObject({
+                zone: z.string(),
+                label: z.string(),
+                count: int().describe('objects of this label that entered the zone'),
+              }),
+            )
+            .describe('per zone and label, by zone'),
+        }),
+      )
+      .describe('the hours or days with something counted, in time order'),
+  })
+  .meta({
+    id: 'ObjectCounts',
+    description:
+      "a camera's object events counted per hour or day of their frames' times: the lines crossed and the zones entered",
+  });
+
 const latLon = z.strictObject({ lat: z.number(), lon: z.number() });
 const lonLat = z.tuple([z.number(), z.number()]);
 
@@ -404,9 +442,9 @@ export const ruleSchema = z
 const ruleWarningSchema = z
   .strictObject({
     code: z
-      .enum(['unknown_zone', 'unknown_label', 'webhook_blocked'])
+      .enum(['unknown_zone', 'unknown_line', 'unknown_label', 'webhook_blocked'])
       .describe(
-        'unknown_zone: no camera of the project has the zone; unknown_label: no model the organization can run has the label; webhook_blocked: the URL is an internal address WEBHOOK_ALLOWED_HOSTS does not allow',
+        'unknown_zone: no camera of the project has the zone; unknown_line: nor the line; unknown_label: no model the organization can run has the label; webhook_blocked: the URL is an internal address WEBHOOK_ALLOWED_HOSTS does not allow',
       ),
     message: z.string().describe('a full sentence'),
     field: z.string().optional().describe('the field it is about, e.g. actions.0.url'),
@@ -438,6 +476,7 @@ export const conditionsCheckSchema = z
 export const ruleVocabularySchema = z
   .strictObject({
     zones: z.array(z.string()).describe("the zones of the project's cameras, sorted"),
+    lines: z.array(z.string()).describe("the counting lines of the project's cameras, sorted"),
     labels: z.array(z.string()).describe('the labels of every model version the organization can run, sorted'),
   })
   .meta({ id: 'RuleVocabulary' });

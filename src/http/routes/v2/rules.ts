@@ -200,13 +200,13 @@ export function rulesEndpoints({ rules }: PlatformServices): Endpoint[] {
       path: '/v2/projects/:project/rule-vocabulary',
       tag: 'rules',
       summary:
-        "what the project's rules may name: its cameras' zones and the labels of the models the organization can run",
+        "what the project's rules may name: its cameras' zones and lines and the labels of the models the organization can run",
       description:
-        "Answers the names a detections condition of the project's rules may use: `zones`, those of every camera (vision profile) of the devices of its channels, and `labels`, those of every model version the organization can run (the bundled demo models included); sorted, distinct.",
+        "Answers the names a detections or object condition of the project's rules may use: `zones` and `lines`, those of every camera (vision profile) of the devices of its channels, and `labels`, those of every model version the organization can run (the bundled demo models included); sorted, distinct.",
       auth: 'organization',
       action: 'rules:read',
       params: idParam('project'),
-      responses: { 200: { description: 'the zones and labels', schema: one(ruleVocabularySchema) } },
+      responses: { 200: { description: 'the zones, lines and labels', schema: one(ruleVocabularySchema) } },
       async handler({ caller, params }) {
         return respond.data(await rules.vocabulary(caller.organizationId, params.project));
       },
