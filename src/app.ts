@@ -17,6 +17,7 @@ import { CameraTracks } from './ingest/camera-tracks.js';
 import { FrameIngest } from './ingest/frames.js';
 import { StreamSupervisor } from './ingest/streams/stream-supervisor.js';
 import { managementEndpoints } from './http/routes/v2/index.js';
+import { cameraStreamEndpoints } from './http/routes/v2/camera-streams.js';
 import { predictEndpoint } from './http/routes/predict.js';
 import { frameEndpoints } from './http/routes/frames.js';
 import { predictErrors } from './inference/predict-errors.js';
@@ -475,6 +476,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     );
     streams.registerMetrics(metrics.registry);
     streams.start();
+    management.push(...cameraStreamEndpoints({ streams, vision: platform.vision }));
     cleanups.push(() => streams.stop());
     // Broker mode: this replica subscribes to the devices' messages on the operator's broker (started below).
     const brokerConfig = config.mqtt.broker;

@@ -241,6 +241,22 @@ describe.runIf(hasFfmpeg)('a camera that streams', () => {
     });
     expect(running.replica).toEqual(expect.any(String));
     expectClipObjects(await firstPass(deviceId));
+    // The latest frame, for the camera's page: a JPEG at the model's size, its boxes with their trackIds.
+    const latest = await waitFor(async () => {
+      const res = await admin.get(`/v2/devices/${deviceId}/vision/stream/frame`);
+      const boxes = Object.values(res.body.data?.detections ?? {}).flat() as Array<{ trackId?: number }>;
+      return res.status === 200 && boxes.some((box) => box.trackId !== undefined) && res.body.data;
+    });
+    const jpeg = Buffer.from(latest.image, 'base64');
+    expect([jpeg[0], jpeg[1]]).toEqual([0xff, 0xd8]);
+    // the clip is 640x360, fitted into the demo model's 320x320 input
+    expect([latest.width, latest.height]).toEqual([320, 180]);
+    const pushing = await newCamera();
+    expect((await admin.put(`/v2/devices/${pushing}/vision`, { modelVersionId: DEMO })).status).toBe(200);
+    expect((await admin.get(`/v2/devices/${pushing}/vision/stream/frame`)).body).toMatchObject({
+      status: 404,
+      error: 'this camera does not stream',
+    });
     // no event per frame: only object events
     expect((await objectEvents(deviceId)).every((e) => e.type?.startsWith('object.'))).toBe(true);
     const stats = (await waitFor(async () => (await status(deviceId)).stats?.framesOut > 20 && status(deviceId))).stats;

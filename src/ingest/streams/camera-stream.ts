@@ -14,7 +14,9 @@
 //
 //   connecting → running (frames flow) → retrying (reason) → connecting ...
 //   any → stopped (stop(): disabled, handed over or shutting down)
+import sharp from 'sharp';
 import type { DeployedVersion } from '../../inference/inference-service.js';
+import { native } from '../../inference/native.js';
 import { RAW_IMAGE_CONTENT_TYPE } from '../../inference/pipeline/request-body.js';
 import { predictOptions } from '../../inference/predict-options.js';
 import { bufferedBody, type PredictAdmission } from '../../inference/scheduling/admission.js';
@@ -163,6 +165,19 @@ export class CameraStream {
     await this.running;
     if (endObjects) await this.store(this.objects.end()).catch(() => {});
     this.setState('stopped', null);
+  }
+
+  /** The last frame run, as a JPEG, with its boxes (their trackIds) and when it arrived; undefined before the first. */
+  async latestFrame(): Promise<
+    { jpeg: Buffer; width: number; height: number; detections: DetectionsByLabel; at: Date } | undefined
+  > {
+    const latest = this.latest;
+    if (!latest) return undefined;
+    const { data, width, height } = native.decodeBmp(latest.bmp, latest.bmp.length);
+    const jpeg = await sharp(data, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality: 80 })
+      .toBuffer();
+    return { jpeg, width, height, detections: latest.detections, at: new Date(latest.at) };
   }
 
   stats(): StreamStats {

@@ -75,9 +75,10 @@ export class StreamSupervisor {
     await releaseStreams(this.sql, this.replicaId);
   }
 
-  /** The stream this replica reads for a camera, if it does. */
-  streamOf(deviceId: string): CameraStream | undefined {
-    return this.held.get(deviceId)?.stream;
+  /** The stream this replica reads for a camera of the organization, if it does. */
+  streamOf(organizationId: string, deviceId: string): CameraStream | undefined {
+    const stream = this.held.get(deviceId)?.stream;
+    return stream?.camera.organizationId === organizationId ? stream : undefined;
   }
 
   registerMetrics(registry: Registry): void {
