@@ -71,6 +71,7 @@ function serversCpu(servers: TestServer[]): CpuSample | undefined {
   return {
     server: samples.reduce((n, s) => n + s!.server, 0),
     database: samples.reduce((n, s) => n + s!.database, 0),
+    ffmpeg: samples.reduce((n, s) => n + s!.ffmpeg, 0),
   };
 }
 
@@ -102,6 +103,7 @@ export async function withCommitCost<T>(servers: TestServer[], run: () => Promis
         ? {
             server: perEvent(cpuAfter.server - cpuBefore.server),
             database: perEvent(cpuAfter.database - cpuBefore.database),
+            ffmpeg: perEvent(cpuAfter.ffmpeg - cpuBefore.ffmpeg),
           }
         : undefined,
   };

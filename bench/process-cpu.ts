@@ -9,13 +9,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** Seconds of CPU (user + system) so far. */
 export interface CpuSample {
   server: number;
+  /** every descendant but ffmpeg: the embedded PostgreSQL */
   database: number;
+  /** descendants named ffmpeg: the readers of cameras' streams */
+  ffmpeg: number;
 }
 
 /** USER_HZ: the unit of /proc/<pid>/stat times; 100 on every Linux port Node supports. */
 const TICKS_PER_SECOND = 100;
 
 interface ProcStat {
+  /** the command's name (proc(5): comm) */
+  name: string;
   ppid: number;
   /** own user + system ticks, all threads */
   own: number;
@@ -34,7 +39,8 @@ function readStat(pid: number): ProcStat | undefined {
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const n = (i: number) => Number(fields[i]);
   // fields[0] is field 3 of proc(5): state; ppid is 4, utime 14, stime 15, cutime 16, cstime 17.
-  return { ppid: n(1), own: n(11) + n(12), reaped: n(13) + n(14) };
+  const name = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+  return { name, ppid: n(1), own: n(11) + n(12), reaped: n(13) + n(14) };
 }
 
 /** The server's CPU and that of all its descendants; undefined where /proc is not there. */
@@ -59,14 +65,20 @@ export function sampleCpu(serverPid: number): CpuSample | undefined {
   // Every descendant's own time, plus what it reaped (the postmaster reaps
   // backends that ended, so their time stays counted).
   let database = 0;
+  let ffmpeg = 0;
   const queue = [...(children.get(serverPid) ?? [])];
   while (queue.length) {
     const pid = queue.pop()!;
     const stat = stats.get(pid)!;
-    database += stat.own + stat.reaped;
+    if (stat.name === 'ffmpeg') ffmpeg += stat.own + stat.reaped;
+    else database += stat.own + stat.reaped;
     queue.push(...(children.get(pid) ?? []));
   }
-  return { server: server.own / TICKS_PER_SECOND, database: database / TICKS_PER_SECOND };
+  return {
+    server: server.own / TICKS_PER_SECOND,
+    database: database / TICKS_PER_SECOND,
+    ffmpeg: ffmpeg / TICKS_PER_SECOND,
+  };
 }
 
 /** CPU milliseconds (user + system, all threads) this process has used so far: for in-process benchmarks. */

@@ -28,6 +28,11 @@ export const SUBCOMMANDS = {
     summary: 'this checkout against another: trivial endpoint, predict and ingestion, alternating',
   },
   frames: { module: './frames.js', summary: "cameras' frames: frames/s, p99 latency, and a SIGKILL crash round" },
+  streams: {
+    module: './streams.js',
+    summary:
+      "cameras' streams read by the server: streams held, CPU per stream, latency, tracking's cost, a crash round",
+  },
   decode: {
     module: './decode.js',
     summary: 'JPEG decoding per image through each decoder, in process (--against: beside another checkout)',

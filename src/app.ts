@@ -16,6 +16,7 @@ import { IngestService } from './ingest/ingest-service.js';
 import { CameraTracks } from './ingest/camera-tracks.js';
 import { FrameIngest } from './ingest/frames.js';
 import { StreamSupervisor } from './ingest/streams/stream-supervisor.js';
+import { openObjectEvents } from './db/object-events.js';
 import { managementEndpoints } from './http/routes/v2/index.js';
 import { cameraStreamEndpoints } from './http/routes/v2/camera-streams.js';
 import { predictEndpoint } from './http/routes/predict.js';
@@ -471,6 +472,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         },
         log,
         dwellMarks: (organizationId, channelId) => rulesEngine.dwellMarks(organizationId, channelId),
+        // The objects a stream's previous reading left open, up to 10 minutes back (a camera's tracker's idle time).
+        openObjects: (organizationId, deviceId) => openObjectEvents(database.sql, organizationId, deviceId, 600),
       },
       log,
     );

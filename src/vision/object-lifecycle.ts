@@ -196,6 +196,35 @@ export class ObjectLifecycle {
     return counts;
   }
 
+  /**
+   * Takes back the objects a previous reading of the camera left started
+   * (their last object events: the stream moved to another replica, or the
+   * server restarted): each continues under its id when it is seen again,
+   * without a second start, and ends when it is not.
+   */
+  resume(objects: readonly ObjectEvent[]): void {
+    this.tracker.restore(objects);
+    for (const object of objects) {
+      const inside = object.zones.map(({ zone, seconds }) => ({ zone, since: object.lastSeen - seconds * 1000 }));
+      this.places.restore(object.trackId, inside);
+      const spentMs = new Map<string, number>();
+      for (const [zone, seconds] of Object.entries(object.timeInZones)) {
+        const current = object.zones.find((visit) => visit.zone === zone)?.seconds ?? 0;
+        if (seconds > current) spentMs.set(zone, (seconds - current) * 1000);
+      }
+      this.objects.set(object.trackId, {
+        label: object.label,
+        score: object.score,
+        box: object.box,
+        firstSeen: object.firstSeen,
+        lastSeen: object.lastSeen,
+        started: true,
+        crossings: [...object.crossings],
+        spentMs,
+      });
+    }
+  }
+
   /** The camera's video stopped: every started object ends, at its last sight; the next frame's objects are new ones. */
   end(): ObjectEvent[] {
     this.tracker = new ObjectTracker(this.settings.tracking, this.tracker.upcomingId);

@@ -100,6 +100,15 @@ export class ObjectPlaces {
     return [...place.inside].map(([zone, since]) => ({ zone, ms: nowMs - since }));
   }
 
+  /** Takes back an object another camera's places followed: the zones it is in and since when. */
+  restore(trackId: number, inside: ReadonlyArray<{ zone: string; since: number }>): void {
+    this.objects.set(trackId, {
+      inside: new Map(inside.map(({ zone, since }) => [zone, since])),
+      pending: new Map(),
+      lastSide: new Map(),
+    });
+  }
+
   /** Forgets an object whose track ended: the zones it was in, which it leaves with it, each with when it entered. */
   end(trackId: number): Array<{ zone: string; since: number }> {
     const place = this.objects.get(trackId);

@@ -178,6 +178,22 @@ export class ObjectTracker {
     return { assignments, ended };
   }
 
+  /**
+   * Takes back objects another tracker followed (a stream started again on
+   * another replica, or after a restart), as lost tracks at their last box:
+   * a detection that matches one continues it, under its id; one not seen
+   * again within `lostFrames` frames ends.
+   */
+  restore(tracks: ReadonlyArray<{ trackId: number; label: string; box: Box }>): void {
+    for (const { trackId, label, box } of tracks) {
+      const track = new Track(trackId, label, box);
+      track.state = 'lost';
+      track.hits = this.options.minFrames;
+      this.tracks.push(track);
+      this.nextId = Math.max(this.nextId, trackId + 1);
+    }
+  }
+
   /** The tracks alive now (confirmed, lost or tentative): how many objects a camera is following. */
   get size(): number {
     return this.tracks.length;

@@ -6,27 +6,28 @@
 // it is read from a file, from an MJPEG camera over HTTP (served here, in
 // real time, in a loop) and from an RTSP server (GStreamer's, from Debian's
 // packages), each on loopback.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Api } from '../helpers/api.js';
-import { CLIP, clipFrames, encodeClip } from '../helpers/moving-shapes.js';
+import { clipFrames, encodeClip } from '../helpers/moving-shapes.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { ROOT, waitFor, type TestServer } from '../helpers/server.js';
+import {
+  type MjpegCamera,
+  type RtspServer,
+  rtspServerInstalled,
+  startMjpegCamera,
+  startRtspServer,
+} from '../helpers/stream-sources.js';
 
 const DEMO = '01JDEM0DETECT0R00000000001';
-const RTSP_SERVER = join(ROOT, 'test/helpers/rtsp-server.py');
-/** Debian's python3 with GStreamer's RTSP server: the RTSP case runs where they are installed, and always in CI (RTSP_TESTS_REQUIRED). */
-const hasRtsp =
-  process.env.RTSP_TESTS_REQUIRED === '1' ||
-  (existsSync('/usr/bin/python3') &&
-    existsSync('/usr/lib/x86_64-linux-gnu/girepository-1.0/GstRtspServer-1.0.typelib'));
+/** The RTSP case runs where GStreamer's RTSP server is installed, and always in CI (RTSP_TESTS_REQUIRED). */
+const hasRtsp = process.env.RTSP_TESTS_REQUIRED === '1' || rtspServerInstalled;
 
 /** ffmpeg reads the streams and encodes the clip: without it (a machine the install could not give it to) the file is skipped, except in CI. */
 const hasFfmpeg = process.env.RTSP_TESTS_REQUIRED === '1' || spawnSync('ffmpeg', ['-version']).status === 0;
@@ -43,60 +44,23 @@ let receiverUrl: string;
 let dir: string;
 let frames: Buffer[];
 
-/** The HTTP camera: MJPEG (multipart/x-mixed-replace) at the clip's rate, the clip in a loop, from frame 0 for each client. */
-let camera: Server;
-let cameraUrl: string;
-const cameraSockets = new Set<Socket>();
-let rtsp: ChildProcess | undefined;
-let rtspUrl: string;
-
-function serveMjpeg(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'multipart/x-mixed-replace; boundary=frame' });
-  let i = 0;
-  const timer = setInterval(() => {
-    const jpeg = frames[i++ % frames.length]!;
-    res.write(`--frame\r\nContent-Type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\n\r\n`);
-    res.write(jpeg);
-    res.write('\r\n');
-  }, 1000 / CLIP.fps);
-  res.on('close', () => clearInterval(timer));
-}
-
-async function listenCamera(port = 0): Promise<void> {
-  camera = createServer((_req, res) => serveMjpeg(res));
-  camera.on('connection', (socket) => {
-    cameraSockets.add(socket);
-    socket.on('close', () => cameraSockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => camera.listen(port, '127.0.0.1', resolve));
-  cameraUrl = `http://127.0.0.1:${(camera.address() as { port: number }).port}/video.mjpg`;
-}
+/** The HTTP camera: MJPEG at the clip's rate, the clip in a loop, from frame 0 for each client. */
+let camera: MjpegCamera;
+let rtsp: RtspServer | undefined;
 
 beforeAll(async () => {
   if (!hasFfmpeg) return;
   dir = await mkdtemp(join(tmpdir(), 'streams-'));
   frames = await clipFrames();
   await encodeClip(frames, join(dir, 'clip.mkv'));
-  await listenCamera();
+  camera = await startMjpegCamera(frames);
   receiver = createServer((req, res) => {
     req.resume();
     req.on('end', () => res.end('ok'));
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
-  if (hasRtsp) {
-    rtsp = spawn('/usr/bin/python3', [RTSP_SERVER, '0', join(dir, 'clip.mkv')], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const port = await new Promise<string>((resolve, reject) => {
-      rtsp!.stdout!.on('data', (chunk: Buffer) => {
-        const ready = /ready (\d+)/.exec(chunk.toString());
-        if (ready) resolve(ready[1]!);
-      });
-      rtsp!.on('exit', (code) => reject(new Error(`the RTSP server exited (${code})`)));
-    });
-    rtspUrl = `rtsp://127.0.0.1:${port}/clip`;
-  }
+  if (hasRtsp) rtsp = await startRtspServer(join(dir, 'clip.mkv'));
   ({ database, server, sql, admin } = await startPlatform(
     {
       STREAM_FILES_DIR: dir,
@@ -118,9 +82,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopPlatform({ sql, server, database });
-  rtsp?.kill();
-  for (const socket of cameraSockets) socket.destroy();
-  camera?.close();
+  rtsp?.stop();
+  camera?.stop();
   receiver?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
@@ -277,20 +240,19 @@ describe.runIf(hasFfmpeg)('a camera that streams', () => {
 
   it('reads an MJPEG camera over HTTP, and goes on after the camera restarts', async () => {
     const deviceId = await newCamera();
-    expect((await admin.put(`/v2/devices/${deviceId}/vision`, profile(cameraUrl))).status).toBe(200);
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, profile(camera.url))).status).toBe(200);
     expectClipObjects(await firstPass(deviceId));
 
     // The camera goes away and comes back on the same port: the stream retries, then runs again.
-    const port = (camera.address() as { port: number }).port;
+    const port = Number(new URL(camera.url).port);
     const before = (await status(deviceId)).stats.framesIn as number;
-    camera.close();
-    for (const socket of cameraSockets) socket.destroy();
+    camera.stop();
     const retrying = await waitFor(async () => {
       const now = await status(deviceId);
       return now.state === 'retrying' && now;
     });
     expect(retrying.reason).toEqual(expect.any(String));
-    await listenCamera(port);
+    camera = await startMjpegCamera(frames, port);
     await waitFor(async () => {
       const now = await status(deviceId);
       return now.state === 'running' && now.stats.framesIn > before + 10 && now.stats.restarts >= 1;
@@ -301,7 +263,7 @@ describe.runIf(hasFfmpeg)('a camera that streams', () => {
     'reads an RTSP camera',
     async () => {
       const deviceId = await newCamera();
-      expect((await admin.put(`/v2/devices/${deviceId}/vision`, profile(rtspUrl))).status).toBe(200);
+      expect((await admin.put(`/v2/devices/${deviceId}/vision`, profile(rtsp!.url))).status).toBe(200);
       expectClipObjects(await firstPass(deviceId));
     },
     120_000,
@@ -389,7 +351,7 @@ describe.runIf(hasFfmpeg)('a camera that streams', () => {
       expect(res.body).toMatchObject({ status: 400, message: 'invalid request body' });
       expect(res.body.error).toContain(says);
     }
-    expect((await put({ url: cameraUrl, fps: 0 })).status).toBe(400);
+    expect((await put({ url: camera.url, fps: 0 })).status).toBe(400);
 
     // Credentials: sealed at rest, masked when shown, kept when the masked URL is sent back.
     const secret = 'rtsp://viewer:s3cret-pass@10.1.2.3:554/live';

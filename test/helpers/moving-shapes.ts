@@ -28,8 +28,9 @@ function along(frame: number, start: number, end: number, from: [number, number]
  * (frames 10-25), stays there still (25-45), and leaves down (45-55). The
  * last 4.5 s are empty ground.
  */
-function shapesAt(frame: number): Shape[] {
-  const shapes: Shape[] = [];
+function shapesAt(frame: number, still = false): Shape[] {
+  // `still`: a square that never moves, in the lower left, in every frame (an object that stays whatever happens)
+  const shapes: Shape[] = still ? [{ label: 'square', x: 0.2, y: 0.75 }] : [];
   const circle = along(frame, 0, 50, [0.1, 0.3], [0.9, 0.3]);
   if (circle) shapes.push({ label: 'circle', ...circle });
   const square =
@@ -53,15 +54,16 @@ function frameSvg(shapes: readonly Shape[]): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="#9aa3a8"/>${drawn.join('')}</svg>`;
 }
 
-/** The clip's frames as JPEGs. */
-export async function clipFrames(): Promise<Buffer[]> {
+/** The clip's frames as JPEGs; `still`: with a square that stays in the lower left throughout. */
+export async function clipFrames(still = false): Promise<Buffer[]> {
   const frames: Buffer[] = [];
-  for (let i = 0; i < CLIP_FRAMES; i++)
+  for (let i = 0; i < CLIP_FRAMES; i++) {
     frames.push(
-      await sharp(Buffer.from(frameSvg(shapesAt(i))))
+      await sharp(Buffer.from(frameSvg(shapesAt(i, still))))
         .jpeg()
         .toBuffer(),
     );
+  }
   return frames;
 }
 

@@ -130,4 +130,31 @@ describe('ObjectLifecycle', () => {
     expect(start.inZone).toEqual({ right: { circle: 1, square: 1 } });
     expect(events.at(-1)!.inZone).toEqual({ right: { circle: 1 } });
   });
+
+  it('takes back the objects of a previous reading: one seen again continues without a second start, one gone ends', () => {
+    const before = new ObjectLifecycle(SETTINGS, 10);
+    const told = new Map<number, ObjectEvent>();
+    for (let i = 0; i < 4; i++) {
+      for (const e of before.step([circle(0.7), { label: 'square', score: 0.9, box: box(0.2, 0.5, 0.2) }], i * 200)
+        .events)
+        told.set(e.trackId, e);
+    }
+    expect([...told.keys()].sort()).toEqual([10, 11]);
+    // A new reading (another replica, or after a restart) with ids of its own; only the circle is still there.
+    const after = new ObjectLifecycle(SETTINGS, 1000);
+    after.resume([...told.values()]);
+    const events: ObjectEvent[] = [];
+    const ids: Array<number | undefined> = [];
+    for (let i = 0; i < 5; i++) {
+      const step = after.step([circle(0.7)], 5000 + i * 200);
+      events.push(...step.events);
+      ids.push(...step.trackIds);
+    }
+    expect(ids).toEqual([10, 10, 10, 10, 10]);
+    const square = told.get(11)!;
+    expect(events.map((e) => [e.type, e.trackId])).toEqual([['object.end', 11]]);
+    expect(events[0]).toMatchObject({ label: 'square', firstSeen: square.firstSeen, lastSeen: square.lastSeen });
+    // the circle stayed in the right half all along: its time there counts from before
+    expect(after.end()[0]).toMatchObject({ trackId: 10, timeInZones: { right: 5.8 } });
+  });
 });

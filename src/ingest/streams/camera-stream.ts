@@ -5,10 +5,11 @@
 // and each object's start, updates and end stored as events of the camera
 // through the group commit, rather than an event per frame.
 //
-// One frame runs at a time; while it runs, the newest frame waits in one
-// slot, and a newer one replaces it (the older is dropped, and counted): a
-// slow model never queues frames without bound, and what runs next is the
-// latest picture. A source that fails or ends is opened again after a
+// One frame runs at a time; while it runs, the newest frames wait, at most
+// `waitingFrames` of them, and a newer one pushes the oldest out (dropped,
+// and counted): a slow model never queues frames without bound, and a
+// burst of two frames (ffmpeg's output read in one go by a busy event loop)
+// is run, not dropped. A source that fails or ends is opened again after a
 // backoff (1 s doubling to 30 s, back to 1 s once frames flow), its objects
 // kept across a short outage and ended after a long one.
 //
@@ -39,6 +40,8 @@ const CAMERA_STREAM_TUNING = {
   maxBackoffMs: 30_000,
   /** a source that gave no frame this long is closed and opened again (ms) */
   stallMs: 15_000,
+  /** frames that may wait while one runs; a newer one past them drops the oldest */
+  waitingFrames: 2,
   /** frames whose latency the p50 and p99 are taken over */
   latencyWindow: 200,
   /** the window fps in and out are measured over (ms) */
@@ -58,6 +61,8 @@ export interface CameraStreamDeps {
   writer: EventWriter;
   source: SourceSettings;
   log: Logger;
+  /** the last object events of the camera's tracks not ended (db/object-events.ts openObjectEvents) */
+  openObjects: (organizationId: string, deviceId: string) => Promise<Array<Record<string, unknown>>>;
   /** the seconds in each zone the rules seeing the camera's channel ask of objects (RulesEngine.dwellMarks) */
   dwellMarks: (organizationId: string, channelId: string) => Promise<Map<string, number[]>>;
 }
@@ -66,7 +71,7 @@ export interface CameraStreamDeps {
 export interface StreamStats {
   framesIn: number;
   framesOut: number;
-  /** frames replaced in the waiting slot by a newer one */
+  /** frames pushed out of the waiting ones by a newer one while the model was busy */
   drops: number;
   /** frames admission refused (the organization's share or the version's queue full) */
   refused: number;
@@ -78,6 +83,8 @@ export interface StreamStats {
   latencyMs: { p50: number; p99: number } | null;
   /** objects followed now */
   objects: number;
+  /** milliseconds spent tracking (the objects' step, frames' boxes in, events out), all frames together: tracking's cost */
+  trackingMs: number;
   objectEvents: number;
   restarts: number;
   /** when the state last changed (ISO 8601) */
@@ -87,6 +94,46 @@ export interface StreamStats {
 interface Frame {
   bmp: Buffer;
   at: number;
+}
+
+/** An object as its stored event's payload tells it (the inverse of objectEventPayload); undefined for a payload of another shape. */
+function objectFromPayload(payload: Record<string, unknown>): ObjectEvent | undefined {
+  const { trackId, label, score, box, zones, timeInZones, crossings, firstSeen, lastSeen } = payload;
+  const ms = (value: unknown) => (typeof value === 'string' ? Date.parse(value) : Number.NaN);
+  if (
+    typeof trackId !== 'number' ||
+    typeof label !== 'string' ||
+    !Array.isArray(box) ||
+    box.length !== 4 ||
+    !box.every((v) => typeof v === 'number') ||
+    !Array.isArray(zones) ||
+    !Array.isArray(crossings) ||
+    typeof timeInZones !== 'object' ||
+    timeInZones === null ||
+    Number.isNaN(ms(firstSeen)) ||
+    Number.isNaN(ms(lastSeen))
+  )
+    return undefined;
+  return {
+    type: 'object.update',
+    trackId,
+    label,
+    score: typeof score === 'number' ? score : 1,
+    box: box as unknown as ObjectEvent['box'],
+    zones: zones as ObjectEvent['zones'],
+    timeInZones: timeInZones as Record<string, number>,
+    entered: [],
+    left: [],
+    crossed: [],
+    dwelled: [],
+    inZone: {},
+    crossings: (crossings as Array<{ line: string; direction: 'in' | 'out'; at: string }>).map((c) => ({
+      ...c,
+      at: ms(c.at),
+    })),
+    firstSeen: ms(firstSeen),
+    lastSeen: ms(lastSeen),
+  };
 }
 
 /** The object event's payload: the object, with times as ISO 8601 and its box as [x1, y1, x2, y2]. */
@@ -118,12 +165,13 @@ export class CameraStream {
   private source: OpenedSource | undefined;
   private objects: ObjectLifecycle;
   private running: Promise<void> | undefined;
-  private waiting: Frame | undefined;
+  private readonly waiting: Frame[] = [];
   private stopped = false;
   private backoffMs: number = CAMERA_STREAM_TUNING.firstBackoffMs;
   private retryTimer: NodeJS.Timeout | undefined;
   private stallTimer: NodeJS.Timeout | undefined;
   private lastFrameAt = 0;
+  private trackingMs = 0;
   private readonly counts = {
     framesIn: 0,
     framesOut: 0,
@@ -161,7 +209,7 @@ export class CameraStream {
     clearTimeout(this.retryTimer);
     clearTimeout(this.stallTimer);
     this.source?.stop();
-    this.waiting = undefined;
+    this.waiting.length = 0;
     await this.running;
     if (endObjects) await this.store(this.objects.end()).catch(() => {});
     this.setState('stopped', null);
@@ -194,6 +242,7 @@ export class CameraStream {
       fpsOut: rate(this.departures),
       latencyMs: sorted.length > 0 ? { p50: at(0.5), p99: at(0.99) } : null,
       objects: this.objects.size,
+      trackingMs: Math.round(this.trackingMs * 100) / 100,
       since: new Date(this.stateSince).toISOString(),
     };
   }
@@ -204,11 +253,19 @@ export class CameraStream {
     this.reason = reason;
   }
 
+  private resumed = false;
+
   private async connect(): Promise<void> {
     if (this.stopped) return;
     this.setState('connecting', null);
     const { profile } = this.camera;
     try {
+      // Once, before the first frame: the objects a previous reading of the camera left open.
+      if (!this.resumed) {
+        const open = await this.deps.openObjects(this.camera.organizationId, this.camera.deviceId);
+        this.objects.resume(open.flatMap((payload) => objectFromPayload(payload) ?? []));
+        this.resumed = true;
+      }
       const { version } = this.deps.admission.admit(profile.modelVersionId, this.camera.organizationId);
       const { width, height, resize } = version.config.input;
       const source = await openSource(
@@ -263,16 +320,18 @@ export class CameraStream {
     if (this.state !== 'running') this.setState('running', null);
     this.backoffMs = CAMERA_STREAM_TUNING.firstBackoffMs;
     this.watchStall();
-    if (this.waiting) this.counts.drops++;
-    this.waiting = { bmp, at };
+    this.waiting.push({ bmp, at });
+    if (this.waiting.length > CAMERA_STREAM_TUNING.waitingFrames) {
+      this.waiting.shift();
+      this.counts.drops++;
+    }
     if (!this.running) this.running = this.drain();
   }
 
-  /** Runs the waiting frame, and the one that waits after it, until none waits. */
+  /** Runs the waiting frames, oldest first, until none waits. */
   private async drain(): Promise<void> {
-    while (this.waiting && !this.stopped) {
-      const frame = this.waiting;
-      this.waiting = undefined;
+    while (this.waiting.length > 0 && !this.stopped) {
+      const frame = this.waiting.shift()!;
       await this.run(frame);
     }
     this.running = undefined;
@@ -298,6 +357,7 @@ export class CameraStream {
       }
       return;
     }
+    const trackingStarted = performance.now();
     const inputs = [];
     const boxes = [];
     for (const [label, list] of Object.entries(detections)) {
@@ -311,6 +371,7 @@ export class CameraStream {
     }
     const { trackIds, events } = this.objects.step(inputs, frame.at);
     for (const [i, trackId] of trackIds.entries()) if (trackId !== undefined) boxes[i]!.trackId = trackId;
+    this.trackingMs += performance.now() - trackingStarted;
     try {
       await this.store(events);
     } catch (error) {

@@ -9,8 +9,8 @@
 // itself, on the checked address, redirects not followed, and piped into
 // ffmpeg; RTSP streams are read by ffmpeg from the checked address written
 // into the URL (so a second DNS answer cannot send it elsewhere). Files are
-// read in real time (`-re`), as a camera would send them, from under
-// STREAM_FILES_DIR only, symbolic links resolved.
+// read in real time (`-re`) and in a loop, as a camera would send them, from
+// under STREAM_FILES_DIR only, symbolic links resolved.
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
@@ -94,7 +94,8 @@ export async function openSource(
     });
     const root = await realpath(settings.filesDir!);
     if (!path.startsWith(root + sep)) throw new Error("the file is outside the server's stream files directory");
-    input = ['-re', '-i', path];
+    // In a loop, as a camera that never stops: a replay runs until its stream is disabled.
+    input = ['-re', '-stream_loop', '-1', '-i', path];
   } else {
     const destination = await checkDestination(stream.url, settings.allow);
     if (stream.kind === 'rtsp') {

@@ -295,7 +295,9 @@ const streamStatusSchema = z
     stats: z
       .record(z.string(), z.unknown())
       .optional()
-      .describe('fpsIn, fpsOut, framesIn, framesOut, drops, latencyMs {p50, p99}, objects, restarts, since'),
+      .describe(
+        'fpsIn, fpsOut, framesIn, framesOut, drops, refused, failed, latencyMs {p50, p99}, objects, objectEvents, trackingMs, restarts, since',
+      ),
     updatedAt: timestamp.optional(),
   })
   .meta({ id: 'CameraStreamStatus' });
