@@ -119,7 +119,7 @@ interface StreamStats {
 
 const status = async (admin: Api, deviceId: string) =>
   (await admin.get(`/v2/devices/${deviceId}/vision`)).body.data.stream?.status as
-    | { state: string; reason?: string; stats?: StreamStats }
+    | { state: string; reason?: string; replica?: string; stats?: StreamStats }
     | undefined;
 
 async function setStreams(admin: Api, deviceIds: readonly string[], enabled: boolean): Promise<void> {
@@ -151,6 +151,8 @@ interface Figure {
   inFps: number;
   outFps: number;
   lost: number;
+  /** lost frames by the kind of source (http, rtsp, file) */
+  lostBy: Record<string, number>;
   cpu: { server: number; database: number; ffmpeg: number };
   p50: number;
   p99: number;
@@ -169,7 +171,8 @@ async function measure(server: TestServer, admin: Api, deviceIds: readonly strin
   );
   const read = async () => (await Promise.all(deviceIds.map((id) => status(admin, id)))).map((s) => s!.stats!);
   // The state is written every 2 s: a read right after a write spans exactly what it says.
-  const before = { stats: sumStats(await read()), cpu: cpuNow(server), at: performance.now() };
+  const first = await read();
+  const before = { stats: sumStats(first), cpu: cpuNow(server), at: performance.now() };
   await new Promise((resolve) => setTimeout(resolve, durationMs));
   const last = await read();
   const after = { stats: sumStats(last), cpu: cpuNow(server), at: performance.now() };
@@ -177,7 +180,14 @@ async function measure(server: TestServer, admin: Api, deviceIds: readonly strin
   const serverCpu = after.cpu.server - before.cpu.server;
   const latencies = last.flatMap((s) => (s.latencyMs ? [s.latencyMs] : []));
   const p50s = latencies.map((l) => l.p50).sort((a, b) => a - b);
+  const lostBy: Record<string, number> = {};
+  for (const [i, s] of last.entries()) {
+    const kind = new URL(sources[i % sources.length]!).protocol.replace(':', '');
+    const was = first[i]!;
+    lostBy[kind] = (lostBy[kind] ?? 0) + s.drops + s.refused + s.failed - (was.drops + was.refused + was.failed);
+  }
   const figure: Figure = {
+    lostBy,
     streams: deviceIds.length,
     inFps: (after.stats.framesIn - before.stats.framesIn) / seconds,
     outFps: (after.stats.framesOut - before.stats.framesOut) / seconds,
@@ -192,7 +202,7 @@ async function measure(server: TestServer, admin: Api, deviceIds: readonly strin
     trackingShare: (after.stats.trackingMs - before.stats.trackingMs) / 1000 / serverCpu,
   };
   say(
-    `${figure.streams} streams: in ${figure.inFps.toFixed(1)}/s, out ${figure.outFps.toFixed(1)}/s, lost ${figure.lost}, CPU server ${figure.cpu.server.toFixed(2)} + db ${figure.cpu.database.toFixed(2)} + ffmpeg ${figure.cpu.ffmpeg.toFixed(2)}, p50 ${figure.p50} ms, p99 ${figure.p99} ms, tracking ${(figure.trackingShare * 100).toFixed(2)} % of the server's CPU`,
+    `${figure.streams} streams: in ${figure.inFps.toFixed(1)}/s, out ${figure.outFps.toFixed(1)}/s, lost ${figure.lost} ${JSON.stringify(figure.lostBy)}, CPU server ${figure.cpu.server.toFixed(2)} + db ${figure.cpu.database.toFixed(2)} + ffmpeg ${figure.cpu.ffmpeg.toFixed(2)}, p50 ${figure.p50} ms, p99 ${figure.p99} ms, tracking ${(figure.trackingShare * 100).toFixed(2)} % of the server's CPU`,
   );
   await setStreams(admin, deviceIds, false);
   await waitFor(
@@ -249,6 +259,7 @@ async function crashRound(n: number): Promise<Crash> {
   // A few seconds more, so that objects are open at the kill.
   await new Promise((resolve) => setTimeout(resolve, 4000));
   const committed = await sql<Array<{ id: string }>>`SELECT id FROM events WHERE device_id = ANY(${ids})`;
+  const killedReplicas = new Set((await Promise.all(ids.map((id) => status(admin, id)))).map((s) => s?.replica));
   await sql.end();
   server.process.kill('SIGKILL');
   await server.stop();
@@ -257,8 +268,11 @@ async function crashRound(n: number): Promise<Crash> {
   const again = await new Api(restarted.url).login(ADMIN.email, ADMIN.password);
   await waitFor(
     async () => {
+      // read by the restarted server: the killed one's rows stand until its leases run out
       const all = await Promise.all(ids.map((id) => status(again, id)));
-      return all.every((s) => s?.state === 'running' && (s.stats?.framesOut ?? 0) > FPS * 3);
+      return all.every(
+        (s) => s?.state === 'running' && !killedReplicas.has(s.replica) && (s.stats?.framesOut ?? 0) > FPS * 3,
+      );
     },
     120_000,
     'the streams to resume',
@@ -317,11 +331,17 @@ const report = [
   '',
   `Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}; the bundled demo model on CPU, embedded PostgreSQL. Sources on loopback, in turn: ${rtsp ? 'an MJPEG camera over HTTP, an RTSP server (GStreamer) and a file' : 'an MJPEG camera over HTTP and a file (no RTSP server installed)'}; each the 640x360 test clip at 10 fps in a loop, read at ${FPS} fps, each frame scaled to the model's 320x320 input by ffmpeg. ${durationMs / 1000} s measured per figure, after every stream runs.`,
   '',
-  '| streams | frames in/s | frames run/s | dropped or refused | CPU/s server | CPU/s PostgreSQL | CPU/s ffmpeg | CPU/s per stream | latency p50 ms | latency p99 ms | tracking, share of the server CPU |',
+  '| streams | frames in/s | frames run/s | dropped or refused (by source) | CPU/s server | CPU/s PostgreSQL | CPU/s ffmpeg | CPU/s per stream | latency p50 ms | latency p99 ms | tracking, share of the server CPU |',
   '|---|---|---|---|---|---|---|---|---|---|---|',
   ...[...figures, limit].map(
     (f) =>
-      `| ${f.streams}${f === limit ? ' (saturating)' : ''} | ${f.inFps.toFixed(1)} | ${f.outFps.toFixed(1)} | ${f.lost} | ${f.cpu.server.toFixed(2)} | ${f.cpu.database.toFixed(2)} | ${f.cpu.ffmpeg.toFixed(2)} | ${perStream(f).toFixed(3)} | ${f.p50} | ${f.p99} | ${(f.trackingShare * 100).toFixed(2)} % |`,
+      `| ${f.streams}${f === limit ? ' (saturating)' : ''} | ${f.inFps.toFixed(1)} | ${f.outFps.toFixed(1)} | ${f.lost} (${Object.entries(
+        f.lostBy,
+      )
+        .map(([kind, n]) => `${kind} ${n}`)
+        .join(
+          ', ',
+        )}) | ${f.cpu.server.toFixed(2)} | ${f.cpu.database.toFixed(2)} | ${f.cpu.ffmpeg.toFixed(2)} | ${perStream(f).toFixed(3)} | ${f.p50} | ${f.p99} | ${(f.trackingShare * 100).toFixed(2)} % |`,
   ),
   '',
   `- Pipeline limit: **${limit.outFps.toFixed(1)} frames/s** run with ${saturate} streams, i.e. ${pipelineStreams.toFixed(1)} streams at ${FPS} fps.`,

@@ -369,6 +369,7 @@ describe.runIf(hasFfmpeg)('a camera that streams', () => {
       return now.state === 'retrying' && now;
     });
     expect(refused.reason).toContain('internal address');
+    expect(refused.reason).toContain('STREAM_ALLOWED_HOSTS can allow it');
     expect(refused.reason).not.toContain('s3cret-pass');
     expect((await put({ url: 'rtsp://viewer:***@10.1.2.3:554/live', enabled: false })).status).toBe(200);
   }, 60_000);

@@ -5,17 +5,21 @@
 // the links of the emails land on working pages; a member sees no key
 // management; an event a device sends shows in the live tail, the search
 // finds it, and the device's page shows its last location and whether it is
-// connected over MQTT. Skipped, saying so, where chromium is not installed
+// connected over MQTT; a camera's stream, its state and why, its latest
+// frame's boxes with their trackIds (a clip read from a file, where ffmpeg
+// is), its counting lines with their `in` arrows, one drawn by its two ends;
+// a rule's camera object conditions. Skipped, saying so, where chromium is not installed
 // (`apt-get install chromium`; .ci/run does), except where
 // CONSOLE_TESTS_REQUIRED=1 (.ci/run sets it): there a missing browser fails
 // the run instead of skipping what it should check.
 //
 // CONSOLE_SCREENSHOTS=1 also saves the pages into docs/console-*.png (docs/CONSOLE.md).
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import mqtt from 'mqtt';
@@ -25,6 +29,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTaskModels } from '../fixtures/task-models.js';
 import { ADMIN, outboxBody, uploadModelVersion } from '../helpers/api.js';
 import { makeImage } from '../helpers/images.js';
+import { clipFrames, encodeClip } from '../helpers/moving-shapes.js';
 import { freePort } from '../helpers/mqtt.js';
 import { predict } from '../helpers/predict.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
@@ -58,6 +63,10 @@ if (!hasChromium)
 
 let platform: Platform | undefined;
 let browser: Browser | undefined;
+/** STREAM_FILES_DIR: where a camera's file:// stream (a clip encoded by ffmpeg) is read from */
+let streamFiles: string | undefined;
+/** ffmpeg encodes the clip and reads streams: without it the page of a camera whose stream runs is not checked */
+const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
 /** the server's MQTT listener: a device's page says whether it is connected */
 let mqttPort: number;
 
@@ -131,6 +140,23 @@ async function cameraDevice(channelName: string, zones: unknown[]) {
   return { deviceId, channelId: channel.id as string, frame };
 }
 
+let demoVersion: Promise<string> | undefined;
+/** An Active version of the demo detector (circles and squares), uploaded once: what a camera's stream runs through. */
+function demoVersionId(): Promise<string> {
+  demoVersion ??= (async () => {
+    const { admin, server } = platform!;
+    const model = (await admin.post('/v2/models', { name: 'stream detector' })).body.data;
+    const files = {
+      model: await readFile(join(ROOT, 'models/demo/model.onnx')),
+      config: await readFile(join(ROOT, 'models/demo/model.json'), 'utf8'),
+    };
+    const version = (await uploadModelVersion(server.url, admin, model.id, files, '?wait=true')).body.data;
+    expect(version.status).toBe('Active');
+    return version.id as string;
+  })();
+  return demoVersion;
+}
+
 const navLinks = (page: Page) => page.getByRole('navigation').getByRole('link').allTextContents();
 
 beforeAll(async () => {
@@ -140,7 +166,9 @@ beforeAll(async () => {
   // Tiles from a port where nothing listens: the maps must work without them.
   // Webhooks to `localhost` are let through (a receiver in the test), those to 127.0.0.1 still refused.
   mqttPort = await freePort();
+  streamFiles = await mkdtemp(join(tmpdir(), 'console-streams-'));
   platform = await startPlatform({
+    STREAM_FILES_DIR: streamFiles,
     MQTT_PORT: String(mqttPort),
     EVENT_STREAM_POLL_MS: '250',
     MAP_TILE_URL: TILE_URL,
@@ -152,6 +180,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   if (platform) await stopPlatform(platform);
+  if (streamFiles) await removeDir(streamFiles);
 });
 
 describe('the console beside the API', () => {
@@ -1134,6 +1163,207 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     expect(missing).toEqual([]);
   });
 
+  it("shows a camera's stream, its state and why, its lines with their in arrows, and saves a line drawn by its two ends", async () => {
+    const { admin, server } = platform!;
+    const versionId = await demoVersionId();
+    const camera = await cameraDevice('streaming cameras', []);
+    const gate = {
+      name: 'gate',
+      line: [
+        [0.5, 0],
+        [0.5, 1],
+      ],
+    };
+    // A stream that cannot be read: its host is a documentation address the server refuses.
+    const set = await admin.put(`/v2/devices/${camera.deviceId}/vision`, {
+      modelVersionId: versionId,
+      lines: [gate],
+      stream: { url: 'rtsp://viewer:secret@192.0.2.1/x', fps: 2 },
+    });
+    expect(set.status).toBe(200);
+    const masked = set.body.data.stream.url as string;
+    expect(masked).toBe('rtsp://viewer:***@192.0.2.1/x');
+    const page = await newPage();
+    await page.goto(`${server.url}/devices/${camera.deviceId}`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    const panel = page.getByRole('region', { name: 'Camera' });
+    const frame = panel.getByTestId('camera-frame');
+    await frame.waitFor();
+    expect(await frame.getAttribute('data-source')).toBe('stream');
+    // The stream as saved (its password masked) and its state, read again while the page is open.
+    expect(await panel.getByLabel('Stream URL').inputValue()).toBe(masked);
+    expect(await panel.getByLabel('Stream fps').inputValue()).toBe('2');
+    expect(await panel.getByLabel('Stream enabled').isChecked()).toBe(true);
+    const status = panel.getByTestId('stream-status');
+    await panel.locator('[data-testid="stream-status"][data-state="retrying"]').waitFor({ timeout: 30_000 });
+    const reason = await waitFor(
+      async () => {
+        const api = (await admin.get(`/v2/devices/${camera.deviceId}/vision`)).body.data.stream.status;
+        const shown = await status.getByTestId('stream-reason').textContent();
+        return api.state === 'retrying' && api.reason && shown?.includes(api.reason) ? api.reason : undefined;
+      },
+      15_000,
+      'the reason the API gives shown',
+    );
+    expect(reason).toContain('192.0.2.1');
+    expect(await status.getByTestId('stream-stats').textContent()).toContain('drops');
+    // No frame yet: the page says why (the frame's 404).
+    await expect.poll(() => panel.getByTestId('camera-latest').textContent()).toContain('No frame of the stream yet');
+    expect(await frame.getByTestId('camera-image').count()).toBe(0);
+    // The line with its name and the arrow of its `in` direction: drawn top to bottom, `in` points left.
+    const line = frame.locator('[data-testid="camera-line"][data-line="gate"]');
+    await line.waitFor();
+    expect(await frame.locator('text.line-label').allTextContents()).toEqual(['gate']);
+    const arrow = line.getByTestId('camera-line-arrow');
+    const shaft = arrow.locator('line');
+    const [x1, x2] = [Number(await shaft.getAttribute('x1')), Number(await shaft.getAttribute('x2'))];
+    expect(x1).toBeCloseTo(320, 0);
+    expect(x2).toBeLessThan(x1 - 10);
+    expect(await arrow.locator('polygon').count()).toBe(1);
+
+    // A line drawn by two clicks (left to right: its arrow points down), named and saved with the profile.
+    await panel.getByRole('button', { name: 'Draw a line' }).click();
+    const area = (await frame.boundingBox())!;
+    await frame.click({ position: { x: 0.2 * area.width, y: 0.8 * area.height } });
+    await frame.getByTestId('camera-line-draft').waitFor({ state: 'attached' }); // one point: nothing to see yet
+    expect(await panel.getByRole('button', { name: 'Add line' }).isDisabled()).toBe(true);
+    await frame.click({ position: { x: 0.8 * area.width, y: 0.8 * area.height } });
+    const preview = frame.getByTestId('camera-line-preview').locator('[data-testid="camera-line-arrow"] line');
+    await preview.waitFor({ state: 'attached' }); // straight down: no width to see
+    expect(Number(await preview.getAttribute('y2'))).toBeGreaterThan(Number(await preview.getAttribute('y1')) + 10);
+    // a third click adds nothing: a line has two ends
+    await frame.click({ position: { x: 0.5 * area.width, y: 0.2 * area.height } });
+    expect((await frame.getByTestId('camera-line-draft').getAttribute('points'))!.split(' ')).toHaveLength(2);
+    await panel.getByLabel('Line name').fill('gate');
+    expect(await panel.getByRole('button', { name: 'Add line' }).isDisabled()).toBe(true); // the name is taken
+    await panel.getByLabel('Line name').fill('exit');
+    await panel.getByRole('button', { name: 'Add line' }).click();
+    await frame.locator('[data-testid="camera-line"][data-line="exit"]').waitFor();
+    await panel.getByRole('button', { name: 'Save zones and lines' }).click();
+    const saved = await waitFor(
+      async () => {
+        const profile = (await admin.get(`/v2/devices/${camera.deviceId}/vision`)).body.data;
+        return profile.lines.length === 2 ? profile : undefined;
+      },
+      15_000,
+      'the line to be saved',
+    );
+    expect(saved.lines[0]).toEqual(gate);
+    expect(saved.lines[1].name).toBe('exit');
+    saved.lines[1].line.forEach(([x, y]: [number, number], i: number) => {
+      const [ex, ey] = [
+        [0.2, 0.8],
+        [0.8, 0.8],
+      ][i]!;
+      expect(Math.abs(x - ex!)).toBeLessThan(0.02);
+      expect(Math.abs(y - ey!)).toBeLessThan(0.02);
+    });
+    // the rest of the profile as it was: the stream (its stored URL kept through the masked one) and the model version
+    expect(saved.stream).toMatchObject({ url: masked, fps: 2, enabled: true });
+    expect(saved.modelVersionId).toBe(versionId);
+    // the panel shows the saved profile before it is edited again (a save re-renders it)
+    const shows = (profile: { updatedAt: string }) =>
+      expect.poll(() => panel.getAttribute('data-updated-at')).toBe(profile.updatedAt);
+    await shows(saved);
+    const savePlaces = panel.getByRole('button', { name: 'Save zones and lines' });
+    expect(await savePlaces.isDisabled()).toBe(true);
+
+    // A line removed, the other kept.
+    await panel.getByRole('button', { name: 'Remove line gate' }).click();
+    await expect.poll(() => frame.locator('[data-testid="camera-line"][data-line="gate"]').count()).toBe(0);
+    await savePlaces.click();
+    await shows(
+      await waitFor(
+        async () => {
+          const profile = (await admin.get(`/v2/devices/${camera.deviceId}/vision`)).body.data;
+          return profile.lines.length === 1 && profile.lines[0].name === 'exit' ? profile : undefined;
+        },
+        15_000,
+        'the line to be removed',
+      ),
+    );
+
+    // The stream edited from the page: read no more, at another rate; its URL kept.
+    await panel.getByLabel('Stream fps').fill('1');
+    await panel.getByLabel('Stream enabled').uncheck();
+    await panel.getByRole('button', { name: 'Save stream' }).click();
+    const stopped = await waitFor(
+      async () => {
+        const profile = (await admin.get(`/v2/devices/${camera.deviceId}/vision`)).body.data;
+        return profile.stream?.enabled === false ? profile : undefined;
+      },
+      15_000,
+      'the stream to be disabled',
+    );
+    expect(stopped.stream).toMatchObject({ url: masked, fps: 1, enabled: false });
+    expect(stopped.lines.map((l: { name: string }) => l.name)).toEqual(['exit']);
+    await panel.locator('[data-testid="stream-status"][data-state="stopped"]').waitFor();
+    // a camera that does not stream is drawn from its frame events again
+    await panel.locator('[data-testid="camera-frame"][data-source="events"]').waitFor();
+  });
+
+  it.runIf(hasFfmpeg)(
+    "draws a streaming camera's latest frame with its boxes and their trackIds, and its status running",
+    async () => {
+      const { admin, server } = platform!;
+      const versionId = await demoVersionId();
+      const clip = join(streamFiles!, 'clip.mkv');
+      await encodeClip(await clipFrames(), clip);
+      const camera = await cameraDevice('clip cameras', []);
+      const set = await admin.put(`/v2/devices/${camera.deviceId}/vision`, {
+        modelVersionId: versionId,
+        lines: [
+          {
+            name: 'gate',
+            line: [
+              [0.5, 0],
+              [0.5, 1],
+            ],
+          },
+        ],
+        stream: { url: `file://${clip}`, fps: 5 },
+      });
+      expect(set.status).toBe(200);
+      const page = await newPage();
+      await page.goto(`${server.url}/devices/${camera.deviceId}`);
+      await signIn(page, ADMIN.email, ADMIN.password);
+      const panel = page.getByRole('region', { name: 'Camera' });
+      const frame = panel.getByTestId('camera-frame');
+      await panel.locator('[data-testid="stream-status"][data-state="running"]').waitFor({ timeout: 60_000 });
+      // The stream's latest frame is the background: the JPEG as the model saw it (the 640 × 360 clip fitted into 320 × 320).
+      const image = frame.locator('[data-testid="camera-image"][data-source="stream"]');
+      await image.waitFor({ timeout: 30_000 });
+      expect(await image.getAttribute('href')).toMatch(/^data:image\/jpeg;base64,/);
+      await expect
+        .poll(async () => {
+          const b = (await frame.boundingBox())!;
+          return b.width / b.height;
+        })
+        .toBeCloseTo(320 / 180, 1);
+      // A box of a tracked object, labelled with its label and #trackId (the clip plays again and again).
+      const tracked = frame.locator('.detection[data-track-id]').first();
+      await tracked.waitFor({ timeout: 60_000 });
+      const label = await tracked.getAttribute('data-label');
+      const trackId = await tracked.getAttribute('data-track-id');
+      expect(['circle', 'square']).toContain(label);
+      expect(await frame.locator('text.detection-label').allTextContents()).toContainEqual(
+        expect.stringMatching(new RegExp(`^${label} #${trackId} \\d+%`)),
+      );
+      expect(await frame.locator('[data-testid="camera-line"][data-line="gate"]').count()).toBe(1);
+      await expect.poll(() => panel.getByTestId('camera-latest').textContent()).toContain('latest stream frame');
+      await expect.poll(() => panel.getByTestId('stream-stats').textContent()).toMatch(/fps in \d/);
+      // Streaming stopped from the page: the profile has no stream, and nothing reads the clip any more.
+      await panel.getByRole('button', { name: 'Stop streaming' }).click();
+      await waitFor(
+        async () => (await admin.get(`/v2/devices/${camera.deviceId}/vision`)).body.data.stream === undefined,
+        15_000,
+        'the stream to be removed',
+      );
+      await panel.locator('[data-testid="camera-frame"][data-source="events"]').waitFor();
+    },
+    180_000,
+  );
+
   it('disables, enables and edits a rule', async () => {
     const { admin } = platform!;
     const trackers = (await admin.post('/v2/channels', { name: 'garage trackers', type: 'android' })).body.data;
@@ -1307,6 +1537,85 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     const saved = page.getByTestId('saved-warnings');
     await saved.locator('[data-warning="webhook_blocked"]').waitFor();
     expect(await saved.textContent()).toContain('WEBHOOK_ALLOWED_HOSTS');
+  });
+
+  it('builds a camera object condition, a dwell in a zone, and reads it back when the rule is edited', async () => {
+    const { admin } = platform!;
+    const camera = await cameraDevice('pier cameras', [
+      {
+        name: 'pier',
+        polygon: [
+          [0, 0],
+          [0.5, 0],
+          [0.5, 1],
+        ],
+      },
+    ]);
+    await platform!.sql`UPDATE device_vision SET lines = ${JSON.stringify([
+      {
+        name: 'pier_gate',
+        line: [
+          [0.5, 0],
+          [0.5, 1],
+        ],
+      },
+    ])}::text::jsonb WHERE device_id = ${camera.deviceId}`;
+    const project = (await admin.post('/v2/projects', { name: 'pier', channelIds: [camera.channelId] })).body.data;
+    const vocabulary = (await admin.get(`/v2/projects/${project.id}/rule-vocabulary`)).body.data as {
+      zones: string[];
+      lines: string[];
+      labels: string[];
+    };
+    expect(vocabulary.lines).toEqual(['pier_gate']);
+    const page = await newPage();
+    await page.goto(`${platform!.server.url}/rules`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Project').selectOption({ label: 'pier' });
+    const builder = page.getByRole('region', { name: 'New rule' });
+    await builder.getByLabel('Rule name').fill('loitering');
+    await builder.getByLabel('Add a condition').first().selectOption('objects');
+    const check = builder.getByTestId('rule-check');
+    const options = (list: string) =>
+      page.locator(`datalist#${list} option`).evaluateAll((os) => os.map((o) => o.getAttribute('value')));
+    await expect.poll(() => options('rule-lines')).toEqual(vocabulary.lines);
+    // A crossing: its line offered from the project's, its direction.
+    await builder.getByLabel('Object condition').selectOption('crossed');
+    expect(await builder.getByLabel('Line', { exact: true }).getAttribute('list')).toBe('rule-lines');
+    await builder.getByLabel('Line', { exact: true }).fill('pier_gate');
+    await expect.poll(() => check.textContent()).toBe("crossed('pier_gate')");
+    await builder.getByLabel('Direction').selectOption('in');
+    await builder.getByLabel('Label', { exact: true }).fill('person');
+    await expect.poll(() => check.textContent()).toBe("crossed('pier_gate', 'in', 'person')");
+    // The dwell saved: a person in the pier for 45 s.
+    await builder.getByLabel('Object condition').selectOption('dwell');
+    expect(await builder.getByLabel('Zone', { exact: true }).getAttribute('list')).toBe('rule-zones');
+    await builder.getByLabel('Zone', { exact: true }).fill('pier');
+    await builder.getByLabel('Seconds').fill('45');
+    await expect.poll(() => check.textContent()).toBe("dwell('pier', 'person') >= 45");
+    await builder.getByRole('button', { name: 'Save rule' }).click();
+    const saved = page.locator('[data-rule-name="loitering"]');
+    await saved.waitFor();
+    await expect.poll(() => saved.getByTestId('rule-conditions').textContent()).toBe('a person stays in pier 45 s');
+    const [rule] = (await admin.get(`/v2/rules?projectId=${project.id}`)).body.data;
+    expect(rule.conditions).toBe("dwell('pier', 'person') >= 45");
+    expect(rule.conditionsObject).toMatchObject([{ type: 'dwell', zone: 'pier', label: 'person', seconds: 45 }]);
+    // Opened again, the condition is drawn in the builder (before: named, not drawn), and edited.
+    await saved.getByRole('button', { name: 'Edit' }).click();
+    const editor = page.getByRole('region', { name: 'Edit rule loitering' });
+    const condition = editor.getByTestId('object-condition');
+    await condition.waitFor();
+    expect(await condition.getAttribute('data-kind')).toBe('dwell');
+    expect(await editor.getByLabel('Zone', { exact: true }).inputValue()).toBe('pier');
+    expect(await editor.getByLabel('Label', { exact: true }).inputValue()).toBe('person');
+    expect(await editor.getByLabel('Seconds').inputValue()).toBe('45');
+    await expect.poll(() => editor.getByTestId('rule-check').textContent()).toBe("dwell('pier', 'person') >= 45");
+    await editor.getByLabel('Object condition').selectOption('inZone');
+    await editor.getByLabel('Label', { exact: true }).fill('');
+    await editor.getByLabel('Count', { exact: true }).fill('3');
+    await expect.poll(() => editor.getByTestId('rule-check').textContent()).toBe("inZone('pier') >= 3");
+    await editor.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => saved.getByTestId('rule-conditions').textContent()).toBe('objects in pier >= 3');
+    expect((await admin.get(`/v2/rules/${rule.id}`)).body.data.conditions).toBe("inZone('pier') >= 3");
   });
 
   it('works at 390 px wide: every page reached from the navigation, nothing wider than the screen but inside a table box', async () => {

@@ -56,6 +56,29 @@ export type DeviceEvent = z.infer<typeof eventSchema>;
 /** A camera's vision profile (GET /v2/devices/:id/vision). */
 export type VisionProfile = z.infer<typeof visionSchema>;
 export type ImageZone = VisionProfile['zones'][number];
+/** A counting line: `in` is from the left of start → end to its right, as drawn (x right, y down). */
+export type ImageLine = VisionProfile['lines'][number];
+/** The video a camera streams, as the profile shows it: its URL's password masked (`***`), its status. */
+export type CameraStream = NonNullable<VisionProfile['stream']>;
+export type StreamStatus = NonNullable<CameraStream['status']>;
+/**
+ * A stream's figures (ingest/streams/camera-stream.ts StreamStats), which
+ * the schema leaves open: read each as it may be absent.
+ */
+export interface StreamStats {
+  framesIn?: number;
+  framesOut?: number;
+  drops?: number;
+  refused?: number;
+  failed?: number;
+  fpsIn?: number;
+  fpsOut?: number;
+  latencyMs?: { p50: number; p99: number } | null;
+  objects?: number;
+  objectEvents?: number;
+  restarts?: number;
+  since?: string;
+}
 
 export type Landmark = z.infer<typeof landmarkSchema>;
 export type Rule = z.infer<typeof ruleSchema>;
@@ -78,6 +101,17 @@ export type Detection = (
 
 /** POST /v1/models/:id/predict: detections by label */
 export type Prediction = Record<string, Detection[]>;
+
+/** GET /v2/devices/:id/vision/stream/frame: the latest frame of a camera's stream, its boxes with their trackIds. */
+export interface StreamFrame {
+  /** when it arrived (ISO 8601) */
+  at: string;
+  width: number;
+  height: number;
+  /** a JPEG, in base64 */
+  image: string;
+  detections: Record<string, Array<Detection & { trackId?: number }>>;
+}
 
 /** respond.data's envelope: {data} */
 export interface Data<T> {

@@ -97,11 +97,16 @@ export async function openSource(
     // In a loop, as a camera that never stops: a replay runs until its stream is disabled.
     input = ['-re', '-stream_loop', '-1', '-i', path];
   } else {
-    const destination = await checkDestination(stream.url, settings.allow);
+    const destination = await checkDestination(stream.url, settings.allow, undefined, 'STREAM_ALLOWED_HOSTS');
     if (stream.kind === 'rtsp') {
       const pinned = new URL(stream.url.href);
       pinned.hostname = destination.family === 6 ? `[${destination.address}]` : destination.address;
-      input = ['-rtsp_transport', 'tcp', '-timeout', String(RTSP_TIMEOUT_US), '-i', pinned.href];
+      // Frames timed as they arrive: the camera's own timestamps start anywhere, and the fps filter would
+      // fill the gap from zero with a burst of copies of the first frame at every connection.
+      input = [
+        ...['-rtsp_transport', 'tcp', '-timeout', String(RTSP_TIMEOUT_US)],
+        ...['-use_wallclock_as_timestamps', '1', '-i', pinned.href],
+      ];
     } else {
       ({ response, request: httpCall } = await fetchStream(stream.url, pinnedLookup(destination)));
       const demuxer = demuxerFor(response.headers['content-type']);

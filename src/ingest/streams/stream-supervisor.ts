@@ -163,11 +163,19 @@ export class StreamSupervisor {
     for (const deviceId of leased) {
       if (this.held.has(deviceId)) continue;
       const row = enabled.get(deviceId)!;
+      let profile: StreamingCamera['profile'];
+      try {
+        profile = toProfile(row, this.secrets) as StreamingCamera['profile'];
+      } catch (error) {
+        // A URL sealed with another key (SECRETS_KEY changed): this stream cannot be read; the others can.
+        this.log.error('camera stream not started: its profile cannot be read', { deviceId, error: error as Error });
+        continue;
+      }
       const camera: StreamingCamera = {
         deviceId,
         organizationId: row.organizationId,
         channelId: row.channelId,
-        profile: toProfile(row, this.secrets) as StreamingCamera['profile'],
+        profile,
       };
       const stream = new CameraStream(camera, this.deps);
       this.held.set(deviceId, { stream, profileSetAt: row.updatedAt.getTime() });

@@ -59,6 +59,8 @@ export async function checkDestination(
   url: URL,
   allow: AllowList,
   resolver: Resolver = systemResolver,
+  /** the setting that allows internal destinations, named in the refusal */
+  setting = 'WEBHOOK_ALLOWED_HOSTS',
 ): Promise<CheckedDestination> {
   const host = url.hostname
     .replace(/^\[(.*)\]$/, '$1')
@@ -72,7 +74,7 @@ export async function checkDestination(
       const reason = internalReason(address);
       if (reason !== undefined && !allowedAddress(address, allow)) {
         throw new BlockedDestinationError(
-          `blocked: ${host}${literal ? '' : ` resolves to ${address}, which`} is an internal address (${reason}); WEBHOOK_ALLOWED_HOSTS can allow it`,
+          `blocked: ${host}${literal ? '' : ` resolves to ${address}, which`} is an internal address (${reason}); ${setting} can allow it`,
         );
       }
     }

@@ -1,32 +1,54 @@
 // A camera's part of its device page: a device with a vision profile
 // (PUT /v2/devices/:id/vision). The latest frame's detections are drawn with
-// the profile's zones on the frame itself when the camera keeps its frames
-// (GET /v2/devices/:id/frames/:event), or on a blank frame of the image's
-// shape when it does not; new frame events arrive live (the event tail).
-// Zones are drawn by clicking their corners, like landmarks, and saved with
-// the profile; keeping frames is switched on and off here too, and the
+// the profile's zones and counting lines. A camera that streams (the
+// profile's `stream`, read by the server) is drawn on its stream's latest
+// frame (GET /v2/devices/:id/vision/stream/frame, read every second), each
+// box with its label and its object's #trackId; its stream (URL, frames a
+// second, whether it is read) is edited here and its status (state, why,
+// fps in and out, drops, latency, objects) read every 2 s. A camera that
+// does not stream is drawn on its latest frame event: the frame itself when
+// the camera keeps its frames (GET /v2/devices/:id/frames/:event), or a blank
+// frame of the image's shape when it does not; new frame events arrive live
+// (the event tail). Zones are drawn by clicking their corners, like
+// landmarks, and lines by clicking their two ends (start, then end: the
+// arrow on each shows its `in` direction, line-geometry.ts); both are saved
+// with the profile. Keeping frames is switched on and off here too, and the
 // profile's model version and threshold are edited. A device that is no
 // camera (its `camera` field) is offered a form that makes it one; its
 // profile is never asked for.
 //
-// The frame is drawn at the kept image's own aspect ratio (4:3 until an
-// image has been seen), and the labels are laid out so that none is
-// written over another.
+// The frame is drawn at its image's own aspect ratio (4:3 until an image
+// has been seen), and the labels are laid out so that none is written over
+// another.
 import { useEffect, useState } from 'preact/hooks';
 import { get, getBlob, put } from '../api';
 import { ErrorNote } from '../components';
 import { useAction, useResource } from '../hooks';
 import { useIsManager } from '../me';
 import { useEventTail } from '../tail';
-import type { Data, Detection, DeviceEvent, ImageZone, Model, ModelWithVersions, VisionProfile } from '../types';
+import { inArrow } from '../line-geometry';
+import type {
+  CameraStream,
+  Data,
+  Detection,
+  DeviceEvent,
+  ImageLine,
+  ImageZone,
+  Model,
+  ModelWithVersions,
+  StreamFrame,
+  StreamStats,
+  StreamStatus,
+  VisionProfile,
+} from '../types';
 
 /** The frame's drawing width; its height follows the image's aspect ratio. Detections and zones are fractions of the image, x first. */
 const WIDTH = 640;
 /** The height of a frame whose image has not been seen: 4:3. */
 const DEFAULT_HEIGHT = 480;
 
-/** A frame event's detections by label, each with the zones it lies in (ingest/frames.ts). */
-type FrameDetections = Record<string, Array<Detection & { zones?: string[] }>>;
+/** A frame's detections by label: a frame event's each with the zones it lies in (ingest/frames.ts), a stream frame's boxes with their trackId. */
+type FrameDetections = Record<string, Array<Detection & { zones?: string[]; trackId?: number }>>;
 
 /** The frame's detections, if the event is a camera frame's. */
 function frameOf(event: DeviceEvent): FrameDetections | undefined {
@@ -213,7 +235,44 @@ function MakeCamera({ deviceId, onMade }: { deviceId: string; onMade: () => void
   );
 }
 
+/** The stream's latest frame, every second while the camera streams (404 until there is one: `error` says why). */
+function useStreamFrame(deviceId: string, streaming: boolean) {
+  return useResource(
+    async () =>
+      streaming
+        ? (await get<Data<StreamFrame>>(`/v2/devices/${encodeURIComponent(deviceId)}/vision/stream/frame`)).data
+        : undefined,
+    `stream frame ${deviceId} ${streaming}`,
+    streaming ? FRAME_POLL_MS : undefined,
+  );
+}
+
+/** How often the stream's latest frame and its status are read again while the page is open. */
+const FRAME_POLL_MS = 1000;
+const STATUS_POLL_MS = 2000;
+
+/** What the frame is drawn from: the stream's latest frame, or the latest frame event (its kept image, if any). */
+interface Shown {
+  detections: FrameDetections | undefined;
+  image: { href: string; width: number; height: number } | undefined;
+}
+
+/** A drawing in progress: a zone's corners, or a line's two ends (start, then end). */
+interface Draft {
+  kind: 'zone' | 'line';
+  points: Array<[number, number]>;
+}
+
+/** The stream as the PUT takes it back: the masked URL keeps the stored one. */
+const streamInput = (stream: CameraStream | undefined) =>
+  stream && { url: stream.url, fps: stream.fps, enabled: stream.enabled };
+
+type ProfileChanges = Partial<Pick<VisionProfile, 'zones' | 'lines' | 'keepFrames' | 'modelVersionId' | 'options'>> & {
+  stream?: { url: string; fps?: number; enabled: boolean } | undefined;
+};
+
 function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: DeviceEvent[]; onSaved: () => void }) {
+  const streaming = profile.stream?.enabled === true;
   // New frames as they are committed (only a camera's page holds a stream open).
   const [live, setLive] = useState<DeviceEvent | undefined>();
   useEventTail({ deviceId: profile.deviceId }, (events) => {
@@ -221,39 +280,62 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
     if (frames.length) setLive(frames[frames.length - 1]);
   });
   const latest = live ?? recent.find((e) => frameOf(e));
-  const image = useFrameImage(profile.deviceId, latest);
+  // A camera that streams stores no frame events: its frame is the stream's latest.
+  const image = useFrameImage(profile.deviceId, streaming ? undefined : latest);
+  const streamFrame = useStreamFrame(profile.deviceId, streaming);
   const [zones, setZones] = useState<ImageZone[]>(profile.zones);
+  const [lines, setLines] = useState<ImageLine[]>(profile.lines);
   const [keepFrames, setKeepFrames] = useState(profile.keepFrames);
   const [versionId, setVersionId] = useState(profile.modelVersionId);
   const [threshold, setThreshold] = useState(
     profile.options.threshold === undefined ? '' : String(profile.options.threshold),
   );
-  const [draft, setDraft] = useState<Array<[number, number]>>();
+  const [draft, setDraft] = useState<Draft>();
   const [name, setName] = useState('');
   const save = useAction();
-  const saveProfile = (changes: Partial<Pick<VisionProfile, 'zones' | 'keepFrames' | 'modelVersionId' | 'options'>>) =>
+  const saveProfile = (changes: ProfileChanges) =>
     save.run(async () => {
       await put(`/v2/devices/${encodeURIComponent(profile.deviceId)}/vision`, {
         modelVersionId: profile.modelVersionId,
         options: profile.options,
         zones,
+        lines,
         // what this page does not edit goes back as it came: a PUT replaces the whole profile
-        lines: profile.lines,
         tracking: profile.tracking,
         keepFrames,
+        stream: streamInput(profile.stream),
         ...changes,
       });
       onSaved();
     });
-  const saveZones = () => saveProfile({ zones, keepFrames });
+  const savePlaces = () => saveProfile({ zones, lines, keepFrames });
   const { threshold: _old, ...otherOptions } = profile.options;
   const options = { ...otherOptions, ...thresholdOption(threshold) };
   const settingsChanged =
     versionId !== profile.modelVersionId || JSON.stringify(options) !== JSON.stringify(profile.options);
-  const detections = latest ? frameOf(latest) : undefined;
-  const changed = JSON.stringify(zones) !== JSON.stringify(profile.zones);
-  const height = image.state === 'shown' ? Math.round((WIDTH * image.height) / image.width) : DEFAULT_HEIGHT;
+  const frame = streamFrame.data;
+  const shown: Shown = streaming
+    ? {
+        detections: frame?.detections,
+        image: frame && {
+          href: `data:image/jpeg;base64,${frame.image}`,
+          width: frame.width,
+          height: frame.height,
+        },
+      }
+    : {
+        detections: latest ? frameOf(latest) : undefined,
+        image: image.state === 'shown' ? { href: image.url, width: image.width, height: image.height } : undefined,
+      };
+  const { detections } = shown;
+  const changed =
+    JSON.stringify(zones) !== JSON.stringify(profile.zones) || JSON.stringify(lines) !== JSON.stringify(profile.lines);
+  const height =
+    shown.image && shown.image.width > 0 && shown.image.height > 0
+      ? Math.round((WIDTH * shown.image.height) / shown.image.width)
+      : DEFAULT_HEIGHT;
   const pixel = scaler(height);
+  const drawn = (point: readonly number[]): [number, number] => [(point[0] ?? 0) * WIDTH, (point[1] ?? 0) * height];
   const labels = layOutLabels(
     [
       ...zones.map((zone) => ({
@@ -262,6 +344,13 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
         text: zone.name,
         x: (zone.polygon[0]?.[0] ?? 0) * WIDTH + 4,
         y: (zone.polygon[0]?.[1] ?? 0) * height + 14,
+      })),
+      ...lines.map((line) => ({
+        key: `line ${line.name}`,
+        kind: 'line' as const,
+        text: line.name,
+        x: line.line[0][0] * WIDTH + 4,
+        y: line.line[0][1] * height + 14,
       })),
       ...Object.entries(detections ?? {}).flatMap(([label, list]) =>
         list.flatMap((d, i) =>
@@ -282,16 +371,24 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
     height,
   );
 
-  const addCorner = (e: MouseEvent) => {
-    if (!draft) return;
+  const addPoint = (e: MouseEvent) => {
+    if (!draft || (draft.kind === 'line' && draft.points.length >= 2)) return;
     const box = (e.currentTarget as SVGSVGElement).getBoundingClientRect();
     const x = Math.min(1, Math.max(0, (e.clientX - box.left) / box.width));
     const y = Math.min(1, Math.max(0, (e.clientY - box.top) / box.height));
-    setDraft([...draft, [Number(x.toFixed(4)), Number(y.toFixed(4))]]);
+    setDraft({ ...draft, points: [...draft.points, [Number(x.toFixed(4)), Number(y.toFixed(4))]] });
   };
+  const draftLine =
+    draft?.kind === 'line' && draft.points.length === 2
+      ? ([draft.points[0], draft.points[1]] as [[number, number], [number, number]])
+      : undefined;
+  const sameEnds =
+    draftLine !== undefined && draftLine[0][0] === draftLine[1][0] && draftLine[0][1] === draftLine[1][1];
+  const taken = draft && (draft.kind === 'zone' ? zones : lines).some((place) => place.name === name);
 
   return (
-    <section class="panel camera" aria-label="Camera">
+    // data-updated-at: the saved profile the panel shows (a save re-renders it)
+    <section class="panel camera" aria-label="Camera" data-updated-at={profile.updatedAt}>
       <header>
         <h2>Camera</h2>
         <span class="muted">
@@ -301,13 +398,26 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
       <svg
         viewBox={`0 0 ${WIDTH} ${height}`}
         data-testid="camera-frame"
+        data-source={streaming ? 'stream' : 'events'}
         class={draft ? 'drawing' : ''}
         role="img"
-        aria-label={detections ? 'the latest frame’s detections and the zones' : 'the zones; no frame yet'}
-        onClick={addCorner}
+        aria-label={
+          detections
+            ? `the latest ${streaming ? 'stream ' : ''}frame’s detections, the zones and the lines`
+            : 'the zones and the lines; no frame yet'
+        }
+        onClick={addPoint}
       >
         <rect class="frame" width={WIDTH} height={height} />
-        {image.state === 'shown' && <image href={image.url} width={WIDTH} height={height} data-testid="camera-image" />}
+        {shown.image && (
+          <image
+            href={shown.image.href}
+            width={WIDTH}
+            height={height}
+            data-testid="camera-image"
+            data-source={streaming ? 'stream' : 'kept'}
+          />
+        )}
         {zones.map((zone) => (
           <g key={zone.name} class="zone" data-zone={zone.name}>
             <polygon points={zone.polygon.map(pixel).join(' ')} />
@@ -317,7 +427,17 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
           Object.entries(detections).flatMap(([label, list]) =>
             list.map((d, i) => <DetectionMark key={`${label}-${i}`} label={label} detection={d} height={height} />),
           )}
-        {draft && draft.length > 0 && <polyline class="zone-draft" points={draft.map(pixel).join(' ')} />}
+        {lines.map((line) => (
+          <LineMark key={line.name} name={line.name} start={drawn(line.line[0])} end={drawn(line.line[1])} />
+        ))}
+        {draft && draft.points.length > 0 && (
+          <polyline
+            class={`${draft.kind}-draft`}
+            data-testid={`camera-${draft.kind}-draft`}
+            points={draft.points.map(pixel).join(' ')}
+          />
+        )}
+        {draftLine && !sameEnds && <LineMark start={drawn(draftLine[0])} end={drawn(draftLine[1])} />}
         <g class="labels">
           {labels.map((l) => (
             <text key={l.key} class={`${l.kind}-label`} x={l.x} y={l.y}>
@@ -327,15 +447,33 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
         </g>
       </svg>
       <p class="muted" data-testid="camera-latest">
-        {latest
-          ? `latest frame: ${new Date(latest.clientSentAt ?? latest.serverReceivedAt).toLocaleString()}`
-          : 'No frame yet: the camera has sent none.'}{' '}
-        {image.state === 'shown'
-          ? ''
-          : image.state === 'gone'
-            ? 'Its image is kept no more: the detections are drawn on a blank frame.'
-            : 'Its image was not kept: the detections are drawn on a blank frame.'}
+        {streaming ? (
+          frame ? (
+            `latest stream frame: ${new Date(frame.at).toLocaleString()} (${frame.width} × ${frame.height}, as the model saw it)${streamFrame.error ? `; no newer one: ${streamFrame.error}` : ''}`
+          ) : streamFrame.error ? (
+            `No frame of the stream yet: ${streamFrame.error}`
+          ) : (
+            'Reading the stream’s latest frame…'
+          )
+        ) : (
+          <>
+            {latest
+              ? `latest frame: ${new Date(latest.clientSentAt ?? latest.serverReceivedAt).toLocaleString()}`
+              : 'No frame yet: the camera has sent none.'}{' '}
+            {image.state === 'shown'
+              ? ''
+              : image.state === 'gone'
+                ? 'Its image is kept no more: the detections are drawn on a blank frame.'
+                : 'Its image was not kept: the detections are drawn on a blank frame.'}
+          </>
+        )}
       </p>
+      <StreamSettings
+        deviceId={profile.deviceId}
+        stream={profile.stream}
+        busy={save.busy}
+        save={(stream) => saveProfile({ stream })}
+      />
       <form
         class="inline"
         aria-label="Vision profile"
@@ -368,8 +506,8 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
           disabled={save.busy}
           onChange={(e) => {
             setKeepFrames(e.currentTarget.checked);
-            // With the zones as drawn: the saved profile re-renders the panel, which would drop unsaved ones.
-            void saveProfile({ zones, keepFrames: e.currentTarget.checked });
+            // With the zones and lines as drawn: the saved profile re-renders the panel, which would drop unsaved ones.
+            void saveProfile({ zones, lines, keepFrames: e.currentTarget.checked });
           }}
         />{' '}
         Keep frames (each as long as its event, within the organization's quota)
@@ -384,27 +522,55 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
           </li>
         ))}
       </ul>
+      <ul class="zones" data-testid="camera-lines">
+        {lines.map((line) => (
+          <li key={line.name} data-line={line.name}>
+            line {line.name}{' '}
+            <button type="button" class="quiet" onClick={() => setLines(lines.filter((l) => l !== line))}>
+              Remove line {line.name}
+            </button>
+          </li>
+        ))}
+      </ul>
       {draft ? (
         <form
           class="inline"
+          aria-label={draft.kind === 'zone' ? 'New zone' : 'New line'}
           onSubmit={(e) => {
             e.preventDefault();
-            setZones([...zones, { name, polygon: draft }]);
+            if (draft.kind === 'zone') setZones([...zones, { name, polygon: draft.points }]);
+            else if (draftLine) setLines([...lines, { name, line: draftLine }]);
             setDraft(undefined);
             setName('');
           }}
         >
           <input
-            aria-label="Zone name"
-            placeholder="loading_dock"
+            aria-label={draft.kind === 'zone' ? 'Zone name' : 'Line name'}
+            placeholder={draft.kind === 'zone' ? 'loading_dock' : 'gate'}
             pattern="[A-Za-z_][A-Za-z0-9_]{0,63}"
             required
             value={name}
             onInput={(e) => setName(e.currentTarget.value)}
           />
-          <span class="muted">{draft.length} corners: click the frame to add more</span>
-          <button type="submit" disabled={draft.length < 3}>
-            Add zone
+          <span class="muted" data-testid="camera-draft-hint">
+            {draft.kind === 'zone'
+              ? `${draft.points.length} corners: click the frame to add more`
+              : draft.points.length < 2
+                ? `${draft.points.length} of 2 ends: click the frame at its start, then at its end`
+                : sameEnds
+                  ? 'its two ends are the same point: cancel and draw it again'
+                  : 'crossing it along the arrow (from its left to its right, start → end) counts as in'}
+          </span>
+          {taken && (
+            <span class="error">
+              another {draft.kind} is named {name}
+            </span>
+          )}
+          <button
+            type="submit"
+            disabled={taken || (draft.kind === 'zone' ? draft.points.length < 3 : !draftLine || sameEnds)}
+          >
+            {draft.kind === 'zone' ? 'Add zone' : 'Add line'}
           </button>
           <button type="button" class="quiet" onClick={() => setDraft(undefined)}>
             Cancel
@@ -412,11 +578,14 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
         </form>
       ) : (
         <div class="toolbar">
-          <button type="button" class="quiet" onClick={() => setDraft([])}>
+          <button type="button" class="quiet" onClick={() => setDraft({ kind: 'zone', points: [] })}>
             Draw a zone
           </button>
-          <button type="button" disabled={!changed || save.busy} onClick={saveZones}>
-            Save zones
+          <button type="button" class="quiet" onClick={() => setDraft({ kind: 'line', points: [] })}>
+            Draw a line
+          </button>
+          <button type="button" disabled={!changed || save.busy} onClick={savePlaces}>
+            Save zones and lines
           </button>
         </div>
       )}
@@ -425,11 +594,177 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
   );
 }
 
-const detectionTitle = (label: string, detection: Detection & { zones?: string[] }) =>
-  `${label} ${Math.round(detection.score * 100)}%${detection.zones?.length ? ` in ${detection.zones.join(', ')}` : ''}`;
+/** A counting line on the frame, its ends in drawing units, with the arrow of its `in` direction (line-geometry.ts); a draft's has no name. */
+function LineMark({ name, start, end }: { name?: string; start: [number, number]; end: [number, number] }) {
+  const arrow = inArrow(start, end);
+  return (
+    <g
+      class={name === undefined ? 'line line-preview' : 'line'}
+      data-line={name}
+      data-testid={name === undefined ? 'camera-line-preview' : 'camera-line'}
+    >
+      <line class="line-path" x1={start[0]} y1={start[1]} x2={end[0]} y2={end[1]} />
+      <circle class="line-start" cx={start[0]} cy={start[1]} r={3} />
+      {arrow && (
+        <g class="line-arrow" data-testid="camera-line-arrow">
+          <line x1={arrow.tail[0]} y1={arrow.tail[1]} x2={arrow.tip[0]} y2={arrow.tip[1]} />
+          <polygon points={arrow.head.map(([x, y]) => `${x},${y}`).join(' ')} />
+        </g>
+      )}
+      <title>{`${name ?? 'the new line'}: the arrow points the way that crosses it in`}</title>
+    </g>
+  );
+}
+
+/** The stream's status class, as the console colours states. */
+const STATE_CLASS: Record<StreamStatus['state'], string> = {
+  running: 'active',
+  connecting: 'initializing',
+  retrying: 'failed',
+  stopped: 'failed',
+};
+
+const figure = (value: unknown, digits = 0) =>
+  typeof value === 'number' && Number.isFinite(value) ? value.toFixed(digits) : '–';
+
+/** A stream's figures in a line: fps in and out, drops, latency, objects followed. */
+function describeStats(stats: StreamStats | undefined): string {
+  if (!stats) return 'no figures yet';
+  const latency = stats.latencyMs
+    ? `p50 ${figure(stats.latencyMs.p50)} ms / p99 ${figure(stats.latencyMs.p99)} ms`
+    : '–';
+  return [
+    `fps in ${figure(stats.fpsIn, 1)} / out ${figure(stats.fpsOut, 1)}`,
+    `drops ${figure(stats.drops)}`,
+    `latency ${latency}`,
+    `objects ${figure(stats.objects)}`,
+  ].join(' · ');
+}
+
+/**
+ * The camera's stream: its URL (its password shown masked; sent back as it
+ * is, the server keeps the stored one), frames a second and whether it is
+ * read, saved with the profile; and its status, read again every 2 s.
+ */
+function StreamSettings({
+  deviceId,
+  stream,
+  busy,
+  save,
+}: {
+  deviceId: string;
+  stream: CameraStream | undefined;
+  busy: boolean;
+  save: (stream: { url: string; fps?: number; enabled: boolean } | undefined) => void;
+}) {
+  const [url, setUrl] = useState(stream?.url ?? '');
+  const [fps, setFps] = useState(stream ? String(stream.fps) : '');
+  const [enabled, setEnabled] = useState(stream?.enabled ?? true);
+  const fpsValue = fps.trim() === '' ? undefined : Number(fps);
+  const changed = stream
+    ? url !== stream.url || fpsValue !== stream.fps || enabled !== stream.enabled
+    : url.trim() !== '';
+  return (
+    <div class="stream" data-testid="camera-stream">
+      <form
+        class="inline"
+        aria-label="Stream"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save({ url: url.trim(), ...(fpsValue !== undefined && { fps: fpsValue }), enabled });
+        }}
+      >
+        <input
+          aria-label="Stream URL"
+          type="text"
+          size={40}
+          placeholder="rtsp://user:password@camera/stream"
+          required
+          value={url}
+          onInput={(e) => setUrl(e.currentTarget.value)}
+        />
+        <label>
+          fps{' '}
+          <input
+            aria-label="Stream fps"
+            type="number"
+            min={0.1}
+            max={30}
+            step={0.1}
+            placeholder="5"
+            value={fps}
+            onInput={(e) => setFps(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            aria-label="Stream enabled"
+            checked={enabled}
+            onChange={(e) => setEnabled(e.currentTarget.checked)}
+          />{' '}
+          read it
+        </label>
+        <button type="submit" disabled={!changed || busy}>
+          Save stream
+        </button>
+        {stream && (
+          <button type="button" class="quiet" disabled={busy} onClick={() => save(undefined)}>
+            Stop streaming
+          </button>
+        )}
+      </form>
+      {stream ? (
+        <StreamStatusLine deviceId={deviceId} first={stream.status} />
+      ) : (
+        <p class="muted">
+          No stream: the camera sends its frames (POST /v1/iot/frames). A stream's URL is rtsp://, rtsps://, http(s)://
+          (MJPEG, MPEG-TS) or file:// under the server's STREAM_FILES_DIR.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A stream's state, why, and its figures, read again every 2 s while the page is open. */
+function StreamStatusLine({ deviceId, first }: { deviceId: string; first: StreamStatus | undefined }) {
+  const polled = useResource(
+    async () => (await get<Data<VisionProfile>>(`/v2/devices/${encodeURIComponent(deviceId)}/vision`)).data.stream,
+    `stream status ${deviceId}`,
+    STATUS_POLL_MS,
+  );
+  const status = polled.data ? polled.data.status : first;
+  return (
+    <p class="stream-status" data-testid="stream-status" data-state={status?.state}>
+      {status ? (
+        <>
+          <span class={`status ${STATE_CLASS[status.state]}`} data-testid="stream-state">
+            {status.state}
+          </span>{' '}
+          {status.reason && (
+            <span data-testid="stream-reason">
+              {status.reason}
+              {' · '}
+            </span>
+          )}
+          <span class="muted" data-testid="stream-stats">
+            {describeStats(status.stats as StreamStats | undefined)}
+            {status.replica ? ` · read by ${status.replica}` : ''}
+          </span>
+        </>
+      ) : (
+        <span class="muted">no status yet</span>
+      )}
+      {polled.error && <span class="error"> {polled.error}</span>}
+    </p>
+  );
+}
+
+const detectionTitle = (label: string, detection: Detection & { zones?: string[]; trackId?: number }) =>
+  `${label}${detection.trackId === undefined ? '' : ` #${detection.trackId}`} ${Math.round(detection.score * 100)}%${detection.zones?.length ? ` in ${detection.zones.join(', ')}` : ''}`;
 
 /** Font sizes of the labels (style.css), in the frame's drawing units. */
-const LABEL_SIZE = { zone: 13, detection: 12 } as const;
+const LABEL_SIZE = { zone: 13, line: 13, detection: 12 } as const;
 type LabelKind = keyof typeof LABEL_SIZE;
 interface Label {
   key: string;
@@ -487,11 +822,11 @@ function DetectionMark({
   height,
 }: {
   label: string;
-  detection: Detection & { zones?: string[] };
+  detection: Detection & { zones?: string[]; trackId?: number };
   height: number;
 }) {
   const title = detectionTitle(label, detection);
-  const common = { class: 'detection', 'data-label': label };
+  const common = { class: 'detection', 'data-label': label, 'data-track-id': detection.trackId };
   const pixel = scaler(height);
   switch (detection.type) {
     case 'rectangle': {

@@ -1,5 +1,6 @@
 // Rules: a builder for the condition tree (and/or groups of landmark,
-// attribute and schedule conditions, groups within groups) and the actions,
+// attribute, schedule, camera detections and camera object conditions,
+// groups within groups) and the actions,
 // checked by the server as it is built (POST /v2/rules/validate-conditions,
 // which also answers the expression string and warnings); the rules of a
 // project, enabled, disabled and edited in the same builder; and each rule's
@@ -16,7 +17,8 @@ type Leaf =
   | { type: Trigger; ids: string[] }
   | { type: 'matchAttribute'; attribute: string; operator: string; value: string | number }
   | { type: 'schedule'; weekDays: number[]; timeOfDay: { from: number; to: number } }
-  | Camera;
+  | Camera
+  | Objects;
 /**
  * What a camera sees (the builder's own node): how many detections of a
  * label, in a zone and above a score; optionally held for some seconds
@@ -32,6 +34,30 @@ interface Camera {
   heldSeconds: number;
   once: boolean;
 }
+/** The object conditions of a streaming camera's object events (docs/API.md#object-conditions). */
+type ObjectKind = 'entered' | 'crossed' | 'dwell' | 'inZone';
+/**
+ * What a streaming camera's tracked objects do (the builder's own node, one
+ * for the four object conditions): `place` is the zone (the line for
+ * `crossed`), an empty label or direction is any; `seconds` is a dwell's,
+ * `operator` and `value` an inZone's.
+ */
+interface Objects {
+  type: 'objects';
+  kind: ObjectKind;
+  place: string;
+  label: string;
+  direction: '' | 'in' | 'out';
+  seconds: number;
+  operator: string;
+  value: number;
+}
+const OBJECT_KINDS: Array<[ObjectKind, string]> = [
+  ['entered', 'enters a zone'],
+  ['crossed', 'crosses a line'],
+  ['dwell', 'stays in a zone'],
+  ['inZone', 'objects in a zone'],
+];
 interface Group {
   type: 'and' | 'or';
   items: Condition[];
@@ -59,9 +85,10 @@ interface Warning {
   suggestions?: string[];
 }
 
-/** The zones and labels the project's rules can name (GET /v2/projects/:project/rule-vocabulary). */
+/** The zones, lines and labels the project's rules can name (GET /v2/projects/:project/rule-vocabulary). */
 interface Vocabulary {
   zones: string[];
+  lines: string[];
   labels: string[];
 }
 
@@ -76,6 +103,18 @@ const TRIGGERS: Array<[Trigger, string]> = [
 ];
 const OPERATORS = ['==', '!=', '<', '<=', '>', '>=', 'contains'];
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** A new object condition: an object entering a zone, of any label (a dwell's 30 s, an inZone's >= 1 until changed). */
+const newObjects = (): Objects => ({
+  type: 'objects',
+  kind: 'entered',
+  place: '',
+  label: '',
+  direction: '',
+  seconds: 30,
+  operator: '>=',
+  value: 1,
+});
 
 /** A new condition of a kind, with usable defaults. */
 const LEAVES: Record<string, (landmarks: Array<{ id: string }>) => Condition> = {
@@ -92,12 +131,48 @@ const LEAVES: Record<string, (landmarks: Array<{ id: string }>) => Condition> = 
     heldSeconds: 0,
     once: true,
   }),
+  objects: () => newObjects(),
   group: () => ({ type: 'or', items: [] }),
 };
+
+/** An object node as the server takes it: the Gen B leaf of its kind, an empty label or direction left out (any). */
+function objectToServer(c: Objects): Record<string, unknown> {
+  const label = c.label.trim() === '' ? {} : { label: c.label.trim() };
+  switch (c.kind) {
+    case 'entered':
+      return { type: 'entered', zone: c.place, ...label };
+    case 'crossed':
+      return { type: 'crossed', line: c.place, ...(c.direction && { direction: c.direction }), ...label };
+    case 'dwell':
+      return { type: 'dwell', zone: c.place, ...label, seconds: c.seconds };
+    case 'inZone':
+      return { type: 'inZone', zone: c.place, ...label, operator: c.operator, value: c.value };
+  }
+}
+
+/** A saved object condition as the builder's node (undefined for one it cannot read). */
+function objectFromServer(n: Record<string, unknown>): Objects | undefined {
+  const kind = OBJECT_KINDS.find(([k]) => k === n.type)?.[0];
+  const place = kind === 'crossed' ? n.line : n.zone;
+  if (!kind || typeof place !== 'string') return undefined;
+  if (n.label !== undefined && typeof n.label !== 'string') return undefined;
+  if (kind === 'dwell' && typeof n.seconds !== 'number') return undefined;
+  if (kind === 'inZone' && (typeof n.operator !== 'string' || typeof n.value !== 'number')) return undefined;
+  return {
+    ...newObjects(),
+    kind,
+    place,
+    label: str(n.label),
+    direction: n.direction === 'in' || n.direction === 'out' ? n.direction : '',
+    ...(kind === 'dwell' && { seconds: num(n.seconds) }),
+    ...(kind === 'inZone' && { operator: str(n.operator), value: num(n.value) }),
+  };
+}
 
 /** The builder's tree as the server takes it: a camera node becomes detections, wrapped in for and becomes as asked. */
 function toServer(c: Condition): unknown {
   if (isGroup(c)) return { type: c.type, items: c.items.map(toServer) };
+  if (c.type === 'objects') return objectToServer(c);
   if (c.type !== 'camera') return c;
   let node: unknown = {
     type: 'detections',
@@ -146,6 +221,11 @@ function fromServer(node: unknown): Condition | undefined {
         ? (n as unknown as Leaf)
         : undefined;
     }
+    case 'entered':
+    case 'crossed':
+    case 'dwell':
+    case 'inZone':
+      return objectFromServer(n);
     default:
       return cameraFromServer(n);
   }
@@ -237,8 +317,10 @@ function describeConditions(conditions: Condition[], landmarkName: (id: string) 
         return `${c.weekDays.map((d) => DAYS[d]).join(', ')} ${clock(c.timeOfDay.from)}–${clock(c.timeOfDay.to)}`;
       case 'camera': // the builder's own node; rules come back as detections
         return describeOther({ ...c, type: 'detections' });
+      case 'objects': // the builder's own node; rules come back as its Gen B leaf
+        return describeOther(objectToServer(c));
       default: {
-        // Conditions this builder does not make (a camera's detections, as the server answers them) are named, not drawn.
+        // Conditions as the server answers them (a camera's detections, its objects' leaves) are named by describeOther.
         if (!Array.isArray(c.ids)) return describeOther(c as unknown as Record<string, unknown>);
         const verb = TRIGGERS.find(([t]) => t === c.type)?.[1] ?? c.type;
         return `${verb} ${c.ids.map(landmarkName).join(' or ') || '(no landmark)'}`;
@@ -269,8 +351,19 @@ function describeConditions(conditions: Condition[], landmarkName: (id: string) 
     : conditions.map((c) => node(c, false)).join(' and ');
 }
 
-/** A condition the builder does not make, in words: a camera's detections, or its type. */
+/** A condition as the server answers it, in words: a camera's detections, its objects' conditions, or its type. */
 function describeOther(c: Record<string, unknown>): string {
+  const what = typeof c.label === 'string' && c.label !== '' ? `a ${c.label}` : 'an object';
+  switch (c.type) {
+    case 'entered':
+      return `${what} enters ${String(c.zone)}`;
+    case 'crossed':
+      return `${what} crosses ${String(c.line)}${c.direction ? ` ${String(c.direction)}` : ''}`;
+    case 'dwell':
+      return `${what} stays in ${String(c.zone)} ${String(c.seconds)} s`;
+    case 'inZone':
+      return `${typeof c.label === 'string' && c.label !== '' ? `${c.label} objects` : 'objects'} in ${String(c.zone)} ${String(c.operator)} ${String(c.value)}`;
+  }
   if (c.type !== 'detections') return String(c.type);
   const where = [c.zone ? ` in ${String(c.zone)}` : '', c.minScore ? ` scoring ≥ ${String(c.minScore)}` : ''].join('');
   return `${String(c.label)} seen${where} ${String(c.operator)} ${String(c.value)}`;
@@ -555,6 +648,11 @@ function RuleBuilder({
           <option key={z} value={z} />
         ))}
       </datalist>
+      <datalist id="rule-lines">
+        {vocabulary.data?.lines.map((l) => (
+          <option key={l} value={l} />
+        ))}
+      </datalist>
       <input
         aria-label="Rule name"
         placeholder="Rule name"
@@ -748,6 +846,7 @@ function GroupEditor({
         <option value="attribute">attribute</option>
         <option value="schedule">schedule</option>
         <option value="camera">camera detections</option>
+        <option value="objects">camera objects</option>
         <option value="group">group (all of / any of)</option>
       </select>
     </div>
@@ -833,6 +932,7 @@ function LeafEditor({
       </span>
     );
   }
+  if (leaf.type === 'objects') return <ObjectsEditor leaf={leaf} change={change} />;
   if (leaf.type === 'matchAttribute') {
     return (
       <span>
@@ -933,6 +1033,98 @@ function LeafEditor({
           </option>
         ))}
       </select>
+    </span>
+  );
+}
+
+/** A streaming camera's object condition: its kind, the zone or line (the project's offered, any text taken), the label (any when empty) and what its kind asks. */
+function ObjectsEditor({ leaf, change }: { leaf: Objects; change: (l: Leaf) => void }) {
+  const number = (value: string, fallback: number) =>
+    value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : fallback;
+  const line = leaf.kind === 'crossed';
+  return (
+    <span data-testid="object-condition" data-kind={leaf.kind}>
+      a camera's object{' '}
+      <select
+        aria-label="Object condition"
+        value={leaf.kind}
+        onChange={(e) => change({ ...leaf, kind: e.currentTarget.value as ObjectKind })}
+      >
+        {OBJECT_KINDS.map(([kind, words]) => (
+          <option key={kind} value={kind}>
+            {kind}: {words}
+          </option>
+        ))}
+      </select>{' '}
+      {line ? 'line' : 'zone'}{' '}
+      <input
+        aria-label={line ? 'Line' : 'Zone'}
+        size={12}
+        list={line ? 'rule-lines' : 'rule-zones'}
+        placeholder={line ? 'gate' : 'loading_dock'}
+        value={leaf.place}
+        onInput={(e) => change({ ...leaf, place: e.currentTarget.value })}
+      />{' '}
+      label{' '}
+      <input
+        aria-label="Label"
+        size={12}
+        list="rule-labels"
+        placeholder="(any label)"
+        value={leaf.label}
+        onInput={(e) => change({ ...leaf, label: e.currentTarget.value })}
+      />
+      {leaf.kind === 'crossed' && (
+        <>
+          {' '}
+          direction{' '}
+          <select
+            aria-label="Direction"
+            value={leaf.direction}
+            onChange={(e) => change({ ...leaf, direction: e.currentTarget.value as Objects['direction'] })}
+          >
+            <option value="">either</option>
+            <option value="in">in (from the line's left to its right)</option>
+            <option value="out">out</option>
+          </select>
+        </>
+      )}
+      {leaf.kind === 'dwell' && (
+        <>
+          {' '}
+          for at least{' '}
+          <input
+            aria-label="Seconds"
+            type="number"
+            min={1}
+            max={86400}
+            value={leaf.seconds}
+            onInput={(e) => change({ ...leaf, seconds: number(e.currentTarget.value, 0) })}
+          />{' '}
+          s
+        </>
+      )}
+      {leaf.kind === 'inZone' && (
+        <>
+          , count{' '}
+          <select
+            aria-label="Count operator"
+            value={leaf.operator}
+            onChange={(e) => change({ ...leaf, operator: e.currentTarget.value })}
+          >
+            {OPERATORS.filter((o) => o !== 'contains').map((o) => (
+              <option key={o}>{o}</option>
+            ))}
+          </select>{' '}
+          <input
+            aria-label="Count"
+            type="number"
+            min={0}
+            value={leaf.value}
+            onInput={(e) => change({ ...leaf, value: number(e.currentTarget.value, 0) })}
+          />
+        </>
+      )}
     </span>
   );
 }
