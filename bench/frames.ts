@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { EVAL_SEED_START, makeScene, renderScene } from '../scripts/demo-model/scenes.js';
 import { ADMIN, Api, serverSql } from '../test/helpers/api.js';
 import { removeDir, ROOT, waitFor, type TestServer } from '../test/helpers/server.js';
-import { startBenchServer } from './bench-server.js';
+import { startDemoServer } from './bench-server.js';
 import { buildRequest, runLoad } from './load-generator.js';
 import { stat, type Stat } from './report.js';
 
@@ -89,23 +89,8 @@ interface Deployment {
   deviceIds: string[];
 }
 
-async function deploy(dataDir?: string): Promise<TestServer> {
-  const server = await startBenchServer({
-    dataDir,
-    env: {
-      MODELS_DIR: join(ROOT, 'models'),
-      ADMIN_PASSWORD: ADMIN.password,
-      DEVICE_EVENT_RATE: '1000000',
-      DEVICE_EVENT_BURST: '1000000',
-    },
-  });
-  await waitFor(
-    async () => (await fetch(`${server.url}/v2/health/ready`)).status === 200,
-    180_000,
-    'the demo model to load',
-  );
-  return server;
-}
+const deploy = (dataDir?: string): Promise<TestServer> =>
+  startDemoServer({ DEVICE_EVENT_RATE: '1000000', DEVICE_EVENT_BURST: '1000000' }, dataDir);
 
 /** A server with `cameras` cameras, each with the demo model and two zones. */
 async function withCameras(): Promise<Deployment> {

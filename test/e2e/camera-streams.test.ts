@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Api } from '../helpers/api.js';
-import { clipFrames, encodeClip } from '../helpers/moving-shapes.js';
+import { CLIP_PLACES, clipFrames, encodeClip } from '../helpers/moving-shapes.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { ROOT, waitFor, type TestServer } from '../helpers/server.js';
 import {
@@ -100,26 +100,7 @@ async function newCamera(): Promise<string> {
 /** The profile every streaming camera here gets: a line down the middle, the lower right quarter a zone. */
 const profile = (url: string, extra: Record<string, unknown> = {}) => ({
   modelVersionId: DEMO,
-  lines: [
-    {
-      name: 'gate',
-      line: [
-        [0.5, 0],
-        [0.5, 1],
-      ],
-    },
-  ],
-  zones: [
-    {
-      name: 'corner',
-      polygon: [
-        [0.5, 0.5],
-        [1, 0.5],
-        [1, 1],
-        [0.5, 1],
-      ],
-    },
-  ],
+  ...CLIP_PLACES,
   // an object lost for 5 frames (1 s at 5 fps) ends
   tracking: { lostFrames: 5 },
   stream: { url, fps: 5 },

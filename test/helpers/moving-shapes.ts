@@ -41,6 +41,34 @@ function shapesAt(frame: number, still = false): Shape[] {
   return shapes;
 }
 
+/**
+ * The places the clip's script is written against: a line down the middle
+ * (drawn top to bottom, so the circle's left-to-right crossing is `out`) and
+ * the lower right quarter as a zone (where the square stays).
+ */
+export const CLIP_PLACES = {
+  lines: [
+    {
+      name: 'gate',
+      line: [
+        [0.5, 0],
+        [0.5, 1],
+      ],
+    },
+  ],
+  zones: [
+    {
+      name: 'corner',
+      polygon: [
+        [0.5, 0.5],
+        [1, 0.5],
+        [1, 1],
+        [0.5, 1],
+      ],
+    },
+  ],
+};
+
 const CLIP_FRAMES = 100;
 
 function frameSvg(shapes: readonly Shape[]): string {

@@ -6,12 +6,14 @@
 // through the group commit, rather than an event per frame.
 //
 // One frame runs at a time; while it runs, the newest frames wait, at most
-// `waitingFrames` of them, and a newer one pushes the oldest out (dropped,
-// and counted): a slow model never queues frames without bound, and a
-// burst of two frames (ffmpeg's output read in one go by a busy event loop)
-// is run, not dropped. A source that fails or ends is opened again after a
-// backoff (1 s doubling to 30 s, back to 1 s once frames flow), its objects
-// kept across a short outage and ended after a long one.
+// a second of them (`waitingSeconds`, two frames at least), and a newer one
+// pushes the oldest out (dropped, and counted): a model slower than the
+// stream never queues frames without bound, while a pause shorter than a
+// second (a busy moment of the cores, ffmpeg's output read in one go by a
+// busy event loop) delays frames rather than losing them. A source that
+// fails or ends is opened again after a backoff (1 s doubling to 30 s, back
+// to 1 s once frames flow), its objects kept across a short outage and
+// ended after a long one.
 //
 //   connecting → running (frames flow) → retrying (reason) → connecting ...
 //   any → stopped (stop(): disabled, handed over or shutting down)
@@ -40,8 +42,8 @@ const CAMERA_STREAM_TUNING = {
   maxBackoffMs: 30_000,
   /** a source that gave no frame this long is closed and opened again (ms) */
   stallMs: 15_000,
-  /** frames that may wait while one runs; a newer one past them drops the oldest */
-  waitingFrames: 2,
+  /** the stream's seconds of frames that may wait while one runs (two frames at least); a newer one past them drops the oldest */
+  waitingSeconds: 1,
   /** frames whose latency the p50 and p99 are taken over */
   latencyWindow: 200,
   /** the window fps in and out are measured over (ms) */
@@ -321,7 +323,8 @@ export class CameraStream {
     this.backoffMs = CAMERA_STREAM_TUNING.firstBackoffMs;
     this.watchStall();
     this.waiting.push({ bmp, at });
-    if (this.waiting.length > CAMERA_STREAM_TUNING.waitingFrames) {
+    const room = Math.max(2, Math.ceil(this.camera.profile.stream.fps * CAMERA_STREAM_TUNING.waitingSeconds));
+    if (this.waiting.length > room) {
       this.waiting.shift();
       this.counts.drops++;
     }

@@ -863,8 +863,6 @@ function LeafEditor({
   landmarks: Array<{ id: string; name: string }>;
 }) {
   if (leaf.type === 'camera') {
-    const number = (value: string, fallback: number) =>
-      value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : fallback;
     return (
       <span>
         a camera sees{' '}
@@ -894,24 +892,7 @@ function LeafEditor({
           value={leaf.minScore}
           onInput={(e) => change({ ...leaf, minScore: number(e.currentTarget.value, 0) })}
         />
-        , count{' '}
-        <select
-          aria-label="Count operator"
-          value={leaf.operator}
-          onChange={(e) => change({ ...leaf, operator: e.currentTarget.value })}
-        >
-          {OPERATORS.filter((o) => o !== 'contains').map((o) => (
-            <option key={o}>{o}</option>
-          ))}
-        </select>{' '}
-        <input
-          aria-label="Count"
-          type="number"
-          min={0}
-          value={leaf.value}
-          onInput={(e) => change({ ...leaf, value: number(e.currentTarget.value, 0) })}
-        />
-        , for at least{' '}
+        , count <CountComparison of={leaf} change={(count) => change({ ...leaf, ...count })} />, for at least{' '}
         <input
           aria-label="Held for seconds"
           type="number"
@@ -1037,10 +1018,42 @@ function LeafEditor({
   );
 }
 
+/** A number typed into a field, or `fallback` while it is empty or not a number. */
+const number = (value: string, fallback: number) =>
+  value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : fallback;
+
+/** A count compared: its operator (`contains` is not a count's) and the number it is compared with. */
+function CountComparison({
+  of,
+  change,
+}: {
+  of: { operator: string; value: number };
+  change: (count: { operator: string; value: number }) => void;
+}) {
+  return (
+    <>
+      <select
+        aria-label="Count operator"
+        value={of.operator}
+        onChange={(e) => change({ operator: e.currentTarget.value, value: of.value })}
+      >
+        {OPERATORS.filter((o) => o !== 'contains').map((o) => (
+          <option key={o}>{o}</option>
+        ))}
+      </select>{' '}
+      <input
+        aria-label="Count"
+        type="number"
+        min={0}
+        value={of.value}
+        onInput={(e) => change({ operator: of.operator, value: number(e.currentTarget.value, 0) })}
+      />
+    </>
+  );
+}
+
 /** A streaming camera's object condition: its kind, the zone or line (the project's offered, any text taken), the label (any when empty) and what its kind asks. */
 function ObjectsEditor({ leaf, change }: { leaf: Objects; change: (l: Leaf) => void }) {
-  const number = (value: string, fallback: number) =>
-    value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : fallback;
   const line = leaf.kind === 'crossed';
   return (
     <span data-testid="object-condition" data-kind={leaf.kind}>
@@ -1106,23 +1119,7 @@ function ObjectsEditor({ leaf, change }: { leaf: Objects; change: (l: Leaf) => v
       )}
       {leaf.kind === 'inZone' && (
         <>
-          , count{' '}
-          <select
-            aria-label="Count operator"
-            value={leaf.operator}
-            onChange={(e) => change({ ...leaf, operator: e.currentTarget.value })}
-          >
-            {OPERATORS.filter((o) => o !== 'contains').map((o) => (
-              <option key={o}>{o}</option>
-            ))}
-          </select>{' '}
-          <input
-            aria-label="Count"
-            type="number"
-            min={0}
-            value={leaf.value}
-            onInput={(e) => change({ ...leaf, value: number(e.currentTarget.value, 0) })}
-          />
+          , count <CountComparison of={leaf} change={(count) => change({ ...leaf, ...count })} />
         </>
       )}
     </span>
