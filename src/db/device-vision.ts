@@ -101,12 +101,21 @@ export async function countEnabledStreams(
 export interface StreamingCameraRow extends VisionRow {
   channelId: string;
   stream: StoredStream;
+  /** the replica whose lease on the stream still runs, if any */
+  leasedBy: string | null;
 }
 
-/** Every camera, of every organization, whose stream is enabled: what the replicas share out. */
+/**
+ * Every camera, of every organization, whose stream is enabled: what the
+ * replicas share out, each with the replica whose lease on it still runs.
+ */
 export async function listStreamingCameras(sql: Queryable): Promise<StreamingCameraRow[]> {
-  const rows = await sql<Array<RawVisionRow & { channelId: string }>>`
-    SELECT ${columns(sql)}, (SELECT channel_id FROM devices d WHERE d.id = device_vision.device_id) AS channel_id
+  const rows = await sql<Array<RawVisionRow & { channelId: string; leasedBy: string | null }>>`
+    SELECT ${columns(sql)}, (SELECT channel_id FROM devices d WHERE d.id = device_vision.device_id) AS channel_id,
+      (SELECT replica_id FROM camera_streams c WHERE c.device_id = device_vision.device_id AND c.lease_until >= now())
+        AS leased_by
     FROM device_vision WHERE (stream->>'enabled')::boolean`;
-  return rows.map((row) => ({ ...toVision(row), channelId: row.channelId }) as StreamingCameraRow);
+  return rows.map(
+    (row) => ({ ...toVision(row), channelId: row.channelId, leasedBy: row.leasedBy }) as StreamingCameraRow,
+  );
 }

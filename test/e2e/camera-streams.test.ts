@@ -4,10 +4,11 @@
 // instead of an event per frame. The clip (test/helpers/moving-shapes.ts)
 // moves a circle across a line and a square into a zone where it stays;
 // it is read from a file, from an MJPEG camera over HTTP (served here, in
-// real time, in a loop) and from an RTSP server (GStreamer's, from Debian's
-// packages), each on loopback.
+// real time, in a loop), from an HLS playlist of its segments (served here;
+// the server fetches them, never ffmpeg) and from an RTSP server
+// (GStreamer's, from Debian's packages), each on loopback.
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +49,42 @@ let frames: Buffer[];
 let camera: MjpegCamera;
 let rtsp: RtspServer | undefined;
 
+/** An HTTP server of files on `host` (a port of its own), each request's path kept. */
+interface FileServer {
+  url: string;
+  requests: string[];
+  stop(): void;
+}
+
+async function serveFiles(host: string, files: (path: string) => Promise<Buffer | undefined>): Promise<FileServer> {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    const path = new URL(req.url!, 'http://x').pathname;
+    requests.push(path);
+    void files(path).then((body) => {
+      if (!body) res.writeHead(404).end();
+      else
+        res
+          .writeHead(200, {
+            'content-type': path.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t',
+            'content-length': body.length,
+          })
+          .end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return {
+    url: `http://${host}:${(server.address() as { port: number }).port}`,
+    requests,
+    stop: () => server.close(),
+  };
+}
+
+/** The clip as an HLS VOD playlist (MPEG-TS segments of 2 s), served on 127.0.0.1; blocked.m3u8 names a segment on `trap`. */
+let hls: FileServer;
+/** 127.0.0.2: loopback, which STREAM_ALLOWED_HOSTS (127.0.0.1) does not allow: nothing may be fetched from it. */
+let trap: FileServer;
+
 beforeAll(async () => {
   if (!hasFfmpeg) return;
   dir = await mkdtemp(join(tmpdir(), 'streams-'));
@@ -61,6 +98,19 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
   if (hasRtsp) rtsp = await startRtspServer(join(dir, 'clip.mkv'));
+  await mkdir(join(dir, 'hls'));
+  const segmented = spawnSync('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-i', join(dir, 'clip.mkv'), '-c', 'copy', '-f', 'hls'],
+    ...['-hls_time', '2', '-hls_list_size', '0', '-hls_segment_type', 'mpegts'],
+    ...['-hls_segment_filename', join(dir, 'hls/clip%d.ts'), join(dir, 'hls/clip.m3u8')],
+  ]);
+  expect(segmented.status, segmented.stderr.toString()).toBe(0);
+  trap = await serveFiles('127.0.0.2', (path) => readFile(join(dir, 'hls', path)).catch(() => undefined));
+  hls = await serveFiles('127.0.0.1', async (path) => {
+    if (path === '/blocked.m3u8')
+      return Buffer.from(`#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n${trap.url}/clip0.ts\n#EXT-X-ENDLIST\n`);
+    return readFile(join(dir, 'hls', path)).catch(() => undefined);
+  });
   ({ database, server, sql, admin } = await startPlatform(
     {
       STREAM_FILES_DIR: dir,
@@ -84,6 +134,8 @@ afterAll(async () => {
   await stopPlatform({ sql, server, database });
   rtsp?.stop();
   camera?.stop();
+  hls?.stop();
+  trap?.stop();
   receiver?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
@@ -239,6 +291,42 @@ describe.runIf(hasFfmpeg)('a camera that streams', () => {
       return now.state === 'running' && now.stats.framesIn > before + 10 && now.stats.restarts >= 1;
     }, 60_000);
   }, 150_000);
+
+  it('reads an HLS playlist, its segments fetched by the server, and reads it again once it ended', async () => {
+    const deviceId = await newCamera();
+    const url = `${hls.url}/clip.m3u8`;
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, profile(url))).status).toBe(200);
+    expectClipObjects(await firstPass(deviceId));
+    expect(hls.requests.slice(0, 3)).toEqual(['/clip.m3u8', '/clip0.ts', '/clip1.ts']);
+    // A VOD playlist ends with its last segment: the stream is opened again, as any source that ends.
+    await waitFor(async () => {
+      const now = await status(deviceId);
+      return now.stats.restarts >= 1 && hls.requests.filter((path) => path === '/clip.m3u8').length >= 2;
+    }, 60_000);
+    // the first reading: the playlist, then each segment once, in order
+    const first = hls.requests.slice(0, hls.requests.indexOf('/clip.m3u8', 1));
+    expect(first).toEqual(['/clip.m3u8', '/clip0.ts', '/clip1.ts', '/clip2.ts', '/clip3.ts', '/clip4.ts']);
+    expect(
+      (await admin.put(`/v2/devices/${deviceId}/vision`, { ...profile(url), stream: { url, enabled: false } })).status,
+    ).toBe(200);
+  }, 120_000);
+
+  it('refuses an HLS segment on a host STREAM_ALLOWED_HOSTS does not allow, and fetches nothing from it', async () => {
+    const deviceId = await newCamera();
+    const url = `${hls.url}/blocked.m3u8`;
+    expect((await admin.put(`/v2/devices/${deviceId}/vision`, profile(url))).status).toBe(200);
+    const refused = await waitFor(async () => {
+      const now = await status(deviceId);
+      return now.state === 'retrying' && now;
+    });
+    expect(refused.reason).toContain(`HLS segment ${trap.url}/clip0.ts: blocked: 127.0.0.2 is an internal address`);
+    expect(refused.reason).toContain('STREAM_ALLOWED_HOSTS');
+    expect(hls.requests).toContain('/blocked.m3u8');
+    expect(trap.requests).toEqual([]);
+    expect(
+      (await admin.put(`/v2/devices/${deviceId}/vision`, { ...profile(url), stream: { url, enabled: false } })).status,
+    ).toBe(200);
+  }, 60_000);
 
   it.runIf(hasRtsp)(
     'reads an RTSP camera',

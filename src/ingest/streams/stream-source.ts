@@ -7,10 +7,13 @@
 // resolved and checked first: an internal address is refused unless
 // STREAM_ALLOWED_HOSTS allows it. HTTP streams are fetched by the server
 // itself, on the checked address, redirects not followed, and piped into
-// ffmpeg; RTSP streams are read by ffmpeg from the checked address written
-// into the URL (so a second DNS answer cannot send it elsewhere). Files are
-// read in real time (`-re`) and in a loop, as a camera would send them, from
-// under STREAM_FILES_DIR only, symbolic links resolved.
+// ffmpeg; an HLS playlist and its segments are fetched the same way, each
+// URI checked, the segments written in order on ffmpeg's stdin
+// (hls-source.ts): ffmpeg never fetches a URL itself. RTSP streams are read
+// by ffmpeg from the checked address written into the URL (so a second DNS
+// answer cannot send it elsewhere). Files are read in real time (`-re`) and
+// in a loop, as a camera would send them, from under STREAM_FILES_DIR only,
+// symbolic links resolved.
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
@@ -20,6 +23,7 @@ import type { Readable, Writable } from 'node:stream';
 import { parseStreamUrl } from '../../lib/stream-url.js';
 import { type AllowList, checkDestination, pinnedLookup } from '../../platform/rules/ssrf-guard.js';
 import { BmpFrames } from './bmp-frames.js';
+import { type HlsReader, isHlsPlaylist, openHls } from './hls-source.js';
 
 export interface SourceSettings {
   ffmpegPath: string;
@@ -88,6 +92,7 @@ export async function openSource(
   let input: string[];
   let response: IncomingMessage | undefined;
   let httpCall: ClientRequest | undefined;
+  let hls: HlsReader | undefined;
   if (stream.kind === 'file') {
     const path = await realpath(stream.path!).catch(() => {
       throw new Error(`no file ${stream.url.pathname}`);
@@ -108,11 +113,24 @@ export async function openSource(
         ...['-use_wallclock_as_timestamps', '1', '-i', pinned.href],
       ];
     } else {
-      ({ response, request: httpCall } = await fetchStream(stream.url, pinnedLookup(destination)));
-      const demuxer = demuxerFor(response.headers['content-type']);
-      // MJPEG carries no timestamps: its frames are timed as they arrive, else fps would sample an assumed 25 fps.
-      const clock = demuxer === 'mpjpeg' ? ['-use_wallclock_as_timestamps', '1'] : [];
-      input = [...clock, ...(demuxer ? ['-f', demuxer] : []), '-i', 'pipe:0'];
+      const fetched = await fetchStream(stream.url, pinnedLookup(destination));
+      if (isHlsPlaylist(stream.url, fetched.response.headers['content-type'])) {
+        hls = await openHls(stream.url, fetched.response, target, (url) => fetchChecked(url, settings.allow)).catch(
+          (error: unknown) => {
+            fetched.request.destroy();
+            throw error;
+          },
+        );
+        // Segments arrive a whole one at a time (a VOD playlist's as fast as they are fetched): ffmpeg reads them
+        // at their own timestamps' rate, as a file, so that frames come at the stream's pace.
+        input = ['-re', '-f', hls.demuxer, '-i', 'pipe:0'];
+      } else {
+        ({ response, request: httpCall } = fetched);
+        const demuxer = demuxerFor(response.headers['content-type']);
+        // MJPEG carries no timestamps: its frames are timed as they arrive, else fps would sample an assumed 25 fps.
+        const clock = demuxer === 'mpjpeg' ? ['-use_wallclock_as_timestamps', '1'] : [];
+        input = [...clock, ...(demuxer ? ['-f', demuxer] : []), '-i', 'pipe:0'];
+      }
     }
   }
 
@@ -128,6 +146,7 @@ export async function openSource(
     reason ??= why;
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     httpCall?.destroy();
+    hls?.stop();
   };
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);
@@ -151,18 +170,39 @@ export async function openSource(
     response.on('end', () => {
       reason ??= 'the HTTP stream ended';
     });
+  } else if (hls) {
+    hls.start(child.stdin, {
+      failed: close,
+      ended: () => {
+        reason ??= 'the HLS stream ended';
+      },
+    });
   } else child.stdin.end();
   child.on('error', (error) => close(`ffmpeg could not run (FFMPEG_PATH=${settings.ffmpegPath}): ${error.message}`));
   child.on('close', (code, signal) => {
     if (closed) return;
     closed = true;
     httpCall?.destroy();
+    hls?.stop();
     const said = stderr.trim().split('\n').at(-1)?.trim();
+    const skipped = hls?.skipped
+      ? ` (${hls.skipped} HLS segment${hls.skipped === 1 ? '' : 's'} skipped to keep up with the live edge)`
+      : '';
     listener.closed(
-      reason ?? (said || (code === 0 ? 'the stream ended' : `ffmpeg exited with ${signal ?? `code ${code}`}`)),
+      (reason ?? (said || (code === 0 ? 'the stream ended' : `ffmpeg exited with ${signal ?? `code ${code}`}`))) +
+        skipped,
     );
   });
   return { stop: () => close('stopped') };
+}
+
+/** An HLS playlist's or segment's URL fetched as the stream's own: its host checked (STREAM_ALLOWED_HOSTS), then fetchStream. */
+async function fetchChecked(
+  url: URL,
+  allow: AllowList,
+): Promise<{ response: IncomingMessage; request: ClientRequest }> {
+  const destination = await checkDestination(url, allow, undefined, 'STREAM_ALLOWED_HOSTS');
+  return fetchStream(url, pinnedLookup(destination));
 }
 
 /** The HTTP answer of a stream's URL: 200 only, redirects not followed, on the checked address. */

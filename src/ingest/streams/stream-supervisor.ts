@@ -139,7 +139,10 @@ export class StreamSupervisor {
     const replicas = await liveReplicaCount(this.sql, STALE_SECONDS);
     const fairPart = Math.ceil(rows.length / replicas);
     const mine = rows.filter((row) => this.held.has(row.deviceId));
-    const free = rows.filter((row) => !this.held.has(row.deviceId)).slice(0, Math.max(0, fairPart - mine.length));
+    // Free: no live lease (never taken, or its replica gone); another's live lease is left alone.
+    const free = rows
+      .filter((row) => !this.held.has(row.deviceId) && (row.leasedBy === null || row.leasedBy === this.replicaId))
+      .slice(0, Math.max(0, fairPart - mine.length));
     const leased = new Set(
       await leaseStreams(this.sql, this.replicaId, [...mine, ...free], STREAM_SUPERVISOR_TUNING.leaseSeconds),
     );

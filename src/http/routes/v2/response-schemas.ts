@@ -280,7 +280,7 @@ export const streamInputSchema = z
       .min(1)
       .max(2048)
       .describe(
-        "rtsp://, rtsps://, http(s):// (MJPEG, MPEG-TS) or file:// under the server's STREAM_FILES_DIR; credentials in the userinfo (sealed at rest, shown masked; the masked URL sent back keeps them)",
+        "rtsp://, rtsps://, http(s):// (MJPEG, MPEG-TS, HLS: playlist and segments fetched by the server) or file:// under the server's STREAM_FILES_DIR; credentials in the userinfo (sealed at rest, shown masked; the masked URL sent back keeps them)",
       ),
     fps: z.number().min(0.1).max(30).optional().describe('frames a second run through the model (default 5)'),
     enabled: z.boolean().optional().describe('whether a replica reads it (default true)'),
