@@ -139,7 +139,8 @@ bool ReadTriple(const Napi::Object& o, const char* key, float out[3]) {
 }
 
 // preprocess(src: Uint8Array, srcWidth, srcHeight, srcChannels, dst: Float32Array | Uint16Array | Uint8Array, spec)
-// spec = { dstWidth, dstHeight, rectX, rectY, rectWidth, rectHeight, bgr, nhwc, mul[3], add[3], pad[3] }
+// spec = { dstWidth, dstHeight, rectX, rectY, rectWidth, rectHeight, bgr, nhwc, mul[3], add[3], pad[3],
+//          crop?: { x, y, width, height } (the part of src resampled; the whole of it when absent) }
 // A Uint16Array destination receives IEEE half floats; a Uint8Array one the
 // pixel values, not normalised (mul and add are not used).
 Napi::Value Preprocess(const Napi::CallbackInfo& info) {
@@ -176,6 +177,26 @@ Napi::Value Preprocess(const Napi::CallbackInfo& info) {
     return env.Undefined();
   }
   for (int i = 0; i < 3; i++) s.pad[i] = static_cast<uint8_t>(pad[i] < 0 ? 0 : pad[i] > 255 ? 255 : pad[i]);
+  Napi::Value crop = o.Get("crop");
+  if (!crop.IsUndefined()) {
+    const char* cropKeys[] = {"x", "y", "width", "height"};
+    for (const char* k : cropKeys) {
+      if (ThrowIf(env, !crop.IsObject() || !crop.As<Napi::Object>().Get(k).IsNumber(),
+                  std::string("spec.crop.") + k + " must be a number")) {
+        return env.Undefined();
+      }
+    }
+    Napi::Object c = crop.As<Napi::Object>();
+    s.cropX = IntField(c, "x");
+    s.cropY = IntField(c, "y");
+    s.cropWidth = IntField(c, "width");
+    s.cropHeight = IntField(c, "height");
+    if (ThrowIf(env, s.cropWidth <= 0 || s.cropHeight <= 0 || s.cropX < 0 || s.cropY < 0 ||
+                         s.cropX + s.cropWidth > s.srcWidth || s.cropY + s.cropHeight > s.srcHeight,
+                "spec.crop must lie inside the source")) {
+      return env.Undefined();
+    }
+  }
 
   const napi_typedarray_type dstType = dstArray.TypedArrayType();
   const sense::ElementType type = dstType == napi_uint16_array  ? sense::ElementType::kFloat16

@@ -129,10 +129,13 @@ void Run(const uint8_t* src, const PreprocessSpec& s, Out* dst) {
     }
   };
 
-  const bool identity = s.rectWidth == s.srcWidth && s.rectHeight == s.srcHeight;
-  const Axis ax(s.srcWidth, s.rectWidth);
-  const Axis ay(s.srcHeight, s.rectHeight);
+  const bool cropped = s.cropWidth > 0;
+  const int cw = cropped ? s.cropWidth : s.srcWidth, ch = cropped ? s.cropHeight : s.srcHeight;
+  const bool identity = s.rectWidth == cw && s.rectHeight == ch;
+  const Axis ax(cw, s.rectWidth);
+  const Axis ay(ch, s.rectHeight);
   const size_t srcStride = static_cast<size_t>(s.srcWidth) * sc;
+  if (cropped) src += srcStride * s.cropY + static_cast<size_t>(s.cropX) * sc;
 
   for (int y = 0; y < H; y++) {
     const int ry = y - s.rectY;

@@ -11,6 +11,10 @@ namespace sense {
 
 struct PreprocessSpec {
   int srcWidth = 0, srcHeight = 0, srcChannels = 3;  // 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA
+  // The part of the source that is resampled (a detection's crop for a
+  // child stage); cropWidth 0 means the whole source. Rows keep the whole
+  // source's stride, so a crop is read in place, never copied.
+  int cropX = 0, cropY = 0, cropWidth = 0, cropHeight = 0;
   int dstWidth = 0, dstHeight = 0;                    // the tensor's spatial size
   int rectX = 0, rectY = 0, rectWidth = 0, rectHeight = 0;  // where the image lands in it
   bool bgr = false;   // channel order of the tensor

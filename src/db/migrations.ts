@@ -25,6 +25,7 @@ import { migration022 } from './migrations/022-device-commands.js';
 import { migration023 } from './migrations/023-device-connections.js';
 import { migration024 } from './migrations/024-vision-lines-tracking.js';
 import { migration025 } from './migrations/025-camera-streams.js';
+import { migration026 } from './migrations/026-model-version-config-changes.js';
 
 export interface Migration {
   version: number;
@@ -58,4 +59,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration023,
   migration024,
   migration025,
+  migration026,
 ];

@@ -195,3 +195,26 @@ export async function findVisibleVersion(
 export async function deleteModelVersion(sql: Queryable, organizationId: string, id: string): Promise<boolean> {
   return (await sql`DELETE FROM model_versions WHERE organization_id = ${organizationId} AND id = ${id}`).count > 0;
 }
+
+/** Every version the organization can run as a child stage: its own and the public ones (disabled included: still its). */
+export async function listVisibleVersions(sql: Queryable, organizationId: string): Promise<ModelVersionRow[]> {
+  return sql<ModelVersionRow[]>`
+    SELECT * FROM model_versions WHERE organization_id = ${organizationId} OR public ORDER BY created_at, id`;
+}
+
+/**
+ * Sets the child stages in one of the organization's versions' config
+ * (every server follows through the trigger's CONFIG NOTIFY); the row, or
+ * undefined for a version not the organization's.
+ */
+export async function updateVersionStages(
+  sql: Queryable,
+  organizationId: string,
+  id: string,
+  stages: unknown[],
+): Promise<ModelVersionRow | undefined> {
+  const [row] = await sql<ModelVersionRow[]>`
+    UPDATE model_versions SET config = jsonb_set(config, '{stages}', ${sql.json(stages as never)}), updated_at = now()
+    WHERE organization_id = ${organizationId} AND id = ${id} RETURNING *`;
+  return row;
+}

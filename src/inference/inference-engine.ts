@@ -12,6 +12,8 @@ import { deserializeError, serializeError, type DomainError } from '../errors.js
 import type { Logger } from '../log.js';
 import type { BatchedOutputs, BatchObserver } from './scheduling/batcher.js';
 import { FairShare } from './scheduling/fair-share.js';
+import { ChildStages, type StageRun, type StagesOutcome } from './child-stages.js';
+import type { Answer } from './pipeline/detections.js';
 import { InstanceRestartingError } from './instances/instance.js';
 import { LoadedModel, type ServingDefaults } from './versions/loaded-model.js';
 import { MODEL_CACHE_TUNING, ModelCache, type CacheLimits } from './versions/model-cache.js';
@@ -73,9 +75,11 @@ interface StageTimings {
 }
 
 export interface Prediction {
-  /** the response body, serialised in a worker so the main thread only writes it */
+  /** the response body, serialised in a worker so the main thread only writes it (here, with child stages) */
   json: string;
   timings: StageTimings;
+  /** what its child stages did, when it has some */
+  stages?: StagesOutcome;
 }
 
 export class InferenceEngine {
@@ -83,6 +87,7 @@ export class InferenceEngine {
   readonly models: ModelCache;
   /** CPU run permits, one per core, shared fairly between organizations */
   readonly fairShare = new FairShare(availableParallelism());
+  private readonly childStages: ChildStages;
   private loads = 0;
 
   constructor(
@@ -92,6 +97,7 @@ export class InferenceEngine {
     private readonly observer: (versionId: string) => BatchObserver = () => ({ batch() {} }),
   ) {
     this.pipeline = new PipelinePool(settings.workers, settings, log);
+    this.childStages = new ChildStages(this.pipeline);
     this.models = new ModelCache(settings.cache, log);
   }
 
@@ -123,8 +129,10 @@ export class InferenceEngine {
   /**
    * One prediction on a pinned load, for `caller` (the organization calling:
    * a public version's batcher serves its callers in turn). `body` is
-   * transferred to a worker and unusable afterwards. Throws DomainError for the client's mistakes and for
-   * failed runs.
+   * transferred to a worker and unusable afterwards. With `stages` (their
+   * children's loads pinned by the caller), the decoded image is kept and
+   * each stage runs on the parent's detections (child-stages.ts). Throws
+   * DomainError for the client's mistakes and for failed runs.
    */
   async predict(
     model: LoadedModel,
@@ -132,6 +140,7 @@ export class InferenceEngine {
     contentType: string,
     options: PredictOptions,
     caller = model.versionId,
+    stages: readonly StageRun[] = [],
   ): Promise<Prediction> {
     const slot = await model.slots.acquire();
     let released = false;
@@ -149,6 +158,7 @@ export class InferenceEngine {
           input: model.config.input,
           dtype: model.info.inputDtype,
           slot,
+          keep: stages.length > 0,
         })
         .catch((error: Error) => ({ ok: false as const, error: serializeError(this.failed(model, error)) }));
       if (!pre.ok) {
@@ -173,8 +183,16 @@ export class InferenceEngine {
         options,
       });
       if (!post.ok) throw deserializeError(post.error);
+      let json = post.json;
+      let outcome: StagesOutcome | undefined;
+      if (pre.kept) {
+        const answer = JSON.parse(json) as Record<string, Answer[]>;
+        outcome = await this.childStages.run(answer, pre.kept, stages, caller);
+        json = JSON.stringify(answer);
+      }
       return {
-        json: post.json,
+        json,
+        stages: outcome,
         timings: {
           decodeMs: pre.decodeMs,
           preprocessMs: pre.preprocessMs,

@@ -10,14 +10,21 @@ import { performance } from 'node:perf_hooks';
 import { withoutServerPaths } from '../lib/server-paths.js';
 import type { Logger } from '../log.js';
 import { Gauge, type ServerMetrics } from '../observability/metrics.js';
-import type { AdmissionBackend } from './scheduling/admission.js';
+import type { AdmissionBackend, PredictAnswer } from './scheduling/admission.js';
 import type { InferenceEngine, ModelRef } from './inference-engine.js';
-import { parseModelConfig, storedModelConfig, type ModelConfig } from './versions/model-config.js';
+import {
+  MAX_STAGE_DEPTH,
+  parseModelConfig,
+  storedModelConfig,
+  type ModelConfig,
+  type Stage,
+} from './versions/model-config.js';
 import type { ModelFiles } from './versions/model-store.js';
 import type { ImageOutputs } from './pipeline/postprocess.js';
 import type { LoadedModel } from './versions/loaded-model.js';
 import { predictErrors } from './predict-errors.js';
-import type { PredictOptions } from './predict-options.js';
+import { predictOptions, type PredictOptions } from './predict-options.js';
+import type { StageRun } from './child-stages.js';
 import {
   ValidationAbortedError,
   validateModel,
@@ -31,7 +38,8 @@ export interface DeployedVersion extends ModelRef {
   readonly modelId: string;
   readonly organizationId: string;
   readonly public: boolean;
-  readonly config: ModelConfig;
+  /** model.json as registered; its child stages may change later (rereadStages) */
+  config: ModelConfig;
   status: VersionStatus;
   reason: string | null;
   provider: string | null;
@@ -151,12 +159,14 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
     await Promise.allSettled(this.validations);
   }
 
-  private async onChange({ id, deleted, disabled }: VersionChange): Promise<void> {
+  private async onChange({ id, deleted, disabled, config }: VersionChange): Promise<void> {
     try {
       if (deleted) {
         await this.undeploy(id);
       } else if (disabled) {
         await this.unload(id);
+      } else if (config) {
+        await this.rereadStages(id);
       } else if (!this.versions.has(id)) {
         const row = await this.versionRegistry.find(id);
         if (row) this.deploy(row);
@@ -164,6 +174,18 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
     } catch (error) {
       this.log.error('could not follow a model version change', { id, deleted, error: error as Error });
     }
+  }
+
+  /**
+   * A deployed version's child stages read again from the registry (the
+   * only part of a config that changes after registration); the load and
+   * its sessions stay as they are.
+   */
+  private async rereadStages(id: string): Promise<void> {
+    const version = this.versions.get(id);
+    const row = version && (await this.versionRegistry.find(id));
+    if (!version || !row) return;
+    version.config = { ...version.config, stages: parseModelConfig(row.config).stages };
   }
 
   /**
@@ -463,15 +485,19 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
     body: Uint8Array,
     contentType: string,
     options: PredictOptions,
-  ): Promise<string> {
+  ): Promise<PredictAnswer> {
     // Transfer needs the whole ArrayBuffer; readBody hands out exactly-sized ones.
     const buffer =
       body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
         ? (body.buffer as ArrayBuffer)
         : (new Uint8Array(body).buffer as ArrayBuffer); // a copy: a Buffer's slice() is a view into its pool
     const model = await this.acquireFor(version);
+    const pinned: LoadedModel[] = [];
+    const skipped: string[] = [];
     try {
-      const { json, timings: t } = await this.engine.predict(model, buffer, contentType, options, organizationId);
+      const stages = await this.stageRuns(version.config.stages, organizationId, 1, pinned, skipped);
+      const prediction = await this.engine.predict(model, buffer, contentType, options, organizationId, stages);
+      const t = prediction.timings;
       const labels = { model_version: version.id };
       const stage = this.metrics.inferenceDuration;
       stage.observe({ ...labels, stage: 'decode' }, t.decodeMs / 1000);
@@ -479,10 +505,57 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
       // This image's share of its batch's run: the cost per image, comparable batched or not.
       stage.observe({ ...labels, stage: 'inference' }, t.inferenceMs / t.batchSize / 1000);
       stage.observe({ ...labels, stage: 'postprocess' }, t.postprocessMs / 1000);
+      if (prediction.stages) {
+        stage.observe({ ...labels, stage: 'crop' }, prediction.stages.cropMs / 1000);
+        stage.observe({ ...labels, stage: 'children' }, prediction.stages.childMs / 1000);
+        skipped.push(...prediction.stages.skipped);
+      }
       this.metrics.inferenceQueueDelay.observe(labels, t.queueMs / 1000);
-      return json;
+      return { json: prediction.json, skipped };
     } finally {
       this.engine.release(model);
+      for (const child of pinned) this.engine.release(child);
     }
+  }
+
+  /**
+   * A version's child stages ready to run (their children's loads pinned
+   * into `pinned`), `depth` levels below the version predicted: a child
+   * that is not Active, not the organization's to run, or does not load is
+   * left without a load, and `skipped` says why; a stage deeper than
+   * MAX_STAGE_DEPTH is not run (stage validation refuses one).
+   */
+  private async stageRuns(
+    stages: readonly Stage[],
+    organizationId: string,
+    depth: number,
+    pinned: LoadedModel[],
+    skipped: string[],
+  ): Promise<StageRun[]> {
+    if (depth > MAX_STAGE_DEPTH) return [];
+    return Promise.all(
+      stages.map(async (stage): Promise<StageRun> => {
+        const id = stage.modelVersionId;
+        const child = this.visible(id, organizationId);
+        let run: StageRun['child'];
+        if (!child) skipped.push(`${id}: the version does not exist`);
+        else if (child.status !== 'Active')
+          skipped.push(`${id}: the version is ${child.status}${child.reason ? ` (${child.reason})` : ''}`);
+        else {
+          try {
+            const model = await this.acquireFor(child);
+            pinned.push(model);
+            run = { model, options: predictOptions(stage.options, child.config.defaults) };
+          } catch (error) {
+            skipped.push(`${id}: ${(error as Error).message}`);
+          }
+        }
+        return {
+          stage,
+          child: run,
+          stages: run ? await this.stageRuns(child!.config.stages, organizationId, depth + 1, pinned, skipped) : [],
+        };
+      }),
+    );
   }
 }

@@ -22,6 +22,8 @@ export interface PreprocessSpec {
   add: [number, number, number];
   /** RGB value of the letterbox border, before normalisation */
   pad: [number, number, number];
+  /** the part of the source resampled into the rectangle (a detection's crop); the whole source when absent */
+  crop?: { x: number; y: number; width: number; height: number };
 }
 
 interface DecodedBmp {

@@ -110,8 +110,8 @@ export class FrameIngest {
       const pass = this.admission.enter(admitted, 0);
       // The body is handed to a worker (transferred): a frame to keep is copied first.
       copy = profile.keepFrames ? frame.body.slice() : undefined;
-      const json = await pass.run(bufferedBody(frame.body), frame.contentType, options);
-      detections = JSON.parse(json!) as DetectionsByLabel; // a frame's pass is never abandoned: it resolves its JSON
+      const answer = await pass.run(bufferedBody(frame.body), frame.contentType, options);
+      detections = JSON.parse(answer!.json) as DetectionsByLabel; // a frame's pass is never abandoned: it resolves its answer
     } catch (error) {
       turn.pass();
       throw error;

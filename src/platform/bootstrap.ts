@@ -17,10 +17,11 @@ import {
   insertUser,
 } from '../db/accounts.js';
 import { findKeyByDigest, insertInferenceKey } from '../db/inference-keys.js';
-import { insertModel, insertModelVersion } from '../db/model-versions.js';
+import { insertModel, insertModelVersion, updateVersionStages } from '../db/model-versions.js';
 import { lockBootstrap } from '../db/locks.js';
 import type { Logger } from '../log.js';
-import { CONFIG_FILE, MODEL_FILE, readModelConfig } from '../inference/versions/model-config.js';
+import { CONFIG_FILE, MODEL_FILE, type ModelConfig, readModelConfig } from '../inference/versions/model-config.js';
+import { stageNodes, stagesProblem } from '../inference/versions/stage-tree.js';
 import { digestApiKey, displayPrefix, generateApiKey } from './inference-keys.js';
 import { generatePassword, hashPassword, verifyPassword } from './passwords.js';
 
@@ -31,10 +32,18 @@ const DEMO_MODEL_DIRECTORY = 'demo';
 export const DEMO_SEG_MODEL_VERSION_ID = '01JDEM0SEGMENT000000000001';
 const DEMO_SEG_MODEL_DIRECTORY = 'demo-seg';
 
+/** The bundled demo colour classifier (models/demo-colour): a shape's colour from its crop. */
+export const DEMO_COLOUR_MODEL_VERSION_ID = '01JDEM0CHR0MA0000000000001';
+/** The bundled demo pipeline (models/demo-pipeline): the demo detector with the colour classifier as its child stage. */
+export const DEMO_PIPELINE_MODEL_VERSION_ID = '01JDEM0P1PE11NE00000000001';
+const DEMO_PIPELINE_MODEL_DIRECTORY = 'demo-pipeline';
+
 /** Bundled demo directories: fixed version ids, and public (they answer every organization's key). */
 const DEMO_VERSION_IDS: Readonly<Record<string, string>> = {
   [DEMO_MODEL_DIRECTORY]: DEMO_MODEL_VERSION_ID,
   [DEMO_SEG_MODEL_DIRECTORY]: DEMO_SEG_MODEL_VERSION_ID,
+  'demo-colour': DEMO_COLOUR_MODEL_VERSION_ID,
+  [DEMO_PIPELINE_MODEL_DIRECTORY]: DEMO_PIPELINE_MODEL_VERSION_ID,
 };
 
 type Print = (text: string) => void;
@@ -53,6 +62,7 @@ async function registerBundledModels(
   modelsDir: string,
   log: Logger,
 ): Promise<void> {
+  const registered: Array<{ id: string; organizationId: string; public: boolean; config: ModelConfig }> = [];
   for (const name of await modelDirectories(modelsDir)) {
     const directory = join(modelsDir, name);
     let config;
@@ -81,6 +91,19 @@ async function registerBundledModels(
       public: isDemo,
     });
     log.info('registered model version', { id: version.id, name: config.name, directory });
+    registered.push({ id: version.id, organizationId, public: isDemo, config });
+  }
+  // Stages name versions by id: checked once every directory is registered, whatever their order.
+  const nodes = stageNodes(registered);
+  for (const version of registered) {
+    const problem = stagesProblem(
+      { id: version.id, organizationId, labels: version.config.labels },
+      version.config.stages,
+      nodes,
+    );
+    if (!problem) continue;
+    log.warn('model version registered without its stages', { id: version.id, reason: problem });
+    await updateVersionStages(tx, organizationId, version.id, []);
   }
 }
 
@@ -101,6 +124,8 @@ export async function bootstrap(
     const demos = [`demo model version: ${DEMO_MODEL_VERSION_ID}`];
     if (existsSync(join(config.modelsDir, DEMO_SEG_MODEL_DIRECTORY, MODEL_FILE)))
       demos.push(`demo segmentation model version: ${DEMO_SEG_MODEL_VERSION_ID}`);
+    if (existsSync(join(config.modelsDir, DEMO_PIPELINE_MODEL_DIRECTORY, MODEL_FILE)))
+      demos.push(`demo pipeline version (children: colours): ${DEMO_PIPELINE_MODEL_VERSION_ID}`);
     print(
       [
         '',

@@ -40,8 +40,8 @@ export class DatabaseVersionRegistry implements VersionRegistry {
   }
 }
 
-/** `INSERT:<id>`, `DELETE:<id>`, `DISABLE:<id>` or `ENABLE:<id>`; undefined for anything else. */
+/** `INSERT:<id>`, `DELETE:<id>`, `DISABLE:<id>`, `ENABLE:<id>` or `CONFIG:<id>`; undefined for anything else. */
 function parseChange(payload: string): VersionChange | undefined {
   const [op, id] = payload.split(':');
-  return id ? { id, deleted: op === 'DELETE', disabled: op === 'DISABLE' } : undefined;
+  return id ? { id, deleted: op === 'DELETE', disabled: op === 'DISABLE', config: op === 'CONFIG' } : undefined;
 }

@@ -3,13 +3,15 @@
 // stored in PostgreSQL for the other replicas), deployed on every replica,
 // and answered with this server's live status and how many live replicas
 // serve it. Deleting unloads it everywhere.
+import { rm } from 'node:fs/promises';
 import type { Sql } from 'postgres';
 import { newId } from '../ids.js';
 import * as db from '../db/model-versions.js';
 import type { ModelRow, ModelVersionRow, VersionStatus } from '../db/model-versions.js';
 import type { ReplicaCounts } from '../db/replicas.js';
-import { found, notFound } from '../errors.js';
-import { storedModelConfig, type ModelConfig } from '../inference/versions/model-config.js';
+import { found, invalid, notFound } from '../errors.js';
+import { storedModelConfig, type ModelConfig, type Stage } from '../inference/versions/model-config.js';
+import { stageNodes, stagesProblem } from '../inference/versions/stage-tree.js';
 import { DEFAULT_THRESHOLD } from '../inference/predict-options.js';
 import type { ModelFiles } from '../inference/versions/model-store.js';
 import type { InferenceService } from '../inference/inference-service.js';
@@ -62,6 +64,8 @@ export function presentVersion(v: ModelVersionRow, live: LiveState | undefined, 
     outputFormat: config.output.format ?? ('auto' as const),
     defaults: { threshold: defaultThreshold(config) },
     replicas,
+    // a row written before stages existed has none
+    stages: config.stages ?? [],
     createdAt: v.createdAt,
     updatedAt: v.updatedAt,
   };
@@ -140,6 +144,12 @@ export class ModelService {
     const model = await this.get(organizationId, modelId);
     const received = await receiveModelUpload(body, contentType, this.upload.dataDir, this.upload.maxModelBytes);
     const id = newId();
+    try {
+      await this.checkStages(organizationId, id, received.config.labels, received.config.stages);
+    } catch (error) {
+      await rm(received.stagingDir, { recursive: true, force: true });
+      throw error;
+    }
     const directory = this.modelFiles.directoryOf(id);
     await placeModelUpload(received, directory);
     const version = await insertStoredVersion(this.sql, this.modelFiles.store, {
@@ -157,6 +167,34 @@ export class ModelService {
       clearTimeout(timer);
     }
     return (await this.present([version]))[0]!;
+  }
+
+  /**
+   * Sets the child stages of one of the organization's versions of the
+   * model, once they make a tree it can run (stage-tree.ts); every server
+   * follows (the CONFIG notification), without reloading the model.
+   */
+  async setStages(
+    organizationId: string,
+    modelId: string,
+    versionId: string,
+    stages: Stage[],
+  ): Promise<PresentedVersion> {
+    const model = await this.get(organizationId, modelId);
+    const row = await db.findVisibleVersion(this.sql, organizationId, versionId);
+    if (!row || row.organizationId !== organizationId || row.modelId !== model.id)
+      throw notFound('model version not found');
+    await this.checkStages(organizationId, row.id, storedModelConfig(row.config).labels, stages);
+    const updated = found(await db.updateVersionStages(this.sql, organizationId, row.id, stages), 'model version');
+    return (await this.present([updated]))[0]!;
+  }
+
+  /** Throws `invalid` with the reason when `stages` cannot be the stages of version `id` (labels: its). */
+  private async checkStages(organizationId: string, id: string, labels: readonly string[], stages: readonly Stage[]) {
+    if (stages.length === 0) return;
+    const visible = await db.listVisibleVersions(this.sql, organizationId);
+    const problem = stagesProblem({ id, organizationId, labels }, stages, stageNodes(visible));
+    if (problem) throw invalid('invalid stages', problem);
   }
 
   /** A version the organization may see: its own, or a public one. */

@@ -2,12 +2,14 @@
 // that sends traffic at the first 200 must find every version the server
 // found at start loaded, not only the first one to finish (a predict to the
 // other would be answered 500 "status Initializing").
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { native } from '../../src/inference/native.js';
 import { DEMO_MODEL_VERSION_ID, DEMO_SEG_MODEL_VERSION_ID } from '../../src/platform/bootstrap.js';
 import { makeImage } from '../helpers/images.js';
 import { predict } from '../helpers/predict.js';
-import { removeDir, startReadyServer, startServer, type TestServer } from '../helpers/server.js';
+import { removeDir, ROOT, startReadyServer, startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 
@@ -38,7 +40,10 @@ describe('GET /v2/health/ready', () => {
     expect(notReady).toContain('model versions are still loading');
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toContain('model_versions{status="Initializing"} 0');
-    expect(metrics).toContain('model_versions{status="Active"} 2');
+    // every bundled model directory (demo, its segmentation and colour models, the demo pipeline) one version
+    const bundled = readdirSync(join(ROOT, 'models')).filter((d) => existsSync(join(ROOT, 'models', d, 'model.onnx')));
+    expect(bundled.length).toBeGreaterThanOrEqual(2);
+    expect(metrics).toContain(`model_versions{status="Active"} ${bundled.length}`);
     const image = await makeImage('png', 64, 64);
     for (const id of [DEMO_MODEL_VERSION_ID, DEMO_SEG_MODEL_VERSION_ID]) {
       expect((await predict(server.url, id, image, { key: 'ready-key' })).status).toBe(200);

@@ -4,6 +4,9 @@
 // same time on the same machine, not a timing). The floods:
 //   - a tenant's slow model (an upload whose runs take 100x longer),
 //     flooded: CPU run permits are shared by run time (fair-share.ts);
+//   - a tenant's pipeline, a fast parent whose slow child runs on every
+//     detection: a request holds one place, its children's runs count to
+//     the tenant's share (child-stages.ts);
 //   - strangers trickling bodies to an unauthenticated route: their bodies
 //     are small and in a budget of their own (http/server.ts readGatedBody);
 //   - a tenant flooding the public version A uses too: its places are
@@ -200,6 +203,38 @@ describe('another tenant keeps its share', () => {
         }, 6),
       // its 6 clients against QUEUE_SIZE 4: every place of the slow version taken
       async () => (await queueDepth(slow)) === 4,
+    );
+    expect(kept).toBeGreaterThanOrEqual(0.4);
+  });
+
+  it("under a flood of a tenant's pipeline: a fast parent whose slow child runs on each of its detections", {
+    timeout: 150_000,
+  }, async () => {
+    const parent = await uploaded(otherAdmin, 'fast-parent', buildConstantModel(fixtureSpec()));
+    const child = await uploaded(
+      otherAdmin,
+      'slow-child',
+      buildConstantModel(fixtureSpec({ slow: { size: 1024, repeats: 60 } })),
+    );
+    const modelId = (await otherAdmin.get(`/v2/model-versions/${parent}`)).body.data.modelId;
+    const set = await otherAdmin.put(`/v2/models/${modelId}/versions/${parent}/stages`, {
+      stages: [{ labels: ['cat', 'traffic cone'], modelVersionId: child, maxPerImage: 16, crop: { minSize: 1 } }],
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    // each answer: the parent's three boxes, each with the slow child's boxes in its children
+    await waitFor(async () => {
+      const res = await predict(server.url, parent, image, { key: otherKey });
+      return Object.values(res.body as Record<string, Array<{ children: object }>>)
+        .flat()
+        .every((d) => Object.keys(d.children).length > 0);
+    });
+    const { kept } = await keptUnder(
+      () =>
+        flooding(async (running) => {
+          while (running()) await predict(server.url, parent, image, { key: otherKey });
+        }, 6),
+      // one place each in the parent's queue (QUEUE_SIZE 4), its children's runs in the tenant's CPU share
+      async () => (await queueDepth(parent)) === 4,
     );
     expect(kept).toBeGreaterThanOrEqual(0.4);
   });

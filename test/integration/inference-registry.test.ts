@@ -175,14 +175,14 @@ describe('inference service on an in-memory version registry', () => {
     const body = new TextEncoder().encode(JSON.stringify({ image: image.toString('base64') }));
     const pass = admission.enter(admitted, body.byteLength);
     expect(pass.state).toBe('ready');
-    const json = await pass.run(
+    const answered = await pass.run(
       bufferedBody(body),
       'application/json',
       predictOptions({ threshold: 0.01 }, version.config.defaults),
     );
     expect(pass.state).toBe('done');
     // Detections grouped by label; at so low a threshold the demo finds squares in the pattern's blocks.
-    const answer = JSON.parse(json!) as Record<string, Array<{ type: string; score: number }>>;
+    const answer = JSON.parse(answered!.json) as Record<string, Array<{ type: string; score: number }>>;
     const found = Object.entries(answer).flatMap(([label, detections]) => detections.map((d) => ({ label, ...d })));
     expect(found.length).toBeGreaterThan(0);
     for (const detection of found) {

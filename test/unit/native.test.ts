@@ -267,6 +267,29 @@ describe('preprocess', () => {
     expect([...b]).toEqual([...a]);
   });
 
+  it("resamples a crop of the source in place as it resamples the crop's own pixels", () => {
+    // rows 5-24, columns 12-43 of the pattern, by itself and read in place
+    const crop = { x: 12, y: 5, width: 32, height: 20 };
+    const alone = new Uint8Array(crop.width * crop.height * 3);
+    for (let y = 0; y < crop.height; y++)
+      alone.set(
+        src.subarray(((crop.y + y) * sw + crop.x) * 3, ((crop.y + y) * sw + crop.x + crop.width) * 3),
+        y * crop.width * 3,
+      );
+    const spec = { ...placement, bgr: false, nhwc: false, mul, add, pad: [114, 114, 114] as [number, number, number] };
+    const inPlace = new Float32Array(40 * 40 * 3);
+    native.preprocess(src, sw, sh, 3, inPlace, { ...spec, crop });
+    const copied = new Float32Array(40 * 40 * 3);
+    native.preprocess(alone, crop.width, crop.height, 3, copied, spec);
+    expect([...inPlace]).toEqual([...copied]);
+    // and a crop of the rectangle's size is copied as it is
+    const exact = new Float32Array(40 * 40 * 3);
+    native.preprocess(src, sw, sh, 3, exact, { ...spec, crop: { x: 3, y: 2, width: 40, height: 24 } });
+    const one = (x: number, y: number, c: number) => exact[c * 1600 + (y + 8) * 40 + x]!;
+    expect(one(0, 0, 0)).toBeCloseTo(src[(2 * sw + 3) * 3]! * mul[0] + add[0], 5);
+    expect(one(39, 23, 2)).toBeCloseTo(src[(25 * sw + 42) * 3 + 2]! * mul[2] + add[2], 5);
+  });
+
   it('refuses arguments that would read or write out of bounds', () => {
     const dst = new Float32Array(10);
     const spec = { ...placement, bgr: false, nhwc: false, mul, add, pad: [0, 0, 0] as [number, number, number] };
@@ -277,5 +300,11 @@ describe('preprocess', () => {
     expect(() => native.preprocess(src, sw, sh, 3, new Float32Array(4800), { ...spec, rectX: 30 })).toThrow(
       'the image rectangle must lie inside the destination',
     );
+    expect(() =>
+      native.preprocess(src, sw, sh, 3, new Float32Array(4800), {
+        ...spec,
+        crop: { x: 40, y: 0, width: 11, height: 5 },
+      }),
+    ).toThrow('spec.crop must lie inside the source');
   });
 });

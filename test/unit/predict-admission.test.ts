@@ -37,7 +37,9 @@ function setup({ places = 1, waitingRoom = 1, organizationRequests = 4, budgetBy
     },
     deployed: () => versions.values(),
     predict(version, _organizationId, body) {
-      return new Promise((finish, fail) => runs.push({ version: version.id, body, finish, fail }));
+      return new Promise((resolve, fail) =>
+        runs.push({ version: version.id, body, finish: (json) => resolve({ json, skipped: [] }), fail }),
+      );
     },
   };
   const budget = new BodyBudget(budgetBytes);
@@ -112,7 +114,7 @@ describe('predict admission', () => {
     expect(runs.map((r) => [r.version, r.body])).toEqual([['a', body.bytes]]);
     expect(budget.inUse).toBe(100);
     runs[0]!.finish('{"cat":[]}');
-    expect(await answer).toBe('{"cat":[]}');
+    expect((await answer)?.json).toBe('{"cat":[]}');
     expect(pass.state).toBe('done');
     expect(body.calls).toEqual(['read']);
     expect([admission.loadOf('org-1'), queue('a').inFlight, budget.inUse]).toEqual([0, 0, 0]);
@@ -176,13 +178,13 @@ describe('predict admission', () => {
     firstBody.arrive();
     await settle();
     runs[0]!.finish('{"first":[]}');
-    expect(await firstAnswer).toBe('{"first":[]}');
+    expect((await firstAnswer)?.json).toBe('{"first":[]}');
     await settle();
     expect(second.state).toBe('running');
     expect(body.calls).toEqual(['read', 'pause', 'resume']);
     expect(budget.inUse).toBe(100);
     runs[1]!.finish('{"second":[]}');
-    expect(await answer).toBe('{"second":[]}');
+    expect((await answer)?.json).toBe('{"second":[]}');
     expect(budget.inUse).toBe(0);
   });
 
@@ -292,7 +294,7 @@ describe('predict admission', () => {
     expect(queue('a').inFlight).toBe(0); // the place goes back at once
     expect(budget.inUse).toBe(100); // the image is still in a worker's hands
     runs[0]!.finish('{}');
-    expect(await answer).toBe('{}');
+    expect((await answer)?.json).toBe('{}');
     expect(budget.inUse).toBe(0);
     expect(admission.loadOf('org-1')).toBe(0);
   });

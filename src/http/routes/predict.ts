@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { imageSizeCounter } from '../../inference/pipeline/image-size.js';
 import { predictErrors } from '../../inference/predict-errors.js';
 import { MAX_DETECTIONS_LIMIT, predictOptions, TOP_K_LIMIT } from '../../inference/predict-options.js';
+import { MAX_STAGE_DEPTH } from '../../inference/versions/model-config.js';
 import { predictBodyKind, predictBodyLimit } from '../../inference/pipeline/request-body.js';
 import type { PredictAdmission, PredictPass } from '../../inference/scheduling/admission.js';
 import type { DeployedVersion } from '../../inference/inference-service.js';
@@ -78,6 +79,17 @@ export function notMultipart(): ApiError {
 
 const point = z.array(z.number()).length(2);
 const empty = z.object({}).strict();
+/**
+ * Why some detections have no children: `X-Children-Skipped`, one
+ * "<version id>: <reason>" per child stage that could not run, "; " apart,
+ * in printable ASCII (a header's); absent when every stage ran.
+ */
+function childrenSkippedHeader(skipped: readonly string[]): Record<string, string> | undefined {
+  if (skipped.length === 0) return undefined;
+  const text = [...new Set(skipped)].join('; ').replace(/[^\x20-\x7e]/g, '?');
+  return { 'X-Children-Skipped': text.slice(0, 2000) };
+}
+
 /** The detection shapes; nested ones (a keypoint, a mask's box) have no children of their own. */
 const detectionOf = (children: z.ZodType) =>
   z.discriminatedUnion('type', [
@@ -103,10 +115,17 @@ const detectionOf = (children: z.ZodType) =>
     z.object({ type: z.literal('point'), data: z.object({ point }), score: z.number(), children }),
     z.object({ type: z.literal('class'), data: empty, score: z.number(), children }),
   ]);
+/**
+ * Children `levels` deep: a child stage's answers, their own stages'
+ * (MAX_STAGE_DEPTH at most), and at the bottom a pose's keypoints or a
+ * mask's box, which have none.
+ */
+const childrenOf = (levels: number): z.ZodType =>
+  z.record(z.string(), z.array(detectionOf(levels === 0 ? empty : childrenOf(levels - 1))));
 const detection = detectionOf(
-  z
-    .record(z.string(), z.array(detectionOf(empty)))
-    .describe("nested detections by label: a pose's keypoints by name, a mask's box"),
+  childrenOf(MAX_STAGE_DEPTH).describe(
+    "nested detections by label: a pose's keypoints by name, a mask's box, a child stage's answer on the detection's crop (its classes, or its boxes, polygons and points in the whole image's coordinates)",
+  ),
 ).meta({ id: 'Detection' });
 /** The predict answer's schema (frames answer it too). */
 export const detectionsByLabel = z.record(z.string(), z.array(detection)).meta({ id: 'Detections' });
@@ -188,8 +207,10 @@ export function predictEndpoint(deps: PredictRouteDeps): Endpoint {
       );
       reply.onAbort(() => pass.abandon());
       try {
-        const json = await answer;
-        if (json !== undefined) reply.send(200, json); // undefined: the client left while held
+        const answered = await answer;
+        // undefined: the client left while held
+        if (answered !== undefined)
+          reply.send(200, answered.json, 'application/json', childrenSkippedHeader(answered.skipped));
       } catch (error) {
         // Refused while held: a large body was left unread (its connection closes), a small one read through.
         if (pass.state === 'refused') reply.error(error, large);

@@ -215,10 +215,16 @@ export class OipCore implements OipService {
       throw invalidTensor(`inputs[0].shape: ${images.length} images, model ${name}'s batch limit is ${limit}`);
     // A copy each, exactly sized: the worker takes the image's whole ArrayBuffer, which the caller's
     // message may share (a Buffer's slice() would be a view into it, so the copy is made explicitly).
-    const jsons = await this.runPasses(target, organizationId, images, (pass, image) =>
+    const answers = await this.runPasses(target, organizationId, images, (pass, image) =>
       pass.run(bufferedBody(new Uint8Array(image)), RAW_IMAGE_CONTENT_TYPE, options),
     );
-    return answer(imageOutputs(outputs, jsons, target.config.labels));
+    return answer(
+      imageOutputs(
+        outputs,
+        answers.map((a) => a.json),
+        target.config.labels,
+      ),
+    );
   }
 
   /**

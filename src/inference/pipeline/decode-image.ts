@@ -75,7 +75,7 @@ export interface DecodedImage {
   /** size of the image as displayed (EXIF orientation applied) */
   width: number;
   height: number;
-  /** pixels to preprocess; already at placement size, except BMP (full size) */
+  /** pixels to preprocess; already at placement size, except BMP and a fullSize target's (full size) */
   pixels: RawPixels;
   placement: Placement;
 }
@@ -86,6 +86,12 @@ export interface DecodeTarget {
   resize: 'letterbox' | 'stretch';
   /** letterbox colour, used to flatten transparent images */
   padValue: number;
+  /**
+   * Decoded at the image's own size (the placement still says where it
+   * lands in the model input): a version with child stages crops its
+   * detections from these pixels, and the addon resamples the model's input.
+   */
+  fullSize?: boolean;
 }
 
 function checkPixels(width: number, height: number, maxPixels: number): void {
@@ -148,7 +154,7 @@ export async function decodeImage(
     };
   }
 
-  if (format === 'jpeg' && jpeg === 'libturbojpeg' && native.hasJpegDecoder) {
+  if (format === 'jpeg' && jpeg === 'libturbojpeg' && native.hasJpegDecoder && !target.fullSize) {
     const decoded = decodeJpegNatively(bytes, target, maxPixels);
     if (decoded) return decoded;
   }
@@ -173,9 +179,9 @@ export async function decodeImage(
   const placement = placeImage(width, height, target.width, target.height, target.resize);
   const pad = target.padValue;
   try {
-    const { data, info } = await sharp(bytes, options)
-      .autoOrient()
-      .resize(placement.rectWidth, placement.rectHeight, { fit: 'fill', kernel: 'linear' })
+    const decoder = sharp(bytes, options).autoOrient();
+    if (!target.fullSize) decoder.resize(placement.rectWidth, placement.rectHeight, { fit: 'fill', kernel: 'linear' });
+    const { data, info } = await decoder
       .flatten({ background: { r: pad, g: pad, b: pad } })
       .raw()
       .toBuffer({ resolveWithObject: true });

@@ -7,6 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Logger } from '../../log.js';
 import type {
+  AnswersOutcome,
+  AnswersTask,
+  CropsOutcome,
+  CropsTask,
   PipelineSettings,
   PipelineWorkerData,
   PostprocessOutcome,
@@ -49,6 +53,19 @@ export class PipelinePool {
   postprocess(task: Omit<PostprocessTask, 'op'>): Promise<PostprocessOutcome> {
     const buffers = Object.values(task.outputs).map((t) => (t.data as ArrayBufferView).buffer as ArrayBuffer);
     return this.piscina.run({ op: 'postprocess', ...task }, { transferList: buffers }) as Promise<PostprocessOutcome>;
+  }
+
+  /** A child stage's crops of a kept image (shared, not moved), as the child's input tensors. */
+  crops(task: Omit<CropsTask, 'op'>): Promise<CropsOutcome> {
+    return this.piscina.run({ op: 'crops', ...task }) as Promise<CropsOutcome>;
+  }
+
+  /** A child's outputs on its crops, moved in, decoded into answers. */
+  answers(task: Omit<AnswersTask, 'op'>): Promise<AnswersOutcome> {
+    const buffers = task.outputs.flatMap((o) =>
+      Object.values(o).map((t) => (t.data as ArrayBufferView).buffer as ArrayBuffer),
+    );
+    return this.piscina.run({ op: 'answers', ...task }, { transferList: buffers }) as Promise<AnswersOutcome>;
   }
 
   /** tasks waiting for a free worker */

@@ -9,11 +9,20 @@ import { Logger, type LogSettings } from '../../log.js';
 import type { Placement } from './letterbox.js';
 import type { ModelConfig } from '../versions/model-config.js';
 import type { OutputInfo } from '../outputs/index.js';
-import { DecoderCache, postprocess, type ImageOutputs } from './postprocess.js';
+import { answer, DecoderCache, postprocess, type ImageOutputs } from './postprocess.js';
+import type { Answer } from './detections.js';
+import type { CropRect } from './crops.js';
 import { predictErrors } from '../predict-errors.js';
 import type { PredictOptions } from '../predict-options.js';
 import type { InputDtype } from '../instances/prepared-model.js';
-import { preprocessInto, tensorView, type InputConfig } from './preprocess.js';
+import {
+  cropsInto,
+  type KeptImage,
+  preprocessInto,
+  type TensorArray,
+  tensorView,
+  type InputConfig,
+} from './preprocess.js';
 import { extractImage } from './request-body.js';
 import type { JpegDecoder } from './decode-image.js';
 
@@ -40,6 +49,30 @@ export interface PreprocessTask {
   dtype: InputDtype;
   /** where the input tensor is written */
   slot: SharedArrayBuffer;
+  /** keep the decoded image at its own size too (a version with child stages crops from it) */
+  keep?: boolean;
+}
+
+/** A child stage's crops of a kept image, each resampled into the child's input tensor. */
+export interface CropsTask {
+  op: 'crops';
+  versionId: string;
+  image: KeptImage;
+  rects: CropRect[];
+  input: InputConfig;
+  dtype: InputDtype;
+}
+
+/** Several images' outputs of one load (a child's crops) decoded into answers, not JSON: they are nested in a parent's. */
+export interface AnswersTask {
+  op: 'answers';
+  versionId: string;
+  loadKey: string;
+  config: ModelConfig;
+  outputInfo: OutputInfo[];
+  outputs: ImageOutputs[];
+  placements: Placement[];
+  options: PredictOptions;
 }
 
 export interface PostprocessTask {
@@ -55,12 +88,19 @@ export interface PostprocessTask {
   options: PredictOptions;
 }
 
-export type PipelineTask = PreprocessTask | PostprocessTask;
+export type PipelineTask = PreprocessTask | PostprocessTask | CropsTask | AnswersTask;
 
 /** a DomainError, as its envelope (errors.ts) */
 export type Failure = { ok: false; error: ErrorEnvelope };
-export type PreprocessOutcome = { ok: true; placement: Placement; decodeMs: number; preprocessMs: number } | Failure;
+export type PreprocessOutcome =
+  | { ok: true; placement: Placement; decodeMs: number; preprocessMs: number; kept?: KeptImage | undefined }
+  | Failure;
 export type PostprocessOutcome = { ok: true; json: string; postprocessMs: number } | Failure;
+export type CropsOutcome =
+  | { ok: true; crops: Array<{ tensor: TensorArray; placement: Placement }>; cropMs: number }
+  | Failure;
+export type AnswersOutcome = { ok: true; answers: Array<Record<string, Answer[]>>; postprocessMs: number } | Failure;
+type Outcome = PreprocessOutcome | PostprocessOutcome | CropsOutcome | AnswersOutcome;
 
 const settings = workerData as PipelineWorkerData;
 const log = new Logger(settings.log);
@@ -74,8 +114,38 @@ async function runPreprocess(task: PreprocessTask): Promise<PreprocessOutcome> {
     tensorView(task.dtype, task.input, task.slot),
     settings.maxImagePixels,
     settings.jpegDecoder,
+    task.keep,
   );
   return { ok: true, ...result };
+}
+
+function runCrops(task: CropsTask): CropsOutcome {
+  const started = performance.now();
+  const crops = cropsInto(task.image, task.rects, task.input, task.dtype);
+  return { ok: true, crops, cropMs: performance.now() - started };
+}
+
+function runAnswers(task: AnswersTask): AnswersOutcome {
+  const started = performance.now();
+  const decoder = decoders.get(task.loadKey, task.config, task.outputInfo);
+  const answers = task.outputs.map((outputs, i) =>
+    answer(decoder, task.config.labels, outputs, task.placements[i]!, task.options),
+  );
+  return { ok: true, answers, postprocessMs: performance.now() - started };
+}
+
+/** What each task's op runs. */
+function runTask(task: PipelineTask): Outcome | Promise<Outcome> {
+  switch (task.op) {
+    case 'preprocess':
+      return runPreprocess(task);
+    case 'postprocess':
+      return runPostprocess(task);
+    case 'crops':
+      return runCrops(task);
+    case 'answers':
+      return runAnswers(task);
+  }
 }
 
 function runPostprocess(task: PostprocessTask): PostprocessOutcome {
@@ -89,9 +159,9 @@ function runPostprocess(task: PostprocessTask): PostprocessOutcome {
  * piscina's single entry point. (Named task functions would be neater, but
  * piscina imports them before tsx's loader is active in development.)
  */
-export default async function run(task: PipelineTask): Promise<PreprocessOutcome | PostprocessOutcome> {
+export default async function run(task: PipelineTask): Promise<Outcome> {
   try {
-    return task.op === 'preprocess' ? await runPreprocess(task) : runPostprocess(task);
+    return await runTask(task);
   } catch (error) {
     if (error instanceof DomainError) return { ok: false, error: serializeError(error) };
     log.error(`${task.op} failed`, { versionId: task.versionId, error: error as Error });

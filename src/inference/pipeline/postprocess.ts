@@ -31,7 +31,8 @@ export function postprocess(
   return JSON.stringify(answer(decoder, labels, outputs, placement, options));
 }
 
-function answer(
+/** One image's answer, grouped by label: what postprocess serialises, and what a child stage nests in its parent's. */
+export function answer(
   decoder: OutputDecoder,
   labels: readonly string[],
   outputs: ImageOutputs,

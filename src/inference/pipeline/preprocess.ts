@@ -7,7 +7,8 @@
 // can also run them in process.
 import { performance } from 'node:perf_hooks';
 import { decodeImage, type JpegDecoder } from './decode-image.js';
-import type { Placement } from './letterbox.js';
+import { placeImage, type Placement } from './letterbox.js';
+import type { CropRect } from './crops.js';
 import type { ModelConfig } from '../versions/model-config.js';
 import { native, type PreprocessSpec } from '../native.js';
 import type { InputDtype } from '../instances/prepared-model.js';
@@ -69,23 +70,70 @@ export interface PreprocessResult {
   placement: Placement;
   decodeMs: number;
   preprocessMs: number;
+  /** the decoded image at its own size, when asked to keep it (a version with child stages crops from it) */
+  kept?: KeptImage;
 }
 
-/** Decodes `image` and writes its input tensor into `tensor`. Throws DomainError for the client's mistakes. */
+/** A decoded image kept for its crops, in shared memory: any pipeline worker may cut them. */
+export interface KeptImage {
+  data: SharedArrayBuffer;
+  width: number;
+  height: number;
+  channels: number;
+}
+
+/**
+ * Decodes `image` and writes its input tensor into `tensor`; with `keep`,
+ * decodes it at its own size and keeps those pixels too. Throws DomainError
+ * for the client's mistakes.
+ */
 export async function preprocessInto(
   image: Uint8Array,
   input: InputConfig,
   tensor: TensorArray,
   maxPixels: number,
   jpeg?: JpegDecoder,
+  keep = false,
 ): Promise<PreprocessResult> {
   const t0 = performance.now();
   const { width, height, resize, padValue } = input;
-  const { pixels, placement } = await decodeImage(image, { width, height, resize, padValue }, maxPixels, jpeg);
+  const target = { width, height, resize, padValue, fullSize: keep };
+  const { pixels, placement } = await decodeImage(image, target, maxPixels, jpeg);
   const t1 = performance.now();
   native.preprocess(pixels.data, pixels.width, pixels.height, pixels.channels, tensor, {
     ...placement,
     ...normalisation(input),
   });
-  return { placement, decodeMs: t1 - t0, preprocessMs: performance.now() - t1 };
+  let kept: KeptImage | undefined;
+  if (keep) {
+    const data = new SharedArrayBuffer(pixels.data.byteLength);
+    new Uint8Array(data).set(pixels.data);
+    kept = { data, width: pixels.width, height: pixels.height, channels: pixels.channels };
+  }
+  return { placement, decodeMs: t1 - t0, preprocessMs: performance.now() - t1, kept };
+}
+
+/**
+ * Each crop of a kept image resampled into an input tensor of a child's
+ * (`input`, elements of `dtype`): cut and resized in one pass by the addon,
+ * read in place. Answers the tensors and where each crop landed in them.
+ */
+export function cropsInto(
+  image: KeptImage,
+  rects: readonly CropRect[],
+  input: InputConfig,
+  dtype: InputDtype,
+): Array<{ tensor: TensorArray; placement: Placement }> {
+  const pixels = new Uint8Array(image.data);
+  const layout = normalisation(input);
+  return rects.map((rect) => {
+    const tensor = newTensorArray(dtype, inputElements(input));
+    const placement = placeImage(rect.width, rect.height, input.width, input.height, input.resize);
+    native.preprocess(pixels, image.width, image.height, image.channels, tensor, {
+      ...placement,
+      ...layout,
+      crop: rect,
+    });
+    return { tensor, placement };
+  });
 }

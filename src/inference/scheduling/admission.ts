@@ -52,7 +52,13 @@ export interface AdmissionBackend<V extends AdmissibleVersion> {
     body: Uint8Array,
     contentType: string,
     options: PredictOptions,
-  ): Promise<string>;
+  ): Promise<PredictAnswer>;
+}
+
+/** A prediction's answer: its JSON, and why child stages left detections without children (none: all ran). */
+export interface PredictAnswer {
+  json: string;
+  skipped: string[];
 }
 
 /**
@@ -253,11 +259,11 @@ export class PredictPass<V extends AdmissibleVersion> {
    * The rest of the pass, once: reads the body through its port (a held
    * pass pauses it, waits for its place and then its memory, and resumes it
    * or rejects with the 503: 'refused'), runs the prediction on it (the body
-   * is transferred to a worker) and resolves its JSON; undefined when the
+   * is transferred to a worker) and resolves its answer; undefined when the
    * pass was abandoned before it could run (nobody to answer). Whatever the
    * outcome, everything the pass holds is given back when it settles.
    */
-  run(body: PassBody, contentType: string, options: PredictOptions): Promise<string | undefined> {
+  run(body: PassBody, contentType: string, options: PredictOptions): Promise<PredictAnswer | undefined> {
     return this.runJob(body, (bytes) =>
       this.gates.backend.predict(this.version, this.organizationId, bytes, contentType, options),
     );

@@ -23,6 +23,49 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 const triple = z.tuple([z.number(), z.number(), z.number()]);
 
+/** Stages a version may list, and how deep they may nest (a child's child at most: stage-tree.ts checks). */
+const MAX_STAGES = 4;
+export const MAX_STAGE_DEPTH = 2;
+
+/**
+ * A child stage: each of the parent's detections with one of `labels`
+ * (best first, `maxPerImage` at most) is cropped from the decoded image and
+ * run through `modelVersionId`; its answer is nested in the detection's
+ * `children` (pipeline/crops.ts, inference-engine.ts).
+ */
+const stageSchema = z
+  .object({
+    labels: z.array(z.string().min(1).max(128)).min(1).max(1000),
+    modelVersionId: z.string().min(1).max(64),
+    crop: z
+      .object({
+        /** added on each side, a fraction of the box's width (left, right) and height (top, bottom) */
+        padding: z.number().min(0).max(2).default(0),
+        /** the shorter side grown around the centre to the longer one */
+        square: z.boolean().default(false),
+        /** a crop narrower or lower than this many of the image's pixels is not run */
+        minSize: z.number().int().min(1).max(8192).default(4),
+      })
+      .strict()
+      .default({ padding: 0, square: false, minSize: 4 }),
+    maxPerImage: z.number().int().min(1).max(256).default(16),
+    /** the child's options over its own defaults: threshold, iou, maxDetections, topK, keypointThreshold */
+    options: z
+      .object({
+        threshold: z.number().min(0).max(1),
+        iou: z.number().min(0).max(1),
+        maxDetections: z.number().int().min(1).max(1000),
+        topK: z.number().int().min(1).max(1000),
+        keypointThreshold: z.number().min(0).max(1),
+      })
+      .partial()
+      .strict()
+      .default({}),
+  })
+  .strict();
+export const stagesSchema = z.array(stageSchema).max(MAX_STAGES);
+export type Stage = z.infer<typeof stageSchema>;
+
 const modelConfigSchema = z
   .object({
     name: z.string().min(1).max(128),
@@ -110,6 +153,8 @@ const modelConfigSchema = z
       })
       .strict()
       .default({}),
+    /** child stages (see stageSchema); none by default */
+    stages: stagesSchema.default([]),
     defaults: z
       .object({
         /**

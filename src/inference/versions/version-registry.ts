@@ -27,6 +27,8 @@ export interface VersionChange {
   deleted: boolean;
   /** disabled: kept in the registry, but to be served no more (enabled again: a change with neither flag) */
   disabled?: boolean;
+  /** its config changed (its child stages): read again, the model not reloaded */
+  config?: boolean;
 }
 
 export interface VersionRegistry {

@@ -349,8 +349,8 @@ export class CameraStream {
       const pass = this.deps.admission.enter(admitted, 0);
       // The frame is handed to a worker (transferred); the page's copy is kept first.
       const shown = Buffer.from(frame.bmp);
-      const json = await pass.run(bufferedBody(frame.bmp), RAW_IMAGE_CONTENT_TYPE, options);
-      detections = JSON.parse(json!) as DetectionsByLabel;
+      const answer = await pass.run(bufferedBody(frame.bmp), RAW_IMAGE_CONTENT_TYPE, options);
+      detections = JSON.parse(answer!.json) as DetectionsByLabel;
       this.latest = { bmp: shown, detections, at: frame.at };
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'unavailable') this.counts.refused++;

@@ -5,10 +5,11 @@
 // them from every worker of every replica).
 import { z } from 'zod';
 import type { Config } from '../../../config.js';
+import { stagesSchema } from '../../../inference/versions/model-config.js';
 import { presentModel } from '../../../platform/models.js';
 import type { PlatformServices } from '../../../platform/services.js';
 import { defineEndpoint, respond, type Endpoint } from '../../api.js';
-import { idParam } from './common.js';
+import { id, idParam } from './common.js';
 import { list, modelSchema, modelVersionSchema, modelWithVersionsSchema, one } from './response-schemas.js';
 
 /** How long `?wait=true` holds an upload's answer for the version to load: long enough for large models on a GPU, bounded so that no client hangs on one. */
@@ -160,6 +161,23 @@ export function modelsEndpoints({ models }: PlatformServices, config: Config): E
             wait,
           ),
         );
+      },
+    }),
+    defineEndpoint({
+      method: 'put',
+      path: '/v2/models/:model/versions/:version/stages',
+      tag: 'models',
+      summary:
+        "set a version's child stages: each detection with one of a stage's labels is cropped and run through the stage's version, its answer nested in the detection's children",
+      description:
+        "Sets the child stages of a version of the model (`:version` is the version's id): each of its detections with one of a stage's `labels` (best first, `maxPerImage` at most) is cropped from the decoded image (`crop`: `padding` a fraction of the box on each side, `square`, `minSize` in pixels) and run through `modelVersionId` with `options` over its defaults; the answer is nested in the detection's `children`. Refused with the reason when a label is not the version's, the version is not one the organization can run, a stage leads back to this version, or stages would nest more than 2 deep. Every server follows without reloading the model. `[]` removes them.",
+      auth: 'organization',
+      action: 'models:write',
+      params: z.object({ model: id, version: id }),
+      body: z.object({ stages: stagesSchema }).strict(),
+      responses: { 200: { description: 'the version with its stages', schema: one(modelVersionSchema) } },
+      async handler({ caller, params, body }) {
+        return respond.data(await models.setStages(caller.organizationId, params.model, params.version, body.stages));
       },
     }),
     defineEndpoint({

@@ -7,7 +7,7 @@
 // mismatch, so the document cannot fall behind the handlers.
 import { z, type ZodType } from 'zod';
 import { CHANNEL_TYPES } from '../../../platform/channels.js';
-import { OUTPUT_FORMATS } from '../../../inference/versions/model-config.js';
+import { OUTPUT_FORMATS, stagesSchema } from '../../../inference/versions/model-config.js';
 import { MAX_DETECTIONS_LIMIT, TOP_K_LIMIT } from '../../../inference/predict-options.js';
 import { ROLES } from '../../../platform/permissions.js';
 import { ACTION_TYPES } from '../../../platform/rules/actions.js';
@@ -606,6 +606,9 @@ export const modelVersionSchema = z
         total: int().describe('live replicas (a recent heartbeat): those neither active nor failed are loading it'),
       })
       .describe("the version on every server sharing the database; `status` is the answering server's own"),
+    stages: stagesSchema.describe(
+      "child stages: each detection with one of a stage's labels is cropped and run through its version, whose answer is nested in the detection's children",
+    ),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
