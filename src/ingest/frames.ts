@@ -3,10 +3,11 @@
 // version with predict's admission (the organization's share, the
 // version's queue shared fairly between organizations:
 // inference/scheduling/admission.ts) and becomes one event (source 'iot') carrying its
-// detections, each with the zones it lies in, and how many of each label
-// each zone holds; rules read them through a `detections` condition
-// (platform/rules/evaluate.ts). The event goes through the same group commit as every
-// other (rules, exactly-once actions). A frame id makes a retry land on the
+// detections, each with the zones it lies in (and the children its
+// version's child stages answered in it), and how many of each label each
+// zone holds (and of each label with each child label); rules read them
+// through a `detections` condition (platform/rules/evaluate.ts). The event
+// goes through the same group commit as every other (rules, exactly-once actions). A frame id makes a retry land on the
 // event already stored: it is looked up before the frame is run, and the
 // stored event is answered, whatever the retry's image (and even once the
 // model version is gone). Frame ids have their own idempotency keys (`f:`),
@@ -27,6 +28,7 @@ import type { DeployedVersion } from '../inference/inference-service.js';
 import { zonesOf, type ImageZone, type PlacedDetection } from '../lib/image-zones.js';
 import type { DeviceClaims } from '../platform/auth/tokens.js';
 import type { KeptFrames } from '../platform/kept-frames.js';
+import { hasChild } from '../platform/rules/evaluate.js';
 import type { VisionService } from '../platform/vision.js';
 import type { CameraTracks, ObjectMoves } from './camera-tracks.js';
 import type { EventWriter } from './event-writer.js';
@@ -43,7 +45,16 @@ export interface Frame {
 }
 
 /** A predict answer: detections grouped by label. */
-export type DetectionsByLabel = Record<string, PlacedDetection[]>;
+export type DetectionsByLabel = Record<string, FrameDetection[]>;
+
+/** A detection of a predict answer, as a frame's event reads it. */
+interface FrameDetection extends PlacedDetection {
+  /** what the version's child stages answered inside it, by the child's labels (docs/API.md#child-stages) */
+  children?: DetectionsByLabel;
+}
+
+/** parent label → child label → how many detections of the parent label hold a child detection of the child label */
+type ChildCounts = Record<string, Record<string, number>>;
 
 export interface FrameAnswer {
   /** the frame's event (for a retried frame id, the one stored first) */
@@ -64,6 +75,14 @@ export interface FramePayload {
   counts: Record<string, number>;
   /** zone → label → how many detections of it lie in the zone (zones with none: {}) */
   zoneCounts: Record<string, Record<string, number>>;
+  /**
+   * parent label → child label → how many detections of the parent label
+   * have at least one child detection of the child label (what a
+   * detections condition with `child` counts); only when a detection has children
+   */
+  childCounts?: ChildCounts;
+  /** zone → the same for the detections that lie in the zone (zones with none: {}); beside childCounts */
+  zoneChildCounts?: Record<string, ChildCounts>;
   /** true when the frame's image is kept (GET /v2/devices/{device}/frames/{event}) */
   frameKept?: true;
   /** the profile's lines that tracked objects crossed in this frame, when any did */
@@ -173,7 +192,10 @@ function storedAnswer(event: { id: string; payload: Record<string, unknown> }): 
   return { eventId: event.id, detections };
 }
 
-/** The event of a frame: its detections placed in the zones, and the counts rules read. */
+/**
+ * The event of a frame: its detections placed in the zones (each with its
+ * `children` as the predict answer gives them), and the counts rules read.
+ */
 export function framePayload(
   modelVersionId: string,
   frameId: string | undefined,
@@ -185,11 +207,21 @@ export function framePayload(
   const placed: FramePayload['detections'] = {};
   const counts: Record<string, number> = {};
   const zoneCounts: FramePayload['zoneCounts'] = Object.fromEntries(zones.map((zone) => [zone.name, {}]));
+  const childCounts: ChildCounts = {};
+  const zoneChildCounts: Record<string, ChildCounts> = Object.fromEntries(zones.map((zone) => [zone.name, {}]));
+  let withChildren = false;
   for (const [label, list] of Object.entries(detections)) {
     counts[label] = list.length;
     placed[label] = list.map((detection) => {
       const inZones = zonesOf(detection, zones);
       for (const zone of inZones) zoneCounts[zone]![label] = (zoneCounts[zone]![label] ?? 0) + 1;
+      // Each child label once per detection, however many of its detections the child answered.
+      for (const child of Object.keys(detection.children ?? {})) {
+        if (!hasChild(detection.children, child)) continue;
+        withChildren = true;
+        countChild(childCounts, label, child);
+        for (const zone of inZones) countChild(zoneChildCounts[zone]!, label, child);
+      }
       return { ...detection, zones: inZones };
     });
   }
@@ -199,8 +231,15 @@ export function framePayload(
     detections: placed,
     counts,
     zoneCounts,
+    ...(withChildren ? { childCounts, zoneChildCounts } : {}),
     ...(frameKept && { frameKept: true as const }),
     ...(moves.crossings.length > 0 && { crossings: moves.crossings }),
     ...(moves.entries.length > 0 && { entries: moves.entries }),
   };
+}
+
+/** One more detection of `label` with a child of `child` (own keys only: a label may be any text, `toString` too). */
+function countChild(counts: ChildCounts, label: string, child: string): void {
+  const byChild = Object.hasOwn(counts, label) ? counts[label]! : (counts[label] = {});
+  byChild[child] = (Object.hasOwn(byChild, child) ? byChild[child]! : 0) + 1;
 }

@@ -209,7 +209,7 @@ function scanWork(value: unknown): number {
  * One context per event, one object (no closures made per event): rules
  * change only its time zone and, for a rule that remembers, whose memory it
  * reads. Attribute values are looked up once per path however many rules
- * ask, a frame's detections counted once per label, zone and score.
+ * ask, a frame's detections counted once per label, zone, score and child.
  */
 class EventContext implements EvaluationContext {
   timezone = 'UTC';
@@ -260,13 +260,13 @@ class EventContext implements EvaluationContext {
     return value;
   }
 
-  detections(label: string, zone: string | undefined, minScore: number | undefined): number {
+  detections(label: string, zone: string | undefined, minScore: number | undefined, child?: string): number {
     if (!this.event.camera) return 0;
-    const key = `${label}\0${zone ?? ''}\0${minScore ?? ''}`;
+    const key = `${label}\0${zone ?? ''}\0${minScore ?? ''}\0${child ?? ''}`;
     this.detectionCounts ??= new Map();
     let count = this.detectionCounts.get(key);
     if (count === undefined)
-      this.detectionCounts.set(key, (count = countDetections(this.event.payload, label, zone, minScore)));
+      this.detectionCounts.set(key, (count = countDetections(this.event.payload, label, zone, minScore, child)));
     return count;
   }
 

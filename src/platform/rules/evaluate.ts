@@ -17,19 +17,30 @@ import { isLandmark, triggerOf } from './model.js';
 interface FrameDetection {
   score?: unknown;
   zones?: unknown;
+  children?: unknown;
+}
+
+/** Whether a detection's `children` (child label → the child stage's detections inside it) hold one of `label`. */
+export function hasChild(children: unknown, label: string): boolean {
+  if (typeof children !== 'object' || children === null || !Object.hasOwn(children, label)) return false;
+  const list = (children as Record<string, unknown>)[label];
+  return Array.isArray(list) && list.length > 0;
 }
 
 /**
  * How many of a frame's detections of `label` hold: scoring at least
- * `minScore`, lying in `zone` when one is named. `payload.detections` is
- * the predict answer by label, each detection with the zones it lies in;
- * anything else (an event that is no frame) counts none.
+ * `minScore`, lying in `zone` when one is named, holding a child detection
+ * of `child` (in its `children`, the answer of the version's child stages)
+ * when one is named. `payload.detections` is the predict answer by label,
+ * each detection with the zones it lies in; anything else (an event that is
+ * no frame) counts none.
  */
 export function countDetections(
   payload: Record<string, unknown>,
   label: string,
   zone: string | undefined,
   minScore: number | undefined,
+  child?: string,
 ): number {
   const byLabel = payload.detections;
   if (typeof byLabel !== 'object' || byLabel === null || !Object.hasOwn(byLabel, label)) return 0;
@@ -40,6 +51,7 @@ export function countDetections(
     if (typeof item !== 'object' || item === null) continue;
     if (minScore !== undefined && !(typeof item.score === 'number' && item.score >= minScore)) continue;
     if (zone !== undefined && !(Array.isArray(item.zones) && item.zones.includes(zone))) continue;
+    if (child !== undefined && !hasChild(item.children, child)) continue;
     count++;
   }
   return count;
@@ -90,8 +102,8 @@ export interface EvaluationContext {
   value(path: string): unknown;
   /** enter/exit: crossed since the device's previous position; inside/outside: now inside any / outside all */
   landmark(trigger: LandmarkTrigger, ids: readonly string[], attribute: string): boolean;
-  /** a camera frame's detections of `label` (in `zone`, scoring at least `minScore`); 0 for an event that is no frame */
-  detections(label: string, zone: string | undefined, minScore: number | undefined): number;
+  /** a camera frame's detections of `label` (in `zone`, scoring at least `minScore`, with a child detection of `child`); 0 for an event that is no frame */
+  detections(label: string, zone: string | undefined, minScore: number | undefined, child?: string): number;
   /** an object event's payload (a streaming camera's); undefined for any other event */
   objectEvent(): Record<string, unknown> | undefined;
   /** what a stateful node of the rule being evaluated remembers of this device's earlier events (changed in place) */
@@ -156,7 +168,7 @@ export function evaluateCondition(c: Condition, ctx: EvaluationContext, whole = 
       if (c.channelId !== undefined && c.channelId !== ctx.channelId) return false;
       return compareValues(c.operator, ctx.value(c.attribute), c.value);
     case 'detections':
-      return compareValues(c.operator, ctx.detections(c.label, c.zone, c.minScore), c.value);
+      return compareValues(c.operator, ctx.detections(c.label, c.zone, c.minScore, c.child), c.value);
     case 'entered':
     case 'crossed':
     case 'dwell':

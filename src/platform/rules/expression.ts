@@ -12,8 +12,9 @@
 //               | 'date' '(' ('>=' | '<=') ',' ISO_STRING ')'
 //               | 'timeOfDay' '(' ('>=' | '<=') ',' SECONDS ')' | 'timeOfDay' '(' 'between' ',' SECONDS ',' SECONDS ')'
 //               | 'weekDay' '(' '(' DAY (',' DAY)* ')' ')'
-//               | 'detections' '(' STRING (',' STRING (',' NUMBER)?)? ')' CMP NUMBER
-//                   (label, zone: '' for the whole image, minimum score)
+//               | 'detections' '(' STRING (',' STRING (',' NUMBER (',' STRING)?)?)? ')' CMP NUMBER
+//                   (label, zone: '' for the whole image, minimum score: 0 for any,
+//                   child label: only detections with a child detection of it)
 //               | 'entered' '(' STRING (',' STRING)? ')'          (zone, label: '' or none for any)
 //               | 'crossed' '(' STRING (',' STRING (',' STRING)?)? ')'  (line, 'in' | 'out' | '' for either, label)
 //               | 'dwell' '(' STRING (',' STRING)? ')' '>=' NUMBER  (zone, label; seconds)
@@ -108,9 +109,11 @@ function gen(c: Condition, nested: boolean): string {
       return calls.length === 0 ? 'true' : wrap(calls.join(' && '));
     }
     case 'detections': {
+      // Positional: an argument before a given one is written as "any" ('' for the zone, 0 for the score).
       const args = [quote(c.label)];
-      if (c.zone !== undefined || c.minScore !== undefined) args.push(quote(c.zone ?? ''));
-      if (c.minScore !== undefined) args.push(String(c.minScore));
+      if (c.zone !== undefined || c.minScore !== undefined || c.child !== undefined) args.push(quote(c.zone ?? ''));
+      if (c.minScore !== undefined || c.child !== undefined) args.push(String(c.minScore ?? 0));
+      if (c.child !== undefined) args.push(quote(c.child));
       return `detections(${args.join(', ')}) ${c.operator} ${c.value}`;
     }
     case 'entered':
@@ -531,19 +534,24 @@ class Parser {
     };
   }
 
-  /** detections('label'[, 'zone'[, minScore]]) CMP count, after `detections(` */
+  /** detections('label'[, 'zone'[, minScore[, 'child']]]) CMP count, after `detections(` */
   private detectionsCall(): DetectionsCondition {
     const label = this.string('a label').value;
     let zone: string | undefined;
     let minScore: number | undefined;
+    let child: string | undefined;
     if (this.isPunct(',')) {
       this.index++;
       zone = this.string("a zone name ('' for the whole image)").value;
       if (this.isPunct(',')) {
         this.index++;
-        const score = this.number('a minimum score');
+        const score = this.number('a minimum score (0 for any)');
         if (score.value < 0 || score.value > 1) this.fail(score.pos, 'the minimum score must be from 0 to 1');
         minScore = score.value;
+        if (this.isPunct(',')) {
+          this.index++;
+          child = this.string("a child label (a label of the version's child stages)").value;
+        }
       }
     }
     this.punct(')');
@@ -555,6 +563,7 @@ class Parser {
     const out: DetectionsCondition = { type: 'detections', label, operator: op.value, value: count.value };
     if (zone !== undefined) out.zone = zone;
     if (minScore !== undefined) out.minScore = minScore;
+    if (child !== undefined) out.child = child;
     return out;
   }
 

@@ -202,6 +202,7 @@ const detectionsLeaf = z
     label: z.string().min(1).max(LIMITS.stringLength),
     zone: optional(z.string().max(64)),
     minScore: optional(z.number().min(0).max(1)),
+    child: optional(z.string().max(LIMITS.stringLength)),
     operator: z
       .string()
       .refine(
@@ -355,6 +356,7 @@ function genBNode(value: unknown, where: string, depth: number, ctx: Context): C
       };
       if (leaf.zone !== undefined) out.zone = leaf.zone;
       if (leaf.minScore !== undefined) out.minScore = leaf.minScore;
+      if (leaf.child !== undefined) out.child = leaf.child;
       return out;
     }
     case 'entered':
@@ -549,12 +551,14 @@ function toConditionsObject(c: Condition): GenBNode {
       const filters = [
         c.zone === undefined ? '' : ` in zone ${c.zone}`,
         c.minScore === undefined ? '' : ` scoring at least ${c.minScore}`,
+        c.child === undefined ? '' : ` with a child detection of ${c.child}`,
       ].join('');
       return {
         type: 'detections',
         label: c.label,
         ...(c.zone === undefined ? {} : { zone: c.zone }),
         ...(c.minScore === undefined ? {} : { minScore: c.minScore }),
+        ...(c.child === undefined ? {} : { child: c.child }),
         operator: c.operator,
         value: c.value,
         description: `When the frame's detections of ${c.label}${filters} ${OPERATOR_WORDS[c.operator]} ${c.value}`,

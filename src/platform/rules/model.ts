@@ -86,15 +86,19 @@ export interface ScheduleCondition {
 
 /**
  * What a camera saw in a frame (ingest/frames.ts): how many detections of
- * `label` the frame's event holds, only those scoring at least `minScore`
- * and, given a `zone`, lying in that zone of the image, compared with
- * `value`. An event that is no frame holds none.
+ * `label` the frame's event holds, only those scoring at least `minScore`,
+ * given a `zone`, lying in that zone of the image and, given a `child`,
+ * holding at least one detection of that label in their `children` (what
+ * the version's child stages answered inside them: a circle whose colour
+ * is red), compared with `value`. An event that is no frame holds none.
  */
 export interface DetectionsCondition {
   type: 'detections';
   label: string;
   zone?: string;
   minScore?: number;
+  /** a child stage's label: only the detections with a child detection of it count */
+  child?: string;
   operator: ComparisonOperator;
   value: number;
 }
@@ -245,6 +249,7 @@ function takesChannel(c: Condition): c is LandmarkCondition | AttributeCondition
  * - in an and, `event.channelId == 'c'` directly followed by a landmark or
  *   attribute leaf without a channel becomes that leaf with channelId c (the
  *   same meaning: the expression of a channel-scoped leaf is exactly that);
+ * - a detections leaf's empty zone or child, and a minimum score of 0, left out (any);
  * - landmark ids distinct, in first-seen order; week days sorted, distinct;
  *   empty schedule parts dropped, and a schedule with none is `true`;
  * - -0 is 0.
@@ -293,6 +298,7 @@ export function normalise(c: Condition): Condition {
       };
       if (c.zone !== undefined && c.zone !== '') out.zone = c.zone;
       if (c.minScore !== undefined && c.minScore > 0) out.minScore = c.minScore;
+      if (c.child !== undefined && c.child !== '') out.child = c.child;
       return out;
     }
     default: {

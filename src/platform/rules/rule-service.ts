@@ -276,8 +276,8 @@ export class RuleService {
 
   /**
    * Warnings of a saved or checked rule: detections naming a zone no camera
-   * of the project has (zones are only known with a project) or a label no
-   * runnable model has, webhooks the SSRF guard will refuse.
+   * of the project has (zones are only known with a project) or a label (or
+   * child label) no runnable model has, webhooks the SSRF guard will refuse.
    */
   private async warnings(
     organizationId: string,
@@ -404,8 +404,8 @@ export class RuleService {
    * With projectId, landmark ids are checked against that project too. When an
    * object form and a string are both given, both must be valid and `matches`
    * says whether they mean the same tree. `warnings` names what would never
-   * match: labels no runnable model has, and (with projectId) zones no camera
-   * of the project has.
+   * match: labels (and detections' child labels) no runnable model has, and
+   * (with projectId) zones no camera of the project has.
    */
   async validateConditions(organizationId: string, input: ValidateInput) {
     const parsed = parseConditionsInput(input);

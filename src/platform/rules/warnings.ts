@@ -1,6 +1,7 @@
 // Warnings of a rule that is valid but will not do what it says: a
 // detections or object condition naming a zone or a line no camera of the
-// project has or a label no model of the organization has (a typo: `left_hlaf`, `trafic cone`,
+// project has or a label (or a detections condition's child label) no model
+// of the organization has (a typo: `left_hlaf`, `trafic cone`,
 // which would never fire), a webhook whose URL the SSRF guard will refuse at
 // every fire. The rule is saved all the same (a camera or a model may come
 // later); the answer says so, with the near matches.
@@ -29,15 +30,23 @@ export interface RuleVocabulary {
 
 type NameKind = 'label' | 'zone' | 'line';
 
+/** A name a condition gives; `child`: a detections condition's child label (a label of a child stage's version). */
+interface Named {
+  kind: NameKind;
+  name: string;
+  child?: true;
+}
+
 /** The labels, zones and lines a tree's detections and object conditions name, in order, repeats included. */
-function namesOf(tree: Condition | null): Array<{ kind: NameKind; name: string }> {
-  const out: Array<{ kind: NameKind; name: string }> = [];
+function namesOf(tree: Condition | null): Named[] {
+  const out: Named[] = [];
   const walk = (n: Condition) => {
     if (n.type === 'and' || n.type === 'or') n.items.forEach(walk);
     else if (n.type === 'not' || n.type === 'for' || n.type === 'becomes') walk(n.item);
     else if (n.type === 'detections') {
       out.push({ kind: 'label', name: n.label });
       if (n.zone !== undefined) out.push({ kind: 'zone', name: n.zone });
+      if (n.child !== undefined) out.push({ kind: 'label', name: n.child, child: true });
     }
   };
   if (tree) walk(tree);
@@ -102,14 +111,16 @@ export function vocabularyWarnings(tree: Condition | null, vocabulary: RuleVocab
     line: 'a line of any camera in this project',
   };
   const seen = new Set<string>();
-  for (const { kind, name } of namesOf(tree)) {
+  for (const { kind, name, child } of namesOf(tree)) {
     const names = known[kind];
     if (!names || names.includes(name) || seen.has(`${kind}:${name}`)) continue;
     seen.add(`${kind}:${name}`);
     const suggestions = nearMatches(name, names);
+    // A child label is a label of the version a child stage runs: one the organization can run too.
+    const what = `${child ? 'child label' : kind} ${JSON.stringify(name)}`;
     warnings.push({
       code: `unknown_${kind}`,
-      message: `${kind} ${JSON.stringify(name)} is not ${where[kind]}${didYouMean(suggestions)}`,
+      message: `${what} is not ${where[kind]}${didYouMean(suggestions)}`,
       suggestions,
     });
   }

@@ -21,12 +21,15 @@ type Leaf =
   | Objects;
 /**
  * What a camera sees (the builder's own node): how many detections of a
- * label, in a zone and above a score; optionally held for some seconds
- * (a `for` node) and firing once when it starts (a `becomes` node).
+ * label, with a child detection of a child label (a child stage's answer:
+ * a circle whose colour is red; any when empty), in a zone and above a
+ * score; optionally held for some seconds (a `for` node) and firing once
+ * when it starts (a `becomes` node).
  */
 interface Camera {
   type: 'camera';
   label: string;
+  child: string;
   zone: string;
   minScore: number;
   operator: string;
@@ -124,6 +127,7 @@ const LEAVES: Record<string, (landmarks: Array<{ id: string }>) => Condition> = 
   camera: () => ({
     type: 'camera',
     label: 'traffic cone',
+    child: '',
     zone: '',
     minScore: 0,
     operator: '>=',
@@ -179,6 +183,7 @@ function toServer(c: Condition): unknown {
     label: c.label,
     ...(c.zone ? { zone: c.zone } : {}),
     ...(c.minScore > 0 ? { minScore: c.minScore } : {}),
+    ...(c.child.trim() !== '' ? { child: c.child.trim() } : {}),
     operator: c.operator,
     value: c.value,
   };
@@ -243,9 +248,11 @@ function cameraFromServer(n: Record<string, unknown>): Camera | undefined {
     node = ((node.items as unknown[] | undefined)?.[0] ?? {}) as Record<string, unknown>;
   }
   if (node.type !== 'detections' || typeof node.label !== 'string' || typeof node.value !== 'number') return undefined;
+  if (node.child !== undefined && typeof node.child !== 'string') return undefined;
   return {
     type: 'camera',
     label: node.label,
+    child: str(node.child),
     zone: str(node.zone),
     minScore: num(node.minScore),
     operator: str(node.operator, '>='),
@@ -366,7 +373,8 @@ function describeOther(c: Record<string, unknown>): string {
   }
   if (c.type !== 'detections') return String(c.type);
   const where = [c.zone ? ` in ${String(c.zone)}` : '', c.minScore ? ` scoring ≥ ${String(c.minScore)}` : ''].join('');
-  return `${String(c.label)} seen${where} ${String(c.operator)} ${String(c.value)}`;
+  const child = typeof c.child === 'string' && c.child !== '' ? ` with a child ${c.child}` : '';
+  return `${String(c.label)}${child} seen${where} ${String(c.operator)} ${String(c.value)}`;
 }
 
 export function Rules() {
@@ -872,6 +880,16 @@ function LeafEditor({
           list="rule-labels"
           value={leaf.label}
           onInput={(e) => change({ ...leaf, label: e.currentTarget.value })}
+        />{' '}
+        with a child{' '}
+        <input
+          aria-label="Child label"
+          title="a label of the child stage's version (red, for a circle whose colour is red): only the detections holding a child detection of it count; empty: not asked"
+          size={10}
+          list="rule-labels"
+          placeholder="(not asked)"
+          value={leaf.child}
+          onInput={(e) => change({ ...leaf, child: e.currentTarget.value })}
         />{' '}
         in zone{' '}
         <input

@@ -39,7 +39,7 @@ const conditionForms = {
     .unknown()
     .optional()
     .describe(
-      'Gen B conditions: a node or an array of nodes ({type: "and"|"or"|"not", items} or a leaf: enterLandmark, exitLandmark, insideLandmark, outsideLandmark, matchAttribute, schedule, detections {label, zone?, minScore?, operator, value}; nodes that remember: for {seconds?, events?, items: [one]}, becomes {to, items: [one]}; SDK: landmark, attribute); null or [] for none',
+      'Gen B conditions: a node or an array of nodes ({type: "and"|"or"|"not", items} or a leaf: enterLandmark, exitLandmark, insideLandmark, outsideLandmark, matchAttribute, schedule, detections {label, zone?, minScore?, child?, operator, value}; nodes that remember: for {seconds?, events?, items: [one]}, becomes {to, items: [one]}; SDK: landmark, attribute); null or [] for none',
     ),
   conditions: z
     .string()
