@@ -8,7 +8,8 @@
 // connected over MQTT; a camera's stream, its state and why, its latest
 // frame's boxes with their trackIds (a clip read from a file, where ffmpeg
 // is), its counting lines with their `in` arrows, one drawn by its two ends;
-// a rule's camera object conditions. Skipped, saying so, where chromium is not installed
+// a rule's camera object conditions; a version's child stages edited, and
+// the children they answer drawn and listed. Skipped, saying so, where chromium is not installed
 // (`apt-get install chromium`; .ci/run does), except where
 // CONSOLE_TESTS_REQUIRED=1 (.ci/run sets it): there a missing browser fails
 // the run instead of skipping what it should check.
@@ -155,6 +156,28 @@ function demoVersionId(): Promise<string> {
     return version.id as string;
   })();
   return demoVersion;
+}
+
+let stageVersions: Promise<{ parentModel: string; parent: string; child: string }> | undefined;
+/** Two copies of the demo detector, uploaded once: a parent whose stages the console edits, and a detector child. */
+function stagedVersions() {
+  stageVersions ??= (async () => {
+    const { admin, server } = platform!;
+    const files = {
+      model: await readFile(join(ROOT, 'models/demo/model.onnx')),
+      config: await readFile(join(ROOT, 'models/demo/model.json'), 'utf8'),
+    };
+    const upload = async (name: string) => {
+      const model = (await admin.post('/v2/models', { name })).body.data;
+      const version = (await uploadModelVersion(server.url, admin, model.id, files, '?wait=true')).body.data;
+      expect(version.status).toBe('Active');
+      return { model: model.id as string, version: version.id as string };
+    };
+    const parent = await upload('shapes with stages');
+    const child = await upload('shapes in crops');
+    return { parentModel: parent.model, parent: parent.version, child: child.version };
+  })();
+  return stageVersions;
 }
 
 const navLinks = (page: Page) => page.getByRole('navigation').getByRole('link').allTextContents();
@@ -381,6 +404,139 @@ describe.skipIf(!hasChromium)('the web console in chromium', () => {
     await page.goto(`${platform!.server.url}/models/${versions.pose}/predict`);
     await page.getByTestId('prediction-canvas').waitFor({ state: 'attached' });
     expect(await drawnOn('samples/scene.jpg')).toBe('2 rectangles, 0 polygons, 3 points');
+  });
+
+  it("edits a version's child stages: one with a detector child added, saved and read back after a reload, a refused one's reason shown, then removed", async () => {
+    const { admin, server } = platform!;
+    const { parent, child } = await stagedVersions();
+    const page = await newPage();
+    await page.goto(`${server.url}/models`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    const row = page.locator(`tr[data-version-id="${parent}"]`);
+    const stages = page.locator(`[data-stages-of="${parent}"]`);
+    await row.getByRole('button', { name: 'Edit stages' }).click();
+    const editor = stages.getByTestId('stages-editor');
+    await editor.getByRole('button', { name: 'Add a stage' }).click();
+    const stage = editor.getByTestId('stage-draft');
+    expect(await stage.count()).toBe(1);
+    // the version as its own child: a cycle, refused with the server's reason
+    await stage.getByLabel('circle', { exact: true }).check();
+    await stage.getByLabel('Child version', { exact: true }).selectOption(parent);
+    await editor.getByRole('button', { name: 'Save stages' }).click();
+    expect(await editor.getByRole('alert').textContent()).toMatch(/leads back to this version/);
+    expect((await admin.get(`/v2/model-versions/${parent}`)).body.data.stages).toEqual([]);
+
+    // the demo detector's other copy on padded crops of every shape, the 3 best at most
+    await stage.getByLabel('Child version', { exact: true }).selectOption(child);
+    for (const label of ['square', 'triangle']) await stage.getByLabel(label, { exact: true }).check();
+    await stage.getByLabel('Padding').fill('1');
+    await stage.getByLabel('At most per image').fill('3');
+    await stage.getByLabel("Child's threshold").fill('0.3');
+    await editor.getByRole('button', { name: 'Save stages' }).click();
+    await editor.waitFor({ state: 'detached' });
+    expect((await admin.get(`/v2/model-versions/${parent}`)).body.data.stages).toEqual([
+      {
+        labels: ['circle', 'square', 'triangle'],
+        modelVersionId: child,
+        crop: { padding: 1, square: false, minSize: 4 },
+        maxPerImage: 3,
+        options: { threshold: 0.3 },
+      },
+    ]);
+
+    // after a reload: listed under the version, and read back into the editor
+    await page.reload();
+    await signedInAs(page, ADMIN.email);
+    const listed = stages.getByTestId('stage');
+    await listed.waitFor();
+    expect(await listed.textContent()).toMatch(
+      new RegExp(
+        `^circle, square, triangle → shapes in crops v1 ${child} padding 1 · min 4 px · 3 per image at most · threshold 0.3$`,
+      ),
+    );
+    await row.getByRole('button', { name: 'Edit stages' }).click();
+    expect(await stage.count()).toBe(1);
+    expect(await stage.getByLabel('Child version', { exact: true }).inputValue()).toBe(child);
+    expect(await stage.getByLabel('Padding').inputValue()).toBe('1');
+    expect(await stage.getByLabel('Min size (px)').inputValue()).toBe('4');
+    expect(await stage.getByLabel('At most per image').inputValue()).toBe('3');
+    expect(await stage.getByLabel("Child's threshold").inputValue()).toBe('0.3');
+    expect(await stage.getByLabel('Square', { exact: true }).isChecked()).toBe(false);
+    for (const label of ['circle', 'square', 'triangle'])
+      expect(await stage.getByLabel(label, { exact: true }).isChecked(), label).toBe(true);
+    expect(await stage.getByLabel('star', { exact: true }).isChecked()).toBe(false);
+
+    // removed: the version has none again
+    await stage.getByRole('button', { name: 'Remove stage' }).click();
+    await editor.getByRole('button', { name: 'Save stages' }).click();
+    await stages.waitFor({ state: 'detached' });
+    expect((await admin.get(`/v2/model-versions/${parent}`)).body.data.stages).toEqual([]);
+  });
+
+  it("draws and lists the children a version's child stages answer, and says which child could not run", async () => {
+    const { admin, server } = platform!;
+    const { parentModel, parent, child } = await stagedVersions();
+    const scene = await readFile(join(ROOT, 'samples/scene.jpg'));
+    const key = (await admin.post('/v2/inference/api-keys', { name: 'console stages' })).body.data.apiKey as string;
+    const set = await admin.put(`/v2/models/${parentModel}/versions/${parent}/stages`, {
+      stages: [
+        {
+          labels: ['circle', 'square', 'triangle', 'star', 'cross', 'ring', 'arrow', 'traffic cone'],
+          modelVersionId: child,
+          crop: { padding: 1 },
+          maxPerImage: 3,
+          options: { threshold: 0.3 },
+        },
+      ],
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    // every server reads the stages again (NOTIFY): this one, once its predict shows children
+    const withChildren = (body: Record<string, Array<{ children: Record<string, unknown[]> }>>) =>
+      Object.values(body)
+        .flat()
+        .filter((d) => Object.keys(d.children).length > 0).length;
+    let expected = 0;
+    await waitFor(async () => {
+      expected = withChildren((await predict(server.url, parent, scene, { key })).body);
+      return expected > 0;
+    });
+
+    const page = await newPage();
+    await page.goto(`${server.url}/models/${parent}/predict`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    expect(await page.getByTestId('stages').textContent()).toContain(`→ ${child}`);
+    await page.getByLabel('Inference API key').fill(key);
+    await page.locator('input[name=image]').setInputFiles(join(ROOT, 'samples/scene.jpg'));
+    const detections = page.getByTestId('detections').locator('li');
+    await detections.first().waitFor();
+    const canvas = page.getByTestId('prediction-canvas');
+    // the child's boxes drawn inside their parents: more rectangles than detections
+    expect(Number(await canvas.getAttribute('data-children'))).toBeGreaterThan(0);
+    const drawn = /^(\d+) rectangles/.exec((await canvas.getAttribute('data-drawn'))!)![1];
+    expect(Number(drawn)).toBe(
+      Number(await canvas.getAttribute('data-boxes')) + Number(await canvas.getAttribute('data-children')),
+    );
+    // listed after each parent: "circle 0.951 … — circle 0.973"
+    const listed = detections.filter({ has: page.getByTestId('children') });
+    expect(await listed.count()).toBe(expected);
+    expect(await listed.first().textContent()).toMatch(/^[a-z ]+ 0\.\d{3} .* — [a-z ]+ 0\.\d{3}/);
+    expect(await page.getByTestId('children-skipped').count()).toBe(0);
+
+    // the child deleted: the parent's detections alone, and the header's reason shown
+    expect((await admin.delete(`/v2/model-versions/${child}`)).status).toBe(204);
+    await waitFor(
+      async () => (await predict(server.url, parent, scene, { key })).headers.get('x-children-skipped') !== null,
+    );
+    // (another file's name: choosing the same file again changes nothing, the input sends no change)
+    const again = join(server.dataDir, 'scene-again.jpg');
+    await writeFile(again, scene);
+    await page.locator('input[name=image]').setInputFiles(again);
+    const skipped = page.getByTestId('children-skipped');
+    await skipped.waitFor();
+    expect(await skipped.textContent()).toBe(`Child stages skipped: ${child}: the version does not exist`);
+    await detections.first().waitFor();
+    await expect.poll(() => canvas.getAttribute('data-children')).toBe('0');
+    expect(await page.getByTestId('children').count()).toBe(0);
   });
 
   it('creates a channel with its first key shown once, and manages its keys', async () => {

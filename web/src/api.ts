@@ -31,7 +31,16 @@ export interface RequestOptions {
   body?: unknown;
 }
 
-export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  return (await requestWithHeaders<T>(method, path, options)).body;
+}
+
+/** request(), with the answer's headers too (predict's X-Children-Skipped). */
+export async function requestWithHeaders<T>(
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ body: T; headers: Headers }> {
   const token = sessionToken();
   const authorization = options.authorization ?? (token ? `Bearer ${token}` : undefined);
   const headers: Record<string, string> = {};
@@ -48,7 +57,7 @@ export async function request<T>(method: string, path: string, options: RequestO
     checkSession(res.status, authorization);
     throw failure(res.status, text);
   }
-  return (text ? JSON.parse(text) : undefined) as T;
+  return { body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
 }
 
 /**

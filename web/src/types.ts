@@ -34,6 +34,8 @@ export type Model = z.infer<typeof modelSchema>;
 export type ModelVersion = z.infer<typeof modelVersionSchema>;
 /** GET /v2/models/:id */
 export type ModelWithVersions = z.infer<typeof modelWithVersionsSchema>;
+/** A version's child stage: its detections with `labels` cropped and run through `modelVersionId` (PUT /v2/models/:model/versions/:version/stages). */
+export type Stage = ModelVersion['stages'][number];
 
 export type ChannelApiKey = z.infer<typeof channelKeySchema>;
 export type NewChannelApiKey = z.infer<typeof newChannelKeySchema>;
@@ -95,7 +97,11 @@ export type Detection = (
   | { type: 'class'; data: Record<string, never> }
 ) & {
   score: number;
-  /** nested detections, label-keyed: a pose's keypoints, a polygon's box (box=true) */
+  /**
+   * nested detections, label-keyed: a pose's keypoints, a polygon's box
+   * (box=true), and the answers of the version's child stages under the
+   * child's labels (classes; shapes in the whole image's fractions)
+   */
   children: Prediction;
 };
 

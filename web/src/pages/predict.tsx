@@ -2,13 +2,16 @@
 // (POST /v1/models/:id/predict) with an inference API key, as any client's
 // would, and the answer is drawn over it. The request asks for every
 // detection down to MIN_THRESHOLD once; the slider then only filters what
-// is drawn, without asking again.
+// is drawn, without asking again. A version with child stages answers, in
+// each chosen detection's children, what its child versions saw in its
+// crop: drawn inside it and listed after it.
+import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { get, post, request } from '../api';
+import { get, post, requestWithHeaders } from '../api';
 import { ErrorNote, Link } from '../components';
 import { useAction, useResource } from '../hooks';
 import { useIsManager } from '../me';
-import type { Data, Detection, ModelVersion, NewInferenceKey, Prediction } from '../types';
+import type { Data, Detection, ModelVersion, NewInferenceKey, Prediction, Stage } from '../types';
 
 const MIN_THRESHOLD = 0.05;
 /** Predict needs an inference API key, not the session: the one chosen here stays for the session of this tab. */
@@ -26,11 +29,51 @@ function colour(label: string): string {
   return `hsl(${hash % 360} 85% 45%)`;
 }
 
-/** What one drawing put on the canvas, by type: the browser tests read it. */
+/** What one drawing put on the canvas, by type (children included), and how many child stages' answers: the browser tests read it. */
 interface Drawn {
   rectangle: number;
   polygon: number;
   point: number;
+  /** detections of child stages, drawn or written under their parent (classes) */
+  children: number;
+}
+
+/**
+ * A detection's children, split: its own parts (a pose's keypoints: points
+ * under a rectangle; a mask's box: a rectangle under a polygon, under the
+ * polygon's own label, with box=true) and the answers of the version's
+ * child stages (everything else: a classifier's classes, a detector's,
+ * pose or segmentation child's shapes; never bare points, a pose child
+ * answers rectangles with their keypoints).
+ */
+function childrenOf(label: string, detection: Detection) {
+  const parts: Array<[string, Detection]> = [];
+  const staged: Shown[] = [];
+  for (const [key, children] of Object.entries(detection.children ?? {})) {
+    for (const child of children) {
+      const part =
+        (detection.type === 'rectangle' && child.type === 'point') ||
+        (detection.type === 'polygon' && child.type === 'rectangle' && key === label);
+      if (part) parts.push([key, child]);
+      else staged.push({ label: key, detection: child });
+    }
+  }
+  staged.sort((a, b) => b.detection.score - a.detection.score);
+  return { parts, staged };
+}
+
+/** Where a child class is written: under the bottom-left of its parent's geometry. */
+function foot(detection: Detection): [number, number] | undefined {
+  switch (detection.type) {
+    case 'rectangle':
+      return [detection.data.min[0], detection.data.max[1]];
+    case 'polygon':
+      return [Math.min(...detection.data.points.map((p) => p[0])), Math.max(...detection.data.points.map((p) => p[1]))];
+    case 'point':
+      return detection.data.point;
+    case 'class':
+      return undefined;
+  }
 }
 
 /** Where a detection's label goes: the top-left of its geometry; none for a class (no geometry). */
@@ -50,9 +93,12 @@ function anchor(detection: Detection): [number, number] | undefined {
 /**
  * Draws the image and every shown detection over it: rectangles outlined,
  * polygons (segmentation) filled translucent and outlined, points
- * (keypoints) as dots named by their key; children (a pose's keypoints, a
- * polygon's box) drawn in their parent's colour. Classes have no geometry:
- * they are only listed.
+ * (keypoints) as dots named by their key; a detection's own parts (a pose's
+ * keypoints, a polygon's box) dashed in its colour. The answers of child
+ * stages are drawn inside their parent (they are in the whole image's
+ * fractions) in their own label's colour with thinner lines, their own
+ * children likewise; a child's classes are written under its parent's
+ * geometry. Top-level classes have no geometry: they are only listed.
  */
 function draw(canvas: HTMLCanvasElement, image: HTMLImageElement, shown: Shown[]): Drawn {
   const { naturalWidth: w, naturalHeight: h } = image;
@@ -61,23 +107,46 @@ function draw(canvas: HTMLCanvasElement, image: HTMLImageElement, shown: Shown[]
   const ctx = canvas.getContext('2d')!;
   ctx.drawImage(image, 0, 0);
   const line = Math.max(2, Math.round(Math.max(w, h) / 300));
-  ctx.lineWidth = line;
   ctx.textBaseline = 'top';
-  const drawn: Drawn = { rectangle: 0, polygon: 0, point: 0 };
+  const drawn: Drawn = { rectangle: 0, polygon: 0, point: 0, children: 0 };
 
-  const caption = (text: string, [x, y]: [number, number], size: number, background: boolean) => {
+  /** A name at `[x, y]`: above it where there is room, else (and `inside`: a child's, apart from its parent's) below. */
+  const caption = (
+    text: string,
+    [x, y]: [number, number],
+    size: number,
+    background: boolean,
+    width: number,
+    inside = false,
+  ) => {
     ctx.font = `${size}px sans-serif`;
-    const height = size + line * 2;
-    const top = y * h >= height ? y * h - height : y * h;
+    const height = size + width * 2;
+    const top = !inside && y * h >= height ? y * h - height : y * h;
     if (background) {
-      ctx.fillRect(x * w - line / 2, top, ctx.measureText(text).width + line * 2, height);
+      ctx.fillRect(x * w - width / 2, top, ctx.measureText(text).width + width * 2, height);
       ctx.fillStyle = 'white';
     }
-    ctx.fillText(text, x * w + line / 2, top + line);
+    ctx.fillText(text, x * w + width / 2, top + width);
   };
-  const shape = (detection: Detection, colour: string, nested: boolean) => {
+  /** Child classes, one a line under `at` (inside the geometry when the image ends below it). */
+  const classes = (list: Shown[], [x, y]: [number, number], size: number, width: number) => {
+    ctx.font = `${size}px sans-serif`;
+    const height = size + width * 2;
+    const first = y * h + list.length * height <= h ? y * h : Math.max(0, y * h - list.length * height);
+    for (const [i, { label, detection }] of list.entries()) {
+      const text = `${label} ${detection.score.toFixed(2)}`;
+      const top = first + i * height;
+      ctx.fillStyle = colour(label);
+      ctx.fillRect(x * w, top, ctx.measureText(text).width + width * 2, height);
+      ctx.fillStyle = 'white';
+      ctx.fillText(text, x * w + width, top + width);
+      drawn.children++;
+    }
+  };
+  const shape = (detection: Detection, colour: string, nested: boolean, width: number) => {
     ctx.strokeStyle = ctx.fillStyle = colour;
-    ctx.setLineDash(nested ? [line * 3, line * 2] : []);
+    ctx.lineWidth = width;
+    ctx.setLineDash(nested ? [width * 3, width * 2] : []);
     switch (detection.type) {
       case 'rectangle': {
         const [x0, y0] = detection.data.min;
@@ -98,7 +167,7 @@ function draw(canvas: HTMLCanvasElement, image: HTMLImageElement, shown: Shown[]
       case 'point': {
         const [x, y] = detection.data.point;
         ctx.beginPath();
-        ctx.arc(x * w, y * h, line * 2.5, 0, 2 * Math.PI);
+        ctx.arc(x * w, y * h, width * 2.5, 0, 2 * Math.PI);
         ctx.fill();
         break;
       }
@@ -107,28 +176,39 @@ function draw(canvas: HTMLCanvasElement, image: HTMLImageElement, shown: Shown[]
     }
     drawn[detection.type]++;
   };
-
-  for (const { label, detection } of shown) {
+  /** A detection, its parts and its child stages' answers; `depth` 0 for the version's own. */
+  const detection = (label: string, d: Detection, depth: number) => {
     const colourOf = colour(label);
-    shape(detection, colourOf, false);
-    for (const [key, children] of Object.entries(detection.children ?? {})) {
-      for (const child of children) {
-        shape(child, colourOf, true);
-        ctx.strokeStyle = ctx.fillStyle = colourOf;
-        if (child.type === 'point') caption(key, child.data.point, line * 5, false);
-      }
+    const width = depth ? Math.max(1, line / (depth + 1)) : line;
+    shape(d, colourOf, false, width);
+    const { parts, staged } = childrenOf(label, d);
+    for (const [key, child] of parts) {
+      shape(child, colourOf, true, width);
+      ctx.strokeStyle = ctx.fillStyle = colourOf;
+      if (child.type === 'point') caption(key, child.data.point, width * 5, false, width);
     }
-    const at = anchor(detection);
+    for (const child of staged) {
+      if (child.detection.type === 'class') continue;
+      detection(child.label, child.detection, depth + 1);
+      drawn.children++;
+    }
+    const at = anchor(d);
     ctx.strokeStyle = ctx.fillStyle = colourOf;
-    if (at) caption(`${label} ${detection.score.toFixed(2)}`, at, line * 7, true);
-  }
+    ctx.setLineDash([]);
+    if (at) caption(`${label} ${d.score.toFixed(2)}`, at, depth ? line * 5 : line * 7, true, width, depth > 0);
+    const under = foot(d);
+    const written = staged.filter((child) => child.detection.type === 'class');
+    if (under && written.length) classes(written, under, line * 6, line);
+  };
+
+  for (const { label, detection: d } of shown) detection(label, d, 0);
   return drawn;
 }
 
-/** A detection's geometry in a few words, for the list beside the canvas. */
-function describe(detection: Detection): string {
+/** A detection's geometry in a few words, for the list beside the canvas (its child stages' answers apart: ChildList). */
+function describe(label: string, detection: Detection): string {
   const n = (v: number) => v.toFixed(3);
-  const children = Object.values(detection.children ?? {}).flat().length;
+  const children = childrenOf(label, detection).parts.length;
   const nested = children ? `, ${children} nested` : '';
   switch (detection.type) {
     case 'rectangle':
@@ -142,11 +222,44 @@ function describe(detection: Detection): string {
   }
 }
 
+/** A detection's child stages' answers, after it in the list: "— red 0.981", their own in brackets. */
+function ChildList({ label, detection }: { label: string; detection: Detection }) {
+  const { staged } = childrenOf(label, detection);
+  if (!staged.length) return null;
+  return (
+    <span class="children" data-testid="children">
+      {' — '}
+      {staged.map((child, i) => (
+        <Fragment key={i}>
+          {i > 0 && ', '}
+          <span class="child" style={{ borderColor: colour(child.label) }}>
+            {child.label} {child.detection.score.toFixed(3)}
+          </span>
+          {childrenOf(child.label, child.detection).staged.length > 0 && (
+            <>
+              {' ('}
+              <ChildList label={child.label} detection={child.detection} />
+              {')'}
+            </>
+          )}
+        </Fragment>
+      ))}
+    </span>
+  );
+}
+
+/** A version's stages in a line: "circle, square → 01J…". */
+function stagesLine(stages: Stage[]): string {
+  return stages.map((stage) => `${stage.labels.join(', ')} → ${stage.modelVersionId}`).join('; ');
+}
+
 export function Predict({ versionId }: { versionId: string }) {
   const version = useResource(() => get<Data<ModelVersion>>(`/v2/model-versions/${versionId}`), versionId);
   const [key, setKey] = useState(() => sessionStorage.getItem(KEY) ?? '');
   const [image, setImage] = useState<HTMLImageElement>();
   const [prediction, setPrediction] = useState<Prediction>();
+  /** X-Children-Skipped: the child stages that could not run, and why */
+  const [skipped, setSkipped] = useState<string>();
   // Starts at the version's own default: what the API answers when a client sets no threshold.
   const [threshold, setThreshold] = useState<number>();
   const [dragging, setDragging] = useState(false);
@@ -180,6 +293,7 @@ export function Predict({ versionId }: { versionId: string }) {
   const predict = (file: File) =>
     action.run(async () => {
       setPrediction(undefined);
+      setSkipped(undefined);
       setImage(undefined);
       const url = URL.createObjectURL(file);
       const loaded = new Image();
@@ -188,16 +302,16 @@ export function Predict({ versionId }: { versionId: string }) {
       setImage(loaded);
       const form = new FormData();
       form.append('file', file);
-      setPrediction(
-        await request<Prediction>(
-          'POST',
-          `/v1/models/${encodeURIComponent(versionId)}/predict?threshold=${MIN_THRESHOLD}`,
-          {
-            authorization: `Bearer ${key}`,
-            body: form,
-          },
-        ),
+      const answer = await requestWithHeaders<Prediction>(
+        'POST',
+        `/v1/models/${encodeURIComponent(versionId)}/predict?threshold=${MIN_THRESHOLD}`,
+        {
+          authorization: `Bearer ${key}`,
+          body: form,
+        },
       );
+      setPrediction(answer.body);
+      setSkipped(answer.headers.get('x-children-skipped') ?? undefined);
     });
 
   return (
@@ -207,6 +321,11 @@ export function Predict({ versionId }: { versionId: string }) {
       </p>
       <h1>Try {v ? `${v.name} (version ${v.version})` : 'a model'}</h1>
       <ErrorNote error={version.error} />
+      {v && v.stages.length > 0 && (
+        <p class="muted" data-testid="stages">
+          Child stages: {stagesLine(v.stages)}
+        </p>
+      )}
       <KeyChoice value={key} choose={chooseKey} />
       <div
         class={`drop ${dragging ? 'over' : ''}`}
@@ -236,6 +355,11 @@ export function Predict({ versionId }: { versionId: string }) {
       </div>
       <ErrorNote error={action.error} />
       {action.busy && <p role="status">Predicting…</p>}
+      {skipped && (
+        <p class="warnings" data-testid="children-skipped">
+          Child stages skipped: {skipped}
+        </p>
+      )}
       <label class="slider">
         Threshold {minimum.toFixed(2)}
         <input
@@ -258,13 +382,15 @@ export function Predict({ versionId }: { versionId: string }) {
               ? `${drawn.rectangle} rectangles, ${drawn.polygon} polygons, ${drawn.point} points`
               : undefined
           }
+          data-children={image && prediction && drawn ? drawn.children : undefined}
         />
         {prediction && (
           <ol class="detections" data-testid="detections">
             {shown.map(({ label, detection }, i) => (
               <li key={i} style={{ borderColor: colour(label) }}>
                 <strong>{label}</strong> {detection.score.toFixed(3)}
-                <span class="muted"> {describe(detection)}</span>
+                <span class="muted"> {describe(label, detection)}</span>
+                <ChildList label={label} detection={detection} />
               </li>
             ))}
           </ol>
