@@ -71,7 +71,7 @@ Napi::Value DecodeBmp(const Napi::CallbackInfo& info) {
 
 // decodeJpeg(bytes: Uint8Array, maxPixels: number, boxWidth: number, boxHeight: number, letterbox: boolean)
 //   -> { width, height, pixelsWidth, pixelsHeight, channels: 3, data: Buffer } | null
-// RGB pixels of the image's rectangle in a boxWidth x boxHeight input
+// RGB pixels of the image's rectangle in a boxWidth x boxHeight input (0 x 0: the whole image at its own size)
 // (pixelsWidth x pixelsHeight): DCT scaling (1, 1/2, 1/4, 1/8) to the
 // smallest size covering it, a triangle-filter reduce for the rest, EXIF
 // orientation applied; width/height are the full displayed size. null: not
@@ -91,7 +91,8 @@ Napi::Value DecodeJpeg(const Napi::CallbackInfo& info) {
   target.boxHeight = info[3].As<Napi::Number>().Int32Value();
   target.letterbox = info[4].As<Napi::Boolean>().Value();
   if (ThrowIf(env, array.TypedArrayType() != napi_uint8_array, "bytes must be a Uint8Array") ||
-      ThrowIf(env, target.boxWidth <= 0 || target.boxHeight <= 0, "invalid box dimensions")) {
+      ThrowIf(env, target.boxWidth < 0 || target.boxHeight < 0 || (target.boxWidth == 0) != (target.boxHeight == 0),
+              "invalid box dimensions")) {
     return env.Undefined();
   }
   const uint8_t* bytes = static_cast<const uint8_t*>(TypedArrayData(env, array));

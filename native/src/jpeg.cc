@@ -260,7 +260,12 @@ JpegStatus ReadJpegHeader(const uint8_t* data, size_t size, double maxPixels, co
   // The rectangle the image will occupy in the model input, as
   // src/inference/pipeline/letterbox.ts places it (display orientation).
   int rectW = target.boxWidth, rectH = target.boxHeight;
-  if (target.letterbox) {
+  if (target.boxWidth == 0 && target.boxHeight == 0) {
+    // The whole image at its own size (a version with child stages crops
+    // its detections from these pixels): no DCT scaling, no reduce.
+    rectW = image->width;
+    rectH = image->height;
+  } else if (target.letterbox) {
     const double ratio = std::min(static_cast<double>(target.boxWidth) / image->width,
                                   static_cast<double>(target.boxHeight) / image->height);
     rectW = std::min(target.boxWidth, std::max(1, static_cast<int>(std::floor(image->width * ratio + 0.5))));

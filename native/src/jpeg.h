@@ -35,7 +35,8 @@ JpegMarkers ScanJpegMarkers(const uint8_t* data, size_t size);
 int ExifOrientation(const uint8_t* tiff, size_t size);
 
 // Where the image will land in the model input: a box of boxWidth x
-// boxHeight, filled (stretch) or fitted keeping the aspect ratio (letterbox).
+// boxHeight, filled (stretch) or fitted keeping the aspect ratio (letterbox);
+// a box of 0 x 0 asks for the whole image at its own size.
 struct JpegTarget {
   int boxWidth = 0;
   int boxHeight = 0;

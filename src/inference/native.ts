@@ -95,6 +95,7 @@ interface NativeAddon {
    * (libjpeg warnings included) and, before decoding anything, when
    * width*height exceeds maxPixels.
    */
+  /** boxWidth and boxHeight 0: the whole image at its own size */
   decodeJpeg(
     bytes: Uint8Array,
     maxPixels: number,

@@ -256,6 +256,21 @@ describe.skipIf(!hasNative)('native JPEG decoding', () => {
     expect(outcomes).toBeGreaterThan(300);
   });
 
+  it('decodes the whole image at its own size for a version with child stages, as sharp does, orientation applied', async () => {
+    for (const orientation of [1, 6]) {
+      const bytes = withOrientation(await jpeg(640, 360), orientation, true);
+      const whole = native.decodeJpeg!(bytes, MAX, 0, 0, true);
+      const size = orientation === 6 ? [360, 640] : [640, 360];
+      expect([whole!.width, whole!.height, whole!.pixelsWidth, whole!.pixelsHeight]).toEqual([...size, ...size]);
+      const decoded = await decodeImage(bytes, { ...letterbox, fullSize: true }, MAX, 'libturbojpeg');
+      expect([decoded.pixels.width, decoded.pixels.height]).toEqual(size);
+      // the placement is still the model input's
+      expect(decoded.placement).toEqual((await decodeImage(bytes, letterbox, MAX, 'libturbojpeg')).placement);
+      const reference = await sharp(bytes).autoOrient().raw().toBuffer();
+      expect(differences(decoded.pixels.data, reference).max).toBeLessThanOrEqual(2);
+    }
+  });
+
   it('validates its arguments', () => {
     const call = native.decodeJpeg as unknown as (...args: unknown[]) => unknown;
     expect(() => call('not bytes', MAX, 320, 320, true)).toThrow(/decodeJpeg\(bytes/);

@@ -115,7 +115,8 @@ function cleanMessage(error: unknown): string {
 function decodeJpegNatively(bytes: Uint8Array, target: DecodeTarget, maxPixels: number): DecodedImage | undefined {
   let jpeg;
   try {
-    jpeg = native.decodeJpeg(bytes, maxPixels, target.width, target.height, target.resize === 'letterbox');
+    const box = target.fullSize ? [0, 0] : [target.width, target.height];
+    jpeg = native.decodeJpeg(bytes, maxPixels, box[0]!, box[1]!, target.resize === 'letterbox');
   } catch {
     return undefined;
   }
@@ -154,7 +155,7 @@ export async function decodeImage(
     };
   }
 
-  if (format === 'jpeg' && jpeg === 'libturbojpeg' && native.hasJpegDecoder && !target.fullSize) {
+  if (format === 'jpeg' && jpeg === 'libturbojpeg' && native.hasJpegDecoder) {
     const decoded = decodeJpegNatively(bytes, target, maxPixels);
     if (decoded) return decoded;
   }
