@@ -234,8 +234,8 @@ describe('stages are checked', () => {
       modelId: (await admin.get(`/v2/model-versions/${detectorChildId}`)).body.data.modelId,
       id: detectorChildId,
     };
-    const refused = async (version: typeof parent, stages: unknown[], reason: RegExp) => {
-      const res = await setStages(admin, version, stages);
+    const refused = async (version: typeof parent, stages: unknown[], reason: RegExp, api = admin) => {
+      const res = await setStages(api, version, stages);
       expect(res.status, JSON.stringify(res.body)).toBe(400);
       expect(JSON.stringify(res.body)).toMatch(reason);
     };
@@ -268,6 +268,7 @@ describe('stages are checked', () => {
       theirs,
       [{ labels: ['cat'], modelVersionId: detectorChildId }],
       new RegExp(`${detectorChildId} is not a version this organization can run`),
+      other,
     );
     // and a public version is theirs to run
     const res = await setStages(other, theirs, [{ labels: ['cat'], modelVersionId: DEMO_COLOUR_MODEL_VERSION_ID }]);
