@@ -45,6 +45,11 @@ export const SUBCOMMANDS = {
     module: './postprocess.js',
     summary: "postprocess's CPU per image, in process, on a dense head's outputs (--against: beside another checkout)",
   },
+  pipeline: {
+    module: './pipeline.js',
+    summary:
+      "a version's child stages (the demo pipeline) against the same work as separate predicts: req/s, crops/s, time per stage",
+  },
   mqtt: {
     module: './mqtt.js',
     summary:
