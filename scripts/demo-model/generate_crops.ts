@@ -47,6 +47,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { EVAL_SEED_START, makeScene, renderScene, type Scene, TRAIN_SEED_COUNT, TRAIN_SEED_START } from './scenes.js';
+import { cropRect as serverCropRect } from '../../src/inference/pipeline/crops.js';
 
 const COLOURS = ['red', 'yellow', 'green', 'cyan', 'blue', 'magenta'] as const;
 const SIZE = 64;
@@ -223,27 +224,14 @@ interface Rect {
   height: number;
 }
 
-/** crops.ts cropRect(), on a box in pixels. */
+/** The server's own crop (src/inference/pipeline/crops.ts cropRect), on a box in pixels. */
 export function cropRect(box: readonly number[], width: number, height: number, padding: number, square: boolean) {
-  let [x1, y1, x2, y2] = box as [number, number, number, number];
-  const padX = (x2 - x1) * padding;
-  const padY = (y2 - y1) * padding;
-  x1 -= padX;
-  x2 += padX;
-  y1 -= padY;
-  y2 += padY;
-  if (square) {
-    const side = Math.max(x2 - x1, y2 - y1);
-    const cx = (x1 + x2) / 2;
-    const cy = (y1 + y2) / 2;
-    [x1, x2, y1, y2] = [cx - side / 2, cx + side / 2, cy - side / 2, cy + side / 2];
-  }
-  const left = Math.max(0, Math.floor(x1));
-  const top = Math.max(0, Math.floor(y1));
-  const right = Math.min(width, Math.ceil(x2));
-  const bottom = Math.min(height, Math.ceil(y2));
-  const rect: Rect = { x: left, y: top, width: right - left, height: bottom - top };
-  return rect.width < MIN_SIZE || rect.height < MIN_SIZE ? undefined : rect;
+  const [x1, y1, x2, y2] = box as [number, number, number, number];
+  return serverCropRect([x1 / width, y1 / height, x2 / width, y2 / height], width, height, {
+    padding,
+    square,
+    minSize: MIN_SIZE,
+  });
 }
 
 /** native/src/preprocess.cc's Axis: source positions and weights along one axis (pixel centres aligned). */

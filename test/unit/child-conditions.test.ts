@@ -11,13 +11,13 @@ import { framePayload, type DetectionsByLabel, type FramePayload } from '../../s
 import type { ImageZone } from '../../src/lib/image-zones.js';
 import { evaluateBatch, valueAt, type EngineDevice, type RuleEvent } from '../../src/platform/rules/batch.js';
 import { organizationRules } from '../../src/platform/rules/compiled.js';
-import { ConditionError, ExpressionSyntaxError } from '../../src/platform/rules/errors.js';
 import { countDetections, evaluateCondition, type EvaluationContext } from '../../src/platform/rules/evaluate.js';
 import { generateExpression, parseExpression } from '../../src/platform/rules/expression.js';
 import { conditionsObjectOf, parseConditionsObject } from '../../src/platform/rules/inputs.js';
 import { COMPARISON_OPERATORS, normalise, type Condition } from '../../src/platform/rules/model.js';
 import { vocabularyWarnings } from '../../src/platform/rules/warnings.js';
 import { loadedRule } from '../helpers/loaded-rules.js';
+import { conditionError, syntaxError } from '../helpers/rule-errors.js';
 
 /** The left half of the image. */
 const GATE: ImageZone = {
@@ -68,26 +68,6 @@ const ANSWER: DetectionsByLabel = {
 /** A frame's event payload as rules read it. */
 const asEvent = (p: FramePayload) => p as unknown as Record<string, unknown>;
 const payload = () => asEvent(framePayload('pipeline', 'frame-1', ANSWER, [GATE, YARD]));
-
-function syntaxError(source: string): ExpressionSyntaxError {
-  try {
-    parseExpression(source);
-  } catch (error) {
-    if (error instanceof ExpressionSyntaxError) return error;
-    throw error;
-  }
-  throw new Error(`parsed: ${source}`);
-}
-
-function conditionError(f: () => unknown): ConditionError {
-  try {
-    f();
-  } catch (error) {
-    if (error instanceof ConditionError) return error;
-    throw error;
-  }
-  throw new Error('no error');
-}
 
 describe('a detections leaf with a child label', () => {
   it('parses from Gen B and from the expression (the fourth argument) into one leaf, and writes both back', () => {

@@ -14,7 +14,6 @@ import {
   webhookOrigin,
 } from '../../src/platform/rules/actions.js';
 import { webhookTarget } from '../../src/platform/rules/action-runner.js';
-import { ConditionError, ExpressionSyntaxError } from '../../src/platform/rules/errors.js';
 import {
   compareValues,
   countDetections,
@@ -32,31 +31,12 @@ import {
   type Condition,
   type LandmarkConditionType,
 } from '../../src/platform/rules/model.js';
+import { conditionError, syntaxError } from '../helpers/rule-errors.js';
 
 const L1 = '01CRQZWCEJ31SM9RCHWA3NQ3TH';
 const L2 = '01CRQZWD01K2WAEXK3ATDXYRC9';
 const CH = '01CRQZWB0ZH5RY9A5JXHJ5YW5Q';
 const POS = 'event.location.position';
-
-function syntaxError(source: string): ExpressionSyntaxError {
-  try {
-    parseExpression(source);
-  } catch (error) {
-    if (error instanceof ExpressionSyntaxError) return error;
-    throw error;
-  }
-  throw new Error(`parsed: ${source}`);
-}
-
-function conditionError(f: () => unknown): ConditionError {
-  try {
-    f();
-  } catch (error) {
-    if (error instanceof ConditionError) return error;
-    throw error;
-  }
-  throw new Error('no error');
-}
 
 describe('Gen B conditionsObject', () => {
   it('parses the published example (array root, nested and, schedule, matchAttribute with channel)', () => {
