@@ -132,7 +132,7 @@ async function snapshot(): Promise<string> {
 function idFor(path: string, param: string): string {
   if (param === 'apiKey') return path.startsWith('/v2/inference') ? ids.inferenceKey! : ids.channelKey!;
   if (param === 'id') return ids.device!;
-  if (param === 'modelVersion') return '01ARZ3NDEKTSV4RRFFQ69G5FAV';
+  if (param === 'modelVersion' || param === 'version') return '01ARZ3NDEKTSV4RRFFQ69G5FAV';
   const id = ids[param];
   if (!id) throw new Error(`no resource for {${param}} in ${path}`);
   return id;
@@ -142,6 +142,7 @@ function idFor(path: string, param: string): string {
 function bodyFor(method: string, path: string): unknown {
   if (method === 'put' && path.includes('apiKeys')) return { enabled: false };
   if (method === 'put' && path.endsWith('/vision')) return { modelVersionId: 'a-version', zones: [] };
+  if (method === 'put' && path.endsWith('/stages')) return { stages: [] };
   if (method === 'patch' || method === 'put') return { name: 'taken over' };
   if (path.endsWith('/landmarks'))
     return { name: 'x', model: { type: 'circle', geometry: { center: { lat: 1, lon: 1 }, radius: 10 } } };

@@ -21,7 +21,7 @@
 // has been seen), and the labels are laid out so that none is written over
 // another.
 import { useEffect, useState } from 'preact/hooks';
-import { get, getBlob, put } from '../api';
+import { get, getBlob, post, put } from '../api';
 import { ErrorNote } from '../components';
 import { useAction, useResource } from '../hooks';
 import { useIsManager } from '../me';
@@ -36,6 +36,7 @@ import type {
   ImageZone,
   Model,
   ModelWithVersions,
+  Page,
   StreamFrame,
   StreamStats,
   StreamStatus,
@@ -275,10 +276,25 @@ function Camera({ profile, recent, onSaved }: { profile: VisionProfile; recent: 
   const streaming = profile.stream?.enabled === true;
   // New frames as they are committed (only a camera's page holds a stream open).
   const [live, setLive] = useState<DeviceEvent | undefined>();
-  useEventTail({ deviceId: profile.deviceId }, (events) => {
+  const tail = useEventTail({ deviceId: profile.deviceId }, (events) => {
     const frames = events.filter((e) => frameOf(e));
     if (frames.length) setLive(frames[frames.length - 1]);
   });
+  // A frame committed after the page read the recent events but before its
+  // tail was live is in neither: once live, the latest frame is read again.
+  useEffect(() => {
+    if (tail.state !== 'live') return;
+    let current = true;
+    void post<Page<DeviceEvent>>('/v2/events', { deviceId: profile.deviceId, limit: 20 })
+      .then((page) => {
+        const newest = page.data.find((e) => frameOf(e));
+        if (current && newest) setLive((shown) => (shown && shown.id >= newest.id ? shown : newest));
+      })
+      .catch(() => {});
+    return () => {
+      current = false;
+    };
+  }, [tail.state, profile.deviceId]);
   const latest = live ?? recent.find((e) => frameOf(e));
   // A camera that streams stores no frame events: its frame is the stream's latest.
   const image = useFrameImage(profile.deviceId, streaming ? undefined : latest);
