@@ -46,7 +46,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { EVAL_SEED_START, makeScene, renderScene, type Scene, TRAIN_SEED_COUNT, TRAIN_SEED_START } from './scenes.js';
+import {
+  EVAL_SEED_START,
+  makeScene,
+  mulberry32,
+  renderScene,
+  type Scene,
+  TRAIN_SEED_COUNT,
+  TRAIN_SEED_START,
+} from './scenes.js';
 import { cropRect as serverCropRect } from '../../src/inference/pipeline/crops.js';
 
 const COLOURS = ['red', 'yellow', 'green', 'cyan', 'blue', 'magenta'] as const;
@@ -70,16 +78,6 @@ function hash(...parts: number[]): number {
     h ^= h >>> 12;
   }
   return h >>> 0;
-}
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function encodingFor(seed: number, format: 'png' | 'jpeg' | 'mixed'): { kind: 'png' | 'jpeg'; quality: number } {
@@ -348,7 +346,7 @@ async function main(): Promise<void> {
       if (classId === undefined) continue;
       const o = scene.objects[k]!;
       for (let j = 0; j < cropsPerObject; j++) {
-        const rand = rng(hash(seed, k, j, 0xc0));
+        const rand = mulberry32(hash(seed, k, j, 0xc0));
         const [x1, y1, x2, y2] = o.box;
         const bw = x2 - x1;
         const bh = y2 - y1;

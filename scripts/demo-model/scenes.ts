@@ -82,7 +82,8 @@ export interface Scene {
 
 // ---------------------------------------------------------------- PRNG
 
-function mulberry32(seed: number): () => number {
+/** The scenes' PRNG (mulberry32): also the crops' (generate_crops.ts), so one seed draws alike. */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) | 0;
