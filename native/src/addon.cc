@@ -69,15 +69,19 @@ Napi::Value DecodeBmp(const Napi::CallbackInfo& info) {
   return result;
 }
 
-// decodeJpeg(bytes: Uint8Array, maxPixels: number, boxWidth: number, boxHeight: number, letterbox: boolean)
-//   -> { width, height, pixelsWidth, pixelsHeight, channels: 3, data: Buffer } | null
+// decodeJpeg(bytes: Uint8Array, maxPixels: number, boxWidth: number, boxHeight: number, letterbox: boolean,
+//            into?: Uint8Array)
+//   -> { width, height, pixelsWidth, pixelsHeight, channels: 3, data: Buffer | Uint8Array } | null
 // RGB pixels of the image's rectangle in a boxWidth x boxHeight input (0 x 0: the whole image at its own size)
 // (pixelsWidth x pixelsHeight): DCT scaling (1, 1/2, 1/4, 1/8) to the
 // smallest size covering it, a triangle-filter reduce for the rest, EXIF
 // orientation applied; width/height are the full displayed size. null: not
 // decoded here (no libturbojpeg, CMYK, ICC profile, 12-bit, an image to
 // enlarge): use sharp. Throws on an unreadable file, a libjpeg warning, or
-// over maxPixels (checked before any pixel is decoded).
+// over maxPixels (checked before any pixel is decoded). With `into` (any
+// typed array over an ArrayBuffer or a SharedArrayBuffer) big enough, the
+// pixels are written at its start and `data` is `into` itself: a caller that
+// keeps decoded images in reused shared memory skips an allocation and a copy.
 Napi::Value DecodeJpeg(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (ThrowIf(env, info.Length() < 5 || !info[0].IsTypedArray() || !info[1].IsNumber() || !info[2].IsNumber() ||
@@ -95,6 +99,11 @@ Napi::Value DecodeJpeg(const Napi::CallbackInfo& info) {
               "invalid box dimensions")) {
     return env.Undefined();
   }
+  const bool hasInto = info.Length() > 5 && !info[5].IsUndefined();
+  if (ThrowIf(env, hasInto && (!info[5].IsTypedArray() || info[5].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array),
+              "into must be a Uint8Array")) {
+    return env.Undefined();
+  }
   const uint8_t* bytes = static_cast<const uint8_t*>(TypedArrayData(env, array));
   if (env.IsExceptionPending()) return env.Undefined();
   const size_t size = array.ByteLength();
@@ -108,9 +117,19 @@ Napi::Value DecodeJpeg(const Napi::CallbackInfo& info) {
     Napi::Error::New(env, err).ThrowAsJavaScriptException();
     return env.Undefined();
   }
-  Napi::Buffer<uint8_t> out = Napi::Buffer<uint8_t>::New(
-      env, static_cast<size_t>(image.pixelsWidth) * image.pixelsHeight * image.channels);
-  if (!sense::DecodeJpegPixels(bytes, size, image, out.Data(), &err)) {
+  const size_t pixelBytes = static_cast<size_t>(image.pixelsWidth) * image.pixelsHeight * image.channels;
+  Napi::Value data;
+  uint8_t* pixels = nullptr;
+  if (hasInto && info[5].As<Napi::TypedArray>().ByteLength() >= pixelBytes) {
+    data = info[5];
+    pixels = static_cast<uint8_t*>(TypedArrayData(env, info[5].As<Napi::TypedArray>()));
+    if (env.IsExceptionPending()) return env.Undefined();
+  } else {
+    Napi::Buffer<uint8_t> out = Napi::Buffer<uint8_t>::New(env, pixelBytes);
+    data = out;
+    pixels = out.Data();
+  }
+  if (!sense::DecodeJpegPixels(bytes, size, image, pixels, &err)) {
     Napi::Error::New(env, err).ThrowAsJavaScriptException();
     return env.Undefined();
   }
@@ -120,7 +139,7 @@ Napi::Value DecodeJpeg(const Napi::CallbackInfo& info) {
   result.Set("pixelsWidth", image.pixelsWidth);
   result.Set("pixelsHeight", image.pixelsHeight);
   result.Set("channels", image.channels);
-  result.Set("data", out);
+  result.Set("data", data);
   return result;
 }
 

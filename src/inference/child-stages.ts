@@ -1,9 +1,10 @@
 // A version's child stages, run inside its prediction: the parent's
 // detections with a stage's labels (best first, at most maxPerImage) are
 // cropped from the image the parent's preprocessing kept (decoded once, at
-// its own size), every crop of a stage resampled into the child's input in
-// one worker task by the addon (cut and resized in one pass, no
-// re-encoding), run through the child's batcher together (so they batch),
+// its own size), every crop of a stage resampled by the addon straight into
+// a tensor slot of the child's, in one worker task (cut and resized in one
+// pass, no re-encoding, no copy), run through the child's batcher together
+// (so they batch),
 // decoded in one worker task, moved back to the whole image's coordinates
 // and nested in each detection's `children`. A child's own stages run the
 // same way on its detections, from the same image. A stage that cannot run
@@ -12,6 +13,7 @@
 import { deserializeError } from '../errors.js';
 import type { Answer, Children } from './pipeline/detections.js';
 import { boxOf, type CropRect, cropRect, toImage } from './pipeline/crops.js';
+import type { Placement } from './pipeline/letterbox.js';
 import type { PipelinePool } from './pipeline/pipeline-pool.js';
 import type { ImageOutputs } from './pipeline/postprocess.js';
 import type { KeptImage } from './pipeline/preprocess.js';
@@ -76,7 +78,10 @@ export class ChildStages {
     for (const [i, { detection }] of chosen.entries()) merge(detection.children, nested[i]!);
   }
 
-  /** The crops resampled in one worker task, run through the child's batcher together, decoded in one task. */
+  /**
+   * The crops resampled by a worker straight into the child's tensor slots,
+   * run through the child's batcher together, decoded in one task.
+   */
   private async cropsThrough(
     model: LoadedModel,
     image: KeptImage,
@@ -87,51 +92,64 @@ export class ChildStages {
   ): Promise<Array<Record<string, Answer[]>>> {
     // Announced first, so the batcher waits for the crops and runs them as one batch.
     for (let i = 0; i < chosen.length; i++) model.batcher.expect();
-    let submitted = 0;
+    const threshold = resolvePredictOptions(options, false).threshold;
+    const placements: Placement[] = [];
+    const runs: Array<Promise<ImageOutputs>> = [];
+    let started: number | undefined;
     try {
-      const cut = await this.pipeline.crops({
-        versionId: model.versionId,
-        image,
-        rects: chosen.map((c) => c.rect),
-        input: model.config.input,
-        dtype: model.info.inputDtype,
-      });
-      if (!cut.ok) throw deserializeError(cut.error);
-      outcome.crops += chosen.length;
-      outcome.cropMs += cut.cropMs;
-      const threshold = resolvePredictOptions(options, false).threshold;
-      const started = performance.now();
-      // Settled, not raced: a failed crop must not leave the others announced and unaccounted for.
-      const settled = await Promise.allSettled(
-        cut.crops.map(async ({ tensor }) => {
-          const slot = await model.slots.acquire();
-          try {
-            new Uint8Array(slot).set(new Uint8Array(tensor.buffer, tensor.byteOffset, tensor.byteLength));
-            submitted++;
-            return (await model.batcher.submit(slot, threshold, caller)).outputs;
-          } finally {
-            model.slots.release(slot);
-          }
-        }),
-      );
-      const failed = settled.find((r) => r.status === 'rejected');
-      if (failed) throw failed.reason;
-      const outputs = settled.map((r) => (r as PromiseFulfilledResult<ImageOutputs>).value);
-      outcome.childMs += performance.now() - started;
-      const decoded = await this.pipeline.answers({
-        versionId: model.versionId,
-        loadKey: model.loadKey,
-        config: model.config,
-        outputInfo: model.info.outputs,
-        outputs,
-        placements: cut.crops.map((c) => c.placement),
-        options,
-      });
-      if (!decoded.ok) throw deserializeError(decoded.error);
-      return decoded.answers;
-    } finally {
-      for (let i = submitted; i < chosen.length; i++) model.batcher.abandon();
+      // In rounds of the slots free now (at least one, waited for): a request
+      // never waits for a slot while holding others no run will release.
+      while (placements.length < chosen.length) {
+        const slots = [await model.slots.acquire()];
+        for (let slot; slots.length < chosen.length - placements.length && (slot = model.slots.tryAcquire()); )
+          slots.push(slot);
+        const cut = await this.pipeline
+          .crops({
+            versionId: model.versionId,
+            image,
+            rects: chosen.slice(placements.length, placements.length + slots.length).map((c) => c.rect),
+            input: model.config.input,
+            dtype: model.info.inputDtype,
+            slots,
+          })
+          .catch((error: Error) => error);
+        if (cut instanceof Error || !cut.ok) {
+          for (const slot of slots) model.slots.release(slot);
+          throw cut instanceof Error ? cut : deserializeError(cut.error);
+        }
+        outcome.cropMs += cut.cropMs;
+        placements.push(...cut.placements);
+        started ??= performance.now();
+        for (const slot of slots)
+          runs.push(
+            model.batcher
+              .submit(slot, threshold, caller)
+              .then((r) => r.outputs)
+              .finally(() => model.slots.release(slot)),
+          );
+      }
+    } catch (error) {
+      for (let i = runs.length; i < chosen.length; i++) model.batcher.abandon();
+      await Promise.allSettled(runs);
+      throw error;
     }
+    // Settled, not raced: every crop's slot is back before the stage fails.
+    const settled = await Promise.allSettled(runs);
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    outcome.crops += chosen.length;
+    outcome.childMs += performance.now() - started!;
+    const decoded = await this.pipeline.answers({
+      versionId: model.versionId,
+      loadKey: model.loadKey,
+      config: model.config,
+      outputInfo: model.info.outputs,
+      outputs: settled.map((r) => (r as PromiseFulfilledResult<ImageOutputs>).value),
+      placements,
+      options,
+    });
+    if (!decoded.ok) throw deserializeError(decoded.error);
+    return decoded.answers;
   }
 }
 

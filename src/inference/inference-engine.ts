@@ -19,6 +19,7 @@ import { LoadedModel, type ServingDefaults } from './versions/loaded-model.js';
 import { MODEL_CACHE_TUNING, ModelCache, type CacheLimits } from './versions/model-cache.js';
 import type { ModelConfig } from './versions/model-config.js';
 import { jpegDecoder } from './pipeline/decode-image.js';
+import { KeptImagePool } from './pipeline/kept-images.js';
 import { PipelinePool } from './pipeline/pipeline-pool.js';
 import type { PipelineSettings } from './pipeline/pipeline-worker.js';
 import { predictErrors } from './predict-errors.js';
@@ -88,6 +89,8 @@ export class InferenceEngine {
   /** CPU run permits, one per core, shared fairly between organizations */
   readonly fairShare = new FairShare(availableParallelism());
   private readonly childStages: ChildStages;
+  /** the decoded images versions with stages keep, reused between requests */
+  private readonly keptImages = new KeptImagePool();
   private loads = 0;
 
   constructor(
@@ -148,6 +151,8 @@ export class InferenceEngine {
       if (!released) model.slots.release(slot);
       released = true;
     };
+    // Lent to the worker that decodes the image; a worker that died may have been writing it, so it is then dropped.
+    const offered = stages.length > 0 ? this.keptImages.lend() : undefined;
     try {
       model.batcher.expect();
       const pre = await this.pipeline
@@ -158,9 +163,14 @@ export class InferenceEngine {
           input: model.config.input,
           dtype: model.info.inputDtype,
           slot,
-          keep: stages.length > 0,
+          keep: stages.length > 0 ? { into: offered } : undefined,
         })
-        .catch((error: Error) => ({ ok: false as const, error: serializeError(this.failed(model, error)) }));
+        .catch((error: Error) => ({
+          ok: false as const,
+          error: serializeError(this.failed(model, error)),
+          died: true,
+        }));
+      if (offered && !(pre.ok && pre.keptInOffered) && !('died' in pre)) this.keptImages.give(offered);
       if (!pre.ok) {
         model.batcher.abandon();
         throw deserializeError(pre.error);
@@ -188,6 +198,8 @@ export class InferenceEngine {
       if (pre.kept) {
         const answer = JSON.parse(json) as Record<string, Answer[]>;
         outcome = await this.childStages.run(answer, pre.kept, stages, caller);
+        // Every crop of it is cut (run settles its stages): the buffer is free for the next request.
+        this.keptImages.give(pre.kept.data);
         json = JSON.stringify(answer);
       }
       return {

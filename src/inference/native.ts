@@ -30,7 +30,8 @@ interface DecodedBmp {
   width: number;
   height: number;
   channels: 3;
-  data: Buffer;
+  /** a new Buffer, or the `into` passed to decodeJpeg when the pixels fit in it (written from its start) */
+  data: Uint8Array;
 }
 
 interface DecodedJpeg {
@@ -95,13 +96,14 @@ interface NativeAddon {
    * (libjpeg warnings included) and, before decoding anything, when
    * width*height exceeds maxPixels.
    */
-  /** boxWidth and boxHeight 0: the whole image at its own size */
+  /** boxWidth and boxHeight 0: the whole image at its own size; `into`: written into when the pixels fit (shared memory too) */
   decodeJpeg(
     bytes: Uint8Array,
     maxPixels: number,
     boxWidth: number,
     boxHeight: number,
     letterbox: boolean,
+    into?: Uint8Array,
   ): DecodedJpeg | null;
   /** whether decodeJpeg can decode at all (built with turbojpeg.h, libturbojpeg.so.0 found at run time) */
   hasJpegDecoder: boolean;

@@ -271,8 +271,32 @@ describe.skipIf(!hasNative)('native JPEG decoding', () => {
     }
   });
 
+  it('decodes the whole image into shared memory it is given when it fits, else into its own', async () => {
+    const bytes = await jpeg(640, 360);
+    const own = await decodeImage(bytes, { ...letterbox, fullSize: true }, MAX, 'libturbojpeg');
+    const size = 640 * 360 * 3;
+    // a reused buffer: bigger than the image, and dirty from an earlier one
+    const roomy = new Uint8Array(new SharedArrayBuffer(size + 4096)).fill(7);
+    const into = await decodeImage(bytes, { ...letterbox, fullSize: true, into: roomy }, MAX, 'libturbojpeg');
+    expect(into.pixels.data.buffer).toBe(roomy.buffer);
+    expect(into.pixels.data.byteLength).toBe(size);
+    expect(Buffer.from(into.pixels.data).equals(Buffer.from(own.pixels.data))).toBe(true);
+    const small = new Uint8Array(new SharedArrayBuffer(size - 1)).fill(7);
+    const apart = await decodeImage(bytes, { ...letterbox, fullSize: true, into: small }, MAX, 'libturbojpeg');
+    expect(apart.pixels.data.buffer).not.toBe(small.buffer);
+    expect(small.every((v) => v === 7)).toBe(true);
+    expect(Buffer.from(apart.pixels.data).equals(Buffer.from(own.pixels.data))).toBe(true);
+    // only the whole image goes there: one sized for the model input does not
+    const sized = await decodeImage(bytes, { ...letterbox, into: roomy.fill(7) }, MAX, 'libturbojpeg');
+    expect(sized.pixels.data.buffer).not.toBe(roomy.buffer);
+    expect(roomy.every((v) => v === 7)).toBe(true);
+  });
+
   it('validates its arguments', () => {
     const call = native.decodeJpeg as unknown as (...args: unknown[]) => unknown;
+    expect(() => call(new Uint8Array(10), MAX, 320, 320, true, new Float32Array(4))).toThrow(
+      /into must be a Uint8Array/,
+    );
     expect(() => call('not bytes', MAX, 320, 320, true)).toThrow(/decodeJpeg\(bytes/);
     expect(() => call(new Uint8Array(10), MAX, 0, 320, true)).toThrow(/invalid box dimensions/);
     expect(() => call(new Uint16Array(10), MAX, 320, 320, true)).toThrow(/Uint8Array/);

@@ -92,6 +92,12 @@ export interface DecodeTarget {
    * detections from these pixels, and the addon resamples the model's input.
    */
   fullSize?: boolean;
+  /**
+   * Where a fullSize JPEG decoded by the addon is written when it fits (a
+   * reused kept-image buffer, kept-images.ts): the pixels are then a view of
+   * it. Other decoders leave it alone; compare `pixels.data.buffer` to know.
+   */
+  into?: Uint8Array;
 }
 
 function checkPixels(width: number, height: number, maxPixels: number): void {
@@ -116,7 +122,8 @@ function decodeJpegNatively(bytes: Uint8Array, target: DecodeTarget, maxPixels: 
   let jpeg;
   try {
     const box = target.fullSize ? [0, 0] : [target.width, target.height];
-    jpeg = native.decodeJpeg(bytes, maxPixels, box[0]!, box[1]!, target.resize === 'letterbox');
+    const into = target.fullSize ? target.into : undefined;
+    jpeg = native.decodeJpeg(bytes, maxPixels, box[0]!, box[1]!, target.resize === 'letterbox', into);
   } catch {
     return undefined;
   }
@@ -125,7 +132,12 @@ function decodeJpegNatively(bytes: Uint8Array, target: DecodeTarget, maxPixels: 
     format: 'jpeg',
     width: jpeg.width,
     height: jpeg.height,
-    pixels: { data: jpeg.data, width: jpeg.pixelsWidth, height: jpeg.pixelsHeight, channels: jpeg.channels },
+    pixels: {
+      data: jpeg.data.subarray(0, jpeg.pixelsWidth * jpeg.pixelsHeight * jpeg.channels),
+      width: jpeg.pixelsWidth,
+      height: jpeg.pixelsHeight,
+      channels: jpeg.channels,
+    },
     placement: placeImage(jpeg.width, jpeg.height, target.width, target.height, target.resize),
   };
 }

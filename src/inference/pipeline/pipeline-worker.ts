@@ -17,9 +17,9 @@ import type { PredictOptions } from '../predict-options.js';
 import type { InputDtype } from '../instances/prepared-model.js';
 import {
   cropsInto,
+  type KeepSettings,
   type KeptImage,
   preprocessInto,
-  type TensorArray,
   tensorView,
   type InputConfig,
 } from './preprocess.js';
@@ -49,11 +49,11 @@ export interface PreprocessTask {
   dtype: InputDtype;
   /** where the input tensor is written */
   slot: SharedArrayBuffer;
-  /** keep the decoded image at its own size too (a version with child stages crops from it) */
-  keep?: boolean;
+  /** keep the decoded image at its own size too, in shared memory (a version with child stages crops from it) */
+  keep?: KeepSettings;
 }
 
-/** A child stage's crops of a kept image, each resampled into the child's input tensor. */
+/** A child stage's crops of a kept image, each resampled into the child's input tensor in a slot of the child's. */
 export interface CropsTask {
   op: 'crops';
   versionId: string;
@@ -61,6 +61,8 @@ export interface CropsTask {
   rects: CropRect[];
   input: InputConfig;
   dtype: InputDtype;
+  /** where the crops' tensors are written, one slot a rect */
+  slots: SharedArrayBuffer[];
 }
 
 /** Several images' outputs of one load (a child's crops) decoded into answers, not JSON: they are nested in a parent's. */
@@ -93,12 +95,17 @@ export type PipelineTask = PreprocessTask | PostprocessTask | CropsTask | Answer
 /** a DomainError, as its envelope (errors.ts) */
 export type Failure = { ok: false; error: ErrorEnvelope };
 export type PreprocessOutcome =
-  | { ok: true; placement: Placement; decodeMs: number; preprocessMs: number; kept?: KeptImage | undefined }
+  | {
+      ok: true;
+      placement: Placement;
+      decodeMs: number;
+      preprocessMs: number;
+      kept?: KeptImage | undefined;
+      keptInOffered?: boolean | undefined;
+    }
   | Failure;
 export type PostprocessOutcome = { ok: true; json: string; postprocessMs: number } | Failure;
-export type CropsOutcome =
-  | { ok: true; crops: Array<{ tensor: TensorArray; placement: Placement }>; cropMs: number }
-  | Failure;
+export type CropsOutcome = { ok: true; placements: Placement[]; cropMs: number } | Failure;
 export type AnswersOutcome = { ok: true; answers: Array<Record<string, Answer[]>>; postprocessMs: number } | Failure;
 type Outcome = PreprocessOutcome | PostprocessOutcome | CropsOutcome | AnswersOutcome;
 
@@ -121,8 +128,8 @@ async function runPreprocess(task: PreprocessTask): Promise<PreprocessOutcome> {
 
 function runCrops(task: CropsTask): CropsOutcome {
   const started = performance.now();
-  const crops = cropsInto(task.image, task.rects, task.input, task.dtype);
-  return { ok: true, crops, cropMs: performance.now() - started };
+  const placements = cropsInto(task.image, task.rects, task.input, task.dtype, task.slots);
+  return { ok: true, placements, cropMs: performance.now() - started };
 }
 
 function runAnswers(task: AnswersTask): AnswersOutcome {

@@ -72,20 +72,28 @@ export interface PreprocessResult {
   preprocessMs: number;
   /** the decoded image at its own size, when asked to keep it (a version with child stages crops from it) */
   kept?: KeptImage;
+  /** whether `kept` is in the buffer it was offered (`keep.into`), rather than in a new one */
+  keptInOffered?: boolean;
 }
 
 /** A decoded image kept for its crops, in shared memory: any pipeline worker may cut them. */
 export interface KeptImage {
+  /** the pixels from its start (it may be longer: a reused buffer, kept-images.ts) */
   data: SharedArrayBuffer;
   width: number;
   height: number;
   channels: number;
 }
 
+/** Keep the decoded image at its own size, in `into` when it fits (a buffer reused from an earlier request). */
+export interface KeepSettings {
+  into?: SharedArrayBuffer | undefined;
+}
+
 /**
  * Decodes `image` and writes its input tensor into `tensor`; with `keep`,
- * decodes it at its own size and keeps those pixels too. Throws DomainError
- * for the client's mistakes.
+ * decodes it at its own size and keeps those pixels too, in shared memory.
+ * Throws DomainError for the client's mistakes.
  */
 export async function preprocessInto(
   image: Uint8Array,
@@ -93,47 +101,70 @@ export async function preprocessInto(
   tensor: TensorArray,
   maxPixels: number,
   jpeg?: JpegDecoder,
-  keep = false,
+  keep?: KeepSettings,
 ): Promise<PreprocessResult> {
   const t0 = performance.now();
   const { width, height, resize, padValue } = input;
-  const target = { width, height, resize, padValue, fullSize: keep };
+  const offered = keep?.into;
+  const target = {
+    width,
+    height,
+    resize,
+    padValue,
+    fullSize: keep !== undefined,
+    into: offered && new Uint8Array(offered),
+  };
   const { pixels, placement } = await decodeImage(image, target, maxPixels, jpeg);
   const t1 = performance.now();
   native.preprocess(pixels.data, pixels.width, pixels.height, pixels.channels, tensor, {
     ...placement,
     ...normalisation(input),
   });
-  let kept: KeptImage | undefined;
+  const result: PreprocessResult = { placement, decodeMs: t1 - t0, preprocessMs: 0 };
   if (keep) {
-    const data = new SharedArrayBuffer(pixels.data.byteLength);
-    new Uint8Array(data).set(pixels.data);
-    kept = { data, width: pixels.width, height: pixels.height, channels: pixels.channels };
+    let data = pixels.data.buffer;
+    // Decoded elsewhere (sharp, BMP, a buffer too small): copied into shared memory, the offered buffer when it fits.
+    if (data !== offered) {
+      data =
+        offered && offered.byteLength >= pixels.data.byteLength
+          ? offered
+          : new SharedArrayBuffer(pixels.data.byteLength);
+      new Uint8Array(data).set(pixels.data);
+    }
+    result.kept = {
+      data: data as SharedArrayBuffer,
+      width: pixels.width,
+      height: pixels.height,
+      channels: pixels.channels,
+    };
+    result.keptInOffered = data === offered;
   }
-  return { placement, decodeMs: t1 - t0, preprocessMs: performance.now() - t1, kept };
+  result.preprocessMs = performance.now() - t1;
+  return result;
 }
 
 /**
- * Each crop of a kept image resampled into an input tensor of a child's
- * (`input`, elements of `dtype`): cut and resized in one pass by the addon,
- * read in place. Answers the tensors and where each crop landed in them.
+ * Each crop of a kept image resampled into a child's input tensor in
+ * `slots` (one each, in order; `input`, elements of `dtype`): cut and
+ * resized in one pass by the addon, read in place. Answers where each crop
+ * landed in its tensor.
  */
 export function cropsInto(
   image: KeptImage,
   rects: readonly CropRect[],
   input: InputConfig,
   dtype: InputDtype,
-): Array<{ tensor: TensorArray; placement: Placement }> {
+  slots: readonly SharedArrayBuffer[],
+): Placement[] {
   const pixels = new Uint8Array(image.data);
   const layout = normalisation(input);
-  return rects.map((rect) => {
-    const tensor = newTensorArray(dtype, inputElements(input));
+  return rects.map((rect, i) => {
     const placement = placeImage(rect.width, rect.height, input.width, input.height, input.resize);
-    native.preprocess(pixels, image.width, image.height, image.channels, tensor, {
+    native.preprocess(pixels, image.width, image.height, image.channels, tensorView(dtype, input, slots[i]!), {
       ...placement,
       ...layout,
       crop: rect,
     });
-    return { tensor, placement };
+    return placement;
   });
 }

@@ -15,13 +15,18 @@ export class SlotPool {
 
   /** A free slot, created on first need, or the next one released. */
   acquire(): Promise<SharedArrayBuffer> {
-    const slot = this.free.pop();
+    const slot = this.tryAcquire();
     if (slot) return Promise.resolve(slot);
-    if (this.created < this.capacity) {
-      this.created++;
-      return Promise.resolve(new SharedArrayBuffer(this.slotBytes));
-    }
     return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** A free slot now (created if there is room), or none: never waits. */
+  tryAcquire(): SharedArrayBuffer | undefined {
+    const slot = this.free.pop();
+    if (slot) return slot;
+    if (this.created >= this.capacity) return undefined;
+    this.created++;
+    return new SharedArrayBuffer(this.slotBytes);
   }
 
   release(slot: SharedArrayBuffer): void {
