@@ -28,6 +28,16 @@ export interface StageRun {
   stages: StageRun[];
 }
 
+/**
+ * Why some detections have no children, in words: each "<version id>:
+ * <reason>" once, "; " apart; undefined when every stage ran. Predict's
+ * `X-Children-Skipped` header and the inference protocol's
+ * `children_skipped` parameter say it.
+ */
+export function skippedReasons(skipped: readonly string[]): string | undefined {
+  return skipped.length === 0 ? undefined : [...new Set(skipped)].join('; ');
+}
+
 /** What running the stages cost and what they could not do. */
 export interface StagesOutcome {
   crops: number;

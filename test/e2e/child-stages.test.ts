@@ -9,7 +9,8 @@
 // crops, its boxes moved back to the whole image). Then the stages' checks
 // (labels, cycles, depth, another organization's version) and children
 // that cannot run (a Failed child, a deleted one): the parent's answer
-// stands, with the header saying why.
+// stands, with the header saying why (the inference protocol's image input:
+// its children_skipped parameter).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -26,7 +27,7 @@ import { Api, signUpTenant, uploadModelVersion } from '../helpers/api.js';
 import { encodeBmp } from '../helpers/images.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { predict } from '../helpers/predict.js';
-import { ROOT, waitFor } from '../helpers/server.js';
+import { freePort, ROOT, waitFor } from '../helpers/server.js';
 
 type Answer = { type: string; data: any; score: number; children: Record<string, Answer[]> };
 type Answers = Record<string, Answer[]>;
@@ -38,6 +39,23 @@ let scene: { rgb: Buffer; width: number; height: number; bmp: Buffer };
 /** the organization's own copy of the demo detector, as a parent and as a child */
 let parentId: string;
 let detectorChildId: string;
+
+/** the inference protocol's REST listener */
+let oip: string;
+
+/** One image through the inference protocol's image input: the answer's parameters and its detections' JSON. */
+async function inferOip(model: string, image: Uint8Array) {
+  const res = await fetch(`${oip}/v2/models/${model}/infer`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer test-key', 'content-type': 'application/json' },
+    body: JSON.stringify({
+      inputs: [{ name: 'image', datatype: 'BYTES', shape: [1], data: [Buffer.from(image).toString('base64')] }],
+    }),
+  });
+  const body = (await res.json()) as { parameters?: Record<string, unknown>; outputs: Array<{ data: string[] }> };
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return { parameters: body.parameters, answer: JSON.parse(body.outputs[0]!.data[0]!) as Answers };
+}
 
 const predictOn = async (versionId: string, image: Uint8Array, query?: string) => {
   const res = await predict(platform.server.url, versionId, image, { query });
@@ -134,7 +152,12 @@ function expectAlike(actual: Answers, expected: Answers, digits = 4): void {
 }
 
 beforeAll(async () => {
-  platform = await startPlatform({ INFERENCE_API_KEY: 'test-key' }, { modelsDir: join(ROOT, 'models') });
+  const oipPort = await freePort();
+  oip = `http://127.0.0.1:${oipPort}`;
+  platform = await startPlatform(
+    { INFERENCE_API_KEY: 'test-key', OIP_HTTP_PORT: String(oipPort) },
+    { modelsDir: join(ROOT, 'models') },
+  );
   admin = platform.admin;
   const png = await renderScene(makeScene(9_000_007), 'png');
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -174,6 +197,10 @@ describe('a version with child stages', () => {
       expect(children[0]!.type).toBe('class');
       expect(colours).toContain(children[0]!.label);
     }
+    // the inference protocol's image input runs the same pass
+    const viaOip = await inferOip('demo-pipeline', await readFile(join(ROOT, 'samples', 'scene.jpg')));
+    expect(viaOip.parameters).toBeUndefined();
+    expect(viaOip.answer).toEqual(res.body);
   });
 
   it("answers the parent's detections, each with the classifier's answer on its crop (cut here)", async () => {
@@ -305,6 +332,9 @@ describe('children that cannot run', () => {
     const failed = await predictOn(parent.id, scene.bmp);
     expect(failed.headers.get('x-children-skipped')).toMatch(new RegExp(`^${broken.id}: the version is Failed`));
     expect(failed.body).toEqual(before);
+    const viaOip = await inferOip('fixture-parent', scene.bmp);
+    expect(viaOip.parameters).toEqual({ children_skipped: failed.headers.get('x-children-skipped') });
+    expect(viaOip.answer).toEqual(before);
 
     // a child that runs, then is deleted
     const child = await uploaded(admin, 'fixture-child', buildConstantModel(spec), fixtureConfig('fixture-child'));

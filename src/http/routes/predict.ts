@@ -10,6 +10,7 @@ import { imageSizeCounter } from '../../inference/pipeline/image-size.js';
 import { predictErrors } from '../../inference/predict-errors.js';
 import { MAX_DETECTIONS_LIMIT, predictOptions, TOP_K_LIMIT } from '../../inference/predict-options.js';
 import { MAX_STAGE_DEPTH } from '../../inference/versions/model-config.js';
+import { skippedReasons } from '../../inference/child-stages.js';
 import { predictBodyKind, predictBodyLimit } from '../../inference/pipeline/request-body.js';
 import type { PredictAdmission, PredictPass } from '../../inference/scheduling/admission.js';
 import type { DeployedVersion } from '../../inference/inference-service.js';
@@ -85,9 +86,9 @@ const empty = z.object({}).strict();
  * in printable ASCII (a header's); absent when every stage ran.
  */
 function childrenSkippedHeader(skipped: readonly string[]): Record<string, string> | undefined {
-  if (skipped.length === 0) return undefined;
-  const text = [...new Set(skipped)].join('; ').replace(/[^\x20-\x7e]/g, '?');
-  return { 'X-Children-Skipped': text.slice(0, 2000) };
+  const text = skippedReasons(skipped);
+  if (text === undefined) return undefined;
+  return { 'X-Children-Skipped': text.replace(/[^\x20-\x7e]/g, '?').slice(0, 2000) };
 }
 
 /** The detection shapes; nested ones (a keypoint, a mask's box) have no children of their own. */

@@ -12,6 +12,7 @@
 import { DomainError, type ErrorCode } from '../../errors.js';
 import { SERVER_NAME, SERVER_VERSION } from '../../lib/server-version.js';
 import type { DeployedVersion } from '../inference-service.js';
+import { skippedReasons } from '../child-stages.js';
 import { MAX_DETECTIONS_LIMIT, predictOptions, type PredictOptions, TOP_K_LIMIT } from '../predict-options.js';
 import type { ImageOutputs } from '../pipeline/postprocess.js';
 import { RAW_IMAGE_CONTENT_TYPE } from '../pipeline/request-body.js';
@@ -218,13 +219,18 @@ export class OipCore implements OipService {
     const answers = await this.runPasses(target, organizationId, images, (pass, image) =>
       pass.run(bufferedBody(new Uint8Array(image)), RAW_IMAGE_CONTENT_TYPE, options),
     );
-    return answer(
-      imageOutputs(
-        outputs,
-        answers.map((a) => a.json),
-        target.config.labels,
+    const skipped = skippedReasons(answers.flatMap((a) => a.skipped));
+    return {
+      ...answer(
+        imageOutputs(
+          outputs,
+          answers.map((a) => a.json),
+          target.config.labels,
+        ),
       ),
-    );
+      // A child stage that could not run, as predict's X-Children-Skipped says it.
+      ...(skipped !== undefined && { parameters: { children_skipped: skipped } }),
+    };
   }
 
   /**
