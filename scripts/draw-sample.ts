@@ -46,6 +46,7 @@ const engine = new InferenceEngine(
     maxImagePixels: 40_000_000,
     jpegDecoder: jpegDecoder().decoder,
     cache: { maxLoaded: 1, memoryBudgetBytes: Number.MAX_SAFE_INTEGER, concurrentLoads: 1 },
+    keptImages: { bytes: 1024 * 1024 * 1024, organizationBytes: 512 * 1024 * 1024 },
   },
   new Logger({ level: 'info', format: 'text' }),
 );

@@ -519,6 +519,19 @@ const TABLE = {
   ),
   maxImageBytes: value('MAX_IMAGE_BYTES', integer(1), '10485760', 'predict image size limit (10 MB = 10 MiB)'),
   maxImagePixels: value('MAX_IMAGE_PIXELS', integer(1), '40000000', 'decoded pixel limit (decompression-bomb guard)'),
+  keptImagesBytes: value(
+    'KEPT_IMAGES_MEMORY_MB',
+    mebibytes(1, 1024 * 1024),
+    '1024',
+    "decoded images the requests to versions with child stages keep at once, at their own size, until their crops are cut; past it a request's stages do not run (its children empty, X-Children-Skipped saying why)",
+  ),
+  organizationKeptImagesBytes: derived(
+    'ORGANIZATION_KEPT_IMAGES_MEMORY_MB',
+    mebibytes(1, 1024 * 1024),
+    '(KEPT_IMAGES_MEMORY_MB / 2)',
+    "the same for one organization's requests (one image alone is always taken, up to KEPT_IMAGES_MEMORY_MB)",
+    (get) => Math.max(1024 * 1024, Math.floor((get('KEPT_IMAGES_MEMORY_MB') as number) / 2)),
+  ),
   queueSize: derived(
     'QUEUE_SIZE',
     integer(1),

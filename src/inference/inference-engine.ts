@@ -19,7 +19,9 @@ import { LoadedModel, type ServingDefaults } from './versions/loaded-model.js';
 import { MODEL_CACHE_TUNING, ModelCache, type CacheLimits } from './versions/model-cache.js';
 import type { ModelConfig } from './versions/model-config.js';
 import { jpegDecoder } from './pipeline/decode-image.js';
+import { BodyBudget } from '../lib/body-budget.js';
 import { KeptImagePool } from './pipeline/kept-images.js';
+import type { KeptImage } from './pipeline/preprocess.js';
 import { PipelinePool } from './pipeline/pipeline-pool.js';
 import type { PipelineSettings } from './pipeline/pipeline-worker.js';
 import { predictErrors } from './predict-errors.js';
@@ -27,6 +29,8 @@ import { resolvePredictOptions, type PredictOptions } from './predict-options.js
 
 export interface EngineSettings extends ServingDefaults, PipelineSettings {
   cache: CacheLimits;
+  /** the decoded images kept for child stages at once: in all, and one organization's (KEPT_IMAGES_MEMORY_MB) */
+  keptImages: { bytes: number; organizationBytes: number };
 }
 
 /** The engine's settings out of the server's configuration. */
@@ -42,6 +46,7 @@ export function engineSettings(config: Config): EngineSettings {
     maxImageBytes: config.maxImageBytes,
     maxImagePixels: config.maxImagePixels,
     jpegDecoder: jpegDecoder(config.jpegDecoder).decoder,
+    keptImages: { bytes: config.keptImagesBytes, organizationBytes: config.organizationKeptImagesBytes },
     cache: {
       maxLoaded: config.maxLoadedVersions,
       memoryBudgetBytes: config.modelMemoryBudgetBytes,
@@ -83,6 +88,17 @@ export interface Prediction {
   stages?: StagesOutcome;
 }
 
+/**
+ * What a kept image counts in the kept images' budget: its pixels. A reused
+ * buffer may be longer (kept-images.ts); that slack is the pool's, bounded
+ * by what it keeps.
+ */
+const pixelBytes = (kept: KeptImage) => kept.width * kept.height * kept.channels;
+
+/** Why a request's stages did not run when its image did not fit the kept images' memory. */
+const KEPT_IMAGES_FULL =
+  'not run: the memory for decoded images kept for child stages is in use (KEPT_IMAGES_MEMORY_MB, ORGANIZATION_KEPT_IMAGES_MEMORY_MB)';
+
 export class InferenceEngine {
   readonly pipeline: PipelinePool;
   readonly models: ModelCache;
@@ -91,6 +107,8 @@ export class InferenceEngine {
   private readonly childStages: ChildStages;
   /** the decoded images versions with stages keep, reused between requests */
   private readonly keptImages = new KeptImagePool();
+  /** the bytes of the kept images requests hold, in all and per organization */
+  private readonly keptBudget: BodyBudget;
   private loads = 0;
 
   constructor(
@@ -101,6 +119,7 @@ export class InferenceEngine {
   ) {
     this.pipeline = new PipelinePool(settings.workers, settings, log);
     this.childStages = new ChildStages(this.pipeline);
+    this.keptBudget = new BodyBudget(settings.keptImages.bytes, settings.keptImages.organizationBytes);
     this.models = new ModelCache(settings.cache, log);
   }
 
@@ -153,6 +172,7 @@ export class InferenceEngine {
     };
     // Lent to the worker that decodes the image; a worker that died may have been writing it, so it is then dropped.
     const offered = stages.length > 0 ? this.keptImages.lend() : undefined;
+    let kept: KeptImage | undefined;
     try {
       model.batcher.expect();
       const pre = await this.pipeline
@@ -175,6 +195,7 @@ export class InferenceEngine {
         model.batcher.abandon();
         throw deserializeError(pre.error);
       }
+      kept = pre.kept && this.counted(pre.kept, caller);
       let batched;
       try {
         // A dense head reduced in the model keeps the anchors at or above the threshold the decoder will apply.
@@ -195,12 +216,15 @@ export class InferenceEngine {
       if (!post.ok) throw deserializeError(post.error);
       let json = post.json;
       let outcome: StagesOutcome | undefined;
-      if (pre.kept) {
+      if (kept) {
         const answer = JSON.parse(json) as Record<string, Answer[]>;
-        outcome = await this.childStages.run(answer, pre.kept, stages, caller);
+        outcome = await this.childStages.run(answer, kept, stages, caller);
         // Every crop of it is cut (run settles its stages): the buffer is free for the next request.
-        this.keptImages.give(pre.kept.data);
+        this.keptImages.give(kept.data);
         json = JSON.stringify(answer);
+      } else if (pre.kept) {
+        const skipped = stages.map((run) => `${run.stage.modelVersionId}: ${KEPT_IMAGES_FULL}`);
+        outcome = { crops: 0, cropMs: 0, childMs: 0, skipped };
       }
       return {
         json,
@@ -216,7 +240,19 @@ export class InferenceEngine {
       };
     } finally {
       releaseSlot();
+      if (kept) this.keptBudget.release(pixelBytes(kept), caller);
     }
+  }
+
+  /**
+   * `kept` counted in the kept images' budget, from the parent's queue until
+   * its crops are cut; none when it does not fit (the organization's part, or
+   * the whole), its buffer then given back at once and the stages not run.
+   */
+  private counted(kept: KeptImage, caller: string): KeptImage | undefined {
+    if (this.keptBudget.tryReserve(pixelBytes(kept), caller)) return kept;
+    this.keptImages.give(kept.data);
+    return undefined;
   }
 
   /**

@@ -506,8 +506,10 @@ export class InferenceService implements AdmissionBackend<DeployedVersion> {
       stage.observe({ ...labels, stage: 'inference' }, t.inferenceMs / t.batchSize / 1000);
       stage.observe({ ...labels, stage: 'postprocess' }, t.postprocessMs / 1000);
       if (prediction.stages) {
-        stage.observe({ ...labels, stage: 'crop' }, prediction.stages.cropMs / 1000);
-        stage.observe({ ...labels, stage: 'children' }, prediction.stages.childMs / 1000);
+        if (prediction.stages.crops > 0) {
+          stage.observe({ ...labels, stage: 'crop' }, prediction.stages.cropMs / 1000);
+          stage.observe({ ...labels, stage: 'children' }, prediction.stages.childMs / 1000);
+        }
         skipped.push(...prediction.stages.skipped);
       }
       this.metrics.inferenceQueueDelay.observe(labels, t.queueMs / 1000);

@@ -3,7 +3,9 @@
 // than an image's crops gets them in rounds of the slots free (never
 // waiting for a slot while holding others), and answers as a child with
 // room for them all; requests running at once, each image decoded into a
-// kept-image buffer another request gave back, answer as each does alone.
+// kept-image buffer another request gave back, answer as each does alone;
+// an image past the kept images' memory is answered without its children,
+// saying why.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,10 +31,16 @@ let stage: ModelConfig['stages'][number];
 const loads: LoadedModel[] = [];
 let images: Buffer[];
 
+/** The smallest engine: one pipeline worker, one instance a version. */
+const smallestEngine = (env: Record<string, string> = {}) =>
+  new InferenceEngine(
+    engineSettings(loadConfig({ WORKERS: '1', INSTANCE_COUNT: '1', INTRA_OP_THREADS: '1', DATA_DIR: dataDir, ...env })),
+    testLog,
+  );
+
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'child-stages-engine-'));
-  const config = loadConfig({ WORKERS: '1', INSTANCE_COUNT: '1', INTRA_OP_THREADS: '1', DATA_DIR: dataDir });
-  engine = new InferenceEngine(engineSettings(config), testLog);
+  engine = smallestEngine();
   const pipeline = await readModelConfig(join(MODELS, 'demo-pipeline'));
   stage = pipeline.stages[0]!;
   colourConfig = await readModelConfig(join(MODELS, 'demo-colour'));
@@ -49,28 +57,26 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-async function load(id: string, directory: string, config: ModelConfig): Promise<LoadedModel> {
-  const model = await engine.acquire({ id, organizationId: 'org', directory: join(MODELS, directory), config });
-  loads.push(model);
+async function load(id: string, directory: string, config: ModelConfig, on = engine): Promise<LoadedModel> {
+  const model = await on.acquire({ id, organizationId: 'org', directory: join(MODELS, directory), config });
+  if (on === engine) loads.push(model);
   return model;
 }
 
-/** The pipeline's answer on `image`, the colour classifier `child` as its stage. */
-async function predict(image: Buffer, child: LoadedModel): Promise<unknown> {
+/** A prediction of `model` on `image` with the colour classifier `child` as its stage (none: no stages). */
+function prediction(image: Buffer, child: LoadedModel | undefined, on = engine, model = parent) {
   const body = new Uint8Array(image).buffer; // a copy: predict transfers it
-  const runs: StageRun[] = [
-    { stage, child: { model: child, options: predictOptions(stage.options, colourConfig.defaults) }, stages: [] },
-  ];
-  const prediction = await engine.predict(
-    parent,
-    body,
-    RAW_IMAGE_CONTENT_TYPE,
-    predictOptions({}, detectorConfig.defaults),
-    'org',
-    runs,
-  );
-  expect(prediction.stages?.skipped).toEqual([]);
-  return JSON.parse(prediction.json);
+  const runs: StageRun[] = child
+    ? [{ stage, child: { model: child, options: predictOptions(stage.options, colourConfig.defaults) }, stages: [] }]
+    : [];
+  return on.predict(model, body, RAW_IMAGE_CONTENT_TYPE, predictOptions({}, detectorConfig.defaults), 'org', runs);
+}
+
+/** The pipeline's answer on `image`, every stage run. */
+async function predict(image: Buffer, child: LoadedModel): Promise<unknown> {
+  const answered = await prediction(image, child);
+  expect(answered.stages?.skipped).toEqual([]);
+  return JSON.parse(answered.json);
 }
 
 function childCount(answer: unknown): number {
@@ -102,6 +108,38 @@ describe('child stages in the engine', () => {
       const order = [0, 1, 2, 1, 0, 2, 2, 0, 1];
       const answers = await Promise.all(order.map((i) => predict(images[i]!, child)));
       for (const [k, i] of order.entries()) expect(answers[k], `image ${i}, round ${round}`).toEqual(alone[i]);
+    }
+  });
+
+  it("are not run past the kept images' memory: the parent's answer, children empty, saying why", async () => {
+    const small = smallestEngine({ KEPT_IMAGES_MEMORY_MB: '1' });
+    try {
+      const detector = await load('parent', 'demo', detectorConfig, small);
+      const child = await load('colour', 'demo-colour', colourConfig, small);
+      // scene.jpg decoded: 1106 x 448 x 3 bytes, more than the whole MiB
+      const refused = await prediction(images[0]!, child, small, detector);
+      expect(refused.stages?.skipped).toEqual([
+        `${stage.modelVersionId}: not run: the memory for decoded images kept for child stages is in use (KEPT_IMAGES_MEMORY_MB, ORGANIZATION_KEPT_IMAGES_MEMORY_MB)`,
+      ]);
+      expect(childCount(JSON.parse(refused.json))).toBe(0);
+      // the parent's answer as a pipeline's (from the image at its own size), children left out
+      const piped = (await predict(images[0]!, await load('colour', 'demo-colour', colourConfig))) as Record<
+        string,
+        Array<{ children: object }>
+      >;
+      const childless = Object.fromEntries(
+        Object.entries(piped).map(([label, list]) => [label, list.map((d) => ({ ...d, children: {} }))]),
+      );
+      expect(JSON.parse(refused.json)).toEqual(childless);
+      // half its size fits, and runs its stages
+      const half = await sharp(images[0]!).resize(553).jpeg({ quality: 95 }).toBuffer();
+      const taken = await prediction(half, child, small, detector);
+      expect(taken.stages?.skipped).toEqual([]);
+      expect(childCount(JSON.parse(taken.json))).toBeGreaterThan(0);
+      small.release(detector);
+      small.release(child);
+    } finally {
+      await small.close();
     }
   });
 });
