@@ -377,7 +377,7 @@ function ceilingNote(r: SetResult): string {
   const n = r.prepared.n;
   return (
     `The most the pipeline can gain on these cores: it saves the separate way each crop request's cost beyond the child's run (the child alone's CPU per crop, ${f(r.child.cpuMs, 2)} ms, less its inference, ${f(r.child.stages.inference, 2)} ms: HTTP, the crop's JPEG decode, its pre- and postprocessing), and none of the parent's work or of the child's runs. ` +
-    `With its own costs free (the full-size decode, the crops, the hand-offs) it would still spend the parent alone's ${f(r.parent.cpuMs, 2)} ms and ${f(n, 2)} child runs, ${f(c.floorCpu, 2)} ms of CPU an image, against the separate way's ${f(c.separateCpu, 2)} ms: a ceiling of about **${f(c.ratio, 2)} x** (a child run counted as its share of its batch's wall time, a little above its CPU on a busy core). ` +
+    `With its own costs free (the full-size decode, the crops, the hand-offs) it would still spend the parent alone's ${f(r.parent.cpuMs, 2)} ms and ${f(n, 2)} child runs, ${f(c.floorCpu, 2)} ms of CPU an image, against the separate way's ${f(c.separateCpu, 2)} ms: a ceiling of about **${f(c.ratio, 2)} x** in the server's CPU (a child run counted as its share of its batch's wall time, a little above its CPU on a busy core; throughput gains a little more than the server's CPU, as the separate way's requests also cost the load generator, on the same cores). ` +
     `It spends ${f(r.pipeline.cpuMs, 2)} ms (${f(c.separateCpu / r.pipeline.cpuMs, 2)} x in CPU; ${f(r.ratio, 2)} x in throughput): ${f(r.pipeline.cpuMs - c.floorCpu, 2)} ms of its own.`
   );
 }
@@ -397,7 +397,7 @@ const report = [
   `The demo pipeline (\`${PIPELINE}\`: the demo detector with the colour classifier \`${COLOUR}\` as its stage, padding ${stage.crop.padding}, minSize ${stage.crop.minSize}, maxPerImage ${stage.maxPerImage}) against the same work as separate predicts on the same server: the detector alone (\`${DETECTOR}\`) on the same images, and the classifier alone on the same crops, cut here as the stage cuts them (crops.ts \`cropRect\`, at the image's own size) and sent one a request as JPEG quality 90. Each figure: ${clients} closed-loop clients (keep-alive connections, each sending one image or crop, dealt to them in turn), ${warmupMs / 1000} s of warm-up, then ${durationMs / 1000} s measured. n = the crops of an image (its detections with children in the pipeline's answer, averaged over the set); the separate way's images/s = 1 / (1/parent + n/child); the figure is the pipeline's req/s over it. Target: ${TARGET} x.`,
   '',
   '| image set | n crops per image | pipeline req/s | crops/s | p50 ms | p99 ms | parent alone req/s | child alone req/s (crops) | separate images/s | pipeline / separate | target ' +
-    `${TARGET} x | ceiling on these cores (CPU, see each set) |`,
+    `${TARGET} x | ceiling in the server's CPU (see each set) |`,
   '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ...results.map(
     (r) =>
