@@ -9,7 +9,6 @@
 //   4. overload        the batching server at 8x the clients of its capacity figure, every
 //                      client retrying at once when refused or disconnected
 // Every figure is the median of --reps repetitions, with min and max.
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +21,7 @@ import { benchImage } from './images.js';
 import { measureModelLimit, measurePipelineLimit, multipartBody, type PipelineLimit } from './limits.js';
 import { buildRequest, runLoad, type LoadResult } from './load-generator.js';
 import { DEFAULT_MODELS, modelDirectory } from './models.js';
-import { stat, type Stat } from './report.js';
+import { gpuName, stat, type Stat } from './report.js';
 
 const HELP = `Usage: npm run bench -- batching [options]
 
@@ -308,17 +307,6 @@ function stageLines(alone: PipelineLimit['stages'][], modelLimit: number): strin
 }
 
 /** The GPUs nvidia-smi reports, for the report's machine line. */
-function gpuName(): string {
-  try {
-    const names = execFileSync('nvidia-smi', ['--query-gpu=name,driver_version', '--format=csv,noheader'], {
-      encoding: 'utf8',
-    }).trim();
-    return `GPU ${names.split('\n').join('; ')}`;
-  } catch {
-    return 'GPU unknown (no nvidia-smi)';
-  }
-}
-
 async function main(): Promise<void> {
   const lines = [
     `# Dynamic batching ${new Date().toISOString()}`,

@@ -1,4 +1,5 @@
-// npm run bench -- pipeline [--clients 16] [--duration 15] [--warmup 3] [--scenes 4] [--max-batch-size n] [--quick]
+// npm run bench -- pipeline [--clients 16] [--duration 15] [--warmup 3] [--scenes 4] [--max-batch-size n]
+//   [--ep cpu|cuda|tensorrt|webgpu] [--out pipeline.md] [--quick]
 // Child stages against the sum of their parts, in one run on one server:
 // the bundled demo pipeline (the demo detector with the colour classifier
 // as its stage: each detection cropped from the once-decoded image by the
@@ -26,6 +27,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { EVAL_SEED_START, makeScene, renderScene } from '../scripts/demo-model/scenes.js';
+import { EXECUTION_PROVIDERS, type ExecutionProvider } from '../src/config.js';
 import { boxOf, type CropRect, cropRect } from '../src/inference/pipeline/crops.js';
 import type { Answer } from '../src/inference/pipeline/detections.js';
 import { readModelConfig, type Stage } from '../src/inference/versions/model-config.js';
@@ -34,6 +36,7 @@ import { startDemoServer } from './bench-server.js';
 import { multipartBody } from './limits.js';
 import { buildRequest, type LoadResult, runLoad } from './load-generator.js';
 import { sampleCpu } from './process-cpu.js';
+import { gpuName } from './report.js';
 
 const PIPELINE = '01JDEM0P1PE11NE00000000001';
 const DETECTOR = '01JDEM0DETECT0R00000000001';
@@ -51,6 +54,8 @@ const { values } = parseArgs({
     warmup: { type: 'string' },
     scenes: { type: 'string', default: '4' },
     'max-batch-size': { type: 'string' },
+    ep: { type: 'string', default: 'cpu' },
+    out: { type: 'string', default: 'pipeline.md' },
     quick: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
@@ -62,7 +67,9 @@ if (values.help) {
   --duration <s>        measured seconds per figure (default: 15; --quick: 3)
   --warmup <s>          warm-up seconds before each figure, not counted (default: 3; --quick: 1)
   --scenes <n>          demo scenes in the 1280x720 set (default: 4)
-  --max-batch-size <n>  the server's MAX_BATCH_SIZE, every version's (default: the server's, 1 on CPU)
+  --max-batch-size <n>  the server's MAX_BATCH_SIZE, every version's (default: the server's, 1 on CPU; 8 on a GPU)
+  --ep <p>              execution provider of the server's versions: cpu, cuda, tensorrt or webgpu (default: cpu)
+  --out <file>          the report's name under bench/results (default: pipeline.md)
   --quick               a smoke run; its report is not kept
 `);
   process.exit(0);
@@ -71,7 +78,10 @@ const clients = Number(values.clients);
 const durationMs = Number(values.duration ?? (values.quick ? 3 : 15)) * 1000;
 const warmupMs = Number(values.warmup ?? (values.quick ? 1 : 3)) * 1000;
 const sceneCount = Number(values.scenes);
-const maxBatchSize = values['max-batch-size'];
+const ep = values.ep as ExecutionProvider;
+if (!EXECUTION_PROVIDERS.includes(ep)) throw new Error(`--ep must be one of ${EXECUTION_PROVIDERS.join(', ')}`);
+// On a GPU the server is run as OPERATIONS.md advises there: batches of 8.
+const maxBatchSize = values['max-batch-size'] ?? (ep === 'cpu' ? undefined : '8');
 const say = (text: string) => process.stderr.write(`[bench pipeline] ${text}\n`);
 
 const config = await readModelConfig(join(ROOT, 'models', 'demo-pipeline'));
@@ -265,6 +275,7 @@ interface SetResult {
 
 const server = await startDemoServer({
   INFERENCE_API_KEY: KEY,
+  EXECUTION_PROVIDERS: ep,
   ...(maxBatchSize && { MAX_BATCH_SIZE: maxBatchSize }),
 });
 const results: SetResult[] = [];
@@ -392,7 +403,7 @@ const report = [
   '',
   `Command: \`${command}\``,
   '',
-  `Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}; the bundled demo models on CPU with the server's defaults${maxBatchSize ? ` but MAX_BATCH_SIZE=${maxBatchSize}` : ' (MAX_BATCH_SIZE 1: the detector runs one image at a time; the colour classifier batches up to 32, as its model.json says)'}, embedded PostgreSQL; the load generator on the same cores. ${new Date().toISOString().slice(0, 10)}.`,
+  `Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores${ep === 'cpu' ? '' : `, ${gpuName()}`}, Node ${process.version}; the bundled demo models on ${ep === 'cpu' ? 'CPU' : `execution provider ${ep}`} with the server's defaults${maxBatchSize ? ` but MAX_BATCH_SIZE=${maxBatchSize} (the colour classifier batches up to 32 all the same, as its model.json says)` : ' (MAX_BATCH_SIZE 1: the detector runs one image at a time; the colour classifier batches up to 32, as its model.json says)'}, embedded PostgreSQL; the load generator on the same cores. ${new Date().toISOString().slice(0, 10)}.`,
   '',
   `The demo pipeline (\`${PIPELINE}\`: the demo detector with the colour classifier \`${COLOUR}\` as its stage, padding ${stage.crop.padding}, minSize ${stage.crop.minSize}, maxPerImage ${stage.maxPerImage}) against the same work as separate predicts on the same server: the detector alone (\`${DETECTOR}\`) on the same images, and the classifier alone on the same crops, cut here as the stage cuts them (crops.ts \`cropRect\`, at the image's own size) and sent one a request as JPEG quality 90. Each figure: ${clients} closed-loop clients (keep-alive connections, each sending one image or crop, dealt to them in turn), ${warmupMs / 1000} s of warm-up, then ${durationMs / 1000} s measured. n = the crops of an image (its detections with children in the pipeline's answer, averaged over the set); the separate way's images/s = 1 / (1/parent + n/child); the figure is the pipeline's req/s over it. Target: ${TARGET} x.`,
   '',
@@ -435,6 +446,6 @@ const report = [
 process.stdout.write(report);
 if (!values.quick) {
   await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
-  await writeFile(join(ROOT, 'bench', 'results', 'pipeline.md'), report);
-  say('report written to bench/results/pipeline.md');
+  await writeFile(join(ROOT, 'bench', 'results', values.out), report);
+  say(`report written to bench/results/${values.out}`);
 }

@@ -1,5 +1,6 @@
 // Writes a benchmark report: JSON (the data), Markdown (the summary a person
 // reads) and an SVG chart of latency against throughput.
+import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 
 export interface Stat {
@@ -218,4 +219,16 @@ export async function writeReport(report: Report, basePath: string): Promise<str
   );
   await writeFile(`${basePath}.svg`, chart(report));
   return `${basePath}.json`;
+}
+
+/** The GPUs and driver nvidia-smi names, for a report's machine line. */
+export function gpuName(): string {
+  try {
+    const names = execFileSync('nvidia-smi', ['--query-gpu=name,driver_version', '--format=csv,noheader'], {
+      encoding: 'utf8',
+    }).trim();
+    return `GPU ${names.split('\n').join('; ')}`;
+  } catch {
+    return 'GPU unknown (no nvidia-smi)';
+  }
 }

@@ -12,7 +12,12 @@
 # 3. runs `bench batching` on the YOLOv8n-sized model with the first provider
 #    that loaded: the model limit at batch 1, 8 and 32 rewritten (uint8 in,
 #    candidates out) and as it is, the per-stage times, 16/64/256 clients;
-#    then FP16 against it; and copies the reports to RESULTS_DIR.
+#    then FP16 against it; and copies the reports to RESULTS_DIR;
+# 4. runs `bench pipeline` with the same provider (the demo pipeline, the
+#    detector and the colour classifier on the GPU, against the same work as
+#    separate requests: child stages' 1.5 x target, which a 2-core CPU host
+#    cannot show) unless PIPELINE_BENCH=0; last, as it needs the embedded
+#    PostgreSQL to start on the device too.
 # BENCH_ARGS overrides the benchmark's options (several runs: separate their
 # option sets with ';'); BENCH_SKIP=1 stops after 2.
 set -uo pipefail
@@ -92,4 +97,10 @@ for i in "${!runs[@]}"; do
   node --import tsx bench/cli.ts batching --ep "$chosen" --out "$report" ${runs[$i]} 2>&1 | tee -a "$results/bench.log"
   cp "bench/results/$report" "$results/" 2>/dev/null
 done
+if [ "${PIPELINE_BENCH:-1}" = 1 ]; then
+  report=pipeline-gpu-$chosen.md
+  say "bench pipeline --ep $chosen"
+  node --import tsx bench/cli.ts pipeline --ep "$chosen" --duration 8 --warmup 2 --out "$report" 2>&1 | tee -a "$results/bench.log"
+  cp "bench/results/$report" "$results/" 2>/dev/null
+fi
 say "done"
