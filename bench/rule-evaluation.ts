@@ -10,6 +10,7 @@ import { evaluateBatch, type EngineDevice } from '../src/platform/rules/batch.js
 import { organizationRules } from '../src/platform/rules/compiled.js';
 import type { Shape } from '../src/lib/geometry.js';
 import type { LoadedRule } from '../src/platform/rules/index.js';
+import { engineDevice } from '../test/helpers/loaded-rules.js';
 
 /** Rule evaluation alone: 10,000 landmarks, rules watching them, events moving through a city. */
 export function measureRuleEvaluation(): {
@@ -67,17 +68,7 @@ export function measureRuleEvaluation(): {
     );
   const organizations = new Map([['O', organizationRules(rules, landmarks)]]);
   const deviceMap = new Map<string, EngineDevice>();
-  for (let d = 0; d < 32; d++)
-    deviceMap.set(`D${d}`, {
-      id: `D${d}`,
-      name: null,
-      model: null,
-      type: null,
-      tags: [],
-      properties: {},
-      attributes: {},
-      state: {},
-    });
+  for (let d = 0; d < 32; d++) deviceMap.set(`D${d}`, engineDevice(`D${d}`));
   const positions = Array.from({ length: 32 }, () => ({ lat: 48.7 + random() * 0.3, lon: 2.2 + random() * 0.3 }));
   const events: IncomingEvent[] = Array.from({ length: 50_000 }, (_, i) => {
     const p = positions[i % 32]!;

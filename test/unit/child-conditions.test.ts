@@ -16,7 +16,7 @@ import { generateExpression, parseExpression } from '../../src/platform/rules/ex
 import { conditionsObjectOf, parseConditionsObject } from '../../src/platform/rules/inputs.js';
 import { COMPARISON_OPERATORS, normalise, type Condition } from '../../src/platform/rules/model.js';
 import { vocabularyWarnings } from '../../src/platform/rules/warnings.js';
-import { loadedRule } from '../helpers/loaded-rules.js';
+import { engineDevice, loadedRule } from '../helpers/loaded-rules.js';
 import { conditionError, syntaxError } from '../helpers/rule-errors.js';
 
 /** The left half of the image. */
@@ -300,16 +300,7 @@ describe('evaluating a detections leaf with a child', () => {
       condition: parseExpression('event.zoneChildCounts.yard.square.blue == 1'),
     });
     const rules = new Map([[ORG, organizationRules([red, redAnywhere, green, counted], [])]]);
-    const camera: EngineDevice = {
-      id: 'camera-1',
-      name: 'camera',
-      model: null,
-      type: null,
-      tags: [],
-      properties: {},
-      attributes: {},
-      state: {},
-    };
+    const camera: EngineDevice = engineDevice('camera-1', { name: 'camera' });
     const event = (id: string, eventPayload: Record<string, unknown>, isFrame: boolean): RuleEvent => ({
       id,
       organizationId: ORG,

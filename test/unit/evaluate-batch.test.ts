@@ -16,7 +16,7 @@ import {
 import { memoryKey, organizationRules, type OrganizationRules } from '../../src/platform/rules/compiled.js';
 import { parseConditionsObject } from '../../src/platform/rules/inputs.js';
 import type { LoadedRule } from '../../src/platform/rules/rule-service.js';
-import { loadedRule } from '../helpers/loaded-rules.js';
+import { engineDevice, loadedRule } from '../helpers/loaded-rules.js';
 
 const ORG = 'org-1';
 const CHANNEL = 'channel-1';
@@ -34,7 +34,7 @@ function compile(rules: LoadedRule[]): Map<string, OrganizationRules> {
 }
 
 function device(id = 'device-1', state: EngineDevice['state'] = {}): EngineDevice {
-  return { id, name: 'phone', model: null, type: null, tags: [], properties: {}, attributes: {}, state };
+  return engineDevice(id, { name: 'phone', state });
 }
 
 let clock = Date.parse('2026-03-09T12:00:00Z');

@@ -9,22 +9,13 @@ import { evaluateBatch, type EngineDevice, type RuleEvent, type RuleStats } from
 import { EvaluationBudget } from '../../src/platform/rules/budget.js';
 import { organizationRules, type OrganizationRules } from '../../src/platform/rules/compiled.js';
 import type { LoadedRule } from '../../src/platform/rules/rule-service.js';
-import { loadedRule } from '../helpers/loaded-rules.js';
+import { engineDevice, loadedRule } from '../helpers/loaded-rules.js';
 
 const CHANNEL = 'channel-1';
 const rule = (organizationId: string, conditionsObject: unknown): LoadedRule =>
   loadedRule(organizationId, CHANNEL, conditionsObject);
 
-const device = (id: string): EngineDevice => ({
-  id,
-  name: null,
-  model: null,
-  type: null,
-  tags: [],
-  properties: {},
-  attributes: {},
-  state: {},
-});
+const device = (id: string): EngineDevice => engineDevice(id);
 
 let clock = Date.parse('2026-03-09T12:00:00Z');
 function event(
