@@ -1,5 +1,5 @@
 // npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32]
-//   [--only predict,trivial,json,protobuf,frames] [--profile]
+//   [--only predict,trivial,json,protobuf,frames,mqtt] [--profile]
 // This checkout against another one (e.g. the commit before a refactor, in a
 // git worktree with node_modules linked) on the same host, in one run: the
 // trivial endpoint (GET /v2/health/live, 64 connections: what a request
@@ -8,7 +8,9 @@
 // JSON events and of protobuf batches of 50 (`devices` devices, one
 // connection each), and camera frames (`samples/scene.jpg` as JSON from 8
 // cameras with the demo model, one connection each: a run and an event a
-// frame), all closed loop. Servers run one at a time, in the
+// frame), all closed loop, and QoS 1 events over MQTT 5 (`devices` IoT
+// devices on the server's MQTT listener, 8 in flight each, as fast as the
+// PUBACKs, which wait for the commit, return). Servers run one at a time, in the
 // order A B B A A B…, so the machine's drift falls on both sides alike; each
 // figure is the median of --reps runs, and the table shows B/A. A second
 // table gives the server's CPU time per request (its process and every
@@ -25,9 +27,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ingress } from '../src/ingest/generated/ingress.js';
 import { ADMIN, Api } from '../test/helpers/api.js';
-import { removeDir, ROOT, startCommand, waitFor } from '../test/helpers/server.js';
+import { freePort, removeDir, ROOT, startCommand, waitFor } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';
+import { registerDevices } from './ingest-load.js';
 import { multipartBody } from './limits.js';
+import { connectAll, publish, Publisher } from './mqtt-devices.js';
 import { topOfProfile } from './cpu-profile.js';
 import { sampleCpu } from './process-cpu.js';
 import { buildRequest, runLoad } from './load-generator.js';
@@ -48,7 +52,7 @@ const { values } = parseArgs({
 });
 if (values.help || !values.against) {
   process.stdout.write(
-    'Usage: npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32] [--only predict,trivial,json,protobuf,frames] [--profile]\n',
+    'Usage: npm run bench -- ab --against <checkout> [--reps 5] [--duration 5] [--concurrency 16] [--devices 32] [--only predict,trivial,json,protobuf,frames,mqtt] [--profile]\n',
   );
   process.exit(values.help ? 0 : 2);
 }
@@ -84,13 +88,15 @@ type Workload =
   | 'predict req/s'
   | 'ingest json single events/s'
   | 'ingest protobuf batch events/s'
-  | 'camera frames/s';
+  | 'camera frames/s'
+  | 'ingest mqtt qos 1 events/s';
 const WORKLOADS: Workload[] = [
   'trivial endpoint req/s',
   'predict req/s',
   'ingest json single events/s',
   'ingest protobuf batch events/s',
   'camera frames/s',
+  'ingest mqtt qos 1 events/s',
 ];
 /** --only's names for the workloads */
 const SHORT: Record<string, Workload> = {
@@ -99,7 +105,10 @@ const SHORT: Record<string, Workload> = {
   json: 'ingest json single events/s',
   protobuf: 'ingest protobuf batch events/s',
   frames: 'camera frames/s',
+  mqtt: 'ingest mqtt qos 1 events/s',
 };
+/** QoS 1 messages each MQTT device keeps in flight (the MQTT benchmark's window) */
+const MQTT_WINDOW = 8;
 const SELECTED: Workload[] = values.only
   ? values.only.split(',').map((name) => {
       const workload = SHORT[name.trim()];
@@ -122,6 +131,7 @@ interface Measured {
 
 /** One server of `cwd`, measured on every workload once. */
 async function measureOnce(cwd: string): Promise<Partial<Record<Workload, Measured>>> {
+  const mqttPort = SELECTED.includes('ingest mqtt qos 1 events/s') ? await freePort() : 0;
   const server = await startBenchServer({
     cwd,
     env: {
@@ -131,6 +141,7 @@ async function measureOnce(cwd: string): Promise<Partial<Record<Workload, Measur
       QUEUE_SIZE: '1024',
       DEVICE_EVENT_RATE: '1000000',
       DEVICE_EVENT_BURST: '1000000',
+      MQTT_PORT: String(mqttPort),
     },
   });
   try {
@@ -166,23 +177,42 @@ async function measureOnce(cwd: string): Promise<Partial<Record<Workload, Measur
         cameraTokens.push(token);
       }
     }
-    const load = async (request: Buffer | Buffer[], connections: number, perRequest = 1): Promise<Measured> => {
+    /** The server's CPU over `run`, per request of what it returns: its rate, and how many succeeded in all. */
+    const measuredRun = async (run: () => Promise<{ rate: number; succeeded: number }>): Promise<Measured> => {
       const cpuBefore = sampleCpu(server.process.pid!)?.server ?? Number.NaN;
-      const run = await runLoad({
-        host: '127.0.0.1',
-        port: server.port,
-        request,
-        connections,
-        durationMs,
-        warmupMs: 1000,
-      });
+      const { rate, succeeded } = await run();
       const cpuAfter = sampleCpu(server.process.pid!)?.server ?? Number.NaN;
-      if (run.errors > 0) say(`${run.errors} errors: ${JSON.stringify(run.statuses)}`);
-      return {
-        rate: run.rps * perRequest,
-        cpuMsPerRequest: ((cpuAfter - cpuBefore) * 1000) / (run.succeededTotal * perRequest),
-      };
+      return { rate, cpuMsPerRequest: ((cpuAfter - cpuBefore) * 1000) / succeeded };
     };
+    const mqtt = async (): Promise<Measured> => {
+      const iot = (await admin.post('/v2/channels', { name: 'mqtt', type: 'iot' })).body.data;
+      const registered = await registerDevices([server.url], iot.apiKeys[0].apiKey, devices);
+      await server.waitForLog(/mqtt listening/);
+      const connected = await connectAll(mqttPort, registered, 'ab');
+      try {
+        const publishers = connected.map((c) => new Publisher(c));
+        return await measuredRun(async () => {
+          const run = await publish(publishers, { durationMs, warmupMs: 1000, window: MQTT_WINDOW });
+          if (run.refused > 0 || run.closed > 0) say(`mqtt: ${run.refused} refused, ${run.closed} connections closed`);
+          return { rate: run.eventsPerSecond, succeeded: run.acknowledged };
+        });
+      } finally {
+        for (const { client } of connected) client.end();
+      }
+    };
+    const load = (request: Buffer | Buffer[], connections: number, perRequest = 1): Promise<Measured> =>
+      measuredRun(async () => {
+        const run = await runLoad({
+          host: '127.0.0.1',
+          port: server.port,
+          request,
+          connections,
+          durationMs,
+          warmupMs: 1000,
+        });
+        if (run.errors > 0) say(`${run.errors} errors: ${JSON.stringify(run.statuses)}`);
+        return { rate: run.rps * perRequest, succeeded: run.succeededTotal * perRequest };
+      });
     const device = (body: Buffer, path: string, type: string, as = tokens) =>
       as.map((token) => buildRequest('POST', path, { Authorization: `Bearer ${token}`, 'Content-Type': type }, body));
     const workloads: Record<Workload, () => Promise<Measured>> = {
@@ -196,6 +226,7 @@ async function measureOnce(cwd: string): Promise<Partial<Record<Workload, Measur
       'ingest protobuf batch events/s': () =>
         load(device(batch, '/v1/mobile/events/batch', 'application/protobuf'), devices, 50),
       'camera frames/s': () => load(device(cameraFrame, '/v1/iot/frames', 'application/json', cameraTokens), CAMERAS),
+      'ingest mqtt qos 1 events/s': mqtt,
     };
     const measured: Partial<Record<Workload, Measured>> = {};
     for (const w of SELECTED) measured[w] = await workloads[w]();
@@ -233,7 +264,7 @@ process.stdout.write(
 process.stdout.write('| workload | A | B | B/A |\n|---|---|---|---|\n');
 for (const w of SELECTED) {
   const [a, b] = [median('A', w, 'cpuMsPerRequest'), median('B', w, 'cpuMsPerRequest')];
-  process.stdout.write(`| ${w} | ${fmt(a, 3)} | ${fmt(b, 3)} | ${(b.median / a.median).toFixed(3)} |\n`);
+  process.stdout.write(`| ${w} | ${fmt(a, 4)} | ${fmt(b, 4)} | ${(b.median / a.median).toFixed(3)} |\n`);
 }
 
 /** The trivial endpoint under `node --cpu-prof` on `cwd`'s server (its own start script): the top of the profile. */
