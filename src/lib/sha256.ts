@@ -4,21 +4,28 @@
 // AWS signatures); base64url where it is a compact key of the server's own
 // (ingestion's idempotency keys, rules' memory), kept so because keys
 // already stored use it.
-import { createHash, type Hash } from 'node:crypto';
+import { createHash, type Hash, hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 
 export type DigestEncoding = 'hex' | 'base64url';
 
-/** The digest of `data` (text as UTF-8). */
+/**
+ * The digest of `data` (text as UTF-8). One-shot `crypto.hash` rather than
+ * a Hash object: ingestion digests every event two or three times, and the
+ * object's creation was most of a small digest's cost (a third of the time).
+ */
 export function sha256(data: string | Uint8Array, encoding: DigestEncoding = 'hex'): string {
-  return createHash('sha256').update(data).digest(encoding);
+  return hash('sha256', data, encoding);
 }
 
-/** The digest of several texts, each ended by U+0000, so that ("ab", "c") and ("a", "bc") differ. */
+/**
+ * The digest of several texts, each ended by U+0000, so that ("ab", "c") and
+ * ("a", "bc") differ. Hashed as one string: UTF-8 encodes each part alone
+ * (U+0000 between them joins no surrogate pair), so the bytes, and the keys
+ * already stored, are those of hashing the parts one after another.
+ */
 export function sha256OfParts(parts: readonly string[], encoding: DigestEncoding = 'hex'): string {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part).update('\u0000');
-  return hash.digest(encoding);
+  return hash('sha256', parts.length === 0 ? '' : `${parts.join('\u0000')}\u0000`, encoding);
 }
 
 /** A digest made a part at a time, as a stream's chunks arrive. */
