@@ -27,11 +27,17 @@
 // an error, which makes the package go on to the next message without a
 // PUBACK; the PUBACKs are written here, in the order the messages came (MQTT
 // 4.6), each once its message is committed, as the listener's connection
-// does. The broker sends at most the receive maximum (64) unacknowledged
-// messages, so that many are stored at once and share group commits.
+// does. The broker should send at most the receive maximum unacknowledged
+// messages, so that many are stored at once and share group commits; one
+// that sends more (Debian's Mosquitto 2.0 did, 1,700 past a maximum of 64
+// under a flood) is not read from until the line is back under it: its
+// callback is held, so the package stops parsing, and TCP holds the broker
+// back. Without that, a flood queued messages without bound (128,000 waiting
+// for a commit).
 import mqtt, { type IPublishPacket, type IStream, type MqttClient } from 'mqtt';
 import mqttPacket from 'mqtt-packet';
 import type { BrokerConfig } from '../config.js';
+import { Fifo } from '../lib/fifo.js';
 import { sha256, sha256OfParts } from '../lib/sha256.js';
 import { ALL_DEVICES_PUBLISH_FILTERS, parsePublishTopic, type PublishTopic } from '../ingest/device-topics.js';
 import type { IngestService } from '../ingest/ingest-service.js';
@@ -50,8 +56,15 @@ const MQTT_BROKER_TUNING = {
   reconnectMaxMs: 30_000,
   /** how long the broker keeps this replica's session (its unacknowledged messages) while it is away */
   sessionExpirySeconds: 3600,
-  /** QoS 1 messages the broker may send before PUBACKs come back (read ahead while one commits) */
-  receiveMaximum: 64,
+  /**
+   * QoS 1 messages the broker may send before PUBACKs come back: read ahead
+   * while commits run, so that many share them (one connection carries every
+   * device's messages). Past it, or past maxUnacknowledgedBytes of payloads,
+   * the subscriber stops reading.
+   */
+  receiveMaximum: 1000,
+  /** payload bytes of the messages taken and not yet acknowledged past which the subscriber stops reading */
+  maxUnacknowledgedBytes: 16 * 2 ** 20,
   keepaliveSeconds: 30,
   connectTimeoutMs: 10_000,
 } as const;
@@ -75,6 +88,8 @@ interface Pending {
   stream: IStream;
   /** undefined while it is being stored; then whether to acknowledge it */
   acknowledge: boolean | undefined;
+  /** its payload's size, counted against maxUnacknowledgedBytes */
+  bytes: number;
 }
 
 /** What handleMessage calls back with: the package then writes no PUBACK (flushAcks does). */
@@ -93,7 +108,11 @@ export class BrokerSubscriber {
   private failures = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
   /** QoS 1 messages between their arrival and their PUBACK, in the order they came */
-  private readonly line: Pending[] = [];
+  private readonly line = new Fifo<Pending>();
+  /** the payload bytes of the line */
+  private lineBytes = 0;
+  /** the held callback of the message that filled the line: called once it has room, and the package reads on */
+  private readOn: (() => void) | undefined;
   /** the messages being stored: the stop waits for them */
   private readonly storing = new Set<Promise<void>>();
   private readonly refusals = new Map<string, number>();
@@ -122,6 +141,14 @@ export class BrokerSubscriber {
       new Gauge('mqtt_broker_connected', '1 while broker mode (MQTT_BROKER_URL) is connected to its broker', [], () => [
         { value: this.connected ? 1 : 0 },
       ]),
+    );
+    registry.register(
+      new Gauge(
+        'mqtt_broker_unacknowledged',
+        'messages taken from the broker in broker mode and not yet acknowledged (being stored, or waiting for an earlier one): at most the receive maximum the subscriber gives the broker',
+        [],
+        () => [{ value: this.line.length }],
+      ),
     );
     registry.register(
       new Gauge(
@@ -169,15 +196,22 @@ export class BrokerSubscriber {
         this.track(this.handle(packet).then(() => callback()));
         return;
       }
-      const entry: Pending = { messageId: packet.messageId!, stream: client.stream, acknowledge: undefined };
+      const entry: Pending = {
+        messageId: packet.messageId!,
+        stream: client.stream,
+        acknowledge: undefined,
+        bytes: packet.payload.length,
+      };
       this.line.push(entry);
+      this.lineBytes += entry.bytes;
       this.track(
         this.handle(packet).then((acknowledge) => {
           entry.acknowledge = acknowledge;
           this.flushAcks();
         }),
       );
-      callback(HELD);
+      if (this.lineFull()) this.readOn = () => callback(HELD);
+      else callback(HELD);
     };
     client.on('connect', (connack) => {
       this.open = true;
@@ -191,6 +225,7 @@ export class BrokerSubscriber {
     });
     client.on('close', () => {
       if (this.open && !this.stopped) this.logger.warn('mqtt broker connection lost', { broker: this.where });
+      this.readOn = undefined; // that connection's reading is over; the next one starts its own
       this.open = false;
       this.connected = false;
       this.scheduleReconnect();
@@ -213,11 +248,25 @@ export class BrokerSubscriber {
    * the unacknowledged message again anyway; nor is one not to acknowledge.
    */
   private flushAcks(): void {
-    while (this.line.length > 0 && this.line[0]!.acknowledge !== undefined) {
-      const { messageId, stream, acknowledge } = this.line.shift()!;
+    while (this.line.peek()?.acknowledge !== undefined) {
+      const { messageId, stream, acknowledge, bytes } = this.line.shift()!;
+      this.lineBytes -= bytes;
       if (!acknowledge || stream !== this.client?.stream || !stream.writable) continue;
       stream.write(mqttPacket.generate({ cmd: 'puback', messageId, reasonCode: 0 }, { protocolVersion: 5 }));
     }
+    if (this.readOn && !this.lineFull()) {
+      const readOn = this.readOn;
+      this.readOn = undefined;
+      readOn();
+    }
+  }
+
+  /** Whether the messages taken and not yet acknowledged are at the receive maximum, or at their bytes' bound. */
+  private lineFull(): boolean {
+    return (
+      this.line.length >= MQTT_BROKER_TUNING.receiveMaximum ||
+      this.lineBytes >= MQTT_BROKER_TUNING.maxUnacknowledgedBytes
+    );
   }
 
   private subscribe(client: MqttClient): void {
