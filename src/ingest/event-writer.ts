@@ -88,6 +88,12 @@ export interface WriterStats {
   lastCommitMs: number;
 }
 
+/** Whether any of `devices` is in `set`. */
+function anyOf(devices: ReadonlySet<string>, set: ReadonlySet<string>): boolean {
+  for (const d of devices) if (set.has(d)) return true;
+  return false;
+}
+
 const SERIALIZATION_FAILURE = '40001';
 const UNIQUE_VIOLATION = '23505';
 /**
@@ -133,6 +139,14 @@ export class EventWriter {
   private readonly flushing = new Set<Promise<void>>();
   /** devices with events in a transaction in flight */
   private readonly busy = new Set<string>();
+  /**
+   * The last look at the queue found every request in it waiting for a
+   * device in flight: no other look can find more until a transaction ends
+   * or a request of a device not in flight comes. Without it, a long queue
+   * of a few devices' requests (a flood through a broker) was walked whole
+   * at every turn of the event loop, to take nothing.
+   */
+  private allWaiting = false;
   private stopped = false;
   /**
    * Connections kept between transactions (at most maxConcurrent): taking
@@ -153,8 +167,10 @@ export class EventWriter {
   write(events: IncomingEvent[]): Promise<void> {
     if (this.stopped) return Promise.reject(new Error('the event writer is stopped'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ events, devices: new Set(events.map((e) => e.deviceId)), resolve, reject });
+      const devices = new Set(events.map((e) => e.deviceId));
+      this.queue.push({ events, devices, resolve, reject });
       this.queuedEvents += events.length;
+      if (this.allWaiting && !anyOf(devices, this.busy)) this.allWaiting = false;
       if (this.flushing.size === 0 || this.queuedEvents >= this.options.parallelBacklog) this.schedule();
       // else: the transaction in flight kicks the writer when it ends
     });
@@ -175,12 +191,17 @@ export class EventWriter {
   }
 
   private kick(): void {
-    while (this.flushing.size < this.options.maxConcurrent && this.queue.length) {
+    while (this.flushing.size < this.options.maxConcurrent && this.queue.length && !this.allWaiting) {
       if (this.flushing.size > 0 && this.queuedEvents < this.options.parallelBacklog) return;
       const batch = this.takeBatch();
-      if (batch.length === 0) return; // everything queued waits for a device in flight
+      if (batch.length === 0) {
+        // Everything queued waits for a device in flight (so one is: nothing waits with none in flight).
+        this.allWaiting = true;
+        return;
+      }
       const flush: Promise<void> = this.flush(batch).finally(() => {
         this.flushing.delete(flush);
+        this.allWaiting = false;
         // What arrived during the commit forms the next batch at once.
         if (this.queue.length) this.kick();
       });
@@ -191,16 +212,22 @@ export class EventWriter {
   /**
    * Takes queued requests up to maxBatch events. A request of a device that
    * is in flight waits, and so does every later request of a device that
-   * has one waiting: each device's events commit in arrival order.
+   * has one waiting: each device's events commit in arrival order. The
+   * look ends once the batch is full, so a long queue costs a batch's worth.
    */
   private takeBatch(): Pending[] {
     const batch: Pending[] = [];
-    const rest: Pending[] = [];
+    let rest: Pending[] = [];
     const held = new Set(this.busy);
     let count = 0;
-    for (const pending of this.queue) {
+    for (let i = 0; i < this.queue.length; i++) {
+      if (count >= this.options.maxBatch) {
+        rest = rest.concat(this.queue.slice(i));
+        break;
+      }
+      const pending = this.queue[i]!;
       const full = count > 0 && count + pending.events.length > this.options.maxBatch;
-      if (full || [...pending.devices].some((d) => held.has(d))) {
+      if (full || anyOf(pending.devices, held)) {
         rest.push(pending);
         for (const d of pending.devices) held.add(d);
         continue;

@@ -16,6 +16,7 @@ import { Secrets } from '../../src/platform/secrets.js';
 import { serverDatabaseUrl } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { testLog } from '../helpers/log.js';
+import { waitFor } from '../helpers/server.js';
 
 let platform: Platform;
 let sql: postgres.Sql;
@@ -91,6 +92,50 @@ it('fails only the request whose value PostgreSQL refused, and commits the ones 
   // The device state of the committed events was written with them.
   const [state] = await sql<{ lastSeenAt: Date | null }[]>`SELECT last_seen_at FROM devices WHERE id = ${c}`;
   expect(state!.lastSeenAt).toBeInstanceOf(Date);
+});
+
+it("commits a free device's events beside a device whose commit waits, and the waiting ones once it ends", async () => {
+  const [a, b] = devices as [string, string, string];
+  const stored = async (deviceId: string) =>
+    (
+      await sql<{ n: number }[]>`
+        SELECT (payload->'attributes'->>'seq')::int AS n FROM events WHERE device_id = ${deviceId} AND payload->'attributes' ? 'seq'
+        ORDER BY id`
+    ).map((row) => row.n);
+  // Hold a's row: the commit of a's first event updates it, so it waits here.
+  const holder = await sql.reserve();
+  const writes: Promise<void>[] = [];
+  try {
+    await holder`BEGIN`;
+    await holder`SELECT id FROM devices WHERE id = ${a} FOR UPDATE`;
+    const [{ pid }] = await holder<[{ pid: number }]>`SELECT pg_backend_pid() AS pid`;
+    writes.push(writer.write([event(a, { attributes: { seq: 0 } })]));
+    await waitFor(
+      async () =>
+        (
+          await sql<[{ n: number }]>`
+            SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`
+        )[0].n > 0,
+      10_000,
+      "the commit of a's first event to wait for the held row",
+    );
+    // More of a's than it takes to open another transaction: every one of them waits for a.
+    for (let seq = 1; seq <= 40; seq++) writes.push(writer.write([event(a, { attributes: { seq } })]));
+    expect(writer.backlog).toBe(40);
+    // A query's round trips: the writer has looked at its queue since, and found all of it waiting for a.
+    expect(await stored(a)).toEqual([]);
+    // b is not in flight: its event commits now, while a's wait.
+    writes.push(writer.write([event(b, { attributes: { seq: 0 } })]));
+    await waitFor(async () => (await stored(b)).length === 1, 10_000, "b's event committed while a's wait");
+    expect(await stored(a)).toEqual([]);
+    expect(writer.backlog).toBe(40);
+  } finally {
+    // Ended either way, so that a failure above fails the test rather than leaving the writer waiting for the row.
+    await holder`COMMIT`;
+    holder.release();
+  }
+  await Promise.all(writes);
+  expect(await stored(a)).toEqual(Array.from({ length: 41 }, (_, i) => i));
 });
 
 it('samples 30 values per events column for statistics, none of the payload (migration 009)', async () => {
