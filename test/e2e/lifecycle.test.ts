@@ -4,10 +4,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePredictModels } from '../fixtures/predict-models.js';
+import { serverSql } from '../helpers/api.js';
 import { makeImage } from '../helpers/images.js';
 import { predict } from '../helpers/predict.js';
 import { expectStopsOnSigintToNpm, startNpmScript } from '../helpers/npm-script.js';
@@ -92,6 +93,17 @@ describe('server lifecycle', () => {
       const response = await predict(server.url, slowId, image, { key: generatedKey });
       expect(response.status).toBe(200);
       expect(Object.keys(response.body)).toContain('cat');
+      if (!database) {
+        // The embedded PostgreSQL's shared buffers: an eighth of the machine's memory, 128 MB to 1 GB (docs/OPERATIONS.md).
+        const sql = await serverSql(server);
+        try {
+          const [{ mb }] = await sql<[{ mb: number }]>`
+            SELECT setting::int * 8 / 1024 AS mb FROM pg_settings WHERE name = 'shared_buffers'`;
+          expect(mb).toBe(Math.min(1024, Math.max(128, Math.floor(totalmem() / 8 / 2 ** 20))));
+        } finally {
+          await sql.end();
+        }
+      }
     } finally {
       await server.stop();
     }
