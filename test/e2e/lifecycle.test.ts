@@ -94,12 +94,13 @@ describe('server lifecycle', () => {
       expect(response.status).toBe(200);
       expect(Object.keys(response.body)).toContain('cat');
       if (!database) {
-        // The embedded PostgreSQL's shared buffers: an eighth of the machine's memory, 128 MB to 1 GB (docs/OPERATIONS.md).
+        // The embedded PostgreSQL's shared buffers: an eighth of the memory (the machine's or the container's), 128 MB to 1 GB (docs/OPERATIONS.md).
         const sql = await serverSql(server);
         try {
           const [{ mb }] = await sql<[{ mb: number }]>`
             SELECT setting::int * 8 / 1024 AS mb FROM pg_settings WHERE name = 'shared_buffers'`;
-          expect(mb).toBe(Math.min(1024, Math.max(128, Math.floor(totalmem() / 8 / 2 ** 20))));
+          const memory = Math.min(totalmem(), process.constrainedMemory() || Number.POSITIVE_INFINITY);
+          expect(mb).toBe(Math.min(1024, Math.max(128, Math.floor(memory / 8 / 2 ** 20))));
         } finally {
           await sql.end();
         }
