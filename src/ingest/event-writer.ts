@@ -15,6 +15,12 @@
 // another transaction beside it (up to maxConcurrent, devices never
 // overlapping). Under light load an event waits for one commit; under heavy
 // load batches grow and the cost per event falls.
+//
+// Requests wait by organization, and a batch takes them in turns, one
+// request of each organization with any that can go, then the next round:
+// an organization whose devices flood the writer fills what the others
+// leave of each batch, and the others' events go in the next one rather
+// than behind the whole flood.
 import { performance } from 'node:perf_hooks';
 import type { PendingQuery, ReservedSql, Row, Sql } from 'postgres';
 import { insertActionJobs, notifyActionJobs } from '../db/action-jobs.js';
@@ -79,6 +85,11 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+/** One organization's waiting requests, in arrival order. */
+interface TenantQueue {
+  requests: Pending[];
+}
+
 export interface WriterStats {
   commits: number;
   events: number;
@@ -133,7 +144,8 @@ function isRefusedValue(error: unknown): boolean {
 }
 
 export class EventWriter {
-  private queue: Pending[] = [];
+  /** the organizations with requests waiting, in the order their turns come */
+  private readonly tenants = new Map<string, TenantQueue>();
   private queuedEvents = 0;
   private scheduled = false;
   private readonly flushing = new Set<Promise<void>>();
@@ -168,7 +180,14 @@ export class EventWriter {
     if (this.stopped) return Promise.reject(new Error('the event writer is stopped'));
     return new Promise((resolve, reject) => {
       const devices = new Set(events.map((e) => e.deviceId));
-      this.queue.push({ events, devices, resolve, reject });
+      // A request's events are one device's, or a gateway's devices of one organization.
+      const organizationId = events[0]?.organizationId ?? '';
+      let tenant = this.tenants.get(organizationId);
+      if (!tenant) {
+        tenant = { requests: [] };
+        this.tenants.set(organizationId, tenant);
+      }
+      tenant.requests.push({ events, devices, resolve, reject });
       this.queuedEvents += events.length;
       if (this.allWaiting && !anyOf(devices, this.busy)) this.allWaiting = false;
       if (this.flushing.size === 0 || this.queuedEvents >= this.options.parallelBacklog) this.schedule();
@@ -191,7 +210,7 @@ export class EventWriter {
   }
 
   private kick(): void {
-    while (this.flushing.size < this.options.maxConcurrent && this.queue.length && !this.allWaiting) {
+    while (this.flushing.size < this.options.maxConcurrent && this.tenants.size > 0 && !this.allWaiting) {
       if (this.flushing.size > 0 && this.queuedEvents < this.options.parallelBacklog) return;
       const batch = this.takeBatch();
       if (batch.length === 0) {
@@ -203,39 +222,66 @@ export class EventWriter {
         this.flushing.delete(flush);
         this.allWaiting = false;
         // What arrived during the commit forms the next batch at once.
-        if (this.queue.length) this.kick();
+        if (this.tenants.size > 0) this.kick();
       });
       this.flushing.add(flush);
     }
   }
 
   /**
-   * Takes queued requests up to maxBatch events. A request of a device that
-   * is in flight waits, and so does every later request of a device that
-   * has one waiting: each device's events commit in arrival order. The
-   * look ends once the batch is full, so a long queue costs a batch's worth.
+   * Takes queued requests up to maxBatch events, the organizations in
+   * turns: a round takes each one's next request that can go, and rounds go
+   * on until the batch is full or none can. A request of a device that is
+   * in flight waits, and so does every later request of a device that has
+   * one waiting: each device's events commit in arrival order. An
+   * organization's look ends where its last request was taken, so a long
+   * queue costs about a batch's worth; those served go to the end of the
+   * turns.
    */
   private takeBatch(): Pending[] {
     const batch: Pending[] = [];
-    let rest: Pending[] = [];
     const held = new Set(this.busy);
     let count = 0;
-    for (let i = 0; i < this.queue.length; i++) {
-      if (count >= this.options.maxBatch) {
-        rest = rest.concat(this.queue.slice(i));
-        break;
+    /** each organization's look: how far it has gone, and what it passed over */
+    const looks = [...this.tenants].map(([organizationId, tenant]) => ({
+      organizationId,
+      tenant,
+      at: 0,
+      passed: [] as Pending[],
+      served: false,
+    }));
+    let open = looks.length;
+    while (open > 0 && count < this.options.maxBatch) {
+      for (const look of looks) {
+        const { requests } = look.tenant;
+        if (look.at >= requests.length) continue;
+        if (count >= this.options.maxBatch) break;
+        while (look.at < requests.length) {
+          const pending = requests[look.at++]!;
+          const full = count > 0 && count + pending.events.length > this.options.maxBatch;
+          if (full || anyOf(pending.devices, held)) {
+            look.passed.push(pending);
+            for (const d of pending.devices) held.add(d);
+            continue;
+          }
+          count += pending.events.length;
+          batch.push(pending);
+          look.served = true;
+          break;
+        }
+        if (look.at >= requests.length) open--;
       }
-      const pending = this.queue[i]!;
-      const full = count > 0 && count + pending.events.length > this.options.maxBatch;
-      if (full || anyOf(pending.devices, held)) {
-        rest.push(pending);
-        for (const d of pending.devices) held.add(d);
-        continue;
-      }
-      count += pending.events.length;
-      batch.push(pending);
     }
-    this.queue = rest;
+    for (const look of looks) {
+      if (look.at === 0) continue;
+      const left = look.passed.concat(look.tenant.requests.slice(look.at));
+      // Served ones take their next turn after those that were not.
+      if (look.served || left.length === 0) this.tenants.delete(look.organizationId);
+      if (left.length > 0) {
+        look.tenant.requests = left;
+        this.tenants.set(look.organizationId, look.tenant);
+      }
+    }
     this.queuedEvents -= count;
     return batch;
   }
@@ -392,7 +438,7 @@ export class EventWriter {
   /** Commits what is queued, then refuses new events. */
   async stop(): Promise<void> {
     this.stopped = true;
-    while (this.queue.length || this.flushing.size) {
+    while (this.tenants.size > 0 || this.flushing.size) {
       this.kick();
       await Promise.all(this.flushing);
     }

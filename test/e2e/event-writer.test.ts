@@ -13,7 +13,7 @@ import { EventWriter, type IncomingEvent } from '../../src/ingest/event-writer.j
 import { RulesEngine } from '../../src/platform/rules/rules-engine.js';
 import { RuleService } from '../../src/platform/rules/rule-service.js';
 import { Secrets } from '../../src/platform/secrets.js';
-import { serverDatabaseUrl } from '../helpers/api.js';
+import { type Api, serverDatabaseUrl, signUpTenant } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { testLog } from '../helpers/log.js';
 import { waitFor } from '../helpers/server.js';
@@ -54,12 +54,26 @@ afterAll(async () => {
   await stopPlatform(platform);
 });
 
-function event(deviceId: string, payload: Record<string, unknown>): IncomingEvent {
+/** Devices registered with a new channel of the organization `api` is logged into. */
+async function channelWithDevices(api: Api, count: number): Promise<{ channel: typeof channel; devices: string[] }> {
+  const created = (await api.post('/v2/channels', { name: `phones-${newId()}`, type: 'android' })).body.data;
+  const registered: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${platform.server.url}/v1/registration`, {
+      method: 'POST',
+      body: JSON.stringify({ apiKey: created.apiKeys[0].apiKey }),
+    });
+    registered.push(((await res.json()) as { deviceId: string }).deviceId);
+  }
+  return { channel: { id: created.id, organizationId: created.organizationId }, devices: registered };
+}
+
+function event(deviceId: string, payload: Record<string, unknown>, of: typeof channel = channel): IncomingEvent {
   const id = newId();
   return {
     id,
-    organizationId: channel.organizationId,
-    channelId: channel.id,
+    organizationId: of.organizationId,
+    channelId: of.id,
     deviceId,
     source: 'mobile',
     serverReceivedAt: new Date(),
@@ -136,6 +150,63 @@ it("commits a free device's events beside a device whose commit waits, and the w
   }
   await Promise.all(writes);
   expect(await stored(a)).toEqual(Array.from({ length: 41 }, (_, i) => i));
+});
+
+it("takes the organizations' requests in turns: another organization's event goes in the next batch, not behind a flood", async () => {
+  // One transaction at a time of at most 10 events, so that the batches' order is the commits' order; on
+  // connections of its own (the other writer keeps some of the file's pool reserved between its commits).
+  const pool = connect(await serverDatabaseUrl(platform.server, platform.database?.url), 2);
+  const fair = new EventWriter(pool, engine, testLog, { maxBatch: 10, maxConcurrent: 1, parallelBacklog: 1 });
+  const flooding = await channelWithDevices(platform.admin, 10);
+  const other = await channelWithDevices(
+    await signUpTenant(platform.anon, platform.sql, 'writer-turns@example.com'),
+    1,
+  );
+  const [first, ...rest] = flooding.devices as [string, ...string[]];
+  const holder = await sql.reserve();
+  const writes: Promise<void>[] = [];
+  try {
+    // The first commit waits on the held row, while 90 of the flooding organization's events queue, then one of the other's.
+    await holder`BEGIN`;
+    await holder`SELECT id FROM devices WHERE id = ${first} FOR UPDATE`;
+    const [{ pid }] = await holder<[{ pid: number }]>`SELECT pg_backend_pid() AS pid`;
+    writes.push(fair.write([event(first, { attributes: { turn: 'first' } }, flooding.channel)]));
+    await waitFor(
+      async () =>
+        (
+          await sql<[{ n: number }]>`
+            SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`
+        )[0].n > 0,
+      10_000,
+      'the first commit to wait for the held row',
+    );
+    for (let round = 0; round < 10; round++)
+      for (const device of rest)
+        writes.push(fair.write([event(device, { attributes: { turn: 'flood' } }, flooding.channel)]));
+    writes.push(fair.write([event(other.devices[0]!, { attributes: { turn: 'other' } }, other.channel)]));
+    expect(fair.backlog).toBe(91);
+  } finally {
+    await holder`COMMIT`;
+    holder.release();
+  }
+  await Promise.all(writes);
+  await fair.stop();
+  await pool.end();
+  // The transaction that stored each event, in the order they committed.
+  const rows = await sql<{ turn: string; tx: string }[]>`
+    SELECT payload->'attributes'->>'turn' AS turn, xmin::text AS tx FROM events
+    WHERE channel_id IN (${flooding.channel.id}, ${other.channel.id})`;
+  const transactions = [...new Set(rows.map((r) => r.tx))].sort((x, y) => Number(x) - Number(y));
+  expect(transactions).toHaveLength(11); // the first event, then 91 in batches of at most 10
+  const otherTurn = transactions.indexOf(rows.find((r) => r.turn === 'other')!.tx);
+  // FIFO would store it last (the eleventh transaction); in turns, it goes with the first batch after the held one.
+  expect(otherTurn).toBe(1);
+  expect(
+    rows
+      .filter((r) => r.tx === transactions[1])
+      .map((r) => r.turn)
+      .sort(),
+  ).toEqual([...Array<string>(9).fill('flood'), 'other']);
 });
 
 it('samples 30 values per events column for statistics, none of the payload (migration 009)', async () => {
