@@ -19,8 +19,9 @@ import { RuleService } from '../../src/platform/rules/rule-service.js';
 import { Secrets } from '../../src/platform/secrets.js';
 import { serverDatabaseUrl } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
-import { removeDir, startServer, waitFor } from '../helpers/server.js';
+import { removeDir, startServer } from '../helpers/server.js';
 import { testLog } from '../helpers/log.js';
+import { waitUntilBlocking } from '../helpers/row-locks.js';
 
 const DAY = 86_400_000;
 const today = Math.floor(Date.now() / DAY) * DAY;
@@ -269,19 +270,9 @@ describe('day partitions', () => {
       await other`BEGIN`;
       await other`SET LOCAL deadlock_timeout = '10s'`;
       await insertNewEvents(other, [event(today + 3_600_000, key)]);
-      const [{ pid }] = await other<[{ pid: number }]>`SELECT pg_backend_pid() AS pid`;
       const write = writer.write([event(today + 3_600_000, key)]);
       // the writer now waits for the key: its backend is blocked by this transaction
-      await waitFor(
-        async () =>
-          (
-            await sql<
-              [{ n: number }]
-            >`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`
-          )[0].n > 0,
-        10_000,
-        'the writer to wait for the key',
-      );
+      await waitUntilBlocking(sql, other, 'the writer to wait for the key');
       await lockEngineDevices(other, [deviceId]);
       await other`COMMIT`;
       await write;

@@ -16,6 +16,7 @@ import { Secrets } from '../../src/platform/secrets.js';
 import { type Api, serverDatabaseUrl, signUpTenant } from '../helpers/api.js';
 import { startPlatform, stopPlatform, type Platform } from '../helpers/platform.js';
 import { testLog } from '../helpers/log.js';
+import { holdDeviceRow } from '../helpers/row-locks.js';
 import { waitFor } from '../helpers/server.js';
 
 let platform: Platform;
@@ -117,22 +118,11 @@ it("commits a free device's events beside a device whose commit waits, and the w
         ORDER BY id`
     ).map((row) => row.n);
   // Hold a's row: the commit of a's first event updates it, so it waits here.
-  const holder = await sql.reserve();
+  const held = await holdDeviceRow(sql, a);
   const writes: Promise<void>[] = [];
   try {
-    await holder`BEGIN`;
-    await holder`SELECT id FROM devices WHERE id = ${a} FOR UPDATE`;
-    const [{ pid }] = await holder<[{ pid: number }]>`SELECT pg_backend_pid() AS pid`;
     writes.push(writer.write([event(a, { attributes: { seq: 0 } })]));
-    await waitFor(
-      async () =>
-        (
-          await sql<[{ n: number }]>`
-            SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`
-        )[0].n > 0,
-      10_000,
-      "the commit of a's first event to wait for the held row",
-    );
+    await held.blocking("the commit of a's first event to wait for the held row");
     // More of a's than it takes to open another transaction: every one of them waits for a.
     for (let seq = 1; seq <= 40; seq++) writes.push(writer.write([event(a, { attributes: { seq } })]));
     expect(writer.backlog).toBe(40);
@@ -145,8 +135,7 @@ it("commits a free device's events beside a device whose commit waits, and the w
     expect(writer.backlog).toBe(40);
   } finally {
     // Ended either way, so that a failure above fails the test rather than leaving the writer waiting for the row.
-    await holder`COMMIT`;
-    holder.release();
+    await held.release();
   }
   await Promise.all(writes);
   expect(await stored(a)).toEqual(Array.from({ length: 41 }, (_, i) => i));
@@ -163,31 +152,19 @@ it("takes the organizations' requests in turns: another organization's event goe
     1,
   );
   const [first, ...rest] = flooding.devices as [string, ...string[]];
-  const holder = await sql.reserve();
+  // The first commit waits on the held row, while 90 of the flooding organization's events queue, then one of the other's.
+  const held = await holdDeviceRow(sql, first);
   const writes: Promise<void>[] = [];
   try {
-    // The first commit waits on the held row, while 90 of the flooding organization's events queue, then one of the other's.
-    await holder`BEGIN`;
-    await holder`SELECT id FROM devices WHERE id = ${first} FOR UPDATE`;
-    const [{ pid }] = await holder<[{ pid: number }]>`SELECT pg_backend_pid() AS pid`;
     writes.push(fair.write([event(first, { attributes: { turn: 'first' } }, flooding.channel)]));
-    await waitFor(
-      async () =>
-        (
-          await sql<[{ n: number }]>`
-            SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`
-        )[0].n > 0,
-      10_000,
-      'the first commit to wait for the held row',
-    );
+    await held.blocking('the first commit to wait for the held row');
     for (let round = 0; round < 10; round++)
       for (const device of rest)
         writes.push(fair.write([event(device, { attributes: { turn: 'flood' } }, flooding.channel)]));
     writes.push(fair.write([event(other.devices[0]!, { attributes: { turn: 'other' } }, other.channel)]));
     expect(fair.backlog).toBe(91);
   } finally {
-    await holder`COMMIT`;
-    holder.release();
+    await held.release();
   }
   await Promise.all(writes);
   await fair.stop();

@@ -10,6 +10,7 @@ import mqttPacket, { type Packet } from 'mqtt-packet';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startInProcessPlatform, stopInProcessPlatform, type InProcessServer } from '../helpers/in-process.js';
+import { holdDeviceRow } from '../helpers/row-locks.js';
 import { waitFor } from '../helpers/server.js';
 
 /** The subscriber's receive maximum (MQTT_BROKER_TUNING.receiveMaximum in src/mqtt/broker-subscriber.ts). */
@@ -107,10 +108,8 @@ it('takes no more than its receive maximum from a broker that sends past it, and
   const stored = async () =>
     (await sql<[{ n: number }]>`SELECT count(*)::int AS n FROM events WHERE device_id = ${device.deviceId}`)[0].n;
   // Hold the device's row: every commit of its events updates it, so they wait here.
-  const holder = await sql.reserve();
+  const held = await holdDeviceRow(sql, device.deviceId);
   try {
-    await holder`BEGIN`;
-    await holder`SELECT id FROM devices WHERE id = ${device.deviceId} FOR UPDATE`;
     await waitFor(async () => (await metric('mqtt_broker_connected')) === 1, 20_000, 'the broker subscription');
     broker.flood(
       Array.from({ length: MESSAGES }, (_, i) => ({
@@ -138,8 +137,7 @@ it('takes no more than its receive maximum from a broker that sends past it, and
     expect(broker.acknowledged).toEqual([]);
     expect(await stored()).toBe(0);
   } finally {
-    await holder`COMMIT`;
-    holder.release();
+    await held.release();
   }
   await waitFor(async () => broker.acknowledged.length === MESSAGES, 30_000, 'every message acknowledged');
   expect(broker.acknowledged).toEqual(Array.from({ length: MESSAGES }, (_, i) => i + 1));

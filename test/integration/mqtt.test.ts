@@ -19,6 +19,7 @@ import {
   type InProcessServer,
 } from '../helpers/in-process.js';
 import { freePort, RawMqtt } from '../helpers/mqtt.js';
+import { holdDeviceRow } from '../helpers/row-locks.js';
 import { waitFor } from '../helpers/server.js';
 import { twoTenants } from '../helpers/tenants.js';
 
@@ -492,35 +493,23 @@ describe('acknowledgements', () => {
     const client = await connect(device);
     await client.publishAsync(`devices/${device.deviceId}/events`, JSON.stringify({ first: true }), { qos: 1 });
     // Hold the device's row: the writer's commit updates it, so it waits here.
-    const holder = await sql.reserve();
+    const held = await holdDeviceRow(sql, device.deviceId);
     try {
-      await holder`BEGIN`;
-      await holder`SELECT id FROM devices WHERE id = ${device.deviceId} FOR UPDATE`;
-      const [{ pid }] = await holder<[{ pid: number }]>`SELECT pg_backend_pid() AS pid`;
       let acked = false;
       const publish = client
         .publishAsync(`devices/${device.deviceId}/events`, JSON.stringify({ held: true }), { qos: 1 })
         .then(() => {
           acked = true;
         });
-      await waitFor(
-        async () =>
-          (
-            await sql<
-              [{ n: number }]
-            >`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`
-          )[0].n > 0,
-        10_000,
-        'the commit to wait for the held row',
-      );
+      await held.blocking('the commit to wait for the held row');
       // A round trip on the same connection after the PUBLISH: its answer comes, the PUBACK does not.
       await client.subscribeAsync(`devices/${device.deviceId}/commands`, { qos: 1 });
       expect(acked).toBe(false);
-      await holder`COMMIT`;
+      await held.release();
       await publish;
       expect(acked).toBe(true);
     } finally {
-      holder.release();
+      await held.release();
     }
     expect(await storedPayloads(device.deviceId)).toHaveLength(2);
   });
@@ -634,22 +623,10 @@ describe('shutdown', () => {
       });
       client.send(publish(1));
       expect(await client.next()).toMatchObject({ cmd: 'puback', messageId: 1 });
-      const holder = await draining.sql.reserve();
+      const held = await holdDeviceRow(draining.sql, device.deviceId);
       try {
-        await holder`BEGIN`;
-        await holder`SELECT id FROM devices WHERE id = ${device.deviceId} FOR UPDATE`;
         client.send(publish(2));
-        const [{ pid }] = await holder<[{ pid: number }]>`SELECT pg_backend_pid() AS pid`;
-        await waitFor(
-          async () =>
-            (
-              await draining.sql<
-                [{ n: number }]
-              >`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`
-            )[0].n > 0,
-          10_000,
-          'the commit to wait for the held row',
-        );
+        await held.blocking('the commit to wait for the held row');
         stopped = draining.server.stop();
         // No new connection once the shutdown began.
         await waitFor(
@@ -663,8 +640,7 @@ describe('shutdown', () => {
         );
         expect(client.pending).toEqual([]);
       } finally {
-        await holder`COMMIT`;
-        holder.release();
+        await held.release();
       }
       // Success: committed (the database goes with the in-process server once stopped, so the PUBACK is the witness).
       expect(await client.next()).toMatchObject({ cmd: 'puback', messageId: 2, reasonCode: 0 });
