@@ -1,4 +1,5 @@
-// npm run bench -- oip [--clients 16,64] [--duration 10] [--warmup 2] [--streams 4] [--reps 3] [--quick]
+// npm run bench -- oip [--clients 16,64] [--duration 10] [--warmup 2] [--streams 4] [--reps 3]
+//   [--ep cpu|cuda|tensorrt|webgpu] [--out oip.md] [--quick]
 // The Open Inference Protocol's ways in against /v1 predict, on one server,
 // the bundled demo model and samples/scene.jpg: predict (multipart), OIP
 // REST with the image as a base64 BYTES element in JSON, OIP REST with it as
@@ -13,7 +14,8 @@
 // flight on --streams streams). The figures of one workload are
 // comparable with another's because the same pipeline sits behind them all:
 // the protocol's cost is what separates them. Writes
-// bench/results/oip.md (not with --quick).
+// bench/results/oip.md (not with --quick). On a GPU (--ep), the servers batch up
+// to 8 images a run and the model limit is the provider's sessions at batch 8.
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
@@ -21,6 +23,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadInferenceService } from '../src/grpc/inference-proto.js';
 import { joinBytesElements } from '../src/grpc/oip-messages.js';
+import { EXECUTION_PROVIDERS, type ExecutionProvider } from '../src/config.js';
 import { readModelConfig } from '../src/inference/versions/model-config.js';
 import { freePort, removeDir, ROOT, waitFor } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';
@@ -28,7 +31,7 @@ import { measureModelLimit, multipartBody } from './limits.js';
 import { buildRequest, runLoad } from './load-generator.js';
 import { GrpcLoadClient, grpcFrame, idField } from './grpc-load.js';
 import { sampleCpu, thisProcessCpuMs } from './process-cpu.js';
-import { stat } from './report.js';
+import { gpuName, stat } from './report.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== 'oip'),
@@ -38,6 +41,8 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '2' },
     streams: { type: 'string', default: '4' },
     reps: { type: 'string' },
+    ep: { type: 'string', default: 'cpu' },
+    out: { type: 'string', default: 'oip.md' },
     quick: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
@@ -50,6 +55,8 @@ if (values.help) {
   --warmup <s>      unmeasured seconds before each figure (default: 2)
   --streams <n>     ModelStreamInfer streams the clients share (default: 4)
   --reps <n>        repetitions, the workloads in turn; figures are medians (default: 3; --quick: 1)
+  --ep <p>          execution provider of the servers and the model limit: cpu, cuda, tensorrt or webgpu (default: cpu)
+  --out <file>      the report's name under bench/results (default: oip.md)
   --quick           a smoke run; its report is not kept
 `);
   process.exit(0);
@@ -59,6 +66,12 @@ const durationMs = Number(values.duration ?? (values.quick ? 3 : 10)) * 1000;
 const warmupMs = Number(values.warmup) * 1000;
 const streamCount = Number(values.streams);
 const reps = Number(values.reps ?? (values.quick ? 1 : 3));
+const ep = values.ep as ExecutionProvider;
+if (!EXECUTION_PROVIDERS.includes(ep)) throw new Error(`--ep must be one of ${EXECUTION_PROVIDERS.join(', ')}`);
+/** A GPU instance batches (as bench pipeline and batching run it); a CPU one takes the server's default, 1. */
+const maxBatchSize = ep === 'cpu' ? 1 : 8;
+/** What both servers run on, beside their own settings. */
+const providerEnv = { EXECUTION_PROVIDERS: ep, MAX_BATCH_SIZE: String(maxBatchSize) };
 const KEY = 'bench-oip-key';
 const MODEL = 'demo';
 const DEMO_VERSION = '01JDEM0DETECT0R00000000001';
@@ -277,6 +290,7 @@ const server = await startBenchServer({
     MODELS_DIR: `${ROOT}/models`,
     INFERENCE_API_KEY: KEY,
     QUEUE_SIZE: '1024',
+    ...providerEnv,
     OIP_HTTP_PORT: String(oipHttpPort),
     OIP_GRPC_PORT: String(oipGrpcPort),
   },
@@ -336,6 +350,7 @@ const plain = await startBenchServer({
     MODELS_DIR: `${ROOT}/models`,
     INFERENCE_API_KEY: KEY,
     QUEUE_SIZE: '1024',
+    ...providerEnv,
     GRAPH_REWRITE: 'false',
     OIP_HTTP_PORT: '0',
     OIP_GRPC_PORT: String(tensorPort),
@@ -363,14 +378,14 @@ for (let rep = 0; rep < reps; rep++) {
     modelDir: demoDir,
     workers: cpus().length,
     intraOpThreads: 1,
-    provider: 'cpu',
-    maxBatchSize: 1,
+    provider: ep,
+    maxBatchSize,
     warmupMs,
     durationMs,
     graphRewrite: false,
   });
   limitRuns.push(limit);
-  say(`model limit (as exported, batch 1): ${limit.toFixed(1)} images/s`);
+  say(`model limit (as exported, batch ${maxBatchSize}): ${limit.toFixed(1)} images/s`);
 }
 const tensors = medianFigure(tensorRuns);
 const modelLimit = stat(limitRuns).median;
@@ -380,7 +395,7 @@ const modelCpuMs = (cpus().length * 1000) / modelLimit;
 const lines = [
   '# The Open Inference Protocol against /v1 predict',
   '',
-  `\`npm run bench -- oip${values.quick ? ' --quick' : ''}\` on one server: the demo model, samples/scene.jpg, closed loop, ${durationMs / 1000} s a figure after ${warmupMs / 1000} s of warm-up, medians of ${reps} runs taken in turn; gRPC clients share one HTTP/2 channel per ${CLIENTS_PER_CHANNEL}, streaming keeps them in flight on ${streamCount} streams.`,
+  `\`npm run bench -- oip${values.quick ? ' --quick' : ''}${ep === 'cpu' ? '' : ` --ep ${ep}`}\` on one server (${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores${ep === 'cpu' ? '' : `, ${gpuName()}, execution provider ${ep}, MAX_BATCH_SIZE=${maxBatchSize}`}; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}): the demo model, samples/scene.jpg, closed loop, ${durationMs / 1000} s a figure after ${warmupMs / 1000} s of warm-up, medians of ${reps} runs taken in turn; gRPC clients share one HTTP/2 channel per ${CLIENTS_PER_CHANNEL}, streaming keeps them in flight on ${streamCount} streams.`,
   '',
   "The clients run in this process, on the server's machine: the CPU a client spends (the HTTP and gRPC load generators, each sending requests encoded once before the run) is CPU the server does not get, so beside throughput the table gives each way's server CPU per answer (the server's process, all threads), which is what the protocol costs the server.",
   '',
@@ -406,11 +421,15 @@ lines.push(
   '| figure | req/s | × model limit | p50 ms | p99 ms | errors | CPU ms/answer: server | client |',
   '|---|---|---|---|---|---|---|---|',
   `| gRPC ModelInfer, FP32 [${tensorShape.join(', ')}] | ${tensors.rps.toFixed(1)} | ${(tensors.rps / modelLimit).toFixed(3)} | ${tensors.p50.toFixed(1)} | ${tensors.p99.toFixed(1)} | ${tensors.errors} | ${tensors.serverCpuMs.toFixed(2)} | ${tensors.clientCpuMs.toFixed(2)} |`,
-  `| model limit: ORT run() alone, ${cpus().length} single-threaded sessions | ${modelLimit.toFixed(1)} | 1.000 | | | | ${modelCpuMs.toFixed(2)} (the run alone) | |`,
+  ep === 'cpu'
+    ? `| model limit: ORT run() alone, ${cpus().length} single-threaded sessions | ${modelLimit.toFixed(1)} | 1.000 | | | | ${modelCpuMs.toFixed(2)} (the run alone) | |`
+    : `| model limit: ORT run() alone, the server's ${ep} sessions at batch ${maxBatchSize} | ${modelLimit.toFixed(1)} | 1.000 | | | | | |`,
   '',
-  `The model limit keeps all ${cpus().length} cores on run(), ${modelCpuMs.toFixed(2)} ms of CPU an image; through the server each answer costs the server ${tensors.serverCpuMs.toFixed(2)} ms and its client ${tensors.clientCpuMs.toFixed(2)} ms on the same cores (a ${(tensorValues.byteLength / 2 ** 20).toFixed(1)} MiB tensor sent, received and copied into its slot, the outputs back), so the host's ceiling for this figure is ${((cpus().length * 1000) / (tensors.serverCpuMs + tensors.clientCpuMs)).toFixed(0)} req/s, ${((cpus().length * 1000) / (tensors.serverCpuMs + tensors.clientCpuMs) / modelLimit).toFixed(2)} × the model limit; the server's own cost is ${(tensors.serverCpuMs - modelCpuMs).toFixed(2)} ms an answer above the run.`,
+  ep !== 'cpu'
+    ? `On ${ep} the model limit is the GPU's, not the cores': through the server each answer costs the server ${tensors.serverCpuMs.toFixed(2)} ms of CPU and its client ${tensors.clientCpuMs.toFixed(2)} ms (a ${(tensorValues.byteLength / 2 ** 20).toFixed(1)} MiB tensor sent, received and copied into its slot, the outputs back).`
+    : `The model limit keeps all ${cpus().length} cores on run(), ${modelCpuMs.toFixed(2)} ms of CPU an image; through the server each answer costs the server ${tensors.serverCpuMs.toFixed(2)} ms and its client ${tensors.clientCpuMs.toFixed(2)} ms on the same cores (a ${(tensorValues.byteLength / 2 ** 20).toFixed(1)} MiB tensor sent, received and copied into its slot, the outputs back), so the host's ceiling for this figure is ${((cpus().length * 1000) / (tensors.serverCpuMs + tensors.clientCpuMs)).toFixed(0)} req/s, ${((cpus().length * 1000) / (tensors.serverCpuMs + tensors.clientCpuMs) / modelLimit).toFixed(2)} × the model limit; the server's own cost is ${(tensors.serverCpuMs - modelCpuMs).toFixed(2)} ms an answer above the run.`,
   '',
 );
 const report = `${lines.join('\n')}\n`;
 process.stdout.write(report);
-if (!values.quick) await writeFile(join(ROOT, 'bench', 'results', 'oip.md'), report);
+if (!values.quick) await writeFile(join(ROOT, 'bench', 'results', values.out), report);

@@ -9,17 +9,20 @@
 #    into this checkout (node_modules, the native addon, bench/.cache);
 # 2. prints the GPU and checks each PROVIDER (default: cuda webgpu) with
 #    bench/gpu/session-check.ts: loads?, same output as the CPU?, ms per run;
-# 3. runs `bench batching` on the YOLOv8n-sized model with the first provider
-#    that loaded: the model limit at batch 1, 8 and 32 rewritten (uint8 in,
-#    candidates out) and as it is, the per-stage times, 16/64/256 clients;
-#    then FP16 against it; and copies the reports to RESULTS_DIR;
-# 4. runs `bench pipeline` with the same provider (the demo pipeline, the
-#    detector and the colour classifier on the GPU, against the same work as
-#    separate requests: child stages' 1.5 x target, which a 2-core CPU host
-#    cannot show) unless PIPELINE_BENCH=0; last, as it needs the embedded
-#    PostgreSQL to start on the device too.
-# BENCH_ARGS overrides the benchmark's options (several runs: separate their
-# option sets with ';'); BENCH_SKIP=1 stops after 2.
+# 3. runs `bench pipeline` with the first provider that loaded (the demo
+#    pipeline, the detector and the colour classifier on the GPU, against the
+#    same work as separate requests: child stages' 1.5 x target, which a
+#    2-core CPU host cannot show) unless PIPELINE_BENCH=0;
+# 4. runs `bench oip` with it (predict against the inference protocol's ways
+#    in, tensors in against the GPU's model limit) unless OIP_BENCH=0, with
+#    OIP_ARGS as its options;
+# 5. runs `bench batching` on the YOLOv8n-sized model with it: the model
+#    limit at batch 1, 8 and 32 rewritten (uint8 in, candidates out) and as it
+#    is, the per-stage times, 16/64/256 clients; then FP16 against it.
+# Every report is copied to RESULTS_DIR as soon as it is written, so a run cut
+# short by its time limit keeps the ones before.
+# BENCH_ARGS overrides the batching benchmark's options (several runs:
+# separate their option sets with ';'; empty: none); BENCH_SKIP=1 stops after 2.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 parts=${1:?usage: device-bench.sh PARTS_DIR RESULTS_DIR [PROVIDER...]}
@@ -87,20 +90,22 @@ done
 [ "${BENCH_SKIP:-0}" = 1 ] && exit 0
 
 use_ort "$([ "$chosen" = cuda ] && echo cuda || echo default)"
-# One benchmark per ';'-separated set of options, each with its own report.
+# A benchmark whose report is bench/results/$1, the rest its arguments.
+bench() {
+  local report=$1
+  shift
+  say "bench $* --ep $chosen"
+  node --import tsx bench/cli.ts "$@" --ep "$chosen" --out "$report" 2>&1 | tee -a "$results/bench.log"
+  cp "bench/results/$report" "$results/" 2>/dev/null
+}
+[ "${PIPELINE_BENCH:-1}" = 1 ] && bench "pipeline-gpu-$chosen.md" pipeline --duration 8 --warmup 2
+# shellcheck disable=SC2086
+[ "${OIP_BENCH:-1}" = 1 ] && bench "oip-gpu-$chosen.md" oip ${OIP_ARGS:---clients 16,64 --duration 4 --warmup 1 --reps 2}
+# One batching benchmark per ';'-separated set of options, each with its own report.
 common="--model yolov8n --duration 4 --warmup 2 --workers $(nproc)"
-IFS=';' read -ra runs <<<"${BENCH_ARGS:-$common --concurrency 16,64,256 --reps 2 --model-batches 1,8,32 --compare-rewrite;$common --concurrency 16,64 --reps 1 --model-batches 1,8 --precision fp16}"
+IFS=';' read -ra runs <<<"${BENCH_ARGS-$common --concurrency 16,64,256 --reps 2 --model-batches 1,8,32 --compare-rewrite;$common --concurrency 16,64 --reps 1 --model-batches 1,8 --precision fp16}"
 for i in "${!runs[@]}"; do
-  report=batching-gpu-$chosen-$((i + 1)).md
-  say "bench batching --ep $chosen ${runs[$i]}"
   # shellcheck disable=SC2086
-  node --import tsx bench/cli.ts batching --ep "$chosen" --out "$report" ${runs[$i]} 2>&1 | tee -a "$results/bench.log"
-  cp "bench/results/$report" "$results/" 2>/dev/null
+  bench "batching-gpu-$chosen-$((i + 1)).md" batching ${runs[$i]}
 done
-if [ "${PIPELINE_BENCH:-1}" = 1 ]; then
-  report=pipeline-gpu-$chosen.md
-  say "bench pipeline --ep $chosen"
-  node --import tsx bench/cli.ts pipeline --ep "$chosen" --duration 8 --warmup 2 --out "$report" 2>&1 | tee -a "$results/bench.log"
-  cp "bench/results/$report" "$results/" 2>/dev/null
-fi
 say "done"
