@@ -20,6 +20,8 @@ export class RawMqtt {
   closed = false;
   /** set: packets go to it as they come, instead of the queue next() reads */
   onPacket: ((packet: Packet) => void) | undefined;
+  /** set: what the server sends goes to it as it comes, unparsed (a load generator's own reader) */
+  onBytes: ((chunk: Buffer) => void) | undefined;
 
   private constructor(
     private readonly socket: Socket,
@@ -30,7 +32,7 @@ export class RawMqtt {
       if (this.onPacket) this.onPacket(packet);
       else this.received.push(packet);
     });
-    socket.on('data', (chunk: Buffer) => parser.parse(chunk));
+    socket.on('data', (chunk: Buffer) => (this.onBytes ? this.onBytes(chunk) : parser.parse(chunk)));
     socket.on('error', () => {});
     socket.on('close', () => {
       this.closed = true;
@@ -76,6 +78,11 @@ export class RawMqtt {
 
   send(packet: Packet): void {
     this.socket.write(mqttPacket.generate(packet, { protocolVersion: this.protocolVersion }));
+  }
+
+  /** Bytes written as they are: packets a load generator encoded itself. */
+  write(bytes: Buffer): void {
+    this.socket.write(bytes);
   }
 
   /** Several packets in one write (one TCP segment, read by the server at once). */
