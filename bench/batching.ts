@@ -13,12 +13,17 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EXECUTION_PROVIDERS, type ExecutionProvider } from '../src/config.js';
 import { GPU_INSTANCES_PER_DEVICE } from '../src/inference/versions/loaded-model.js';
 import { ROOT, waitFor, type TestServer } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';
 import { benchImage } from './images.js';
-import { measureModelLimit, measurePipelineLimit, multipartBody, type PipelineLimit } from './limits.js';
+import {
+  executionProviderOption,
+  measureModelLimit,
+  measurePipelineLimit,
+  multipartBody,
+  type PipelineLimit,
+} from './limits.js';
 import { buildRequest, runLoad, type LoadResult } from './load-generator.js';
 import { DEFAULT_MODELS, modelDirectory } from './models.js';
 import { gpuName, stat, type Stat } from './report.js';
@@ -76,8 +81,7 @@ const batchSize = Number(values.batch);
 const durationMs = Number(values.duration) * 1000;
 const warmupMs = Number(values.warmup) * 1000;
 const reps = Number(values.reps);
-const ep = values.ep as ExecutionProvider;
-if (!EXECUTION_PROVIDERS.includes(ep)) throw new Error(`--ep must be one of ${EXECUTION_PROVIDERS.join(', ')}`);
+const ep = executionProviderOption(values.ep);
 const workers = Number(values.workers ?? cpus().length);
 const instances = values.instances === undefined ? undefined : Number(values.instances);
 const capacityLevel = levels.includes(16) ? 16 : levels[levels.length - 1]!;

@@ -5,7 +5,7 @@
 //   batcher, instances), no HTTP.
 import { Piscina } from 'piscina';
 import { performance } from 'node:perf_hooks';
-import type { ExecutionProvider } from '../src/config.js';
+import { EXECUTION_PROVIDERS, type ExecutionProvider } from '../src/config.js';
 import { jpegDecoder } from '../src/inference/pipeline/decode-image.js';
 import { InferenceEngine } from '../src/inference/inference-engine.js';
 import { Logger } from '../src/log.js';
@@ -28,6 +28,13 @@ export interface LimitOptions {
   graphRewrite?: boolean;
   /** GPU instances' precision (GPU_PRECISION; model.json's own wins) */
   precision?: 'fp32' | 'fp16';
+}
+
+/** A benchmark's `--ep` value, checked against the server's execution providers. */
+export function executionProviderOption(value: string): ExecutionProvider {
+  const ep = value as ExecutionProvider;
+  if (!EXECUTION_PROVIDERS.includes(ep)) throw new Error(`--ep must be one of ${EXECUTION_PROVIDERS.join(', ')}`);
+  return ep;
 }
 
 /**

@@ -23,11 +23,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadInferenceService } from '../src/grpc/inference-proto.js';
 import { joinBytesElements } from '../src/grpc/oip-messages.js';
-import { EXECUTION_PROVIDERS, type ExecutionProvider } from '../src/config.js';
 import { readModelConfig } from '../src/inference/versions/model-config.js';
 import { freePort, removeDir, ROOT, waitFor } from '../test/helpers/server.js';
 import { startBenchServer } from './bench-server.js';
-import { measureModelLimit, multipartBody } from './limits.js';
+import { executionProviderOption, measureModelLimit, multipartBody } from './limits.js';
 import { buildRequest, runLoad } from './load-generator.js';
 import { GrpcLoadClient, grpcFrame, idField } from './grpc-load.js';
 import { sampleCpu, thisProcessCpuMs } from './process-cpu.js';
@@ -66,8 +65,7 @@ const durationMs = Number(values.duration ?? (values.quick ? 3 : 10)) * 1000;
 const warmupMs = Number(values.warmup) * 1000;
 const streamCount = Number(values.streams);
 const reps = Number(values.reps ?? (values.quick ? 1 : 3));
-const ep = values.ep as ExecutionProvider;
-if (!EXECUTION_PROVIDERS.includes(ep)) throw new Error(`--ep must be one of ${EXECUTION_PROVIDERS.join(', ')}`);
+const ep = executionProviderOption(values.ep);
 /** A GPU instance batches (as bench pipeline and batching run it); a CPU one takes the server's default, 1. */
 const maxBatchSize = ep === 'cpu' ? 1 : 8;
 /** What both servers run on, beside their own settings. */
